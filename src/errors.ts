@@ -1,0 +1,92 @@
+/** @module The one error type of the core, with stable snake_case codes. HTTP statuses live in routes/errors.ts. */
+
+/** Every error code the service can report. Adding one without a status fails `deno check` in routes/errors.ts. */
+export type ErrorCode =
+  | "invalid_request"
+  | "malformed_json"
+  | "unauthorized"
+  | "forbidden"
+  | "route_not_found"
+  | "world_not_found"
+  | "agent_not_found"
+  | "memory_not_found"
+  | "not_found"
+  | "conflict"
+  | "payload_too_large"
+  | "unprocessable"
+  | "rate_limited"
+  | "model_unavailable"
+  | "model_timeout"
+  | "model_invalid_output"
+  | "store_unavailable"
+  | "config_error"
+  | "internal_error";
+
+/** Options for {@linkcode SimulacraError}. */
+export interface SimulacraErrorOptions {
+  /** Structured, user-safe details (never secrets, prompts or whole bodies). */
+  details?: unknown;
+  /** The underlying error, kept for logs. */
+  cause?: unknown;
+}
+
+/** An error with a stable code that callers and the HTTP layer can branch on. */
+export class SimulacraError extends Error {
+  readonly code: ErrorCode;
+  readonly details?: unknown;
+
+  constructor(code: ErrorCode, message: string, options: SimulacraErrorOptions = {}) {
+    super(message, { cause: options.cause });
+    this.name = "SimulacraError";
+    this.code = code;
+    this.details = options.details;
+  }
+}
+
+/** A world, agent, memory or other resource that does not exist in the caller's scope. */
+export class NotFoundError extends SimulacraError {
+  constructor(
+    code: "world_not_found" | "agent_not_found" | "memory_not_found" | "not_found",
+    message: string,
+    options?: SimulacraErrorOptions,
+  ) {
+    super(code, message, options);
+    this.name = "NotFoundError";
+  }
+}
+
+/** A write that lost a race or collides with existing state. */
+export class ConflictError extends SimulacraError {
+  constructor(message: string, options?: SimulacraErrorOptions) {
+    super("conflict", message, options);
+    this.name = "ConflictError";
+  }
+}
+
+/** The language model or embedder failed after retries (timeout, 429/5xx, refused). */
+export class ModelUnavailableError extends SimulacraError {
+  constructor(
+    code: "model_unavailable" | "model_timeout" | "model_invalid_output" | "rate_limited",
+    message: string,
+    options?: SimulacraErrorOptions,
+  ) {
+    super(code, message, options);
+    this.name = "ModelUnavailableError";
+  }
+}
+
+/** The storage backend (Deno KV, Upstash Redis, Upstash Vector) failed. */
+export class StoreUnavailableError extends SimulacraError {
+  constructor(message: string, options?: SimulacraErrorOptions) {
+    super("store_unavailable", message, options);
+    this.name = "StoreUnavailableError";
+  }
+}
+
+/** Configuration that cannot work; thrown at start-up, never per request. */
+export class ConfigError extends SimulacraError {
+  constructor(message: string, options?: SimulacraErrorOptions) {
+    super("config_error", message, options);
+    this.name = "ConfigError";
+  }
+}

@@ -1,0 +1,39 @@
+/** @module Port: small JSON documents (worlds, agents, settings) with versioned compare-and-set. */
+
+/** Where a document lives: a collection, a scope within it (e.g. a world id, or "" for global), and an id. */
+export interface DocumentKey {
+  collection: string;
+  scope: string;
+  id: string;
+}
+
+/** A document with its version; versions start at 1 and grow by one per write. */
+export interface Versioned<T> {
+  id: string;
+  value: T;
+  version: number;
+}
+
+/**
+ * Versioned JSON documents. The world clock's compare-and-set is a `replace` with the version
+ * that was read. Throws `store_unavailable` when the backend fails.
+ */
+export interface DocumentStore {
+  /** The document, or null. */
+  get<T>(key: DocumentKey): Promise<Versioned<T> | null>;
+
+  /** Every document of a collection within a scope, ordered by id. */
+  list<T>(collection: string, scope: string): Promise<Versioned<T>[]>;
+
+  /** Creates a document at version 1. Throws `conflict` when it exists. */
+  create<T>(key: DocumentKey, value: T): Promise<Versioned<T>>;
+
+  /**
+   * Replaces a document only if its stored version is `expectedVersion` (atomic). Returns the
+   * new version, or null when the document changed or does not exist (nothing written).
+   */
+  replace<T>(key: DocumentKey, value: T, expectedVersion: number): Promise<Versioned<T> | null>;
+
+  /** Deletes a document; returns whether it existed. */
+  delete(key: DocumentKey): Promise<boolean>;
+}

@@ -1,0 +1,23 @@
+/** @module Port: each world's append-only event log. */
+
+/** An event to append: a type and any JSON fields. */
+export interface NewEvent {
+  type: string;
+  at: string;
+  agentId?: string;
+  [field: string]: unknown;
+}
+
+/** A stored event with its sequence number (1, 2, 3… per world, gap-free). */
+export interface LoggedEvent extends NewEvent {
+  seq: number;
+}
+
+/** Append-only events per world. Throws `store_unavailable` when the backend fails. */
+export interface EventLog {
+  /** Appends events in order, all or none; returns them with their sequence numbers. */
+  append(worldId: string, events: readonly NewEvent[]): Promise<LoggedEvent[]>;
+
+  /** Events with `seq > after`, oldest first, at most `limit`. */
+  read(worldId: string, after: number, limit: number): Promise<LoggedEvent[]>;
+}

@@ -1,0 +1,68 @@
+/** @module Port: the memory stream's records and its per-agent sorted indexes. */
+import type { AgentScope, MemoryId } from "../ids.ts";
+import type { MemoryKind, MemoryRecord } from "../memory/memory.ts";
+import type { GameTime } from "../time/game_time.ts";
+
+/** Options for {@linkcode MemoryStore.list}. */
+export interface ListMemoriesOptions {
+  /** Only memories of this kind. @default all kinds */
+  kind?: MemoryKind;
+  /** Page size, 1-1000. */
+  limit: number;
+  /** The `next` of the previous page; absent for the first page. */
+  cursor?: string;
+  /** By creation game time (ties by id). @default "desc" (newest first) */
+  order?: "asc" | "desc";
+}
+
+/** One page of memories. `next` is null on the last page. */
+export interface MemoryPage {
+  memories: MemoryRecord[];
+  next: string | null;
+}
+
+/** The orders a store keeps sorted per agent. */
+export type MemoryIndex = "lastAccessed" | "importance" | "created";
+
+/**
+ * Records of each agent's memory stream. Every method takes the agent's scope first; a record
+ * of one scope is never returned through another. All methods throw `store_unavailable` when
+ * the backend fails; a failed call has written nothing.
+ */
+export interface MemoryStore {
+  /**
+   * Appends new memories to one agent, all or none. Each record's `worldId`/`agentId` must match
+   * the scope. Throws `conflict` (and writes nothing) when an id already exists in the scope.
+   */
+  append(scope: AgentScope, memories: readonly MemoryRecord[]): Promise<void>;
+
+  /** The memory with this id in the scope, or null. */
+  get(scope: AgentScope, id: MemoryId): Promise<MemoryRecord | null>;
+
+  /** The memories with these ids, in the same order; null where one does not exist. */
+  getMany(scope: AgentScope, ids: readonly MemoryId[]): Promise<(MemoryRecord | null)[]>;
+
+  /** Every memory of the agent, in creation order. For exact scoring and rebuilding caches. */
+  all(scope: AgentScope): Promise<MemoryRecord[]>;
+
+  /** Pages through memories by creation time, optionally of one kind. Stable under appends. */
+  list(scope: AgentScope, options: ListMemoriesOptions): Promise<MemoryPage>;
+
+  /** How many memories the agent has. */
+  count(scope: AgentScope): Promise<number>;
+
+  /**
+   * Sets `lastAccessedAt = at` on existing memories and re-sorts the lastAccessed index.
+   * Idempotent; ids that do not exist are ignored.
+   */
+  touch(scope: AgentScope, ids: readonly MemoryId[], at: GameTime): Promise<void>;
+
+  /**
+   * Sets a memory's importance (e.g. when a pending score arrives) and clears
+   * `importancePending`; re-sorts the importance index. Returns false when the id does not exist.
+   */
+  setImportance(scope: AgentScope, id: MemoryId, importance: number): Promise<boolean>;
+
+  /** The ids of the top `n` memories by an index, highest first (latest access, most important, newest). */
+  top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]>;
+}

@@ -1,0 +1,25 @@
+/** @module Port: model usage totals per world, agent and operation. */
+import type { UsageRecord } from "../model/usage.ts";
+
+/** Totals, as returned by `GET /v1/worlds/{world}/usage`. */
+export interface UsageTotals {
+  total: UsageCounts;
+  byAgent: Record<string, UsageCounts>;
+  byOperation: Record<string, UsageCounts>;
+}
+
+/** Calls and tokens. */
+export interface UsageCounts {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** Adds up usage; increments are atomic. Throws `store_unavailable` when the backend fails. */
+export interface UsageLedger {
+  /** Adds one call's usage to its world's totals (records without a world are not kept). */
+  add(record: UsageRecord): Promise<void>;
+
+  /** The totals of a world (zeros when nothing was recorded). */
+  totals(worldId: string): Promise<UsageTotals>;
+}

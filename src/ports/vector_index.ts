@@ -1,0 +1,35 @@
+/** @module Port: one embedding per memory, searchable within one agent's scope. */
+import type { AgentScope, MemoryId } from "../ids.ts";
+
+/** A stored embedding. */
+export interface VectorEntry {
+  id: MemoryId;
+  vector: Float32Array;
+}
+
+/** A search hit: cosine similarity in [-1, 1]. */
+export interface VectorMatch {
+  id: MemoryId;
+  score: number;
+}
+
+/**
+ * Embeddings keyed by memory id within an agent's scope. Vectors of one scope are never
+ * matched from another. Throws `store_unavailable` when the backend fails.
+ */
+export interface VectorIndex {
+  /** The dimension every vector must have. */
+  readonly dimensions: number;
+
+  /** Inserts or replaces vectors. Idempotent. Throws `invalid_request` on a wrong dimension. */
+  upsert(scope: AgentScope, entries: readonly VectorEntry[]): Promise<void>;
+
+  /** The `topK` most cosine-similar vectors in the scope, best first. */
+  query(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorMatch[]>;
+
+  /** The stored vectors of these ids (missing ids are left out). */
+  fetch(scope: AgentScope, ids: readonly MemoryId[]): Promise<VectorEntry[]>;
+
+  /** Removes vectors; ids that do not exist are ignored. */
+  delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void>;
+}

@@ -1,0 +1,44 @@
+/** @module Game time: ISO 8601 local time without zone, the only time the core knows. */
+import { z } from "zod";
+
+const pattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
+
+/** A game time such as `2023-02-13T07:00:00`. */
+export const GameTime = z
+  .string()
+  .regex(pattern, "Use game time as YYYY-MM-DDTHH:MM:SS, e.g. 2023-02-13T07:00:00")
+  .refine((s) => formatGameTime(parseMs(s)) === s, "Not a real calendar date or time")
+  .meta({ id: "GameTime", example: "2023-02-13T07:00:00" });
+export type GameTime = z.infer<typeof GameTime>;
+
+function parseMs(time: string): number {
+  const m = pattern.exec(time);
+  if (!m) return Number.NaN;
+  const [, y, mo, d, h, mi, s] = m.map(Number);
+  return Date.UTC(y, mo - 1, d, h, mi, s);
+}
+
+function formatGameTime(ms: number): string {
+  if (!Number.isFinite(ms)) return "";
+  return new Date(ms).toISOString().slice(0, 19);
+}
+
+/** Minutes since 1970-01-01T00:00:00 of a game time; a sortable number for indexes. */
+export function gameMinutes(time: GameTime | string): number {
+  return parseMs(time) / 60_000;
+}
+
+/** The game time `minutes` after `time` (fractions of a minute are kept to the second). */
+export function addMinutes(time: GameTime | string, minutes: number): GameTime {
+  return formatGameTime(parseMs(time) + Math.round(minutes * 60) * 1000) as GameTime;
+}
+
+/** The game time at a number of minutes since the epoch. */
+export function fromGameMinutes(minutes: number): GameTime {
+  return formatGameTime(Math.round(minutes * 60) * 1000) as GameTime;
+}
+
+/** Game hours from `from` to `to`; negative when `to` is earlier. */
+export function hoursBetween(from: GameTime | string, to: GameTime | string): number {
+  return (parseMs(to) - parseMs(from)) / 3_600_000;
+}
