@@ -1,0 +1,85 @@
+/** @module An in-memory array kept sorted by (primary key, id), with binary-search insert and remove. */
+
+/** A sort key: a primary value, then an id that breaks ties (ids are unique per index). */
+export type SortKey = readonly [primary: string | number, id: string];
+
+/** Compares two sort keys. */
+export function compareKeys(a: SortKey, b: SortKey): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  if (a[1] !== b[1]) return a[1] < b[1] ? -1 : 1;
+  return 0;
+}
+
+/**
+ * Items sorted ascending by `key(item)`. An item's key must not change while it is in the index:
+ * remove it, change it, insert it again. Insert and remove are a binary search plus one splice.
+ */
+export class SortedIndex<T> {
+  readonly #key: (item: T) => SortKey;
+  #items: T[];
+
+  /** Builds the index from unsorted items. */
+  constructor(key: (item: T) => SortKey, items: readonly T[] = []) {
+    this.#key = key;
+    const keyed = items.map((item) => ({ item, key: key(item) }));
+    keyed.sort((a, b) => compareKeys(a.key, b.key));
+    this.#items = keyed.map((k) => k.item);
+  }
+
+  /** How many items. */
+  get size(): number {
+    return this.#items.length;
+  }
+
+  /** The item at a position (0 is the lowest). */
+  at(index: number): T {
+    return this.#items[index];
+  }
+
+  /** The items from `start` to `end` (exclusive), lowest first. */
+  slice(start?: number, end?: number): T[] {
+    return this.#items.slice(start, end);
+  }
+
+  /** Inserts an item at its place. */
+  insert(item: T): void {
+    const key = this.#key(item);
+    const items = this.#items;
+    // Appends in key order are the common case (new memories are the newest).
+    if (items.length === 0 || compareKeys(this.#key(items[items.length - 1]), key) < 0) {
+      items.push(item);
+      return;
+    }
+    items.splice(this.lowerBound(key), 0, item);
+  }
+
+  /** Removes an item; returns whether it was there. */
+  remove(item: T): boolean {
+    const index = this.lowerBound(this.#key(item));
+    if (this.#items[index] !== item) return false;
+    this.#items.splice(index, 1);
+    return true;
+  }
+
+  /** The first position whose key is ≥ `key`. */
+  lowerBound(key: SortKey): number {
+    let lo = 0, hi = this.#items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareKeys(this.#key(this.#items[mid]), key) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The first position whose key is > `key`. */
+  upperBound(key: SortKey): number {
+    let lo = 0, hi = this.#items.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (compareKeys(this.#key(this.#items[mid]), key) <= 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * @module The embedded DocumentStore: versioned JSON documents in Deno KV with compare-and-set.
+ *
+ * A document's head is `["doc", collection, scope, id]` → `{ gen: version, size, data | parts }`;
+ * values over 60 KB spill into `["doc_part", collection, scope, id, version, i]`, written in the
+ * same atomic operation (see `_kv_blob.ts`). Every write checks the head's versionstamp, so
+ * `replace()` is a true compare-and-set: of concurrent writers holding the same version, one wins.
+ */
+import { ConflictError } from "../../src/errors.ts";
+import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/document_store.ts";
+import { type BlobHead, blobPartKeys, blobWrites, readBlob } from "./_kv_blob.ts";
+import { addWrites, assertKeySize, decodeJson, encodeJson, guard, listAll } from "./_kv_support.ts";
+
+/** Configuration of {@linkcode KvDocumentStore}. */
+export interface KvDocumentStoreOptions {
+  /** An open Deno KV; the caller closes it. */
+  kv: Deno.Kv;
+}
+
+/** Reads retried when a concurrent write replaced a large document's parts mid-read. */
+const READ_ATTEMPTS = 5;
+
+function headKey(key: DocumentKey): Deno.KvKey {
+  return ["doc", key.collection, key.scope, key.id];
+}
+
+function partPrefix(key: DocumentKey): Deno.KvKey {
+  return ["doc_part", key.collection, key.scope, key.id];
+}
+
+/** Versioned JSON documents in Deno KV. */
+export class KvDocumentStore implements DocumentStore {
+  readonly #kv: Deno.Kv;
+
+  constructor(options: KvDocumentStoreOptions) {
+    this.#kv = options.kv;
+  }
+
+  /** The document, or null. */
+  async get<T>(key: DocumentKey): Promise<Versioned<T> | null> {
+    assertKeySize(headKey(key), "document key");
+    return await guard("read a document", async () => {
+      for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
+        const entry = await this.#kv.get<BlobHead>(headKey(key));
+        if (entry.value === null) return null;
+        const bytes = await readBlob(this.#kv, partPrefix(key), entry.value);
+        if (bytes !== null) {
+          return { id: key.id, value: decodeJson<T>(bytes), version: entry.value.gen };
+        }
+      }
+      throw new Error("The document kept changing while being read");
+    });
+  }
+
+  /** Every document of a collection within a scope, ordered by id (UTF-8 byte order). */
+  async list<T>(collection: string, scope: string): Promise<Versioned<T>[]> {
+    const prefix = ["doc", collection, scope];
+    assertKeySize(prefix, "collection or scope");
+    return await guard("list documents", async () => {
+      const docs: Versioned<T>[] = [];
+      for (const entry of await listAll<BlobHead>(this.#kv, { prefix })) {
+        const id = entry.key[3] as string;
+        const bytes = await readBlob(this.#kv, partPrefix({ collection, scope, id }), entry.value);
+        if (bytes !== null) {
+          docs.push({ id, value: decodeJson<T>(bytes), version: entry.value.gen });
+          continue;
+        }
+        // Replaced while listing: read its current version instead.
+        const current = await this.get<T>({ collection, scope, id });
+        if (current !== null) docs.push(current);
+      }
+      return docs;
+    });
+  }
+
+  /**
+   * Creates a document at version 1.
+   *
+   * @throws {ConflictError} `conflict` when it exists.
+   * @throws {SimulacraError} `payload_too_large` above ~600 KB of JSON.
+   */
+  async create<T>(key: DocumentKey, value: T): Promise<Versioned<T>> {
+    assertKeySize(headKey(key), "document key");
+    const bytes = encodeJson(value ?? null);
+    const { head, writes } = blobWrites(partPrefix(key), 1, bytes, null, "document");
+    return await guard("create a document", async () => {
+      const op = this.#kv.atomic().check({ key: headKey(key), versionstamp: null });
+      const result = await addWrites(op, writes).set(headKey(key), head).commit();
+      if (!result.ok) {
+        throw new ConflictError(
+          `Cannot create the document in "${key.collection}": one with this id exists, replace it instead`,
+        );
+      }
+      return { id: key.id, value: decodeJson<T>(bytes), version: 1 };
+    });
+  }
+
+  /** Replaces the document if its version is `expectedVersion` (atomic); null otherwise. */
+  async replace<T>(
+    key: DocumentKey,
+    value: T,
+    expectedVersion: number,
+  ): Promise<Versioned<T> | null> {
+    assertKeySize(headKey(key), "document key");
+    const bytes = encodeJson(value ?? null);
+    return await guard("replace a document", async () => {
+      const entry = await this.#kv.get<BlobHead>(headKey(key));
+      if (entry.value === null || entry.value.gen !== expectedVersion) return null;
+      const version = expectedVersion + 1;
+      const { head, writes } = blobWrites(partPrefix(key), version, bytes, entry.value, "document");
+      const op = this.#kv.atomic().check(entry);
+      const result = await addWrites(op, writes).set(headKey(key), head).commit();
+      return result.ok ? { id: key.id, value: decodeJson<T>(bytes), version } : null;
+    });
+  }
+
+  /** Deletes the document; returns whether it existed. */
+  async delete(key: DocumentKey): Promise<boolean> {
+    assertKeySize(headKey(key), "document key");
+    return await guard("delete a document", async () => {
+      for (;;) {
+        const entry = await this.#kv.get<BlobHead>(headKey(key));
+        if (entry.value === null) return false;
+        const op = this.#kv.atomic().check(entry).delete(headKey(key));
+        for (const part of blobPartKeys(partPrefix(key), entry.value)) op.delete(part);
+        if ((await op.commit()).ok) return true;
+      }
+    });
+  }
+}

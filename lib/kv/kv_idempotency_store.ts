@@ -1,0 +1,110 @@
+/**
+ * @module The embedded IdempotencyStore: first-writer-wins values per key in Deno KV.
+ *
+ * `["idem", scope, key]` → a blob head (`_kv_blob.ts`); values over 60 KB (e.g. a large tick
+ * result) spill into `["idem_part", scope, key, gen, i]` in the same atomic operation. A claim is
+ * one atomic operation checked for "no value yet" (a null versionstamp), so of concurrent
+ * claims exactly one stores its value and every other one reads it.
+ */
+import type { Claim, IdempotencyStore } from "../../src/ports/idempotency_store.ts";
+import { type BlobHead, blobWrites, readBlob } from "./_kv_blob.ts";
+import { addWrites, assertKeySize, decodeJson, encodeJson, guard } from "./_kv_support.ts";
+
+/** Configuration of {@linkcode KvIdempotencyStore}. */
+export interface KvIdempotencyStoreOptions {
+  /** An open Deno KV; the caller closes it. */
+  kv: Deno.Kv;
+}
+
+/** Rounds before giving up on a key that keeps changing under a read or a put. */
+const ATTEMPTS = 8;
+
+function headKey(scope: string, key: string): Deno.KvKey {
+  return ["idem", scope, key];
+}
+
+function partPrefix(scope: string, key: string): Deno.KvKey {
+  return ["idem_part", scope, key];
+}
+
+/** Idempotency keys in Deno KV. Values are stored as JSON and returned as parsed JSON. */
+export class KvIdempotencyStore implements IdempotencyStore {
+  readonly #kv: Deno.Kv;
+
+  constructor(options: KvIdempotencyStoreOptions) {
+    this.#kv = options.kv;
+  }
+
+  /**
+   * Stores `value` unless a value is stored already (atomic); returns what is stored.
+   *
+   * @throws {SimulacraError} `payload_too_large` above ~600 KB of JSON.
+   */
+  async claim<T>(scope: string, key: string, value: T): Promise<Claim<T>> {
+    assertKeySize(headKey(scope, key), "idempotency key");
+    const bytes = encodeJson(value ?? null);
+    const { head, writes } = blobWrites(
+      partPrefix(scope, key),
+      1,
+      bytes,
+      null,
+      "idempotent result",
+    );
+    return await guard("claim an idempotency key", async () => {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const op = this.#kv.atomic().check({ key: headKey(scope, key), versionstamp: null });
+        const result = await addWrites(op, writes).set(headKey(scope, key), head).commit();
+        if (result.ok) return { created: true, value: decodeJson<T>(bytes) };
+        const stored = await this.#read<T>(scope, key);
+        if (stored !== undefined) return { created: false, value: stored };
+      }
+      throw new Error("The idempotency key kept changing");
+    });
+  }
+
+  /** The stored value, or null. */
+  async get<T>(scope: string, key: string): Promise<T | null> {
+    assertKeySize(headKey(scope, key), "idempotency key");
+    return await guard("read an idempotency key", async () => {
+      const stored = await this.#read<T>(scope, key);
+      return stored === undefined ? null : stored;
+    });
+  }
+
+  /**
+   * Overwrites the value of a key.
+   *
+   * @throws {SimulacraError} `payload_too_large` above ~600 KB of JSON.
+   */
+  async put<T>(scope: string, key: string, value: T): Promise<void> {
+    assertKeySize(headKey(scope, key), "idempotency key");
+    const bytes = encodeJson(value ?? null);
+    await guard("store an idempotency result", async () => {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const entry = await this.#kv.get<BlobHead>(headKey(scope, key));
+        const gen = (entry.value?.gen ?? 0) + 1;
+        const { head, writes } = blobWrites(
+          partPrefix(scope, key),
+          gen,
+          bytes,
+          entry.value,
+          "idempotent result",
+        );
+        const op = addWrites(this.#kv.atomic().check(entry), writes).set(headKey(scope, key), head);
+        if ((await op.commit()).ok) return;
+      }
+      throw new Error("The idempotency key kept changing");
+    });
+  }
+
+  /** The stored value, or undefined when there is none. */
+  async #read<T>(scope: string, key: string): Promise<T | undefined> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const entry = await this.#kv.get<BlobHead>(headKey(scope, key));
+      if (entry.value === null) return undefined;
+      const bytes = await readBlob(this.#kv, partPrefix(scope, key), entry.value);
+      if (bytes !== null) return decodeJson<T>(bytes);
+    }
+    throw new Error("The idempotency key kept changing while being read");
+  }
+}

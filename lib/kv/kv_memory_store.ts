@@ -1,0 +1,498 @@
+/**
+ * @module The embedded MemoryStore: each agent's memory stream in Deno KV, served from an in-process cache.
+ *
+ * ## Layout, per agent (`P = ["mem", worldId, agentId]`)
+ * - `[...P, "head"]` → `{ seq, txn }`: the commit point. Small, written last by every write.
+ * - `[...P, "rec", seq, part]` → the record's JSON bytes as appended (immutable), split into
+ *   parts of ≤ 60 KB so any description fits KV's 64 KiB value limit. `seq` counts appends.
+ * - `[...P, "ovl", seq]` → `{ txn, next, prev }`: the mutable fields (`lastAccessedAt`,
+ *   `importance`, `importancePending`) once `touch()` or `setImportance()` changed them.
+ *
+ * ## Why all-or-nothing holds beyond one atomic operation
+ * A KV atomic operation carries at most 1000 mutations and ~800 KiB, so 500 memories of 2,000
+ * characters (~1.2 MB) need several. Every write is therefore a small transaction: its keys are
+ * written first, in as many atomic operations as needed, where no reader looks; then one final
+ * atomic operation (checked against the head's versionstamp) moves the head. Records with
+ * `seq > head.seq` and overlays with `txn > head.txn` are invisible: they belong to a write that
+ * never committed. Loading an agent deletes such records and rolls such overlays back to `prev`,
+ * so a crash or a KV failure mid-write leaves nothing visible and nothing that a later write
+ * could expose. Almost every write fits one atomic operation and is a single commit.
+ *
+ * ## The cache, and why this backend is single-process
+ * The first call for an agent loads its whole stream into memory (records, plus sorted indexes
+ * by creation, kind, last access and importance); reads are then served from memory and every
+ * write updates KV first, the cache after. The KV file stays the source of truth: a restart
+ * reloads it. Writes per agent are serialised by an in-process mutex, so one process must own
+ * the file; the head check makes a second writer fail with `conflict` instead of corrupting it.
+ * Loaded agents stay cached until the store is closed.
+ */
+import { ConflictError, SimulacraError } from "../../src/errors.ts";
+import type { AgentScope, MemoryId } from "../../src/ids.ts";
+import type { MemoryRecord } from "../../src/memory/memory.ts";
+import type {
+  ListMemoriesOptions,
+  MemoryIndex,
+  MemoryPage,
+  MemoryStore,
+} from "../../src/ports/memory_store.ts";
+import type { GameTime } from "../../src/time/game_time.ts";
+import { KeyedMutex } from "./_keyed_mutex.ts";
+import {
+  addWrites,
+  assertKeySize,
+  decodeJson,
+  deleteKey,
+  encodeJson,
+  guard,
+  joinBytes,
+  type KvWrite,
+  listAll,
+  planBatches,
+  setBytes,
+  setValue,
+  splitBytes,
+} from "./_kv_support.ts";
+import { SortedIndex, type SortKey } from "./_sorted_index.ts";
+
+/** Configuration of {@linkcode KvMemoryStore}. */
+export interface KvMemoryStoreOptions {
+  /** An open Deno KV; the caller closes it. */
+  kv: Deno.Kv;
+}
+
+/** The commit point of an agent's stream. */
+interface Head {
+  /** The last committed record seq. */
+  seq: number;
+  /** The last committed transaction. */
+  txn: number;
+}
+
+/** The mutable fields of a record. */
+interface Overlay {
+  lastAccessedAt: string;
+  importance: number;
+  importancePending?: boolean;
+}
+
+/** An overlay as stored: `next` once `txn` is committed, `prev` until then. */
+interface StoredOverlay {
+  txn: number;
+  next: Overlay;
+  prev: Overlay | null;
+}
+
+/** One memory in the cache. `record` is frozen and shared with callers. */
+interface Entry {
+  seq: number;
+  base: MemoryRecord;
+  overlay: Overlay | null;
+  record: MemoryRecord;
+}
+
+/** One agent's cached stream. */
+interface AgentState {
+  head: Head;
+  headStamp: string | null;
+  byId: Map<string, Entry>;
+  created: SortedIndex<Entry>;
+  kinds: Map<string, SortedIndex<Entry>>;
+  accessed: SortedIndex<Entry>;
+  importance: SortedIndex<Entry>;
+}
+
+const byCreated = (e: Entry): SortKey => [e.record.createdAt, e.record.id];
+const byAccessed = (e: Entry): SortKey => [e.record.lastAccessedAt, e.record.id];
+const byImportance = (e: Entry): SortKey => [e.record.importance, e.record.id];
+
+/** Room the final atomic operation keeps for the head write and its check. */
+const HEAD_RESERVE = { mutations: 1, bytes: 200 };
+
+function prefixOf(scope: AgentScope): Deno.KvKey {
+  return ["mem", scope.worldId, scope.agentId];
+}
+
+function freezeRecord(record: MemoryRecord): MemoryRecord {
+  if (record.evidence !== undefined) Object.freeze(record.evidence);
+  return Object.freeze(record);
+}
+
+function overlayOf(entry: Entry): Overlay {
+  if (entry.overlay !== null) return entry.overlay;
+  const { lastAccessedAt, importance, importancePending } = entry.base;
+  return importancePending === undefined
+    ? { lastAccessedAt, importance }
+    : { lastAccessedAt, importance, importancePending };
+}
+
+function visible(base: MemoryRecord, overlay: Overlay | null): MemoryRecord {
+  if (overlay === null) return base;
+  const record: MemoryRecord = {
+    ...base,
+    lastAccessedAt: overlay.lastAccessedAt as GameTime,
+    importance: overlay.importance,
+  };
+  if (overlay.importancePending === undefined) delete record.importancePending;
+  else record.importancePending = overlay.importancePending;
+  return Object.freeze(record);
+}
+
+function encodeCursor(entry: Entry): string {
+  return btoa(JSON.stringify([entry.record.createdAt, entry.record.id]))
+    .replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
+}
+
+function decodeCursor(cursor: string): SortKey {
+  try {
+    const parsed = JSON.parse(atob(cursor.replaceAll("-", "+").replaceAll("_", "/")));
+    if (
+      Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" &&
+      typeof parsed[1] === "string"
+    ) {
+      return [parsed[0], parsed[1]];
+    }
+  } catch {
+    // Reported below.
+  }
+  throw new SimulacraError(
+    "invalid_request",
+    "Cannot read the page cursor: pass the `next` value of the previous page unchanged",
+  );
+}
+
+function newState(head: Head, headStamp: string | null, entries: Entry[]): AgentState {
+  const kinds = new Map<string, Entry[]>();
+  for (const entry of entries) {
+    const list = kinds.get(entry.record.kind);
+    if (list === undefined) kinds.set(entry.record.kind, [entry]);
+    else list.push(entry);
+  }
+  return {
+    head,
+    headStamp,
+    byId: new Map(entries.map((e) => [e.record.id, e])),
+    created: new SortedIndex(byCreated, entries),
+    kinds: new Map([...kinds].map(([kind, list]) => [kind, new SortedIndex(byCreated, list)])),
+    accessed: new SortedIndex(byAccessed, entries),
+    importance: new SortedIndex(byImportance, entries),
+  };
+}
+
+function addEntry(state: AgentState, entry: Entry): void {
+  state.byId.set(entry.record.id, entry);
+  state.created.insert(entry);
+  let kind = state.kinds.get(entry.record.kind);
+  if (kind === undefined) state.kinds.set(entry.record.kind, kind = new SortedIndex(byCreated));
+  kind.insert(entry);
+  state.accessed.insert(entry);
+  state.importance.insert(entry);
+}
+
+/** Replaces an entry's overlay, re-sorting the two indexes it affects. */
+function setOverlay(state: AgentState, entry: Entry, overlay: Overlay): void {
+  state.accessed.remove(entry);
+  state.importance.remove(entry);
+  entry.overlay = overlay;
+  entry.record = visible(entry.base, overlay);
+  state.accessed.insert(entry);
+  state.importance.insert(entry);
+}
+
+/** A memory stream per agent in Deno KV, cached in process. See the module doc for the design. */
+export class KvMemoryStore implements MemoryStore {
+  readonly #kv: Deno.Kv;
+  readonly #agents = new Map<string, AgentState>();
+  readonly #mutex = new KeyedMutex();
+
+  constructor(options: KvMemoryStoreOptions) {
+    this.#kv = options.kv;
+  }
+
+  /**
+   * Appends memories, all or none (any batch size; see the module doc).
+   *
+   * @throws {SimulacraError} `invalid_request` when a record's `worldId`/`agentId` is not the scope's.
+   * @throws {ConflictError} `conflict` when an id exists in the scope or repeats in the batch.
+   * @throws {SimulacraError} `store_unavailable` when KV fails; nothing is then visible.
+   */
+  async append(scope: AgentScope, memories: readonly MemoryRecord[]): Promise<void> {
+    if (memories.length === 0) return;
+    const ids = new Set<string>();
+    for (const memory of memories) {
+      if (memory.worldId !== scope.worldId || memory.agentId !== scope.agentId) {
+        throw new SimulacraError(
+          "invalid_request",
+          "Cannot append a memory to another agent's stream: set its worldId and agentId to the scope's",
+        );
+      }
+      if (ids.has(memory.id)) {
+        throw new ConflictError(`Cannot append memory "${memory.id}" twice in one batch`);
+      }
+      ids.add(memory.id);
+      assertKeySize([...prefixOf(scope), "rec", 0, 0, memory.id], "world, agent or memory id");
+    }
+    await this.#writing(scope, "append memories", async (state) => {
+      for (const memory of memories) {
+        if (state.byId.has(memory.id)) {
+          throw new ConflictError(
+            `Cannot append memory "${memory.id}": the agent already has a memory with this id`,
+          );
+        }
+      }
+      const writes: KvWrite[] = [];
+      const entries: Entry[] = [];
+      memories.forEach((memory, i) => {
+        const seq = state.head.seq + i + 1;
+        const bytes = encodeJson(memory);
+        splitBytes(bytes).forEach((part, p) => {
+          writes.push(setBytes([...prefixOf(scope), "rec", seq, p], part));
+        });
+        // The cache holds what a reload would read: the JSON form, frozen.
+        const base = freezeRecord(decodeJson<MemoryRecord>(bytes));
+        entries.push({ seq, base, overlay: null, record: base });
+      });
+      const head = { seq: state.head.seq + memories.length, txn: state.head.txn + 1 };
+      await this.#commit(scope, state, writes, head);
+      for (const entry of entries) addEntry(state, entry);
+    });
+  }
+
+  /** The memory, or null. Records are frozen: copy one to change it. */
+  async get(scope: AgentScope, id: MemoryId): Promise<MemoryRecord | null> {
+    const state = await this.#state(scope);
+    return state.byId.get(id)?.record ?? null;
+  }
+
+  /** The memories of these ids, in order; null where one does not exist. */
+  async getMany(scope: AgentScope, ids: readonly MemoryId[]): Promise<(MemoryRecord | null)[]> {
+    const state = await this.#state(scope);
+    return ids.map((id) => state.byId.get(id)?.record ?? null);
+  }
+
+  /** Every memory, by creation time then id. */
+  async all(scope: AgentScope): Promise<MemoryRecord[]> {
+    const state = await this.#state(scope);
+    return state.created.slice().map((e) => e.record);
+  }
+
+  /**
+   * A page by creation time then id. The cursor is the last returned (time, id), so a page
+   * starts strictly after it whatever was appended since.
+   *
+   * @throws {SimulacraError} `invalid_request` on a limit outside 1-1000 or a malformed cursor.
+   */
+  async list(scope: AgentScope, options: ListMemoriesOptions): Promise<MemoryPage> {
+    const { limit, kind, cursor } = options;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
+      throw new SimulacraError(
+        "invalid_request",
+        `Cannot list ${limit} memories per page: use 1-1000`,
+      );
+    }
+    const after = cursor === undefined ? null : decodeCursor(cursor);
+    const state = await this.#state(scope);
+    const index = kind === undefined ? state.created : state.kinds.get(kind);
+    if (index === undefined) return { memories: [], next: null };
+    let window: Entry[];
+    if ((options.order ?? "desc") === "asc") {
+      const start = after === null ? 0 : index.upperBound(after);
+      window = index.slice(start, start + limit + 1);
+    } else {
+      const end = after === null ? index.size : index.lowerBound(after);
+      window = index.slice(Math.max(0, end - limit - 1), end).reverse();
+    }
+    const page = window.slice(0, limit);
+    return {
+      memories: page.map((e) => e.record),
+      next: window.length > limit ? encodeCursor(page[page.length - 1]) : null,
+    };
+  }
+
+  /** How many memories the agent has. */
+  async count(scope: AgentScope): Promise<number> {
+    return (await this.#state(scope)).byId.size;
+  }
+
+  /** Sets `lastAccessedAt = at` on existing memories; unknown ids are ignored. Idempotent. */
+  async touch(scope: AgentScope, ids: readonly MemoryId[], at: GameTime): Promise<void> {
+    if (ids.length === 0) return;
+    await this.#writing(scope, "touch memories", async (state) => {
+      const targets = [...new Set(ids)]
+        .map((id) => state.byId.get(id))
+        .filter((e): e is Entry => e !== undefined && e.record.lastAccessedAt !== at);
+      if (targets.length === 0) return;
+      await this.#update(scope, state, targets, (e) => ({ ...overlayOf(e), lastAccessedAt: at }));
+    });
+  }
+
+  /**
+   * Sets a memory's importance and clears `importancePending`; false when the id does not exist.
+   *
+   * @throws {SimulacraError} `invalid_request` when importance is not an integer 1-10.
+   */
+  async setImportance(scope: AgentScope, id: MemoryId, importance: number): Promise<boolean> {
+    if (!Number.isInteger(importance) || importance < 1 || importance > 10) {
+      throw new SimulacraError(
+        "invalid_request",
+        `Cannot set importance ${importance}: use an integer from 1 to 10`,
+      );
+    }
+    return await this.#writing(scope, "set a memory's importance", async (state) => {
+      const entry = state.byId.get(id);
+      if (entry === undefined) return false;
+      const current = overlayOf(entry);
+      if (current.importance === importance && current.importancePending === undefined) return true;
+      const { lastAccessedAt } = current;
+      await this.#update(scope, state, [entry], () => ({ lastAccessedAt, importance }));
+      return true;
+    });
+  }
+
+  /** The ids of the top `n` by an index, highest first; ties by id, highest first. */
+  async top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]> {
+    const state = await this.#state(scope);
+    const sorted = index === "created"
+      ? state.created
+      : index === "lastAccessed"
+      ? state.accessed
+      : state.importance;
+    const count = Math.min(Math.floor(n), sorted.size);
+    if (!(count > 0)) return [];
+    return sorted.slice(sorted.size - count).reverse().map((e) => e.record.id);
+  }
+
+  /** Writes new overlays for entries in one transaction, then applies them to the cache. */
+  async #update(
+    scope: AgentScope,
+    state: AgentState,
+    entries: readonly Entry[],
+    next: (entry: Entry) => Overlay,
+  ): Promise<void> {
+    const txn = state.head.txn + 1;
+    const overlays = entries.map(next);
+    const writes = entries.map((entry, i) =>
+      setValue(
+        [...prefixOf(scope), "ovl", entry.seq],
+        {
+          txn,
+          next: overlays[i],
+          prev: entry.overlay,
+        } satisfies StoredOverlay,
+      )
+    );
+    await this.#commit(scope, state, writes, { seq: state.head.seq, txn });
+    entries.forEach((entry, i) => setOverlay(state, entry, overlays[i]));
+  }
+
+  /**
+   * Writes `writes` in as many atomic operations as KV's limits need, each checked against the
+   * head's versionstamp, the last one also setting the head. On any failure the agent's cache
+   * is dropped, so the next call reloads (and cleans up) from KV.
+   */
+  async #commit(
+    scope: AgentScope,
+    state: AgentState,
+    writes: KvWrite[],
+    head: Head,
+  ): Promise<void> {
+    const headKey = [...prefixOf(scope), "head"];
+    const batches = planBatches(writes, HEAD_RESERVE);
+    try {
+      for (let i = 0; i < batches.length; i++) {
+        const op = this.#kv.atomic().check({ key: headKey, versionstamp: state.headStamp });
+        addWrites(op, batches[i]);
+        const last = i === batches.length - 1;
+        if (last) op.set(headKey, head);
+        const result = await op.commit();
+        if (!result.ok) throw changedElsewhere();
+        if (last) {
+          state.head = head;
+          state.headStamp = result.versionstamp;
+        }
+      }
+    } catch (error) {
+      this.#agents.delete(JSON.stringify(prefixOf(scope)));
+      throw error;
+    }
+  }
+
+  /** Runs a write under the agent's mutex with its state loaded, translating KV errors. */
+  #writing<T>(
+    scope: AgentScope,
+    action: string,
+    fn: (state: AgentState) => Promise<T>,
+  ): Promise<T> {
+    const key = JSON.stringify(prefixOf(scope));
+    return this.#mutex.run(key, () => guard(action, async () => fn(await this.#load(scope))));
+  }
+
+  /** The agent's cached state, loading it on first use. */
+  async #state(scope: AgentScope): Promise<AgentState> {
+    const key = JSON.stringify(prefixOf(scope));
+    const cached = this.#agents.get(key);
+    if (cached !== undefined) return cached;
+    return await this.#mutex.run(key, () => guard("read memories", () => this.#load(scope)));
+  }
+
+  /** Loads an agent from KV (call under its mutex), dropping what uncommitted writes left. */
+  async #load(scope: AgentScope): Promise<AgentState> {
+    const prefix = prefixOf(scope);
+    const key = JSON.stringify(prefix);
+    const cached = this.#agents.get(key);
+    if (cached !== undefined) return cached;
+
+    const headKey = [...prefix, "head"];
+    const headEntry = await this.#kv.get<Head>(headKey);
+    const head = headEntry.value ?? { seq: 0, txn: 0 };
+    const records = await listAll<Uint8Array>(this.#kv, { prefix: [...prefix, "rec"] });
+    const stored = await listAll<StoredOverlay>(this.#kv, { prefix: [...prefix, "ovl"] });
+
+    const cleanup: KvWrite[] = [];
+    const overlays = new Map<number, Overlay>();
+    for (const { key: ovlKey, value } of stored) {
+      const seq = ovlKey[4] as number;
+      if (seq > head.seq) {
+        cleanup.push(deleteKey(ovlKey));
+      } else if (value.txn <= head.txn) {
+        overlays.set(seq, value.next);
+      } else if (value.prev === null) {
+        cleanup.push(deleteKey(ovlKey));
+      } else {
+        overlays.set(seq, value.prev);
+        cleanup.push(setValue(ovlKey, { txn: head.txn, next: value.prev, prev: null }));
+      }
+    }
+
+    const entries: Entry[] = [];
+    let parts: Uint8Array[] = [];
+    for (let i = 0; i < records.length; i++) {
+      const { key: recKey, value } = records[i];
+      const seq = recKey[4] as number;
+      if (seq > head.seq) {
+        cleanup.push(deleteKey(recKey));
+        continue;
+      }
+      parts.push(value);
+      if (i + 1 < records.length && records[i + 1].key[4] === seq) continue;
+      const base = freezeRecord(decodeJson<MemoryRecord>(joinBytes(parts)));
+      parts = [];
+      const overlay = overlays.get(seq) ?? null;
+      entries.push({ seq, base, overlay, record: visible(base, overlay) });
+    }
+
+    for (const batch of planBatches(cleanup)) {
+      if (batch.length === 0) continue;
+      const op = this.#kv.atomic().check({ key: headKey, versionstamp: headEntry.versionstamp });
+      if (!(await addWrites(op, batch).commit()).ok) throw changedElsewhere();
+    }
+    const state = newState(head, headEntry.versionstamp, entries);
+    this.#agents.set(key, state);
+    return state;
+  }
+}
+
+function changedElsewhere(): ConflictError {
+  return new ConflictError(
+    "Cannot write the memory stream: it changed outside this process; the embedded store allows one process per file",
+  );
+}

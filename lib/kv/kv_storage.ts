@@ -1,0 +1,112 @@
+/**
+ * @module The embedded Storage backend: every store on one Deno KV database (a file, or in memory).
+ *
+ * Single-process by design: the memory store and the vector index cache each agent in this
+ * process and serialise writes with in-process mutexes, so one process must own the KV file.
+ * The KV file stays the source of truth (a restart reloads it), and the atomic checks on every
+ * commit point make a second writer fail with `conflict` rather than corrupt data. For several
+ * processes or the edge, use the hosted (Upstash) backend.
+ */
+import { dirname } from "node:path";
+import { ConfigError } from "../../src/errors.ts";
+import type { DocumentStore } from "../../src/ports/document_store.ts";
+import type { EventLog } from "../../src/ports/event_log.ts";
+import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
+import type { Lock } from "../../src/ports/lock.ts";
+import type { MemoryStore } from "../../src/ports/memory_store.ts";
+import type { Storage } from "../../src/ports/storage.ts";
+import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
+import type { VectorIndex } from "../../src/ports/vector_index.ts";
+import { guard } from "./_kv_support.ts";
+import { KvDocumentStore } from "./kv_document_store.ts";
+import { KvEventLog } from "./kv_event_log.ts";
+import { KvIdempotencyStore } from "./kv_idempotency_store.ts";
+import { KvLock } from "./kv_lock.ts";
+import { KvMemoryStore } from "./kv_memory_store.ts";
+import { KvUsageLedger } from "./kv_usage_ledger.ts";
+import { KvVectorIndex } from "./kv_vector_index.ts";
+
+/** Options of {@linkcode openKvStorage}. */
+export interface KvStorageOptions {
+  /**
+   * The KV database file; its parent directory is created.
+   * @default an in-memory database, gone when closed
+   */
+  path?: string;
+  /** The embedding dimension every stored vector has (the embedder's). */
+  dimensions: number;
+}
+
+/** Vectors are stored as one float32 KV value each, so at most 64 KiB / 4 floats. */
+const MAX_DIMENSIONS = 15_000;
+
+/** Every store on one Deno KV database. Build it with {@linkcode openKvStorage}. */
+export class KvStorage implements Storage {
+  readonly kind = "embedded";
+  readonly documents: DocumentStore;
+  readonly memories: MemoryStore;
+  readonly vectors: VectorIndex;
+  readonly locks: Lock;
+  readonly events: EventLog;
+  readonly idempotency: IdempotencyStore;
+  readonly usage: UsageLedger;
+  readonly #kv: Deno.Kv;
+  #closed = false;
+
+  /** Wraps an open KV, which this storage then owns and closes. */
+  constructor(kv: Deno.Kv, options: { dimensions: number }) {
+    this.#kv = kv;
+    this.documents = new KvDocumentStore({ kv });
+    this.memories = new KvMemoryStore({ kv });
+    this.vectors = new KvVectorIndex({ kv, dimensions: options.dimensions });
+    this.locks = new KvLock({ kv });
+    this.events = new KvEventLog({ kv });
+    this.idempotency = new KvIdempotencyStore({ kv });
+    this.usage = new KvUsageLedger({ kv });
+  }
+
+  /**
+   * Reads one key to check that KV answers.
+   *
+   * @throws {SimulacraError} `store_unavailable` when it does not (or after `close()`).
+   */
+  async ping(): Promise<void> {
+    await guard("reach the embedded store", () => this.#kv.get(["meta", "ping"]));
+  }
+
+  /** Closes the KV database; later calls throw `store_unavailable`. Idempotent. */
+  close(): Promise<void> {
+    if (!this.#closed) {
+      this.#closed = true;
+      this.#kv.close();
+    }
+    return Promise.resolve();
+  }
+}
+
+/**
+ * Opens the embedded backend: a Deno KV file at `path` (its directory created), or an in-memory
+ * database when `path` is undefined.
+ *
+ * @throws {ConfigError} `config_error` when `dimensions` is not an integer from 1 to 15,000.
+ * @throws {SimulacraError} `store_unavailable` when the database cannot be opened.
+ *
+ * @example
+ * ```ts
+ * const storage = await openKvStorage({ path: ".simulacra/data.kv", dimensions: 384 });
+ * ```
+ */
+export async function openKvStorage(options: KvStorageOptions): Promise<Storage> {
+  const { path, dimensions } = options;
+  if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) {
+    throw new ConfigError(
+      `Cannot store vectors of ${dimensions} dimensions: use the embedder's dimension, 1-${MAX_DIMENSIONS}`,
+    );
+  }
+  const kv = await guard("open the embedded store", async () => {
+    if (path === undefined) return await Deno.openKv(":memory:");
+    await Deno.mkdir(dirname(path), { recursive: true });
+    return await Deno.openKv(path);
+  });
+  return new KvStorage(kv, { dimensions });
+}

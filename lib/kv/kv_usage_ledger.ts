@@ -1,0 +1,99 @@
+/**
+ * @module The embedded UsageLedger: per-world usage counters in Deno KV, added with atomic sums.
+ *
+ * Each counter is a `Deno.KvU64` under `["usage", worldId, "total" | "agent" | "op", name?, field]`.
+ * One call's record adds to its world total, its agent and its operation in a single atomic
+ * operation of `sum` mutations, which never conflict, so concurrent adds are exact.
+ */
+import { SimulacraError } from "../../src/errors.ts";
+import type { UsageRecord } from "../../src/model/usage.ts";
+import type { UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/usage_ledger.ts";
+import { assertKeySize, guard, listAll } from "./_kv_support.ts";
+
+/** Configuration of {@linkcode KvUsageLedger}. */
+export interface KvUsageLedgerOptions {
+  /** An open Deno KV; the caller closes it. */
+  kv: Deno.Kv;
+}
+
+const FIELDS = ["calls", "promptTokens", "completionTokens"] as const;
+
+function zero(): UsageCounts {
+  return { calls: 0, promptTokens: 0, completionTokens: 0 };
+}
+
+function count(value: number, field: string): bigint {
+  if (!Number.isFinite(value) || value < 0) {
+    throw new SimulacraError(
+      "invalid_request",
+      `Cannot record ${value} ${field}: usage counts are zero or more`,
+    );
+  }
+  return BigInt(Math.round(value));
+}
+
+/** The counts of `name` in `map`, added if missing (safely, whatever the name, even "__proto__"). */
+function entry(map: Record<string, UsageCounts>, name: string): UsageCounts {
+  if (Object.hasOwn(map, name)) return map[name];
+  const counts = zero();
+  Object.defineProperty(map, name, {
+    value: counts,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
+  return counts;
+}
+
+/** Usage totals per world, agent and operation in Deno KV. */
+export class KvUsageLedger implements UsageLedger {
+  readonly #kv: Deno.Kv;
+
+  constructor(options: KvUsageLedgerOptions) {
+    this.#kv = options.kv;
+  }
+
+  /**
+   * Adds one call's usage to its world's totals; records without a world are not kept.
+   *
+   * @throws {SimulacraError} `invalid_request` on a negative or non-finite count.
+   */
+  async add(record: UsageRecord): Promise<void> {
+    const { worldId, agentId, operation } = record;
+    if (worldId === undefined) return;
+    const groups: Deno.KvKey[] = [["usage", worldId, "total"], ["usage", worldId, "op", operation]];
+    if (agentId !== undefined) groups.push(["usage", worldId, "agent", agentId]);
+    for (const group of groups) assertKeySize(group, "world, agent or operation name");
+    const amounts = FIELDS.map((field) => count(record[field], field));
+    await guard("record model usage", async () => {
+      const op = this.#kv.atomic();
+      for (const group of groups) {
+        FIELDS.forEach((field, i) => op.sum([...group, field], amounts[i]));
+      }
+      await op.commit();
+    });
+  }
+
+  /** The totals of a world (zeros when nothing was recorded). */
+  async totals(worldId: string): Promise<UsageTotals> {
+    assertKeySize(["usage", worldId], "world id");
+    return await guard("read model usage", async () => {
+      const totals: UsageTotals = { total: zero(), byAgent: {}, byOperation: {} };
+      for (
+        const { key, value } of await listAll<Deno.KvU64>(this.#kv, { prefix: ["usage", worldId] })
+      ) {
+        const field = key[key.length - 1] as (typeof FIELDS)[number];
+        let counts: UsageCounts;
+        if (key[2] === "total") counts = totals.total;
+        else {
+          counts = entry(
+            key[2] === "agent" ? totals.byAgent : totals.byOperation,
+            key[3] as string,
+          );
+        }
+        counts[field] = Number(value.value);
+      }
+      return totals;
+    });
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * @module The embedded VectorIndex: an exact in-process cosine index per agent, persisted in Deno KV.
+ *
+ * Each vector is normalised to unit length on insert and stored as little-endian float32 bytes
+ * under `["vec", worldId, agentId, memoryId]`. The first query of an agent loads all its vectors
+ * into one contiguous Float32Array ({@linkcode VectorSlab}); later upserts and deletes update KV
+ * and, once loaded, the slab. A query is an exact scan (a WebAssembly SIMD dot product over the
+ * slab) plus a top-k heap: about 12 ms over 100k vectors of 384 dimensions
+ * (`tests/bench/kv_vector_index_bench.ts`). Single-process by design: the slab is this
+ * process's copy, so the process that opened the KV file must be its only writer (see
+ * `kv_storage.ts`).
+ */
+import { SimulacraError } from "../../src/errors.ts";
+import type { AgentScope, MemoryId } from "../../src/ids.ts";
+import type { VectorEntry, VectorIndex, VectorMatch } from "../../src/ports/vector_index.ts";
+import { KeyedMutex } from "./_keyed_mutex.ts";
+import {
+  addWrites,
+  assertKeySize,
+  deleteKey,
+  guard,
+  type KvWrite,
+  listAll,
+  planBatches,
+  setBytes,
+} from "./_kv_support.ts";
+import { VectorSlab } from "./_vector_slab.ts";
+
+/** Configuration of {@linkcode KvVectorIndex}. */
+export interface KvVectorIndexOptions {
+  /** An open Deno KV; the caller closes it. */
+  kv: Deno.Kv;
+  /** The dimension of every vector (the embedder's). */
+  dimensions: number;
+}
+
+/** KV reads ten keys at most per `getMany`. */
+const GET_MANY = 10;
+
+function scopeKey(scope: AgentScope): string {
+  return JSON.stringify([scope.worldId, scope.agentId]);
+}
+
+function vectorKey(scope: AgentScope, id: string): Deno.KvKey {
+  return ["vec", scope.worldId, scope.agentId, id];
+}
+
+function toBytes(unit: Float32Array): Uint8Array {
+  return new Uint8Array(unit.buffer, unit.byteOffset, unit.byteLength).slice();
+}
+
+function fromBytes(bytes: Uint8Array): Float32Array {
+  // Copy: a stored value's bytes need not be 4-byte aligned.
+  return new Float32Array(bytes.slice().buffer);
+}
+
+/** Exact cosine search over each agent's embeddings, kept in process and persisted in Deno KV. */
+export class KvVectorIndex implements VectorIndex {
+  readonly dimensions: number;
+  readonly #kv: Deno.Kv;
+  readonly #slabs = new Map<string, VectorSlab>();
+  readonly #mutex = new KeyedMutex();
+
+  constructor(options: KvVectorIndexOptions) {
+    this.#kv = options.kv;
+    this.dimensions = options.dimensions;
+  }
+
+  /**
+   * Inserts or replaces vectors (normalised to unit length). Validates every entry before
+   * writing any. Batches larger than one KV atomic operation are written in several; a retry
+   * of a failed call converges, since upserts are idempotent.
+   *
+   * @throws {SimulacraError} `invalid_request` on a wrong dimension or a zero or non-finite vector.
+   * @throws {SimulacraError} `store_unavailable` when KV fails.
+   */
+  async upsert(scope: AgentScope, entries: readonly VectorEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    const units = new Map<string, Float32Array>();
+    for (const entry of entries) {
+      assertKeySize(vectorKey(scope, entry.id), "memory id");
+      units.set(entry.id, this.#unit(entry.vector, "store"));
+    }
+    const writes = [...units].map(([id, unit]) => setBytes(vectorKey(scope, id), toBytes(unit)));
+    await this.#write(scope, "store vectors", writes, (slab, id) => slab.set(id, units.get(id)!));
+  }
+
+  /**
+   * The `topK` stored vectors most cosine-similar to `vector`, best first (ties by id). The first
+   * query of an agent loads its vectors from KV.
+   *
+   * @throws {SimulacraError} `invalid_request` on a wrong dimension or a zero or non-finite vector.
+   */
+  async query(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorMatch[]> {
+    const unit = this.#unit(vector, "query with");
+    const slab = await this.#slab(scope);
+    return slab.query(unit, topK);
+  }
+
+  /**
+   * The exact cosine of `vector` with every vector of the agent, as a lookup by id (undefined
+   * for ids without a vector): one scan, for retrieval to score all memories exactly.
+   *
+   * @throws {SimulacraError} `invalid_request` on a wrong dimension or a zero or non-finite vector.
+   */
+  async similarities(
+    scope: AgentScope,
+    vector: Float32Array,
+  ): Promise<(id: MemoryId) => number | undefined> {
+    const unit = this.#unit(vector, "score with");
+    const slab = await this.#slab(scope);
+    return slab.similarities(unit);
+  }
+
+  /** The stored (unit-length) vectors of these ids, in the order asked; missing ids are left out. */
+  async fetch(scope: AgentScope, ids: readonly MemoryId[]): Promise<VectorEntry[]> {
+    const unique = [...new Set(ids)];
+    const slab = this.#slabs.get(scopeKey(scope));
+    if (slab !== undefined) {
+      return unique.flatMap((id) => {
+        const vector = slab.get(id);
+        return vector === null ? [] : [{ id, vector }];
+      });
+    }
+    return await guard("fetch vectors", async () => {
+      const found: VectorEntry[] = [];
+      for (let i = 0; i < unique.length; i += GET_MANY) {
+        const chunk = unique.slice(i, i + GET_MANY);
+        const entries = await this.#kv.getMany<Uint8Array[]>(
+          chunk.map((id) => vectorKey(scope, id)),
+        );
+        entries.forEach((entry, j) => {
+          if (entry.value !== null) found.push({ id: chunk[j], vector: fromBytes(entry.value) });
+        });
+      }
+      return found;
+    });
+  }
+
+  /** Removes vectors; ids that do not exist are ignored. */
+  async delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void> {
+    if (ids.length === 0) return;
+    const writes = [...new Set(ids)].map((id) => deleteKey(vectorKey(scope, id)));
+    await this.#write(scope, "delete vectors", writes, (slab, id) => slab.delete(id));
+  }
+
+  /** Applies KV writes batch by batch, mirroring each committed batch into a loaded slab. */
+  async #write(
+    scope: AgentScope,
+    action: string,
+    writes: KvWrite[],
+    mirror: (slab: VectorSlab, id: string) => void,
+  ): Promise<void> {
+    const key = scopeKey(scope);
+    await this.#mutex.run(key, () =>
+      guard(action, async () => {
+        for (const batch of planBatches(writes)) {
+          if (batch.length === 0) continue;
+          await addWrites(this.#kv.atomic(), batch).commit();
+          const slab = this.#slabs.get(key);
+          try {
+            if (slab !== undefined) { for (const w of batch) mirror(slab, w.key[3] as string); }
+          } catch (error) {
+            // KV has the batch, the slab may not: drop it, the next query reloads from KV.
+            this.#slabs.delete(key);
+            throw error;
+          }
+        }
+      }));
+  }
+
+  /** The agent's slab, loading it from KV on first use. */
+  async #slab(scope: AgentScope): Promise<VectorSlab> {
+    const key = scopeKey(scope);
+    const cached = this.#slabs.get(key);
+    if (cached !== undefined) return cached;
+    return await this.#mutex.run(key, () =>
+      guard("load vectors", async () => {
+        const loaded = this.#slabs.get(key);
+        if (loaded !== undefined) return loaded;
+        const slab = new VectorSlab(this.dimensions);
+        const prefix = ["vec", scope.worldId, scope.agentId];
+        for (const entry of await listAll<Uint8Array>(this.#kv, { prefix })) {
+          if (entry.value.length !== this.dimensions * 4) {
+            throw new SimulacraError(
+              "config_error",
+              `Cannot load the vectors of agent "${scope.agentId}": they have ${
+                entry.value.length / 4
+              } dimensions, not ${this.dimensions}: configure the embedder they were made with`,
+            );
+          }
+          slab.set(entry.key[3] as string, fromBytes(entry.value));
+        }
+        this.#slabs.set(key, slab);
+        return slab;
+      }));
+  }
+
+  /** A unit-length copy of `vector`, or `invalid_request`. */
+  #unit(vector: Float32Array, action: string): Float32Array {
+    if (vector.length !== this.dimensions) {
+      throw new SimulacraError(
+        "invalid_request",
+        `Cannot ${action} a vector of ${vector.length} dimensions: this index expects ${this.dimensions}`,
+      );
+    }
+    let norm = 0;
+    for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
+    norm = Math.sqrt(norm);
+    if (!(norm > 0) || !Number.isFinite(norm)) {
+      throw new SimulacraError(
+        "invalid_request",
+        `Cannot ${action} a zero or non-finite vector: embeddings have a direction`,
+      );
+    }
+    const unit = new Float32Array(vector.length);
+    for (let i = 0; i < vector.length; i++) unit[i] = vector[i] / norm;
+    return unit;
+  }
+}

@@ -1,0 +1,81 @@
+/** @module Contract cases every IdempotencyStore adapter must pass. */
+import assert from "node:assert/strict";
+import { type ContractCases, suffix } from "./_contract_support.ts";
+
+interface TickResult {
+  tick: number;
+  steps: string[];
+}
+
+function scopeName(): string {
+  return `w-${suffix()}`;
+}
+
+/** Registers the IdempotencyStore cases. */
+export function idempotencyStoreContract(cases: ContractCases): void {
+  cases.add(
+    "IdempotencyStore.claim() stores the first value and returns it to later claims",
+    async (s) => {
+      const scope = scopeName();
+      const first = await s.idempotency.claim<TickResult>(scope, "tick-1", {
+        tick: 1,
+        steps: ["a"],
+      });
+      assert.deepEqual(first, { created: true, value: { tick: 1, steps: ["a"] } });
+      const again = await s.idempotency.claim<TickResult>(scope, "tick-1", { tick: 9, steps: [] });
+      assert.deepEqual(again, { created: false, value: { tick: 1, steps: ["a"] } });
+    },
+  );
+
+  cases.add("IdempotencyStore.claim() lets exactly one of 10 concurrent claims win", async (s) => {
+    const scope = scopeName();
+    const claims = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => s.idempotency.claim(scope, "evt-42", { writer: i })),
+    );
+    const winners = claims.filter((c) => c.created);
+    assert.equal(winners.length, 1);
+    for (const claim of claims) assert.deepEqual(claim.value, winners[0].value);
+    assert.deepEqual(await s.idempotency.get(scope, "evt-42"), winners[0].value);
+  });
+
+  cases.add(
+    "IdempotencyStore.get() returns null for an unknown key and the value after a claim",
+    async (s) => {
+      const scope = scopeName();
+      assert.equal(await s.idempotency.get(scope, "nope"), null);
+      await s.idempotency.claim(scope, "k", { status: "pending" });
+      assert.deepEqual(await s.idempotency.get(scope, "k"), { status: "pending" });
+      await s.idempotency.claim(scope, "n", 0);
+      assert.equal(await s.idempotency.get(scope, "n"), 0);
+    },
+  );
+
+  cases.add("IdempotencyStore.put() overwrites the value", async (s) => {
+    const scope = scopeName();
+    await s.idempotency.claim<TickResult | { status: string }>(scope, "tick-7", {
+      status: "pending",
+    });
+    await s.idempotency.put<TickResult>(scope, "tick-7", { tick: 7, steps: ["x", "y"] });
+    assert.deepEqual(await s.idempotency.get(scope, "tick-7"), { tick: 7, steps: ["x", "y"] });
+    const later = await s.idempotency.claim(scope, "tick-7", { status: "pending" });
+    assert.deepEqual(later, { created: false, value: { tick: 7, steps: ["x", "y"] } });
+    await s.idempotency.put(scope, "fresh", { put: true });
+    assert.deepEqual(await s.idempotency.claim(scope, "fresh", { put: false }), {
+      created: false,
+      value: { put: true },
+    });
+  });
+
+  cases.add("IdempotencyStore keeps scopes apart", async (s) => {
+    const a = scopeName();
+    const b = scopeName();
+    await s.idempotency.claim(a, "same-key", "from a");
+    assert.equal(await s.idempotency.get(b, "same-key"), null);
+    assert.deepEqual(await s.idempotency.claim(b, "same-key", "from b"), {
+      created: true,
+      value: "from b",
+    });
+    await s.idempotency.put(b, "same-key", "b again");
+    assert.equal(await s.idempotency.get(a, "same-key"), "from a");
+  });
+}

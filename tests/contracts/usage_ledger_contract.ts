@@ -1,0 +1,109 @@
+/** @module Contract cases every UsageLedger adapter must pass. */
+import assert from "node:assert/strict";
+import type { UsageRecord } from "../../src/model/usage.ts";
+import { type ContractCases, newWorldId } from "./_contract_support.ts";
+
+function usage(overrides: Partial<UsageRecord>): UsageRecord {
+  return {
+    operation: "importance",
+    model: "test-model",
+    estimated: false,
+    calls: 1,
+    promptTokens: 100,
+    completionTokens: 10,
+    ...overrides,
+  };
+}
+
+const ZERO = { calls: 0, promptTokens: 0, completionTokens: 0 };
+
+/** Registers the UsageLedger cases. */
+export function usageLedgerContract(cases: ContractCases): void {
+  cases.add("UsageLedger.totals() returns zeros for a world without usage", async (s) => {
+    assert.deepEqual(await s.usage.totals(newWorldId()), {
+      total: ZERO,
+      byAgent: {},
+      byOperation: {},
+    });
+  });
+
+  cases.add("UsageLedger.add() sums totals by agent and operation", async (s) => {
+    const worldId = newWorldId();
+    await s.usage.add(usage({ worldId, agentId: "klaus", operation: "importance" }));
+    await s.usage.add(
+      usage({
+        worldId,
+        agentId: "klaus",
+        operation: "plan.daily",
+        promptTokens: 900,
+        completionTokens: 300,
+      }),
+    );
+    await s.usage.add(
+      usage({
+        worldId,
+        agentId: "maria",
+        operation: "importance",
+        calls: 2,
+        promptTokens: 50,
+        completionTokens: 5,
+      }),
+    );
+    await s.usage.add(
+      usage({ worldId, operation: "embed", promptTokens: 7, completionTokens: 0, estimated: true }),
+    );
+    // A record without a world is not kept anywhere (and does not fail).
+    await s.usage.add(usage({ operation: "health", promptTokens: 1_000_000 }));
+
+    assert.deepEqual(await s.usage.totals(worldId), {
+      total: { calls: 5, promptTokens: 1057, completionTokens: 315 },
+      byAgent: {
+        klaus: { calls: 2, promptTokens: 1000, completionTokens: 310 },
+        maria: { calls: 2, promptTokens: 50, completionTokens: 5 },
+      },
+      byOperation: {
+        importance: { calls: 3, promptTokens: 150, completionTokens: 15 },
+        "plan.daily": { calls: 1, promptTokens: 900, completionTokens: 300 },
+        embed: { calls: 1, promptTokens: 7, completionTokens: 0 },
+      },
+    });
+  });
+
+  cases.add("UsageLedger.add() keeps totals exact under concurrent adds", async (s) => {
+    const worldId = newWorldId();
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        s.usage.add(usage({
+          worldId,
+          agentId: `agent-${i % 3}`,
+          operation: i % 2 === 0 ? "react" : "dialogue.reply",
+          promptTokens: i,
+          completionTokens: 1,
+        }))),
+    );
+    const totals = await s.usage.totals(worldId);
+    assert.deepEqual(totals.total, { calls: 30, promptTokens: 435, completionTokens: 30 });
+    assert.deepEqual(Object.keys(totals.byAgent).sort(), ["agent-0", "agent-1", "agent-2"]);
+    for (const counts of Object.values(totals.byAgent)) assert.equal(counts.calls, 10);
+    assert.deepEqual(totals.byAgent["agent-0"], {
+      calls: 10,
+      promptTokens: 135,
+      completionTokens: 10,
+    });
+    assert.deepEqual(totals.byOperation, {
+      react: { calls: 15, promptTokens: 210, completionTokens: 15 },
+      "dialogue.reply": { calls: 15, promptTokens: 225, completionTokens: 15 },
+    });
+  });
+
+  cases.add("UsageLedger keeps worlds apart", async (s) => {
+    const a = newWorldId();
+    const b = newWorldId();
+    await s.usage.add(usage({ worldId: a, agentId: "x" }));
+    await s.usage.add(usage({ worldId: b, agentId: "y", operation: "reflect" }));
+    const totalsA = await s.usage.totals(a);
+    assert.deepEqual(Object.keys(totalsA.byAgent), ["x"]);
+    assert.deepEqual(Object.keys(totalsA.byOperation), ["importance"]);
+    assert.deepEqual(totalsA.total, { calls: 1, promptTokens: 100, completionTokens: 10 });
+  });
+}
