@@ -1,0 +1,99 @@
+/**
+ * @module Private to lib/upstash: the narrow client types the stores use, the translation of
+ * client failures into `store_unavailable`, and key building.
+ */
+import type { Redis } from "@upstash/redis";
+import type { Index } from "@upstash/vector";
+import { SimulacraError, StoreUnavailableError } from "../../src/errors.ts";
+
+/**
+ * The part of the Redis client the stores use. The client is built with
+ * `automaticDeserialization: false`, so replies are the raw strings, numbers and arrays Redis
+ * sent (the typed generics of these methods do not hold; callers treat results as `unknown`).
+ */
+export type RedisClient = Pick<
+  Redis,
+  | "createScript"
+  | "get"
+  | "set"
+  | "hget"
+  | "hgetall"
+  | "hsetnx"
+  | "hdel"
+  | "zcard"
+  | "zrange"
+  | "multi"
+  | "ping"
+>;
+
+/** A Lua script run with EVALSHA, falling back to EVAL when Redis does not have it cached. */
+export interface LuaScript {
+  /** Runs the script; the reply is raw (see {@linkcode RedisClient}). */
+  exec(keys: string[], args: string[]): Promise<unknown>;
+}
+
+/**
+ * Wraps `redis.createScript()`, created on first use: the client starts hashing the script as
+ * soon as it is created, and a script created but never run would leave that work pending.
+ */
+export function luaScript(redis: RedisClient, source: string): LuaScript {
+  let script: ReturnType<RedisClient["createScript"]> | undefined;
+  return {
+    exec(keys, args) {
+      script ??= redis.createScript(source);
+      return script.exec(keys, args);
+    },
+  };
+}
+
+/** The part of the vector client the stores use. */
+export type VectorClient = Pick<Index, "namespace" | "info">;
+
+/**
+ * Runs one Upstash Redis call and turns any failure except our own errors into
+ * `store_unavailable`. The message names the action, never the command (it can hold user text).
+ */
+export async function redisCall<T>(action: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof SimulacraError) throw error;
+    throw new StoreUnavailableError(`Cannot ${action}: the call to Upstash Redis failed`, {
+      cause: error,
+    });
+  }
+}
+
+/** Like {@linkcode redisCall}, for Upstash Vector. */
+export async function vectorCall<T>(action: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof SimulacraError) throw error;
+    throw new StoreUnavailableError(`Cannot ${action}: the call to Upstash Vector failed`, {
+      cause: error,
+    });
+  }
+}
+
+/**
+ * Joins key parts with ":" after percent-encoding each, so a ":" inside a part (a document id,
+ * an idempotency key) can never make two different keys equal.
+ */
+export function redisKey(prefix: string, ...parts: readonly string[]): string {
+  return [prefix, ...parts.map((p) => encodeURIComponent(p))].join(":");
+}
+
+/** Throws a `store_unavailable` error when a reply does not have the expected shape. */
+export function unexpectedReply(action: string): never {
+  throw new StoreUnavailableError(`Cannot ${action}: Upstash Redis sent an unexpected reply`);
+}
+
+/** A flat `[field, value, field, value, …]` reply as pairs (RESP2 map replies). */
+export function pairs(reply: unknown, action: string): [string, string][] {
+  if (reply === null) return [];
+  if (!Array.isArray(reply) || reply.length % 2 !== 0) unexpectedReply(action);
+  const out: [string, string][] = [];
+  for (let i = 0; i < reply.length; i += 2) out.push([String(reply[i]), String(reply[i + 1])]);
+  return out;
+}

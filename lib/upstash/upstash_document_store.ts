@@ -1,0 +1,114 @@
+/** @module The hosted DocumentStore: versioned JSON documents in Upstash Redis hashes. */
+import { ConflictError } from "../../src/errors.ts";
+import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/document_store.ts";
+import {
+  type LuaScript,
+  luaScript,
+  pairs,
+  redisCall,
+  type RedisClient,
+  redisKey,
+  unexpectedReply,
+} from "./_upstash_calls.ts";
+
+/** Configuration of {@linkcode UpstashDocumentStore}. */
+export interface UpstashDocumentStoreConfig {
+  redis: RedisClient;
+  /** Prepended to every key, so deployments can share a database. */
+  keyPrefix: string;
+}
+
+// Compare-and-set in one script: Redis runs a script without interleaving any other command,
+// so the version check and the write cannot be split by a concurrent writer.
+const REPLACE = `
+local current = redis.call('HGET', KEYS[1], ARGV[1])
+if not current then return 0 end
+local version = tonumber(string.match(current, '^(%d+):'))
+if version ~= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
+return version + 1
+`;
+
+/**
+ * Keeps each (collection, scope) as one hash, field = document id, value =
+ * `<version>:<JSON>`. `create` is a single HSETNX and `replace` a script, so both are atomic;
+ * `list` is one HGETALL. Throws `store_unavailable` when Upstash fails.
+ */
+export class UpstashDocumentStore implements DocumentStore {
+  readonly #redis: RedisClient;
+  readonly #prefix: string;
+  readonly #replace: LuaScript;
+
+  constructor(config: UpstashDocumentStoreConfig) {
+    this.#redis = config.redis;
+    this.#prefix = config.keyPrefix;
+    this.#replace = luaScript(config.redis, REPLACE);
+  }
+
+  get<T>(key: DocumentKey): Promise<Versioned<T> | null> {
+    return redisCall("read a document", async () => {
+      const raw: unknown = await this.#redis.hget(this.#key(key.collection, key.scope), key.id);
+      return raw === null ? null : decode<T>(key.id, raw);
+    });
+  }
+
+  list<T>(collection: string, scope: string): Promise<Versioned<T>[]> {
+    return redisCall("list documents", async () => {
+      const raw: unknown = await this.#redis.hgetall(this.#key(collection, scope));
+      return pairs(raw, "list documents")
+        .map(([id, value]) => decode<T>(id, value))
+        .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    });
+  }
+
+  create<T>(key: DocumentKey, value: T): Promise<Versioned<T>> {
+    return redisCall("create a document", async () => {
+      const created: unknown = await this.#redis.hsetnx(
+        this.#key(key.collection, key.scope),
+        key.id,
+        `1:${encode(value)}`,
+      );
+      if (Number(created) !== 1) {
+        throw new ConflictError(
+          `Cannot create document "${key.id}" in "${key.collection}": it exists already`,
+        );
+      }
+      return { id: key.id, value, version: 1 };
+    });
+  }
+
+  replace<T>(key: DocumentKey, value: T, expectedVersion: number): Promise<Versioned<T> | null> {
+    return redisCall("replace a document", async () => {
+      const version: unknown = await this.#replace.exec(
+        [this.#key(key.collection, key.scope)],
+        [key.id, String(expectedVersion), `${expectedVersion + 1}:${encode(value)}`],
+      );
+      const next = Number(version);
+      if (!Number.isInteger(next)) unexpectedReply("replace a document");
+      return next === 0 ? null : { id: key.id, value, version: next };
+    });
+  }
+
+  delete(key: DocumentKey): Promise<boolean> {
+    return redisCall("delete a document", async () => {
+      const removed: unknown = await this.#redis.hdel(this.#key(key.collection, key.scope), key.id);
+      return Number(removed) === 1;
+    });
+  }
+
+  #key(collection: string, scope: string): string {
+    return redisKey(this.#prefix, "doc", collection, scope);
+  }
+}
+
+function encode(value: unknown): string {
+  return JSON.stringify(value) ?? "null";
+}
+
+function decode<T>(id: string, raw: unknown): Versioned<T> {
+  const text = String(raw);
+  const colon = text.indexOf(":");
+  const version = Number(text.slice(0, colon));
+  if (colon < 1 || !Number.isInteger(version)) unexpectedReply("read a document");
+  return { id, value: JSON.parse(text.slice(colon + 1)) as T, version };
+}

@@ -1,0 +1,88 @@
+/** @module The hosted EventLog: each world's events in an Upstash Redis sorted set by sequence number. */
+import type { EventLog, LoggedEvent, NewEvent } from "../../src/ports/event_log.ts";
+import {
+  type LuaScript,
+  luaScript,
+  redisCall,
+  type RedisClient,
+  redisKey,
+  unexpectedReply,
+} from "./_upstash_calls.ts";
+
+/** Configuration of {@linkcode UpstashEventLog}. */
+export interface UpstashEventLogConfig {
+  redis: RedisClient;
+  /** Prepended to every key, so deployments can share a database. */
+  keyPrefix: string;
+}
+
+// KEYS: the counter, the log. ARGV: each event as a JSON object without `seq`. INCRBY reserves
+// the whole range and the events are written in the same script, so the sequence is gap-free:
+// no other append can run in between, and no number is taken without its event being written.
+// `seq` is spliced in as the first field of each JSON object, which keeps members unique.
+const APPEND = `
+local n = #ARGV
+local last = redis.call('INCRBY', KEYS[1], n)
+local first = last - n + 1
+for i = 1, n do
+  local seq = first + i - 1
+  local body = ARGV[i]
+  local json
+  if body == '{}' then json = '{"seq":' .. seq .. '}'
+  else json = '{"seq":' .. seq .. ',' .. string.sub(body, 2) end
+  redis.call('ZADD', KEYS[2], seq, json)
+end
+return first
+`;
+
+/**
+ * Per world, a counter (INCRBY) and a sorted set scored by `seq` whose members are the events'
+ * JSON. `append` is one script (atomic, all or none); `read` is one ZRANGE BYSCORE. Throws
+ * `store_unavailable` when Upstash fails.
+ */
+export class UpstashEventLog implements EventLog {
+  readonly #redis: RedisClient;
+  readonly #prefix: string;
+  readonly #append: LuaScript;
+
+  constructor(config: UpstashEventLogConfig) {
+    this.#redis = config.redis;
+    this.#prefix = config.keyPrefix;
+    this.#append = luaScript(config.redis, APPEND);
+  }
+
+  async append(worldId: string, events: readonly NewEvent[]): Promise<LoggedEvent[]> {
+    if (events.length === 0) return [];
+    const bodies = events.map((event) => {
+      const { seq: _ignored, ...rest } = event as NewEvent & { seq?: unknown };
+      return JSON.stringify(rest);
+    });
+    const first = Number(
+      await redisCall(
+        "append events",
+        () => this.#append.exec([this.#key(worldId, "seq"), this.#key(worldId, "log")], bodies),
+      ),
+    );
+    if (!Number.isInteger(first)) unexpectedReply("append events");
+    return bodies.map((body, i) => ({ ...JSON.parse(body), seq: first + i }) as LoggedEvent);
+  }
+
+  read(worldId: string, after: number, limit: number): Promise<LoggedEvent[]> {
+    const count = Math.floor(limit);
+    if (count <= 0) return Promise.resolve([]);
+    return redisCall("read events", async () => {
+      const reply: unknown = await this.#redis.zrange(
+        this.#key(worldId, "log"),
+        `(${Math.floor(after)}`,
+        "+inf",
+        { byScore: true, offset: 0, count },
+      );
+      if (!Array.isArray(reply)) unexpectedReply("read events");
+      return reply.map((json) => JSON.parse(String(json)) as LoggedEvent);
+    });
+  }
+
+  #key(worldId: string, part: string): string {
+    return redisKey(this.#prefix, "events", worldId, part);
+  }
+}

@@ -1,0 +1,72 @@
+/** @module The hosted IdempotencyStore: first-write-wins values in Upstash Redis. */
+import type { Claim, IdempotencyStore } from "../../src/ports/idempotency_store.ts";
+import {
+  type LuaScript,
+  luaScript,
+  redisCall,
+  type RedisClient,
+  redisKey,
+  unexpectedReply,
+} from "./_upstash_calls.ts";
+
+/** Configuration of {@linkcode UpstashIdempotencyStore}. */
+export interface UpstashIdempotencyStoreConfig {
+  redis: RedisClient;
+  /** Prepended to every key, so deployments can share a database. */
+  keyPrefix: string;
+}
+
+// SET NX and the read of the winner in one atomic script, so the caller that loses the race
+// gets exactly the value that won, in one round trip.
+const CLAIM = `
+local current = redis.call('GET', KEYS[1])
+if current then return {0, current} end
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return {1, ARGV[1]}
+`;
+
+/**
+ * One string key per (scope, key) holding the value's JSON. `claim` is a script (atomic:
+ * exactly one concurrent caller gets `created: true`); `put` is a plain SET. Throws
+ * `store_unavailable` when Upstash fails.
+ */
+export class UpstashIdempotencyStore implements IdempotencyStore {
+  readonly #redis: RedisClient;
+  readonly #prefix: string;
+  readonly #claim: LuaScript;
+
+  constructor(config: UpstashIdempotencyStoreConfig) {
+    this.#redis = config.redis;
+    this.#prefix = config.keyPrefix;
+    this.#claim = luaScript(config.redis, CLAIM);
+  }
+
+  claim<T>(scope: string, key: string, value: T): Promise<Claim<T>> {
+    return redisCall("claim an idempotency key", async () => {
+      const reply: unknown = await this.#claim.exec([this.#key(scope, key)], [encode(value)]);
+      if (!Array.isArray(reply) || reply.length !== 2) unexpectedReply("claim an idempotency key");
+      return { created: Number(reply[0]) === 1, value: JSON.parse(String(reply[1])) as T };
+    });
+  }
+
+  get<T>(scope: string, key: string): Promise<T | null> {
+    return redisCall("read an idempotency key", async () => {
+      const raw: unknown = await this.#redis.get(this.#key(scope, key));
+      return raw === null ? null : JSON.parse(String(raw)) as T;
+    });
+  }
+
+  put<T>(scope: string, key: string, value: T): Promise<void> {
+    return redisCall("store an idempotency key", async () => {
+      await this.#redis.set(this.#key(scope, key), encode(value));
+    });
+  }
+
+  #key(scope: string, key: string): string {
+    return redisKey(this.#prefix, "idem", scope, key);
+  }
+}
+
+function encode(value: unknown): string {
+  return JSON.stringify(value) ?? "null";
+}

@@ -1,0 +1,362 @@
+/** @module The hosted MemoryStore: memory records and their sorted indexes in Upstash Redis. */
+import { ConflictError, SimulacraError } from "../../src/errors.ts";
+import type { AgentScope, MemoryId } from "../../src/ids.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/memory/memory.ts";
+import type {
+  ListMemoriesOptions,
+  MemoryIndex,
+  MemoryPage,
+  MemoryStore,
+} from "../../src/ports/memory_store.ts";
+import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
+import {
+  type LuaScript,
+  luaScript,
+  pairs,
+  redisCall,
+  type RedisClient,
+  redisKey,
+  unexpectedReply,
+} from "./_upstash_calls.ts";
+
+/** Configuration of {@linkcode UpstashMemoryStore}. */
+export interface UpstashMemoryStoreConfig {
+  redis: RedisClient;
+  /** Prepended to every key, so deployments can share a database. */
+  keyPrefix: string;
+}
+
+const KINDS: readonly MemoryKind[] = ["seed", "observation", "chat", "reflection", "plan"];
+const ZSET_COUNT = 3 + KINDS.length;
+
+// All scripts below run atomically: Redis executes a script without interleaving any other
+// client's command. Every key a script touches is passed in KEYS (none is built inside Lua).
+
+// KEYS: created, accessed, importance, one created-set per kind (KINDS order), then one record
+// hash per memory. ARGV per memory: id, created score, accessed score, importance, kind number
+// (1-based), field count, then field/value pairs. Checks every id first and returns the
+// position (1-based) of the first that exists, writing nothing; otherwise writes all, returns 0.
+const APPEND = `
+local zsets = ${ZSET_COUNT}
+local n = #KEYS - zsets
+for r = 1, n do
+  if redis.call('EXISTS', KEYS[zsets + r]) == 1 then return r end
+end
+local i = 1
+for r = 1, n do
+  local id = ARGV[i]
+  local fields = tonumber(ARGV[i + 5])
+  redis.call('HSET', KEYS[zsets + r], unpack(ARGV, i + 6, i + 5 + fields * 2))
+  redis.call('ZADD', KEYS[1], ARGV[i + 1], id)
+  redis.call('ZADD', KEYS[2], ARGV[i + 2], id)
+  redis.call('ZADD', KEYS[3], ARGV[i + 3], id)
+  redis.call('ZADD', KEYS[3 + tonumber(ARGV[i + 4])], ARGV[i + 1], id)
+  i = i + 6 + fields * 2
+end
+return 0
+`;
+
+// KEYS: accessed, then one record hash per id. ARGV: score, JSON time, then the ids.
+const TOUCH = `
+for r = 2, #KEYS do
+  if redis.call('EXISTS', KEYS[r]) == 1 then
+    redis.call('HSET', KEYS[r], 'lastAccessedAt', ARGV[2])
+    redis.call('ZADD', KEYS[1], ARGV[1], ARGV[r + 1])
+  end
+end
+return 0
+`;
+
+// KEYS: importance, record. ARGV: importance, id.
+const SET_IMPORTANCE = `
+if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
+redis.call('HSET', KEYS[2], 'importance', ARGV[1])
+redis.call('HDEL', KEYS[2], 'importancePending')
+redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
+return 1
+`;
+
+// KEYS: the record hashes. Returns each HGETALL (empty for a missing record), one snapshot.
+const GET_MANY = `
+local out = {}
+for r = 1, #KEYS do out[r] = redis.call('HGETALL', KEYS[r]) end
+return out
+`;
+
+// KEYS: a created-set. ARGV: "desc" or "asc", count, cursor id ("" for the first page), cursor
+// score. Pages start right after the cursor's member, found by rank: memories are never
+// removed, so that member stays put and appends before or after it cannot shift the page.
+// If it is gone anyway, the page restarts after the cursor's score.
+const PAGE = `
+local desc = ARGV[1] == 'desc'
+local count = tonumber(ARGV[2])
+local start = 0
+if ARGV[3] ~= '' then
+  local rank
+  if desc then rank = redis.call('ZREVRANK', KEYS[1], ARGV[3])
+  else rank = redis.call('ZRANK', KEYS[1], ARGV[3]) end
+  if rank then
+    start = rank + 1
+  elseif desc then
+    start = redis.call('ZCOUNT', KEYS[1], ARGV[4], '+inf')
+  else
+    start = redis.call('ZCOUNT', KEYS[1], '-inf', ARGV[4])
+  end
+end
+if desc then return redis.call('ZRANGE', KEYS[1], start, start + count - 1, 'REV') end
+return redis.call('ZRANGE', KEYS[1], start, start + count - 1)
+`;
+
+/**
+ * Each memory is a hash (one field per record field, values JSON-encoded) so `touch` and
+ * `setImportance` change one field without rewriting the record. Per agent, sorted sets keep
+ * the `created`, `lastAccessed` and `importance` orders plus one created-set per kind; scores
+ * are game minutes or the importance, and Redis orders equal scores by id. `append`, `touch`,
+ * `setImportance` and reads of several records are scripts, hence atomic. Throws
+ * `store_unavailable` when Upstash fails, `conflict` on an existing id, `invalid_request` on a
+ * record of another scope or a bad cursor.
+ */
+export class UpstashMemoryStore implements MemoryStore {
+  readonly #redis: RedisClient;
+  readonly #prefix: string;
+  readonly #append: LuaScript;
+  readonly #touch: LuaScript;
+  readonly #setImportance: LuaScript;
+  readonly #getMany: LuaScript;
+  readonly #page: LuaScript;
+
+  constructor(config: UpstashMemoryStoreConfig) {
+    this.#redis = config.redis;
+    this.#prefix = config.keyPrefix;
+    this.#append = luaScript(config.redis, APPEND);
+    this.#touch = luaScript(config.redis, TOUCH);
+    this.#setImportance = luaScript(config.redis, SET_IMPORTANCE);
+    this.#getMany = luaScript(config.redis, GET_MANY);
+    this.#page = luaScript(config.redis, PAGE);
+  }
+
+  async append(scope: AgentScope, memories: readonly MemoryRecord[]): Promise<void> {
+    if (memories.length === 0) return;
+    const seen = new Set<string>();
+    for (const memory of memories) {
+      if (memory.worldId !== scope.worldId || memory.agentId !== scope.agentId) {
+        throw new SimulacraError(
+          "invalid_request",
+          `Cannot append memory "${memory.id}" to agent "${scope.agentId}" of world "${scope.worldId}": it belongs to agent "${memory.agentId}" of world "${memory.worldId}"`,
+        );
+      }
+      if (seen.has(memory.id)) throw conflict(scope, memory.id);
+      seen.add(memory.id);
+      // Checked here because a bad score would fail the script halfway through its writes.
+      const scores = [gameMinutes(memory.createdAt), gameMinutes(memory.lastAccessedAt)];
+      if (
+        !KINDS.includes(memory.kind) || !scores.every(Number.isFinite) ||
+        !Number.isFinite(memory.importance)
+      ) {
+        throw new SimulacraError(
+          "invalid_request",
+          `Cannot append memory "${memory.id}": its kind, times or importance are not valid`,
+        );
+      }
+    }
+    const keys = [...this.#zsetKeys(scope), ...memories.map((m) => this.#recordKey(scope, m.id))];
+    const args: string[] = [];
+    for (const memory of memories) {
+      const fields = Object.entries(memory).filter(([, v]) => v !== undefined);
+      args.push(
+        memory.id,
+        String(gameMinutes(memory.createdAt)),
+        String(gameMinutes(memory.lastAccessedAt)),
+        String(memory.importance),
+        String(KINDS.indexOf(memory.kind) + 1),
+        String(fields.length),
+        ...fields.flatMap(([field, value]) => [field, JSON.stringify(value)]),
+      );
+    }
+    const existing = Number(
+      await redisCall("append memories", () => this.#append.exec(keys, args)),
+    );
+    if (!Number.isInteger(existing)) unexpectedReply("append memories");
+    if (existing > 0) throw conflict(scope, memories[existing - 1].id);
+  }
+
+  async get(scope: AgentScope, id: MemoryId): Promise<MemoryRecord | null> {
+    const [record] = await this.getMany(scope, [id]);
+    return record;
+  }
+
+  getMany(scope: AgentScope, ids: readonly MemoryId[]): Promise<(MemoryRecord | null)[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return redisCall("read memories", async () => {
+      const reply: unknown = await this.#getMany.exec(
+        ids.map((id) => this.#recordKey(scope, id)),
+        [],
+      );
+      if (!Array.isArray(reply) || reply.length !== ids.length) unexpectedReply("read memories");
+      return reply.map((hash) => decodeRecord(hash));
+    });
+  }
+
+  async all(scope: AgentScope): Promise<MemoryRecord[]> {
+    const ids = await redisCall("list memories", async () => {
+      const reply: unknown = await this.#redis.zrange(this.#zsetKeys(scope)[0], 0, -1);
+      return idList(reply, "list memories");
+    });
+    // Memories are never removed, so every id read above still has its record.
+    const records = await this.getMany(scope, ids);
+    return records.filter((r): r is MemoryRecord => r !== null);
+  }
+
+  async list(scope: AgentScope, options: ListMemoriesOptions): Promise<MemoryPage> {
+    const order = options.order ?? "desc";
+    const kind = options.kind ?? null;
+    const limit = Math.min(1000, Math.max(1, Math.floor(options.limit) || 1));
+    if (kind !== null && !KINDS.includes(kind)) {
+      throw new SimulacraError("invalid_request", `Cannot list memories of kind "${kind}"`);
+    }
+    const cursor = options.cursor === undefined ? null : decodeCursor(options.cursor, order, kind);
+    const key = kind === null
+      ? this.#zsetKeys(scope)[0]
+      : this.#zsetKeys(scope)[3 + KINDS.indexOf(kind)];
+    const ids = await redisCall("list memories", async () => {
+      const reply: unknown = await this.#page.exec([key], [
+        order,
+        String(limit + 1),
+        cursor?.id ?? "",
+        cursor ? String(cursor.score) : "0",
+      ]);
+      return idList(reply, "list memories");
+    });
+    const pageIds = ids.slice(0, limit);
+    const records = (await this.getMany(scope, pageIds)).filter((r): r is MemoryRecord =>
+      r !== null
+    );
+    const last = records.at(-1);
+    const next = ids.length > limit && last
+      ? encodeCursor({ order, kind, id: last.id, score: gameMinutes(last.createdAt) })
+      : null;
+    return { memories: records, next };
+  }
+
+  count(scope: AgentScope): Promise<number> {
+    return redisCall("count memories", async () => {
+      const n: unknown = await this.#redis.zcard(this.#zsetKeys(scope)[0]);
+      return Number(n);
+    });
+  }
+
+  async touch(scope: AgentScope, ids: readonly MemoryId[], at: GameTime): Promise<void> {
+    if (ids.length === 0) return;
+    const score = gameMinutes(at);
+    if (!Number.isFinite(score)) {
+      throw new SimulacraError("invalid_request", `Cannot mark memories accessed at "${at}"`);
+    }
+    const unique = [...new Set(ids)];
+    await redisCall(
+      "mark memories accessed",
+      () =>
+        this.#touch.exec(
+          [this.#zsetKeys(scope)[1], ...unique.map((id) => this.#recordKey(scope, id))],
+          [String(score), JSON.stringify(at), ...unique],
+        ),
+    );
+  }
+
+  async setImportance(scope: AgentScope, id: MemoryId, importance: number): Promise<boolean> {
+    if (!Number.isFinite(importance)) {
+      throw new SimulacraError("invalid_request", `Cannot set importance ${importance}`);
+    }
+    return await redisCall("set a memory's importance", async () => {
+      const updated: unknown = await this.#setImportance.exec(
+        [this.#zsetKeys(scope)[2], this.#recordKey(scope, id)],
+        [String(importance), id],
+      );
+      return Number(updated) === 1;
+    });
+  }
+
+  top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]> {
+    const count = Math.floor(n);
+    if (count <= 0) return Promise.resolve([]);
+    const key = this.#zsetKeys(scope)[index === "created" ? 0 : index === "lastAccessed" ? 1 : 2];
+    return redisCall("rank memories", async () => {
+      const reply: unknown = await this.#redis.zrange(key, 0, count - 1, { rev: true });
+      return idList(reply, "rank memories");
+    });
+  }
+
+  /** created, accessed, importance, then the created-set of each kind in KINDS order. */
+  #zsetKeys(scope: AgentScope): string[] {
+    const base = ["mem", scope.worldId, scope.agentId];
+    return [
+      redisKey(this.#prefix, ...base, "created"),
+      redisKey(this.#prefix, ...base, "accessed"),
+      redisKey(this.#prefix, ...base, "importance"),
+      ...KINDS.map((kind) => redisKey(this.#prefix, ...base, "kind", kind)),
+    ];
+  }
+
+  #recordKey(scope: AgentScope, id: string): string {
+    return redisKey(this.#prefix, "mem", scope.worldId, scope.agentId, "m", id);
+  }
+}
+
+interface Cursor {
+  order: "asc" | "desc";
+  kind: MemoryKind | null;
+  id: string;
+  score: number;
+}
+
+function encodeCursor(cursor: Cursor): string {
+  const json = JSON.stringify([cursor.order, cursor.kind, cursor.id, cursor.score]);
+  return btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+function decodeCursor(text: string, order: "asc" | "desc", kind: MemoryKind | null): Cursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/")));
+  } catch {
+    parsed = null;
+  }
+  if (
+    !Array.isArray(parsed) || parsed.length !== 4 || typeof parsed[2] !== "string" ||
+    typeof parsed[3] !== "number"
+  ) {
+    throw new SimulacraError(
+      "invalid_request",
+      "Cannot read the cursor: pass the `next` value of the previous page unchanged",
+    );
+  }
+  if (parsed[0] !== order || parsed[1] !== kind) {
+    throw new SimulacraError(
+      "invalid_request",
+      "Cannot use the cursor with another order or kind: keep the options of the first page",
+    );
+  }
+  return { order, kind, id: parsed[2], score: parsed[3] };
+}
+
+function conflict(scope: AgentScope, id: string): ConflictError {
+  return new ConflictError(
+    `Cannot append memory "${id}": agent "${scope.agentId}" of world "${scope.worldId}" already has it`,
+  );
+}
+
+function idList(reply: unknown, action: string): MemoryId[] {
+  if (!Array.isArray(reply)) unexpectedReply(action);
+  return reply.map((id) => String(id) as MemoryId);
+}
+
+function parseField(raw: unknown): unknown {
+  return JSON.parse(String(raw));
+}
+
+function decodeRecord(hash: unknown): MemoryRecord | null {
+  const fields = pairs(hash, "read memories");
+  if (fields.length === 0) return null;
+  const record: Record<string, unknown> = {};
+  for (const [field, value] of fields) record[field] = parseField(value);
+  return record as unknown as MemoryRecord;
+}

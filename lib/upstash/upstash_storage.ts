@@ -1,0 +1,149 @@
+/** @module The hosted backend: every store on Upstash Redis (records, indexes, counters) and Upstash Vector (embeddings). */
+import { Redis } from "@upstash/redis";
+import { Index } from "@upstash/vector";
+import { ConfigError, StoreUnavailableError } from "../../src/errors.ts";
+import type { DocumentStore } from "../../src/ports/document_store.ts";
+import type { EventLog } from "../../src/ports/event_log.ts";
+import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
+import type { Lock } from "../../src/ports/lock.ts";
+import type { MemoryStore } from "../../src/ports/memory_store.ts";
+import type { Storage } from "../../src/ports/storage.ts";
+import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
+import type { VectorIndex } from "../../src/ports/vector_index.ts";
+import { redisCall, type RedisClient, vectorCall, type VectorClient } from "./_upstash_calls.ts";
+import { UpstashDocumentStore } from "./upstash_document_store.ts";
+import { UpstashEventLog } from "./upstash_event_log.ts";
+import { UpstashIdempotencyStore } from "./upstash_idempotency_store.ts";
+import { UpstashLock } from "./upstash_lock.ts";
+import { UpstashMemoryStore } from "./upstash_memory_store.ts";
+import { UpstashUsageLedger } from "./upstash_usage_ledger.ts";
+import { UpstashVectorIndex } from "./upstash_vector_index.ts";
+
+/** Options for {@linkcode openUpstashStorage}. */
+export interface UpstashStorageOptions {
+  /** UPSTASH_REDIS_REST_URL */
+  redisUrl: string;
+  /** UPSTASH_REDIS_REST_TOKEN */
+  redisToken: string;
+  /** UPSTASH_VECTOR_REST_URL */
+  vectorUrl: string;
+  /** UPSTASH_VECTOR_REST_TOKEN */
+  vectorToken: string;
+  /**
+   * Starts every Redis key and vector namespace, so several deployments (or test runs) can
+   * share one database and index. Letters, digits, "_", "-" and "." only.
+   * @default "simulacra"
+   */
+  keyPrefix?: string;
+}
+
+/**
+ * Opens the hosted backend: checks that Redis answers PING and reads the vector index's
+ * dimension and similarity from `info()`. The clients speak HTTP, so nothing stays open
+ * between calls and `close()` has nothing to release.
+ *
+ * Redis calls are not retried by the client: appends, counters and claims are not idempotent,
+ * and a retry after a lost response would apply them twice. Vector calls (all idempotent) are
+ * retried twice on network errors.
+ *
+ * @throws `config_error` on a malformed URL or key prefix, `store_unavailable` when Redis or
+ * Vector does not answer.
+ * @example
+ * ```ts ignore
+ * const storage = await openUpstashStorage({
+ *   redisUrl: "https://…upstash.io", redisToken: "…",
+ *   vectorUrl: "https://…upstash.io", vectorToken: "…",
+ * });
+ * await storage.ping();
+ * ```
+ */
+export async function openUpstashStorage(options: UpstashStorageOptions): Promise<Storage> {
+  const keyPrefix = options.keyPrefix ?? "simulacra";
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(keyPrefix)) {
+    throw new ConfigError(
+      `Cannot use key prefix "${keyPrefix}": use 1-64 letters, digits, "_", "-" or "."`,
+    );
+  }
+  let redis: Redis;
+  let index: Index;
+  try {
+    redis = new Redis({
+      url: options.redisUrl,
+      token: options.redisToken,
+      automaticDeserialization: false,
+      enableTelemetry: false,
+      retry: { retries: 0 },
+    });
+    index = new Index({
+      url: options.vectorUrl,
+      token: options.vectorToken,
+      enableTelemetry: false,
+      retry: { retries: 2, backoff: (n) => 100 * 2 ** n },
+    });
+  } catch (error) {
+    throw new ConfigError(
+      "Cannot use the Upstash REST URLs: set UPSTASH_REDIS_REST_URL and UPSTASH_VECTOR_REST_URL to the https:// URLs from the Upstash console",
+      { cause: error },
+    );
+  }
+  await redisCall("open the hosted store", () => redis.ping());
+  const info = await vectorCall("open the hosted store", () => index.info());
+  if (!Number.isInteger(info.dimension) || info.dimension < 1) {
+    throw new StoreUnavailableError(
+      "Cannot open the hosted store: Upstash Vector reported no dimension for the index",
+    );
+  }
+  return new UpstashStorage(redis, index, {
+    keyPrefix,
+    dimensions: info.dimension,
+    similarity: info.similarityFunction ?? "COSINE",
+  });
+}
+
+interface UpstashStorageSettings {
+  keyPrefix: string;
+  dimensions: number;
+  similarity: "COSINE" | "EUCLIDEAN" | "DOT_PRODUCT";
+}
+
+/** Every store of the hosted backend, sharing one Redis and one Vector client. */
+export class UpstashStorage implements Storage {
+  readonly kind = "upstash";
+  readonly documents: DocumentStore;
+  readonly memories: MemoryStore;
+  readonly vectors: VectorIndex;
+  readonly locks: Lock;
+  readonly events: EventLog;
+  readonly idempotency: IdempotencyStore;
+  readonly usage: UsageLedger;
+  readonly #redis: RedisClient;
+  readonly #index: VectorClient;
+
+  constructor(redis: RedisClient, index: VectorClient, settings: UpstashStorageSettings) {
+    this.#redis = redis;
+    this.#index = index;
+    const keyPrefix = settings.keyPrefix;
+    this.documents = new UpstashDocumentStore({ redis, keyPrefix });
+    this.memories = new UpstashMemoryStore({ redis, keyPrefix });
+    this.locks = new UpstashLock({ redis, keyPrefix });
+    this.events = new UpstashEventLog({ redis, keyPrefix });
+    this.idempotency = new UpstashIdempotencyStore({ redis, keyPrefix });
+    this.usage = new UpstashUsageLedger({ redis, keyPrefix });
+    this.vectors = new UpstashVectorIndex({
+      index,
+      keyPrefix,
+      dimensions: settings.dimensions,
+      similarity: settings.similarity,
+    });
+  }
+
+  async ping(): Promise<void> {
+    await redisCall("check the hosted store", () => this.#redis.ping());
+    await vectorCall("check the hosted store", () => this.#index.info());
+  }
+
+  close(): Promise<void> {
+    // Both clients are plain HTTP: there is no connection or file to release.
+    return Promise.resolve();
+  }
+}

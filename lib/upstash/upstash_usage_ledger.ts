@@ -1,0 +1,71 @@
+/** @module The hosted UsageLedger: per-world usage counters in an Upstash Redis hash. */
+import type { UsageRecord } from "../../src/model/usage.ts";
+import type { UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/usage_ledger.ts";
+import { pairs, redisCall, type RedisClient, redisKey } from "./_upstash_calls.ts";
+
+/** Configuration of {@linkcode UpstashUsageLedger}. */
+export interface UpstashUsageLedgerConfig {
+  redis: RedisClient;
+  /** Prepended to every key, so deployments can share a database. */
+  keyPrefix: string;
+}
+
+const METRICS = ["calls", "promptTokens", "completionTokens"] as const;
+
+/**
+ * One hash per world; each field is a JSON array `[group, name, metric]` (group "total",
+ * "agent" or "operation"), so any agent id or operation name round-trips. `add` sends every
+ * HINCRBY in one MULTI/EXEC transaction: the totals, agent and operation counts move together
+ * and concurrent adds never lose an increment. Throws `store_unavailable` when Upstash fails.
+ */
+export class UpstashUsageLedger implements UsageLedger {
+  readonly #redis: RedisClient;
+  readonly #prefix: string;
+
+  constructor(config: UpstashUsageLedgerConfig) {
+    this.#redis = config.redis;
+    this.#prefix = config.keyPrefix;
+  }
+
+  async add(record: UsageRecord): Promise<void> {
+    if (record.worldId === undefined) return;
+    const key = this.#key(record.worldId);
+    const groups: [string, string][] = [["total", ""], ["operation", record.operation]];
+    if (record.agentId !== undefined) groups.push(["agent", record.agentId]);
+    const tx = this.#redis.multi();
+    for (const [group, name] of groups) {
+      for (const metric of METRICS) {
+        tx.hincrby(key, JSON.stringify([group, name, metric]), Math.round(record[metric]));
+      }
+    }
+    await redisCall("record model usage", () => tx.exec());
+  }
+
+  totals(worldId: string): Promise<UsageTotals> {
+    return redisCall("read model usage", async () => {
+      const reply: unknown = await this.#redis.hgetall(this.#key(worldId));
+      const totals: UsageTotals = { total: zero(), byAgent: {}, byOperation: {} };
+      for (const [field, value] of pairs(reply, "read model usage")) {
+        const [group, name, metric] = JSON.parse(field) as [string, string, keyof UsageCounts];
+        if (!METRICS.includes(metric)) continue;
+        const counts = group === "total"
+          ? totals.total
+          : group === "agent"
+          ? (totals.byAgent[name] ??= zero())
+          : group === "operation"
+          ? (totals.byOperation[name] ??= zero())
+          : undefined;
+        if (counts) counts[metric] = Number(value);
+      }
+      return totals;
+    });
+  }
+
+  #key(worldId: string): string {
+    return redisKey(this.#prefix, "usage", worldId);
+  }
+}
+
+function zero(): UsageCounts {
+  return { calls: 0, promptTokens: 0, completionTokens: 0 };
+}
