@@ -1,0 +1,392 @@
+/**
+ * @module A fake OpenAI-compatible HTTP server for tests and local development.
+ *
+ * It serves `POST /v1/chat/completions`, `POST /v1/embeddings` and `GET /v1/models` on
+ * 127.0.0.1 and records every request.
+ *
+ * **Prompt-kind convention.** Every prompt built in `src/prompts/` starts its system message with
+ * a first line `[prompt:<kind>]`, e.g. `[prompt:importance]`, where `<kind>` is the prompt's
+ * `Prompt.kind`. The fake reads that line to pick the answers scripted for the kind; a request
+ * without it counts as kind `"default"`. Real models ignore the line.
+ *
+ * Unscripted chat requests get a valid value generated from the request's JSON schema
+ * (`response_format.json_schema.schema`, or for `{type: "json_object"}` the last fenced ```json
+ * block of the system message), so flows run end to end without scripts. Embeddings are
+ * deterministic per text (a hash-seeded generator) and deliberately not unit length.
+ *
+ * Run it for local development with `deno run -A lib/dev/fake_openai_server.ts [port]` and point
+ * the OpenAI base URL at the printed address.
+ */
+import type { ChatMessage } from "../../src/ports/language_model.ts";
+import { fnv1a } from "../offline/_text.ts";
+import { type JsonSchema, sampleJsonSchema } from "../offline/json_schema_sample.ts";
+
+/** The first line of a system message that names the prompt kind, e.g. `[prompt:importance]`. */
+export const PROMPT_KIND_LINE: RegExp = /^\[prompt:([^\]\s]+)\]/;
+
+/** Token counts a scripted answer reports instead of the fake's own estimate. */
+export interface FakeUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/**
+ * One scripted answer to a chat completion.
+ * - `{ json }`: the value, serialised as the message content.
+ * - `{ content }`: raw content, e.g. malformed JSON.
+ * - `{ status, retryAfter? }`: an error response, with a `retry-after` header in seconds.
+ * - `{ hang: true }`: no answer until the server closes (the client times out first).
+ * - `{ usage }` alone: the generated answer, with that usage (`false` omits it).
+ *
+ * `usage: false` on a `json` or `content` answer omits the `usage` field of the response.
+ */
+export type FakeResponse =
+  | { json: unknown; usage?: false | FakeUsage }
+  | { content: string; usage?: false | FakeUsage }
+  | { status: number; retryAfter?: number }
+  | { hang: true }
+  | { usage: false | FakeUsage };
+
+/**
+ * One scripted answer to an embeddings request: an error, a hang, or the usual vectors with
+ * usage omitted and/or a forced dimension (as servers that ignore `dimensions` do).
+ */
+export type FakeEmbeddingResponse =
+  | { status: number; retryAfter?: number }
+  | { hang: true }
+  | { usage?: false; dimensions?: number };
+
+/** A request as the fake received it. */
+export interface FakeRequest {
+  method: string;
+  /** The path, e.g. "/v1/chat/completions". */
+  path: string;
+  model?: string;
+  /** The prompt kind of a chat request ("default" when its system message names none). */
+  kind?: string;
+  messages?: ChatMessage[];
+  /** The texts of an embeddings request. */
+  input?: string[];
+  /** The parsed JSON body. */
+  body: unknown;
+  /** Request headers, lower-case, without `authorization` and `api-key`. */
+  headers: Record<string, string>;
+}
+
+/** A running fake server. */
+export interface FakeOpenAi extends AsyncDisposable {
+  /** The base URL, ending in `/v1`, e.g. `http://127.0.0.1:41234/v1`. */
+  readonly url: string;
+  /** Every request received, oldest first. */
+  readonly requests: FakeRequest[];
+  /** Queues answers for the next chat requests of a prompt kind, used in order. */
+  script(kind: string, ...responses: FakeResponse[]): void;
+  /** Queues answers for the next embeddings requests, used in order. */
+  scriptEmbeddings(...responses: FakeEmbeddingResponse[]): void;
+  /** Answers still queued, by kind (embeddings under "embeddings"); empty when all were used. */
+  pending(): Record<string, number>;
+  /** Releases hanging requests and stops the server. */
+  close(): Promise<void>;
+}
+
+/** Options for {@linkcode startFakeOpenAi}. */
+export interface FakeOpenAiOptions {
+  /**
+   * The port to listen on; 0 picks a free one.
+   * @default 0
+   */
+  port?: number;
+  /**
+   * A delay before every answer, to mimic a real model.
+   * @default 0
+   */
+  latencyMs?: number;
+  /**
+   * The embedding dimension when a request names none.
+   * @default 1536
+   */
+  embeddingDimensions?: number;
+  /**
+   * The model ids `GET /v1/models` lists.
+   * @default ["fake-main", "fake-fast", "fake-embedding"]
+   */
+  models?: string[];
+}
+
+/**
+ * Starts a fake OpenAI-compatible server on 127.0.0.1.
+ *
+ * @example
+ * ```ts
+ * import { startFakeOpenAi } from "./fake_openai_server.ts";
+ * await using fake = await startFakeOpenAi();
+ * fake.script("importance", { json: { scores: [8] } }, { status: 503 });
+ * // point an OpenAI client at fake.url
+ * ```
+ */
+export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOpenAi> {
+  const requests: FakeRequest[] = [];
+  const chatScripts = new Map<string, FakeResponse[]>();
+  const embeddingScripts: FakeEmbeddingResponse[] = [];
+  const closing = new AbortController();
+  const latencyMs = options.latencyMs ?? 0;
+  const defaultDimensions = options.embeddingDimensions ?? 1536;
+  const models = options.models ?? ["fake-main", "fake-fast", "fake-embedding"];
+
+  async function handle(req: Request): Promise<Response> {
+    const path = new URL(req.url).pathname;
+    if (req.method === "GET" && path === "/v1/models") {
+      return Response.json({
+        object: "list",
+        data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "simulacra-fake" })),
+      });
+    }
+    const isChat = path === "/v1/chat/completions";
+    if (req.method !== "POST" || (!isChat && path !== "/v1/embeddings")) {
+      return apiError(404, `Unknown route ${req.method} ${path}`, "not_found");
+    }
+    let body: Record<string, unknown>;
+    try {
+      const parsed: unknown = await req.json();
+      if (typeof parsed !== "object" || parsed === null) throw new TypeError("not an object");
+      body = parsed as Record<string, unknown>;
+    } catch {
+      return apiError(400, "The body is not a JSON object", "invalid_request_error");
+    }
+    const record: FakeRequest = {
+      method: req.method,
+      path,
+      model: typeof body.model === "string" ? body.model : undefined,
+      body,
+      headers: safeHeaders(req.headers),
+    };
+    if (isChat) {
+      record.messages = Array.isArray(body.messages) ? body.messages as ChatMessage[] : [];
+      record.kind = promptKind(record.messages);
+    } else {
+      record.input = typeof body.input === "string" ? [body.input] : (body.input as string[]);
+    }
+    requests.push(record);
+    if (!/^Bearer \S+/.test(req.headers.get("authorization") ?? "")) {
+      return apiError(401, "Missing bearer token", "invalid_api_key");
+    }
+
+    const scripted = isChat
+      ? chatScripts.get(record.kind ?? "default")?.shift()
+      : embeddingScripts.shift();
+    if (latencyMs > 0) await wait(latencyMs, closing.signal);
+    if (scripted !== undefined && "hang" in scripted) {
+      // Holds the request until close(): the client times out first.
+      await wait(Number.POSITIVE_INFINITY, closing.signal);
+      return apiError(504, "The fake hung up", "timeout");
+    }
+    if (scripted !== undefined && "status" in scripted) {
+      const headers = scripted.retryAfter === undefined
+        ? undefined
+        : { "retry-after": String(scripted.retryAfter) };
+      return apiError(scripted.status, `Scripted HTTP ${scripted.status}`, "scripted", headers);
+    }
+    return isChat
+      ? chatAnswer(record, body, scripted as ChatAnswer | undefined)
+      : embeddingAnswer(record, body, scripted as EmbeddingAnswer | undefined, defaultDimensions);
+  }
+
+  let server: Deno.HttpServer<Deno.NetAddr>;
+  try {
+    server = Deno.serve(
+      { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
+      handle,
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  let closed: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing.abort();
+    closed ??= server.shutdown();
+    return closed;
+  };
+  return Promise.resolve({
+    url: `http://127.0.0.1:${server.addr.port}/v1`,
+    requests,
+    script(kind: string, ...responses: FakeResponse[]): void {
+      const queue = chatScripts.get(kind) ?? [];
+      queue.push(...responses);
+      chatScripts.set(kind, queue);
+    },
+    scriptEmbeddings(...responses: FakeEmbeddingResponse[]): void {
+      embeddingScripts.push(...responses);
+    },
+    pending(): Record<string, number> {
+      const out: Record<string, number> = {};
+      for (const [kind, queue] of chatScripts) if (queue.length > 0) out[kind] = queue.length;
+      if (embeddingScripts.length > 0) out.embeddings = embeddingScripts.length;
+      return out;
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  });
+}
+
+type ChatAnswer = { json?: unknown; content?: string; usage?: false | FakeUsage };
+type EmbeddingAnswer = { usage?: false; dimensions?: number };
+
+/** The kind named by the first line of the first system message, or "default". */
+function promptKind(messages: readonly ChatMessage[]): string {
+  const system = messages.find((m) => m.role === "system" || (m.role as string) === "developer");
+  const match = typeof system?.content === "string" ? PROMPT_KIND_LINE.exec(system.content) : null;
+  return match?.[1] ?? "default";
+}
+
+function chatAnswer(
+  record: FakeRequest,
+  body: Record<string, unknown>,
+  scripted: ChatAnswer | undefined,
+): Response {
+  const messages = record.messages ?? [];
+  let content: string;
+  if (scripted?.content !== undefined) content = scripted.content;
+  else if (scripted !== undefined && "json" in scripted) content = JSON.stringify(scripted.json);
+  else content = generatedContent(messages, body.response_format);
+
+  const usage = scripted?.usage ?? {
+    promptTokens: Math.ceil(messages.reduce((n, m) => n + String(m.content).length, 0) / 4),
+    completionTokens: Math.ceil(content.length / 4),
+  };
+  return Response.json({
+    id: `chatcmpl-fake-${fnv1a(content + messages.length).toString(16)}`,
+    object: "chat.completion",
+    created: Math.floor(Date.now() / 1000),
+    model: record.model ?? "fake",
+    choices: [{
+      index: 0,
+      message: { role: "assistant", content, refusal: null },
+      finish_reason: "stop",
+      logprobs: null,
+    }],
+    ...(usage === false ? {} : {
+      usage: {
+        prompt_tokens: usage.promptTokens,
+        completion_tokens: usage.completionTokens,
+        total_tokens: usage.promptTokens + usage.completionTokens,
+      },
+    }),
+  });
+}
+
+function generatedContent(messages: readonly ChatMessage[], responseFormat: unknown): string {
+  const format = responseFormat as
+    | { type?: string; json_schema?: { schema?: JsonSchema } }
+    | undefined;
+  const userText = messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+  if (format?.type === "json_schema" && format.json_schema?.schema !== undefined) {
+    return JSON.stringify(sampleJsonSchema(format.json_schema.schema, { text: userText }));
+  }
+  if (format?.type === "json_object") {
+    const system = messages.filter((m) => m.role === "system").map((m) => m.content).join("\n");
+    const blocks = [...system.matchAll(/```json\s*\n([\s\S]*?)\n```/g)];
+    try {
+      const schema = JSON.parse(blocks.at(-1)?.[1] ?? "{}") as JsonSchema;
+      return JSON.stringify(sampleJsonSchema(schema, { text: userText }));
+    } catch {
+      return "{}";
+    }
+  }
+  return userText.length > 0 ? `You said: ${userText.slice(0, 200)}` : "Hello.";
+}
+
+function embeddingAnswer(
+  record: FakeRequest,
+  body: Record<string, unknown>,
+  scripted: EmbeddingAnswer | undefined,
+  defaultDimensions: number,
+): Response {
+  const texts = (record.input ?? []).map(String);
+  const dimensions = scripted?.dimensions ??
+    (typeof body.dimensions === "number" ? body.dimensions : defaultDimensions);
+  const base64 = body.encoding_format === "base64";
+  const tokens = texts.reduce((n, text) => n + Math.ceil(text.length / 4), 0);
+  return Response.json({
+    object: "list",
+    model: record.model ?? "fake-embedding",
+    data: texts.map((text, index) => {
+      const vector = fakeEmbedding(text, dimensions);
+      return {
+        object: "embedding",
+        index,
+        embedding: base64 ? encodeFloat32(vector) : Array.from(vector),
+      };
+    }),
+    ...(scripted?.usage === false
+      ? {}
+      : { usage: { prompt_tokens: tokens, total_tokens: tokens } }),
+  });
+}
+
+/**
+ * The fake's embedding of a text: `dimensions` values in [-1, 1) from a generator seeded with the
+ * text's hash. Not unit length, so clients' normalisation shows.
+ */
+export function fakeEmbedding(text: string, dimensions: number): Float32Array {
+  const out = new Float32Array(dimensions);
+  let state = fnv1a(text);
+  for (let i = 0; i < dimensions; i++) {
+    // mulberry32
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    out[i] = (((t ^ (t >>> 14)) >>> 0) / 2 ** 32) * 2 - 1;
+  }
+  return out;
+}
+
+function encodeFloat32(vector: Float32Array): string {
+  const bytes = new Uint8Array(vector.length * 4);
+  const view = new DataView(bytes.buffer);
+  vector.forEach((value, i) => view.setFloat32(i * 4, value, true));
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+function apiError(
+  status: number,
+  message: string,
+  code: string,
+  headers?: Record<string, string>,
+): Response {
+  return Response.json(
+    { error: { message, type: code, param: null, code } },
+    { status, headers },
+  );
+}
+
+function safeHeaders(headers: Headers): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of headers) {
+    if (name !== "authorization" && name !== "api-key") out[name] = value;
+  }
+  return out;
+}
+
+function wait(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = Number.isFinite(ms) ? setTimeout(done, ms) : undefined;
+    signal.addEventListener("abort", done, { once: true });
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}
+
+if (import.meta.main) {
+  const port = Number(Deno.args[0] ?? 8787);
+  const fake = await startFakeOpenAi({ port });
+  await Deno.stdout.write(new TextEncoder().encode(`Fake OpenAI listening on ${fake.url}\n`));
+}

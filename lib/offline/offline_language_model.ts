@@ -1,0 +1,177 @@
+/** @module LanguageModel used when no model is configured: deterministic, schema-valid answers from a prompt's inputs. */
+import { z } from "zod";
+import { ModelUnavailableError } from "../../src/errors.ts";
+import type {
+  Completion,
+  LanguageModel,
+  ModelInfo,
+  Prompt,
+} from "../../src/ports/language_model.ts";
+import type { Attribution, Usage, UsageSink } from "../../src/model/usage.ts";
+import { countChatTokens, countTextTokens } from "../openai/token_count.ts";
+import { rateImportance } from "./importance_lexicon.ts";
+import { type JsonSchema, sampleJsonSchema } from "./json_schema_sample.ts";
+
+/**
+ * Answers one prompt kind offline from the prompt's structured `input`. The answer is validated
+ * against the prompt's schema, so it may be the schema's input form (before defaults).
+ */
+export type OfflineResponder = (input: unknown, prompt: Prompt<unknown>) => unknown;
+
+/** Options for {@linkcode OfflineLanguageModel}. */
+export interface OfflineLanguageModelOptions {
+  /**
+   * Responders of this instance, by prompt kind; they take precedence over registered ones.
+   * @default none
+   */
+  responders?: Record<string, OfflineResponder> | ReadonlyMap<string, OfflineResponder>;
+  /**
+   * Receives every call's (estimated) usage.
+   * @default none
+   */
+  onUsage?: UsageSink;
+}
+
+/** The answer of the built-in "importance" responder: one 1–10 score per observation. */
+export interface ImportanceAnswer {
+  scores: number[];
+}
+
+const MODEL = "offline";
+const REGISTRY = new Map<string, OfflineResponder>([["importance", answerImportance]]);
+const JSON_SCHEMAS = new WeakMap<z.ZodType, JsonSchema>();
+
+/**
+ * Registers a responder for a prompt kind in every {@linkcode OfflineLanguageModel}, replacing
+ * any earlier one (the built-in "importance" responder included).
+ *
+ * @example
+ * ```ts
+ * import { registerOfflineResponder } from "./offline_language_model.ts";
+ * registerOfflineResponder("emoji", () => ({ emoji: "☕" }));
+ * ```
+ */
+export function registerOfflineResponder(kind: string, responder: OfflineResponder): void {
+  REGISTRY.set(kind, responder);
+}
+
+/**
+ * The built-in "importance" responder: `{ observations: string[] }` → `{ scores: number[] }`,
+ * each score from {@linkcode rateImportance}.
+ *
+ * @throws {TypeError} When the input has no `observations` array of strings.
+ */
+export function answerImportance(input: unknown): ImportanceAnswer {
+  const observations = (input as { observations?: unknown } | null)?.observations;
+  if (!Array.isArray(observations) || !observations.every((o) => typeof o === "string")) {
+    throw new TypeError('Cannot rate importance: the input has no "observations" list of strings');
+  }
+  return { scores: observations.map(rateImportance) };
+}
+
+/**
+ * A deterministic stand-in for a language model, used when none is configured. A prompt kind
+ * with a responder (given to the constructor, registered, or built in: "importance") is answered
+ * from the prompt's `input`; any other kind gets a value synthesised from its zod schema, with
+ * strings drawn from the input's text. Usage is estimated with the o200k tokenizer.
+ *
+ * @example
+ * ```ts
+ * import { z } from "zod";
+ * import { OfflineLanguageModel } from "./offline_language_model.ts";
+ * const model = new OfflineLanguageModel();
+ * const { value } = await model.complete({
+ *   kind: "importance",
+ *   tier: "fast",
+ *   messages: [{ role: "user", content: "Rate: Klaus is brushing his teeth" }],
+ *   schema: z.object({ scores: z.array(z.number().int().min(1).max(10)) }),
+ *   input: { observations: ["Klaus is brushing his teeth"] },
+ * }, { operation: "importance" });
+ * value.scores; // [1]
+ * ```
+ */
+export class OfflineLanguageModel implements LanguageModel {
+  /** Always `{ mode: "offline", main: "offline", fast: "offline" }`. */
+  readonly info: ModelInfo = { mode: "offline", main: MODEL, fast: MODEL };
+  readonly #responders: ReadonlyMap<string, OfflineResponder>;
+  readonly #onUsage?: UsageSink;
+
+  constructor(options: OfflineLanguageModelOptions = {}) {
+    const responders = options.responders ?? {};
+    this.#responders = responders instanceof Map
+      ? new Map(responders)
+      : new Map(Object.entries(responders));
+    this.#onUsage = options.onUsage;
+  }
+
+  /**
+   * Answers a prompt offline.
+   *
+   * @throws {ModelUnavailableError} `model_invalid_output` naming the kind when the responder
+   * fails or its (or the synthesised) answer does not match the schema: register a responder.
+   */
+  async complete<T>(prompt: Prompt<T>, attribution: Attribution): Promise<Completion<T>> {
+    const responder = this.#responders.get(prompt.kind) ?? REGISTRY.get(prompt.kind);
+    const source = responder === undefined ? "synthesised answer" : "offline responder's answer";
+    let answer: unknown;
+    try {
+      answer = responder === undefined
+        ? synthesise(prompt as Prompt<unknown>)
+        : responder(prompt.input, prompt as Prompt<unknown>);
+    } catch (cause) {
+      throw invalid(prompt.kind, `the ${source} failed`, [], cause);
+    }
+    const result = prompt.schema.safeParse(answer);
+    if (!result.success) {
+      const issues = result.error.issues.map((issue) => ({
+        path: issue.path.map(String).join("."),
+        code: issue.code,
+        message: issue.message,
+      }));
+      throw invalid(prompt.kind, `the ${source} does not match the prompt's schema`, issues);
+    }
+    const usage: Usage = {
+      calls: 1,
+      promptTokens: countChatTokens(prompt.messages),
+      completionTokens: countTextTokens(JSON.stringify(answer) ?? ""),
+    };
+    await this.#onUsage?.({ ...attribution, ...usage, model: MODEL, estimated: true });
+    return { value: result.data, usage, model: MODEL };
+  }
+}
+
+function synthesise(prompt: Prompt<unknown>): unknown {
+  let schema = JSON_SCHEMAS.get(prompt.schema);
+  if (schema === undefined) {
+    schema = z.toJSONSchema(prompt.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
+    JSON_SCHEMAS.set(prompt.schema, schema);
+  }
+  const strings: string[] = [];
+  collectStrings(prompt.input, strings, 0);
+  const text = strings.length > 0
+    ? strings.join(" ")
+    : prompt.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+  return sampleJsonSchema(schema, { text });
+}
+
+function collectStrings(value: unknown, out: string[], depth: number): void {
+  if (depth > 8 || out.length > 64) return;
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) { for (const item of value) collectStrings(item, out, depth + 1); }
+  else if (typeof value === "object" && value !== null) {
+    for (const item of Object.values(value)) collectStrings(item, out, depth + 1);
+  }
+}
+
+function invalid(
+  kind: string,
+  reason: string,
+  issues: { path: string; code: string; message: string }[],
+  cause?: unknown,
+): ModelUnavailableError {
+  return new ModelUnavailableError(
+    "model_invalid_output",
+    `Cannot answer prompt "${kind}" offline: ${reason}: register an offline responder for "${kind}"`,
+    { details: { kind, model: MODEL, issues }, cause },
+  );
+}

@@ -1,0 +1,312 @@
+/** @module LanguageModel adapter for OpenAI-compatible chat completions (OpenAI, Ollama, vLLM…). */
+import { OpenAI } from "openai";
+import { zodResponseFormat } from "openai/helpers/zod";
+import { z } from "zod";
+import { ConfigError, ModelUnavailableError } from "../../src/errors.ts";
+import type {
+  ChatMessage,
+  Completion,
+  LanguageModel,
+  ModelInfo,
+  Prompt,
+} from "../../src/ports/language_model.ts";
+import { addUsage, type Attribution, type Usage, type UsageSink } from "../../src/model/usage.ts";
+import { hostOf, withRetries } from "./retry.ts";
+import { countChatTokens, countTextTokens } from "./token_count.ts";
+
+/** Options for {@linkcode OpenAiLanguageModel}. */
+export interface OpenAiLanguageModelOptions {
+  /** The API key; servers that need none (Ollama) accept any non-empty value. */
+  apiKey: string;
+  /**
+   * The server's base URL, ending in `/v1`.
+   * @default "https://api.openai.com/v1"
+   */
+  baseURL?: string;
+  /** The model for the "main" tier (plans, insights, dialogue). */
+  mainModel: string;
+  /** The model for the "fast" tier (importance, emoji, yes/no). */
+  fastModel: string;
+  /**
+   * The timeout of one attempt, in milliseconds.
+   * @default 30000
+   */
+  timeoutMs?: number;
+  /**
+   * Retries after the first attempt on timeouts, connection errors, 429 and 5xx.
+   * @default 3
+   */
+  maxRetries?: number;
+  /**
+   * Receives every call's usage, the repair attempt included.
+   * @default none
+   */
+  onUsage?: UsageSink;
+  /**
+   * The fetch the SDK uses.
+   * @default globalThis.fetch
+   */
+  fetch?: typeof fetch;
+  /**
+   * Waits between retries; tests pass a fake.
+   * @default a setTimeout-based sleep
+   */
+  sleep?: (ms: number) => Promise<void>;
+  /**
+   * The jitter source of the backoff, a number in [0, 1).
+   * @default Math.random
+   */
+  random?: () => number;
+}
+
+/** A problem with a model's answer, as reported in `model_invalid_output` details. */
+export interface OutputIssue {
+  /** Where in the answer, e.g. "scores.0"; empty for the whole answer. */
+  path: string;
+  code: string;
+  message: string;
+}
+
+interface OutputFormat {
+  responseFormat: OpenAI.ChatCompletionCreateParams["response_format"];
+  /** Appended to the system message when the schema cannot go in `response_format`. */
+  instruction?: string;
+}
+
+interface CallResult {
+  content: string;
+  refused: boolean;
+  usage: Usage;
+}
+
+type Parsed<T> = { ok: true; value: T } | { ok: false; issues: OutputIssue[]; repairHint: string };
+
+const DEFAULT_BASE_URL = "https://api.openai.com/v1";
+const FENCED_JSON = /```(?:json|JSON)?[ \t]*\r?\n?([\s\S]*?)\r?\n?[ \t]*```/;
+
+/**
+ * Structured completions from an OpenAI-compatible server through the `openai` SDK.
+ *
+ * Sends the prompt's zod schema as a strict `response_format` JSON schema (or, when the schema
+ * cannot be expressed that way, `{type: "json_object"}` with the schema in the system message),
+ * then parses and validates the answer itself. Retries timeouts, connection errors, 429 and 5xx
+ * with backoff; re-asks once, with the validation problems, when the answer is malformed.
+ * Every answered call is reported to `onUsage`; tokens are counted with the o200k tokenizer
+ * (`estimated: true`) when the server reports none.
+ *
+ * @example
+ * ```ts ignore
+ * import { OpenAiLanguageModel } from "./openai_language_model.ts";
+ * const model = new OpenAiLanguageModel({
+ *   apiKey: "sk-…",
+ *   mainModel: "gpt-4.1",
+ *   fastModel: "gpt-4.1-mini",
+ * });
+ * const { value } = await model.complete(prompt, { worldId: "smallville", operation: "importance" });
+ * ```
+ */
+export class OpenAiLanguageModel implements LanguageModel {
+  /** The mode and the model of each tier. */
+  readonly info: ModelInfo;
+  readonly #client: OpenAI;
+  readonly #host: string;
+  readonly #timeoutMs: number;
+  readonly #maxRetries: number;
+  readonly #onUsage?: UsageSink;
+  readonly #sleep?: (ms: number) => Promise<void>;
+  readonly #random?: () => number;
+  readonly #maxTokensKey: "max_completion_tokens" | "max_tokens";
+  readonly #formats = new WeakMap<z.ZodType, Map<string, OutputFormat>>();
+
+  /** @throws {ConfigError} `config_error` when the key, a model name or the base URL is unusable. */
+  constructor(options: OpenAiLanguageModelOptions) {
+    const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
+    this.#host = hostOf(baseURL, "OpenAI");
+    if (options.apiKey.trim() === "") {
+      throw new ConfigError(
+        `Cannot create the model client for "${this.#host}": the API key is empty: set an API key (any non-empty value for servers that need none)`,
+      );
+    }
+    for (const [tier, name] of [["main", options.mainModel], ["fast", options.fastModel]]) {
+      if (name.trim() === "") {
+        throw new ConfigError(
+          `Cannot create the model client for "${this.#host}": the ${tier} model name is empty: name a model`,
+        );
+      }
+    }
+    this.info = { mode: "openai", main: options.mainModel, fast: options.fastModel };
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#maxRetries = options.maxRetries ?? 3;
+    this.#onUsage = options.onUsage;
+    this.#sleep = options.sleep;
+    this.#random = options.random;
+    // OpenAI deprecated `max_tokens` (reasoning models reject it); other servers mostly know only it.
+    this.#maxTokensKey = this.#host === "api.openai.com" ? "max_completion_tokens" : "max_tokens";
+    this.#client = new OpenAI({
+      apiKey: options.apiKey,
+      baseURL,
+      organization: null,
+      project: null,
+      webhookSecret: null,
+      timeout: this.#timeoutMs,
+      maxRetries: 0,
+      fetch: options.fetch,
+    });
+  }
+
+  /**
+   * Completes a prompt with the model of its tier and validates the answer against its schema.
+   *
+   * @throws {ModelUnavailableError} `model_timeout`, `rate_limited` or `model_unavailable` when
+   * the server fails after retries; `model_invalid_output` when the answer is still invalid
+   * after one repair attempt (details list the validation issues, never the prompt).
+   */
+  async complete<T>(prompt: Prompt<T>, attribution: Attribution): Promise<Completion<T>> {
+    const model = prompt.tier === "fast" ? this.info.fast : this.info.main;
+    const format = this.#outputFormat(prompt.schema, prompt.kind);
+    const messages = format.instruction === undefined
+      ? prompt.messages
+      : withInstruction(prompt.messages, format.instruction);
+
+    const first = await this.#call(prompt, model, format, messages, attribution);
+    const parsed = parseAnswer(first, prompt.schema);
+    if (parsed.ok) return { value: parsed.value, usage: first.usage, model };
+
+    const repair: ChatMessage[] = [
+      ...messages,
+      { role: "assistant", content: first.content },
+      { role: "user", content: repairRequest(parsed.repairHint) },
+    ];
+    const second = await this.#call(prompt, model, format, repair, attribution);
+    const reparsed = parseAnswer(second, prompt.schema);
+    const usage = addUsage(first.usage, second.usage);
+    if (reparsed.ok) return { value: reparsed.value, usage, model };
+    throw new ModelUnavailableError(
+      "model_invalid_output",
+      `Cannot use the answer to prompt "${prompt.kind}" from OpenAI-compatible model at "${this.#host}": it does not match the prompt's schema after one repair attempt`,
+      {
+        details: {
+          dependency: "openai",
+          host: this.#host,
+          kind: prompt.kind,
+          model,
+          attempts: 2,
+          usage,
+          issues: reparsed.issues,
+        },
+      },
+    );
+  }
+
+  async #call<T>(
+    prompt: Prompt<T>,
+    model: string,
+    format: OutputFormat,
+    messages: readonly ChatMessage[],
+    attribution: Attribution,
+  ): Promise<CallResult> {
+    const body: OpenAI.ChatCompletionCreateParamsNonStreaming = {
+      model,
+      messages: messages.map((m) => ({ role: m.role, content: m.content })),
+      response_format: format.responseFormat,
+      ...(prompt.maxTokens === undefined ? {} : { [this.#maxTokensKey]: prompt.maxTokens }),
+    };
+    const response = await withRetries(
+      () => this.#client.chat.completions.create(body, { maxRetries: 0 }),
+      {
+        action: `Cannot complete prompt "${prompt.kind}" with model "${model}"`,
+        host: this.#host,
+        timeoutMs: this.#timeoutMs,
+        maxRetries: this.#maxRetries,
+        sleep: this.#sleep,
+        random: this.#random,
+      },
+    );
+    const message = response.choices[0]?.message;
+    const content = message?.content ?? "";
+    const reported = response.usage;
+    const estimated = typeof reported?.prompt_tokens !== "number" ||
+      typeof reported?.completion_tokens !== "number";
+    const usage: Usage = {
+      calls: 1,
+      promptTokens: estimated ? countChatTokens(messages) : reported.prompt_tokens,
+      completionTokens: estimated ? countTextTokens(content) : reported.completion_tokens,
+    };
+    await this.#onUsage?.({ ...attribution, ...usage, model, estimated });
+    return { content, refused: typeof message?.refusal === "string", usage };
+  }
+
+  #outputFormat(schema: z.ZodType, kind: string): OutputFormat {
+    let byKind = this.#formats.get(schema);
+    if (byKind === undefined) this.#formats.set(schema, byKind = new Map());
+    let format = byKind.get(kind);
+    if (format === undefined) byKind.set(kind, format = outputFormat(schema, kind));
+    return format;
+  }
+}
+
+/**
+ * The `response_format` for a schema: a strict JSON schema when `zodResponseFormat` accepts it,
+ * else JSON mode with the schema spelled out (root arrays, records, unions, `.optional()`
+ * without `.nullable()` and transforms are refused by strict structured outputs).
+ */
+function outputFormat(schema: z.ZodType, kind: string): OutputFormat {
+  const name = kind.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, 64) || "answer";
+  try {
+    return { responseFormat: zodResponseFormat(schema, name) };
+  } catch {
+    let jsonSchema: string | undefined;
+    try {
+      jsonSchema = JSON.stringify(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }));
+    } catch {
+      jsonSchema = undefined;
+    }
+    const instruction = jsonSchema === undefined
+      ? "Answer with one JSON value and nothing else."
+      : `Answer with one JSON value and nothing else. It must match this JSON schema:\n\`\`\`json\n${jsonSchema}\n\`\`\``;
+    return { responseFormat: { type: "json_object" }, instruction };
+  }
+}
+
+/** Appends the instruction to the first system message (keeping its `[prompt:…]` first line). */
+function withInstruction(messages: readonly ChatMessage[], instruction: string): ChatMessage[] {
+  const index = messages.findIndex((m) => m.role === "system");
+  if (index === -1) return [{ role: "system", content: instruction }, ...messages];
+  return messages.map((m, i) =>
+    i === index ? { role: m.role, content: `${m.content}\n\n${instruction}` } : m
+  );
+}
+
+function parseAnswer<T>(call: CallResult, schema: z.ZodType<T>): Parsed<T> {
+  if (call.refused && call.content === "") {
+    const issue = { path: "", code: "refusal", message: "The model refused to answer" };
+    return { ok: false, issues: [issue], repairHint: "- You refused to answer." };
+  }
+  const fenced = FENCED_JSON.exec(call.content);
+  const text = (fenced?.[1] ?? call.content).trim();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    const issue = { path: "", code: "invalid_json", message: "The answer is not valid JSON" };
+    const reason = error instanceof SyntaxError ? error.message : "it cannot be parsed";
+    return { ok: false, issues: [issue], repairHint: `- The answer is not valid JSON: ${reason}` };
+  }
+  const result = schema.safeParse(json);
+  if (result.success) return { ok: true, value: result.data };
+  const issues = result.error.issues.map((issue) => ({
+    path: issue.path.map(String).join("."),
+    code: issue.code,
+    message: issue.message,
+  }));
+  const repairHint = issues
+    .map((issue) =>
+      `- At ${issue.path === "" ? "the top level" : `"${issue.path}"`}: ${issue.message}`
+    )
+    .join("\n");
+  return { ok: false, issues, repairHint };
+}
+
+function repairRequest(problems: string): string {
+  return `Your previous answer cannot be used. Problems:\n${problems}\n\nAnswer again with only the corrected JSON value, matching the required schema exactly.`;
+}
