@@ -30,6 +30,16 @@ export interface VectorIndex {
   /** The stored vectors of these ids (missing ids are left out). */
   fetch(scope: AgentScope, ids: readonly MemoryId[]): Promise<VectorEntry[]>;
 
+  /**
+   * Optional, for in-process indexes: the exact cosine of `vector` with every vector in the
+   * scope, as a lookup by id (undefined for ids without a vector). Retrieval uses it to score
+   * all of an agent's memories exactly; indexes without it get candidate generation instead.
+   */
+  similarities?(
+    scope: AgentScope,
+    vector: Float32Array,
+  ): Promise<(id: MemoryId) => number | undefined>;
+
   /** Removes vectors; ids that do not exist are ignored. */
   delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void>;
 }

@@ -1,0 +1,219 @@
+/** @module Configuration from environment variables, validated once at start-up. */
+import { z } from "zod";
+import { ConfigError } from "../src/errors.ts";
+
+/** Which runtime is starting: Workers have no local disk, so no embedded store. */
+export type Runtime = "deno" | "workers";
+
+/** The model endpoint: the offline model, or an OpenAI-compatible server. */
+export type ModelConfig =
+  | { mode: "offline" }
+  | { mode: "openai"; apiKey: string; baseURL?: string; main: string; fast: string };
+
+/** The embedder: the local lexical one, or an OpenAI-compatible embeddings endpoint. */
+export type EmbeddingConfig =
+  | { mode: "local"; dimensions: number }
+  | { mode: "openai"; apiKey: string; baseURL?: string; model: string; dimensions: number };
+
+/** Where data lives. */
+export type StorageConfig =
+  | { kind: "embedded"; dataDir: string }
+  | {
+    kind: "upstash";
+    redisUrl: string;
+    redisToken: string;
+    vectorUrl: string;
+    vectorToken: string;
+  };
+
+/** The validated configuration. */
+export interface Config {
+  port: number;
+  /** Unset: the server binds 127.0.0.1 only and /v1 needs no key. */
+  adminKey?: string;
+  model: ModelConfig;
+  embedding: EmbeddingConfig;
+  storage: StorageConfig;
+}
+
+/** Known embedding models and their native dimensions, so users need not look them up. */
+const knownEmbeddingDimensions: Record<string, number> = {
+  "text-embedding-3-small": 1536,
+  "text-embedding-3-large": 3072,
+  "text-embedding-ada-002": 1536,
+  "nomic-embed-text": 768,
+  "mxbai-embed-large": 1024,
+  "all-minilm": 384,
+};
+
+const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
+const DEFAULT_OPENAI_EMBEDDING = "text-embedding-3-small";
+const LOCAL_DIMENSIONS = 384;
+
+const blankIsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optionalString = z.preprocess(blankIsUnset, z.string().trim().optional());
+const optionalUrl = z.preprocess(
+  blankIsUnset,
+  z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+);
+const optionalInt = (min: number, max: number) =>
+  z.preprocess(
+    blankIsUnset,
+    z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(
+      min,
+      `must be at least ${min}`,
+    ).max(max, `must be at most ${max}`).optional(),
+  );
+
+const EnvSchema = z.object({
+  PORT: optionalInt(1, 65535),
+  SIMULACRA_DATA_DIR: optionalString,
+  SIMULACRA_ADMIN_KEY: z.preprocess(
+    blankIsUnset,
+    z.string().min(16, "must be at least 16 characters (e.g. `openssl rand -hex 24`)").optional(),
+  ),
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalUrl,
+  SIMULACRA_MODEL: optionalString,
+  SIMULACRA_FAST_MODEL: optionalString,
+  SIMULACRA_EMBEDDING_MODEL: optionalString,
+  SIMULACRA_EMBEDDING_DIMENSIONS: optionalInt(8, 8192),
+  UPSTASH_REDIS_REST_URL: optionalUrl,
+  UPSTASH_REDIS_REST_TOKEN: optionalString,
+  UPSTASH_VECTOR_REST_URL: optionalUrl,
+  UPSTASH_VECTOR_REST_TOKEN: optionalString,
+});
+type Env = z.infer<typeof EnvSchema>;
+
+/** Options for {@linkcode loadConfig}. */
+export interface LoadConfigOptions {
+  /** @default "deno" */
+  runtime?: Runtime;
+}
+
+/**
+ * Reads and validates the configuration from a plain environment record (entry points pass
+ * `Deno.env.toObject()` or the Workers `env`).
+ *
+ * @throws {ConfigError} `config_error` listing every bad or half-given variable with its fix.
+ */
+export function loadConfig(
+  env: Record<string, unknown>,
+  options: LoadConfigOptions = {},
+): Config {
+  const runtime = options.runtime ?? "deno";
+  const known = Object.fromEntries(
+    Object.keys(EnvSchema.shape).map((k) => [k, typeof env[k] === "string" ? env[k] : undefined]),
+  );
+  const parsed = EnvSchema.safeParse(known);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${String(i.path[0])} ${i.message}`);
+    throw configError(problems);
+  }
+  const e = parsed.data;
+  const problems: string[] = [];
+  const model = modelConfig(e, problems);
+  const embedding = embeddingConfig(e, model, problems);
+  const storage = storageConfig(e, runtime, problems);
+  if (problems.length > 0) throw configError(problems);
+  return { port: e.PORT ?? 8000, adminKey: e.SIMULACRA_ADMIN_KEY, model, embedding, storage };
+}
+
+function configError(problems: string[]): ConfigError {
+  return new ConfigError(
+    `Cannot start with this configuration:\n  - ${problems.join("\n  - ")}`,
+    { details: { problems } },
+  );
+}
+
+function modelConfig(e: Env, problems: string[]): ModelConfig {
+  const endpoint = e.OPENAI_API_KEY !== undefined || e.OPENAI_BASE_URL !== undefined;
+  if (!endpoint) {
+    for (const name of ["SIMULACRA_MODEL", "SIMULACRA_FAST_MODEL"] as const) {
+      if (e[name] !== undefined) {
+        problems.push(
+          `${name} is set but no model endpoint is: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, any OpenAI-compatible server), or unset ${name} to use the offline model`,
+        );
+      }
+    }
+    return { mode: "offline" };
+  }
+  if (e.OPENAI_BASE_URL !== undefined && e.SIMULACRA_MODEL === undefined) {
+    problems.push(
+      "SIMULACRA_MODEL is required with OPENAI_BASE_URL: set it to a model your server serves (e.g. SIMULACRA_MODEL=llama3.1:8b for Ollama)",
+    );
+  }
+  const main = e.SIMULACRA_MODEL ?? DEFAULT_OPENAI_MODEL;
+  return {
+    mode: "openai",
+    // Local servers (Ollama, vLLM) accept any key; the SDK insists on one.
+    apiKey: e.OPENAI_API_KEY ?? "not-needed",
+    baseURL: e.OPENAI_BASE_URL,
+    main,
+    fast: e.SIMULACRA_FAST_MODEL ?? main,
+  };
+}
+
+function embeddingConfig(e: Env, model: ModelConfig, problems: string[]): EmbeddingConfig {
+  const officialOpenAi = model.mode === "openai" && model.baseURL === undefined;
+  const name = e.SIMULACRA_EMBEDDING_MODEL ??
+    (officialOpenAi ? DEFAULT_OPENAI_EMBEDDING : undefined);
+  if (name === undefined) {
+    return { mode: "local", dimensions: e.SIMULACRA_EMBEDDING_DIMENSIONS ?? LOCAL_DIMENSIONS };
+  }
+  if (model.mode !== "openai") {
+    problems.push(
+      "SIMULACRA_EMBEDDING_MODEL is set but no model endpoint is: set OPENAI_API_KEY or OPENAI_BASE_URL, or unset SIMULACRA_EMBEDDING_MODEL to use the local embedder",
+    );
+    return { mode: "local", dimensions: LOCAL_DIMENSIONS };
+  }
+  const dimensions = e.SIMULACRA_EMBEDDING_DIMENSIONS ?? knownEmbeddingDimensions[name];
+  if (dimensions === undefined) {
+    problems.push(
+      `SIMULACRA_EMBEDDING_DIMENSIONS is required for embedding model "${name}": set it to the model's vector size (e.g. 768)`,
+    );
+  }
+  return {
+    mode: "openai",
+    apiKey: model.apiKey,
+    baseURL: model.baseURL,
+    model: name,
+    dimensions: dimensions ?? 0,
+  };
+}
+
+function storageConfig(e: Env, runtime: Runtime, problems: string[]): StorageConfig {
+  const pairs = {
+    redis: [e.UPSTASH_REDIS_REST_URL, e.UPSTASH_REDIS_REST_TOKEN] as const,
+    vector: [e.UPSTASH_VECTOR_REST_URL, e.UPSTASH_VECTOR_REST_TOKEN] as const,
+  };
+  const missing = [
+    ["UPSTASH_REDIS_REST_URL", pairs.redis[0]],
+    ["UPSTASH_REDIS_REST_TOKEN", pairs.redis[1]],
+    ["UPSTASH_VECTOR_REST_URL", pairs.vector[0]],
+    ["UPSTASH_VECTOR_REST_TOKEN", pairs.vector[1]],
+  ].filter(([, v]) => v === undefined).map(([k]) => k as string);
+  if (missing.length === 0) {
+    return {
+      kind: "upstash",
+      redisUrl: pairs.redis[0]!,
+      redisToken: pairs.redis[1]!,
+      vectorUrl: pairs.vector[0]!,
+      vectorToken: pairs.vector[1]!,
+    };
+  }
+  if (missing.length < 4) {
+    problems.push(
+      `The hosted backend needs all four Upstash variables, but ${missing.join(", ")} ${
+        missing.length === 1 ? "is" : "are"
+      } not set: set ${
+        missing.length === 1 ? "it" : "them"
+      } (Upstash console → your database / index → REST API), or unset the others to use the embedded store`,
+    );
+  } else if (runtime === "workers") {
+    problems.push(
+      "Cloudflare Workers have no local disk for the embedded store: set UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN, UPSTASH_VECTOR_REST_URL and UPSTASH_VECTOR_REST_TOKEN with `wrangler secret put`",
+    );
+  }
+  return { kind: "embedded", dataDir: e.SIMULACRA_DATA_DIR ?? "./.simulacra" };
+}

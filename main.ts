@@ -1,0 +1,95 @@
+/** @module The Deno entry: `deno task start`. Serves the API and runs the minute cron. */
+import { loadConfig } from "./lib/config.ts";
+import { openKvStorage } from "./lib/kv/kv_storage.ts";
+import { jsonLogger, type Logger } from "./lib/logger.ts";
+import { describeServices, openServices } from "./lib/services.ts";
+import { createApp } from "./routes/app.ts";
+import type { Deps } from "./src/deps.ts";
+import { runScheduledTick } from "./src/engine/scheduled_tick.ts";
+import { SimulacraError } from "./src/errors.ts";
+import { VERSION } from "./src/version.ts";
+
+/** Options for {@linkcode startServer}; tests replace the platform pieces. */
+export interface StartServerOptions {
+  logger?: Logger;
+  /** Registers the minute cron. @default Deno.cron */
+  cron?: (name: string, schedule: string, handler: () => Promise<void>) => unknown;
+  /** Overrides the port (0 = any free port). */
+  port?: number;
+}
+
+/** A running server. */
+export interface RunningServer {
+  url: string;
+  deps: Deps;
+  /** The cron handler, as registered. */
+  tick: () => Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/**
+ * Loads the configuration, opens the services and serves the API. Without an admin key it
+ * listens on 127.0.0.1 only.
+ * @throws `config_error` with every bad variable named.
+ */
+export async function startServer(
+  env: Record<string, string>,
+  options: StartServerOptions = {},
+): Promise<RunningServer> {
+  const logger = options.logger ?? jsonLogger();
+  const config = loadConfig(env, { runtime: "deno" });
+  const deps = await openServices(config, {
+    logger,
+    openEmbedded: (dataDir, dimensions) =>
+      openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions }),
+  });
+  const app = createApp(deps, { adminKey: config.adminKey, logger });
+  const hostname = config.adminKey ? "0.0.0.0" : "127.0.0.1";
+  const tick = async () => {
+    const minute = Math.floor(Date.now() / 60_000) * 60_000;
+    try {
+      await runScheduledTick(deps, minute);
+    } catch (err) {
+      logger.log("error", "scheduled tick failed", { error: err });
+    }
+  };
+  (options.cron ?? Deno.cron)("simulacra-tick", "* * * * *", tick);
+  const server = Deno.serve(
+    { port: options.port ?? config.port, hostname, onListen: () => {} },
+    app.fetch,
+  );
+  const url = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${server.addr.port}`;
+  const access = config.adminKey
+    ? "admin key required on /v1"
+    : "no SIMULACRA_ADMIN_KEY, so listening on 127.0.0.1 only";
+  logger.log(
+    "info",
+    `Simulacra ${VERSION} on ${url} (${access}); ${describeServices(config, deps)}`,
+    {
+      docs: `${url}/docs`,
+      playground: `${url}/`,
+    },
+  );
+  return {
+    url,
+    deps,
+    tick,
+    async shutdown() {
+      await server.shutdown();
+      await deps.storage.close();
+    },
+  };
+}
+
+if (import.meta.main) {
+  try {
+    await startServer(Deno.env.toObject());
+  } catch (err) {
+    if (err instanceof SimulacraError) {
+      // deno-lint-ignore no-console
+      console.error(err.message);
+      Deno.exit(1);
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,28 @@
+/** @module Small helpers for route definitions shared by the routers. */
+import { z } from "zod";
+import { AgentId, MemoryId, WorldId } from "../src/ids.ts";
+
+/** A JSON response entry for `createRoute`. */
+export function jsonContent<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+/** A required JSON request body for `createRoute`. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return { required: true, content: { "application/json": { schema } } };
+}
+
+/** `{world}` path parameter. */
+export const WorldParams = z.object({
+  world: WorldId.meta({ param: { name: "world", in: "path" }, example: "smallville" }),
+});
+
+/** `{world}/agents/{agent}` path parameters. */
+export const AgentParams = WorldParams.extend({
+  agent: AgentId.meta({ param: { name: "agent", in: "path" }, example: "isabella" }),
+});
+
+/** `…/memories/{memory}` path parameters. */
+export const MemoryParams = AgentParams.extend({
+  memory: MemoryId.meta({ param: { name: "memory", in: "path" } }),
+});

@@ -1,0 +1,71 @@
+/** @module Agent routes: create, list, read. */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { Agent, CreateAgentInput, listAgents, loadAgent } from "../src/agents/agent.ts";
+import { createAgent } from "../src/agents/create_agent.ts";
+import type { Deps } from "../src/deps.ts";
+import { MemoryRecord } from "../src/memory/memory.ts";
+import { getWorld } from "../src/world/world.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
+import { UsageBody } from "./_usage.ts";
+
+const CreatedAgentBody = Agent.extend({ seeds: z.array(MemoryRecord), usage: UsageBody })
+  .meta({ id: "CreatedAgent" });
+
+const createAgentRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/agents",
+  tags: ["Agents"],
+  summary: "Create an agent; its description's semicolon-separated phrases become seed memories",
+  request: { params: WorldParams, body: jsonBody(CreateAgentInput) },
+  responses: {
+    201: jsonContent(CreatedAgentBody, "The agent and its seed memories"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 502, 503, 504),
+  },
+});
+
+const listAgentsRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}/agents",
+  tags: ["Agents"],
+  summary: "List the agents of a world",
+  request: { params: WorldParams },
+  responses: {
+    200: jsonContent(z.object({ agents: z.array(Agent) }), "Every agent, by id"),
+    ...errorResponses(401, 403, 404, 503),
+  },
+});
+
+const getAgentRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}/agents/{agent}",
+  tags: ["Agents"],
+  summary: "Read an agent",
+  request: { params: AgentParams },
+  responses: { 200: jsonContent(Agent, "The agent"), ...errorResponses(401, 403, 404, 503) },
+});
+
+/** The agent routes under `/v1`. */
+export function agentRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(createAgentRoute, async (c) => {
+    const { agent, seeds, usage } = await createAgent(
+      deps,
+      c.req.valid("param").world,
+      c.req.valid("json"),
+    );
+    return c.json({ ...agent, seeds, usage }, 201);
+  });
+  app.openapi(listAgentsRoute, async (c) => {
+    const { world } = c.req.valid("param");
+    await getWorld(deps, world);
+    return c.json({ agents: await listAgents(deps, world) }, 200);
+  });
+  app.openapi(getAgentRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json((await loadAgent(deps, { worldId: world, agentId: agent })).value, 200);
+  });
+  return app;
+}

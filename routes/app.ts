@@ -1,0 +1,145 @@
+/** @module The root Hono app: middleware, error model, OpenAPI document, and every router. */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import type { Deps } from "../src/deps.ts";
+import { SimulacraError } from "../src/errors.ts";
+import { VERSION } from "../src/version.ts";
+import type { Logger } from "../lib/logger.ts";
+import { type AppEnv, validationHook } from "./app_env.ts";
+import { adminAuth } from "./auth.ts";
+import { errorBody, statusOf } from "./errors.ts";
+import { serviceRoutes } from "./service.ts";
+import { agentRoutes } from "./agents.ts";
+import { memoryRoutes } from "./memories.ts";
+import { worldRoutes } from "./worlds.ts";
+
+/** Options for {@linkcode createApp}. */
+export interface AppOptions {
+  /** When set, every /v1 route needs `Authorization: Bearer <adminKey>`. */
+  adminKey?: string;
+  logger: Logger;
+  /** Largest request body accepted. @default 4 MiB */
+  maxBodyBytes?: number;
+  /** Makes request ids; injectable for tests. @default crypto.randomUUID */
+  requestId?: () => string;
+}
+
+/** Builds the whole HTTP app over the given ports. */
+export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> {
+  const { logger } = options;
+  const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
+  const makeId = options.requestId ?? (() => crypto.randomUUID());
+
+  app.use("*", async function requestLog(c, next) {
+    const started = performance.now();
+    const requestId = c.req.header("x-request-id")?.slice(0, 64) || makeId();
+    c.set("requestId", requestId);
+    await next();
+    c.header("x-request-id", requestId);
+    logger.log("info", "request", {
+      requestId,
+      method: c.req.method,
+      path: c.req.path, // the path only: query strings may carry user text
+      status: c.res.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+  });
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: options.maxBodyBytes ?? 4 * 1024 * 1024,
+      onError: (c) =>
+        c.json(
+          errorBody(
+            "payload_too_large",
+            `Cannot accept a body over ${
+              options.maxBodyBytes ?? 4 * 1024 * 1024
+            } bytes: send fewer items per request`,
+          ),
+          413,
+        ),
+    }),
+  );
+  app.use("/v1/*", adminAuth(options.adminKey));
+
+  app.route("/", serviceRoutes(deps));
+  app.route("/v1", worldRoutes(deps));
+  app.route("/v1", agentRoutes(deps));
+  app.route("/v1", memoryRoutes(deps));
+
+  app.openAPIRegistry.registerComponent("securitySchemes", "adminKey", {
+    type: "http",
+    scheme: "bearer",
+    description: "SIMULACRA_ADMIN_KEY, required on /v1 routes when the server has one",
+  });
+  app.doc31("/openapi.json", {
+    openapi: "3.1.0",
+    info: {
+      title: "Simulacra",
+      version: VERSION,
+      description:
+        "Believable minds for game characters: memory streams, reflection, planning, reactions, dialogue and in-character replies over HTTP. All times are game time, YYYY-MM-DDTHH:MM:SS.",
+    },
+    security: [{ adminKey: [] }],
+  });
+
+  app.notFound((c) =>
+    c.json(
+      errorBody(
+        "route_not_found",
+        `Cannot find route ${c.req.method} ${c.req.path}: see GET /openapi.json or /docs for the routes`,
+      ),
+      404,
+    )
+  );
+
+  app.onError((err, c) => {
+    if (err instanceof SimulacraError) {
+      const status = statusOf[err.code];
+      if (status >= 500) {
+        logger.log("error", "request failed", {
+          requestId: c.get("requestId"),
+          code: err.code,
+          error: err,
+          cause: err.cause instanceof Error ? err.cause : undefined,
+        });
+      }
+      return c.json(errorBody(err.code, err.message, err.details), status);
+    }
+    if (err instanceof HTTPException) return httpExceptionResponse(err, c);
+    logger.log("error", "unexpected error", { requestId: c.get("requestId"), error: err });
+    return c.json(
+      errorBody(
+        "internal_error",
+        `Cannot complete the request because of an unexpected error: report request id "${
+          c.get("requestId")
+        }"`,
+      ),
+      500,
+    );
+  });
+  return app;
+}
+
+function httpExceptionResponse(
+  err: HTTPException,
+  c: { json: (body: unknown, status: 400 | 401 | 413 | 500) => Response },
+): Response {
+  if (err.status === 400 && /json/i.test(err.message)) {
+    return c.json(
+      errorBody(
+        "malformed_json",
+        "Cannot parse the request body as JSON: send valid JSON with Content-Type: application/json",
+      ),
+      400,
+    );
+  }
+  if (err.status === 400) {
+    return c.json(errorBody("invalid_request", err.message || "Invalid request"), 400);
+  }
+  if (err.status === 413) {
+    return c.json(errorBody("payload_too_large", "Cannot accept a body this large"), 413);
+  }
+  return c.json(errorBody("internal_error", "Cannot complete the request"), 500);
+}

@@ -1,0 +1,89 @@
+/** @module Memory routes: perceive, retrieve, list and read. */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Deps } from "../src/deps.ts";
+import {
+  getMemory,
+  listMemories,
+  ListMemoriesQuery,
+  MemoryPageBody,
+  MemoryWithEvidence,
+} from "../src/memory/listing.ts";
+import { perceive, PerceiveInput, PerceiveResult } from "../src/memory/perceive.ts";
+import { retrieve, RetrieveInput, RetrieveResult } from "../src/memory/retrieval.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { AgentParams, jsonBody, jsonContent, MemoryParams } from "./_openapi.ts";
+
+const perceiveRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/agents/{agent}/perceive",
+  tags: ["Memory"],
+  summary:
+    "Store 1–500 observations (idempotent by eventId; one importance call, one embedding call)",
+  request: { params: AgentParams, body: jsonBody(PerceiveInput) },
+  responses: {
+    200: jsonContent(PerceiveResult, "The memory of each observation, in order"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 502, 503, 504),
+  },
+});
+
+const retrieveRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/agents/{agent}/retrieve",
+  tags: ["Memory"],
+  summary: "The best memories for a query, with recency/importance/relevance explained",
+  request: { params: AgentParams, body: jsonBody(RetrieveInput) },
+  responses: {
+    200: jsonContent(RetrieveResult, "Best first"),
+    ...errorResponses(400, 401, 403, 404, 502, 503, 504),
+  },
+});
+
+const listRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}/agents/{agent}/memories",
+  tags: ["Memory"],
+  summary: "Page through memories by kind and creation time",
+  request: { params: AgentParams, query: ListMemoriesQuery },
+  responses: {
+    200: jsonContent(MemoryPageBody, "A page"),
+    ...errorResponses(400, 401, 403, 404, 503),
+  },
+});
+
+const getRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}/agents/{agent}/memories/{memory}",
+  tags: ["Memory"],
+  summary: "Read one memory; reflections include their evidence chain",
+  request: { params: MemoryParams },
+  responses: {
+    200: jsonContent(MemoryWithEvidence, "The memory"),
+    ...errorResponses(401, 403, 404, 503),
+  },
+});
+
+/** The memory routes under `/v1`. */
+export function memoryRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(perceiveRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(await perceive(deps, world, agent, c.req.valid("json")), 200);
+  });
+  app.openapi(retrieveRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(await retrieve(deps, world, agent, c.req.valid("json")), 200);
+  });
+  app.openapi(listRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(
+      await listMemories(deps, { worldId: world, agentId: agent }, c.req.valid("query")),
+      200,
+    );
+  });
+  app.openapi(getRoute, async (c) => {
+    const { world, agent, memory } = c.req.valid("param");
+    return c.json(await getMemory(deps, { worldId: world, agentId: agent }, memory), 200);
+  });
+  return app;
+}

@@ -1,0 +1,66 @@
+/** @module World routes: create, list, read, and usage totals. */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import type { Deps } from "../src/deps.ts";
+import { WorldUsage, worldUsage } from "../src/model/world_usage.ts";
+import { createWorld, CreateWorldInput, getWorld, listWorlds, World } from "../src/world/world.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { jsonBody, jsonContent as json, WorldParams } from "./_openapi.ts";
+
+const createWorldRoute = createRoute({
+  method: "post",
+  path: "/worlds",
+  tags: ["Worlds"],
+  summary: "Create a world with its own game clock",
+  request: { body: jsonBody(CreateWorldInput) },
+  responses: { 201: json(World, "The new world"), ...errorResponses(400, 401, 403, 409, 413, 503) },
+});
+
+const listWorldsRoute = createRoute({
+  method: "get",
+  path: "/worlds",
+  tags: ["Worlds"],
+  summary: "List worlds",
+  responses: {
+    200: json(z.object({ worlds: z.array(World) }), "Every world"),
+    ...errorResponses(401, 403, 503),
+  },
+});
+
+const getWorldRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}",
+  tags: ["Worlds"],
+  summary: "Read a world and its clock",
+  request: { params: WorldParams },
+  responses: { 200: json(World, "The world"), ...errorResponses(401, 403, 404, 503) },
+});
+
+const usageRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}/usage",
+  tags: ["Worlds"],
+  summary: "Model calls and tokens, per agent and per operation",
+  request: { params: WorldParams },
+  responses: { 200: json(WorldUsage, "Usage totals"), ...errorResponses(401, 403, 404, 503) },
+});
+
+/** The `/v1/worlds` routes. */
+export function worldRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(
+    createWorldRoute,
+    async (c) => c.json(await createWorld(deps, c.req.valid("json")), 201),
+  );
+  app.openapi(listWorldsRoute, async (c) => c.json({ worlds: await listWorlds(deps) }, 200));
+  app.openapi(
+    getWorldRoute,
+    async (c) => c.json(await getWorld(deps, c.req.valid("param").world), 200),
+  );
+  app.openapi(
+    usageRoute,
+    async (c) => c.json(await worldUsage(deps, c.req.valid("param").world), 200),
+  );
+  return app;
+}

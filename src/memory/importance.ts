@@ -1,0 +1,50 @@
+/** @module Scores the importance of new memories in one batched fast-model call (SPEC §3). */
+import type { Deps } from "../deps.ts";
+import { ModelUnavailableError } from "../errors.ts";
+import { emptyUsage, type Usage } from "../model/usage.ts";
+import { buildImportancePrompt } from "../prompts/importance.ts";
+
+/** Texts that describe nothing happening; they score 1 with no model call. */
+const IDLE =
+  /^(?:\S+(?:\s\S+){0,3}\s+is\s+)?(?:idle|doing nothing|asleep|sleeping)\.?$|^(?:nothing|idle|none)\.?$/i;
+
+/** Whether an observation is an idle/no-op event (scored 1 without a call). */
+export function isIdle(text: string): boolean {
+  return IDLE.test(text.trim());
+}
+
+/** Scores per text (null where the model failed) and what the call cost. */
+export interface ImportanceScores {
+  scores: (number | null)[];
+  usage: Usage;
+  /** Set when the model failed after its retries; those texts are stored as pending. */
+  failure?: ModelUnavailableError;
+}
+
+/**
+ * Scores texts 1-10: idle ones get 1, the rest go to the fast model in one call. When the model
+ * is unavailable after retries, their scores are null so the caller stores them as pending.
+ */
+export async function scoreImportance(
+  deps: Pick<Deps, "model">,
+  attribution: { worldId: string; agentId: string; agentName: string },
+  texts: readonly string[],
+): Promise<ImportanceScores> {
+  const scores: (number | null)[] = texts.map((t) => (isIdle(t) ? 1 : null));
+  const todo = texts.map((t, i) => [t, i] as const).filter(([, i]) => scores[i] === null);
+  if (todo.length === 0) return { scores, usage: emptyUsage() };
+  try {
+    const completion = await deps.model.complete(
+      buildImportancePrompt({
+        agentName: attribution.agentName,
+        observations: todo.map(([t]) => t),
+      }),
+      { worldId: attribution.worldId, agentId: attribution.agentId, operation: "importance" },
+    );
+    todo.forEach(([, i], j) => (scores[i] = completion.value.scores[j]));
+    return { scores, usage: completion.usage };
+  } catch (err) {
+    if (err instanceof ModelUnavailableError) return { scores, usage: emptyUsage(), failure: err };
+    throw err;
+  }
+}

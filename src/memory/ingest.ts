@@ -1,0 +1,123 @@
+/** @module Turns new experiences into memory records: importance, embeddings, then one atomic write. */
+import type { Agent } from "../agents/agent.ts";
+import type { Deps } from "../deps.ts";
+import { type AgentScope, MemoryId } from "../ids.ts";
+import { addUsage, type Usage } from "../model/usage.ts";
+import type { VectorEntry } from "../ports/vector_index.ts";
+import type { GameTime } from "../time/game_time.ts";
+import { scoreImportance } from "./importance.ts";
+import type { MemoryKind, MemoryRecord, Provenance } from "./memory.ts";
+
+/** An experience to remember. */
+export interface NewMemory {
+  /** A reserved id (e.g. claimed by an event id); minted when absent. */
+  id?: string;
+  description: string;
+  kind: MemoryKind;
+  provenance: Provenance;
+  at: GameTime;
+  location?: string;
+  eventId?: string;
+  /** A known importance skips the model (e.g. reflections scored with their insight). */
+  importance?: number;
+  evidence?: MemoryId[];
+  depth?: number;
+}
+
+/** Records and vectors ready to write, with what preparing them cost. */
+export interface PreparedMemories {
+  records: MemoryRecord[];
+  vectors: VectorEntry[];
+  usage: Usage;
+  /** Importance to add to the reflection counter (new scores and late scores of pending ones). */
+  addedImportance: number;
+  /** New records stored with a provisional importance. */
+  stillPending: MemoryId[];
+  /** Earlier pending memories scored now, with their scores. */
+  filled: { id: MemoryId; importance: number }[];
+  filledPending: MemoryId[];
+}
+
+/**
+ * Scores and embeds new memories without writing anything: one fast-model call for every
+ * importance still unknown (new ones and `pending` ones from earlier batches) and one embedding
+ * call. A failed importance call leaves provisional scores of 1 marked pending; a failed
+ * embedding call throws, so nothing is half-written.
+ */
+export async function prepareMemories(
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  agent: Agent,
+  items: readonly NewMemory[],
+  pending: readonly MemoryRecord[] = [],
+): Promise<PreparedMemories> {
+  const attribution = { worldId: agent.worldId, agentId: agent.id, agentName: agent.name };
+  const unscored = items.map((m, i) => ({ m, i })).filter(({ m }) => m.importance === undefined);
+  const texts = [...unscored.map(({ m }) => m.description), ...pending.map((p) => p.description)];
+  const scoring = await scoreImportance(deps, attribution, texts);
+  const importance = items.map((m) => m.importance ?? null);
+  unscored.forEach(({ i }, j) => (importance[i] = scoring.scores[j]));
+  const lateScores = scoring.scores.slice(unscored.length);
+
+  const distinct = [...new Set(items.map((m) => m.description))];
+  const embedded = distinct.length > 0
+    ? await deps.embedder.embed(distinct, {
+      worldId: agent.worldId,
+      agentId: agent.id,
+      operation: "embedding",
+    })
+    : { vectors: [], usage: addUsage() };
+  const vectorOf = new Map(distinct.map((t, i) => [t, embedded.vectors[i]]));
+
+  const records: MemoryRecord[] = items.map((m, i) => {
+    const score = importance[i];
+    const record: MemoryRecord = {
+      id: MemoryId.parse(m.id ?? deps.ids.next("m")),
+      worldId: agent.worldId as MemoryRecord["worldId"],
+      agentId: agent.id,
+      kind: m.kind,
+      description: m.description,
+      createdAt: m.at,
+      lastAccessedAt: m.at,
+      importance: score ?? 1,
+      provenance: m.provenance,
+    };
+    if (score === null) record.importancePending = true;
+    if (m.location !== undefined) record.location = m.location;
+    if (m.eventId !== undefined) record.eventId = m.eventId;
+    if (m.evidence !== undefined) record.evidence = m.evidence;
+    if (m.depth !== undefined) record.depth = m.depth;
+    return record;
+  });
+  const filled = pending
+    .map((p, j) => ({ id: p.id, importance: lateScores[j] }))
+    .filter((f): f is { id: MemoryId; importance: number } => f.importance !== null);
+  return {
+    records,
+    vectors: records.map((r) => ({ id: r.id, vector: vectorOf.get(r.description)! })),
+    usage: addUsage(scoring.usage, embedded.usage),
+    addedImportance:
+      records.filter((r) => !r.importancePending).reduce((s, r) => s + r.importance, 0) +
+      filled.reduce((s, f) => s + f.importance, 0),
+    stillPending: records.filter((r) => r.importancePending).map((r) => r.id),
+    filled,
+    filledPending: filled.map((f) => f.id),
+  };
+}
+
+/**
+ * Writes prepared memories: vectors first (invisible until their records exist, and idempotent),
+ * then the records in one atomic append, then late importance scores.
+ */
+export async function writeMemories(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+  prepared: Pick<PreparedMemories, "records" | "vectors" | "filled">,
+): Promise<void> {
+  if (prepared.records.length > 0) {
+    await deps.storage.vectors.upsert(scope, prepared.vectors);
+    await deps.storage.memories.append(scope, prepared.records);
+  }
+  await Promise.all(
+    prepared.filled.map((f) => deps.storage.memories.setImportance(scope, f.id, f.importance)),
+  );
+}

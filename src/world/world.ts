@@ -1,0 +1,120 @@
+/** @module Worlds: a named place with its own game clock (SPEC §6). */
+import { z } from "zod";
+import type { Deps } from "../deps.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import { WorldId } from "../ids.ts";
+import type { DocumentKey } from "../ports/document_store.ts";
+import { WeightsOrPreset } from "../memory/scoring.ts";
+import { GameTime } from "../time/game_time.ts";
+
+/** A world's clock: game time now, how far a tick advances, and whether ticks are paused. */
+export const Clock = z
+  .object({
+    now: GameTime,
+    minutesPerTick: z.number().int().min(1).max(1440),
+    paused: z.boolean(),
+  })
+  .meta({ id: "Clock" });
+export type Clock = z.infer<typeof Clock>;
+
+/** Per-world tuning of the memory stream; every field has the paper's default. */
+export const WorldSettings = z
+  .strictObject({
+    reflectionThreshold: z
+      .number()
+      .int()
+      .min(1)
+      .max(100_000)
+      .default(150)
+      .meta({ description: "Summed importance that makes a reflection due (paper: 150)" }),
+    retentionMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .default(30)
+      .meta({
+        description: "Identical observations within this many game minutes are stored once",
+      }),
+    recencyDecay: z
+      .number()
+      .gt(0)
+      .lt(1)
+      .default(0.995)
+      .meta({ description: "Recency = decay ^ game hours since last access (paper: 0.995)" }),
+    retrievalWeights: WeightsOrPreset.default("paper"),
+  })
+  .meta({ id: "WorldSettings" });
+export type WorldSettings = z.infer<typeof WorldSettings>;
+
+/** A world as stored and returned. */
+export const World = z
+  .object({ id: WorldId, name: z.string(), clock: Clock, settings: WorldSettings })
+  .meta({ id: "World" });
+export type World = z.infer<typeof World>;
+
+/** The body of `POST /v1/worlds`. */
+export const CreateWorldInput = z
+  .strictObject({
+    id: WorldId.optional().meta({ description: "Your own id; minted when absent" }),
+    name: z.string().trim().min(1).max(200),
+    startTime: GameTime,
+    minutesPerTick: z.number().int().min(1).max(1440).default(10),
+    settings: WorldSettings.default(WorldSettings.parse({})),
+  })
+  .meta({
+    id: "CreateWorldInput",
+    example: { name: "Smallville", startTime: "2023-02-13T07:00:00" },
+  });
+export type CreateWorldInput = z.infer<typeof CreateWorldInput>;
+
+function worldKey(id: string): DocumentKey {
+  return { collection: "worlds", scope: "", id };
+}
+
+/**
+ * Creates a world whose clock starts at `startTime`.
+ * @throws `conflict` when a world with that id exists.
+ */
+export async function createWorld(
+  deps: Pick<Deps, "storage" | "ids">,
+  input: CreateWorldInput,
+): Promise<World> {
+  const id = input.id ?? WorldId.parse(deps.ids.next("w"));
+  const world: World = {
+    id,
+    name: input.name,
+    clock: { now: input.startTime, minutesPerTick: input.minutesPerTick, paused: false },
+    settings: input.settings,
+  };
+  try {
+    await deps.storage.documents.create(worldKey(id), world);
+  } catch (err) {
+    if (err instanceof ConflictError) {
+      throw new ConflictError(`Cannot create world "${id}": it exists already, pick another id`);
+    }
+    throw err;
+  }
+  return world;
+}
+
+/**
+ * The world with this id.
+ * @throws `world_not_found`
+ */
+export async function getWorld(deps: Pick<Deps, "storage">, id: WorldId): Promise<World> {
+  const doc = await deps.storage.documents.get<World>(worldKey(id));
+  if (!doc) {
+    throw new NotFoundError(
+      "world_not_found",
+      `Cannot find world "${id}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
+    );
+  }
+  return doc.value;
+}
+
+/** Every world, ordered by id. */
+export async function listWorlds(deps: Pick<Deps, "storage">): Promise<World[]> {
+  const docs = await deps.storage.documents.list<World>("worlds", "");
+  return docs.map((d) => d.value);
+}

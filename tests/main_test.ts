@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { silentLogger } from "../lib/logger.ts";
+import { startServer } from "../main.ts";
+import { ConfigError } from "../src/errors.ts";
+
+Deno.test("startServer() serves the API, registers the minute cron, and its handler reaches the shared tick", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const crons: { name: string; schedule: string; handler: () => Promise<void> }[] = [];
+  const server = await startServer({ SIMULACRA_DATA_DIR: dataDir }, {
+    port: 0,
+    logger: silentLogger,
+    cron: (name, schedule, handler) => crons.push({ name, schedule, handler }),
+  });
+  try {
+    assert.equal(crons.length, 1);
+    assert.equal(crons[0].schedule, "* * * * *");
+    assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/, "no admin key: loopback only");
+    const before = await (await fetch(`${server.url}/health`)).json();
+    assert.equal(before.cron, null);
+    await crons[0].handler();
+    const after = await (await fetch(`${server.url}/health`)).json();
+    assert.equal(after.cron.runs, 1);
+    assert.equal(after.model.mode, "offline");
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("startServer() keeps worlds in the data directory across restarts", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const options = { port: 0, logger: silentLogger, cron: () => {} };
+  try {
+    const first = await startServer({ SIMULACRA_DATA_DIR: dataDir }, options);
+    const res = await fetch(`${first.url}/v1/worlds`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ id: "kept", name: "Kept", startTime: "2023-02-13T07:00:00" }),
+    });
+    assert.equal(res.status, 201);
+    await res.body?.cancel();
+    await first.shutdown();
+
+    const second = await startServer({ SIMULACRA_DATA_DIR: dataDir }, options);
+    const world = await (await fetch(`${second.url}/v1/worlds/kept`)).json();
+    assert.equal(world.name, "Kept");
+    await second.shutdown();
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("startServer() refuses an embedder that does not match the stored vectors", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const options = { port: 0, logger: silentLogger, cron: () => {} };
+  try {
+    const first = await startServer({ SIMULACRA_DATA_DIR: dataDir }, options);
+    await first.shutdown();
+    await assert.rejects(
+      startServer({ SIMULACRA_DATA_DIR: dataDir, SIMULACRA_EMBEDDING_DIMENSIONS: "256" }, options),
+      (err) =>
+        err instanceof ConfigError &&
+        /embedded with "local-hash-v1" \(384 dimensions\)/.test(err.message),
+    );
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("startServer() fails fast on a bad configuration", async () => {
+  await assert.rejects(
+    startServer({ PORT: "abc" }, { logger: silentLogger, cron: () => {} }),
+    (err) => err instanceof ConfigError && /PORT must be a whole number/.test(err.message),
+  );
+});

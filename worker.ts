@@ -1,0 +1,66 @@
+/** @module The Cloudflare Workers entry: `fetch` serves the API, `scheduled` runs the minute cron. */
+import { loadConfig } from "./lib/config.ts";
+import { jsonLogger } from "./lib/logger.ts";
+import { openServices } from "./lib/services.ts";
+import { createApp } from "./routes/app.ts";
+import { errorBody } from "./routes/errors.ts";
+import type { Deps } from "./src/deps.ts";
+import { runScheduledTick } from "./src/engine/scheduled_tick.ts";
+import { SimulacraError } from "./src/errors.ts";
+
+// The few Workers types this entry needs; @cloudflare/workers-types would replace Deno's globals.
+interface ScheduledController {
+  readonly scheduledTime: number;
+  readonly cron: string;
+}
+interface ExecutionContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+type WorkerEnv = Record<string, unknown>;
+
+interface Running {
+  deps: Deps;
+  fetch: (request: Request) => Response | Promise<Response>;
+}
+
+const logger = jsonLogger();
+// One set of services per isolate, built on first use from the bindings.
+let running: Promise<Running> | undefined;
+
+function start(env: WorkerEnv): Promise<Running> {
+  running ??= (async () => {
+    const config = loadConfig(env, { runtime: "workers" });
+    const deps = await openServices(config, { logger });
+    const app = createApp(deps, { adminKey: config.adminKey, logger });
+    return { deps, fetch: (request: Request) => app.fetch(request) };
+  })().catch((err) => {
+    running = undefined; // a fixed secret takes effect on the next request
+    throw err;
+  });
+  return running;
+}
+
+async function fetchHandler(request: Request, env: WorkerEnv): Promise<Response> {
+  try {
+    return await (await start(env)).fetch(request);
+  } catch (err) {
+    const e = err instanceof SimulacraError
+      ? err
+      : new SimulacraError("internal_error", "Cannot start the service", { cause: err });
+    logger.log("error", "start-up failed", { code: e.code, error: e });
+    return Response.json(errorBody(e.code, e.message), {
+      status: e.code === "store_unavailable" ? 503 : 500,
+    });
+  }
+}
+
+async function scheduledHandler(
+  controller: ScheduledController,
+  env: WorkerEnv,
+  ctx: ExecutionContext,
+): Promise<void> {
+  const { deps } = await start(env);
+  ctx.waitUntil(runScheduledTick(deps, controller.scheduledTime));
+}
+
+export default { fetch: fetchHandler, scheduled: scheduledHandler };
