@@ -16,6 +16,8 @@ export interface StartServerOptions {
   cron?: (name: string, schedule: string, handler: () => Promise<void>) => unknown;
   /** Overrides the port (0 = any free port). */
   port?: number;
+  /** Prints the human start-up line. @default console.log */
+  announce?: (line: string) => void;
 }
 
 /** A running server. */

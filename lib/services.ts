@@ -114,5 +114,5 @@ export function describeServices(config: Config, deps: Deps): string {
   const storage = config.storage.kind === "embedded"
     ? `embedded at ${config.storage.dataDir}`
     : `Upstash at ${new URL(config.storage.redisUrl).host}`;
-  return `model: ${model}; embedder: ${e.model} (${e.mode}, ${e.dimensions}d); storage: ${storage}`;
+  return `model: ${model}\n  embedder: ${e.model} (${e.mode}, ${e.dimensions} dimensions)\n  storage: ${storage}`;
 }

@@ -9,6 +9,7 @@ Deno.test("startServer() serves the API, registers the minute cron, and its hand
   const server = await startServer({ SIMULACRA_DATA_DIR: dataDir }, {
     port: 0,
     logger: silentLogger,
+    announce: () => {},
     cron: (name, schedule, handler) => crons.push({ name, schedule, handler }),
   });
   try {
@@ -29,7 +30,7 @@ Deno.test("startServer() serves the API, registers the minute cron, and its hand
 
 Deno.test("startServer() keeps worlds in the data directory across restarts", async () => {
   const dataDir = await Deno.makeTempDir();
-  const options = { port: 0, logger: silentLogger, cron: () => {} };
+  const options = { port: 0, logger: silentLogger, cron: () => {}, announce: () => {} };
   try {
     const first = await startServer({ SIMULACRA_DATA_DIR: dataDir }, options);
     const res = await fetch(`${first.url}/v1/worlds`, {
@@ -52,7 +53,7 @@ Deno.test("startServer() keeps worlds in the data directory across restarts", as
 
 Deno.test("startServer() refuses an embedder that does not match the stored vectors", async () => {
   const dataDir = await Deno.makeTempDir();
-  const options = { port: 0, logger: silentLogger, cron: () => {} };
+  const options = { port: 0, logger: silentLogger, cron: () => {}, announce: () => {} };
   try {
     const first = await startServer({ SIMULACRA_DATA_DIR: dataDir }, options);
     await first.shutdown();

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import SwaggerParser from "@apidevtools/swagger-parser";
+// Test-only dependency, kept out of deno.json so `deno task start` does not install it.
+// deno-lint-ignore no-import-prefix
+import SwaggerParser from "npm:@apidevtools/swagger-parser@13.1.0";
 import { jsonLogger, silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
 import { StoreUnavailableError } from "../../src/errors.ts";
