@@ -3,6 +3,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { Agent, CreateAgentInput, listAgents, loadAgent } from "../src/agents/agent.ts";
 import { createAgent } from "../src/agents/create_agent.ts";
+import { cachedSummary } from "../src/cognition/agent_summary.ts";
 import type { Deps } from "../src/deps.ts";
 import { MemoryRecord } from "../src/memory/memory.ts";
 import { getWorld } from "../src/world/world.ts";
@@ -13,6 +14,12 @@ import { UsageBody } from "./_usage.ts";
 
 const CreatedAgentBody = Agent.extend({ seeds: z.array(MemoryRecord), usage: UsageBody })
   .meta({ id: "CreatedAgent" });
+
+const AgentView = Agent.extend({
+  summary: z.string().nullable().meta({
+    description: "The cached agent summary (null until first made)",
+  }),
+}).meta({ id: "AgentView" });
 
 const createAgentRoute = createRoute({
   method: "post",
@@ -44,7 +51,10 @@ const getAgentRoute = createRoute({
   tags: ["Agents"],
   summary: "Read an agent",
   request: { params: AgentParams },
-  responses: { 200: jsonContent(Agent, "The agent"), ...errorResponses(401, 403, 404, 503) },
+  responses: {
+    200: jsonContent(AgentView, "The agent with its cached summary"),
+    ...errorResponses(401, 403, 404, 503),
+  },
 });
 
 /** The agent routes under `/v1`. */
@@ -65,7 +75,8 @@ export function agentRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.openapi(getAgentRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json((await loadAgent(deps, { worldId: world, agentId: agent })).value, 200);
+    const found = (await loadAgent(deps, { worldId: world, agentId: agent })).value;
+    return c.json({ ...found, summary: (await cachedSummary(deps, found))?.text ?? null }, 200);
   });
   return app;
 }

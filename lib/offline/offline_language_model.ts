@@ -9,7 +9,7 @@ import type {
 } from "../../src/ports/language_model.ts";
 import type { Attribution, Usage, UsageSink } from "../../src/model/usage.ts";
 import { countChatTokens, countTextTokens } from "../openai/token_count.ts";
-import { rateImportance } from "./importance_lexicon.ts";
+import { OFFLINE_RESPONDERS } from "./offline_responders.ts";
 import { type JsonSchema, sampleJsonSchema } from "./json_schema_sample.ts";
 
 /**
@@ -32,13 +32,8 @@ export interface OfflineLanguageModelOptions {
   onUsage?: UsageSink;
 }
 
-/** The answer of the built-in "importance" responder: one 1–10 score per observation. */
-export interface ImportanceAnswer {
-  scores: number[];
-}
-
 const MODEL = "offline";
-const REGISTRY = new Map<string, OfflineResponder>([["importance", answerImportance]]);
+const REGISTRY = new Map<string, OfflineResponder>(OFFLINE_RESPONDERS);
 const JSON_SCHEMAS = new WeakMap<z.ZodType, JsonSchema>();
 
 /**
@@ -53,20 +48,6 @@ const JSON_SCHEMAS = new WeakMap<z.ZodType, JsonSchema>();
  */
 export function registerOfflineResponder(kind: string, responder: OfflineResponder): void {
   REGISTRY.set(kind, responder);
-}
-
-/**
- * The built-in "importance" responder: `{ observations: string[] }` → `{ scores: number[] }`,
- * each score from {@linkcode rateImportance}.
- *
- * @throws {TypeError} When the input has no `observations` array of strings.
- */
-export function answerImportance(input: unknown): ImportanceAnswer {
-  const observations = (input as { observations?: unknown } | null)?.observations;
-  if (!Array.isArray(observations) || !observations.every((o) => typeof o === "string")) {
-    throw new TypeError('Cannot rate importance: the input has no "observations" list of strings');
-  }
-  return { scores: observations.map(rateImportance) };
 }
 
 /**

@@ -43,6 +43,32 @@ export const WorldSettings = z
       .default(0.995)
       .meta({ description: "Recency = decay ^ game hours since last access (paper: 0.995)" }),
     retrievalWeights: WeightsOrPreset.default("paper"),
+    summaryRefreshHours: z
+      .number()
+      .min(0)
+      .max(24 * 365)
+      .default(24)
+      .meta({
+        description: "The cached agent summary is remade when older than this (game hours)",
+      }),
+    reflectionQuestions: z.number().int().min(1).max(10).default(3),
+    conversationTurnCap: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .default(8)
+      .meta({ description: "Most lines per speaker in one conversation (reference: 8)" }),
+    conversationCooldownMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .default(60)
+      .meta({
+        description:
+          "Two agents who talked do not start another conversation within this many game minutes",
+      }),
   })
   .meta({ id: "WorldSettings" });
 export type WorldSettings = z.infer<typeof WorldSettings>;

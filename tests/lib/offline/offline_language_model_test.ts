@@ -1,8 +1,8 @@
 /** @module Tests of OfflineLanguageModel: the importance responder, registered responders and schema synthesis. */
 import assert from "node:assert/strict";
+import { answerImportance } from "../../../lib/offline/responders/importance.ts";
 import { z } from "zod";
 import {
-  answerImportance,
   OfflineLanguageModel,
   registerOfflineResponder,
 } from "../../../lib/offline/offline_language_model.ts";

@@ -1,0 +1,60 @@
+/** @module Recall for cognition: several queries, one embedding call, results marked accessed. */
+import type { Agent } from "../agents/agent.ts";
+import type { Deps } from "../deps.ts";
+import type { AgentScope, WorldId } from "../ids.ts";
+import type { Usage } from "../model/usage.ts";
+import type { GameTime } from "../time/game_time.ts";
+import type { World } from "../world/world.ts";
+import type { MemoryKind } from "./memory.ts";
+import { rankMemories } from "./retrieval.ts";
+import { resolveWeights, type Scored } from "./scoring.ts";
+
+/** Options for {@linkcode recall}. */
+export interface RecallOptions {
+  /** Game time of the thought (recency, and the new access time). */
+  at: GameTime;
+  /** Memories per query. @default 10 */
+  k?: number;
+  kinds?: readonly MemoryKind[];
+}
+
+/** The memories found for each query, best first, and what the embedding cost. */
+export interface Recalled {
+  results: Scored[][];
+  usage: Usage;
+}
+
+/**
+ * Retrieves an agent's memories for each query with the world's weights: one embedding call for
+ * all queries; every memory returned is marked accessed at `at` (the paper's retrieval).
+ * @see SPEC §3; Park et al. 2023 §4.1.
+ */
+export async function recall(
+  deps: Pick<Deps, "storage" | "embedder">,
+  world: World,
+  agent: Agent,
+  queries: readonly string[],
+  options: RecallOptions,
+): Promise<Recalled> {
+  const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
+  const embedded = await deps.embedder.embed(queries, {
+    worldId: world.id,
+    agentId: agent.id,
+    operation: "recall.query",
+  });
+  const weights = resolveWeights(world.settings.retrievalWeights);
+  const results: Scored[][] = [];
+  for (const vector of embedded.vectors) {
+    const { ranked } = await rankMemories(deps, scope, vector, {
+      at: options.at,
+      weights,
+      decay: world.settings.recencyDecay,
+      k: options.k ?? 10,
+      kinds: options.kinds,
+    });
+    results.push(ranked);
+  }
+  const ids = [...new Set(results.flat().map((s) => s.memory.id))];
+  await deps.storage.memories.touch(scope, ids, options.at);
+  return { results, usage: embedded.usage };
+}

@@ -1,0 +1,20 @@
+/** @module The real OpenAI client pointed at the fake server, for prompt tests. */
+import { type FakeOpenAi, startFakeOpenAi } from "../../lib/dev/fake_openai_server.ts";
+import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
+
+/** A fake server and a client on it; dispose with `await using`. */
+export async function fakeModel(): Promise<
+  { fake: FakeOpenAi; model: OpenAiLanguageModel } & AsyncDisposable
+> {
+  const fake = await startFakeOpenAi();
+  const model = new OpenAiLanguageModel({
+    apiKey: "test-key",
+    baseURL: fake.url,
+    mainModel: "fake-main",
+    fastModel: "fake-fast",
+    timeoutMs: 5_000,
+    maxRetries: 1,
+    sleep: () => Promise.resolve(),
+  });
+  return { fake, model, [Symbol.asyncDispose]: () => fake.close() };
+}
