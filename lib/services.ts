@@ -11,6 +11,7 @@ import { LocalEmbedder } from "./offline/local_embedder.ts";
 import { OfflineLanguageModel } from "./offline/offline_language_model.ts";
 import { OpenAiEmbedder } from "./openai/openai_embedder.ts";
 import { OpenAiLanguageModel } from "./openai/openai_language_model.ts";
+import { CachedEmbedder } from "./cached_embedder.ts";
 import { RandomIdSource } from "./random_id_source.ts";
 import { openUpstashStorage } from "./upstash/upstash_storage.ts";
 
@@ -47,7 +48,8 @@ export async function openServices(config: Config, options: OpenServicesOptions)
     }
   };
   const model = languageModel(config, onUsage);
-  const embedder = embedderFor(config, onUsage);
+  // Queries repeat (summary aspects, names, topics): remember recent vectors in process.
+  const embedder = new CachedEmbedder(embedderFor(config, onUsage));
   try {
     await storage.ping();
     await ensureEmbeddingMatches(storage.documents, storage.vectors.dimensions, embedder.info);
