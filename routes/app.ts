@@ -11,7 +11,12 @@ import { adminAuth } from "./auth.ts";
 import { errorBody, statusOf } from "./errors.ts";
 import { serviceRoutes } from "./service.ts";
 import { agentRoutes } from "./agents.ts";
+import { cognitionRoutes } from "./cognition.ts";
+import { conversationRoutes } from "./conversations.ts";
+import { environmentRoutes } from "./environment.ts";
 import { memoryRoutes } from "./memories.ts";
+import { personaRoutes } from "./persona.ts";
+import { planRoutes } from "./plans.ts";
 import { worldRoutes } from "./worlds.ts";
 
 /** Options for {@linkcode createApp}. */
@@ -67,6 +72,11 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   app.route("/v1", worldRoutes(deps));
   app.route("/v1", agentRoutes(deps));
   app.route("/v1", memoryRoutes(deps));
+  app.route("/v1", environmentRoutes(deps));
+  app.route("/v1", planRoutes(deps));
+  app.route("/v1", personaRoutes(deps));
+  app.route("/v1", cognitionRoutes(deps));
+  app.route("/v1", conversationRoutes(deps));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "adminKey", {
     type: "http",

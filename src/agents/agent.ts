@@ -1,10 +1,11 @@
 /** @module Agents: a character in a world, seeded from its one-paragraph description (SPEC §3). */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { ConflictError, NotFoundError, SimulacraError } from "../errors.ts";
 import { AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
 import type { DocumentKey, Versioned } from "../ports/document_store.ts";
 import { GameTime } from "../time/game_time.ts";
+import { findArea, loadEnvironment } from "../world/environment.ts";
 
 /** An agent as stored. Cognitive state (counters, pending work) lives here too. */
 export const Agent = z
@@ -22,9 +23,17 @@ export const Agent = z
     pendingImportance: z.array(MemoryId),
     location: z.string().nullable(),
     action: z.string().nullable(),
+    /** The area the agent lives in, spelled as in the environment (SPEC §6). */
+    home: z.string().nullable(),
+    workplace: z.string().nullable(),
+    /** Areas of the environment the agent knows: home, workplace, common areas, and perceived ones. */
+    knownAreas: z.array(z.string()),
   })
   .meta({ id: "Agent" });
 export type Agent = z.infer<typeof Agent>;
+
+/** An area name of the world's environment, matched case-insensitively. */
+const AreaName = z.string().trim().min(1).max(100);
 
 /** Traits as a list, or one comma-separated string ("kind, curious"). */
 const Traits = z
@@ -49,6 +58,12 @@ export const CreateAgentInput = z
       .meta({
         description: "One paragraph; each semicolon-separated phrase becomes a seed memory",
       }),
+    home: AreaName.optional().meta({
+      description: "An area of the world's environment where the agent lives",
+    }),
+    workplace: AreaName.optional().meta({
+      description: "An area of the world's environment where the agent works",
+    }),
   })
   .meta({
     id: "CreateAgentInput",
@@ -91,14 +106,21 @@ export function newAgent(
     pendingImportance: [],
     location: null,
     action: null,
+    home: input.home ?? null,
+    workplace: input.workplace ?? null,
+    knownAreas: [],
   };
 }
 
 /**
- * Stores a new agent document.
- * @throws `conflict` when the id is taken in this world.
+ * Stores a new agent document. First completes the record in place from the world's
+ * environment: `home` and `workplace` take the environment's spelling, and `knownAreas` become
+ * home, workplace and every area marked `common`.
+ * @throws `unprocessable` when `home` or `workplace` is not an area of the environment (or the
+ * world has none); `conflict` when the id is taken in this world.
  */
 export async function storeNewAgent(deps: Pick<Deps, "storage">, agent: Agent): Promise<void> {
+  Object.assign(agent, await startingAreas(deps, agent));
   try {
     await deps.storage.documents.create(
       agentKey({ worldId: agent.worldId as WorldId, agentId: agent.id }),
@@ -112,6 +134,34 @@ export async function storeNewAgent(deps: Pick<Deps, "storage">, agent: Agent): 
     }
     throw err;
   }
+}
+
+async function startingAreas(
+  deps: Pick<Deps, "storage">,
+  agent: Agent,
+): Promise<Pick<Agent, "home" | "workplace" | "knownAreas">> {
+  const env = await loadEnvironment(deps, agent.worldId);
+  const canonical = (field: "home" | "workplace"): string | null => {
+    const name = agent[field];
+    if (name === null) return null;
+    const area = env ? findArea(env, name) : undefined;
+    if (!area) {
+      const fix = env
+        ? `use one of ${env.areas.slice(0, 10).map((a) => `"${a.name}"`).join(", ")}`
+        : `set the environment first with PUT /v1/worlds/${agent.worldId}/environment`;
+      throw new SimulacraError(
+        "unprocessable",
+        `Cannot create agent "${agent.id}": ${field} "${name}" is not an area of world "${agent.worldId}": ${fix}`,
+        { details: { field } },
+      );
+    }
+    return area.name;
+  };
+  const home = canonical("home");
+  const workplace = canonical("workplace");
+  const common = env?.areas.filter((a) => a.common).map((a) => a.name) ?? [];
+  const knownAreas = [...new Set([home, workplace, ...common].filter((a) => a !== null))];
+  return { home, workplace, knownAreas };
 }
 
 /**

@@ -2,11 +2,14 @@
 import { z } from "zod";
 import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
+import { reflectAfterPerceive } from "../cognition/reflection.ts";
 import type { Deps } from "../deps.ts";
 import { StoreUnavailableError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
+import { addUsage } from "../model/usage.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
+import { knownAreasAfter } from "../world/environment.ts";
 import { type NewMemory, type PreparedMemories, prepareMemories, writeMemories } from "./ingest.ts";
 import { MemoryRecord } from "./memory.ts";
 
@@ -54,6 +57,10 @@ export const PerceiveResult = z
       description:
         "Memories stored with a provisional importance because the model failed; scored on a later perceive",
     }),
+    reflections: z.array(MemoryRecord).meta({
+      description:
+        "Reflections stored by the automatic reflection (world setting autoReflect) that this perceive made due; empty otherwise, or when it failed (the next perceive tries again). importanceSinceReflection and reflectionDue describe the state before it",
+    }),
     usage: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
   })
   .meta({ id: "PerceiveResult" });
@@ -65,7 +72,9 @@ type Outcome = z.infer<typeof PerceiveOutcome>;
  * Stores observations as memories of one agent. Known `eventId`s return their memory; the same
  * text within the world's retention window is stored once; importance is scored in one call
  * (idle events get 1 without one) and embeddings in one call. Runs under the agent's lock, so
- * concurrent perceives neither lose nor duplicate anything.
+ * concurrent perceives neither lose nor duplicate anything. When that makes a reflection due and
+ * the world's `autoReflect` is on, reflects right after (SPEC §4), at the latest observation's
+ * time; the counter fields still describe the state this perceive left.
  *
  * @throws `world_not_found`, `agent_not_found`, `model_*` (embedding failed: nothing stored),
  * `store_unavailable`, `conflict` (agent busy too long).
@@ -79,7 +88,17 @@ export async function perceive(
   const world = await getWorld(deps, worldId);
   const scope: AgentScope = { worldId, agentId };
   await loadAgent(deps, scope); // 404 before waiting on a lock
-  return await withAgentLock(deps, scope, () => perceiveLocked(deps, world, scope, input));
+  const stored = await withAgentLock(deps, scope, () => perceiveLocked(deps, world, scope, input));
+  // Reflect after releasing the lock: reflection takes it again (the lock is not re-entrant).
+  // Game times are fixed-width ISO strings, so the latest one sorts last.
+  const at = input.observations.map((o) => o.at ?? world.clock.now).sort().at(-1)!;
+  const auto = stored.reflectionDue ? await reflectAfterPerceive(deps, world, scope, at) : null;
+  if (auto === null) return { ...stored, reflections: [] };
+  return {
+    ...stored,
+    reflections: auto.reflections,
+    usage: addUsage(stored.usage, auto.usage),
+  };
 }
 
 async function perceiveLocked(
@@ -87,7 +106,7 @@ async function perceiveLocked(
   world: World,
   scope: AgentScope,
   input: PerceiveInput,
-): Promise<PerceiveResult> {
+): Promise<Omit<PerceiveResult, "reflections">> {
   const { memories: store, idempotency } = deps.storage;
   const agentDoc = await loadAgent(deps, scope);
   const agent = agentDoc.value;
@@ -177,7 +196,20 @@ async function perceiveLocked(
     ),
   );
   await writeMemories(deps, scope, prepared);
-  const updated = await bumpCounters(deps, scope, agentDoc.version, agent, prepared);
+  // Perceiving a location in an area the agent did not know adds that area (SPEC §6).
+  const knownAreas = await knownAreasAfter(
+    deps,
+    scope.worldId,
+    agent.knownAreas ?? [],
+    obs.map((o) => o.location),
+  );
+  const updated = await bumpCounters(
+    deps,
+    scope,
+    agentDoc.version,
+    { ...agent, knownAreas },
+    prepared,
+  );
 
   return {
     memories: results as MemoryRecord[],

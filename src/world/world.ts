@@ -52,6 +52,10 @@ export const WorldSettings = z
         description: "The cached agent summary is remade when older than this (game hours)",
       }),
     reflectionQuestions: z.number().int().min(1).max(10).default(3),
+    autoReflect: z.boolean().default(true).meta({
+      description:
+        "Reflect automatically when due (after perceive, and in ticks); when false, only POST …/reflect reflects",
+    }),
     conversationTurnCap: z
       .number()
       .int()
@@ -69,6 +73,10 @@ export const WorldSettings = z
         description:
           "Two agents who talked do not start another conversation within this many game minutes",
       }),
+    disclosure: z.boolean().default(false).meta({
+      description:
+        "When true, an agent sincerely asked whether it is an AI says so, in character (SPEC §7)",
+    }),
   })
   .meta({ id: "WorldSettings" });
 export type WorldSettings = z.infer<typeof WorldSettings>;

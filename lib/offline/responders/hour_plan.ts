@@ -1,0 +1,22 @@
+/** @module Offline responder for the "hour_plan" prompt: the item cut into hour-long parts. */
+import type { HourPlanInput, HourPlanOutput } from "../../../src/prompts/hour_plan.ts";
+import { clockMinutes } from "../../../src/time/time_of_day.ts";
+import { asSteps, slices } from "./_plan_spans.ts";
+
+/**
+ * Cuts the item into 60-minute parts from its start (a last part under 5 minutes joins the one
+ * before), each described as the item with its part number.
+ */
+export function answerHourPlan(input: unknown): HourPlanOutput {
+  const { item } = input as HourPlanInput;
+  const parts = slices(clockMinutes(item.start), clockMinutes(item.end), 60);
+  return {
+    chunks: asSteps(parts.map(([start, end], n) => ({
+      start,
+      end,
+      description: parts.length === 1
+        ? item.description
+        : `${item.description} (part ${n + 1} of ${parts.length})`.slice(0, 200),
+    }))),
+  };
+}

@@ -1,0 +1,86 @@
+/** @module Offline responder for the "persona_build" prompt: a persona assembled from the sources' own words. */
+import type { PersonaBuildInput, PersonaBuildOutput } from "../../../src/prompts/persona_build.ts";
+import { contentStems, STOP_WORDS, words } from "../_text.ts";
+
+/** Traits the offline model falls back on, marked as assumed, when the sources name too few. */
+const FALLBACK_TRAITS = ["observant", "steady", "practical", "sociable"];
+
+function clip(text: string, max: number): string {
+  const t = text.trim().replace(/\s+/g, " ");
+  return t.length <= max ? t : `${t.slice(0, max - 1)}…`;
+}
+
+function sentences(text: string): string[] {
+  return text
+    .split(/\n+|;|(?<=[.!?])\s+/)
+    .map((s) => s.trim())
+    .filter((s) => s.length > 3);
+}
+
+/** The distinct content words of a text, longest first, as cue phrases. */
+function cuesOf(text: string, max: number): string[] {
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const word of words(text)) {
+    if (word.length < 4 || STOP_WORDS.has(word)) continue;
+    const stem = contentStems(word)[0] ?? word;
+    if (seen.has(stem)) continue;
+    seen.add(stem);
+    out.push(word);
+  }
+  return out.sort((a, b) => b.length - a.length).slice(0, max);
+}
+
+/**
+ * Answers from the input alone: traits from the card's personality and the agent's traits
+ * (padded with assumed ones to reach 4), one facet per source sentence (up to 6) with its
+ * longest content words as cue phrases, and the description as the global summary.
+ */
+export function answerPersonaBuild(input: unknown): PersonaBuildOutput {
+  const i = input as PersonaBuildInput;
+  const named = [
+    ...(i.card?.personality.split(/[,;\n/]+/) ?? []),
+    ...i.traits,
+  ].map((t) => clip(t.replace(/\.$/, ""), 80)).filter((t) => t.length > 0);
+  const traits = [...new Set(named)].slice(0, 8).map((trait) => ({
+    trait,
+    desc: `Named as one of ${i.agentName}'s traits.`,
+  }));
+  for (const trait of FALLBACK_TRAITS) {
+    if (traits.length >= 4) break;
+    if (!traits.some((t) => t.trait === trait)) {
+      traits.push({
+        trait,
+        desc: "Assumed by the offline model: the sources name too few traits.",
+      });
+    }
+  }
+  const sources = [
+    ...(i.narrative === null ? [] : sentences(i.narrative)),
+    ...(i.card === null ? [] : sentences(i.card.scenario)),
+    ...sentences(i.description),
+    ...i.memories.flatMap(sentences),
+  ];
+  const situations = [...new Set(sources)].slice(0, 6);
+  if (situations.length === 0) situations.push(`${i.agentName} going about an ordinary day`);
+  const scene_facets = situations.map((s, n) => ({
+    title: clip(`${n + 1}. ${s.split(/\s+/).slice(0, 6).join(" ")}`, 120),
+    time_scope: ["the present"],
+    situation: clip(s, 600),
+    social_role: [],
+    emotional_state: "",
+    behavior_pattern: "",
+    thinking_pattern: "",
+    conflict_with_core: "",
+    source_scenes: [clip(s, 300)],
+    cue_phrases: cuesOf(s, 4),
+  }));
+  return {
+    name: clip(i.agentName, 100),
+    nickname: "",
+    relationships: [],
+    global_summary: clip(i.narrative ?? i.description, 4000),
+    core_traits: traits,
+    scene_facets,
+  };
+}

@@ -1,0 +1,30 @@
+/** @module Cognition routes: reflect. */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { reflect, ReflectInput, ReflectResult } from "../src/cognition/reflection.ts";
+import type { Deps } from "../src/deps.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { AgentParams, jsonBody, jsonContent } from "./_openapi.ts";
+
+const reflectRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/agents/{agent}/reflect",
+  tags: ["Cognition"],
+  summary:
+    "Reflect when due (or forced): questions, cited insights, stored as reflection memories all or nothing",
+  request: { params: AgentParams, body: jsonBody(ReflectInput) },
+  responses: {
+    200: jsonContent(ReflectResult, "The reflections stored; empty when not due and not forced"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 502, 503, 504),
+  },
+});
+
+/** The cognition routes under `/v1`. */
+export function cognitionRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(reflectRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(await reflect(deps, world, agent, c.req.valid("json")), 200);
+  });
+  return app;
+}

@@ -1,0 +1,52 @@
+/** @module Conversation routes: start a conversation between two agents, and react to observations. */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import {
+  ConversationResult,
+  startConversation,
+  StartConversationInput,
+} from "../src/cognition/dialogue.ts";
+import { ReactInput, ReactionResult, reactToObservations } from "../src/cognition/reaction.ts";
+import type { Deps } from "../src/deps.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
+
+const conversationRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/conversations",
+  tags: ["Cognition"],
+  summary:
+    "Two agents talk until one ends it or the turn cap; both remember every line and re-plan around it",
+  request: { params: WorldParams, body: jsonBody(StartConversationInput) },
+  responses: {
+    200: jsonContent(ConversationResult, "The transcript, who ended it, and what it cost"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429, 502, 503, 504),
+  },
+});
+
+const reactRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/agents/{agent}/react",
+  tags: ["Cognition"],
+  summary:
+    "Decide whether an agent carries on, reacts (re-plans) or talks to the observed agent; vetoes cost no model call",
+  request: { params: AgentParams, body: jsonBody(ReactInput) },
+  responses: {
+    200: jsonContent(ReactionResult, "The decision, with the conversation when it talked"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429, 502, 503, 504),
+  },
+});
+
+/** The conversation and reaction routes under `/v1`. */
+export function conversationRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(conversationRoute, async (c) => {
+    const { world } = c.req.valid("param");
+    return c.json(await startConversation(deps, world, c.req.valid("json")), 200);
+  });
+  app.openapi(reactRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(await reactToObservations(deps, world, agent, c.req.valid("json")), 200);
+  });
+  return app;
+}

@@ -1,0 +1,71 @@
+/** @module Environment routes: read and replace a world's environment tree, set an object's state. */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { Deps } from "../src/deps.ts";
+import {
+  Environment,
+  getEnvironment,
+  PlacedObject,
+  replaceEnvironment,
+  setObjectState,
+  SetObjectStateInput,
+} from "../src/world/environment.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
+
+const getEnvironmentRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}/environment",
+  tags: ["Worlds"],
+  summary: "Read the environment tree: areas → sub-areas → objects with their state",
+  request: { params: WorldParams },
+  responses: {
+    200: jsonContent(Environment, "The environment"),
+    ...errorResponses(401, 403, 404, 503),
+  },
+});
+
+const putEnvironmentRoute = createRoute({
+  method: "put",
+  path: "/worlds/{world}/environment",
+  tags: ["Worlds"],
+  summary: "Replace the whole environment tree",
+  description:
+    "Areas marked `common` become known to every agent created afterwards. Agents keep the areas they know.",
+  request: { params: WorldParams, body: jsonBody(Environment) },
+  responses: {
+    200: jsonContent(Environment, "The stored environment"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+  },
+});
+
+const setObjectRoute = createRoute({
+  method: "patch",
+  path: "/worlds/{world}/objects",
+  tags: ["Worlds"],
+  summary:
+    'Set an object\'s state in words, e.g. {"path": "Hobbs Cafe:kitchen:stove", "state": "burning"}',
+  request: { params: WorldParams, body: jsonBody(SetObjectStateInput) },
+  responses: {
+    200: jsonContent(PlacedObject, "The object with its new state"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+  },
+});
+
+/** The environment routes under `/v1`. */
+export function environmentRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(
+    getEnvironmentRoute,
+    async (c) => c.json(await getEnvironment(deps, c.req.valid("param").world), 200),
+  );
+  app.openapi(putEnvironmentRoute, async (c) => {
+    const { world } = c.req.valid("param");
+    return c.json(await replaceEnvironment(deps, world, c.req.valid("json")), 200);
+  });
+  app.openapi(setObjectRoute, async (c) => {
+    const { world } = c.req.valid("param");
+    return c.json(await setObjectState(deps, world, c.req.valid("json")), 200);
+  });
+  return app;
+}

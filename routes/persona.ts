@@ -1,0 +1,178 @@
+/** @module Persona routes: the Narrative Schema, card import and export, in-character replies, interviews. */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { Agent } from "../src/agents/agent.ts";
+import type { Deps } from "../src/deps.ts";
+import { MemoryRecord } from "../src/memory/memory.ts";
+import { buildPersona, BuildPersonaInput } from "../src/persona/build_persona.ts";
+import {
+  CharacterCardV2,
+  exportCard,
+  importCard,
+  ImportQuery,
+  parseCard,
+} from "../src/persona/character_card.ts";
+import { interview, InterviewInput, InterviewResult } from "../src/persona/interview.ts";
+import { getPersona, Persona, putPersona } from "../src/persona/persona.ts";
+import { respond, RespondInput, RespondResult } from "../src/persona/respond.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
+import { UsageBody } from "./_usage.ts";
+
+const putPersonaRoute = createRoute({
+  method: "put",
+  path: "/worlds/{world}/agents/{agent}/persona",
+  tags: ["Persona"],
+  summary: "Set the agent's Narrative Schema persona (4–8 core traits, 1–12 scene facets)",
+  request: { params: AgentParams, body: jsonBody(Persona) },
+  responses: {
+    200: jsonContent(Persona, "The persona as stored"),
+    ...errorResponses(400, 401, 403, 404, 413, 503),
+  },
+});
+
+const getPersonaRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}/agents/{agent}/persona",
+  tags: ["Persona"],
+  summary: "Read the agent's persona",
+  request: { params: AgentParams },
+  responses: {
+    200: jsonContent(Persona, "The persona"),
+    ...errorResponses(401, 403, 404, 503),
+  },
+});
+
+const BuiltPersona = z
+  .object({ persona: Persona, saved: z.boolean(), usage: UsageBody })
+  .meta({ id: "BuiltPersona" });
+
+const buildPersonaRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/agents/{agent}/persona/build",
+  tags: ["Persona"],
+  summary:
+    "Derive a persona with the main model from a narrative, or from the agent's description and memories",
+  request: { params: AgentParams, body: jsonBody(BuildPersonaInput) },
+  responses: {
+    200: jsonContent(BuiltPersona, "The derived persona (stored unless save is false)"),
+    ...errorResponses(400, 401, 403, 404, 413, 429, 502, 503, 504),
+  },
+});
+
+const exportCardRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}/agents/{agent}/persona/card",
+  tags: ["Persona"],
+  summary: "Export the agent as a Character Card V2 (our persona rides in extensions.simulacra)",
+  request: { params: AgentParams },
+  responses: {
+    200: jsonContent(CharacterCardV2, "The card; creator_notes is always empty"),
+    ...errorResponses(401, 403, 404, 503),
+  },
+});
+
+const ImportedAgent = Agent.extend({
+  persona: Persona,
+  seeds: z.array(MemoryRecord),
+  lore: z.array(z.object({ name: z.string(), keys: z.array(z.string()), memoryId: z.string() })),
+  card: z.object({
+    spec: z.enum(["chara_card_v1", "chara_card_v2", "chara_card_v3"]),
+    personaFrom: z.enum(["extension", "model"]),
+  }),
+  usage: UsageBody,
+}).meta({ id: "ImportedAgent" });
+
+const importRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/agents/import",
+  tags: ["Agents"],
+  summary:
+    "Create an agent from a Character Card V2/V3: JSON, or a PNG with a ccv3/chara text chunk",
+  description:
+    "Send the card as the raw body with Content-Type application/json or image/png. Creator notes are dropped; the system prompt and post-history instructions are kept as untrusted character text.",
+  request: {
+    params: WorldParams,
+    query: ImportQuery,
+    body: {
+      required: true,
+      content: {
+        "application/json": { schema: { type: "object" } },
+        "image/png": { schema: { type: "string", format: "binary" } },
+      },
+    },
+  },
+  responses: {
+    201: jsonContent(ImportedAgent, "The agent, its persona, seeds and lorebook"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 429, 502, 503, 504),
+  },
+});
+
+const respondRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/agents/{agent}/respond",
+  tags: ["Persona"],
+  summary:
+    "An in-character reply (Magic-If: anchor, select, recall, bound, enact), with each stage reported",
+  request: { params: AgentParams, body: jsonBody(RespondInput) },
+  responses: {
+    200: jsonContent(RespondResult, "The reply, the facets and memories it used, and its stages"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429, 502, 503, 504),
+  },
+});
+
+const interviewRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/agents/{agent}/interview",
+  tags: ["Persona"],
+  summary:
+    "Run the interview battery (5 categories × 5 questions), optionally ablated; writes no memory",
+  request: { params: AgentParams, body: jsonBody(InterviewInput) },
+  responses: {
+    200: jsonContent(InterviewResult, "The transcript"),
+    ...errorResponses(400, 401, 403, 404, 413, 429, 502, 503, 504),
+  },
+});
+
+/** The persona routes under `/v1`. */
+export function personaRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(putPersonaRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(
+      await putPersona(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
+      200,
+    );
+  });
+  app.openapi(getPersonaRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(await getPersona(deps, { worldId: world, agentId: agent }), 200);
+  });
+  app.openapi(buildPersonaRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(await buildPersona(deps, world, agent, c.req.valid("json")), 200);
+  });
+  app.openapi(exportCardRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(await exportCard(deps, { worldId: world, agentId: agent }), 200);
+  });
+  app.openapi(importRoute, async (c) => {
+    const card = parseCard(
+      c.req.header("content-type") ?? "",
+      new Uint8Array(await c.req.arrayBuffer()),
+    );
+    const imported = await importCard(deps, c.req.valid("param").world, card, c.req.valid("query"));
+    const { agent, ...rest } = imported;
+    return c.json({ ...agent, ...rest }, 201);
+  });
+  app.openapi(respondRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(await respond(deps, world, agent, c.req.valid("json")), 200);
+  });
+  app.openapi(interviewRoute, async (c) => {
+    const { world, agent } = c.req.valid("param");
+    return c.json(await interview(deps, world, agent, c.req.valid("json")), 200);
+  });
+  return app;
+}

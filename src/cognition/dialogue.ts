@@ -1,0 +1,435 @@
+/** @module Dialogue: two agents talk line by line from their memories of each other, and both remember it (SPEC §5). */
+import { z } from "zod";
+import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
+import { withAgentLock } from "../agents/agent_lock.ts";
+import type { Deps } from "../deps.ts";
+import { ConflictError, SimulacraError, StoreUnavailableError } from "../errors.ts";
+import { AgentId, type AgentScope, WorldId } from "../ids.ts";
+import {
+  type NewMemory,
+  type PreparedMemories,
+  prepareMemories,
+  writeMemories,
+} from "../memory/ingest.ts";
+import { recall } from "../memory/recall.ts";
+import { addUsage, type Usage } from "../model/usage.ts";
+import type { DocumentKey } from "../ports/document_store.ts";
+import { buildDialogueLinePrompt } from "../prompts/dialogue_line.ts";
+import { addMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
+import { getWorld, type World } from "../world/world.ts";
+import { agentSummary } from "./agent_summary.ts";
+import { checkCalendar, replanFrom } from "./planning.ts";
+
+/** One line of a conversation. */
+export const ConversationLine = z
+  .object({
+    speaker: AgentId,
+    name: z.string().meta({ description: "The speaker's name" }),
+    text: z.string(),
+    at: GameTime,
+  })
+  .meta({ id: "ConversationLine" });
+export type ConversationLine = z.infer<typeof ConversationLine>;
+
+/** Who ended a conversation: one of the speakers, or the world's turn cap. */
+export const ConversationEnd = z.enum(["initiator", "other", "turn_cap"]).meta({
+  id: "ConversationEnd",
+});
+export type ConversationEnd = z.infer<typeof ConversationEnd>;
+
+/** A conversation as stored in the "conversations" collection. */
+export const Conversation = z
+  .object({
+    id: z.string(),
+    worldId: WorldId,
+    participants: z.array(AgentId).length(2).meta({ description: "Initiator first" }),
+    topic: z.string().nullable(),
+    startedAt: GameTime,
+    endedAt: GameTime.meta({ description: "One game minute after the last line" }),
+    lines: z.array(ConversationLine),
+    endedBy: ConversationEnd,
+  })
+  .meta({ id: "Conversation" });
+export type Conversation = z.infer<typeof Conversation>;
+
+/** What {@linkcode converse} returns: the stored conversation and what it cost. */
+export const ConversationResult = Conversation.extend({
+  replanFailed: z.array(AgentId).meta({
+    description:
+      "Participants whose plan could not be remade after the talk (model or store unavailable); their old plan stands",
+  }),
+  usage: z.object({
+    calls: z.number().int(),
+    promptTokens: z.number().int(),
+    completionTokens: z.number().int(),
+  }),
+}).meta({ id: "ConversationResult" });
+export type ConversationResult = z.infer<typeof ConversationResult>;
+
+/** The body of `POST /v1/worlds/{world}/conversations`. */
+export const StartConversationInput = z
+  .strictObject({
+    participants: z
+      .array(AgentId)
+      .length(2)
+      .meta({ description: "The initiator, then the agent it talks to (two different agents)" }),
+    topic: z.string().trim().min(1).max(500).optional().meta({
+      description: "What the initiator wants to talk about",
+    }),
+    at: GameTime.optional().meta({
+      description: "Game time of the first line; default: the world clock",
+    }),
+  })
+  .refine((body) => body.participants[0] !== body.participants[1], {
+    message: "Name two different agents: an agent cannot talk to itself",
+    path: ["participants"],
+  })
+  .meta({
+    id: "StartConversationInput",
+    example: {
+      participants: ["isabella", "klaus"],
+      topic: "invite Klaus to the Valentine's party",
+    },
+  });
+export type StartConversationInput = z.infer<typeof StartConversationInput>;
+
+/**
+ * Per agent: the conversation it is in or last had, until when, and when it last talked with
+ * each partner. The reaction vetoes "already talking" and "talked recently" read it.
+ */
+export const ConversationState = z.object({
+  conversationId: z.string(),
+  with: AgentId,
+  /** The end of the agent's latest conversation; it is talking while `at < until`. */
+  until: GameTime,
+  /** Partner id → the end of their latest conversation. */
+  lastTalked: z.record(z.string(), GameTime),
+});
+export type ConversationState = z.infer<typeof ConversationState>;
+
+/** Options for {@linkcode converse}. */
+export interface ConverseOptions {
+  /** What the initiator wants to talk about (the reaction's intent). @default none */
+  topic?: string;
+  /**
+   * Game time of the first line. When either participant is still in a conversation then, the
+   * talk starts when that one ends, so an agent's conversations never overlap in game time.
+   */
+  at: GameTime;
+}
+
+/** Memories per retrieval query that condition a line. */
+const RECALL_K = 5;
+/** Memories per line, after merging the two queries. */
+const MEMORIES_PER_LINE = 8;
+
+function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
+  return { worldId: world.id as WorldId, agentId: agent.id };
+}
+
+function stateKey(world: World, agentId: AgentId): DocumentKey {
+  return { collection: "conversation_state", scope: world.id, id: agentId };
+}
+
+/** An agent's conversation state, or null when it never talked. */
+export async function readConversationState(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  agentId: AgentId,
+): Promise<ConversationState | null> {
+  return (await deps.storage.documents.get<ConversationState>(stateKey(world, agentId)))?.value ??
+    null;
+}
+
+/** Whether the state says the agent is in a conversation at `at`. */
+export function isTalking(state: ConversationState | null, at: GameTime): boolean {
+  return state !== null && gameMinutes(at) < gameMinutes(state.until);
+}
+
+/** Game minutes from the end of the agent's latest talk with `otherId` to `at`; null if never. */
+export function minutesSinceTalked(
+  state: ConversationState | null,
+  otherId: AgentId,
+  at: GameTime,
+): number | null {
+  const end = state?.lastTalked[otherId];
+  return end === undefined ? null : gameMinutes(at) - gameMinutes(end);
+}
+
+/**
+ * The lock lease must outlive the whole talk, which makes up to two main-model calls per round;
+ * a crashed holder blocks both agents for this long at most.
+ */
+function lockTtlMs(world: World): number {
+  return 60_000 + 2 * world.settings.conversationTurnCap * 15_000;
+}
+
+/**
+ * Two agents talk. The initiator's opening is conditioned on its memories about the other
+ * (recalled for "<initiator>'s relationship with <other>" and the topic) and on the topic; each
+ * reply on the replier's memories about the speaker and about the last line, plus the history.
+ * It stops when a speaker sets `end`, or when each has said `conversationTurnCap` lines. Each
+ * line takes one game minute: line `i` is at `start + i` minutes and the talk ends one minute
+ * after the last line.
+ *
+ * Both agents' locks are taken in id order, so two conversations never deadlock. Under them,
+ * every line goes into both memory streams as a `chat` memory (heard lines with provenance
+ * `told_by:<speaker name>`, own lines `self`; one importance call and one embedding call per
+ * participant, each participant's memories written all at once), the transcript into the
+ * "conversations" collection, and both conversation states are updated. After the locks are
+ * released both participants re-plan from the end of the talk; a re-plan that fails is
+ * reported in `replanFailed`, not thrown, because the conversation is already stored.
+ *
+ * Callers must not hold either agent's lock.
+ * @throws `invalid_request` (same agent twice), `agent_not_found`, `conflict` (a participant
+ * stayed busy longer than the lock wait), `model_*`, `store_unavailable`.
+ * @see SPEC §5 "Dialogue"; Park et al. 2023 §4.3.2.
+ */
+export async function converse(
+  deps: Deps,
+  world: World,
+  initiator: Agent,
+  other: Agent,
+  options: ConverseOptions,
+): Promise<ConversationResult> {
+  if (initiator.id === other.id) {
+    throw new SimulacraError(
+      "invalid_request",
+      `Cannot start a conversation of agent "${initiator.id}" with itself: name two different agents`,
+    );
+  }
+  const [first, second] = [initiator, other].sort((x, y) => (x.id < y.id ? -1 : 1));
+  const lock = { ttlMs: lockTtlMs(world) };
+  const talk = await withAgentLock(deps, scopeOf(world, first), () =>
+    withAgentLock(
+      deps,
+      scopeOf(world, second),
+      () => talkLocked(deps, world, initiator.id, other.id, options),
+      lock,
+    ), lock);
+
+  const replanFailed: AgentId[] = [];
+  const usages = [talk.usage];
+  const pairs = [[talk.people[0], talk.people[1]], [talk.people[1], talk.people[0]]] as const;
+  const about = options.topic ?? `"${clip(talk.conversation.lines[0].text, 120)}"`;
+  const replans = await Promise.allSettled(
+    pairs.map(([self, partner]) =>
+      replanFrom(
+        deps,
+        world,
+        self,
+        talk.conversation.endedAt,
+        `talked with ${partner.name} about ${about}`,
+      )
+    ),
+  );
+  replans.forEach((r, i) => {
+    if (r.status === "fulfilled") usages.push(r.value.usage);
+    else if (r.reason instanceof SimulacraError) replanFailed.push(pairs[i][0].id);
+    else throw r.reason;
+  });
+  return { ...talk.conversation, replanFailed, usage: addUsage(...usages) };
+}
+
+/**
+ * The HTTP entry: checks the world and both agents, then {@linkcode converse} at `at` (default:
+ * the world clock).
+ * @throws `world_not_found`, `agent_not_found` (also for an agent of another world),
+ * `unprocessable` (`at` outside an agent's calendar, as for plans), and those of
+ * {@linkcode converse}.
+ */
+export async function startConversation(
+  deps: Deps,
+  worldId: WorldId,
+  input: StartConversationInput,
+): Promise<ConversationResult> {
+  const world = await getWorld(deps, worldId);
+  const [a, b] = await Promise.all(
+    input.participants.map(async (agentId) => (await loadAgent(deps, { worldId, agentId })).value),
+  );
+  const at = input.at ?? world.clock.now;
+  for (const agent of [a, b]) checkCalendar(world, agent, at.slice(0, 10));
+  return await converse(deps, world, a, b, { topic: input.topic, at });
+}
+
+interface Talk {
+  conversation: Conversation;
+  /** Both agents as reloaded under the locks, initiator first. */
+  people: [Agent, Agent];
+  usage: Usage;
+}
+
+async function talkLocked(
+  deps: Deps,
+  world: World,
+  initiatorId: AgentId,
+  otherId: AgentId,
+  options: ConverseOptions,
+): Promise<Talk> {
+  // Reload under the locks: the callers' copies may predate another request's writes.
+  const docs = await Promise.all(
+    [initiatorId, otherId].map((agentId) =>
+      loadAgent(deps, { worldId: world.id as WorldId, agentId })
+    ),
+  );
+  const people: [Agent, Agent] = [docs[0].value, docs[1].value];
+  const states = await Promise.all(people.map((p) => readConversationState(deps, world, p.id)));
+  const start = [options.at, ...states.map((s) => s?.until ?? options.at)].reduce((x, y) =>
+    gameMinutes(y) > gameMinutes(x) ? y : x
+  );
+  const summaries = await Promise.all(people.map((p) => agentSummary(deps, world, p, start)));
+  const usages: Usage[] = summaries.map((s) => s.usage);
+
+  const cap = world.settings.conversationTurnCap;
+  const lines: ConversationLine[] = [];
+  let endedBy: ConversationEnd = "turn_cap";
+  for (let i = 0; i < 2 * cap; i++) {
+    const side = i % 2;
+    const speaker = people[side];
+    const listener = people[1 - side];
+    const at = addMinutes(start, i);
+    const last = lines.at(-1);
+    const recalled = await recall(deps, world, speaker, [
+      `${speaker.name}'s relationship with ${listener.name}`,
+      last?.text ?? options.topic ?? listener.name,
+    ], { at, k: RECALL_K });
+    usages.push(recalled.usage);
+    const completion = await deps.model.complete(
+      buildDialogueLinePrompt({
+        speakerName: speaker.name,
+        listenerName: listener.name,
+        summary: summaries[side].summary.text,
+        now: at,
+        memories: mergeRecalled(recalled.results.map((r) => r.map((s) => s.memory.description))),
+        topic: side === 0 ? options.topic ?? null : null,
+        history: lines.map((l) => ({ speaker: l.name, text: l.text })),
+        turn: Math.floor(i / 2) + 1,
+        maxTurns: cap,
+      }),
+      { worldId: world.id, agentId: speaker.id, operation: "dialogue_line" },
+    );
+    usages.push(completion.usage);
+    lines.push({ speaker: speaker.id, name: speaker.name, text: completion.value.line.trim(), at });
+    if (completion.value.end) {
+      endedBy = side === 0 ? "initiator" : "other";
+      break;
+    }
+  }
+  const conversation: Conversation = {
+    id: deps.ids.next("c"),
+    worldId: world.id as WorldId,
+    participants: [people[0].id, people[1].id],
+    topic: options.topic ?? null,
+    startedAt: start,
+    endedAt: addMinutes(start, lines.length),
+    lines,
+    endedBy,
+  };
+
+  // Prepare both participants' memories before writing either, so a failed embedding call
+  // leaves no half-remembered conversation.
+  const prepared = [
+    await prepareMemories(deps, people[0], chatMemories(people[0], people[1], lines)),
+    await prepareMemories(deps, people[1], chatMemories(people[1], people[0], lines)),
+  ];
+  for (const [i, p] of people.entries()) {
+    await writeMemories(deps, scopeOf(world, p), prepared[i]);
+    await bumpCounters(deps, scopeOf(world, p), prepared[i]);
+    usages.push(prepared[i].usage);
+  }
+  await deps.storage.documents.create(
+    { collection: "conversations", scope: world.id, id: conversation.id },
+    conversation,
+  );
+  await saveState(deps, world, people[0].id, people[1].id, conversation);
+  await saveState(deps, world, people[1].id, people[0].id, conversation);
+  return { conversation, people, usage: addUsage(...usages) };
+}
+
+/** Interleaves the results of the two queries, best first, without repeats. */
+function mergeRecalled(results: string[][]): string[] {
+  const out: string[] = [];
+  for (let rank = 0; out.length < MEMORIES_PER_LINE; rank++) {
+    const row = results.map((r) => r[rank]).filter((m) => m !== undefined);
+    if (row.length === 0) break;
+    for (const m of row) if (!out.includes(m) && out.length < MEMORIES_PER_LINE) out.push(m);
+  }
+  return out;
+}
+
+/** The lines as one agent remembers them: its own as `self`, the other's as told by them. */
+function chatMemories(self: Agent, other: Agent, lines: readonly ConversationLine[]): NewMemory[] {
+  const location = self.location ?? undefined;
+  return lines.map((l) =>
+    l.speaker === self.id
+      ? {
+        description: `${self.name} said to ${other.name}: "${l.text}"`,
+        kind: "chat",
+        provenance: "self",
+        at: l.at,
+        location,
+      }
+      : {
+        description: `${other.name} said to ${self.name}: "${l.text}"`,
+        kind: "chat",
+        provenance: `told_by:${other.name}`,
+        at: l.at,
+        location,
+      }
+  );
+}
+
+/** Adds the chat's importance to the reflection counter (and any pending scores). */
+async function bumpCounters(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+  prepared: Pick<PreparedMemories, "addedImportance" | "stillPending">,
+): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const doc = await loadAgent(deps, scope);
+    const next: Agent = {
+      ...doc.value,
+      importanceSinceReflection: doc.value.importanceSinceReflection + prepared.addedImportance,
+      pendingImportance: [...doc.value.pendingImportance, ...prepared.stillPending],
+    };
+    if (await deps.storage.documents.replace(agentKey(scope), next, doc.version)) return;
+  }
+  throw new StoreUnavailableError(
+    `Cannot update the counters of agent "${scope.agentId}" after a conversation: it kept changing; the conversation is stored`,
+  );
+}
+
+/** Records that `agentId` talked with `otherId` until the conversation's end. */
+async function saveState(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  agentId: AgentId,
+  otherId: AgentId,
+  conversation: Conversation,
+): Promise<void> {
+  const key = stateKey(world, agentId);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await deps.storage.documents.get<ConversationState>(key);
+    const state: ConversationState = {
+      conversationId: conversation.id,
+      with: otherId,
+      until: conversation.endedAt,
+      lastTalked: { ...current?.value.lastTalked, [otherId]: conversation.endedAt },
+    };
+    if (current === null) {
+      try {
+        await deps.storage.documents.create(key, state);
+        return;
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+      }
+    } else if (await deps.storage.documents.replace(key, state, current.version)) return;
+  }
+  throw new StoreUnavailableError(
+    `Cannot record the conversation state of agent "${agentId}": it kept changing; the conversation is stored`,
+  );
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

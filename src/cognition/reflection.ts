@@ -1,0 +1,336 @@
+/** @module Reflection: questions from recent memories, cited insights, stored as a tree of reflection memories (SPEC §4). */
+import { z } from "zod";
+import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
+import { withAgentLock } from "../agents/agent_lock.ts";
+import type { Deps } from "../deps.ts";
+import { ConflictError, ModelUnavailableError, StoreUnavailableError } from "../errors.ts";
+import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
+import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
+import { MemoryRecord } from "../memory/memory.ts";
+import { recall } from "../memory/recall.ts";
+import { addUsage, emptyUsage } from "../model/usage.ts";
+import type { Completion } from "../ports/language_model.ts";
+import type { Versioned } from "../ports/document_store.ts";
+import {
+  buildReflectionInsightsPrompt,
+  type ReflectionInsightsOutput,
+} from "../prompts/reflection_insights.ts";
+import { buildReflectionQuestionsPrompt } from "../prompts/reflection_questions.ts";
+import { GameTime } from "../time/game_time.ts";
+import { getWorld, type World } from "../world/world.ts";
+import { invalidateSummary } from "./agent_summary.ts";
+
+/** How many of the newest memories the questions are drawn from (paper: 100). */
+export const RECENT_MEMORIES = 100;
+
+/**
+ * Memories retrieved per question as evidence for its insights. The reference code retrieves 30
+ * per question; the paper's example cites numbers up to 15. 20 keeps each insights prompt at
+ * about 550 tokens of one-line memories (offline count) while leaving the model enough to
+ * combine; reflections compete with observations in that retrieval, so trees can grow.
+ */
+export const EVIDENCE_PER_QUESTION = 20;
+
+/**
+ * The agent's lease while reflecting: one questions call, then the insights calls, then an
+ * importance call, which together can outlast the lock's 30 s default on a slow model.
+ */
+const REFLECTION_LOCK_TTL_MS = 120_000;
+
+/** The body of `POST …/agents/{agent}/reflect`. */
+export const ReflectInput = z
+  .strictObject({
+    force: z.boolean().default(false).meta({
+      description:
+        "Reflect even when the importance since the last reflection is below the threshold",
+    }),
+    at: GameTime.optional().meta({
+      description: "Game time of the reflection; default: the world clock",
+    }),
+  })
+  .meta({ id: "ReflectInput", example: { force: true } });
+export type ReflectInput = z.input<typeof ReflectInput>;
+
+/** The response of reflect. */
+export const ReflectResult = z
+  .object({
+    reflections: z.array(MemoryRecord).meta({
+      description:
+        "The reflection memories stored, each with its evidence ids and depth; empty when not due",
+    }),
+    questions: z.array(z.string()).meta({
+      description: "The questions the reflection asked itself; empty when not due",
+    }),
+    usage: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
+  })
+  .meta({ id: "ReflectResult" });
+export type ReflectResult = z.infer<typeof ReflectResult>;
+
+/** Options for {@linkcode reflect}. */
+export interface ReflectOptions {
+  /** Reflect even when not due. @default false */
+  force?: boolean;
+  /** Game time of the reflection (recency, access times, `createdAt`). @default the world clock */
+  at?: GameTime;
+}
+
+/** One insight with its cited memories resolved. */
+export interface CitedInsight {
+  description: string;
+  evidence: MemoryId[];
+  /** 1 + the deepest evidence; observations and other non-reflections count 0. */
+  depth: number;
+}
+
+/**
+ * Reflects for one agent: when due (summed importance since the last reflection ≥ the world's
+ * `reflectionThreshold`) or forced, asks the main model for `reflectionQuestions` questions
+ * about its 100 newest memories, recalls evidence for all of them in one embedding call
+ * (reflections included), asks for up to 5 cited insights per question (in parallel), and stores
+ * the insights as `reflection` memories: one importance call, one embedding call and one atomic
+ * append, all or nothing. Then resets the counter to 0 and marks the agent summary stale.
+ * Runs under the agent's lock; returns empty without a model call when not due.
+ *
+ * A model failure (`model_invalid_output` after the client's one repair attempt, or the model
+ * unavailable) stores nothing and leaves the counter as it was; the memories recalled as
+ * evidence keep their new access time, which is what retrieval means.
+ *
+ * @throws `world_not_found`, `agent_not_found`, `model_*`, `store_unavailable`, `conflict`
+ * (the agent stayed busy).
+ * @see SPEC §4; Park et al. 2023 §4.2.
+ */
+export async function reflect(
+  deps: Deps,
+  worldId: WorldId,
+  agentId: AgentId,
+  options: ReflectOptions = {},
+): Promise<ReflectResult> {
+  const world = await getWorld(deps, worldId);
+  const scope: AgentScope = { worldId, agentId };
+  await loadAgent(deps, scope); // 404 before waiting on a lock
+  const at = options.at ?? world.clock.now;
+  return await reflectUnderLock(deps, world, scope, { force: options.force ?? false, at });
+}
+
+/**
+ * The tick engine's reflection step: reflects when automatic reflection is on (the world's
+ * `autoReflect`) and `agent`'s counter has reached the threshold; otherwise returns empty
+ * without touching the store. Takes the agent's lock (it is not re-entrant: do not call while
+ * holding it) and checks again under it, so a reflection that just happened is not repeated.
+ * @throws as {@linkcode reflect}.
+ * @see SPEC §4 "Trigger".
+ */
+export async function reflectIfDue(
+  deps: Deps,
+  world: World,
+  agent: Agent,
+  at: GameTime,
+): Promise<ReflectResult> {
+  if (!autoReflectOn(world) || !isDue(world, agent)) return notReflected();
+  const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
+  return await reflectUnderLock(deps, world, scope, { force: false, at });
+}
+
+/**
+ * The automatic reflection of perceive, run after perceive released the agent's lock. Returns
+ * null when `autoReflect` is off, the model failed or the agent stayed busy: the observations
+ * are stored either way, the reflection stays due, and the next perceive tries again.
+ * @throws `store_unavailable`
+ */
+export async function reflectAfterPerceive(
+  deps: Deps,
+  world: World,
+  scope: AgentScope,
+  at: GameTime,
+): Promise<ReflectResult | null> {
+  if (!autoReflectOn(world)) return null;
+  try {
+    return await reflectUnderLock(deps, world, scope, { force: false, at });
+  } catch (err) {
+    if (err instanceof ModelUnavailableError || err instanceof ConflictError) return null;
+    throw err;
+  }
+}
+
+/**
+ * Resolves each insight's cited numbers (1-based positions in the list its question showed) to
+ * memory ids: numbers that point nowhere are dropped, repeated ones kept once, and an insight
+ * left without evidence is discarded. Identical insights (ignoring case and spacing) become one
+ * with the union of their evidence. Depth is 1 + the deepest evidence, where a reflection counts
+ * its own depth and any other memory 0, so reflections on reflections form trees.
+ * @see SPEC §4 "Step 2".
+ */
+export function citeInsights(
+  shown: readonly (readonly MemoryRecord[])[],
+  answers: readonly (ReflectionInsightsOutput | null)[],
+): CitedInsight[] {
+  const merged = new Map<string, { description: string; evidence: Map<MemoryId, MemoryRecord> }>();
+  answers.forEach((answer, q) => {
+    for (const { insight, evidence } of answer?.insights ?? []) {
+      const cited = evidence
+        .filter((n) => Number.isInteger(n) && n >= 1 && n <= shown[q].length)
+        .map((n) => shown[q][n - 1]);
+      if (cited.length === 0) continue;
+      const description = insight.trim();
+      const key = description.toLowerCase().replace(/\s+/g, " ");
+      const entry = merged.get(key) ?? { description, evidence: new Map() };
+      for (const m of cited) entry.evidence.set(m.id, m);
+      merged.set(key, entry);
+    }
+  });
+  return [...merged.values()].map(({ description, evidence }) => ({
+    description,
+    evidence: [...evidence.keys()],
+    depth: 1 + Math.max(...[...evidence.values()].map(depthOf)),
+  }));
+}
+
+function depthOf(memory: MemoryRecord): number {
+  return memory.kind === "reflection" ? memory.depth ?? 1 : 0;
+}
+
+function isDue(world: World, agent: Agent): boolean {
+  return agent.importanceSinceReflection >= world.settings.reflectionThreshold;
+}
+
+/** Worlds stored before `autoReflect` existed have no value for it: they keep the default, on. */
+function autoReflectOn(world: World): boolean {
+  return world.settings.autoReflect !== false;
+}
+
+function notReflected(): ReflectResult {
+  return { reflections: [], questions: [], usage: emptyUsage() };
+}
+
+function reflectUnderLock(
+  deps: Deps,
+  world: World,
+  scope: AgentScope,
+  options: { force: boolean; at: GameTime },
+): Promise<ReflectResult> {
+  return withAgentLock(deps, scope, () => reflectLocked(deps, world, scope, options), {
+    ttlMs: REFLECTION_LOCK_TTL_MS,
+  });
+}
+
+async function reflectLocked(
+  deps: Deps,
+  world: World,
+  scope: AgentScope,
+  options: { force: boolean; at: GameTime },
+): Promise<ReflectResult> {
+  const doc = await loadAgent(deps, scope);
+  const agent = doc.value;
+  if (!options.force && !isDue(world, agent)) return notReflected();
+  const attribution = (operation: string) => ({
+    worldId: world.id,
+    agentId: agent.id,
+    operation,
+  });
+
+  // Step 1: questions about the newest memories, shown oldest first.
+  const page = await deps.storage.memories.list(scope, { limit: RECENT_MEMORIES, order: "desc" });
+  const recent = page.memories.reverse();
+  if (recent.length === 0) return notReflected();
+  const asked = await deps.model.complete(
+    buildReflectionQuestionsPrompt({
+      agentName: agent.name,
+      memories: recent.map((m) => m.description),
+      count: world.settings.reflectionQuestions,
+    }),
+    attribution("reflection.questions"),
+  );
+  const questions = asked.value.questions;
+
+  // Step 2: evidence for every question in one recall, then the insights of each question.
+  const recalled = await recall(deps, world, agent, questions, {
+    at: options.at,
+    k: EVIDENCE_PER_QUESTION,
+  });
+  const shown = recalled.results.map((found) => found.map((s) => s.memory));
+  const answers = await settleAll(
+    shown.map((memories, q) =>
+      memories.length === 0 ? Promise.resolve(null) : deps.model.complete(
+        buildReflectionInsightsPrompt({
+          agentName: agent.name,
+          question: questions[q],
+          memories: memories.map((m) => m.description),
+        }),
+        attribution("reflection.insights"),
+      )
+    ),
+  );
+
+  // Step 3: store every insight of this reflection together, all or nothing.
+  const insights = citeInsights(shown, answers.map((a) => a?.value ?? null));
+  const prepared = await prepareMemories(
+    deps,
+    agent,
+    insights.map((insight): NewMemory => ({
+      description: insight.description,
+      kind: "reflection",
+      provenance: "self",
+      at: options.at,
+      evidence: insight.evidence,
+      depth: insight.depth,
+    })),
+  );
+  await writeMemories(deps, scope, prepared);
+  // Reset even when no insight survived: the agent did reflect, and keeping the counter would
+  // re-run the same reflection after every perceive.
+  await resetCounter(deps, scope, doc, prepared.stillPending);
+  if (prepared.records.length > 0) await invalidateSummary(deps, agent);
+
+  return {
+    reflections: prepared.records,
+    questions,
+    usage: addUsage(
+      asked.usage,
+      recalled.usage,
+      ...answers.map((a) => a?.usage ?? emptyUsage()),
+      prepared.usage,
+    ),
+  };
+}
+
+/**
+ * Waits for every insights call (so none is left running after a failure), then throws the
+ * first failure.
+ */
+async function settleAll<T>(
+  calls: readonly Promise<Completion<T> | null>[],
+): Promise<(Completion<T> | null)[]> {
+  const settled = await Promise.allSettled(calls);
+  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<Completion<T> | null>).value);
+}
+
+/**
+ * Sets the reflection counter to 0 and queues reflections whose importance call failed for a
+ * later score. Reflections do not count towards the next trigger (as in the reference code,
+ * only perceived memories do), except that a late score, added by the perceive that fills it,
+ * counts like any other. We hold the agent's lock, so no perceive or reflection can have
+ * changed the document since we read it; a lost compare-and-set means a writer outside the lock
+ * (e.g. a location update), so we re-read and apply the reset to its version.
+ */
+async function resetCounter(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+  doc: Versioned<Agent>,
+  pending: readonly MemoryId[],
+): Promise<void> {
+  let current = doc;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const next: Agent = {
+      ...current.value,
+      importanceSinceReflection: 0,
+      pendingImportance: [...current.value.pendingImportance, ...pending],
+    };
+    if (await deps.storage.documents.replace(agentKey(scope), next, current.version)) return;
+    current = await loadAgent(deps, scope);
+  }
+  throw new StoreUnavailableError(
+    `Cannot reset the reflection counter of agent "${scope.agentId}": its document kept changing; the reflections are stored, so the next reflection may come early`,
+  );
+}

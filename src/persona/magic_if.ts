@@ -1,0 +1,411 @@
+/**
+ * @module The Magic-If pipeline shared by replies and interviews: anchor, select, recall, bound,
+ * enact, each stage reported (SPEC §7; Wang et al. 2026 §3.3).
+ */
+import { type Agent } from "../agents/agent.ts";
+import { agentSummary, identityLine } from "../cognition/agent_summary.ts";
+import { readPlan } from "../cognition/planning.ts";
+import type { Deps } from "../deps.ts";
+import { SimulacraError } from "../errors.ts";
+import type { AgentScope, MemoryId, WorldId } from "../ids.ts";
+import type { MemoryKind, MemoryRecord, Provenance } from "../memory/memory.ts";
+import { rankMemories } from "../memory/retrieval.ts";
+import { resolveWeights } from "../memory/scoring.ts";
+import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
+import type { Prompt } from "../ports/language_model.ts";
+import {
+  buildRespondPrompt,
+  type RespondFacet,
+  type RespondMode,
+  type RespondPromptInput,
+  type RespondPromptOutput,
+} from "../prompts/respond.ts";
+import type { GameTime } from "../time/game_time.ts";
+import type { World } from "../world/world.ts";
+import { cueScore } from "./_cue_text.ts";
+import { boundaryHints } from "./bounds.ts";
+import { type DialogueCues, type FacetScore, selectFacets } from "./facet_selection.ts";
+import type { PersonaRecord, SceneFacet } from "./persona.ts";
+
+/**
+ * Which parts of the memory stream a reply may use (the paper's interview ablations):
+ * everything; nothing (identity and description only); observations without reflections and
+ * plans; everything but reflections.
+ * @see SPEC §8; Park et al. 2023 §6 "Conditions".
+ */
+export type Ablation = "full" | "no_memory" | "no_reflection_no_plan" | "no_reflection";
+
+const KINDS: Record<Ablation, readonly MemoryKind[] | undefined> = {
+  full: undefined,
+  no_memory: [],
+  no_reflection_no_plan: ["seed", "observation", "chat"],
+  no_reflection: ["seed", "observation", "chat", "plan"],
+};
+
+/** A line said earlier in the dialogue. */
+export interface Turn {
+  speaker: string;
+  text: string;
+}
+
+/** The anchor stage: who the character is before any cue. */
+export interface AnchorStage {
+  summary: string;
+  /** "summary": the cached agent summary; "description": identity and description only. */
+  source: "summary" | "description";
+  coreTraits: string[];
+  /** The agent's current action, when the engine set one and plans are not ablated. */
+  doing: string | null;
+  /** Today's stored day plan as lines ("08:00–12:00 work at the cafe (Hobbs Cafe)"), if any. */
+  plan: string[];
+}
+
+/** A memory a reply used, and how it got there. */
+export interface RecalledMemory {
+  memory: MemoryRecord;
+  /** Retrieval score, or null for lorebook knowledge pulled in by a key the dialogue said. */
+  score: number | null;
+  via: "retrieval" | "lore";
+}
+
+/** What the prompt-size budget did. */
+export interface BudgetReport {
+  limit: number;
+  /** Estimated prompt tokens of the prompt sent (⌈characters / 3.5⌉, a cautious estimate). */
+  estimatedTokens: number;
+  /** How many items of each kind were left out to fit. */
+  trimmed: { history: number; memories: number; facets: number; cardNotes: number };
+}
+
+/** Everything one Magic-If turn produced, before anything is stored. */
+export interface Enacted {
+  value: RespondPromptOutput;
+  /** `Name: (actions) words [thoughts]`. */
+  reply: string;
+  facets: FacetScore[];
+  ranking: FacetScore[];
+  memories: RecalledMemory[];
+  hints: string[];
+  budget: BudgetReport;
+  usage: Usage;
+}
+
+/** Per-reply context every stage reads. */
+export interface ReplyContext {
+  world: World;
+  agent: Agent;
+  record: PersonaRecord | null;
+  at: GameTime;
+  ablation: Ablation;
+  anchor: AnchorStage;
+}
+
+/** One turn to answer. */
+export interface TurnRequest {
+  mode: RespondMode;
+  speaker: { name: string; description: string | null } | null;
+  history: Turn[];
+  message: string;
+  /** The dialogue embedding (from the same call that embedded the facets). */
+  vector: Float32Array | null;
+  /** Cosine of the dialogue with each facet, in persona order. */
+  relevance: number[];
+  /** Whether retrieved memories are marked accessed (not for interviews). */
+  touch: boolean;
+  options: { facets: number; memories: number; tokenBudget: number };
+}
+
+/** Earlier turns the facet and memory cues look at. */
+export const CUE_TURNS = 4;
+/** Earlier turns a prompt shows at most, before the budget trims them. */
+export const PROMPT_TURNS = 20;
+/** Lorebook entries a key can pull into one reply. */
+const LORE_PER_REPLY = 3;
+
+/** Today's stored plan as lines, or none (no plan yet, or outside the calendar); no model call. */
+async function todaysPlan(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  agent: Agent,
+  at: GameTime,
+): Promise<string[]> {
+  try {
+    const plan = await readPlan(
+      deps,
+      { worldId: world.id as WorldId, agentId: agent.id },
+      at.slice(0, 10),
+    );
+    return plan.items.map((i) =>
+      `${i.start.slice(11, 16)}–${i.end.slice(11, 16)} ${i.description}${
+        i.location ? ` (${i.location})` : ""
+      }`
+    );
+  } catch (err) {
+    if (
+      err instanceof SimulacraError && (err.code === "not_found" || err.code === "unprocessable")
+    ) {
+      return [];
+    }
+    throw err;
+  }
+}
+
+/**
+ * Anchor: the cached agent summary (paper App. A), the persona's core traits, what the agent
+ * is doing and today's plan when one is stored (never made here: a reply does not plan a day).
+ * With `no_memory` the summary is replaced by identity and description, since the summary is
+ * made from memories; plans are left out with `no_memory` and `no_reflection_no_plan`.
+ * @throws `model_*` when the summary must be remade and the model fails.
+ */
+export async function anchorStage(
+  deps: Deps,
+  base: Omit<ReplyContext, "anchor">,
+): Promise<{ anchor: AnchorStage; usage: Usage }> {
+  const { world, agent, record, at, ablation } = base;
+  const coreTraits = record?.persona.core_traits.map((t) => t.trait) ?? agent.traits;
+  const plans = ablation === "full" || ablation === "no_reflection";
+  const doing = plans ? agent.action : null;
+  const plan = plans ? await todaysPlan(deps, world, agent, at) : [];
+  if (ablation === "no_memory") {
+    const summary = `${identityLine(agent)}\n${agent.description}`;
+    return {
+      anchor: { summary, source: "description", coreTraits, doing, plan },
+      usage: emptyUsage(),
+    };
+  }
+  const made = await agentSummary(deps, world, agent, at);
+  return {
+    anchor: { summary: made.summary.text, source: "summary", coreTraits, doing, plan },
+    usage: made.usage,
+  };
+}
+
+/** The cue texts of a turn: the last few earlier turns and the message. */
+export function cuesOf(history: readonly Turn[], message: string): DialogueCues {
+  return {
+    history: history.slice(-CUE_TURNS).map((t) => `${t.speaker}: ${t.text}`).join("\n"),
+    message,
+  };
+}
+
+function nonZero(v: Float32Array | null): v is Float32Array {
+  if (v === null) return false;
+  for (let i = 0; i < v.length; i++) if (v[i] !== 0) return true;
+  return false;
+}
+
+/**
+ * Recall: the agent's best memories for the dialogue (one ranking with the dialogue vector),
+ * plus lorebook knowledge whose keys the dialogue says, first. Kinds follow the ablation.
+ */
+export async function recallStage(
+  deps: Pick<Deps, "storage">,
+  ctx: ReplyContext,
+  turn: TurnRequest,
+  cues: DialogueCues,
+): Promise<RecalledMemory[]> {
+  const kinds = KINDS[ctx.ablation];
+  if (kinds?.length === 0 || turn.options.memories === 0) return [];
+  const scope: AgentScope = { worldId: ctx.world.id as WorldId, agentId: ctx.agent.id };
+  const text = `${cues.history}\n${cues.message}`;
+  const loreIds = (ctx.record?.lore ?? [])
+    .filter((l) => cueScore(text, l.keys).matched.length > 0)
+    .slice(0, LORE_PER_REPLY)
+    .map((l) => l.memoryId);
+  const lore = (await deps.storage.memories.getMany(scope, loreIds))
+    .filter((m): m is MemoryRecord => m !== null && (!kinds || kinds.includes(m.kind)));
+  const ranked = nonZero(turn.vector)
+    ? (await rankMemories(deps, scope, turn.vector, {
+      at: ctx.at,
+      weights: resolveWeights(ctx.world.settings.retrievalWeights),
+      decay: ctx.world.settings.recencyDecay,
+      k: turn.options.memories,
+      kinds,
+    })).ranked
+    : [];
+  const loreSet = new Set<string>(lore.map((m) => m.id));
+  const out: RecalledMemory[] = [
+    ...lore.map((memory) => ({ memory, score: null, via: "lore" as const })),
+    ...ranked.filter((s) => !loreSet.has(s.memory.id)).map((s) => ({
+      memory: s.memory,
+      score: Math.round(s.score * 10_000) / 10_000,
+      via: "retrieval" as const,
+    })),
+  ].slice(0, turn.options.memories + lore.length);
+  if (turn.touch && out.length > 0) {
+    await deps.storage.memories.touch(scope, out.map((r) => r.memory.id as MemoryId), ctx.at);
+  }
+  return out;
+}
+
+/** Provenance in plain words, so the model keeps claims apart from what the character knows. */
+export function sourceOf(provenance: Provenance): string {
+  switch (provenance) {
+    case "witnessed":
+      return "witnessed by the character";
+    case "seed":
+      return "background: part of who the character is";
+    case "self":
+      return "the character's own words or thoughts";
+    case "inner_voice":
+      return "the character's inner voice";
+    default:
+      return `${provenance}: what ${
+        provenance.slice("told_by:".length)
+      } told the character, a claim the character did not witness`;
+  }
+}
+
+function facetView(f: SceneFacet): RespondFacet {
+  return {
+    title: f.title,
+    time_scope: f.time_scope,
+    situation: f.situation,
+    social_role: f.social_role,
+    emotional_state: f.emotional_state,
+    behavior_pattern: f.behavior_pattern,
+    thinking_pattern: f.thinking_pattern,
+    conflict_with_core: f.conflict_with_core,
+  };
+}
+
+/** The estimated prompt tokens of a prompt: ⌈characters / 3.5⌉ (errs high for English). */
+export function estimatePromptTokens(prompt: Prompt<unknown>): number {
+  return Math.ceil(prompt.messages.reduce((n, m) => n + m.content.length + 12, 0) / 3.5);
+}
+
+/** Card text the prompt shows: style notes and sample dialogue, clipped. */
+function cardNotesOf(record: PersonaRecord | null): string[] {
+  const card = record?.card;
+  if (!card) return [];
+  return [card.system_prompt, card.post_history_instructions, card.mes_example]
+    .map((t) => t.trim())
+    .filter((t) => t.length > 0)
+    .map((t) => (t.length > 1500 ? `${t.slice(0, 1500)}…` : t));
+}
+
+/**
+ * Builds the reply prompt within the token budget, leaving out the least useful parts first:
+ * old turns, card notes, weaker memories, extra facets, then the rest of the history, memories
+ * and relationships.
+ * @throws `unprocessable` when even the bare prompt exceeds the budget.
+ */
+export function promptWithinBudget(
+  input: RespondPromptInput,
+  limit: number,
+): { prompt: Prompt<RespondPromptOutput>; budget: BudgetReport } {
+  const draft: RespondPromptInput = {
+    ...input,
+    history: input.history.slice(-PROMPT_TURNS),
+    anchor: { ...input.anchor, relationships: [...input.anchor.relationships] },
+  };
+  const trimmed = {
+    history: input.history.length - draft.history.length,
+    memories: 0,
+    facets: 0,
+    cardNotes: 0,
+  };
+  const steps: (() => boolean)[] = [
+    () => draft.history.length > 2 && (draft.history.shift(), trimmed.history++, true),
+    () => draft.cardNotes.length > 0 && (draft.cardNotes.pop(), trimmed.cardNotes++, true),
+    () => draft.memories.length > 2 && (draft.memories.pop(), trimmed.memories++, true),
+    () => draft.facets.length > 1 && (draft.facets.pop(), trimmed.facets++, true),
+    () => draft.history.length > 0 && (draft.history.shift(), trimmed.history++, true),
+    () => draft.memories.length > 0 && (draft.memories.pop(), trimmed.memories++, true),
+    () => draft.anchor.relationships.length > 0 && (draft.anchor.relationships.pop(), true),
+  ];
+  let prompt = buildRespondPrompt(draft);
+  let tokens = estimatePromptTokens(prompt);
+  while (tokens > limit) {
+    const step = steps.find((s) => s());
+    if (step === undefined) {
+      throw new SimulacraError(
+        "unprocessable",
+        `Cannot fit the reply prompt into tokenBudget ${limit}: its fixed part needs about ${tokens} tokens: raise tokenBudget or send a shorter message`,
+        { details: { tokenBudget: limit, needed: tokens } },
+      );
+    }
+    prompt = buildRespondPrompt(draft);
+    tokens = estimatePromptTokens(prompt);
+  }
+  return { prompt, budget: { limit, estimatedTokens: tokens, trimmed } };
+}
+
+/** `Name: (actions) words [thoughts]`, with a name the model added itself removed. */
+export function formatReply(name: string, value: RespondPromptOutput): string {
+  let words = value.reply.trim();
+  const prefix = `${name}:`;
+  if (words.toLowerCase().startsWith(prefix.toLowerCase())) {
+    words = words.slice(prefix.length).trim();
+  }
+  words = words.replace(/^"(.*)"$/s, "$1");
+  const actions = value.actions?.trim().replace(/^\((.*)\)$/s, "$1");
+  const thoughts = value.thoughts?.trim().replace(/^\[(.*)\]$/s, "$1");
+  return [
+    `${name}:`,
+    ...(actions ? [`(${actions})`] : []),
+    words,
+    ...(thoughts ? [`[${thoughts}]`] : []),
+  ].join(" ");
+}
+
+/**
+ * Select, recall, bound and enact one turn (the anchor is computed once per context): one
+ * main-model call. Nothing is stored here.
+ * @throws `model_*`, `store_unavailable`, `unprocessable` (budget).
+ */
+export async function enactTurn(
+  deps: Deps,
+  ctx: ReplyContext,
+  turn: TurnRequest,
+): Promise<Enacted> {
+  const persona = ctx.record?.persona ?? null;
+  const cues = cuesOf(turn.history, turn.message);
+  const selection = selectFacets(persona, cues, turn.relevance, { top: turn.options.facets });
+  const memories = await recallStage(deps, ctx, turn, cues);
+  const hints = boundaryHints(turn.message, ctx.at);
+  const { prompt, budget } = promptWithinBudget({
+    agentName: ctx.agent.name,
+    mode: turn.mode,
+    speaker: turn.speaker,
+    now: ctx.at,
+    anchor: {
+      summary: ctx.anchor.summary,
+      nickname: persona?.nickname ?? "",
+      globalSummary: persona?.global_summary ?? "",
+      coreTraits: persona?.core_traits ?? ctx.agent.traits.map((trait) => ({ trait, desc: "" })),
+      relationships: persona?.relationships ?? [],
+    },
+    facets: selection.selected.map(facetView),
+    memories: memories.map((r) => ({
+      text: r.memory.description,
+      when: r.memory.createdAt,
+      source: sourceOf(r.memory.provenance),
+    })),
+    plan: [
+      ...(ctx.anchor.doing === null ? [] : [`Right now: ${ctx.anchor.doing}`]),
+      ...(ctx.anchor.plan.length === 0 ? [] : [`Today's plan: ${ctx.anchor.plan.join("; ")}`]),
+    ],
+    cardNotes: cardNotesOf(ctx.record),
+    history: turn.history,
+    message: turn.message,
+    boundaryHints: hints,
+    disclosure: ctx.world.settings.disclosure ?? false,
+  }, turn.options.tokenBudget);
+  const completion = await deps.model.complete(prompt, {
+    worldId: ctx.world.id,
+    agentId: ctx.agent.id,
+    operation: turn.mode === "interview" ? "interview" : "respond",
+  });
+  const sent = (prompt.input as RespondPromptInput).facets.length;
+  return {
+    value: completion.value,
+    reply: formatReply(ctx.agent.name, completion.value),
+    facets: selection.scores.slice(0, sent),
+    ranking: selection.ranking,
+    memories: memories.slice(0, (prompt.input as RespondPromptInput).memories.length),
+    hints,
+    budget,
+    usage: addUsage(completion.usage),
+  };
+}

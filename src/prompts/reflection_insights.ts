@@ -1,0 +1,77 @@
+/** @module Prompt: insights that answer one reflection question, each citing its numbered evidence (SPEC §4). */
+import { z } from "zod";
+import type { Prompt } from "../ports/language_model.ts";
+import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
+
+/** Most insights one question may yield (paper: 5). */
+export const MAX_INSIGHTS = 5;
+
+/** Inputs of {@linkcode buildReflectionInsightsPrompt}. */
+export interface ReflectionInsightsInput {
+  agentName: string;
+  /** The question the memories were retrieved for. */
+  question: string;
+  /** The retrieved memories, numbered 1..n in the prompt; citations use those numbers. */
+  memories: string[];
+}
+
+/**
+ * Up to five insights, each with the numbers of the memories it rests on. Numbers are not
+ * bounded here: a citation that points nowhere is dropped by the caller rather than costing a
+ * repair call.
+ */
+export const ReflectionInsightsOutput = z.object({
+  insights: z
+    .array(
+      z.object({
+        insight: z.string().trim().min(1).max(500),
+        evidence: z.array(z.number().int()).max(50),
+      }),
+    )
+    .max(MAX_INSIGHTS),
+});
+export type ReflectionInsightsOutput = z.infer<typeof ReflectionInsightsOutput>;
+
+/** Memories as "1. text" lines: the numbers the insights cite. */
+function numbered(memories: readonly string[]): string[] {
+  return memories.map((m, i) => `${i + 1}. ${m}`);
+}
+
+/**
+ * Builds the reflection-insights prompt for one question: up to 5 high-level statements, each
+ * citing the numbers of the memories that support it (the paper's "(because of 1, 5, 3)",
+ * as a structured `evidence` list).
+ * @see SPEC §4 "Step 2"; Park et al. 2023 §4.2.
+ */
+export function buildReflectionInsightsPrompt(
+  input: ReflectionInsightsInput,
+): Prompt<ReflectionInsightsOutput> {
+  return {
+    kind: "reflection_insights",
+    tier: "main",
+    input,
+    schema: ReflectionInsightsOutput,
+    maxTokens: 600,
+    messages: [
+      {
+        role: "system",
+        content: [
+          promptTag("reflection_insights"),
+          "You help a character in a life simulation draw conclusions from their own memories.",
+          `Given a question and numbered memories, write at most ${MAX_INSIGHTS} insights that answer the question or shed light on it. An insight is a short, general statement in the third person that goes beyond any single memory: a trait, a relationship, a habit, a goal or a change.`,
+          'For each insight, list in "evidence" the numbers of the memories that support it. Cite only numbers shown in the list, and leave out any insight that no memory supports.',
+          `Answer with JSON {"insights": [{"insight": "...", "evidence": [2, 7]}]}; an empty list is fine when the memories support no conclusion.`,
+          DATA_RULE,
+        ].join("\n"),
+      },
+      {
+        role: "user",
+        content: [
+          `Character: ${JSON.stringify(input.agentName)}`,
+          `Question:\n${dataBlock("question", input.question)}`,
+          `Memories, numbered:\n${dataBlock("memories", numbered(input.memories))}`,
+        ].join("\n\n"),
+      },
+    ],
+  };
+}
