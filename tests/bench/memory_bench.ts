@@ -18,7 +18,7 @@ import type { MemoryRecord } from "../../src/memory/memory.ts";
 import { perceive } from "../../src/memory/perceive.ts";
 import { retrieve } from "../../src/memory/retrieval.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
-import { createWorld } from "../../src/world/world.ts";
+import { createWorld, CreateWorldInput } from "../../src/world/world.ts";
 
 const subjects = [
   "Isabella",
@@ -61,18 +61,10 @@ const deps: Deps = {
   sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
 };
 const worldId = WorldId.parse("bench");
-await createWorld(deps, {
-  id: worldId,
-  name: "Bench",
-  startTime: "2023-02-13T07:00:00",
-  minutesPerTick: 10,
-  settings: {
-    reflectionThreshold: 150,
-    retentionMinutes: 30,
-    recencyDecay: 0.995,
-    retrievalWeights: "paper",
-  },
-});
+await createWorld(
+  deps,
+  CreateWorldInput.parse({ id: worldId, name: "Bench", startTime: "2023-02-13T07:00:00" }),
+);
 
 async function agentWith(count: number): Promise<AgentScope> {
   const agentId = AgentId.parse(`a${count}`);
