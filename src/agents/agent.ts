@@ -120,7 +120,6 @@ export function newAgent(
  * world has none); `conflict` when the id is taken in this world.
  */
 export async function storeNewAgent(deps: Pick<Deps, "storage">, agent: Agent): Promise<void> {
-  Object.assign(agent, await startingAreas(deps, agent));
   try {
     await deps.storage.documents.create(
       agentKey({ worldId: agent.worldId as WorldId, agentId: agent.id }),
@@ -136,7 +135,12 @@ export async function storeNewAgent(deps: Pick<Deps, "storage">, agent: Agent): 
   }
 }
 
-async function startingAreas(
+/**
+ * The agent's home and workplace as the environment spells them, and the areas it knows at
+ * creation (home, workplace and every common area). Call it before spending any model call.
+ * @throws `unprocessable` when home or workplace is not an area of the world.
+ */
+export async function startingAreas(
   deps: Pick<Deps, "storage">,
   agent: Agent,
 ): Promise<Pick<Agent, "home" | "workplace" | "knownAreas">> {

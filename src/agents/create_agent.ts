@@ -11,6 +11,7 @@ import {
   type CreateAgentInput,
   newAgent,
   seedPhrases,
+  startingAreas,
   storeNewAgent,
 } from "./agent.ts";
 
@@ -33,7 +34,9 @@ export async function createAgent(
   input: CreateAgentInput,
 ): Promise<CreatedAgent> {
   const world = await getWorld(deps, worldId);
-  const draft = newAgent(deps, worldId, input, world.clock.now);
+  const created = newAgent(deps, worldId, input, world.clock.now);
+  // Validate places before any model call, so a bad home costs nothing.
+  const draft: Agent = { ...created, ...(await startingAreas(deps, created)) };
   const prepared = await prepareMemories(
     deps,
     draft,

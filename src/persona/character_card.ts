@@ -11,6 +11,7 @@ import {
   CreateAgentInput,
   loadAgent,
   newAgent,
+  startingAreas,
   storeNewAgent,
 } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
@@ -266,7 +267,8 @@ export async function importCard(
     const issue = input.error.issues[0];
     throw invalidCard("invalid_field", `field "${issue?.path.join(".")}": ${issue?.message}`);
   }
-  const agent = newAgent(deps, worldId, input.data, world.clock.now);
+  const created = newAgent(deps, worldId, input.data, world.clock.now);
+  const agent: Agent = { ...created, ...(await startingAreas(deps, created)) };
 
   const entries = d.character_book.entries
     .filter((e) => e.enabled && e.content.trim().length > 0)
