@@ -20,11 +20,12 @@
  *
  * ## The cache, and why this backend is single-process
  * The first call for an agent loads its whole stream into memory (records, plus sorted indexes
- * by creation, kind, last access and importance); reads are then served from memory and every
- * write updates KV first, the cache after. The KV file stays the source of truth: a restart
- * reloads it. Writes per agent are serialised by an in-process mutex, so one process must own
- * the file; the head check makes a second writer fail with `conflict` instead of corrupting it.
- * Loaded agents stay cached until the store is closed.
+ * by creation, kind, last access and importance, plus columns of every memory in append order
+ * for `KvStorage.scanMemories`); reads are then served from memory and every write updates KV
+ * first, the cache after. The KV file stays the source of truth: a restart reloads it. Writes
+ * per agent are serialised by an in-process mutex, so one process must own the file; the head
+ * check makes a second writer fail with `conflict` instead of corrupting it. Loaded agents stay
+ * cached until the store is closed.
  */
 import { ConflictError, SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
@@ -37,6 +38,7 @@ import type {
 } from "../../src/ports/memory_store.ts";
 import type { GameTime } from "../../src/time/game_time.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
+import { MemoryColumns } from "./_memory_columns.ts";
 import {
   addWrites,
   assertKeySize,
@@ -85,6 +87,8 @@ interface StoredOverlay {
 /** One memory in the cache. `record` is frozen and shared with callers. */
 interface Entry {
   seq: number;
+  /** The memory's row in the agent's columns. */
+  row: number;
   base: MemoryRecord;
   overlay: Overlay | null;
   record: MemoryRecord;
@@ -99,6 +103,8 @@ interface AgentState {
   kinds: Map<string, SortedIndex<Entry>>;
   accessed: SortedIndex<Entry>;
   importance: SortedIndex<Entry>;
+  /** Every memory as columns, for exhaustive scans (`KvStorage.scanMemories`). */
+  columns: MemoryColumns;
 }
 
 const byCreated = (e: Entry): SortKey => [e.record.createdAt, e.record.id];
@@ -162,7 +168,9 @@ function decodeCursor(cursor: string): SortKey {
 
 function newState(head: Head, headStamp: string | null, entries: Entry[]): AgentState {
   const kinds = new Map<string, Entry[]>();
+  const columns = new MemoryColumns();
   for (const entry of entries) {
+    entry.row = columns.push(entry.record);
     const list = kinds.get(entry.record.kind);
     if (list === undefined) kinds.set(entry.record.kind, [entry]);
     else list.push(entry);
@@ -175,10 +183,12 @@ function newState(head: Head, headStamp: string | null, entries: Entry[]): Agent
     kinds: new Map([...kinds].map(([kind, list]) => [kind, new SortedIndex(byCreated, list)])),
     accessed: new SortedIndex(byAccessed, entries),
     importance: new SortedIndex(byImportance, entries),
+    columns,
   };
 }
 
 function addEntry(state: AgentState, entry: Entry): void {
+  entry.row = state.columns.push(entry.record);
   state.byId.set(entry.record.id, entry);
   state.created.insert(entry);
   let kind = state.kinds.get(entry.record.kind);
@@ -194,6 +204,7 @@ function setOverlay(state: AgentState, entry: Entry, overlay: Overlay): void {
   state.importance.remove(entry);
   entry.overlay = overlay;
   entry.record = visible(entry.base, overlay);
+  state.columns.update(entry.row, entry.record);
   state.accessed.insert(entry);
   state.importance.insert(entry);
 }
@@ -249,7 +260,7 @@ export class KvMemoryStore implements MemoryStore {
         });
         // The cache holds what a reload would read: the JSON form, frozen.
         const base = freezeRecord(decodeJson<MemoryRecord>(bytes));
-        entries.push({ seq, base, overlay: null, record: base });
+        entries.push({ seq, row: -1, base, overlay: null, record: base });
       });
       const head = { seq: state.head.seq + memories.length, txn: state.head.txn + 1 };
       await this.#commit(scope, state, writes, head);
@@ -267,6 +278,17 @@ export class KvMemoryStore implements MemoryStore {
   async getMany(scope: AgentScope, ids: readonly MemoryId[]): Promise<(MemoryRecord | null)[]> {
     const state = await this.#state(scope);
     return ids.map((id) => state.byId.get(id)?.record ?? null);
+  }
+
+  /**
+   * The agent's memories as live columns, in append order (loading the agent on first use): for
+   * `KvStorage.scanMemories`, which reads them synchronously. Writes change them in place and
+   * only append rows; a reload (after a failed write) builds new columns.
+   *
+   * @throws {SimulacraError} `store_unavailable` when loading from KV fails.
+   */
+  async columns(scope: AgentScope): Promise<MemoryColumns> {
+    return (await this.#state(scope)).columns;
   }
 
   /** Every memory, by creation time then id. */
@@ -477,7 +499,7 @@ export class KvMemoryStore implements MemoryStore {
       const base = freezeRecord(decodeJson<MemoryRecord>(joinBytes(parts)));
       parts = [];
       const overlay = overlays.get(seq) ?? null;
-      entries.push({ seq, base, overlay, record: visible(base, overlay) });
+      entries.push({ seq, row: -1, base, overlay, record: visible(base, overlay) });
     }
 
     for (const batch of planBatches(cleanup)) {

@@ -6,15 +6,22 @@
  * The KV file stays the source of truth (a restart reloads it), and the atomic checks on every
  * commit point make a second writer fail with `conflict` rather than corrupt data. For several
  * processes or the edge, use the hosted (Upstash) backend.
+ *
+ * Because one process holds both an agent's memories and its vectors, this backend offers the
+ * exhaustive scan of the `Storage` port ({@linkcode KvStorage.scanMemories}): the memory store
+ * keeps each agent's memories as columns in append order, the vector slab maps that order to
+ * its slots once (extending the mapping as memories arrive), and a query reads only the vector
+ * columns where it is not zero.
  */
 import { dirname } from "node:path";
 import { ConfigError } from "../../src/errors.ts";
+import type { AgentScope } from "../../src/ids.ts";
 import type { DocumentStore } from "../../src/ports/document_store.ts";
 import type { EventLog } from "../../src/ports/event_log.ts";
 import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
 import type { Lock } from "../../src/ports/lock.ts";
 import type { MemoryStore } from "../../src/ports/memory_store.ts";
-import type { Storage } from "../../src/ports/storage.ts";
+import type { ScanMemoriesOptions, Storage } from "../../src/ports/storage.ts";
 import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
 import type { VectorIndex } from "../../src/ports/vector_index.ts";
 import { guard } from "./_kv_support.ts";
@@ -51,18 +58,44 @@ export class KvStorage implements Storage {
   readonly idempotency: IdempotencyStore;
   readonly usage: UsageLedger;
   readonly #kv: Deno.Kv;
+  readonly #memories: KvMemoryStore;
+  readonly #vectors: KvVectorIndex;
   #closed = false;
 
   /** Wraps an open KV, which this storage then owns and closes. */
   constructor(kv: Deno.Kv, options: { dimensions: number }) {
     this.#kv = kv;
     this.documents = new KvDocumentStore({ kv });
-    this.memories = new KvMemoryStore({ kv });
-    this.vectors = new KvVectorIndex({ kv, dimensions: options.dimensions });
+    this.memories = this.#memories = new KvMemoryStore({ kv });
+    this.vectors = this.#vectors = new KvVectorIndex({ kv, dimensions: options.dimensions });
     this.locks = new KvLock({ kv });
     this.events = new KvEventLog({ kv });
     this.idempotency = new KvIdempotencyStore({ kv });
     this.usage = new KvUsageLedger({ kv });
+  }
+
+  /**
+   * Every memory of the agent (of `kinds`, when given) with the exact cosine of its vector with
+   * `query` (0 without a vector), as aligned columns handed to `options.read`: one scan of the
+   * vector columns where the query is not zero, no per-memory lookups, parsing or copies
+   * (without `kinds`, `read` gets views of the store's own columns; nothing can write while it
+   * runs, since it runs synchronously).
+   *
+   * @throws {SimulacraError} `invalid_request` on a wrong dimension or a zero or non-finite query.
+   * @throws {SimulacraError} `store_unavailable` when KV fails.
+   */
+  async scanMemories<T>(
+    scope: AgentScope,
+    query: Float32Array,
+    options: ScanMemoriesOptions<T>,
+  ): Promise<T> {
+    const [columns, score] = await Promise.all([
+      this.#memories.columns(scope),
+      this.#vectors.scorer(scope, query),
+    ]);
+    // Synchronous from here: the columns and the slab stay as they are until `read` returns.
+    const cosines = score(columns.ids, columns.size);
+    return options.read(columns.view(cosines, options.kinds));
   }
 
   /**

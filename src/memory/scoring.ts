@@ -56,7 +56,7 @@ export interface Scored {
  */
 export const CONSTANT_COMPONENT = 0.5;
 
-/** Options for {@linkcode rankCandidates}. */
+/** Options for {@linkcode rankCandidates} and {@linkcode rankColumns}. */
 export interface RankOptions {
   /** Game time of the query, for recency. */
   at: string;
@@ -68,10 +68,26 @@ export interface RankOptions {
 }
 
 /**
+ * Candidates as aligned columns: row `i` of every column describes `records[i]`. This is what
+ * an exhaustive scan yields (the `Storage.scanMemories` port), without per-memory objects or
+ * time strings to parse.
+ */
+export interface CandidateColumns {
+  records: readonly MemoryRecord[];
+  /** The cosine of each memory's vector with the query (non-finite values count as 0). */
+  cosines: ArrayLike<number>;
+  /** `gameMinutes(records[i].lastAccessedAt)`. */
+  accessedMinutes: ArrayLike<number>;
+  /** `records[i].importance`. */
+  importance: ArrayLike<number>;
+}
+
+/**
  * Scores candidates and returns them best first (ties: newer, then id). recency =
  * decay^(game hours since last access, never negative), importance = 1–10, relevance = the
  * cosine in `cosines[i]`; each is min–max normalised over all candidates and the score is
- * Σ weight·component. Linear in the candidates; only the best `limit` are sorted.
+ * Σ weight·component. Linear in the candidates; only the best `limit` are sorted. The same as
+ * {@linkcode rankColumns} on columns built from the records.
  */
 export function rankCandidates(
   memories: readonly MemoryRecord[],
@@ -79,36 +95,150 @@ export function rankCandidates(
   options: RankOptions,
 ): Scored[] {
   const n = memories.length;
-  const { weights } = options;
+  const accessedMinutes = new Float64Array(n);
+  const importance = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    accessedMinutes[i] = gameMinutesFast(memories[i].lastAccessedAt);
+    importance[i] = memories[i].importance;
+  }
+  return rankColumns({ records: memories, cosines, accessedMinutes, importance }, options);
+}
+
+/**
+ * {@linkcode rankCandidates} over aligned columns: the scoring core, with the same results to
+ * the bit. No strings are parsed, and recency (`Math.exp`, the costly part) is computed only for
+ * candidates that could make the top `limit`:
+ *
+ * 1. One pass takes each candidate's recency exponent `x = hours · ln(decay)` and the bounds of
+ *    the exponents, importances and cosines.
+ * 2. The recency bounds are exact: `Math.exp` errs by less than one ulp, so only exponents
+ *    within {@linkcode EXP_WINDOW} of the extreme ones can give the extreme values; those are
+ *    evaluated. (Near the subnormal range that argument fails, and every candidate is.)
+ * 3. A bounded heap keeps the best `limit`. A candidate whose score bound is below the heap's
+ *    worst score cannot enter and is skipped; others get their exact score. The bound takes
+ *    recency as `exp` at the exponent rounded up to a multiple of 1/{@linkcode EXP_BUCKETS}
+ *    (one `exp` per bucket, cached), and is padded by {@linkcode PRUNE_SLACK}, far more than
+ *    its rounding error, so it is never below the exact score.
+ *
+ * Ties are broken the same way whatever the order of the columns.
+ */
+export function rankColumns(columns: CandidateColumns, options: RankOptions): Scored[] {
+  const { records, cosines, accessedMinutes, importance } = columns;
+  const n = records.length;
+  const k = Math.min(Math.ceil(options.limit ?? n), n);
+  if (!(k > 0)) return [];
+  const { recency: wr, importance: wi, relevance: wc } = options.weights;
   const atMin = gameMinutesFast(options.at);
   const logDecay = Math.log(options.decay ?? 0.995);
-  const hours = new Float64Array(n);
-  const rec = new Float64Array(n);
-  const imp = new Float64Array(n);
-  const cos = new Float64Array(n);
+
+  // Hot loops use locals only (no closures or objects): they run over every memory.
+  let xMin = Infinity, xMax = -Infinity;
+  let iMin = Infinity, iMax = -Infinity;
+  let cMin = Infinity, cMax = -Infinity;
   for (let i = 0; i < n; i++) {
-    const m = memories[i];
-    const h = Math.max(0, (atMin - gameMinutesFast(m.lastAccessedAt)) / 60);
-    hours[i] = h;
-    rec[i] = Math.exp(h * logDecay);
-    imp[i] = m.importance;
-    const c = cosines[i];
-    cos[i] = Number.isFinite(c) ? c : 0;
+    const x = Math.max(0, (atMin - accessedMinutes[i]) / 60) * logDecay;
+    if (x < xMin) xMin = x;
+    if (x > xMax) xMax = x;
+    const v = importance[i];
+    if (v < iMin) iMin = v;
+    if (v > iMax) iMax = v;
+    const c = finite(cosines[i]);
+    if (c < cMin) cMin = c;
+    if (c > cMax) cMax = c;
   }
-  const nr = normalise(rec);
-  const ni = normalise(imp);
-  const nc = normalise(cos);
-  const score = new Float64Array(n);
+  // Also true when every exponent is NaN (xMin > xMax).
+  const exhaustive = !(xMin >= -EXP_SAFE && xMax <= EXP_SAFE && xMin <= xMax);
+
+  let rMin = Infinity, rMax = -Infinity;
+  let lastX = NaN, lastExp = NaN;
   for (let i = 0; i < n; i++) {
-    score[i] = weights.recency * nr[i] + weights.importance * ni[i] + weights.relevance * nc[i];
+    const x = Math.max(0, (atMin - accessedMinutes[i]) / 60) * logDecay;
+    if (exhaustive || x <= xMin + EXP_WINDOW || x >= xMax - EXP_WINDOW) {
+      if (x !== lastX) lastExp = Math.exp(lastX = x);
+      if (lastExp < rMin) rMin = lastExp;
+      if (lastExp > rMax) rMax = lastExp;
+    }
   }
-  const order = topIndices(score, memories, Math.min(options.limit ?? n, n));
-  return order.map((i) => ({
-    memory: memories[i],
-    score: score[i],
-    components: { recency: nr[i], importance: ni[i], relevance: nc[i] },
-    raw: { hoursSinceAccess: hours[i], importance: imp[i], cosine: cos[i] },
-  }));
+  const rRange = rMax - rMin, iRange = iMax - iMin, cRange = cMax - cMin;
+
+  // Score bounds as Σ (v − min) · (w / range) (+ w · CONSTANT_COMPONENT for a constant
+  // component): no division or call per row. Every term is ≥ 0, so each is within a few ulps
+  // of its exact counterpart, and PRUNE_SLACK covers that.
+  const prune = !exhaustive && wr >= 0 && wi >= 0 && wc >= 0;
+  const [rK, rB] = coefficients(wr, rRange);
+  const [iK, iB] = coefficients(wi, iRange);
+  const [cK, cB] = coefficients(wc, cRange);
+  const bucketMin = prune ? Math.ceil(xMin * EXP_BUCKETS) : 0;
+  const upper = new Float64Array(prune ? Math.ceil(xMax * EXP_BUCKETS) - bucketMin + 1 : 0)
+    .fill(NaN);
+  const top = new TopK(k, records);
+  let threshold = -Infinity; // the worst kept score once `k` are kept (and pruning is safe)
+  for (let i = 0; i < n; i++) {
+    const x = Math.max(0, (atMin - accessedMinutes[i]) / 60) * logDecay;
+    const c = finite(cosines[i]);
+    if (threshold !== -Infinity) {
+      // Exact: x · 32 and its ceiling are exact, so the bucket's exponent is ≥ x.
+      const b = Math.ceil(x * EXP_BUCKETS) - bucketMin;
+      let u = upper[b];
+      if (u !== u) u = upper[b] = Math.exp((b + bucketMin) / EXP_BUCKETS) * (1 + EXP_WINDOW);
+      const bound = (u - rMin) * rK + rB + ((importance[i] - iMin) * iK + iB) +
+        ((c - cMin) * cK + cB);
+      if (bound * PRUNE_SLACK < threshold) continue;
+    }
+    const score = wr * scaled(Math.exp(x), rMin, rRange) +
+      wi * scaled(importance[i], iMin, iRange) + wc * scaled(c, cMin, cRange);
+    if (top.offer(i, score) && prune) threshold = top.worst;
+  }
+
+  // A loop, not a closure: a closure would capture the bounds and slow the loops above.
+  const ranked: Scored[] = [];
+  for (const [i, score] of top.best()) {
+    const hours = Math.max(0, (atMin - accessedMinutes[i]) / 60);
+    ranked.push({
+      memory: records[i],
+      score,
+      components: {
+        recency: scaled(Math.exp(hours * logDecay), rMin, rRange),
+        importance: scaled(importance[i], iMin, iRange),
+        relevance: scaled(finite(cosines[i]), cMin, cRange),
+      },
+      raw: { hoursSinceAccess: hours, importance: importance[i], cosine: finite(cosines[i]) },
+    });
+  }
+  return ranked;
+}
+
+/**
+ * Recency exponents beyond ±this are evaluated for every candidate: below about −708
+ * `Math.exp` is subnormal and its relative error bound no longer holds.
+ */
+const EXP_SAFE = 700;
+/**
+ * Exponents this close to the extreme ones are evaluated for the exact recency bounds; also
+ * the relative slack of the recency upper bounds. Far above `Math.exp`'s error (< 1 ulp).
+ */
+const EXP_WINDOW = 1e-12;
+/** Recency upper bounds round the exponent up to a multiple of 1/32 (at most 3% above). */
+const EXP_BUCKETS = 32;
+/** Score bounds are multiplied by this before pruning: far more than their rounding error. */
+const PRUNE_SLACK = 1 + 1e-12;
+
+/** `[w / range, 0]`, or `[0, w · CONSTANT_COMPONENT]` for a constant component. */
+function coefficients(weight: number, range: number): [number, number] {
+  return range > 1e-12 ? [weight / range, 0] : [0, weight * CONSTANT_COMPONENT];
+}
+
+/** A cosine as scored: non-finite values count as 0. */
+function finite(cosine: number): number {
+  return Number.isFinite(cosine) ? cosine : 0;
+}
+
+/**
+ * Min–max normalisation of one value: (v − min) / range, or CONSTANT_COMPONENT when the range
+ * is (near) zero or NaN.
+ */
+function scaled(v: number, min: number, range: number): number {
+  return range > 1e-12 ? (v - min) / range : CONSTANT_COMPONENT;
 }
 
 /** Min–max normalisation to [0, 1]; a constant (or single) series becomes CONSTANT_COMPONENT. */
@@ -120,54 +250,95 @@ export function normalise(values: Float64Array): Float64Array {
     if (v < min) min = v;
     if (v > max) max = v;
   }
-  const range = max - min;
   const out = new Float64Array(values.length);
-  if (!(range > 1e-12)) return out.fill(CONSTANT_COMPONENT);
-  for (let i = 0; i < values.length; i++) out[i] = (values[i] - min) / range;
+  for (let i = 0; i < values.length; i++) out[i] = scaled(values[i], min, max - min);
   return out;
 }
 
-function better(i: number, j: number, score: Float64Array, memories: readonly MemoryRecord[]) {
-  if (score[i] !== score[j]) return score[i] > score[j];
-  const a = memories[i];
-  const b = memories[j];
-  if (a.createdAt !== b.createdAt) return a.createdAt > b.createdAt;
-  return a.id < b.id;
-}
+/**
+ * The best `k` candidates seen, in a min-heap whose root is the worst kept. Order: score, then
+ * newer `createdAt`, then smaller id.
+ */
+class TopK {
+  readonly #k: number;
+  readonly #records: readonly MemoryRecord[];
+  readonly #rows: Int32Array;
+  readonly #scores: Float64Array;
+  #size = 0;
 
-/** The indices of the best `k` scores, best first, with a bounded min-heap (O(n log k)). */
-function topIndices(score: Float64Array, memories: readonly MemoryRecord[], k: number): number[] {
-  if (k <= 0) return [];
-  const heap: number[] = []; // heap[0] is the worst of the kept
-  const worse = (i: number, j: number) => better(j, i, score, memories);
-  const up = (p: number) => {
-    while (p > 0) {
-      const parent = (p - 1) >> 1;
-      if (!worse(heap[p], heap[parent])) break;
-      [heap[p], heap[parent]] = [heap[parent], heap[p]];
-      p = parent;
+  constructor(k: number, records: readonly MemoryRecord[]) {
+    this.#k = k;
+    this.#records = records;
+    this.#rows = new Int32Array(k);
+    this.#scores = new Float64Array(k);
+  }
+
+  /** The worst kept score (once full). */
+  get worst(): number {
+    return this.#scores[0];
+  }
+
+  /** Keeps row `i` with `score` if it ranks among the best `k` so far; returns whether full. */
+  offer(i: number, score: number): boolean {
+    if (this.#size < this.#k) {
+      let p = this.#size++;
+      this.#put(p, i, score);
+      while (p > 0) {
+        const parent = (p - 1) >> 1;
+        if (!this.#better(this.#rows[parent], this.#scores[parent], i, score)) break;
+        this.#put(p, this.#rows[parent], this.#scores[parent]);
+        this.#put(p = parent, i, score);
+      }
+    } else if (this.#better(i, score, this.#rows[0], this.#scores[0])) {
+      this.#siftDown(i, score);
     }
-  };
-  const down = (p: number) => {
+    return this.#size === this.#k;
+  }
+
+  /** The kept rows and scores, best first. */
+  best(): [row: number, score: number][] {
+    const kept: [number, number][] = [];
+    for (let p = 0; p < this.#size; p++) kept.push([this.#rows[p], this.#scores[p]]);
+    return kept.sort((a, b) => (this.#better(a[0], a[1], b[0], b[1]) ? -1 : 1));
+  }
+
+  /** Replaces the root with (i, score) and restores the heap. */
+  #siftDown(i: number, score: number): void {
+    let p = 0;
     for (;;) {
       const l = 2 * p + 1;
       const r = l + 1;
-      let w = p;
-      if (l < heap.length && worse(heap[l], heap[w])) w = l;
-      if (r < heap.length && worse(heap[r], heap[w])) w = r;
-      if (w === p) return;
-      [heap[p], heap[w]] = [heap[w], heap[p]];
+      let w = -1;
+      let wRow = i;
+      let wScore = score;
+      if (l < this.#size && this.#better(wRow, wScore, this.#rows[l], this.#scores[l])) {
+        w = l;
+        wRow = this.#rows[l];
+        wScore = this.#scores[l];
+      }
+      if (r < this.#size && this.#better(wRow, wScore, this.#rows[r], this.#scores[r])) {
+        w = r;
+        wRow = this.#rows[r];
+        wScore = this.#scores[r];
+      }
+      if (w < 0) break;
+      this.#put(p, wRow, wScore);
       p = w;
     }
-  };
-  for (let i = 0; i < score.length; i++) {
-    if (heap.length < k) {
-      heap.push(i);
-      up(heap.length - 1);
-    } else if (better(i, heap[0], score, memories)) {
-      heap[0] = i;
-      down(0);
-    }
+    this.#put(p, i, score);
   }
-  return heap.sort((a, b) => (better(a, b, score, memories) ? -1 : 1));
+
+  #put(p: number, row: number, score: number): void {
+    this.#rows[p] = row;
+    this.#scores[p] = score;
+  }
+
+  /** Whether row i (with its score) ranks above row j. */
+  #better(i: number, si: number, j: number, sj: number): boolean {
+    if (si !== sj) return si > sj;
+    const a = this.#records[i];
+    const b = this.#records[j];
+    if (a.createdAt !== b.createdAt) return a.createdAt > b.createdAt;
+    return a.id < b.id;
+  }
 }

@@ -32,8 +32,8 @@ export interface VectorIndex {
 
   /**
    * Optional, for in-process indexes: the exact cosine of `vector` with every vector in the
-   * scope, as a lookup by id (undefined for ids without a vector). Retrieval uses it to score
-   * all of an agent's memories exactly; indexes without it get candidate generation instead.
+   * scope, as a lookup by id (undefined for ids without a vector). Exact retrieval uses
+   * `Storage.scanMemories` where a backend has it; this is the per-index building block.
    */
   similarities?(
     scope: AgentScope,

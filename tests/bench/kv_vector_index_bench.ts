@@ -2,8 +2,10 @@
  * @module Benchmarks the embedded vector index (exact cosine scan) and embedded appends.
  *
  * Run with `deno bench -A tests/bench/kv_vector_index_bench.ts`. Setup fills one agent with
- * 10,000 and another with 100,000 random 384-dimension vectors and loads both (first query),
- * so the query benches measure the scan alone. Goal: ≤ 20 ms per query at 100k.
+ * 10,000 and another with 100,000 random dense 384-dimension vectors (like OpenAI embeddings),
+ * a third with 100,000 sparse ones (40 non-zeros, like the local embedder's; queried with 12),
+ * and loads them (first query), so the query benches measure the scan alone. Goal: ≤ 20 ms per
+ * query at 100k.
  */
 import { KvMemoryStore } from "../../lib/kv/kv_memory_store.ts";
 import { KvVectorIndex } from "../../lib/kv/kv_vector_index.ts";
@@ -24,15 +26,27 @@ function randomVector(): Float32Array {
   return Float32Array.from({ length: DIMENSIONS }, random);
 }
 
+/** A vector with `nonZeros` random dimensions set, as feature hashing makes. */
+function sparseVector(nonZeros: number): Float32Array {
+  const v = new Float32Array(DIMENSIONS);
+  for (let k = 0; k < nonZeros; k++) v[Math.floor((random() + 0.5) * DIMENSIONS)] = random() || 1;
+  return v;
+}
+
 function scope(agent: string): AgentScope {
   return { worldId: WorldId.parse("bench"), agentId: AgentId.parse(agent) };
 }
 
-async function fill(index: KvVectorIndex, where: AgentScope, count: number): Promise<void> {
+async function fill(
+  index: KvVectorIndex,
+  where: AgentScope,
+  count: number,
+  vector = randomVector,
+): Promise<void> {
   for (let start = 0; start < count; start += 5000) {
     const entries: VectorEntry[] = [];
     for (let i = start; i < Math.min(count, start + 5000); i++) {
-      entries.push({ id: MemoryId.parse(`m${i}`), vector: randomVector() });
+      entries.push({ id: MemoryId.parse(`m${i}`), vector: vector() });
     }
     await index.upsert(where, entries);
   }
@@ -46,7 +60,10 @@ const small = scope("agent-10k");
 const large = scope("agent-100k");
 await fill(index, small, 10_000);
 await fill(index, large, 100_000);
+const sparse = scope("agent-100k-sparse");
+await fill(index, sparse, 100_000, () => sparseVector(40));
 const queries = Array.from({ length: 16 }, randomVector);
+const sparseQueries = Array.from({ length: 16 }, () => sparseVector(12));
 let q = 0;
 
 Deno.bench({
@@ -79,6 +96,22 @@ Deno.bench({
   group: "query",
   async fn() {
     await index.similarities(large, queries[q++ % queries.length]);
+  },
+});
+
+Deno.bench({
+  name: "KvVectorIndex.query() top 10 of 100,000 sparse vectors (12 of 384 dims in the query)",
+  group: "query",
+  async fn() {
+    await index.query(sparse, sparseQueries[q++ % sparseQueries.length], 10);
+  },
+});
+
+Deno.bench({
+  name: "KvVectorIndex.similarities() of 100,000 sparse vectors (12 of 384 dims in the query)",
+  group: "query",
+  async fn() {
+    await index.similarities(sparse, sparseQueries[q++ % sparseQueries.length]);
   },
 });
 

@@ -7,9 +7,14 @@ import { KvIdempotencyStore } from "../../lib/kv/kv_idempotency_store.ts";
 import { KvMemoryStore } from "../../lib/kv/kv_memory_store.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { KvVectorIndex } from "../../lib/kv/kv_vector_index.ts";
+import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { SimulacraError, StoreUnavailableError } from "../../src/errors.ts";
 import type { AgentScope } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/memory/memory.ts";
+import { rankMemories } from "../../src/memory/retrieval.ts";
+import { rankCandidates, resolveWeights } from "../../src/memory/scoring.ts";
+import type { Storage } from "../../src/ports/storage.ts";
+import { addMinutes, gameMinutes } from "../../src/time/game_time.ts";
 import {
   assertRejectsCode,
   at,
@@ -444,4 +449,316 @@ Deno.test("openKvStorage() rejects a dimension outside 1-15,000 with config_erro
     "invalid_request",
   );
   assert.ok(new SimulacraError("config_error", "x") instanceof Error);
+});
+
+/** The unit vector KvVectorIndex stores or queries with for `vector` (float32, as it rounds). */
+function unitOf(vector: Float32Array): Float32Array {
+  let norm = 0;
+  for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
+  norm = Math.sqrt(norm);
+  return Float32Array.from(vector, (x) => x / norm);
+}
+
+/**
+ * The cosine the embedded index computes, by brute force: a float32 dot product summed in
+ * ascending dimension order over the query's non-zero dimensions, kept within [-1, 1].
+ */
+function float32Cosine(stored: Float32Array, unit: Float32Array): number {
+  let sum = 0;
+  for (let j = 0; j < unit.length; j++) {
+    if (unit[j] !== 0) sum = Math.fround(sum + Math.fround(unit[j] * stored[j]));
+  }
+  return Math.max(-1, Math.min(1, sum));
+}
+
+interface ScannedRow {
+  record: MemoryRecord;
+  cosine: number;
+  accessedMinutes: number;
+  importance: number;
+}
+
+/** Scans an agent, copying the rows out of `read`, by id. */
+async function scanRows(
+  storage: Storage,
+  scope: AgentScope,
+  query: Float32Array,
+  kinds?: readonly MemoryKind[],
+): Promise<Map<string, ScannedRow>> {
+  return await storage.scanMemories!(scope, query, {
+    kinds,
+    read: (columns) => {
+      const rows = new Map<string, ScannedRow>();
+      columns.records.forEach((record, i) => {
+        assert.ok(!rows.has(record.id), `"${record.id}" is scanned once`);
+        rows.set(record.id, {
+          record,
+          cosine: columns.cosines[i],
+          accessedMinutes: columns.accessedMinutes[i],
+          importance: columns.importance[i],
+        });
+      });
+      assert.equal(columns.cosines.length, columns.records.length);
+      assert.equal(columns.accessedMinutes.length, columns.records.length);
+      assert.equal(columns.importance.length, columns.records.length);
+      return rows;
+    },
+  });
+}
+
+/**
+ * Asserts a scan equals the memory store's records with brute-force cosines of the vectors as
+ * last upserted (`upserted`, by id; 0 for a memory without one).
+ */
+async function assertScanExact(
+  storage: Storage,
+  scope: AgentScope,
+  query: Float32Array,
+  upserted: ReadonlyMap<string, Float32Array>,
+  kinds?: readonly MemoryKind[],
+): Promise<void> {
+  const all = (await storage.memories.all(scope)).filter((m) => !kinds || kinds.includes(m.kind));
+  const unit = unitOf(query);
+  const rows = await scanRows(storage, scope, query, kinds);
+  assert.deepEqual([...rows.keys()].sort(), all.map((m) => m.id).sort());
+  for (const memory of all) {
+    const row = rows.get(memory.id)!;
+    const vector = upserted.get(memory.id);
+    assert.deepEqual(row.record, memory);
+    assert.equal(
+      row.cosine,
+      vector === undefined ? 0 : float32Cosine(unitOf(vector), unit),
+      memory.id,
+    );
+    assert.equal(row.accessedMinutes, gameMinutes(memory.lastAccessedAt));
+    assert.equal(row.importance, memory.importance);
+  }
+}
+
+/** Vectors upserted per scope, to check scans against. */
+class Upserts {
+  readonly #byScope = new Map<string, Map<string, Float32Array>>();
+
+  of(scope: AgentScope): Map<string, Float32Array> {
+    const key = `${scope.worldId}/${scope.agentId}`;
+    let map = this.#byScope.get(key);
+    if (map === undefined) this.#byScope.set(key, map = new Map());
+    return map;
+  }
+
+  async upsert(
+    storage: Storage,
+    scope: AgentScope,
+    entries: { id: string; vector: Float32Array }[],
+  ): Promise<void> {
+    await storage.vectors.upsert(scope, entries.map((e) => ({ ...e, id: mid(e.id) })));
+    for (const e of entries) this.of(scope).set(e.id, e.vector);
+  }
+
+  async delete(storage: Storage, scope: AgentScope, ids: string[]): Promise<void> {
+    await storage.vectors.delete(scope, ids.map(mid));
+    for (const id of ids) this.of(scope).delete(id);
+  }
+}
+
+Deno.test("KvStorage.scanMemories() keeps memories aligned with their vectors through writes and a restart", async () => {
+  await withTempDir(async (dir) => {
+    const path = join(dir, "scan.kv");
+    const scope = newScope();
+    const sibling = newScope(scope.worldId);
+    const twin = newScope(undefined, scope.agentId); // same agent id, another world
+    let seed = 11;
+    const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32) - 0.5;
+    const vectorsOf = (ids: string[]) =>
+      ids.map((id) => ({ id, vector: Float32Array.from({ length: DIMENSIONS }, random) }));
+    const query = Float32Array.from({ length: DIMENSIONS }, (_, j) => (j % 3 === 0 ? 0 : j - 3));
+    const kinds: MemoryKind[] = ["observation", "reflection", "plan"];
+    const batch = (prefix: string, count: number, start: number) =>
+      makeMemories(scope, prefix, count, start).map((m, i) => ({ ...m, kind: kinds[i % 3] }));
+    const vectors = new Upserts();
+    const check = (storage: Storage, where: AgentScope, only?: readonly MemoryKind[]) =>
+      assertScanExact(storage, where, query, vectors.of(where), only);
+
+    const first = await openKvStorage({ path, dimensions: DIMENSIONS });
+    try {
+      // Vectors before their memories (as ingest writes them), and a vector with no memory.
+      const a = batch("a", 40, 0);
+      await vectors.upsert(first, scope, vectorsOf([...a.map((m) => m.id), "orphan"]));
+      await first.memories.append(scope, a);
+      await check(first, scope);
+      // Memories whose vectors arrive after a scan, and some that never get one.
+      const b = batch("b", 30, 100);
+      await first.memories.append(scope, b);
+      await check(first, scope);
+      await vectors.upsert(first, scope, vectorsOf(b.slice(0, 20).map((m) => m.id)));
+      await check(first, scope);
+      // Replaced and deleted vectors (a delete moves the last row into the freed slot).
+      await vectors.upsert(first, scope, vectorsOf(["a-005"]));
+      await vectors.delete(first, scope, ["a-000", "b-003"]);
+      await check(first, scope);
+      // Mutable fields.
+      await first.memories.touch(scope, [mid("a-001"), mid("b-010")], at(5000));
+      assert.equal(await first.memories.setImportance(scope, mid("a-002"), 9), true);
+      await check(first, scope);
+      const touched = (await scanRows(first, scope, query)).get("a-001")!;
+      assert.equal(touched.accessedMinutes, gameMinutes(at(5000)));
+      assert.equal(touched.record.lastAccessedAt, at(5000));
+      // Kinds.
+      await check(first, scope, ["reflection"]);
+      await check(first, scope, ["plan", "observation"]);
+      assert.equal((await scanRows(first, scope, query, ["chat"])).size, 0);
+      // Other agents and worlds are apart.
+      await vectors.upsert(first, sibling, vectorsOf(["a-001"]));
+      await first.memories.append(sibling, [
+        makeMemory(sibling, "a-001"),
+        makeMemory(sibling, "s"),
+      ]);
+      await first.memories.append(twin, [makeMemory(twin, "t")]);
+      assert.equal((await scanRows(first, scope, query)).size, 70);
+      assert.deepEqual([...(await scanRows(first, sibling, query)).keys()].sort(), ["a-001", "s"]);
+      assert.deepEqual([...(await scanRows(first, twin, query)).keys()], ["t"]);
+      await check(first, sibling);
+      await check(first, twin);
+      assert.equal((await scanRows(first, newScope(), query)).size, 0);
+      await assertRejectsCode(
+        first.scanMemories!(scope, new Float32Array(DIMENSIONS), { read: () => null }),
+        "invalid_request",
+      );
+      await assertRejectsCode(
+        first.scanMemories!(scope, new Float32Array(DIMENSIONS + 1).fill(1), { read: () => null }),
+        "invalid_request",
+      );
+    } finally {
+      await first.close();
+    }
+
+    const second = await openKvStorage({ path, dimensions: DIMENSIONS });
+    try {
+      await check(second, scope);
+      await check(second, scope, ["observation"]);
+      await check(second, sibling);
+      await second.memories.append(scope, batch("c", 5, 200));
+      await vectors.upsert(second, scope, vectorsOf(["c-001"]));
+      await check(second, scope);
+      assert.equal((await scanRows(second, scope, query)).size, 75);
+    } finally {
+      await second.close();
+    }
+  });
+});
+
+Deno.test("KvStorage.scanMemories() scores like a float32 brute force as the slab grows past its block sizes", async () => {
+  const dims = 24;
+  const storage = await openKvStorage({ dimensions: dims });
+  try {
+    const scope = newScope();
+    let seed = 3;
+    const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32) - 0.5;
+    // Sparse vectors (a few non-zero dimensions, like the local embedder's) and dense ones.
+    const sparse = () => {
+      const v = new Float32Array(dims);
+      for (let k = 0; k < 4; k++) v[Math.floor((random() + 0.5) * dims)] = random();
+      if (v.every((x) => x === 0)) v[0] = 1;
+      return v;
+    };
+    const dense = () => Float32Array.from({ length: dims }, random);
+    const queries = [sparse(), sparse(), dense()];
+    const vectors = new Upserts();
+    // 63 and 64 rows, the kernel threshold (512), one block (4096), then three blocks.
+    for (const size of [63, 64, 500, 513, 4096, 4097, 9000]) {
+      const have = await storage.memories.count(scope);
+      const memories = makeMemories(scope, "m", size - have, have).map((m, i) => ({
+        ...m,
+        id: mid(`m-${String(have + i).padStart(5, "0")}`),
+      }));
+      const entries = memories.map((m, i) => ({ id: m.id, vector: i % 2 ? sparse() : dense() }));
+      await vectors.upsert(storage, scope, entries);
+      await storage.memories.append(scope, memories);
+      for (const query of queries) await assertScanExact(storage, scope, query, vectors.of(scope));
+    }
+    // Deletes move rows across blocks; a replaced vector keeps its slot.
+    await vectors.delete(storage, scope, ["m-00000", "m-04096", "m-08998", "m-05000"]);
+    await vectors.upsert(storage, scope, [{ id: "m-04097", vector: dense() }]);
+    for (const query of queries) await assertScanExact(storage, scope, query, vectors.of(scope));
+  } finally {
+    await storage.close();
+  }
+});
+
+Deno.test("rankMemories() on the embedded backend returns exactly rankCandidates over all() with brute-force cosines", async () => {
+  const storage = await openKvStorage({ dimensions: 384 });
+  try {
+    const scope = newScope();
+    const embedder = new LocalEmbedder({ dimensions: 384 });
+    const subjects = ["Isabella", "Klaus", "Maria", "Sam", "Tom", "Carmen", "John", "Mei"];
+    const topics = [
+      "the mayoral election",
+      "the Valentine's party",
+      "rising rent",
+      "a new cafe menu",
+      "the college exam",
+      "a broken stove",
+      "the park garden",
+      "a music recital",
+      "a lost cat",
+    ];
+    const kinds: MemoryKind[] = ["observation", "observation", "chat", "reflection", "plan"];
+    let seed = 5;
+    const random = () => ((seed = (seed * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+    const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
+    const stored = new Map<string, Float32Array>(); // the unit vectors the index keeps
+    for (let start = 0; start < 3000; start += 500) {
+      const records = makeMemories(scope, "m", 500, start * 7).map((m, i) => ({
+        ...m,
+        id: mid(`m-${String(start + i).padStart(4, "0")}`),
+        kind: pick(kinds),
+        description: `${pick(subjects)} talks about ${pick(topics)} with ${pick(subjects)}`,
+        importance: 1 + Math.floor(random() ** 2 * 10),
+      }));
+      const { vectors } = await embedder.embed(records.map((r) => r.description), {
+        operation: "test",
+      });
+      await storage.vectors.upsert(
+        scope,
+        records.map((r, i) => ({ id: r.id, vector: vectors[i] })),
+      );
+      records.forEach((r, i) => stored.set(r.id, unitOf(vectors[i])));
+      await storage.memories.append(scope, records);
+    }
+    const questions = [
+      "who is running for mayor",
+      "the party at the cafe",
+      "rent is rising",
+      "what did Klaus say about the exam",
+      "the cat",
+    ];
+    let now = at(3000 * 7 + 60);
+    for (let round = 0; round < 12; round++) {
+      const question = questions[round % questions.length];
+      const query = (await embedder.embed([question], { operation: "test" })).vectors[0];
+      const weights = resolveWeights(round % 3 === 2 ? "reference" : "paper");
+      const only = round % 4 === 3 ? (["observation", "chat"] as MemoryKind[]) : undefined;
+      const options = { at: now, weights, decay: 0.995, k: 10, kinds: only };
+
+      const all = (await storage.memories.all(scope)).filter((m) => !only || only.includes(m.kind));
+      const unit = unitOf(query);
+      const cosines = all.map((m) => float32Cosine(stored.get(m.id)!, unit));
+      const expected = rankCandidates(all, cosines, { ...options, limit: 10 });
+
+      const got = await rankMemories({ storage }, scope, query, options);
+      assert.deepEqual(got, { ranked: expected, candidates: all.length, exact: true });
+      // A float64 brute force agrees up to the float32 rounding of the cosines.
+      for (const s of got.ranked) {
+        const cosine = stored.get(s.memory.id)!.reduce((sum, x, j) => sum + x * unit[j], 0);
+        assert.ok(Math.abs(s.raw.cosine - cosine) < 1e-6);
+      }
+
+      // What retrieve() does next, and more writes between queries.
+      await storage.memories.touch(scope, got.ranked.map((s) => s.memory.id), now);
+      await storage.memories.setImportance(scope, all[Math.floor(random() * all.length)].id, 10);
+      now = addMinutes(now, 90);
+    }
+  } finally {
+    await storage.close();
+  }
 });

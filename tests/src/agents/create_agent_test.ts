@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { createAgent } from "../../../src/agents/create_agent.ts";
 import { SimulacraError } from "../../../src/errors.ts";
-import type { WorldId } from "../../../src/ids.ts";
+import { AgentId, type WorldId } from "../../../src/ids.ts";
 import type { LanguageModel } from "../../../src/ports/language_model.ts";
 import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
@@ -24,7 +24,7 @@ Deno.test("createAgent() rejects an unknown home with 422 before any model call 
   );
   await assert.rejects(
     createAgent(deps, world.id as WorldId, {
-      id: "eddy",
+      id: AgentId.parse("eddy"),
       name: "Eddy",
       description: "a student; loves music",
       home: "Atlantis",
@@ -35,7 +35,10 @@ Deno.test("createAgent() rejects an unknown home with 422 before any model call 
   );
   assert.deepEqual(kinds, [], "no model call was spent");
   assert.equal(
-    await deps.storage.memories.count({ worldId: world.id as WorldId, agentId: "eddy" as never }),
+    await deps.storage.memories.count({
+      worldId: world.id as WorldId,
+      agentId: AgentId.parse("eddy"),
+    }),
     0,
   );
   assert.equal((await deps.storage.documents.list("agents", world.id)).length, 0);
