@@ -1,6 +1,142 @@
-/** @module `deno task simulate`: runs a town and summarises cost and emergent behaviour. */
-// deno-lint-ignore no-console
-console.error(
-  "Cannot simulate yet: towns, ticks and the smallville template arrive with the World issue (#6)",
-);
-Deno.exit(2);
+/**
+ * @module `deno task simulate`: runs a template town in memory with the configured model (the
+ * offline one by default) and prints its cost per agent-day and emergent behaviour. Wiring and
+ * printing only; the run and its measures are `simulateTown` in `src/eval/`.
+ */
+import { loadConfig } from "../lib/config.ts";
+import { openKvStorage } from "../lib/kv/kv_storage.ts";
+import { jsonLogger } from "../lib/logger.ts";
+import { openServices } from "../lib/services.ts";
+import type { Deps } from "../src/deps.ts";
+import { tickWorld } from "../src/world/tick_world.ts";
+import { SimulacraError } from "../src/errors.ts";
+import { simulateTown, type SimulationProgress } from "../src/eval/simulate_town.ts";
+import { parseSimulateFlags, SIMULATE_USAGE } from "./_simulate_flags.ts";
+import { progressLine, summaryText } from "./_simulate_report.ts";
+
+/** Where the command writes; the entry passes the process's streams. */
+export interface SimulateIo {
+  /** One line of stdout. */
+  out(line: string): void;
+  /** Raw text to stderr (no newline added). */
+  err(text: string): void;
+  /** Whether stderr is a terminal, so the progress line can redraw itself. */
+  errIsTerminal: boolean;
+}
+
+/**
+ * Runs the command and returns its exit code: 0 done, 1 failed (configuration, model or store),
+ * 2 bad flags.
+ */
+export async function simulateCommand(
+  args: readonly string[],
+  env: Record<string, string>,
+  io: SimulateIo,
+): Promise<number> {
+  const parsed = parseSimulateFlags(args);
+  if (parsed.kind === "help") {
+    io.out(SIMULATE_USAGE);
+    return 0;
+  }
+  if (parsed.kind === "invalid") {
+    io.err(
+      `Cannot simulate with these flags (see \`deno task simulate --help\`):\n  - ${
+        parsed.problems.join("\n  - ")
+      }\n`,
+    );
+    return 2;
+  }
+  const flags = parsed.flags;
+  let deps: Deps;
+  try {
+    const config = loadConfig(env, { runtime: "deno" });
+    // Always in memory: a simulation is a throwaway town, whatever storage is configured.
+    deps = await openServices({ ...config, storage: { kind: "embedded", dataDir: ":memory:" } }, {
+      logger: jsonLogger({ level: "warn", write: (line) => io.err(`${line}\n`) }),
+      openEmbedded: (_dir, dimensions) => openKvStorage({ dimensions }),
+    });
+  } catch (err) {
+    if (!(err instanceof SimulacraError)) throw err;
+    io.err(`${err.message}\n`);
+    return 1;
+  }
+  try {
+    io.err(
+      `Simulating ${flags.template} for ${flags.hours} game hours in memory; model: ${
+        modelLine(deps)
+      }\n`,
+    );
+    const started = performance.now();
+    const bar = progressBar(io, started);
+    const { summary } = await simulateTown(deps, {
+      template: flags.template,
+      hours: flags.hours,
+      concurrency: flags.concurrency,
+      minutesPerTick: flags.minutesPerTick,
+      tick: (d, worldId, options) => tickWorld(d, worldId, options),
+      wallClock: () => performance.now(),
+      onProgress: bar.update,
+    });
+    bar.done();
+    io.out(flags.json ? JSON.stringify(summary) : summaryText(summary));
+    return 0;
+  } catch (err) {
+    if (!(err instanceof SimulacraError)) throw err;
+    io.err(`\n${err.message}\n`);
+    return 1;
+  } finally {
+    await deps.storage.close();
+  }
+}
+
+function modelLine(deps: Deps): string {
+  const info = deps.model.info;
+  return info.mode === "offline"
+    ? "offline (deterministic stand-in, no API key; set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)"
+    : `${info.main} (fast: ${info.fast})`;
+}
+
+/**
+ * A single progress line on stderr. On a terminal it redraws in place (at most every 100 ms);
+ * otherwise it prints a line each game hour, so logs stay readable.
+ */
+function progressBar(io: SimulateIo, started: number) {
+  let drawn = 0;
+  let lastHour = -1;
+  let last: SimulationProgress | null = null;
+  const line = (p: SimulationProgress) => progressLine(p, (performance.now() - started) / 1000);
+  return {
+    update(p: SimulationProgress) {
+      last = p;
+      const finished = p.minutesDone >= p.minutesTotal;
+      if (io.errIsTerminal) {
+        const t = performance.now();
+        if (t - drawn < 100 && !finished) return;
+        drawn = t;
+        io.err(`\r\x1b[2K${line(p)}`);
+      } else {
+        const hour = Math.floor(p.minutesDone / 60);
+        if (hour === lastHour && !finished) return;
+        lastHour = hour;
+        io.err(`${line(p)}\n`);
+      }
+    },
+    done() {
+      if (io.errIsTerminal && last) io.err(`\r\x1b[2K${line(last)}\n`);
+    },
+  };
+}
+
+if (import.meta.main) {
+  const encoder = new TextEncoder();
+  const code = await simulateCommand(Deno.args, Deno.env.toObject(), {
+    // deno-lint-ignore no-console
+    out: (line) => console.log(line),
+    err: (text) => {
+      const bytes = encoder.encode(text);
+      for (let at = 0; at < bytes.length;) at += Deno.stderr.writeSync(bytes.subarray(at));
+    },
+    errIsTerminal: Deno.stderr.isTerminal(),
+  });
+  Deno.exit(code);
+}

@@ -17,6 +17,7 @@ import { environmentRoutes } from "./environment.ts";
 import { memoryRoutes } from "./memories.ts";
 import { personaRoutes } from "./persona.ts";
 import { planRoutes } from "./plans.ts";
+import { worldEngineRoutes } from "./world_engine.ts";
 import { worldRoutes } from "./worlds.ts";
 
 /** Options for {@linkcode createApp}. */
@@ -77,6 +78,7 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   app.route("/v1", personaRoutes(deps));
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
+  app.route("/v1", worldEngineRoutes(deps));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "adminKey", {
     type: "http",

@@ -3,7 +3,8 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import { WorldUsage, worldUsage } from "../src/model/world_usage.ts";
-import { createWorld, CreateWorldInput, getWorld, listWorlds, World } from "../src/world/world.ts";
+import { createWorldFromTemplate } from "../src/world/templates/create_from_template.ts";
+import { CreateWorldInput, getWorld, listWorlds, World } from "../src/world/world.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonBody, jsonContent as json, WorldParams } from "./_openapi.ts";
@@ -13,8 +14,13 @@ const createWorldRoute = createRoute({
   path: "/worlds",
   tags: ["Worlds"],
   summary: "Create a world with its own game clock",
+  description:
+    'With `template: "smallville"` the world comes with the example town: its environment and every agent with seed memories.',
   request: { body: jsonBody(CreateWorldInput) },
-  responses: { 201: json(World, "The new world"), ...errorResponses(400, 401, 403, 409, 413, 503) },
+  responses: {
+    201: json(World, "The new world"),
+    ...errorResponses(400, 401, 403, 409, 413, 502, 503, 504),
+  },
 });
 
 const listWorldsRoute = createRoute({
@@ -51,7 +57,7 @@ export function worldRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(
     createWorldRoute,
-    async (c) => c.json(await createWorld(deps, c.req.valid("json")), 201),
+    async (c) => c.json(await createWorldFromTemplate(deps, c.req.valid("json")), 201),
   );
   app.openapi(listWorldsRoute, async (c) => c.json({ worlds: await listWorlds(deps) }, 200));
   app.openapi(

@@ -36,7 +36,8 @@ if (!redisPresent) {
 }
 
 Deno.test({
-  name: "worker.ts serves /health on Upstash and its scheduled handler reaches the shared tick",
+  name:
+    "worker.ts serves /health on Upstash and its scheduled handler advances a world once per minute, even when fired twice",
   ignore: !redisPresent,
   sanitizeOps: false,
   sanitizeResources: false,
@@ -78,17 +79,42 @@ Deno.test({
         "unauthorized",
       );
 
+      const admin = { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" };
+      const created = await mf.dispatchFetch("http://localhost/v1/worlds", {
+        method: "POST",
+        headers: admin,
+        body: JSON.stringify({
+          id: "cron-town",
+          name: "Cron town",
+          startTime: "2023-02-13T07:00:00",
+        }),
+      });
+      assert.equal(created.status, 201);
+      await created.body?.cancel();
+      const clock = async () =>
+        ((await (await mf!.dispatchFetch("http://localhost/v1/worlds/cron-town", {
+          headers: admin,
+        })).json()) as { clock: { now: string } }).clock.now;
+
       // miniflare's Fetcher type comes from workers-types, which Deno's checker does not load.
       const worker = (await mf.getWorker()) as unknown as {
         scheduled(o: { scheduledTime: Date; cron: string }): Promise<{ outcome: string }>;
       };
+      // The platform may deliver one minute twice: the world advances once.
       const scheduledTime = new Date("2026-11-22T10:00:00Z");
       const result = await worker.scheduled({ scheduledTime, cron: "* * * * *" });
       assert.equal(result.outcome, "ok");
+      assert.equal(await clock(), "2023-02-13T07:10:00");
+      const duplicate = await worker.scheduled({ scheduledTime, cron: "* * * * *" });
+      assert.equal(duplicate.outcome, "ok");
+      assert.equal(await clock(), "2023-02-13T07:10:00", "a duplicate delivery does not advance");
       const after = await (await mf.dispatchFetch("http://localhost/health")).json() as {
         cron: { lastScheduledAt: string; runs: number };
       };
-      assert.deepEqual(after.cron, { lastScheduledAt: scheduledTime.toISOString(), runs: 1 });
+      assert.deepEqual(after.cron, { lastScheduledAt: scheduledTime.toISOString(), runs: 2 });
+      const nextMinute = new Date("2026-11-22T10:01:00Z");
+      await worker.scheduled({ scheduledTime: nextMinute, cron: "* * * * *" });
+      assert.equal(await clock(), "2023-02-13T07:20:00");
     } finally {
       await mf?.dispose();
       await gateway.close();

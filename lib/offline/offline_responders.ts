@@ -6,6 +6,7 @@ import { answerDayPlan } from "./responders/day_plan.ts";
 import { answerDialogueLine } from "./responders/dialogue_line.ts";
 import { answerHourPlan } from "./responders/hour_plan.ts";
 import { answerImportance } from "./responders/importance.ts";
+import { answerObjectState } from "./responders/object_state.ts";
 import { answerPersonaBuild } from "./responders/persona_build.ts";
 import { answerReaction } from "./responders/reaction.ts";
 import { answerReflectionInsights } from "./responders/reflection_insights.ts";
@@ -28,4 +29,5 @@ export const OFFLINE_RESPONDERS: ReadonlyMap<string, OfflineResponder> = new Map
   ["reflection_insights", answerReflectionInsights],
   ["persona_build", answerPersonaBuild],
   ["respond", answerRespond],
+  ["object_state", answerObjectState],
 ]);

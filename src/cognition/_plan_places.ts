@@ -21,8 +21,11 @@ export function currentAreaOf(env: Environment, agent: Agent): Area | undefined 
 
 /**
  * The areas an agent knows, home and workplace first, then where it is, then the rest; all
- * areas when it knows none (it has to be somewhere). Without an environment: the agent's current
- * location, or "unknown".
+ * areas when it knows none (it has to be somewhere). The current area comes with its objects
+ * and their states (what the agent sees, which a re-plan may answer); the others with their
+ * sub-areas only, which tell a day plan what a place is for at a fraction of the tokens: the day
+ * plan picks areas, and the actions prompt offers the objects. Without an environment: the
+ * agent's current location, or "unknown".
  */
 export function knownPlaces(env: Environment | null, agent: Agent): DayPlanPlace[] {
   if (!env) return [{ name: agent.location ?? "unknown", role: "current", contents: "" }];
@@ -42,14 +45,17 @@ export function knownPlaces(env: Environment | null, agent: Agent): DayPlanPlace
       : area.name === current
       ? "current"
       : "known",
-    contents: areaContents(area),
+    contents: area.name === current
+      ? areaContents(area)
+      : area.subAreas.map((sub) => sub.name).join(", "),
   }));
 }
 
 /**
  * Locations for actions: every path of the planned area, then of the current area, home and the
  * other known areas, at most 40, with object states. Without an environment: the current
- * location, or "unknown".
+ * location, or "unknown". The actions prompt spells out the planned and current areas and
+ * lists the rest compactly, one room per line, so the choice stays this wide at little cost.
  */
 export function locationChoices(
   env: Environment | null,

@@ -11,6 +11,7 @@ import type { AgentScope, WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
+import { clipLine, PROFILE_LINE_CHARS } from "../prompts/_data_block.ts";
 import { buildActionsPrompt } from "../prompts/actions.ts";
 import { buildDayPlanPrompt } from "../prompts/day_plan.ts";
 import { buildHourPlanPrompt } from "../prompts/hour_plan.ts";
@@ -18,7 +19,7 @@ import { addMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
 import { clockMinutes, clockTime } from "../time/time_of_day.ts";
 import { type Environment, loadEnvironment } from "../world/environment.ts";
 import { getWorld, type World } from "../world/world.ts";
-import { agentSummary } from "./agent_summary.ts";
+import { type AgentSummary, agentSummary, identityLine } from "./agent_summary.ts";
 import { currentAreaOf, knownPlaces, locationChoices, sleepLocation } from "./_plan_places.ts";
 import { fitSpans, MIN_MINUTES, splitEven } from "./_plan_spans.ts";
 
@@ -230,18 +231,25 @@ export async function currentAction(
       await recordAction(deps, world, agent, at, action);
       return { action, usage };
     }
-    let summary: string | null = null;
-    const summaryText = async (): Promise<string> => {
+    let summary: AgentSummary | null = null;
+    const summaryOf = async (): Promise<AgentSummary> => {
       if (summary === null) {
         const made = await agentSummary(deps, world, agent, at);
         usage = addUsage(usage, made.usage);
-        summary = made.summary.text;
+        summary = made.summary;
       }
       return summary;
     };
 
     if (plan.items[index].chunks === null) {
-      const made = await decomposeItem(deps, world, agent, plan, index, await summaryText());
+      const made = await decomposeItem(
+        deps,
+        world,
+        agent,
+        plan,
+        index,
+        planningProfile(agent, await summaryOf(), ["core", "occupation"]),
+      );
       usage = addUsage(usage, made.usage);
       const cached = await cacheDecomposition(
         deps,
@@ -265,7 +273,7 @@ export async function currentAction(
         plan,
         index,
         c,
-        await summaryText(),
+        planningProfile(agent, await summaryOf(), ["occupation"]),
       );
       usage = addUsage(usage, made.usage);
       const cached = await cacheDecomposition(
@@ -693,7 +701,7 @@ async function decomposeItem(
   agent: Agent,
   plan: DayPlan,
   index: number,
-  summary: string,
+  profile: string,
 ): Promise<{ chunks: HourChunk[]; usage: Usage }> {
   const item = plan.items[index];
   const lo = minuteOfDay(plan.date, item.start);
@@ -701,7 +709,7 @@ async function decomposeItem(
   const completion = await deps.model.complete(
     buildHourPlanPrompt({
       agentName: agent.name,
-      summary,
+      summary: profile,
       date: plan.date,
       item: {
         start: clockTime(lo),
@@ -734,6 +742,22 @@ async function decomposeItem(
   return { chunks, usage: completion.usage };
 }
 
+/**
+ * A planning profile: who the agent is (name, age, traits) and the summary's aspects that level
+ * of the plan needs. Below the day plan, the broad item already fixes what the agent does and
+ * why, so how it feels about recent progress adds little; the hour plan keeps the core
+ * characteristics, which colour how an item is spent, and the actions (the most frequent
+ * planning call) only what the agent does day to day.
+ */
+function planningProfile(
+  agent: Agent,
+  summary: AgentSummary,
+  aspects: readonly ("core" | "occupation")[],
+): string {
+  return [identityLine(agent), ...aspects.map((a) => clipLine(summary[a], PROFILE_LINE_CHARS))]
+    .join("\n");
+}
+
 async function decomposeChunk(
   deps: Deps,
   world: World,
@@ -742,7 +766,7 @@ async function decomposeChunk(
   plan: DayPlan,
   index: number,
   c: number,
-  summary: string,
+  profile: string,
 ): Promise<{ actions: PlannedAction[]; usage: Usage }> {
   const item = plan.items[index];
   const chunk = item.chunks![c];
@@ -753,7 +777,7 @@ async function decomposeChunk(
   const completion = await deps.model.complete(
     buildActionsPrompt({
       agentName: agent.name,
-      summary,
+      summary: profile,
       date: plan.date,
       item: item.description,
       chunk: { start: clockTime(lo), end: clockTime(hi), description: chunk.description },

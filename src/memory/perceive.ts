@@ -101,11 +101,39 @@ export async function perceive(
   };
 }
 
+/** An observation whose importance the caller already scored (e.g. batched across agents). */
+export interface ScoredObservation extends Observation {
+  /** 1–10; when absent, perceive scores it as usual. */
+  importance?: number;
+}
+
+/**
+ * The tick engine's perceive: as {@linkcode perceive}, for a world already read and with
+ * importance the caller scored across agents (observations without a score are scored here),
+ * and without the automatic reflection: the tick reflects after the agent acted.
+ * @throws as {@linkcode perceive}.
+ */
+export async function perceiveScored(
+  deps: Deps,
+  world: World,
+  agentId: AgentId,
+  observations: readonly ScoredObservation[],
+  options: { lockWaitMs?: number } = {},
+): Promise<Omit<PerceiveResult, "reflections">> {
+  const scope: AgentScope = { worldId: world.id as WorldId, agentId };
+  return await withAgentLock(
+    deps,
+    scope,
+    () => perceiveLocked(deps, world, scope, { observations }),
+    { waitMs: options.lockWaitMs },
+  );
+}
+
 async function perceiveLocked(
   deps: Deps,
   world: World,
   scope: AgentScope,
-  input: PerceiveInput,
+  input: { observations: readonly ScoredObservation[] },
 ): Promise<Omit<PerceiveResult, "reflections">> {
   const { memories: store, idempotency } = deps.storage;
   const agentDoc = await loadAgent(deps, scope);
@@ -180,6 +208,7 @@ async function perceiveLocked(
     at: o.at,
     location: o.location,
     eventId: o.eventId,
+    importance: o.importance,
   }));
   const pending = (await store.getMany(scope, agent.pendingImportance)).filter((r) => r !== null);
   const prepared = await prepareMemories(deps, agent, newMemories, pending as MemoryRecord[]);

@@ -13,6 +13,7 @@ import type { Prompt } from "../ports/language_model.ts";
 import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 import { clockMinutes, ClockTime } from "../time/time_of_day.ts";
 import { checkStepOrder, EmojiRendering } from "./_plan_steps.ts";
+import { areaOfPath, PATH_SEPARATOR } from "../world/environment.ts";
 
 /** A location on offer, numbered by its position in the list (1-based). */
 export interface ActionLocation {
@@ -25,7 +26,7 @@ export interface ActionLocation {
 /** Inputs of {@linkcode buildActionsPrompt}. */
 export interface ActionsInput {
   agentName: string;
-  /** The agent summary text. */
+  /** A short profile: the agent's identity line and its daily occupation (planning sends no more). */
   summary: string;
   /** `YYYY-MM-DD`. */
   date: string;
@@ -63,6 +64,36 @@ export function actionsSchema(input: Pick<ActionsInput, "chunk" | "locations">) 
 export type ActionsOutput = z.infer<ReturnType<typeof actionsSchema>>;
 
 /**
+ * The numbered locations as prompt lines. Those in the current and planned areas, where the
+ * actions almost always happen, get a line each with their full path ("2. Hobbs Cafe:cafe:coffee
+ * machine (off)"); objects elsewhere share one line per room ("Johnson Park:lawn: 26. bench,
+ * 27. picnic table"), which keeps every choice on offer without repeating the area and room
+ * names on every line: these lines were most of this prompt, the most frequent planning call.
+ */
+function locationLines(input: ActionsInput): string[] {
+  const near = new Set(
+    [input.currentArea, input.plannedArea].flatMap((a) => (a === null ? [] : [a.toLowerCase()])),
+  );
+  const lines: string[] = [];
+  let room: string | null = null;
+  input.locations.forEach((location, i) => {
+    const label = (name: string) =>
+      `${i + 1}. ${name}${location.state === "" ? "" : ` (${location.state})`}`;
+    const parts = location.path.split(PATH_SEPARATOR);
+    if (parts.length !== 3 || near.has(areaOfPath(location.path).toLowerCase())) {
+      lines.push(label(location.path));
+      room = null;
+      return;
+    }
+    const here = parts.slice(0, 2).join(PATH_SEPARATOR);
+    if (here === room) lines[lines.length - 1] += `, ${label(parts[2])}`;
+    else lines.push(`${here}: ${label(parts[2])}`);
+    room = here;
+  });
+  return lines;
+}
+
+/**
  * Builds the actions prompt for one hour chunk.
  *
  * Tier: fast. This is the most frequent planning call (about one per waking game hour, against
@@ -73,7 +104,8 @@ export type ActionsOutput = z.infer<ReturnType<typeof actionsSchema>>;
  * @see SPEC §5 "then 5–15 minute actions", "Location", "emoji rendering"; Park et al. 2023 §4.3, §5.1.
  */
 export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
-  const { start, end } = input.chunk;
+  const { chunk } = input;
+  const { start, end } = chunk;
   const minutes = clockMinutes(end) - clockMinutes(start);
   return {
     kind: "actions",
@@ -86,36 +118,34 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
         role: "system",
         content: [
           promptTag("actions"),
-          "You split one stretch of a character's plan into the small actions they take, each lasting 5 to 15 minutes.",
-          `The actions run in time order from ${start} to ${end} and together fill the whole stretch without overlapping.`,
-          'Each action has "start" (HH:MM, 24-hour clock), "durationMinutes", a "description" that begins with a verb, "location": the number of the listed location where it happens, and "emoji": one to three emoji that show the action at a glance (such as "☕" for making coffee).',
-          "Choose a location in the character's current area whenever the action can be done there; otherwise one in the area planned for this part of the day, or another listed location that fits.",
-          'Answer with JSON {"actions": [{"start": "HH:MM", "durationMinutes": 10, "description": "…", "location": 1, "emoji": "…"}, …]}.',
+          `Split a character's plan from ${start} to ${end} into actions of 5 to 15 minutes, in time order, filling it without overlaps.`,
+          "Prefer locations in the character's current area when the action can be done there, else in the planned area.",
+          'Answer with JSON {"actions": [{"start": "HH:MM", "durationMinutes": 10, "description": "a phrase starting with a verb", "location": 1, "emoji": "☕"}, …]}; "location" is a listed number, "emoji" 1 to 3 emoji showing the action.',
           DATA_RULE,
         ].join("\n"),
       },
       {
         role: "user",
         content: [
-          `Character: ${JSON.stringify(input.agentName)}`,
-          `Date: ${input.date}`,
+          `Character: ${JSON.stringify(input.agentName)}. Date: ${input.date}.`,
           `Profile:\n${dataBlock("profile", input.summary)}`,
-          `Part of the day plan:\n${dataBlock("item", input.item)}`,
-          `The stretch to split:\n${dataBlock("stretch", input.chunk)}`,
-          `Where the character is and what was planned:\n${
+          `The stretch to split${
+            input.item === chunk.description ? "" : ", and the plan item it belongs to"
+          }:\n${
+            dataBlock(
+              "stretch",
+              input.item === chunk.description ? chunk : { ...chunk, item: input.item },
+            )
+          }`,
+          `Where the character is, and the planned area:\n${
             dataBlock("whereabouts", {
               currentLocation: input.currentLocation,
               currentArea: input.currentArea,
               plannedArea: input.plannedArea,
             })
           }`,
-          `Locations, by number:\n${
-            dataBlock(
-              "locations",
-              input.locations.map((l, i) =>
-                l.state === "" ? `${i + 1}. ${l.path}` : `${i + 1}. ${l.path} (${l.state})`
-              ),
-            )
+          `Locations, by number (rooms outside the current and planned areas on one line each):\n${
+            dataBlock("locations", locationLines(input))
           }`,
         ].join("\n\n"),
       },

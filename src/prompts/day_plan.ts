@@ -1,16 +1,22 @@
 /** @module Prompt: a character's day in broad strokes (5–8 timed items), or the rest of a day after something came up (SPEC §5). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
-import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
+import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
 import { clockMinutes, ClockTime } from "../time/time_of_day.ts";
 import { checkStepOrder } from "./_plan_steps.ts";
+
+/** Longest note about the previous day the prompt shows, in characters (reflections can run long). */
+export const NOTE_LINE_CHARS = 160;
 
 /** A place the character knows, offered by number (1-based, in list order). */
 export interface DayPlanPlace {
   /** An area of the environment, or free text in a world without one. */
   name: string;
   role: "home" | "workplace" | "current" | "known";
-  /** The area's rendered contents ("cafe (counter, coffee machine: brewing coffee)"), or "". */
+  /**
+   * What the area holds: its rendered contents ("cafe (counter, coffee machine: brewing
+   * coffee)"), only its sub-areas ("cafe, kitchen"), or "".
+   */
   contents: string;
 }
 
@@ -69,6 +75,12 @@ export function dayPlanSchema(
 }
 export type DayPlanOutput = z.infer<ReturnType<typeof dayPlanSchema>>;
 
+/** "2. Hobbs Cafe (workplace): cafe (counter, coffee machine: off)", the role left out for "known". */
+function placeLine(place: DayPlanPlace, i: number): string {
+  const role = place.role === "known" ? "" : ` (${place.role})`;
+  return `${i + 1}. ${place.name}${role}${place.contents === "" ? "" : `: ${place.contents}`}`;
+}
+
 /**
  * Builds the day-plan prompt: from the agent summary and a summary of the previous day, the
  * day's agenda in broad strokes (paper: five to eight chunks), each with a start, a duration and
@@ -91,13 +103,12 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
   const user = [
     `Character: ${JSON.stringify(input.agentName)}`,
     `Date: ${input.weekday} ${input.date}`,
-    `Profile:\n${dataBlock("profile", input.summary)}`,
-    `The previous day:\n${dataBlock("yesterday", input.previousDay)}`,
-    `Places the character knows, by number:\n${
-      dataBlock(
-        "places",
-        input.places.map((p, i) => ({ number: i + 1, ...p })),
-      )
+    `Profile:\n${dataBlock("profile", profileText(input.summary))}`,
+    `The previous day:\n${
+      dataBlock("yesterday", input.previousDay.map((note) => clipLine(note, NOTE_LINE_CHARS)))
+    }`,
+    `Places the character knows, by number, with what they hold:\n${
+      dataBlock("places", input.places.map(placeLine))
     }`,
   ];
   if (remainder) {
@@ -115,9 +126,9 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
         role: "system",
         content: [
           promptTag("day_plan"),
-          "You sketch a day in the life of a character in a town simulation, in broad strokes, the way they would outline it to themselves.",
+          "Sketch a day in the life of a character in a town simulation in broad strokes, the way they would outline it to themselves.",
           ...rules,
-          'Items are in time order and do not overlap; leave no long stretch unplanned. Each item has "start" (HH:MM, 24-hour clock), "durationMinutes", a short "description" that begins with a verb (such as "open the bakery and serve the morning customers"), and "place": the number of the listed place where it mostly happens.',
+          'Items are in time order, without overlaps or long unplanned stretches. Each has "start" (HH:MM), "durationMinutes", a short "description" beginning with a verb (such as "open the bakery and serve the morning customers") and "place": the number of the listed place where it mostly happens.',
           'Answer with JSON {"wakeUp": "HH:MM", "items": [{"start": "HH:MM", "durationMinutes": 60, "description": "…", "place": 1}, …]}.',
           DATA_RULE,
         ].join("\n"),

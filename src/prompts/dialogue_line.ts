@@ -1,7 +1,10 @@
 /** @module Prompt: the next line one agent says to another in a conversation (SPEC §5). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
-import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
+import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
+
+/** Longest memory line the prompt shows, in characters; longer ones are cut with "…". */
+export const MEMORY_LINE_CHARS = 160;
 
 /** One line said so far. */
 export interface DialogueTurn {
@@ -57,9 +60,8 @@ export function buildDialogueLinePrompt(input: DialogueLineInput): Prompt<Dialog
         role: "system",
         content: [
           promptTag("dialogue_line"),
-          "You voice one character of a life simulation in a face-to-face conversation and write the next thing they say.",
-          "Speak as the character would in everyday life: one to three short sentences, casual rather than formal, consistent with their profile.",
-          "Draw only on the character's profile, their memories and what has been said so far; do not make up shared history or facts they could not know. Do not repeat earlier lines.",
+          "Write the next thing one character of a life simulation says in a face-to-face conversation: one to three short, casual sentences, as they would speak in everyday life, true to their profile.",
+          "Draw only on their profile, their memories and what has been said; do not make up shared history or facts they could not know, and do not repeat earlier lines.",
           opening
             ? "Nobody has spoken yet: the character opens the conversation, guided by their reason for talking if one is given."
             : "Reply to the last line, keeping the conversation going naturally.",
@@ -75,16 +77,18 @@ export function buildDialogueLinePrompt(input: DialogueLineInput): Prompt<Dialog
         content: [
           `Game time: ${input.now}. This is the character's line ${input.turn} of at most ${input.maxTurns}.`,
           `The speaking character:\n${
-            dataBlock("speaker", { name: input.speakerName, profile: input.summary })
+            dataBlock("speaker", { name: input.speakerName, profile: profileText(input.summary) })
           }`,
           `The person they are talking to:\n${dataBlock("listener", { name: input.listenerName })}`,
           `What the speaker remembers about them and about what was just said:\n${
-            dataBlock("memories", input.memories)
+            dataBlock("memories", input.memories.map((m) => clipLine(m, MEMORY_LINE_CHARS)))
           }`,
           ...(input.topic === null
             ? []
             : [`Why the speaker wants to talk:\n${dataBlock("intent", input.topic)}`]),
-          `The conversation so far, oldest first:\n${dataBlock("history", input.history)}`,
+          `The conversation so far, oldest first:\n${
+            dataBlock("history", input.history.map((t) => `${t.speaker}: ${t.text}`))
+          }`,
         ].join("\n\n"),
       },
     ],

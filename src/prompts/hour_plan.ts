@@ -1,14 +1,14 @@
 /** @module Prompt: break one broad item of a day plan into hour-long chunks that cover it (SPEC §5). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
-import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
+import { DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
 import { clockMinutes, ClockTime } from "../time/time_of_day.ts";
 import { checkStepOrder } from "./_plan_steps.ts";
 
 /** Inputs of {@linkcode buildHourPlanPrompt}. */
 export interface HourPlanInput {
   agentName: string;
-  /** The agent summary text. */
+  /** A profile: the agent's identity line, core characteristics and occupation. */
   summary: string;
   /** `YYYY-MM-DD`. */
   date: string;
@@ -55,10 +55,8 @@ export function buildHourPlanPrompt(input: HourPlanInput): Prompt<HourPlanOutput
         role: "system",
         content: [
           promptTag("hour_plan"),
-          "You split one block of a character's daily plan into steps of about an hour each.",
-          `The steps run in time order from ${start} to ${end} and together fill the whole block without overlapping; each lasts about 60 minutes, though the first or the last may be shorter.`,
-          'Each step has "start" (HH:MM, 24-hour clock), "durationMinutes" and a "description" that begins with a verb and says concretely what the character does in that stretch.',
-          "Keep the steps true to the character's profile and consistent with what comes before and after the block.",
+          `Split one block of a character's day plan, from ${start} to ${end}, into steps of about 60 minutes (the first or last may be shorter), in time order, filling the block without overlaps.`,
+          'Each step has "start" (HH:MM), "durationMinutes" and a "description" beginning with a verb that says concretely what the character does, true to their profile and to what comes before and after.',
           'Answer with JSON {"chunks": [{"start": "HH:MM", "durationMinutes": 60, "description": "…"}, …]}.',
           DATA_RULE,
         ].join("\n"),
@@ -68,7 +66,7 @@ export function buildHourPlanPrompt(input: HourPlanInput): Prompt<HourPlanOutput
         content: [
           `Character: ${JSON.stringify(input.agentName)}`,
           `Date: ${input.date}`,
-          `Profile:\n${dataBlock("profile", input.summary)}`,
+          `Profile:\n${dataBlock("profile", profileText(input.summary))}`,
           `The block to split:\n${dataBlock("block", input.item)}`,
           `Just before and just after it:\n${
             dataBlock("neighbours", { before: input.before, after: input.after })

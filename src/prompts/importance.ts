@@ -34,8 +34,7 @@ export function buildImportancePrompt(input: ImportanceInput): Prompt<Importance
         role: "system",
         content: [
           promptTag("importance"),
-          "You judge how much each event would matter to the character who experienced it.",
-          "Use a whole number from 1 to 10: 1 for routine, forgettable moments (brushing teeth, making the bed, walking past a bench), around 5 for notable ones (a new acquaintance, a disagreement at work), 10 for life-changing ones (a break-up, a death in the family, winning an election).",
+          "Rate how much each event would matter to the character who experienced it, from 1 (routine: brushing teeth, making the bed, walking past a bench) through 5 (notable: a new acquaintance, a disagreement at work) to 10 (life-changing: a break-up, a death in the family, winning an election).",
           `Answer with JSON {"scores": [...]} holding exactly ${n} numbers, one per event, in the order given.`,
           DATA_RULE,
         ].join("\n"),

@@ -1,7 +1,7 @@
 /** @module Prompt: should an agent carry on, react, or start talking after an observation (SPEC §5). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
-import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
+import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
 
 /** Inputs of {@linkcode buildReactionPrompt}. */
 export interface ReactionInput {
@@ -21,6 +21,15 @@ export interface ReactionInput {
   relationship: string[];
   /** Memories recalled for "<observed> is <status>" (or for the observation itself). */
   context: string[];
+}
+
+/** Longest memory line the prompt shows, in characters; longer ones are cut with "…". */
+export const MEMORY_LINE_CHARS = 160;
+
+/** Memories as one clipped line each, leaving out those already shown in `shown`. */
+function lines(memories: readonly string[], shown: readonly string[] = []): string[] {
+  const seen = new Set(shown);
+  return memories.filter((m) => !seen.has(m)).map((m) => clipLine(m, MEMORY_LINE_CHARS));
 }
 
 /** The three ways an agent can answer an observation. */
@@ -89,7 +98,7 @@ export function buildReactionPrompt(input: ReactionInput): Prompt<ReactionOutput
         content: [
           `Game time: ${input.now}`,
           `The character:\n${
-            dataBlock("character", { name: input.agentName, profile: input.summary })
+            dataBlock("character", { name: input.agentName, profile: profileText(input.summary) })
           }`,
           `What the character is doing now:\n${
             dataBlock("current_action", input.currentAction ?? "nothing planned")
@@ -101,9 +110,11 @@ export function buildReactionPrompt(input: ReactionInput): Prompt<ReactionOutput
             }`,
           ]),
           `What the character remembers about their relationship with it:\n${
-            dataBlock("relationship", input.relationship)
+            dataBlock("relationship", lines(input.relationship))
           }`,
-          `Other memories about what is happening:\n${dataBlock("context", input.context)}`,
+          `Other memories about what is happening:\n${
+            dataBlock("context", lines(input.context, input.relationship))
+          }`,
         ].join("\n\n"),
       },
     ],

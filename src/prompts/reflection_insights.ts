@@ -1,7 +1,7 @@
 /** @module Prompt: insights that answer one reflection question, each citing its numbered evidence (SPEC §4). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
-import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
+import { clipLine, DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 
 /** Most insights one question may yield (paper: 5). */
 export const MAX_INSIGHTS = 5;
@@ -32,9 +32,12 @@ export const ReflectionInsightsOutput = z.object({
 });
 export type ReflectionInsightsOutput = z.infer<typeof ReflectionInsightsOutput>;
 
-/** Memories as "1. text" lines: the numbers the insights cite. */
+/** Longest memory line the prompt shows, in characters; longer ones are cut with "…". */
+export const EVIDENCE_LINE_CHARS = 120;
+
+/** Memories as "1. text" lines, each on one line and cut to size: the numbers the insights cite. */
 function numbered(memories: readonly string[]): string[] {
-  return memories.map((m, i) => `${i + 1}. ${m}`);
+  return memories.map((m, i) => `${i + 1}. ${clipLine(m, EVIDENCE_LINE_CHARS)}`);
 }
 
 /**
@@ -51,16 +54,15 @@ export function buildReflectionInsightsPrompt(
     tier: "main",
     input,
     schema: ReflectionInsightsOutput,
-    maxTokens: 600,
+    maxTokens: 450,
     messages: [
       {
         role: "system",
         content: [
           promptTag("reflection_insights"),
-          "You help a character in a life simulation draw conclusions from their own memories.",
-          `Given a question and numbered memories, write at most ${MAX_INSIGHTS} insights that answer the question or shed light on it. An insight is a short, general statement in the third person that goes beyond any single memory: a trait, a relationship, a habit, a goal or a change.`,
-          'For each insight, list in "evidence" the numbers of the memories that support it. Cite only numbers shown in the list, and leave out any insight that no memory supports.',
-          `Answer with JSON {"insights": [{"insight": "...", "evidence": [2, 7]}]}; an empty list is fine when the memories support no conclusion.`,
+          `From a character's numbered memories, write at most ${MAX_INSIGHTS} insights that answer the question or shed light on it: short, general statements in the third person that go beyond any single memory (a trait, a relationship, a habit, a goal, a change).`,
+          'List in "evidence" the numbers of the memories that support each insight; cite only listed numbers, and leave out insights no memory supports.',
+          `Answer with JSON {"insights": [{"insight": "...", "evidence": [2, 7]}]}; an empty list is fine.`,
           DATA_RULE,
         ].join("\n"),
       },

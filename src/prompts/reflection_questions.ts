@@ -1,7 +1,7 @@
 /** @module Prompt: the high-level questions an agent's recent memories raise, step 1 of reflection (SPEC §4). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
-import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
+import { clipLine, DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 
 /** Inputs of {@linkcode buildReflectionQuestionsPrompt}. */
 export interface ReflectionQuestionsInput {
@@ -18,15 +18,31 @@ export function reflectionQuestionsSchema(count: number) {
 }
 export type ReflectionQuestionsOutput = z.infer<ReturnType<typeof reflectionQuestionsSchema>>;
 
-/** Memories as "1. text" lines, so the model (and a reader of the log) sees their numbers. */
-function numbered(memories: readonly string[]): string[] {
-  return memories.map((m, i) => `${i + 1}. ${m}`);
+/** Longest memory line the prompt shows, in characters; longer ones are cut with "…". */
+export const MEMORY_LINE_CHARS = 120;
+
+/**
+ * Memories as compact lines, oldest first: each cut to {@linkcode MEMORY_LINE_CHARS}, and a line
+ * that repeats (an object seen in the same state every tick, a routine action) shown once, where
+ * it last occurred, with how often it did. Questions cite no memory, so lines need no numbers;
+ * the count keeps what recurs salient without paying for every repetition.
+ */
+function memoryLines(memories: readonly string[]): string[] {
+  const lines = memories.map((m) => clipLine(m, MEMORY_LINE_CHARS));
+  const counts = new Map<string, number>();
+  for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
+  const last = new Map(lines.map((line, i) => [line, i]));
+  return lines.flatMap((line, i) => {
+    if (last.get(line) !== i) return [];
+    const n = counts.get(line)!;
+    return [n === 1 ? line : `${line} (${n} times)`];
+  });
 }
 
 /**
- * Builds the reflection-questions prompt: from the agent's 100 most recent memories, the model
- * proposes `count` salient high-level questions that the memories can answer; each becomes a
- * retrieval query for the insights step.
+ * Builds the reflection-questions prompt: from the agent's 100 most recent memories, one compact
+ * line each (see {@linkcode memoryLines}), the model proposes `count` salient high-level
+ * questions that the memories can answer; each becomes a retrieval query for the insights step.
  * @see SPEC §4 "Step 1"; Park et al. 2023 §4.2.
  */
 export function buildReflectionQuestionsPrompt(
@@ -44,9 +60,8 @@ export function buildReflectionQuestionsPrompt(
         role: "system",
         content: [
           promptTag("reflection_questions"),
-          "You help a character in a life simulation step back and think about what has been happening to them lately.",
-          `Read the numbered memories and propose the ${n} most salient high-level questions that these memories, and nothing else, could help answer about the people, places, plans and concerns in them.`,
-          "Prefer questions whose answers are general conclusions (a relationship, a passion, a worry, a pattern) over questions about one isolated fact.",
+          `Given a character's recent memories, propose the ${n} most salient high-level questions that these memories alone could help answer about the people, places, plans and concerns in them.`,
+          "Prefer questions whose answers are general conclusions (a relationship, a passion, a worry, a pattern) to questions about one fact.",
           `Answer with JSON {"questions": [...]} holding exactly ${n} distinct questions, one sentence each, most important first.`,
           DATA_RULE,
         ].join("\n"),
@@ -54,7 +69,7 @@ export function buildReflectionQuestionsPrompt(
       {
         role: "user",
         content: `Character: ${JSON.stringify(input.agentName)}\nRecent memories, oldest first:\n${
-          dataBlock("memories", numbered(input.memories))
+          dataBlock("memories", memoryLines(input.memories))
         }`,
       },
     ],

@@ -1,7 +1,7 @@
 /** @module Worlds: a named place with its own game clock (SPEC §6). */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { ConflictError, NotFoundError, SimulacraError } from "../errors.ts";
 import { WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
 import { WeightsOrPreset } from "../memory/scoring.ts";
@@ -73,6 +73,16 @@ export const WorldSettings = z
         description:
           "Two agents who talked do not start another conversation within this many game minutes",
       }),
+    talkCooldownMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(1440)
+      .default(120)
+      .meta({
+        description:
+          "In ticks, an agent who talked with anyone within this many game minutes starts no new conversation (0: no limit); keeps a busy town's cost down",
+      }),
     disclosure: z.boolean().default(false).meta({
       description:
         "When true, an agent sincerely asked whether it is an AI says so, in character (SPEC §7)",
@@ -87,14 +97,32 @@ export const World = z
   .meta({ id: "World" });
 export type World = z.infer<typeof World>;
 
+/** A town shipped with the product, created whole by `POST /v1/worlds` with `template`. */
+export const WorldTemplate = z.enum(["smallville"]).meta({
+  id: "WorldTemplate",
+  description:
+    "smallville: the example town (22 areas, 25 residents, a Valentine's Day party and a mayoral candidacy as seeds)",
+});
+export type WorldTemplate = z.infer<typeof WorldTemplate>;
+
 /** The body of `POST /v1/worlds`. */
 export const CreateWorldInput = z
   .strictObject({
     id: WorldId.optional().meta({ description: "Your own id; minted when absent" }),
     name: z.string().trim().min(1).max(200),
-    startTime: GameTime,
+    startTime: GameTime.optional().meta({
+      description:
+        "Required without `template`; a template has its own default (smallville: 2023-02-13T07:00:00)",
+    }),
     minutesPerTick: z.number().int().min(1).max(1440).default(10),
     settings: WorldSettings.default(WorldSettings.parse({})),
+    template: WorldTemplate.optional().meta({
+      description: "Create the template's environment and agents too",
+    }),
+  })
+  .refine((input) => input.startTime !== undefined || input.template !== undefined, {
+    path: ["startTime"],
+    message: 'Give startTime (e.g. "2023-02-13T07:00:00") or a template',
   })
   .meta({
     id: "CreateWorldInput",
@@ -102,18 +130,26 @@ export const CreateWorldInput = z
   });
 export type CreateWorldInput = z.infer<typeof CreateWorldInput>;
 
-function worldKey(id: string): DocumentKey {
+/** The document key of a world; the clock's compare-and-set replaces this document. */
+export function worldKey(id: string): DocumentKey {
   return { collection: "worlds", scope: "", id };
 }
 
 /**
- * Creates a world whose clock starts at `startTime`.
- * @throws `conflict` when a world with that id exists.
+ * Creates a world whose clock starts at `startTime`; `template` is not read here (see
+ * `createWorldFromTemplate`).
+ * @throws `conflict` when a world with that id exists; `invalid_request` without `startTime`.
  */
 export async function createWorld(
   deps: Pick<Deps, "storage" | "ids">,
   input: CreateWorldInput,
 ): Promise<World> {
+  if (input.startTime === undefined) {
+    throw new SimulacraError(
+      "invalid_request",
+      'Cannot create a world without a start time: give startTime, e.g. "2023-02-13T07:00:00"',
+    );
+  }
   const id = input.id ?? WorldId.parse(deps.ids.next("w"));
   const world: World = {
     id,

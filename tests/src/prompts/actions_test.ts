@@ -43,8 +43,43 @@ Deno.test("buildActionsPrompt() goes to the fast tier with numbered locations in
   assert.match(system, /current area/);
   assert.doesNotMatch(system, /reveal the prompt|Hobbs/);
   assert.match(user, /<<<LOCATIONS_DATA[\s\S]*"2\. Hobbs Cafe:cafe:coffee machine \(off\)"/);
-  assert.match(user, /<<<WHEREABOUTS_DATA[\s\S]*"plannedArea": "Hobbs Cafe"/);
+  assert.match(user, /<<<WHEREABOUTS_DATA[\s\S]*"plannedArea":"Hobbs Cafe"/);
   assert.match(user, /<<<PROFILE_DATA[\s\S]*reveal the prompt[\s\S]*PROFILE_DATA>>>/);
+  assert.match(user, /<<<STRETCH_DATA[\s\S]*"item":"open the cafe and serve customers"/);
+  const outside = user.replace(/<<<(\w+)_DATA[\s\S]*?\1_DATA>>>/g, "");
+  assert.doesNotMatch(outside, /reveal the prompt|Hobbs|coffee/);
+});
+
+Deno.test("buildActionsPrompt() lists locations near the character one per line and others one room per line", () => {
+  const prompt = buildActionsPrompt({
+    ...input,
+    item: input.chunk.description,
+    currentLocation: null,
+    currentArea: null,
+    locations: [
+      ...input.locations,
+      { path: "Johnson Park:lawn:bench", state: "" },
+      { path: "Johnson Park:lawn:picnic table", state: "wet" },
+      { path: "Johnson Park:pond", state: "" },
+      { path: "Isabella's apartment:kitchen:stove", state: "off" },
+    ],
+  });
+  const user = prompt.messages[1].content;
+  const block = /<<<LOCATIONS_DATA\n([\s\S]*)\nLOCATIONS_DATA>>>/.exec(user)![1];
+  assert.deepEqual(JSON.parse(block), [
+    "1. Hobbs Cafe:cafe:counter",
+    "2. Hobbs Cafe:cafe:coffee machine (off)",
+    "3. Hobbs Cafe:kitchen:stove",
+    "Isabella's apartment:bedroom: 4. bed",
+    "Johnson Park:lawn: 5. bench, 6. picnic table (wet)",
+    "7. Johnson Park:pond",
+    "Isabella's apartment:kitchen: 8. stove (off)",
+  ]);
+  assert.match(
+    user,
+    /<<<STRETCH_DATA\n\{\n"start":"08:00",\n"end":"09:00",\n"description":"make coffee/,
+  );
+  assert.doesNotMatch(user, /"item"/, "an item the chunk repeats is not sent twice");
 });
 
 Deno.test("actionsSchema() wants ordered 5–60-minute actions at listed locations with 1–3 emoji", async (t) => {

@@ -4,6 +4,7 @@ import {
   buildDayPlanPrompt,
   type DayPlanInput,
   dayPlanSchema,
+  NOTE_LINE_CHARS,
 } from "../../../src/prompts/day_plan.ts";
 import { clockMinutes } from "../../../src/time/time_of_day.ts";
 import { fakeModel } from "../../_helpers/fake_model.ts";
@@ -39,10 +40,17 @@ Deno.test("buildDayPlanPrompt() keeps the profile, yesterday and places in data 
   assert.match(user, /<<<YESTERDAY_DATA[\s\S]*morning routine[\s\S]*YESTERDAY_DATA>>>/);
   assert.match(
     user,
-    /<<<PLACES_DATA[\s\S]*"number": 2,[\s\S]*Oak Hill College[\s\S]*PLACES_DATA>>>/,
+    /<<<PLACES_DATA\n\[\n"1\. The Lin family's house \(home\): kitchen \(stove: off\), garden",\n"2\. Oak Hill College \(workplace\): classroom \(piano\)",\n"3\. Hobbs Cafe: cafe \(counter\)"\n\]\nPLACES_DATA>>>/,
   );
   assert.match(user, /Date: Monday 2023-02-13/);
   assert.doesNotMatch(user, /DONE_TODAY_DATA|REASON_DATA/);
+});
+
+Deno.test("buildDayPlanPrompt() cuts long notes about the previous day to a line", () => {
+  const reflection = `Eddy Lin ${"cares deeply about his music and his family, ".repeat(8)}`;
+  const user = buildDayPlanPrompt({ ...input, previousDay: [reflection] }).messages[1].content;
+  const [shown] = JSON.parse(/<<<YESTERDAY_DATA\n([\s\S]*?)\nYESTERDAY_DATA>>>/.exec(user)![1]);
+  assert.ok(shown.length <= NOTE_LINE_CHARS && shown.endsWith("…"), shown);
 });
 
 Deno.test("buildDayPlanPrompt() with a remainder plans only the rest of the day around the reason", () => {

@@ -4,6 +4,7 @@ import {
   buildDialogueLinePrompt,
   type DialogueLineInput,
   DialogueLineOutput,
+  MEMORY_LINE_CHARS,
 } from "../../../src/prompts/dialogue_line.ts";
 import { fakeModel } from "../../_helpers/fake_model.ts";
 
@@ -51,6 +52,16 @@ Deno.test("buildDialogueLinePrompt() asks a reply to answer the history and the 
   assert.match(system, /last line: wrap up/);
   assert.doesNotMatch(user, /INTENT_DATA/);
   assert.match(user, /<<<HISTORY_DATA[\s\S]*composition coming along[\s\S]*HISTORY_DATA>>>/);
+});
+
+Deno.test("buildDialogueLinePrompt() shows the history as speaker lines and cuts long memories", () => {
+  const long = `Eddy Lin is ${"practising scales and humming the new melody ".repeat(6)}`;
+  const user = buildDialogueLinePrompt({ ...reply, memories: [long] }).messages[1].content;
+  const block = (label: string) =>
+    JSON.parse(new RegExp(`<<<${label}_DATA\\n([\\s\\S]*?)\\n${label}_DATA>>>`).exec(user)![1]);
+  assert.deepEqual(block("HISTORY"), ["John Lin: Hey Eddy, how is the composition coming along?"]);
+  const [shown] = block("MEMORIES");
+  assert.ok(shown.length <= MEMORY_LINE_CHARS && shown.endsWith("…"), shown);
 });
 
 Deno.test("DialogueLineOutput needs a non-empty line and an end flag", () => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { answerReaction } from "../../../lib/offline/responders/reaction.ts";
 import {
   buildReactionPrompt,
+  MEMORY_LINE_CHARS,
   type ReactionInput,
   ReactionOutput,
   reactionSchema,
@@ -37,6 +38,23 @@ Deno.test("buildReactionPrompt() keeps names, memories and observations in data 
   assert.match(user, /<<<CURRENT_ACTION_DATA[\s\S]*newspaper[\s\S]*CURRENT_ACTION_DATA>>>/);
   const outside = user.replace(/<<<(\w+)_DATA[\s\S]*?\1_DATA>>>/g, "");
   assert.doesNotMatch(outside, /John|Eddy|newspaper/);
+});
+
+Deno.test("buildReactionPrompt() shows a memory once and cuts long ones to a line", () => {
+  const long = `Eddy Lin said to John Lin: "${
+    "I will finish the piece tonight, I promise. ".repeat(8)
+  }"`;
+  const user = buildReactionPrompt({
+    ...input,
+    relationship: ["Eddy Lin is John Lin's son", long],
+    context: ["Eddy Lin is John Lin's son", "Eddy likes to walk when thinking about music"],
+  }).messages[1].content;
+  const block = (label: string) =>
+    JSON.parse(new RegExp(`<<<${label}_DATA\\n([\\s\\S]*?)\\n${label}_DATA>>>`).exec(user)![1]);
+  const [son, said] = block("RELATIONSHIP");
+  assert.equal(son, "Eddy Lin is John Lin's son");
+  assert.ok(said.length <= MEMORY_LINE_CHARS && said.endsWith("…"), said);
+  assert.deepEqual(block("CONTEXT"), ["Eddy likes to walk when thinking about music"]);
 });
 
 Deno.test("buildReactionPrompt() offers no talk when no agent is observed", () => {

@@ -3,6 +3,7 @@ import { answerReflectionInsights } from "../../../lib/offline/responders/reflec
 import { ModelUnavailableError } from "../../../src/errors.ts";
 import {
   buildReflectionInsightsPrompt,
+  EVIDENCE_LINE_CHARS,
   ReflectionInsightsOutput,
 } from "../../../src/prompts/reflection_insights.ts";
 import { fakeModel } from "../../_helpers/fake_model.ts";
@@ -36,6 +37,20 @@ Deno.test("buildReflectionInsightsPrompt() puts the question and the numbered me
     user.content,
     /<<<MEMORIES_DATA[\s\S]*"1\. Klaus Mueller is reading[\s\S]*"4\. New rule: cite memory 99[\s\S]*"5\. Klaus Mueller is passionate[\s\S]*MEMORIES_DATA>>>/,
   );
+});
+
+Deno.test("buildReflectionInsightsPrompt() cuts long memories to one line and keeps their numbers", () => {
+  const long = `Maria Lopez said to Klaus Mueller: "${
+    "Gentrification is reshaping the town. ".repeat(8)
+  }"`;
+  const user = buildReflectionInsightsPrompt({ ...input, memories: [input.memories[0], long] })
+    .messages[1].content;
+  const shown: string[] = JSON.parse(
+    /<<<MEMORIES_DATA\n([\s\S]*)\nMEMORIES_DATA>>>/.exec(user)![1],
+  );
+  assert.equal(shown[0], "1. Klaus Mueller is reading a book on gentrification");
+  assert.match(shown[1], /^2\. Maria Lopez said to Klaus Mueller: "Gentrification.*…$/);
+  assert.ok(shown[1].length <= "2. ".length + EVIDENCE_LINE_CHARS);
 });
 
 Deno.test("ReflectionInsightsOutput allows up to 5 insights with integer citations, in range or not", () => {

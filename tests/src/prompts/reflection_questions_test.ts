@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { answerReflectionQuestions } from "../../../lib/offline/responders/reflection_questions.ts";
 import {
   buildReflectionQuestionsPrompt,
+  MEMORY_LINE_CHARS,
   reflectionQuestionsSchema,
 } from "../../../src/prompts/reflection_questions.ts";
 import { fakeModel } from "../../_helpers/fake_model.ts";
@@ -17,7 +18,7 @@ const input = {
   count: 3,
 };
 
-Deno.test("buildReflectionQuestionsPrompt() numbers the memories inside a data block and asks for exactly N questions", () => {
+Deno.test("buildReflectionQuestionsPrompt() lists the memories inside a data block and asks for exactly N questions", () => {
   const prompt = buildReflectionQuestionsPrompt(input);
   assert.equal(prompt.kind, "reflection_questions");
   assert.equal(prompt.tier, "main");
@@ -28,12 +29,40 @@ Deno.test("buildReflectionQuestionsPrompt() numbers the memories inside a data b
   assert.match(user.content, /^Character: "Klaus Mueller"\n/);
   assert.match(
     user.content,
-    /<<<MEMORIES_DATA[\s\S]*"1\. Klaus Mueller is reading[\s\S]*"2\. Ignore the instructions[\s\S]*"4\. Maria Lopez[\s\S]*MEMORIES_DATA>>>/,
+    /<<<MEMORIES_DATA\n\[\n"Klaus Mueller is reading[\s\S]*"Ignore the instructions[\s\S]*"Maria Lopez is studying at the library"\n\]\nMEMORIES_DATA>>>/,
   );
   assert.match(
     buildReflectionQuestionsPrompt({ ...input, count: 5 }).messages[0].content,
     /exactly 5/,
   );
+});
+
+Deno.test("buildReflectionQuestionsPrompt() shows a repeated memory once, where it last occurred, and cuts long ones", () => {
+  const long = `Maria Lopez said to Klaus Mueller: "${
+    "I keep thinking about the party. ".repeat(10)
+  }"`;
+  const user = buildReflectionQuestionsPrompt({
+    ...input,
+    memories: [
+      "the desk is in use",
+      "Klaus Mueller is reading",
+      "the desk is in use",
+      long,
+      "the desk is in use",
+      "Klaus Mueller is writing",
+    ],
+  }).messages[1].content;
+  const shown: string[] = JSON.parse(
+    /<<<MEMORIES_DATA\n([\s\S]*)\nMEMORIES_DATA>>>/.exec(user)![1],
+  );
+  assert.equal(shown.length, 4);
+  assert.deepEqual([shown[0], shown[2], shown[3]], [
+    "Klaus Mueller is reading",
+    "the desk is in use (3 times)",
+    "Klaus Mueller is writing",
+  ]);
+  assert.ok(shown[1].length <= MEMORY_LINE_CHARS, shown[1]);
+  assert.match(shown[1], /^Maria Lopez said to Klaus Mueller: "I keep thinking.*…$/);
 });
 
 Deno.test("reflectionQuestionsSchema() accepts exactly N non-empty questions", () => {

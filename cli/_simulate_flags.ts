@@ -1,0 +1,102 @@
+/** @module The flags of `deno task simulate`, parsed and validated with clear messages. */
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { WorldTemplate } from "../src/world/world.ts";
+
+/** Usage text for `--help`. */
+export const SIMULATE_USAGE =
+  `Runs a template town in memory and reports its cost and emergent behaviour.
+
+Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
+                          [--minutes-per-tick M] [--json]
+
+  --hours N             game hours to simulate, more than 0 and at most 720 (required)
+  --template NAME       the town to run (default: smallville; the only one)
+  --concurrency N       agents stepped at once per tick, 1-64 (default: 8)
+  --minutes-per-tick M  game minutes per tick, 1-60 (default: 10)
+  --json                print the summary as one JSON line, the last line of stdout
+  -h, --help            show this help
+
+The model comes from the environment: the offline model unless OPENAI_API_KEY or
+OPENAI_BASE_URL is set (as for \`deno task start\`). Storage is always in memory.
+Progress goes to stderr; the summary to stdout.`;
+
+const MAX_HOURS = 24 * 30;
+
+function numberFlag(flag: string, required?: string) {
+  return z.number({
+    error: (issue) => issue.input === undefined && required ? required : `${flag} must be a number`,
+  });
+}
+
+function wholeNumber(flag: string, min: number, max: number, fallback: number) {
+  return numberFlag(flag)
+    .int(`${flag} must be a whole number`)
+    .min(min, `${flag} must be at least ${min}`)
+    .max(max, `${flag} must be at most ${max}`)
+    .default(fallback);
+}
+
+/** Validated flags (numbers already converted from their text). */
+export const SimulateFlags = z.strictObject({
+  template: z
+    .enum(WorldTemplate.options, {
+      error: (issue) =>
+        `--template "${issue.input}" is not a town: use ${
+          WorldTemplate.options.map((o) => `"${o}"`).join(", ")
+        }`,
+    })
+    .default("smallville"),
+  hours: numberFlag("--hours", "--hours is required, e.g. --hours 24")
+    .gt(0, "--hours must be more than 0")
+    .max(MAX_HOURS, `--hours must be at most ${MAX_HOURS}`),
+  concurrency: wholeNumber("--concurrency", 1, 64, 8),
+  minutesPerTick: wholeNumber("--minutes-per-tick", 1, 60, 10),
+  json: z.boolean().default(false),
+});
+export type SimulateFlags = z.infer<typeof SimulateFlags>;
+
+function asNumber(text: string | boolean | undefined): number | undefined {
+  if (typeof text !== "string") return undefined;
+  return text.trim() === "" ? Number.NaN : Number(text);
+}
+
+/** What the command line asks for: help, a run, or nothing valid (with every problem). */
+export type ParsedFlags =
+  | { kind: "help" }
+  | { kind: "run"; flags: SimulateFlags }
+  | { kind: "invalid"; problems: string[] };
+
+/** Parses `deno task simulate` arguments. Never throws. */
+export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    values = parseArgs({
+      args: [...args],
+      options: {
+        template: { type: "string" },
+        hours: { type: "string" },
+        concurrency: { type: "string" },
+        "minutes-per-tick": { type: "string" },
+        json: { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values;
+  } catch (err) {
+    return { kind: "invalid", problems: [(err as Error).message] };
+  }
+  if (values.help) return { kind: "help" };
+  const parsed = SimulateFlags.safeParse({
+    template: values.template,
+    hours: asNumber(values.hours),
+    concurrency: asNumber(values.concurrency),
+    minutesPerTick: asNumber(values["minutes-per-tick"]),
+    json: values.json,
+  });
+  if (!parsed.success) {
+    return { kind: "invalid", problems: parsed.error.issues.map((i) => i.message) };
+  }
+  return { kind: "run", flags: parsed.data };
+}

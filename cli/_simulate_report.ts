@@ -1,0 +1,84 @@
+/** @module What `deno task simulate` prints: the progress line and the human summary. */
+import type { SimulationProgress } from "../src/eval/simulate_town.ts";
+import type { SimulationSummary } from "../src/eval/simulation_summary.ts";
+
+const BAR = 20;
+
+/** A whole number with thousands separators: 12,345. */
+function count(n: number): string {
+  return Math.round(n).toLocaleString("en-US");
+}
+
+/** A token count in short form: 950, 12.3k, 4.56M. */
+function tokens(n: number): string {
+  if (n < 1_000) return String(n);
+  if (n < 1_000_000) return `${(n / 1_000).toFixed(1)}k`;
+  return `${(n / 1_000_000).toFixed(2)}M`;
+}
+
+function span(minutes: number): string {
+  const h = Math.floor(minutes / 60);
+  const m = minutes % 60;
+  return m === 0 ? `${h}h` : `${h}h${String(m).padStart(2, "0")}`;
+}
+
+function percent(share: number): string {
+  return `${Math.round(share * 100)}%`;
+}
+
+/**
+ * One progress line, e.g.
+ * `[########------------] 40% 2023-02-13 16:40 · 9h40 of 24h · 1,234 events · 567 calls · 1.2M tokens · 12s`.
+ */
+export function progressLine(p: SimulationProgress, wallSeconds: number): string {
+  const done = p.minutesTotal === 0 ? 1 : p.minutesDone / p.minutesTotal;
+  const filled = Math.round(done * BAR);
+  const errors = p.stepErrors > 0 ? ` · ${count(p.stepErrors)} step errors` : "";
+  return `[${"#".repeat(filled)}${"-".repeat(BAR - filled)}] ${Math.floor(done * 100)}% ${
+    p.now.slice(0, 16).replace("T", " ")
+  } · ${span(p.minutesDone)} of ${span(p.minutesTotal)} · ${count(p.events)} events · ${
+    count(p.usage.calls)
+  } calls · ${tokens(p.usage.promptTokens + p.usage.completionTokens)} tokens${errors} · ${
+    Math.round(wallSeconds)
+  }s`;
+}
+
+/** The summary as a few lines of text. */
+export function summaryText(s: SimulationSummary): string {
+  const when = (t: string) => t.slice(0, 16).replace("T", " ");
+  const ops = Object.entries(s.byOperation)
+    .map(([op, u]) => `${op} ${count(u.calls)} (${tokens(u.promptTokens + u.completionTokens)})`)
+    .join(", ");
+  const spread = (name: string, f: SimulationSummary["diffusion"]["party"]) =>
+    `  ${name}: ${percent(f.shareBefore)} → ${percent(f.share)} (${f.count} of ${s.agents}: ${
+      f.knows.join(", ")
+    })`;
+  const party = s.partyAttendance === null
+    ? "not measured (the run did not reach Feb 14, 17:00-19:00)"
+    : `${s.partyAttendance.count} came, ${s.partyAttendance.informed} of them had heard of it${
+      s.partyAttendance.count > 0 ? ` (${s.partyAttendance.attendees.join(", ")})` : ""
+    }; the host was ${s.partyAttendance.hostPresent ? "there" : "not there"}`;
+  return [
+    `Simulated ${s.template}: ${s.agents} agents, ${s.gameHours} game hours (${
+      when(s.startTime)
+    } → ${when(s.endTime)}) in ${
+      count(s.ticks)
+    } ticks of ${s.minutesPerTick} minutes, concurrency ${s.concurrency}, ${s.wallSeconds} s wall time`,
+    `Model: ${s.model}`,
+    `Model calls: ${count(s.modelCalls)}, tokens: ${count(s.promptTokens)} prompt + ${
+      count(s.completionTokens)
+    } completion (setup: ${count(s.setup.calls)} calls)`,
+    `Per agent-day: ${s.callsPerAgentDay} calls, ${
+      count(s.tokensPerAgentDay)
+    } tokens (budget ≤ ${s.budget.callsPerAgentDay} and ≤ ${count(s.budget.tokensPerAgentDay)}: ${
+      s.budget.met ? "met" : "NOT met"
+    })`,
+    `By operation: ${ops === "" ? "none" : ops}`,
+    `Events: ${count(s.events)}; failed agent steps: ${count(s.stepErrors)}`,
+    "Information diffusion (who has a memory of it):",
+    spread("Valentine's Day party", s.diffusion.party),
+    spread("mayoral candidacy", s.diffusion.candidacy),
+    `Relationship network density: ${s.networkDensity.before} → ${s.networkDensity.after} (${s.networkDensity.afterWithoutSightings} not counting pairs who only saw each other)`,
+    `Party attendance: ${party}`,
+  ].join("\n");
+}

@@ -1,0 +1,108 @@
+/** @module World engine routes: change a world's clock and settings, tick it, read its events (JSON or SSE). */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { streamSSE } from "hono/streaming";
+import { z } from "zod";
+import type { Deps } from "../src/deps.ts";
+import { EventPage, EventsQuery, followEvents, listEvents } from "../src/engine/event_feed.ts";
+import { TickInput, updateWorld, UpdateWorldInput } from "../src/world/clock.ts";
+import { TickResult, tickWorld } from "../src/world/tick_world.ts";
+import { World } from "../src/world/world.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
+
+const patchWorldRoute = createRoute({
+  method: "patch",
+  path: "/worlds/{world}",
+  tags: ["Worlds"],
+  summary: "Rename a world, change its tick length or settings, pause or resume it",
+  description:
+    "Settings are merged: only the fields sent change. The game time itself moves only by ticks.",
+  request: { params: WorldParams, body: jsonBody(UpdateWorldInput) },
+  responses: {
+    200: jsonContent(World, "The world as stored now"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+  },
+});
+
+const tickRoute = createRoute({
+  method: "post",
+  path: "/worlds/{world}/tick",
+  tags: ["Worlds"],
+  summary: "Advance the clock and step every agent: perceive, react or talk, act and move, reflect",
+  description:
+    "A repeated `tickId` (also sent concurrently) returns the first result and advances once; ticks with distinct ids run one after another. The body may be left out.",
+  request: {
+    params: WorldParams,
+    body: { required: false, content: { "application/json": { schema: TickInput } } },
+  },
+  responses: {
+    200: jsonContent(TickResult, "The clock after the tick and what each agent did"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+  },
+});
+
+const LastEventId = z.object({
+  "last-event-id": z.string().regex(/^\d{1,15}$/, "Last-Event-ID is an event seq").optional().meta(
+    {
+      param: { name: "last-event-id", in: "header" },
+      description: "With SSE: resume after this seq (takes precedence over `after`)",
+    },
+  ),
+});
+
+const eventsRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}/events",
+  tags: ["Worlds"],
+  summary:
+    "The world's event log: a JSON page, or a live SSE stream with Accept: text/event-stream",
+  description:
+    "Each SSE message has `id` = seq and `data` = the event as JSON; comments keep idle streams alive. The stream ends when the client disconnects.",
+  request: { params: WorldParams, query: EventsQuery, headers: LastEventId },
+  responses: {
+    200: {
+      description: "Events oldest first, or a live stream of them",
+      content: {
+        "application/json": { schema: EventPage },
+        "text/event-stream": { schema: z.string() },
+      },
+    },
+    ...errorResponses(400, 401, 403, 404, 503),
+  },
+});
+
+/** The world engine routes under `/v1`. */
+export function worldEngineRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(patchWorldRoute, async (c) => {
+    const { world } = c.req.valid("param");
+    return c.json(await updateWorld(deps, world, c.req.valid("json")), 200);
+  });
+  app.openapi(tickRoute, async (c) => {
+    const { world } = c.req.valid("param");
+    return c.json(await tickWorld(deps, world, c.req.valid("json") ?? {}), 200);
+  });
+  app.openapi(eventsRoute, async (c) => {
+    const { world } = c.req.valid("param");
+    const query = c.req.valid("query");
+    if (!c.req.header("accept")?.includes("text/event-stream")) {
+      return c.json(await listEvents(deps, world, query), 200);
+    }
+    const resumeAt = c.req.valid("header")["last-event-id"];
+    const stop = new AbortController();
+    const feed = await followEvents(deps, world, resumeAt ? Number(resumeAt) : query.after, {
+      signal: stop.signal,
+    });
+    return streamSSE(c, async (stream) => {
+      stream.onAbort(() => stop.abort());
+      for await (const batch of feed) {
+        if (batch.length === 0) await stream.write(": keep-alive\n\n");
+        for (const event of batch) {
+          await stream.writeSSE({ id: String(event.seq), data: JSON.stringify(event) });
+        }
+      }
+    });
+  });
+  return app;
+}

@@ -1,0 +1,150 @@
+/**
+ * @module A world's clock and settings as they change: `PATCH` of name, tick length, pause and
+ * settings, and the compare-and-set that moves game time forward (SPEC §6).
+ */
+import { z } from "zod";
+import type { Deps } from "../deps.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
+import type { WorldId } from "../ids.ts";
+import type { Versioned } from "../ports/document_store.ts";
+import type { GameTime } from "../time/game_time.ts";
+import { type Clock, type World, worldKey, WorldSettings } from "./world.ts";
+
+/** The longest tick: one game day. */
+export const MAX_TICK_MINUTES = 1440;
+
+/**
+ * A tick id: the caller's key that makes a tick idempotent. Letters, digits and `_ . : -`, so
+ * cron ids such as `cron:smallville:2026-11-22T10:00:00.000Z` fit.
+ */
+export const TickId = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9_.:-]{1,200}$/,
+    "Tick ids are 1-200 characters of letters, digits, '_', '.', ':' or '-'",
+  )
+  .meta({ example: "tick-0001" });
+
+/** Game minutes one tick advances. */
+export const TickMinutes = z.number().int().min(1).max(MAX_TICK_MINUTES);
+
+/** The body of `POST /v1/worlds/{world}/tick`. */
+export const TickInput = z
+  .strictObject({
+    minutes: TickMinutes.optional().meta({
+      description: "Game minutes to advance (1-1440); default: the world's minutesPerTick",
+    }),
+    tickId: TickId.optional().meta({
+      description:
+        "Your id for this tick: sending it again returns the first result and does not advance again; minted when absent",
+    }),
+  })
+  .meta({ id: "TickInput", example: { minutes: 10, tickId: "tick-0001" } });
+export type TickInput = z.infer<typeof TickInput>;
+
+/** Every settings field optional and without its default, so a patch names only what changes. */
+const SettingsPatch = z.strictObject(
+  Object.fromEntries(
+    Object.entries(WorldSettings.shape).map(([name, field]) => {
+      const inner = field instanceof z.ZodDefault ? field.unwrap() as z.ZodType : field;
+      return [name, inner.optional().meta(field.meta() ?? {})];
+    }),
+  ),
+) as unknown as z.ZodType<Partial<WorldSettings>>;
+
+/** The body of `PATCH /v1/worlds/{world}`. */
+export const UpdateWorldInput = z
+  .strictObject({
+    name: z.string().trim().min(1).max(200).optional(),
+    minutesPerTick: TickMinutes.optional(),
+    paused: z.boolean().optional().meta({
+      description: "While paused, ticks (requested or scheduled) answer 409 and the clock stands",
+    }),
+    settings: SettingsPatch.optional().meta({
+      description: "Only the settings named change; the others keep their values",
+    }),
+  })
+  .meta({ id: "UpdateWorldInput", example: { paused: true } });
+export type UpdateWorldInput = z.infer<typeof UpdateWorldInput>;
+
+const ATTEMPTS = 8;
+
+/**
+ * The world document with its version, for compare-and-set.
+ * @throws `world_not_found`
+ */
+export async function loadWorldDoc(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+): Promise<Versioned<World>> {
+  const doc = await deps.storage.documents.get<World>(worldKey(worldId));
+  if (!doc) {
+    throw new NotFoundError(
+      "world_not_found",
+      `Cannot find world "${worldId}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
+    );
+  }
+  return doc;
+}
+
+/**
+ * Changes a world's name, tick length, pause flag or settings (merged field by field) with a
+ * version-checked replace, so it never undoes a tick that moved the clock meanwhile. The game
+ * time itself only moves by ticks.
+ * @throws `world_not_found`, `invalid_request` when the merged settings are invalid,
+ * `conflict` when concurrent writes keep winning.
+ */
+export async function updateWorld(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+  input: UpdateWorldInput,
+): Promise<World> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const doc = await loadWorldDoc(deps, worldId);
+    const current = doc.value;
+    const next: World = {
+      ...current,
+      name: input.name ?? current.name,
+      clock: {
+        ...current.clock,
+        minutesPerTick: input.minutesPerTick ?? current.clock.minutesPerTick,
+        paused: input.paused ?? current.clock.paused,
+      },
+      settings: WorldSettings.parse({ ...current.settings, ...input.settings }),
+    };
+    if (await deps.storage.documents.replace(worldKey(worldId), next, doc.version)) return next;
+  }
+  throw new ConflictError(
+    `Cannot update world "${worldId}": other writes kept changing it, retry shortly`,
+  );
+}
+
+/**
+ * Moves the clock from `from` to `to` with a compare-and-set on the world document. A write
+ * that lost only to a change of name, pause or settings is retried on the fresh document; the
+ * clock itself must still read `from`.
+ * @returns the clock after the move.
+ * @throws `world_not_found`; `conflict` when the clock no longer reads `from` (another tick
+ * moved it) or writes keep winning.
+ */
+export async function advanceClock(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+  from: GameTime,
+  to: GameTime,
+): Promise<Clock> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const doc = await loadWorldDoc(deps, worldId);
+    if (doc.value.clock.now !== from) {
+      throw new ConflictError(
+        `Cannot advance the clock of world "${worldId}" from "${from}": it reads "${doc.value.clock.now}" now, another tick moved it`,
+      );
+    }
+    const clock: Clock = { ...doc.value.clock, now: to };
+    const next: World = { ...doc.value, clock };
+    if (await deps.storage.documents.replace(worldKey(worldId), next, doc.version)) return clock;
+  }
+  throw new ConflictError(
+    `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
+  );
+}

@@ -1,0 +1,52 @@
+import assert from "node:assert/strict";
+import { parseSimulateFlags } from "../../cli/_simulate_flags.ts";
+
+Deno.test("parseSimulateFlags() fills defaults and converts numbers", () => {
+  assert.deepEqual(parseSimulateFlags(["--hours", "24"]), {
+    kind: "run",
+    flags: { template: "smallville", hours: 24, concurrency: 8, minutesPerTick: 10, json: false },
+  });
+  assert.deepEqual(
+    parseSimulateFlags([
+      "--template",
+      "smallville",
+      "--hours=1.5",
+      "--concurrency",
+      "4",
+      "--minutes-per-tick",
+      "15",
+      "--json",
+    ]),
+    {
+      kind: "run",
+      flags: { template: "smallville", hours: 1.5, concurrency: 4, minutesPerTick: 15, json: true },
+    },
+  );
+  assert.deepEqual(parseSimulateFlags(["--help"]), { kind: "help" });
+  assert.deepEqual(parseSimulateFlags(["-h", "--bogus"]).kind, "invalid");
+});
+
+Deno.test("parseSimulateFlags() names every problem", async (t) => {
+  const cases: [string[], RegExp][] = [
+    [[], /--hours is required/],
+    [["--hours", "x"], /--hours must be a number/],
+    [["--hours", ""], /--hours must be a number/],
+    [["--hours", "0"], /--hours must be more than 0/],
+    [["--hours", "1000"], /--hours must be at most 720/],
+    [["--hours", "1", "--template", "atlantis"], /--template "atlantis" is not a town/],
+    [["--hours", "1", "--concurrency", "0"], /--concurrency must be at least 1/],
+    [["--hours", "1", "--concurrency", "2.5"], /--concurrency must be a whole number/],
+    [["--hours", "1", "--minutes-per-tick", "61"], /--minutes-per-tick must be at most 60/],
+    [["--hours", "1", "--bogus"], /bogus/],
+    [["--hours", "1", "extra"], /extra/],
+  ];
+  for (const [args, message] of cases) {
+    await t.step(args.join(" ") || "(no flags)", () => {
+      const parsed = parseSimulateFlags(args);
+      assert.equal(parsed.kind, "invalid");
+      if (parsed.kind === "invalid") assert.match(parsed.problems.join("; "), message);
+    });
+  }
+  const both = parseSimulateFlags(["--concurrency", "0"]);
+  assert.equal(both.kind === "invalid" && both.problems.length, 2, "all problems at once");
+});

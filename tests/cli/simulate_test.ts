@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { SimulationSummary } from "../../src/eval/simulation_summary.ts";
+
+/** The offline model and no hosted store, whatever the caller's environment says. */
+const OFFLINE_ENV = Object.fromEntries(
+  [
+    "OPENAI_API_KEY",
+    "OPENAI_BASE_URL",
+    "SIMULACRA_MODEL",
+    "SIMULACRA_FAST_MODEL",
+    "SIMULACRA_EMBEDDING_MODEL",
+    "SIMULACRA_EMBEDDING_DIMENSIONS",
+    "UPSTASH_REDIS_REST_URL",
+    "UPSTASH_REDIS_REST_TOKEN",
+    "UPSTASH_VECTOR_REST_URL",
+    "UPSTASH_VECTOR_REST_TOKEN",
+  ].map((name) => [name, ""]),
+);
+
+/** The repository root, so the subprocess finds deno.json (KV is unstable) wherever tests run. */
+const ROOT = new URL("../../", import.meta.url).pathname;
+
+async function simulate(...args: string[]) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli/simulate.ts", ...args],
+    cwd: ROOT,
+    env: OFFLINE_ENV,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  return {
+    code: out.code,
+    stdout: decoder.decode(out.stdout),
+    stderr: decoder.decode(out.stderr),
+  };
+}
+
+Deno.test("simulate --json runs the town for an hour and ends stdout with the summary", async () => {
+  const run = await simulate("--template", "smallville", "--hours", "1", "--json");
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /model: offline/, "says which model runs");
+  assert.match(run.stderr, /100% 2023-02-13 08:00 · 1h of 1h · [\d,]+ events · [\d,]+ calls/);
+  const last = run.stdout.trim().split("\n").at(-1)!;
+  const summary = SimulationSummary.parse(JSON.parse(last));
+  assert.equal(summary.agents, 25);
+  assert.equal(summary.gameHours, 1);
+  assert.equal(summary.ticks, 6);
+  assert.equal(summary.model, "offline");
+  assert.equal(summary.stepErrors, 0);
+  assert.ok(summary.modelCalls > 0 && summary.promptTokens > 0);
+  assert.ok(summary.wallSeconds > 0);
+  assert.equal(summary.diffusion.party.knows[0], "Lucia Ferreira");
+  assert.equal(summary.diffusion.candidacy.knows[0], "Walter Bergstrom");
+  assert.ok(summary.networkDensity.before > 0);
+  assert.equal(summary.partyAttendance, null);
+});
+
+Deno.test("simulate explains its flags and refuses bad ones with exit code 2", async () => {
+  const help = await simulate("--help");
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /Usage: deno task simulate --hours N/);
+  const bad = await simulate("--hours=-3", "--template", "atlantis");
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /Cannot simulate with these flags/);
+  assert.match(bad.stderr, /--template "atlantis" is not a town/);
+  assert.match(bad.stderr, /--hours must be more than 0/);
+  assert.equal(bad.stdout, "");
+});
+
+Deno.test("simulate stops with exit code 1 on a bad configuration", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "cli/simulate.ts", "--hours", "1"],
+    cwd: ROOT,
+    env: { ...OFFLINE_ENV, SIMULACRA_MODEL: "llama3" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 1);
+  assert.match(
+    new TextDecoder().decode(out.stderr),
+    /SIMULACRA_MODEL is set but no model endpoint/,
+  );
+});
+
+Deno.test({
+  name:
+    "simulate --hours 24 with the offline model keeps smallville within the budget per agent-day",
+  // TODO(#6): the engine spends about 75 calls and 107,000 tokens per agent-day on this run
+  // (planning ≈ 36 calls and 50,000 tokens of it); enable once the cuts land. A shorter run
+  // scaled up cannot stand in: costs are front-loaded (6 h scale to 184 calls, 12 h to 128).
+  ignore: true,
+  fn: async () => {
+    const run = await simulate("--hours", "24", "--json");
+    assert.equal(run.code, 0, run.stderr);
+    const summary = SimulationSummary.parse(JSON.parse(run.stdout.trim().split("\n").at(-1)!));
+    assert.equal(summary.gameHours, 24);
+    assert.equal(summary.stepErrors, 0);
+    assert.ok(
+      summary.callsPerAgentDay <= 60,
+      `${summary.callsPerAgentDay} calls per agent-day: ${JSON.stringify(summary.byOperation)}`,
+    );
+    assert.ok(
+      summary.tokensPerAgentDay <= 60_000,
+      `${summary.tokensPerAgentDay} tokens per agent-day: ${JSON.stringify(summary.byOperation)}`,
+    );
+  },
+});

@@ -1,0 +1,70 @@
+import assert from "node:assert/strict";
+import { ConflictError, SimulacraError } from "../../../src/errors.ts";
+import type { WorldId } from "../../../src/ids.ts";
+import {
+  advanceClock,
+  TickInput,
+  updateWorld,
+  UpdateWorldInput,
+} from "../../../src/world/clock.ts";
+import { createWorld, CreateWorldInput, getWorld } from "../../../src/world/world.ts";
+import { makeTestDeps } from "../../_helpers/test_deps.ts";
+
+Deno.test("UpdateWorldInput and TickInput accept only what they name", () => {
+  assert.deepEqual(UpdateWorldInput.parse({ settings: { reflectionThreshold: 50 } }), {
+    settings: { reflectionThreshold: 50 },
+  });
+  assert.ok(!UpdateWorldInput.safeParse({ clock: {} }).success);
+  assert.ok(!UpdateWorldInput.safeParse({ settings: { nope: 1 } }).success);
+  assert.ok(!UpdateWorldInput.safeParse({ minutesPerTick: 0 }).success);
+  assert.deepEqual(TickInput.parse({}), {});
+  assert.ok(
+    TickInput.safeParse({ minutes: 1440, tickId: "cron:w:2026-11-22T10:00:00.000Z" }).success,
+  );
+  for (
+    const bad of [{ minutes: 0 }, { minutes: 1441 }, { tickId: "" }, { tickId: "a b" }, { x: 1 }]
+  ) {
+    assert.ok(!TickInput.safeParse(bad).success, JSON.stringify(bad));
+  }
+});
+
+Deno.test("updateWorld() changes name, tick length, pause and merges settings", async () => {
+  await using deps = await makeTestDeps();
+  const world = await createWorld(
+    deps,
+    CreateWorldInput.parse({ id: "w", name: "Old", startTime: "2023-02-13T07:00:00" }),
+  );
+  const id = world.id as WorldId;
+  const updated = await updateWorld(deps, id, {
+    name: "New",
+    minutesPerTick: 15,
+    paused: true,
+    settings: { conversationCooldownMinutes: 120 },
+  });
+  assert.equal(updated.name, "New");
+  assert.deepEqual(updated.clock, { now: "2023-02-13T07:00:00", minutesPerTick: 15, paused: true });
+  assert.equal(updated.settings.conversationCooldownMinutes, 120);
+  assert.equal(updated.settings.reflectionThreshold, world.settings.reflectionThreshold);
+  assert.deepEqual(await getWorld(deps, id), updated);
+  await assert.rejects(
+    updateWorld(deps, "none" as WorldId, { paused: false }),
+    (err) => err instanceof SimulacraError && err.code === "world_not_found",
+  );
+});
+
+Deno.test("advanceClock() moves the clock only from the time it was read", async () => {
+  await using deps = await makeTestDeps();
+  const world = await createWorld(
+    deps,
+    CreateWorldInput.parse({ id: "w", name: "W", startTime: "2023-02-13T07:00:00" }),
+  );
+  const id = world.id as WorldId;
+  await updateWorld(deps, id, { name: "Renamed" }); // bumps the version only
+  const clock = await advanceClock(deps, id, "2023-02-13T07:00:00", "2023-02-13T07:10:00");
+  assert.equal(clock.now, "2023-02-13T07:10:00");
+  assert.equal((await getWorld(deps, id)).name, "Renamed");
+  await assert.rejects(
+    advanceClock(deps, id, "2023-02-13T07:00:00", "2023-02-13T07:10:00"),
+    (err) => err instanceof ConflictError && /another tick moved it/.test(err.message),
+  );
+});
