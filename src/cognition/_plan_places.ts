@@ -89,5 +89,9 @@ export function sleepLocation(env: Environment | null, agent: Agent): string {
   const paths = locationChoices(env, { ...agent, location: null }, home.name)
     .map((l) => l.path)
     .filter((p) => areaOfPath(p) === home.name);
-  return paths.find((p) => /\bbed\b/i.test(p)) ?? paths[0] ?? home.name;
+  // In a shared home (a dorm), the agent's own room is the one named after it.
+  const beds = paths.filter((p) => /\bbed\b/i.test(p));
+  const name = agent.name.toLowerCase();
+  const own = beds.find((p) => p.toLowerCase().includes(name));
+  return own ?? beds[0] ?? paths[0] ?? home.name;
 }
