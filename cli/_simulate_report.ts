@@ -74,7 +74,9 @@ export function summaryText(s: SimulationSummary): string {
       s.budget.met ? "met" : "NOT met"
     })`,
     `By operation: ${ops === "" ? "none" : ops}`,
-    `Events: ${count(s.events)}; failed agent steps: ${count(s.stepErrors)}`,
+    `Events: ${count(s.events)}; failed agent steps: ${count(s.stepErrors)}${
+      s.stepErrorExamples.length > 0 ? ` (e.g. ${s.stepErrorExamples.join(" | ")})` : ""
+    }`,
     "Information diffusion (who has a memory of it):",
     spread("Valentine's Day party", s.diffusion.party),
     spread("mayoral candidacy", s.diffusion.candidacy),

@@ -15,6 +15,9 @@ import { readMemoryTexts } from "./memory_texts.ts";
 import type { LocationSample } from "./party_attendance.ts";
 import { type RunRecord, type SimulationSummary, summarizeRun } from "./simulation_summary.ts";
 
+/** Distinct step errors a summary quotes. */
+const MAX_ERROR_EXAMPLES = 5;
+
 /** What one tick reports, as far as a run needs it (the engine's `TickResult` fits). */
 export interface TickOutcome {
   clock: { now: GameTime };
@@ -122,6 +125,7 @@ export async function simulateTown(
   let now = world.clock.now;
   let ticks = 0;
   let stepErrors = 0;
+  const errorExamples = new Set<string>();
   const progress = async () => {
     if (!options.onProgress) return;
     const spent = await deps.storage.usage.totals(worldId);
@@ -148,7 +152,10 @@ export async function simulateTown(
     now = result.clock.now;
     ticks++;
     for (const step of result.steps) {
-      if (step.error !== undefined && step.error !== null) stepErrors++;
+      if (step.error !== undefined && step.error !== null) {
+        stepErrors++;
+        if (errorExamples.size < MAX_ERROR_EXAMPLES) errorExamples.add(String(step.error));
+      }
       samples.push({ at: now, agentId: step.agentId, location: step.location ?? null });
     }
     await progress();
@@ -167,6 +174,7 @@ export async function simulateTown(
     concurrency,
     events: await events.count(),
     stepErrors,
+    stepErrorExamples: [...errorExamples],
     wallSeconds: (options.wallClock() - started) / 1000,
     setup: totalsOf(setup),
     final: totalsOf(final),

@@ -45,6 +45,9 @@ export const SimulationSummary = z
     stepErrors: z.number().int().meta({
       description: "Agent steps that failed (recorded, skipped)",
     }),
+    stepErrorExamples: z.array(z.string()).meta({
+      description: "Up to five distinct messages of failed steps",
+    }),
     modelCalls: z.number().int().meta({ description: "Calls made by the ticks (setup excluded)" }),
     promptTokens: z.number().int(),
     completionTokens: z.number().int(),
@@ -94,6 +97,8 @@ export interface RunRecord {
   concurrency: number;
   events: number;
   stepErrors: number;
+  /** A few distinct messages of failed steps. */
+  stepErrorExamples: readonly string[];
   wallSeconds: number;
   /** Usage of creating the town, in total and by operation. */
   setup: { total: Usage; byOperation: Record<string, Usage> };
@@ -150,6 +155,7 @@ export function summarizeRun(run: RunRecord): SimulationSummary {
     concurrency: run.concurrency,
     events: run.events,
     stepErrors: run.stepErrors,
+    stepErrorExamples: [...run.stepErrorExamples],
     modelCalls: usage.calls,
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,

@@ -6,10 +6,11 @@
  * Every model call goes through the real client (`OpenAiLanguageModel`, the openai SDK, HTTP)
  * to the fake OpenAI server, which answers after `--latency` ms. The fake's answers are sampled
  * from each prompt's JSON schema and cannot satisfy the plans' time rules, so the value used is
- * the offline model's answer to the same prompt: the run behaves exactly like the offline run of
- * benchmark 8(a), and each call costs one real round trip with the latency on top. Embedding
- * calls that miss the in-process cache do the same through `OpenAiEmbedder` (local vectors, so
- * retrieval matches 8(a)). Usage is booked once per call, from the offline model's count.
+ * the offline model's answer to the same prompt: the run decides like the offline run of
+ * benchmark 8(a) (up to the order in which concurrent agents act), and each call costs one real
+ * round trip with the latency on top. Embedding calls that miss the in-process cache do the same
+ * through `OpenAiEmbedder` (local vectors, so retrieval matches 8(a)). Usage is booked once per
+ * call, from the offline model's count.
  */
 import { parseArgs } from "node:util";
 import { CachedEmbedder } from "../../lib/cached_embedder.ts";
@@ -135,7 +136,9 @@ const embeddings = fake.requests.filter((r) => r.path === "/v1/embeddings").leng
 console.log(
   `${summary.agents} agents × ${summary.gameHours} game hours, concurrency ${concurrency}, ${latencyMs} ms per call: ${
     (summary.wallSeconds / 60).toFixed(1)
-  } min wall (${summary.wallSeconds} s); ${chats} chat and ${embeddings} embedding requests; ${summary.callsPerAgentDay} calls and ${summary.tokensPerAgentDay} tokens per agent-day; ${summary.stepErrors} failed steps`,
+  } min wall (${summary.wallSeconds} s); ${chats} chat and ${embeddings} embedding requests; ${summary.callsPerAgentDay} calls and ${summary.tokensPerAgentDay} tokens per agent-day; ${summary.stepErrors} failed steps${
+    summary.stepErrorExamples.length > 0 ? ` (${summary.stepErrorExamples.join(" | ")})` : ""
+  }`,
 );
 // deno-lint-ignore no-console
 console.log(JSON.stringify(summary));

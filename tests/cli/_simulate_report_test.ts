@@ -32,6 +32,7 @@ const summary: SimulationSummary = {
   concurrency: 8,
   events: 5000,
   stepErrors: 0,
+  stepErrorExamples: [],
   modelCalls: 1000,
   promptTokens: 900_000,
   completionTokens: 100_000,

@@ -62,6 +62,7 @@ Deno.test("simulateTown() ticks the town for the hours asked and measures it", a
   assert.equal(summary.ticks, 3);
   assert.equal(summary.gameHours, 2.5);
   assert.equal(summary.stepErrors, 1);
+  assert.deepEqual(summary.stepErrorExamples, ["boom"]);
   assert.equal(summary.concurrency, 3);
   assert.equal(summary.model, "offline");
   assert.ok(summary.setup.calls >= 25, "one importance call per agent at setup");

@@ -26,6 +26,7 @@ function run(overrides: Partial<RunRecord> = {}): RunRecord {
     concurrency: 4,
     events: 900,
     stepErrors: 0,
+    stepErrorExamples: [],
     wallSeconds: 12.345,
     setup: {
       total: { calls: 4, promptTokens: 400, completionTokens: 40 },
