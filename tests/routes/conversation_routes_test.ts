@@ -5,6 +5,7 @@ import { createApp } from "../../routes/app.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
+import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 
@@ -99,17 +100,9 @@ const sawKlaus = {
 };
 
 for (const backend of backends) {
-  const opts = {
-    sanitizeOps: backend.name === "embedded",
-    sanitizeResources: backend.name === "embedded",
-  };
-  const withApp = async (
-    fn: (app: App, deps: Deps) => Promise<void>,
-    overrides: Partial<Deps> = {},
-  ) => {
-    await using deps = await makeTestDeps({ storage: await backend.open(), ...overrides });
-    await fn(createApp(deps, { logger: silentLogger }), deps);
-  };
+  const opts = sanitizersFor(backend);
+  const withApp = (fn: (app: App, deps: Deps) => Promise<void>, overrides: Partial<Deps> = {}) =>
+    withBackendApp(backend, fn, overrides);
 
   Deno.test({
     name:

@@ -7,6 +7,7 @@ import type { Deps } from "../../src/deps.ts";
 import type { Embedder } from "../../src/ports/embedder.ts";
 import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
+import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 
 const { backends, close } = await startBackends();
@@ -59,17 +60,9 @@ function countingModel(inner: LanguageModel, fail = false) {
 }
 
 for (const backend of backends) {
-  const opts = {
-    sanitizeOps: backend.name === "embedded",
-    sanitizeResources: backend.name === "embedded",
-  };
-  const withApp = async (
-    fn: (app: App, deps: Deps) => Promise<void>,
-    overrides: Partial<Deps> = {},
-  ) => {
-    await using deps = await makeTestDeps({ storage: await backend.open(), ...overrides });
-    await fn(createApp(deps, { logger: silentLogger }), deps);
-  };
+  const opts = sanitizersFor(backend);
+  const withApp = (fn: (app: App, deps: Deps) => Promise<void>, overrides: Partial<Deps> = {}) =>
+    withBackendApp(backend, fn, overrides);
 
   Deno.test({
     name: `[${backend.name}] POST …/agents splits the description into seed memories`,

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { silentLogger } from "../../lib/logger.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { createApp } from "../../routes/app.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
+import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
-import { makeTestDeps } from "../_helpers/test_deps.ts";
 
 const { backends, close } = await startBackends();
 
@@ -85,17 +84,9 @@ function shownMemories(messages: { content: string }[]): string[] {
 }
 
 for (const backend of backends) {
-  const opts = {
-    sanitizeOps: backend.name === "embedded",
-    sanitizeResources: backend.name === "embedded",
-  };
-  const withApp = async (
-    fn: (app: App, deps: Deps) => Promise<void>,
-    overrides: Partial<Deps> = {},
-  ) => {
-    await using deps = await makeTestDeps({ storage: await backend.open(), ...overrides });
-    await fn(createApp(deps, { logger: silentLogger }), deps);
-  };
+  const opts = sanitizersFor(backend);
+  const withApp = (fn: (app: App, deps: Deps) => Promise<void>, overrides: Partial<Deps> = {}) =>
+    withBackendApp(backend, fn, overrides);
 
   Deno.test({
     name:

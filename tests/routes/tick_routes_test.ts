@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
 import type { Deps } from "../../src/deps.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { recordingModel, RESIDENTS, TOWN } from "../src/world/_town_fixture.ts";
 
 const { backends, close } = await startBackends();
@@ -60,17 +59,9 @@ async function readSse(res: Response, count: number): Promise<{ id: string; data
 }
 
 for (const backend of backends) {
-  const opts = {
-    sanitizeOps: backend.name === "embedded",
-    sanitizeResources: backend.name === "embedded",
-  };
-  const withApp = async (
-    fn: (app: App, deps: Deps) => Promise<void>,
-    overrides: Partial<Deps> = {},
-  ) => {
-    await using deps = await makeTestDeps({ storage: await backend.open(), ...overrides });
-    await fn(createApp(deps, { logger: silentLogger }), deps);
-  };
+  const opts = sanitizersFor(backend);
+  const withApp = (fn: (app: App, deps: Deps) => Promise<void>, overrides: Partial<Deps> = {}) =>
+    withBackendApp(backend, fn, overrides);
 
   Deno.test({
     name: `[${backend.name}] POST …/tick advances once per tick id, sequentially and concurrently`,
