@@ -3,6 +3,9 @@
  * (the playground, CORS from another origin, the docs page). Tests use {@linkcode browserTest},
  * which skips with a message saying how to install Chromium when it is missing.
  */
+// Test-only dependency, imported here rather than in deno.json so `deno task start` never
+// downloads it.
+// deno-lint-ignore no-import-prefix
 import { type Browser, chromium } from "npm:playwright-core@1.65.1";
 
 /** Where Debian's `chromium` package puts the browser. */
