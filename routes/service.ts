@@ -32,6 +32,7 @@ const Health = z
 const healthRoute = createRoute({
   method: "get",
   path: "/health",
+  operationId: "getHealth",
   tags: ["Service"],
   summary: "Liveness, backends and model mode",
   security: [],
