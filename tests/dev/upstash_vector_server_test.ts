@@ -4,7 +4,7 @@ import { Index } from "@upstash/vector";
 import {
   startUpstashVectorServer,
   type UpstashVectorServer,
-} from "../../../lib/dev/upstash_vector_server.ts";
+} from "../../dev/upstash_vector_server.ts";
 
 const TOKEN = "vector-test-token";
 
