@@ -4,10 +4,10 @@
  * OpenAI clients against the fake OpenAI server.
  */
 import assert from "node:assert/strict";
-import { startFakeOpenAi } from "../../lib/dev/fake_openai_server.ts";
-import { startRedisServer } from "../../lib/dev/redis_server.ts";
-import { startUpstashRedisGateway } from "../../lib/dev/upstash_redis_gateway.ts";
-import { startUpstashVectorServer } from "../../lib/dev/upstash_vector_server.ts";
+import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
+import { startRedisServer } from "../../dev/redis_server.ts";
+import { startUpstashRedisGateway } from "../../dev/upstash_redis_gateway.ts";
+import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";
 import { silentLogger } from "../../lib/logger.ts";
 import { OpenAiEmbedder } from "../../lib/openai/openai_embedder.ts";
 import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
