@@ -5,7 +5,7 @@ import { jsonLogger, type Logger } from "./lib/logger.ts";
 import { describeServices, openServices } from "./lib/services.ts";
 import { createApp } from "./routes/app.ts";
 import type { Deps } from "./src/deps.ts";
-import { runScheduledTick } from "./src/engine/scheduled_tick.ts";
+import { runScheduledTick } from "./src/simulation/scheduled_tick.ts";
 import { SimulacraError } from "./src/errors.ts";
 import { VERSION } from "./src/version.ts";
 

@@ -6,7 +6,7 @@ import type { Deps } from "../deps.ts";
 import { ConflictError, ModelUnavailableError, StoreUnavailableError } from "../errors.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
-import { MemoryRecord } from "../memory/memory.ts";
+import { MemoryRecord } from "../ports/memory_record.ts";
 import { recall } from "../memory/recall.ts";
 import { addUsage, emptyUsage } from "../model/usage.ts";
 import type { Completion } from "../ports/language_model.ts";

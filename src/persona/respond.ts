@@ -10,7 +10,7 @@ import type { Deps } from "../deps.ts";
 import { SimulacraError, StoreUnavailableError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
-import { MemoryKind, Provenance } from "../memory/memory.ts";
+import { MemoryKind, Provenance } from "../ports/memory_record.ts";
 import { addUsage, type Usage } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";

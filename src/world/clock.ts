@@ -8,10 +8,8 @@ import { ConflictError, NotFoundError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import type { Versioned } from "../ports/document_store.ts";
 import type { GameTime } from "../time/game_time.ts";
+import { type TickClock, TickMinutes } from "../engine/tick_clock.ts";
 import { type Clock, type World, worldKey, WorldSettings } from "./world.ts";
-
-/** The longest tick: one game day. */
-export const MAX_TICK_MINUTES = 1440;
 
 /**
  * A tick id: the caller's key that makes a tick idempotent. Letters, digits and `_ . : -`, so
@@ -24,9 +22,6 @@ export const TickId = z
     "Tick ids are 1-200 characters of letters, digits, '_', '.', ':' or '-'",
   )
   .meta({ example: "tick-0001" });
-
-/** Game minutes one tick advances. */
-export const TickMinutes = z.number().int().min(1).max(MAX_TICK_MINUTES);
 
 /** The body of `POST /v1/worlds/{world}/tick`. */
 export const TickInput = z
@@ -148,3 +143,9 @@ export async function advanceClock(
     `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
   );
 }
+
+/** The engine's clock port for worlds: reads the world document and moves its clock. */
+export const worldTickClock: TickClock<World> = {
+  load: async (deps, id) => (await loadWorldDoc(deps, id as WorldId)).value,
+  advance: (deps, id, from, to) => advanceClock(deps, id as WorldId, from, to),
+};

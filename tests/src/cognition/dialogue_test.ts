@@ -6,7 +6,7 @@ import {
 import { LocalEmbedder } from "../../../lib/offline/local_embedder.ts";
 import type { Agent } from "../../../src/agents/agent.ts";
 import { CreateAgentInput, loadAgent } from "../../../src/agents/agent.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import { invalidateSummary } from "../../../src/cognition/agent_summary.ts";
 import {
   type Conversation,

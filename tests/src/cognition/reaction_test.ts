@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { type Agent, CreateAgentInput } from "../../../src/agents/agent.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary, invalidateSummary } from "../../../src/cognition/agent_summary.ts";
 import { converse } from "../../../src/cognition/dialogue.ts";
 import { currentAction, type DayPlan } from "../../../src/cognition/planning.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { LocalEmbedder } from "../../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { loadAgent } from "../../../src/agents/agent.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary } from "../../../src/cognition/agent_summary.ts";
 import { readPlan } from "../../../src/cognition/planning.ts";
 import { SimulacraError } from "../../../src/errors.ts";

@@ -1,10 +1,10 @@
 /** @module The one function both cron entries (Deno.cron, Workers `scheduled`) call each minute. */
 import type { Deps } from "../deps.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
-import { tickWorld } from "../world/tick_world.ts";
+import { tickWorld } from "./tick_world.ts";
 import { listWorlds } from "../world/world.ts";
-import { mapBounded } from "./pool.ts";
-import { errorFields } from "./tick_engine.ts";
+import { mapBounded } from "../engine/pool.ts";
+import { errorFields } from "../engine/tick_engine.ts";
 
 /** The last cron run, shown by /health so operators can see the schedule is alive. */
 export interface CronHeartbeat {

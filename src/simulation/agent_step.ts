@@ -33,7 +33,7 @@ import {
 } from "../engine/tick_engine.ts";
 import { gameMinutes } from "../time/game_time.ts";
 import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
-import { type Environment, loadEnvironment, resolvePath } from "./environment.ts";
+import { type Environment, loadEnvironment, resolvePath } from "../world/environment.ts";
 import {
   applyObjectStates,
   loadObjectOrigins,
@@ -50,7 +50,8 @@ import {
   type Seen,
   type Sighting,
 } from "./perception.ts";
-import type { World } from "./world.ts";
+import type { World } from "../world/world.ts";
+import { worldTickClock } from "../world/clock.ts";
 
 /** What one agent did in a tick. */
 export const AgentStepSummary = z
@@ -121,9 +122,10 @@ const EVENT_TEXT_MAX = 300;
 export function agentTickSystem(
   deps: Deps,
   options: AgentTickOptions = {},
-): TickSystem<Agent, TickShared, AgentStepSummary> {
+): TickSystem<Agent, TickShared, AgentStepSummary, World> {
   const lockWaitMs = options.lockWaitMs ?? 120_000;
   return {
+    clock: worldTickClock,
     units: (frame) => listAgents(deps, frame.world.id as WorldId),
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
@@ -146,7 +148,7 @@ export function agentTickSystem(
 
 async function prepare(
   deps: Deps,
-  frame: TickFrame,
+  frame: TickFrame<World>,
   agents: readonly Agent[],
 ): Promise<{ shared: TickShared; events: NewEvent[]; usage: Usage }> {
   const worldId = frame.world.id as WorldId;
@@ -275,7 +277,7 @@ async function scoreForAll(
 
 async function step(
   deps: Deps,
-  frame: TickFrame,
+  frame: TickFrame<World>,
   agent: Agent,
   shared: TickShared,
   lockWaitMs: number,
@@ -437,7 +439,7 @@ async function step(
 /** Decides about the view's trigger, if any; null when there is nothing to decide. */
 async function react(
   deps: Deps,
-  frame: TickFrame,
+  frame: TickFrame<World>,
   agent: Agent,
   view: AgentView,
   shared: TickShared,
@@ -491,7 +493,7 @@ async function react(
  */
 async function talkedLately(
   deps: Pick<Deps, "storage">,
-  frame: TickFrame,
+  frame: TickFrame<World>,
   agentIds: readonly AgentId[],
 ): Promise<boolean> {
   const cooldown = frame.world.settings.talkCooldownMinutes ?? DEFAULT_TALK_COOLDOWN;
@@ -540,7 +542,7 @@ function sameSeen(a: Seen, b: Seen): boolean {
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
-function agentError(frame: TickFrame, agentId: string, err: unknown): NewEvent {
+function agentError(frame: TickFrame<World>, agentId: string, err: unknown): NewEvent {
   return { type: "agent_error", at: frame.to, agentId, ...errorFields(err) };
 }
 
