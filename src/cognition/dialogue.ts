@@ -18,7 +18,8 @@ import { buildDialogueLinePrompt } from "../prompts/dialogue_line.ts";
 import { addMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { agentSummary } from "./agent_summary.ts";
-import { checkCalendar, replanFrom } from "./planning.ts";
+import { checkCalendar } from "./plan.ts";
+import { replanFrom } from "./planning.ts";
 
 /** One line of a conversation. */
 export const ConversationLine = z

@@ -17,7 +17,8 @@ import {
   minutesSinceTalked,
   readConversationState,
 } from "./dialogue.ts";
-import { checkCalendar, currentAction, replanFrom } from "./planning.ts";
+import { checkCalendar } from "./plan.ts";
+import { currentAction, replanFrom } from "./planning.ts";
 
 /** Why a reaction was vetoed before any model call. */
 export const ReactionVeto = z

@@ -4,7 +4,7 @@
  */
 import { type Agent } from "../agents/agent.ts";
 import { agentSummary, identityLine } from "../cognition/agent_summary.ts";
-import { readPlan } from "../cognition/planning.ts";
+import { readPlan } from "../cognition/plan_requests.ts";
 import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
 import type { AgentScope, MemoryId, WorldId } from "../ids.ts";

@@ -13,7 +13,8 @@ import {
   converse,
   readConversationState,
 } from "../../../src/cognition/dialogue.ts";
-import { type DayPlan, makeDayPlan } from "../../../src/cognition/planning.ts";
+import { makeDayPlan } from "../../../src/cognition/planning.ts";
+import type { DayPlan } from "../../../src/cognition/plan.ts";
 import type { Deps } from "../../../src/deps.ts";
 import { ModelUnavailableError, SimulacraError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";

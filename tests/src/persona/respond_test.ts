@@ -4,7 +4,7 @@ import { OfflineLanguageModel } from "../../../lib/offline/offline_language_mode
 import { loadAgent } from "../../../src/agents/agent.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary } from "../../../src/cognition/agent_summary.ts";
-import { readPlan } from "../../../src/cognition/planning.ts";
+import { readPlan } from "../../../src/cognition/plan_requests.ts";
 import { SimulacraError } from "../../../src/errors.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
 import type { Usage } from "../../../src/model/usage.ts";
