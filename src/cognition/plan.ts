@@ -237,3 +237,13 @@ export function planItemsFromAnswer(
     chunks: null,
   }));
 }
+
+/** A day plan a planning call made (it asked the model): what the tick logs as a `plan` event. */
+export interface PlanMade {
+  agentId: string;
+  date: string;
+  /** True for a re-plan of the rest of a day. */
+  replan: boolean;
+  /** Why it re-planned. */
+  reason?: string;
+}

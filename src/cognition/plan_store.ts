@@ -2,6 +2,7 @@
 import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
+import { updateDocument } from "../ports/update_document.ts";
 import { ConflictError } from "../errors.ts";
 import type { AgentScope, WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
@@ -25,24 +26,9 @@ export async function writePlan(
   key: DocumentKey,
   next: (current: DayPlan | null) => DayPlan,
 ): Promise<DayPlan> {
-  const docs = deps.storage.documents;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await docs.get<DayPlan>(key);
-    const plan = next(current?.value ?? null);
-    if (current) {
-      if (await docs.replace(key, plan, current.version)) return plan;
-      continue;
-    }
-    try {
-      await docs.create(key, plan);
-      return plan;
-    } catch (err) {
-      if (!(err instanceof ConflictError)) throw err;
-    }
-  }
-  throw new ConflictError(
-    `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
-  );
+  return (await updateDocument(deps.storage.documents, key, next, {
+    conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
+  }))!;
 }
 
 /**
@@ -56,17 +42,18 @@ export async function cacheDecomposition(
   revision: number,
   apply: (plan: DayPlan) => DayPlan | null,
 ): Promise<DayPlan | null> {
-  const docs = deps.storage.documents;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await docs.get<DayPlan>(key);
-    if (!current || current.value.revision !== revision) return null;
-    const next = apply(current.value);
-    if (next === null) return current.value;
-    if (await docs.replace(key, next, current.version)) return next;
-  }
-  throw new ConflictError(
-    `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
+  const stored = await updateDocument<DayPlan>(
+    deps.storage.documents,
+    key,
+    (current) =>
+      !current || current.revision !== revision ? undefined : apply(current) ?? undefined,
+    {
+      create: false,
+      conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
+    },
   );
+  // A plan of another revision was re-planned meanwhile: the decomposition no longer fits.
+  return stored?.revision === revision ? stored : null;
 }
 
 /** Remembers broad items as `plan` memories: importance fixed, one embedding call, no completion. */

@@ -24,6 +24,7 @@ import {
   itemLine,
   keepBefore,
   planItemsFromAnswer,
+  type PlanMade,
   PlannedAction,
   planningTime,
   sleepAction,
@@ -87,14 +88,16 @@ export async function currentAction(
   world: World,
   agent: Agent,
   at: GameTime,
-): Promise<{ action: PlannedAction | null; usage: Usage }> {
+): Promise<{ action: PlannedAction | null; usage: Usage; plans: PlanMade[] }> {
   const date = at.slice(0, 10);
   const minute = Math.floor(minuteOfDay(date, at));
   const key = planKey(world.id, agent.id, date);
   let usage = emptyUsage();
+  const plans: PlanMade[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
     const ensured = await ensurePlan(deps, world, agent, date);
     usage = addUsage(usage, ensured.usage);
+    plans.push(...ensured.plans);
     let plan = ensured.plan;
     const env = await loadEnvironment(deps, world.id);
     const index = plan.items.findIndex((item) =>
@@ -103,7 +106,7 @@ export async function currentAction(
     if (index === -1) {
       const action = sleepAction(plan, minute, sleepLocation(env, agent));
       await recordAction(deps, world, agent, at, action);
-      return { action, usage };
+      return { action, usage, plans };
     }
     let summary: AgentSummary | null = null;
     const summaryOf = async (): Promise<AgentSummary> => {
@@ -166,7 +169,7 @@ export async function currentAction(
       minuteOfDay(date, a.start) <= minute && minute < minuteOfDay(date, a.end)
     )!;
     await recordAction(deps, world, agent, at, action);
-    return { action, usage };
+    return { action, usage, plans };
   }
   throw new ConflictError(
     `Cannot work out what agent "${agent.id}" does at "${at}": its plan kept changing meanwhile, retry shortly`,
@@ -190,15 +193,16 @@ export async function replanFrom(
   agent: Agent,
   from: GameTime,
   reason: string,
-): Promise<{ plan: DayPlan; usage: Usage }> {
+): Promise<{ plan: DayPlan; usage: Usage; plans: PlanMade[] }> {
   const date = from.slice(0, 10);
   const minute = Math.floor(minuteOfDay(date, from));
   const ensured = await ensurePlan(deps, world, agent, date);
   let usage = ensured.usage;
+  const plans = ensured.plans;
   const base = ensured.plan;
   const cut = cutPoint(base, minute);
   const kept = keepBefore(base, cut);
-  if (DAY_MINUTES - cut < MIN_MINUTES) return { plan: base, usage };
+  if (DAY_MINUTES - cut < MIN_MINUTES) return { plan: base, usage, plans };
 
   const summary = await agentSummary(deps, world, agent, from);
   usage = addUsage(usage, summary.usage);
@@ -229,6 +233,7 @@ export async function replanFrom(
     { worldId: world.id, agentId: agent.id, operation: "plan.replan" },
   );
   usage = addUsage(usage, completion.usage);
+  plans.push({ agentId: agent.id, date, replan: true, reason });
   const fresh = planItemsFromAnswer(completion.value.items, { date, from: cut, places });
 
   const key = planKey(world.id, agent.id, date);
@@ -248,7 +253,7 @@ export async function replanFrom(
     };
   });
   usage = addUsage(usage, await rememberItems(deps, agent, plan, fresh, from));
-  return { plan, usage };
+  return { plan, usage, plans };
 }
 
 async function draftDayPlan(
@@ -299,18 +304,19 @@ async function ensurePlan(
   world: World,
   agent: Agent,
   date: string,
-): Promise<{ plan: DayPlan; usage: Usage }> {
+): Promise<{ plan: DayPlan; usage: Usage; plans: PlanMade[] }> {
   const key = planKey(world.id, agent.id, date);
   const stored = await deps.storage.documents.get<DayPlan>(key);
-  if (stored) return { plan: stored.value, usage: emptyUsage() };
+  if (stored) return { plan: stored.value, usage: emptyUsage(), plans: [] };
   const draft = await draftDayPlan(deps, world, agent, date);
+  const plans: PlanMade[] = [{ agentId: agent.id, date, replan: false }];
   try {
     await deps.storage.documents.create(key, draft.plan);
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     // A concurrent request made the plan first: use it, and forget ours.
     const winner = await deps.storage.documents.get<DayPlan>(key);
-    if (winner) return { plan: winner.value, usage: draft.usage };
+    if (winner) return { plan: winner.value, usage: draft.usage, plans };
     throw err;
   }
   const remembered = await rememberItems(
@@ -320,5 +326,5 @@ async function ensurePlan(
     draft.plan.items,
     draft.plan.madeAt,
   );
-  return { plan: draft.plan, usage: addUsage(draft.usage, remembered) };
+  return { plan: draft.plan, usage: addUsage(draft.usage, remembered), plans };
 }

@@ -13,6 +13,7 @@ import { z } from "zod";
 import { type Agent, listAgents, loadAgent } from "../agents/agent.ts";
 import { readConversationState } from "../cognition/dialogue.ts";
 import { currentAction } from "../cognition/planning.ts";
+import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import { reflectIfDue } from "../cognition/reflection.ts";
 import type { Deps } from "../deps.ts";
@@ -22,9 +23,7 @@ import { isIdle } from "../memory/importance.ts";
 import { perceiveScored } from "../memory/perceive.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
-import type { LanguageModel } from "../ports/language_model.ts";
 import { buildImportancePrompt } from "../prompts/importance.ts";
-import type { DayPlanInput } from "../prompts/day_plan.ts";
 import {
   errorFields,
   type StepOutcome,
@@ -284,8 +283,7 @@ async function step(
 ): Promise<StepOutcome<AgentStepSummary>> {
   const { world, to } = frame;
   const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
-  const tap = tapPlans(deps.model);
-  const d: Deps = { ...deps, model: tap.model };
+  const plans: PlanMade[] = [];
   const view = shared.views.get(agent.id)!;
   const events: NewEvent[] = [];
   const usages: Usage[] = [];
@@ -301,7 +299,7 @@ async function step(
     const { sightings, next } = view.perception;
     if (sightings.length > 0) {
       const result = await perceiveScored(
-        d,
+        deps,
         world,
         agent.id,
         sightings.map((s) => ({
@@ -327,13 +325,17 @@ async function step(
       }
     }
     if (!sameSeen(next, view.seen)) {
-      await saveSeen(d, scope.worldId, agent.id, next, view.seenVersion);
+      await saveSeen(deps, scope.worldId, agent.id, next, view.seenVersion);
     }
 
+    // The agent as perceiving left it (known areas, counters): what reacting and acting read.
+    const current = (await loadAgent(deps, scope)).value;
+
     // 2. React to a newcomer or to objects someone changed; at most one conversation per agent.
-    const reaction = await react(d, frame, agent, view, shared);
+    const reaction = await react(deps, frame, current, view, shared);
     if (reaction) {
       usages.push(reaction.usage);
+      plans.push(...reaction.plans);
       if (reaction.vetoed === undefined) summary.reacted = reaction.decision;
       events.push({
         type: "reaction",
@@ -365,9 +367,9 @@ async function step(
     }
 
     // 3. Act and move along the plan (a new game day makes its plan here).
-    const fresh = (await loadAgent(d, scope)).value;
-    const acted = await currentAction(d, world, fresh, to);
+    const acted = await currentAction(deps, world, current, to);
     usages.push(acted.usage);
+    plans.push(...acted.plans);
     const action = acted.action;
     if (action) {
       summary.location = action.location;
@@ -408,10 +410,11 @@ async function step(
       }
     }
 
-    // 4. Reflect when the importance since the last reflection reached the threshold.
-    const latest = (await loadAgent(d, scope)).value;
+    // 4. Reflect when the importance since the last reflection reached the threshold. Read
+    // again: a conversation this step added to the counter.
+    const latest = (await loadAgent(deps, scope)).value;
     try {
-      const reflected = await reflectIfDue(d, world, latest, to);
+      const reflected = await reflectIfDue(deps, world, latest, to);
       usages.push(reflected.usage);
       if (reflected.reflections.length > 0) {
         summary.reflected = reflected.reflections.length;
@@ -432,7 +435,14 @@ async function step(
     summary.error = errorFields(err).error;
     events.push(agentError(frame, agent.id, err));
   }
-  events.push(...tap.plans.map((p): NewEvent => ({ type: "plan", at: to, ...p })));
+  events.push(...plans.map((p): NewEvent => ({
+    type: "plan",
+    at: to,
+    agentId: p.agentId,
+    date: p.date,
+    replan: p.replan,
+    ...(p.reason ? { reason: clip(p.reason) } : {}),
+  })));
   return { summary, events, usage: addUsage(...usages), failed };
 }
 
@@ -443,16 +453,14 @@ async function react(
   agent: Agent,
   view: AgentView,
   shared: TickShared,
-): Promise<ReactionResult | null> {
+): Promise<(ReactionResult & { plans: PlanMade[] }) | null> {
   const trigger = view.trigger;
   if (!trigger) return null;
-  const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agent.id };
   if ("objects" in trigger) {
-    const fresh = (await loadAgent(deps, scope)).value;
     return await decideReaction(
       deps,
       frame.world,
-      fresh,
+      agent,
       trigger.objects.map((s) => s.text),
       frame.to,
     );
@@ -464,11 +472,10 @@ async function react(
   busy.add(agent.id);
   busy.add(observed.agentId);
   try {
-    const fresh = (await loadAgent(deps, scope)).value;
     const result = await decideReaction(
       deps,
       frame.world,
-      fresh,
+      agent,
       [trigger.observed.text],
       frame.to,
       observed,
@@ -503,38 +510,6 @@ async function talkedLately(
   );
   const now = gameMinutes(frame.to);
   return states.some((s) => s !== null && now - gameMinutes(s.until) < cooldown);
-}
-
-/** A day plan made or re-planned during a step, for a `plan` event. */
-interface PlanMade {
-  agentId?: string;
-  date: string;
-  replan: boolean;
-  reason?: string;
-}
-
-/** Wraps the model to note every day plan a step makes (inside planning, reaction or dialogue). */
-function tapPlans(model: LanguageModel): { model: LanguageModel; plans: PlanMade[] } {
-  const plans: PlanMade[] = [];
-  return {
-    plans,
-    model: {
-      info: model.info,
-      async complete(prompt, attribution) {
-        const completion = await model.complete(prompt, attribution);
-        if (prompt.kind === "day_plan") {
-          const input = prompt.input as DayPlanInput;
-          plans.push({
-            agentId: attribution.agentId,
-            date: input.date,
-            replan: input.remainder !== null,
-            ...(input.remainder ? { reason: clip(input.remainder.reason) } : {}),
-          });
-        }
-        return completion;
-      },
-    },
-  };
 }
 
 function sameSeen(a: Seen, b: Seen): boolean {
