@@ -1,5 +1,5 @@
 /** @module The hosted MemoryStore: memory records and their sorted indexes in Upstash Redis. */
-import { ConflictError, SimulacraError } from "../../src/errors.ts";
+import { ConflictError, LeaseLostError, SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../src/memory/memory.ts";
 import type {
@@ -8,6 +8,7 @@ import type {
   MemoryPage,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
+import type { FencedWrite } from "../../src/ports/lock.ts";
 import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import {
   type LuaScript,
@@ -18,6 +19,7 @@ import {
   redisKey,
   unexpectedReply,
 } from "./_upstash_calls.ts";
+import { lockKey } from "./upstash_lock.ts";
 
 /** Configuration of {@linkcode UpstashMemoryStore}. */
 export interface UpstashMemoryStoreConfig {
@@ -32,21 +34,25 @@ const ZSET_COUNT = 3 + KINDS.length;
 // All scripts below run atomically: Redis executes a script without interleaving any other
 // client's command. Every key a script touches is passed in KEYS (none is built inside Lua).
 
-// KEYS: created, accessed, importance, one created-set per kind (KINDS order), then one record
-// hash per memory. ARGV per memory: id, created score, accessed score, importance, kind number
-// (1-based), field count, then field/value pairs. Checks every id first and returns the
-// position (1-based) of the first that exists, writing nothing; otherwise writes all, returns 0.
+// KEYS: created, accessed, importance, one created-set per kind (KINDS order), the fence's lock
+// key, then one record hash per memory. ARGV: the fence's token ("" for none), then per memory:
+// id, created score, accessed score, importance, kind number (1-based), field count, then
+// field/value pairs. Returns -1 (writing nothing) when the fence is not held; checks every id
+// and returns the position (1-based) of the first that exists, writing nothing; otherwise
+// writes all and returns 0.
 const APPEND = `
 local zsets = ${ZSET_COUNT}
-local n = #KEYS - zsets
+if ARGV[1] ~= '' and redis.call('GET', KEYS[zsets + 1]) ~= ARGV[1] then return -1 end
+local first = zsets + 2
+local n = #KEYS - first + 1
 for r = 1, n do
-  if redis.call('EXISTS', KEYS[zsets + r]) == 1 then return r end
+  if redis.call('EXISTS', KEYS[first + r - 1]) == 1 then return r end
 end
-local i = 1
+local i = 2
 for r = 1, n do
   local id = ARGV[i]
   local fields = tonumber(ARGV[i + 5])
-  redis.call('HSET', KEYS[zsets + r], unpack(ARGV, i + 6, i + 5 + fields * 2))
+  redis.call('HSET', KEYS[first + r - 1], unpack(ARGV, i + 6, i + 5 + fields * 2))
   redis.call('ZADD', KEYS[1], ARGV[i + 1], id)
   redis.call('ZADD', KEYS[2], ARGV[i + 2], id)
   redis.call('ZADD', KEYS[3], ARGV[i + 3], id)
@@ -135,7 +141,11 @@ export class UpstashMemoryStore implements MemoryStore {
     this.#page = luaScript(config.redis, PAGE);
   }
 
-  async append(scope: AgentScope, memories: readonly MemoryRecord[]): Promise<void> {
+  async append(
+    scope: AgentScope,
+    memories: readonly MemoryRecord[],
+    options: FencedWrite = {},
+  ): Promise<void> {
     if (memories.length === 0) return;
     const seen = new Set<string>();
     for (const memory of memories) {
@@ -159,8 +169,13 @@ export class UpstashMemoryStore implements MemoryStore {
         );
       }
     }
-    const keys = [...this.#zsetKeys(scope), ...memories.map((m) => this.#recordKey(scope, m.id))];
-    const args: string[] = [];
+    const { fence } = options;
+    const keys = [
+      ...this.#zsetKeys(scope),
+      lockKey(this.#prefix, fence?.key ?? "-"),
+      ...memories.map((m) => this.#recordKey(scope, m.id)),
+    ];
+    const args: string[] = [fence?.token ?? ""];
     for (const memory of memories) {
       const fields = Object.entries(memory).filter(([, v]) => v !== undefined);
       args.push(
@@ -177,6 +192,7 @@ export class UpstashMemoryStore implements MemoryStore {
       await redisCall("append memories", () => this.#append.exec(keys, args)),
     );
     if (!Number.isInteger(existing)) unexpectedReply("append memories");
+    if (existing < 0) throw new LeaseLostError(fence!.key);
     if (existing > 0) throw conflict(scope, memories[existing - 1].id);
   }
 

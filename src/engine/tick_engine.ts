@@ -4,6 +4,7 @@
  * appended together. What a unit does lives in a {@linkcode TickSystem} (rule 13; AI Town's
  * engine/game split).
  */
+import type { Lease } from "../ports/lock.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, type ErrorCode, SimulacraError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
@@ -82,7 +83,10 @@ export interface RunTickOptions {
   concurrency?: number;
   /** How long to wait while another tick of the world runs. @default 30000 */
   waitMs?: number;
-  /** How long the world's tick lease lives if its holder dies. @default 600000 */
+  /**
+   * How long the world's tick lease (and each unit's step lease) outlives a holder that died;
+   * live holders renew them every third of this. @default 15000
+   */
   lockTtlMs?: number;
   /** How long to wait for a unit's own lease. @default 10000 */
   stepWaitMs?: number;
@@ -140,7 +144,7 @@ export async function runTick<U, P, S>(
   if (seen?.status === "failed" && !seen.retryable) throw markerError(seen);
   assertRunning((await loadWorldDoc(deps, worldId)).value);
 
-  return await withLease(deps, `tick:${worldId}`, async () => {
+  return await withLease(deps, `tick:${worldId}`, async (held) => {
     const marker = await idem.get<TickMarker<S>>(scope, tickId);
     if (marker?.status === "done") return marker.result;
     if (marker?.status === "failed" && !marker.retryable) throw markerError(marker);
@@ -169,7 +173,8 @@ export async function runTick<U, P, S>(
       result = await tickLocked(deps, world, tickId, system, {
         minutes: options.minutes ?? world.clock.minutesPerTick,
         concurrency,
-        lockTtlMs: options.lockTtlMs ?? 600_000,
+        lease: held.lease,
+        lockTtlMs: options.lockTtlMs ?? TICK_LEASE_TTL_MS,
         stepWaitMs: options.stepWaitMs ?? 10_000,
       });
     } catch (err) {
@@ -191,11 +196,17 @@ export async function runTick<U, P, S>(
     await idem.put<TickMarker<S>>(scope, tickId, { status: "done", result });
     return result;
   }, {
-    ttlMs: options.lockTtlMs ?? 600_000,
+    ttlMs: options.lockTtlMs ?? TICK_LEASE_TTL_MS,
     waitMs: options.waitMs ?? 30_000,
     busy: () => busy(tickId, worldId),
   });
 }
+
+/**
+ * The tick lease's TTL: renewed while the tick runs, so a tick coordinator that crashed is taken
+ * over this long after its last renewal.
+ */
+export const TICK_LEASE_TTL_MS = 15_000;
 
 function busy(tickId: string, worldId: string): ConflictError {
   return new ConflictError(
@@ -217,7 +228,13 @@ async function tickLocked<U, P, S>(
   world: World,
   tickId: string,
   system: TickSystem<U, P, S>,
-  options: { minutes: number; concurrency: number; lockTtlMs: number; stepWaitMs: number },
+  options: {
+    minutes: number;
+    concurrency: number;
+    lease: Lease;
+    lockTtlMs: number;
+    stepWaitMs: number;
+  },
 ): Promise<TickRecord<S>> {
   const worldId = world.id;
   const from = world.clock.now;
@@ -259,7 +276,9 @@ async function tickLocked<U, P, S>(
       usage: emptyUsage(),
     };
   }
-  const clock = await advanceClock(deps, worldId, from, frame.to);
+  // Fenced: a tick whose lease was taken over (after a stall longer than its TTL) cannot move
+  // the clock under the tick that took over.
+  const clock = await advanceClock(deps, worldId, from, frame.to, { fence: options.lease });
 
   try {
     const usage = addUsage(prepared.usage, ...outcomes.map((o) => o.usage), finished.usage);

@@ -4,9 +4,10 @@ import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import { reflectAfterPerceive } from "../cognition/reflection.ts";
 import type { Deps } from "../deps.ts";
-import { StoreUnavailableError } from "../errors.ts";
+import { ConflictError, StoreUnavailableError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
 import { addUsage } from "../model/usage.ts";
+import type { Lease } from "../ports/lock.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
@@ -88,7 +89,11 @@ export async function perceive(
   const world = await getWorld(deps, worldId);
   const scope: AgentScope = { worldId, agentId };
   await loadAgent(deps, scope); // 404 before waiting on a lock
-  const stored = await withAgentLock(deps, scope, () => perceiveLocked(deps, world, scope, input));
+  const stored = await withAgentLock(
+    deps,
+    scope,
+    (held) => perceiveLocked(deps, world, scope, input, held.lease),
+  );
   // Reflect after releasing the lock: reflection takes it again (the lock is not re-entrant).
   // Game times are fixed-width ISO strings, so the latest one sorts last.
   const at = input.observations.map((o) => o.at ?? world.clock.now).sort().at(-1)!;
@@ -124,7 +129,7 @@ export async function perceiveScored(
   return await withAgentLock(
     deps,
     scope,
-    () => perceiveLocked(deps, world, scope, { observations }),
+    (held) => perceiveLocked(deps, world, scope, { observations }, held.lease),
     { waitMs: options.lockWaitMs },
   );
 }
@@ -134,6 +139,7 @@ async function perceiveLocked(
   world: World,
   scope: AgentScope,
   input: { observations: readonly ScoredObservation[] },
+  fence: Lease,
 ): Promise<Omit<PerceiveResult, "reflections">> {
   const { memories: store, idempotency } = deps.storage;
   const agentDoc = await loadAgent(deps, scope);
@@ -155,6 +161,14 @@ async function perceiveLocked(
   claimed.forEach((id, i) => {
     if (id === null) return;
     const record = byId.get(id);
+    if (record && textKey(record.description) !== textKey(obs[i].text)) {
+      throw new ConflictError(
+        `Cannot perceive observation ${i}: event "${
+          obs[i].eventId
+        }" is already stored with another text ("${record.description}"): send a new eventId for a different event`,
+        { details: { index: i, eventId: obs[i].eventId, storedText: record.description } },
+      );
+    }
     if (record) {
       results[i] = record;
       outcomes[i] = "existing";
@@ -196,10 +210,18 @@ async function perceiveLocked(
     firstOfText.set(key, i);
   });
 
-  // 3. Prepare new memories (importance + embeddings), including pending scores of earlier batches.
+  // 3. Claim an id for each new event before spending anything on it, so that a holder whose
+  //    lock expired mid-call and the holder that took over write the same id (and only one of
+  //    them can: the append is fenced). Then prepare the new memories (importance +
+  //    embeddings), including pending scores of earlier batches.
   const fresh = obs
     .map((o, i) => ({ o, i }))
     .filter(({ i }) => !results[i] && !sameAs.has(i));
+  await Promise.all(fresh.map(async ({ o, i }) => {
+    if (o.eventId === undefined || reuseId.has(i)) return;
+    const claim = await idempotency.claim(idemScope, `event:${o.eventId}`, deps.ids.next("m"));
+    reuseId.set(i, claim.value);
+  }));
   const newMemories: NewMemory[] = fresh.map(({ o, i }) => ({
     id: reuseId.get(i),
     description: o.text,
@@ -218,13 +240,9 @@ async function perceiveLocked(
     if (outcomes[i] === "created") outcomes[i] = "existing";
   }
 
-  // 4. Write: event claims, vectors, records, late importance, then the agent's counters.
-  await Promise.all(
-    fresh.filter(({ o }) => o.eventId !== undefined).map(({ o, i }) =>
-      idempotency.claim(idemScope, `event:${o.eventId}`, results[i]!.id)
-    ),
-  );
-  await writeMemories(deps, scope, prepared);
+  // 4. Write: vectors, records, late importance, then the agent's counters. The record append
+  //    and the counters are fenced by the agent's lease: a holder that lost it writes nothing.
+  await writeMemories(deps, scope, prepared, { fence });
   // Perceiving a location in an area the agent did not know adds that area (SPEC §6).
   const knownAreas = await knownAreasAfter(
     deps,
@@ -232,13 +250,7 @@ async function perceiveLocked(
     agent.knownAreas ?? [],
     obs.map((o) => o.location),
   );
-  const updated = await bumpCounters(
-    deps,
-    scope,
-    agentDoc.version,
-    { ...agent, knownAreas },
-    prepared,
-  );
+  const updated = await bumpCounters(deps, scope, { knownAreas, fence }, prepared);
 
   return {
     memories: results as MemoryRecord[],
@@ -273,25 +285,31 @@ async function recentObservations(
 async function bumpCounters(
   deps: Deps,
   scope: AgentScope,
-  version: number,
-  agent: Agent,
+  change: { knownAreas: string[]; fence: Lease },
   prepared: Pick<PreparedMemories, "addedImportance" | "stillPending" | "filledPending">,
 ): Promise<Agent> {
   const filled = new Set<string>(prepared.filledPending);
-  const next: Agent = {
-    ...agent,
-    importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
-    pendingImportance: [
-      ...agent.pendingImportance.filter((id) => !filled.has(id)),
-      ...prepared.stillPending,
-    ],
-  };
-  // We hold the agent's lock, so the version we read is still current.
-  const written = await deps.storage.documents.replace(agentKey(scope), next, version);
-  if (!written) {
-    throw new StoreUnavailableError(
-      `Cannot update the counters of agent "${scope.agentId}": it changed outside its lock; the memories are stored, retry with the same eventIds`,
-    );
+  // Under the lock nobody else changes the counters, but other fields of the agent (its action,
+  // a PATCH) may change outside it: re-read and re-apply our change when the version moved.
+  for (let attempt = 0; attempt < COUNTER_ATTEMPTS; attempt++) {
+    const { value: agent, version } = await loadAgent(deps, scope);
+    const next: Agent = {
+      ...agent,
+      knownAreas: [...new Set([...(agent.knownAreas ?? []), ...change.knownAreas])],
+      importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
+      pendingImportance: [
+        ...agent.pendingImportance.filter((id) => !filled.has(id)),
+        ...prepared.stillPending,
+      ],
+    };
+    const written = await deps.storage.documents.replace(agentKey(scope), next, version, {
+      fence: change.fence,
+    });
+    if (written) return next;
   }
-  return next;
+  throw new StoreUnavailableError(
+    `Cannot update the counters of agent "${scope.agentId}": it kept changing; the memories are stored, retry with the same eventIds`,
+  );
 }
+
+const COUNTER_ATTEMPTS = 5;

@@ -2,6 +2,7 @@
 import type { AgentScope, MemoryId } from "../ids.ts";
 import type { MemoryKind, MemoryRecord } from "../memory/memory.ts";
 import type { GameTime } from "../time/game_time.ts";
+import type { FencedWrite } from "./lock.ts";
 
 /** Options for {@linkcode MemoryStore.list}. */
 export interface ListMemoriesOptions {
@@ -32,9 +33,14 @@ export type MemoryIndex = "lastAccessed" | "importance" | "created";
 export interface MemoryStore {
   /**
    * Appends new memories to one agent, all or none. Each record's `worldId`/`agentId` must match
-   * the scope. Throws `conflict` (and writes nothing) when an id already exists in the scope.
+   * the scope. Throws `conflict` (and writes nothing) when an id already exists in the scope, or
+   * when `options.fence` is given and no longer held (`LeaseLostError`).
    */
-  append(scope: AgentScope, memories: readonly MemoryRecord[]): Promise<void>;
+  append(
+    scope: AgentScope,
+    memories: readonly MemoryRecord[],
+    options?: FencedWrite,
+  ): Promise<void>;
 
   /** The memory with this id in the scope, or null. */
   get(scope: AgentScope, id: MemoryId): Promise<MemoryRecord | null>;

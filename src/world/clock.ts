@@ -2,6 +2,7 @@
  * @module A world's clock and settings as they change: `PATCH` of name, tick length, pause and
  * settings, and the compare-and-set that moves game time forward (SPEC §6).
  */
+import type { FencedWrite } from "../ports/lock.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
@@ -132,6 +133,7 @@ export async function advanceClock(
   worldId: WorldId,
   from: GameTime,
   to: GameTime,
+  options: FencedWrite = {},
 ): Promise<Clock> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const doc = await loadWorldDoc(deps, worldId);
@@ -142,7 +144,9 @@ export async function advanceClock(
     }
     const clock: Clock = { ...doc.value.clock, now: to };
     const next: World = { ...doc.value, clock };
-    if (await deps.storage.documents.replace(worldKey(worldId), next, doc.version)) return clock;
+    if (await deps.storage.documents.replace(worldKey(worldId), next, doc.version, options)) {
+      return clock;
+    }
   }
   throw new ConflictError(
     `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
