@@ -390,6 +390,25 @@ export class KvMemoryStore implements MemoryStore {
     return sorted.slice(sorted.size - count).reverse().map((e) => e.record.id);
   }
 
+  /**
+   * Removes every memory of the agent: the head goes first, in one atomic operation, so the
+   * whole stream disappears at once; a crash before the records follow leaves only records
+   * that the next load cleans up as uncommitted.
+   */
+  async clear(scope: AgentScope): Promise<void> {
+    const prefix = prefixOf(scope);
+    const key = JSON.stringify(prefix);
+    await this.#mutex.run(key, () =>
+      guard("clear memories", async () => {
+        this.#agents.delete(key);
+        await this.#kv.delete([...prefix, "head"]);
+        const rest = await listAll(this.#kv, { prefix });
+        for (const batch of planBatches(rest.map((e) => deleteKey(e.key)))) {
+          if (batch.length > 0) await addWrites(this.#kv.atomic(), batch).commit();
+        }
+      }));
+  }
+
   /** Writes new overlays for entries in one transaction, then applies them to the cache. */
   async #update(
     scope: AgentScope,

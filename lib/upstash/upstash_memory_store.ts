@@ -62,6 +62,18 @@ end
 return 0
 `;
 
+// KEYS: every sorted set (ZSET_COUNT), then one record hash per id. ARGV: the ids. Removes
+// those memories from every index and deletes their records.
+const REMOVE = `
+local zsets = ${ZSET_COUNT}
+for z = 1, zsets do redis.call('ZREM', KEYS[z], unpack(ARGV)) end
+for r = zsets + 1, #KEYS do redis.call('DEL', KEYS[r]) end
+return #ARGV
+`;
+
+/** Memories removed per script run by `clear`. */
+const CLEAR_CHUNK = 500;
+
 // KEYS: accessed, then one record hash per id. ARGV: score, JSON time, then the ids.
 const TOUCH = `
 for r = 2, #KEYS do
@@ -130,6 +142,7 @@ export class UpstashMemoryStore implements MemoryStore {
   readonly #setImportance: LuaScript;
   readonly #getMany: LuaScript;
   readonly #page: LuaScript;
+  readonly #remove: LuaScript;
 
   constructor(config: UpstashMemoryStoreConfig) {
     this.#redis = config.redis;
@@ -139,6 +152,7 @@ export class UpstashMemoryStore implements MemoryStore {
     this.#setImportance = luaScript(config.redis, SET_IMPORTANCE);
     this.#getMany = luaScript(config.redis, GET_MANY);
     this.#page = luaScript(config.redis, PAGE);
+    this.#remove = luaScript(config.redis, REMOVE);
   }
 
   async append(
@@ -299,6 +313,22 @@ export class UpstashMemoryStore implements MemoryStore {
       const reply: unknown = await this.#redis.zrange(key, 0, count - 1, { rev: true });
       return idList(reply, "rank memories");
     });
+  }
+
+  async clear(scope: AgentScope): Promise<void> {
+    const zsets = this.#zsetKeys(scope);
+    for (;;) {
+      const ids = await redisCall("clear memories", async () => {
+        const reply: unknown = await this.#redis.zrange(zsets[0], 0, CLEAR_CHUNK - 1);
+        return idList(reply, "clear memories");
+      });
+      if (ids.length === 0) return;
+      await redisCall("clear memories", () =>
+        this.#remove.exec(
+          [...zsets, ...ids.map((id) => this.#recordKey(scope, id))],
+          ids,
+        ));
+    }
   }
 
   /** created, accessed, importance, then the created-set of each kind in KINDS order. */

@@ -15,6 +15,7 @@ import type { Storage } from "../../../src/ports/storage.ts";
 import { silentLogger } from "../../../lib/logger.ts";
 import { createApp } from "../../../routes/app.ts";
 import { sanitizersFor, withBackendApp } from "../../_helpers/backend_app.ts";
+import { call, type RequestTarget } from "../../_helpers/http_call.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 import { startBackends } from "../../_helpers/backends.ts";
 
@@ -33,15 +34,10 @@ function slowModel(delayMs: number): LanguageModel & { slow: boolean } {
   };
 }
 
-type App = { request(path: string, init: RequestInit): Response | Promise<Response> };
+type App = RequestTarget;
 
-async function post(app: App, path: string, body: unknown) {
-  const res = await app.request(path, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
+function post(app: App, path: string, body: unknown) {
+  return call(app, "POST", path, body);
 }
 
 async function world(app: App): Promise<string> {

@@ -1,0 +1,124 @@
+/**
+ * @module The world archive format: newline-delimited JSON, one line per record, read and
+ * written one line at a time so that neither side holds a large world in memory.
+ *
+ * Lines, in order: a `header` (format, version, product, embedder, counts), the `world`, every
+ * `document` the world owns (agents first, then personas, plans, summaries, environment…), each
+ * agent's `memory` lines with their embeddings, the `usage` totals, the `event`s (when asked
+ * for), and an `end` line with the counts actually written, which is how a truncated file is
+ * told from a whole one.
+ */
+import { z } from "zod";
+import { AgentId, WorldId } from "../ids.ts";
+import { MemoryRecord } from "../memory/memory.ts";
+import { World } from "../world/world.ts";
+
+/** The format's name, in every header. */
+export const ARCHIVE_FORMAT = "simulacra.world";
+/** The format version this build writes and reads. */
+export const ARCHIVE_VERSION = 1;
+
+/** How many records of each kind a file holds. */
+export const ArchiveCounts = z.strictObject({
+  agents: z.number().int().min(0),
+  documents: z.number().int().min(0),
+  memories: z.number().int().min(0),
+  events: z.number().int().min(0),
+});
+export type ArchiveCounts = z.infer<typeof ArchiveCounts>;
+
+/** The first line. */
+export const HeaderLine = z.strictObject({
+  type: z.literal("header"),
+  format: z.literal(ARCHIVE_FORMAT),
+  version: z.number().int(),
+  product: z.string(),
+  worldId: WorldId,
+  embedder: z.strictObject({ model: z.string(), dimensions: z.number().int().min(1) }),
+  counts: ArchiveCounts,
+});
+export type HeaderLine = z.infer<typeof HeaderLine>;
+
+/** The world: clock, settings. */
+export const WorldLine = z.strictObject({ type: z.literal("world"), world: World });
+
+/** A document the world owns, in its collection; `agentId` for documents scoped to one agent. */
+export const DocumentLine = z.strictObject({
+  type: z.literal("document"),
+  collection: z.string().min(1).max(100),
+  agentId: AgentId.optional(),
+  id: z.string().min(1).max(300),
+  value: z.json(),
+});
+export type DocumentLine = z.infer<typeof DocumentLine>;
+
+/** One memory with its embedding as base64 little-endian float32. */
+export const MemoryLine = z.strictObject({
+  type: z.literal("memory"),
+  memory: MemoryRecord,
+  embedding: z.base64(),
+});
+export type MemoryLine = z.infer<typeof MemoryLine>;
+
+const Counts = z.strictObject({
+  calls: z.number().int().min(0),
+  promptTokens: z.number().int().min(0),
+  completionTokens: z.number().int().min(0),
+});
+
+/** The usage ledger's totals. */
+export const UsageLine = z.strictObject({
+  type: z.literal("usage"),
+  total: Counts,
+  byAgent: z.record(z.string(), Counts),
+  byOperation: z.record(z.string(), Counts),
+});
+export type UsageLine = z.infer<typeof UsageLine>;
+
+/** One event of the world's log. */
+export const EventLine = z.strictObject({
+  type: z.literal("event"),
+  event: z.looseObject({
+    seq: z.number().int().min(1),
+    type: z.string().min(1),
+    at: z.string(),
+  }),
+});
+export type EventLine = z.infer<typeof EventLine>;
+
+/** The last line. */
+export const EndLine = z.strictObject({ type: z.literal("end"), counts: ArchiveCounts });
+
+/** Any line after the header. */
+export const BodyLine = z.discriminatedUnion("type", [
+  WorldLine,
+  DocumentLine,
+  MemoryLine,
+  UsageLine,
+  EventLine,
+  EndLine,
+]);
+export type BodyLine = z.infer<typeof BodyLine>;
+
+/** A float32 vector as base64 of its little-endian bytes. */
+export function encodeVector(vector: Float32Array): string {
+  const bytes = new Uint8Array(vector.length * 4);
+  const view = new DataView(bytes.buffer);
+  vector.forEach((v, i) => view.setFloat32(i * 4, v, true));
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(binary);
+}
+
+/** The vector {@linkcode encodeVector} encoded, or null when its size is not `dimensions`. */
+export function decodeVector(base64: string, dimensions: number): Float32Array | null {
+  const binary = atob(base64);
+  if (binary.length !== dimensions * 4) return null;
+  const view = new DataView(new ArrayBuffer(binary.length));
+  for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
+  const vector = new Float32Array(dimensions);
+  for (let i = 0; i < dimensions; i++) vector[i] = view.getFloat32(i * 4, true);
+  return vector;
+}
