@@ -1,4 +1,4 @@
-/** @module Splits a byte stream of newline-delimited JSON into lines, one at a time. */
+/** @module Newline-delimited JSON as a stream of lines: read one line at a time, or write them. */
 import { SimulacraError } from "../src/errors.ts";
 
 /** Options of {@linkcode ndjsonLines}. */
@@ -47,4 +47,23 @@ export async function* ndjsonLines(
 
 function stripCr(line: string): string {
   return line.endsWith("\r") ? line.slice(0, -1) : line;
+}
+
+/** Writes each line and a newline to `out`, then closes it; returns how many lines. */
+export async function writeLines(
+  lines: AsyncIterable<string>,
+  out: WritableStream<Uint8Array>,
+): Promise<number> {
+  const encoder = new TextEncoder();
+  const writer = out.getWriter();
+  let count = 0;
+  try {
+    for await (const line of lines) {
+      await writer.write(encoder.encode(`${line}\n`));
+      count++;
+    }
+  } finally {
+    await writer.close().catch(() => {});
+  }
+  return count;
 }
