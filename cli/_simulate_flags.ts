@@ -98,7 +98,7 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
     concurrency: asNumber(values.concurrency),
     minutesPerTick: asNumber(values["minutes-per-tick"]),
     json: values.json,
-    save: values.save,
+    ...(values.save === undefined ? {} : { save: values.save }),
   });
   if (!parsed.success) {
     return { kind: "invalid", problems: parsed.error.issues.map((i) => i.message) };
