@@ -5,6 +5,7 @@
 import type { Deps } from "../deps.ts";
 import { type AgentId, type AgentScope, type WorldId } from "../ids.ts";
 import type { MemoryRecord } from "../memory/memory.ts";
+import { embedAgain } from "../memory/repair.ts";
 import { VERSION } from "../version.ts";
 import { getWorld } from "../world/world.ts";
 import { listAgents } from "../agents/agent.ts";
@@ -119,16 +120,7 @@ async function vectorsOf(
   const fetched = await deps.storage.vectors.fetch(scope, page.map((m) => m.id));
   const vectors = new Map<string, Float32Array>(fetched.map((v) => [v.id, v.vector]));
   const missing = page.filter((m) => !vectors.has(m.id));
-  if (missing.length > 0) {
-    const embedded = await deps.embedder.embed(missing.map((m) => m.description), {
-      worldId: scope.worldId,
-      agentId: scope.agentId,
-      operation: "embedding.repair",
-    });
-    const entries = missing.map((m, i) => ({ id: m.id, vector: embedded.vectors[i] }));
-    await deps.storage.vectors.upsert(scope, entries);
-    for (const entry of entries) vectors.set(entry.id, entry.vector);
-  }
+  for (const entry of await embedAgain(deps, scope, missing)) vectors.set(entry.id, entry.vector);
   return vectors;
 }
 

@@ -3,23 +3,8 @@ import { join } from "node:path";
 import { startRedisServer } from "../../lib/dev/redis_server.ts";
 import { startUpstashRedisGateway } from "../../lib/dev/upstash_redis_gateway.ts";
 import { startUpstashVectorServer } from "../../lib/dev/upstash_vector_server.ts";
+import { OFFLINE_ENV } from "../_helpers/offline_env.ts";
 import { hasRedisServer } from "../_helpers/backends.ts";
-
-/** The offline model and no hosted store, whatever the caller's environment says. */
-const OFFLINE_ENV = Object.fromEntries(
-  [
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "SIMULACRA_MODEL",
-    "SIMULACRA_FAST_MODEL",
-    "SIMULACRA_EMBEDDING_MODEL",
-    "SIMULACRA_EMBEDDING_DIMENSIONS",
-    "UPSTASH_REDIS_REST_URL",
-    "UPSTASH_REDIS_REST_TOKEN",
-    "UPSTASH_VECTOR_REST_URL",
-    "UPSTASH_VECTOR_REST_TOKEN",
-  ].map((name) => [name, ""]),
-);
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
