@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startRedisServer } from "../../lib/dev/redis_server.ts";
-import { startUpstashRedisGateway } from "../../lib/dev/upstash_redis_gateway.ts";
-import { startUpstashVectorServer } from "../../lib/dev/upstash_vector_server.ts";
+import { startRedisServer } from "../../dev/redis_server.ts";
+import { startUpstashRedisGateway } from "../../dev/upstash_redis_gateway.ts";
+import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";
 import { OFFLINE_ENV } from "../_helpers/offline_env.ts";
 import { hasRedisServer } from "../_helpers/backends.ts";
 
