@@ -10,7 +10,7 @@ import { ConflictError, type ErrorCode, SimulacraError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
-import { addMinutes, type GameTime } from "../time/game_time.ts";
+import { addMinutes, type GameTime, inGameYears, MAX_GAME_YEAR } from "../time/game_time.ts";
 import { advanceClock, loadWorldDoc, TickMinutes } from "../world/clock.ts";
 import type { Clock, World } from "../world/world.ts";
 import { withLease } from "./lease.ts";
@@ -142,7 +142,17 @@ export async function runTick<U, P, S>(
   const seen = await idem.get<TickMarker<S>>(scope, tickId);
   if (seen?.status === "done") return seen.result;
   if (seen?.status === "failed" && !seen.retryable) throw markerError(seen);
-  assertRunning((await loadWorldDoc(deps, worldId)).value);
+  const current = (await loadWorldDoc(deps, worldId)).value;
+  assertRunning(current);
+  // Refused before any work: a clock past the last game year would lose its sortable form.
+  const end = addMinutes(current.clock.now, options.minutes ?? current.clock.minutesPerTick);
+  if (!inGameYears(end)) {
+    throw new SimulacraError(
+      "unprocessable",
+      `Cannot tick world "${worldId}" from "${current.clock.now}": its clock would pass the last game year, ${MAX_GAME_YEAR}`,
+      { details: { clock: current.clock.now, maxYear: MAX_GAME_YEAR } },
+    );
+  }
 
   return await withLease(deps, `tick:${worldId}`, async (held) => {
     const marker = await idem.get<TickMarker<S>>(scope, tickId);

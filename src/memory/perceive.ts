@@ -4,12 +4,12 @@ import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import { reflectAfterPerceive } from "../cognition/reflection.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError, StoreUnavailableError } from "../errors.ts";
+import { ConflictError, SimulacraError, StoreUnavailableError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
 import { addUsage } from "../model/usage.ts";
 import type { Lease } from "../ports/lock.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
-import { getWorld, type World } from "../world/world.ts";
+import { FUTURE_MARGIN_MINUTES, getWorld, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
 import { type NewMemory, type PreparedMemories, prepareMemories, writeMemories } from "./ingest.ts";
 import { MemoryRecord } from "./memory.ts";
@@ -89,6 +89,7 @@ export async function perceive(
   const world = await getWorld(deps, worldId);
   const scope: AgentScope = { worldId, agentId };
   await loadAgent(deps, scope); // 404 before waiting on a lock
+  assertNotTooFarAhead(world, input.observations);
   const stored = await withAgentLock(
     deps,
     scope,
@@ -104,6 +105,25 @@ export async function perceive(
     reflections: auto.reflections,
     usage: addUsage(stored.usage, auto.usage),
   };
+}
+
+/**
+ * Refuses, before anything is spent, observations dated further after the world clock than the
+ * world's `futureMarginMinutes` (recency would keep them on top of every retrieval).
+ * @throws `unprocessable` naming the first such observation (`details.index`).
+ */
+function assertNotTooFarAhead(world: World, observations: readonly Observation[]): void {
+  const margin = world.settings.futureMarginMinutes ?? FUTURE_MARGIN_MINUTES;
+  const limit = gameMinutes(world.clock.now) + margin;
+  const index = observations.findIndex((o) => o.at !== undefined && gameMinutes(o.at) > limit);
+  if (index === -1) return;
+  throw new SimulacraError(
+    "unprocessable",
+    `Cannot perceive observation ${index}: it is dated "${
+      observations[index].at
+    }", more than ${margin} game minutes after the world clock ("${world.clock.now}"): date it at or before the clock, or raise the world's futureMarginMinutes`,
+    { details: { index, at: observations[index].at, clock: world.clock.now, margin } },
+  );
 }
 
 /** An observation whose importance the caller already scored (e.g. batched across agents). */
