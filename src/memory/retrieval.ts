@@ -91,12 +91,15 @@ export async function rankMemories(
   query: Float32Array,
   options: RankMemoriesOptions,
 ): Promise<{ ranked: Scored[]; candidates: number; exact: boolean }> {
-  const first = await rankOnce(deps, scope, query, options);
-  if (first.withoutVector.length === 0) return first;
-  // A memory without a vector would score as unrelated: embed it again, then rank again.
-  const records = await deps.storage.memories.getMany(scope, first.withoutVector);
-  await embedAgain(deps, scope, records.filter((r): r is MemoryRecord => r !== null));
-  return await rankOnce(deps, scope, query, options);
+  let result = await rankOnce(deps, scope, query, options);
+  if (result.withoutVector.length > 0) {
+    // A memory without a vector would score as unrelated: embed it again, then rank again.
+    const records = await deps.storage.memories.getMany(scope, result.withoutVector);
+    await embedAgain(deps, scope, records.filter((r): r is MemoryRecord => r !== null));
+    result = await rankOnce(deps, scope, query, options);
+  }
+  const { ranked, candidates, exact } = result;
+  return { ranked, candidates, exact };
 }
 
 async function rankOnce(
