@@ -155,16 +155,22 @@ export class KvVectorIndex implements VectorIndex {
       });
     }
     return await guard("fetch vectors", async () => {
+      // KV reads ten keys per getMany: issue the chunks together rather than one by one.
+      const chunks: MemoryId[][] = [];
+      for (let i = 0; i < unique.length; i += GET_MANY) chunks.push(unique.slice(i, i + GET_MANY));
+      const read = await Promise.all(
+        chunks.map((chunk) =>
+          this.#kv.getMany<Uint8Array[]>(chunk.map((id) => vectorKey(scope, id)))
+        ),
+      );
       const found: VectorEntry[] = [];
-      for (let i = 0; i < unique.length; i += GET_MANY) {
-        const chunk = unique.slice(i, i + GET_MANY);
-        const entries = await this.#kv.getMany<Uint8Array[]>(
-          chunk.map((id) => vectorKey(scope, id)),
-        );
+      read.forEach((entries, c) =>
         entries.forEach((entry, j) => {
-          if (entry.value !== null) found.push({ id: chunk[j], vector: fromBytes(entry.value) });
-        });
-      }
+          if (entry.value !== null) {
+            found.push({ id: chunks[c][j], vector: fromBytes(entry.value) });
+          }
+        })
+      );
       return found;
     });
   }
