@@ -93,7 +93,7 @@ export async function perceive(
   const stored = await withAgentLock(
     deps,
     scope,
-    (held) => perceiveLocked(deps, world, scope, input, held.lease),
+    (held) => perceiveLocked(deps, world, scope, { ...input, fence: held.lease }),
   );
   // Reflect after releasing the lock: reflection takes it again (the lock is not re-entrant).
   // Game times are fixed-width ISO strings, so the latest one sorts last.
@@ -149,7 +149,7 @@ export async function perceiveScored(
   return await withAgentLock(
     deps,
     scope,
-    (held) => perceiveLocked(deps, world, scope, { observations }, held.lease),
+    (held) => perceiveLocked(deps, world, scope, { observations, fence: held.lease }),
     { waitMs: options.lockWaitMs },
   );
 }
@@ -158,10 +158,10 @@ async function perceiveLocked(
   deps: Deps,
   world: World,
   scope: AgentScope,
-  input: { observations: readonly ScoredObservation[] },
-  fence: Lease,
+  input: { observations: readonly ScoredObservation[]; fence: Lease },
 ): Promise<Omit<PerceiveResult, "reflections">> {
   const { memories: store, idempotency } = deps.storage;
+  const { fence } = input;
   const agentDoc = await loadAgent(deps, scope);
   const agent = agentDoc.value;
   const idemScope = `${scope.worldId}/${scope.agentId}`;
