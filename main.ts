@@ -8,6 +8,7 @@ import { createApp } from "./routes/app.ts";
 import type { Deps } from "./src/deps.ts";
 import { runScheduledTick } from "./src/simulation/scheduled_tick.ts";
 import { SimulacraError } from "./src/errors.ts";
+import { type RepairReport, repairStore } from "./src/memory/repair.ts";
 import { VERSION } from "./src/version.ts";
 
 /** Options for {@linkcode startServer}; tests replace the platform pieces. */
@@ -29,6 +30,8 @@ export interface RunningServer {
   deps: Deps;
   /** The cron handler, as registered. */
   tick: () => Promise<void>;
+  /** The start-up repair sweep, running in the background; resolves when it is done. */
+  repaired: Promise<RepairReport | null>;
   shutdown(): Promise<void>;
 }
 
@@ -71,15 +74,37 @@ export async function startServer(
   } else {
     logger.log("info", `Simulacra ${VERSION} listening on ${url}`, { ...facts });
   }
+  const repaired = startupRepair(deps, logger);
   return {
     url,
     deps,
     tick,
+    repaired,
     async shutdown() {
+      await repaired;
       await server.shutdown();
       await deps.storage.close();
     },
   };
+}
+
+/**
+ * Sweeps the store once after start-up, in the background (requests are served meanwhile):
+ * memories whose vector a crash lost are embedded again, orphan vectors deleted. Failures are
+ * logged, never fatal: `POST /v1/admin/repair` runs the same sweep on demand.
+ */
+async function startupRepair(deps: Deps, logger: Logger): Promise<RepairReport | null> {
+  try {
+    const report = await repairStore(deps);
+    // A clean sweep is not news: start-up stays one log line unless something was repaired.
+    if (report.reembedded + report.orphanVectorsDeleted > 0) {
+      logger.log("warn", "start-up repair done", { ...report });
+    }
+    return report;
+  } catch (err) {
+    logger.log("error", "start-up repair failed", { error: err });
+    return null;
+  }
 }
 
 if (import.meta.main) {

@@ -8,13 +8,15 @@ export const SIMULATE_USAGE =
   `Runs a template town in memory and reports its cost and emergent behaviour.
 
 Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
-                          [--minutes-per-tick M] [--json]
+                          [--minutes-per-tick M] [--json] [--save FILE]
 
   --hours N             game hours to simulate, more than 0 and at most 720 (required)
   --template NAME       the town to run (default: smallville; the only one)
   --concurrency N       agents stepped at once per tick, 1-64 (default: 8)
   --minutes-per-tick M  game minutes per tick, 1-60 (default: 10)
   --json                print the summary as one JSON line, the last line of stdout
+  --save FILE           write the simulated world to FILE as an export (NDJSON) to load
+                        with \`deno task world import FILE\` or POST /v1/worlds/import
   -h, --help            show this help
 
 The model comes from the environment: the offline model unless OPENAI_API_KEY or
@@ -53,6 +55,7 @@ export const SimulateFlags = z.strictObject({
   concurrency: wholeNumber("--concurrency", 1, 64, 8),
   minutesPerTick: wholeNumber("--minutes-per-tick", 1, 60, 10),
   json: z.boolean().default(false),
+  save: z.string().min(1, "--save needs a file name").optional(),
 });
 export type SimulateFlags = z.infer<typeof SimulateFlags>;
 
@@ -79,6 +82,7 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
         concurrency: { type: "string" },
         "minutes-per-tick": { type: "string" },
         json: { type: "boolean" },
+        save: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
       strict: true,
@@ -94,6 +98,7 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
     concurrency: asNumber(values.concurrency),
     minutesPerTick: asNumber(values["minutes-per-tick"]),
     json: values.json,
+    ...(values.save === undefined ? {} : { save: values.save }),
   });
   if (!parsed.success) {
     return { kind: "invalid", problems: parsed.error.issues.map((i) => i.message) };

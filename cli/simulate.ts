@@ -11,7 +11,9 @@ import type { Deps } from "../src/deps.ts";
 import { tickWorld } from "../src/simulation/tick_world.ts";
 import { SimulacraError } from "../src/errors.ts";
 import { simulateTown, type SimulationProgress } from "../src/eval/simulate_town.ts";
+import { exportWorld } from "../src/archive/export_world.ts";
 import { parseSimulateFlags, SIMULATE_USAGE } from "./_simulate_flags.ts";
+import { writeLines } from "../lib/ndjson_lines.ts";
 import { progressLine, summaryText } from "./_simulate_report.ts";
 
 /** Where the command writes; the entry passes the process's streams. */
@@ -22,6 +24,8 @@ export interface SimulateIo {
   err(text: string): void;
   /** Whether stderr is a terminal, so the progress line can redraw itself. */
   errIsTerminal: boolean;
+  /** Opens a file for `--save`. @default Deno.open, created or truncated */
+  openWrite?: (path: string) => Promise<WritableStream<Uint8Array>>;
 }
 
 /**
@@ -68,7 +72,7 @@ export async function simulateCommand(
     );
     const started = performance.now();
     const bar = progressBar(io, started);
-    const { summary } = await simulateTown(deps, {
+    const { summary, worldId } = await simulateTown(deps, {
       template: flags.template,
       hours: flags.hours,
       concurrency: flags.concurrency,
@@ -78,6 +82,18 @@ export async function simulateCommand(
       onProgress: bar.update,
     });
     bar.done();
+    if (flags.save !== undefined) {
+      const open = io.openWrite ??
+        (async (path: string) =>
+          (await Deno.open(path, { write: true, create: true, truncate: true })).writable);
+      const lines = await writeLines(
+        exportWorld(deps, worldId, { events: true }),
+        await open(flags.save),
+      );
+      io.err(
+        `Saved world "${worldId}" to ${flags.save} (${lines} lines): load it with \`deno task world import ${flags.save}\` or POST /v1/worlds/import\n`,
+      );
+    }
     io.out(flags.json ? JSON.stringify(summary) : summaryText(summary));
     return 0;
   } catch (err) {

@@ -6,6 +6,14 @@ export interface StartRedisServerOptions {
   command?: string;
   /** How long to wait for the server to accept connections. @default 10_000 */
   timeoutMs?: number;
+  /** Listen on this port. @default a free port */
+  port?: number;
+  /**
+   * Persist to an append-only file in this directory, synced on every write, so a redis-server
+   * killed and started again on the same directory keeps every acknowledged write (crash
+   * tests). @default no persistence
+   */
+  dir?: string;
 }
 
 /** A running redis-server child process. */
@@ -15,6 +23,8 @@ export interface RedisServer {
   port: number;
   /** Stops the process and waits for it to exit. Safe to call twice. */
   close(): Promise<void>;
+  /** Kills the process with SIGKILL (a crash) and waits for it to exit. */
+  crash(): Promise<void>;
 }
 
 /**
@@ -40,7 +50,10 @@ export async function startRedisServer(
   // A free port can be taken between probing and binding; a second port usually works.
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const port = freePort();
+    const port = options.port ?? freePort();
+    const persistence = options.dir === undefined
+      ? ["--save", "", "--appendonly", "no"]
+      : ["--save", "", "--appendonly", "yes", "--appendfsync", "always", "--dir", options.dir];
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(command, {
@@ -49,10 +62,7 @@ export async function startRedisServer(
           String(port),
           "--bind",
           "127.0.0.1",
-          "--save",
-          "",
-          "--appendonly",
-          "no",
+          ...persistence,
           "--loglevel",
           "warning",
         ],
@@ -90,6 +100,11 @@ export async function startRedisServer(
         if (closed) return;
         closed = true;
         if (!exited) child.kill("SIGTERM");
+        await status;
+      },
+      async crash() {
+        closed = true;
+        if (!exited) child.kill("SIGKILL");
         await status;
       },
     };

@@ -11,6 +11,7 @@ import { LocalEmbedder } from "./offline/local_embedder.ts";
 import { OfflineLanguageModel } from "./offline/offline_language_model.ts";
 import { OpenAiEmbedder } from "./openai/openai_embedder.ts";
 import { OpenAiLanguageModel } from "./openai/openai_language_model.ts";
+import { abortableSleep } from "./abortable_sleep.ts";
 import { CachedEmbedder } from "./cached_embedder.ts";
 import { RandomIdSource } from "./random_id_source.ts";
 import { openUpstashStorage } from "./upstash/upstash_storage.ts";
@@ -57,11 +58,7 @@ export async function openServices(config: Config, options: OpenServicesOptions)
     await storage.close();
     throw err;
   }
-  return { storage, model, embedder, ids: new RandomIdSource(), sleep };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return { storage, model, embedder, ids: new RandomIdSource(), sleep: abortableSleep };
 }
 
 function languageModel(

@@ -10,6 +10,7 @@ import { adminAuth } from "./auth.ts";
 import { errorBody, statusOf } from "./errors.ts";
 import { buildOpenApiDocument, withServer } from "./openapi_document.ts";
 import { serviceRoutes } from "./service.ts";
+import { adminRoutes } from "./admin.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
@@ -19,6 +20,7 @@ import { personaRoutes } from "./persona.ts";
 import { planRoutes } from "./plans.ts";
 import { worldEngineRoutes } from "./world_engine.ts";
 import { worldRoutes } from "./worlds.ts";
+import { IMPORT_PATH, worldArchiveRoutes } from "./world_archive.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
@@ -51,25 +53,26 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
-  app.use(
-    "*",
-    bodyLimit({
-      maxSize: options.maxBodyBytes ?? 4 * 1024 * 1024,
-      onError: (c) =>
-        c.json(
-          errorBody(
-            "payload_too_large",
-            `Cannot accept a body over ${
-              options.maxBodyBytes ?? 4 * 1024 * 1024
-            } bytes: send fewer items per request`,
-          ),
-          413,
+  const limitBody = bodyLimit({
+    maxSize: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    onError: (c) =>
+      c.json(
+        errorBody(
+          "payload_too_large",
+          `Cannot accept a body over ${
+            options.maxBodyBytes ?? 4 * 1024 * 1024
+          } bytes: send fewer items per request`,
         ),
-    }),
-  );
+        413,
+      ),
+  });
+  // An import is read line by line, never whole: it is exempt from the body limit.
+  app.use("*", (c, next) => c.req.path === IMPORT_PATH ? next() : limitBody(c, next));
   app.use("/v1/*", adminAuth(options.adminKey));
 
   app.route("/", serviceRoutes(deps));
+  app.route("/v1", adminRoutes(deps));
+  app.route("/v1", worldArchiveRoutes(deps));
   app.route("/v1", worldRoutes(deps));
   app.route("/v1", agentRoutes(deps));
   app.route("/v1", memoryRoutes(deps));

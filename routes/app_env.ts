@@ -19,11 +19,15 @@ export function validationHook(
   }));
   const first = issues[0];
   const where = first?.path ? ` at "${first.path}"` : "";
+  // The item of a list the first problem is in (e.g. observation 3), for clients to point at.
+  const index = result.error.issues[0]?.path.find((p) => typeof p === "number");
   return c.json(
     errorBody(
       "invalid_request",
       `Invalid ${result.target}${where}: ${first?.message ?? "does not match the schema"}`,
-      { target: result.target, issues },
+      index === undefined
+        ? { target: result.target, issues }
+        : { target: result.target, index, issues },
     ),
     400,
   );

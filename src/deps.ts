@@ -10,6 +10,6 @@ export interface Deps {
   model: LanguageModel;
   embedder: Embedder;
   ids: IdSource;
-  /** Waits; the core never touches timers itself. */
-  sleep: (ms: number) => Promise<void>;
+  /** Waits; resolves early when `signal` aborts. The core never touches timers itself. */
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
 }

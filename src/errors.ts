@@ -64,6 +64,19 @@ export class ConflictError extends SimulacraError {
   }
 }
 
+/**
+ * A write refused because the lease guarding it was lost (it expired and someone else took it):
+ * nothing was written, and the new holder's work stands.
+ */
+export class LeaseLostError extends ConflictError {
+  constructor(lockKey: string) {
+    super(
+      `Cannot write under lock "${lockKey}": the lock expired and was taken over, nothing was written: retry the request`,
+    );
+    this.name = "LeaseLostError";
+  }
+}
+
 /** The language model or embedder failed after retries (timeout, 429/5xx, refused). */
 export class ModelUnavailableError extends SimulacraError {
   constructor(

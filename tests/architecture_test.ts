@@ -143,8 +143,9 @@ const LAYERS: Record<string, readonly string[]> = {
   engine: PORTS, // the generic tick loop, leases, the bounded pool
   world: [...PORTS, "engine"], // the world document, its clock, places, settings, event feed
   prompts: [...PORTS, "world"], // one module per prompt with its output schema
-  agents: [...PORTS, "world"], // the agent document and its lock
+  agents: [...PORTS, "engine", "world"], // the agent document and its lock (an engine lease)
   memory: STATE, // storing, scoring and retrieving memories
+  archive: [...STATE, "memory"], // a world as one file: export, import, fork
   cognition: [...STATE, "memory"], // reflection, planning, reaction, dialogue, summaries
   persona: [...STATE, "memory", "cognition"], // who an agent is: creation, cards, role-play
   simulation: [...STATE, "memory", "cognition"], // one agent's step, one world's tick, the cron

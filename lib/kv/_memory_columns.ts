@@ -57,7 +57,10 @@ export class MemoryColumns {
    * every row. Without `kinds`, views of these columns: valid until the next write. With
    * `kinds`, compact copies.
    */
-  view(cosines: Float32Array, kinds: readonly MemoryKind[] | undefined): ScannedMemories {
+  view(
+    cosines: Float32Array,
+    kinds: readonly MemoryKind[] | undefined,
+  ): Omit<ScannedMemories, "withoutVector"> {
     const count = this.#ids.length;
     if (kinds === undefined) {
       return {

@@ -187,6 +187,22 @@ export class VectorSlab {
     return out;
   }
 
+  /**
+   * The positions of `source[0..count)` without a vector, as of the last
+   * {@linkcode cosinesOf} over the same `source` (all of them when the slab is empty).
+   */
+  missingOf(source: readonly string[], count: number): readonly number[] {
+    if (this.#ids.length === 0) return Array.from({ length: count }, (_, c) => c);
+    const a = this.#alignment;
+    if (a === null || a.source !== source) return [];
+    return a.missing.filter((c) => c < count);
+  }
+
+  /** Every stored id. */
+  ids(): string[] {
+    return [...this.#ids];
+  }
+
   /** The `topK` rows most similar to the unit vector `unit`, best first; ties by id. */
   query(unit: Float32Array, topK: number): VectorMatch[] {
     const count = this.#ids.length;

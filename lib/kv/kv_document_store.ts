@@ -8,8 +8,10 @@
  */
 import { ConflictError } from "../../src/errors.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/document_store.ts";
+import type { FencedWrite } from "../../src/ports/lock.ts";
 import { type BlobHead, blobPartKeys, blobWrites, readBlob } from "./_kv_blob.ts";
 import { addWrites, assertKeySize, decodeJson, encodeJson, guard, listAll } from "./_kv_support.ts";
+import { leaseCheck } from "./kv_lock.ts";
 
 /** Configuration of {@linkcode KvDocumentStore}. */
 export interface KvDocumentStoreOptions {
@@ -95,22 +97,40 @@ export class KvDocumentStore implements DocumentStore {
     });
   }
 
-  /** Replaces the document if its version is `expectedVersion` (atomic); null otherwise. */
+  /**
+   * Replaces the document if its version is `expectedVersion` (atomic); null otherwise. With a
+   * `fence`, only while that lease is held, checked in the same atomic operation.
+   *
+   * @throws {LeaseLostError} `conflict` when the fence is no longer held; nothing written.
+   */
   async replace<T>(
     key: DocumentKey,
     value: T,
     expectedVersion: number,
+    options: FencedWrite = {},
   ): Promise<Versioned<T> | null> {
     assertKeySize(headKey(key), "document key");
     const bytes = encodeJson(value ?? null);
     return await guard("replace a document", async () => {
-      const entry = await this.#kv.get<BlobHead>(headKey(key));
-      if (entry.value === null || entry.value.gen !== expectedVersion) return null;
-      const version = expectedVersion + 1;
-      const { head, writes } = blobWrites(partPrefix(key), version, bytes, entry.value, "document");
-      const op = this.#kv.atomic().check(entry);
-      const result = await addWrites(op, writes).set(headKey(key), head).commit();
-      return result.ok ? { id: key.id, value: decodeJson<T>(bytes), version } : null;
+      // Retried only when the fence's holder renewed it between our read and our commit.
+      for (;;) {
+        const entry = await this.#kv.get<BlobHead>(headKey(key));
+        if (entry.value === null || entry.value.gen !== expectedVersion) return null;
+        const fence = options.fence && await leaseCheck(this.#kv, options.fence);
+        const version = expectedVersion + 1;
+        const { head, writes } = blobWrites(
+          partPrefix(key),
+          version,
+          bytes,
+          entry.value,
+          "document",
+        );
+        const op = this.#kv.atomic().check(entry);
+        if (fence) op.check(fence);
+        const result = await addWrites(op, writes).set(headKey(key), head).commit();
+        if (result.ok) return { id: key.id, value: decodeJson<T>(bytes), version };
+        if (!fence) return null;
+      }
     });
   }
 

@@ -6,7 +6,7 @@
  * to clean up). Acquire and release are read, then an atomic write checked against the
  * versionstamp that was read, so two callers can never both take or both free a lease.
  */
-import { SimulacraError } from "../../src/errors.ts";
+import { LeaseLostError, SimulacraError } from "../../src/errors.ts";
 import type { Lease, Lock } from "../../src/ports/lock.ts";
 import { assertKeySize, guard } from "./_kv_support.ts";
 
@@ -45,12 +45,7 @@ export class KvLock implements Lock {
    * @throws {SimulacraError} `invalid_request` when `ttlMs` is not a positive number.
    */
   async acquire(key: string, ttlMs: number): Promise<Lease | null> {
-    if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) {
-      throw new SimulacraError(
-        "invalid_request",
-        `Cannot hold a lock for ${ttlMs} ms: use a positive ttl`,
-      );
-    }
+    assertTtl(ttlMs);
     const kvKey = ["lock", key];
     assertKeySize(kvKey, "lock key");
     return await guard("acquire a lock", async () => {
@@ -70,6 +65,33 @@ export class KvLock implements Lock {
     });
   }
 
+  /**
+   * Extends a lease this caller still holds to expire `ttlMs` from now; false when it expired or
+   * was taken over (nothing changed).
+   *
+   * @throws {SimulacraError} `invalid_request` when `ttlMs` is not a positive number.
+   */
+  async renew(lease: Lease, ttlMs: number): Promise<boolean> {
+    assertTtl(ttlMs);
+    const kvKey = ["lock", lease.key];
+    assertKeySize(kvKey, "lock key");
+    return await guard("renew a lock", async () => {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const entry = await this.#kv.get<StoredLease>(kvKey);
+        const now = this.#now();
+        const held = entry.value;
+        if (held === null || held.token !== lease.token || held.expiresAt <= now) return false;
+        const renewed = { token: lease.token, expiresAt: now + ttlMs };
+        const result = await this.#kv.atomic()
+          .check(entry)
+          .set(kvKey, renewed, { expireIn: Math.ceil(ttlMs) })
+          .commit();
+        if (result.ok) return true;
+      }
+      return false;
+    });
+  }
+
   /** Frees a lease this caller holds; false when it expired, was taken over or is not ours. */
   async release(lease: Lease): Promise<boolean> {
     const kvKey = ["lock", lease.key];
@@ -86,4 +108,33 @@ export class KvLock implements Lock {
       return false;
     });
   }
+}
+
+function assertTtl(ttlMs: number): void {
+  if (!(ttlMs > 0) || !Number.isFinite(ttlMs)) {
+    throw new SimulacraError(
+      "invalid_request",
+      `Cannot hold a lock for ${ttlMs} ms: use a positive ttl`,
+    );
+  }
+}
+
+/**
+ * The check that fences a KV write with `fence`: read the lease now, and add the returned check
+ * to the write's atomic operation, so the write commits only if nobody touched the lease since.
+ * A renewal by the holder itself also fails that check: callers re-read and retry then.
+ *
+ * @throws {LeaseLostError} `conflict` when the lease is no longer held (expired or taken over).
+ */
+export async function leaseCheck(
+  kv: Deno.Kv,
+  fence: Lease,
+  now: () => number = Date.now,
+): Promise<Deno.AtomicCheck> {
+  const entry = await kv.get<StoredLease>(["lock", fence.key]);
+  const held = entry.value;
+  if (held === null || held.token !== fence.token || held.expiresAt <= now()) {
+    throw new LeaseLostError(fence.key);
+  }
+  return { key: entry.key, versionstamp: entry.versionstamp };
 }

@@ -36,6 +36,7 @@ import type {
   MemoryPage,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
+import type { FencedWrite, Lease } from "../../src/ports/lock.ts";
 import type { GameTime } from "../../src/time/game_time.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
 import { MemoryColumns } from "./_memory_columns.ts";
@@ -55,6 +56,7 @@ import {
   splitBytes,
 } from "./_kv_support.ts";
 import { SortedIndex, type SortKey } from "./_sorted_index.ts";
+import { leaseCheck } from "./kv_lock.ts";
 
 /** Configuration of {@linkcode KvMemoryStore}. */
 export interface KvMemoryStoreOptions {
@@ -224,9 +226,14 @@ export class KvMemoryStore implements MemoryStore {
    *
    * @throws {SimulacraError} `invalid_request` when a record's `worldId`/`agentId` is not the scope's.
    * @throws {ConflictError} `conflict` when an id exists in the scope or repeats in the batch.
+   * @throws {LeaseLostError} `conflict` when `options.fence` is no longer held; nothing visible.
    * @throws {SimulacraError} `store_unavailable` when KV fails; nothing is then visible.
    */
-  async append(scope: AgentScope, memories: readonly MemoryRecord[]): Promise<void> {
+  async append(
+    scope: AgentScope,
+    memories: readonly MemoryRecord[],
+    options: FencedWrite = {},
+  ): Promise<void> {
     if (memories.length === 0) return;
     const ids = new Set<string>();
     for (const memory of memories) {
@@ -263,7 +270,7 @@ export class KvMemoryStore implements MemoryStore {
         entries.push({ seq, row: -1, base, overlay: null, record: base });
       });
       const head = { seq: state.head.seq + memories.length, txn: state.head.txn + 1 };
-      await this.#commit(scope, state, writes, head);
+      await this.#commit(scope, state, writes, head, options.fence);
       for (const entry of entries) addEntry(state, entry);
     });
   }
@@ -383,6 +390,25 @@ export class KvMemoryStore implements MemoryStore {
     return sorted.slice(sorted.size - count).reverse().map((e) => e.record.id);
   }
 
+  /**
+   * Removes every memory of the agent: the head goes first, in one atomic operation, so the
+   * whole stream disappears at once; a crash before the records follow leaves only records
+   * that the next load cleans up as uncommitted.
+   */
+  async clear(scope: AgentScope): Promise<void> {
+    const prefix = prefixOf(scope);
+    const key = JSON.stringify(prefix);
+    await this.#mutex.run(key, () =>
+      guard("clear memories", async () => {
+        this.#agents.delete(key);
+        await this.#kv.delete([...prefix, "head"]);
+        const rest = await listAll(this.#kv, { prefix });
+        for (const batch of planBatches(rest.map((e) => deleteKey(e.key)))) {
+          if (batch.length > 0) await addWrites(this.#kv.atomic(), batch).commit();
+        }
+      }));
+  }
+
   /** Writes new overlays for entries in one transaction, then applies them to the cache. */
   async #update(
     scope: AgentScope,
@@ -408,24 +434,29 @@ export class KvMemoryStore implements MemoryStore {
 
   /**
    * Writes `writes` in as many atomic operations as KV's limits need, each checked against the
-   * head's versionstamp, the last one also setting the head. On any failure the agent's cache
-   * is dropped, so the next call reloads (and cleans up) from KV.
+   * head's versionstamp, the last one also setting the head (and checking `fence`, when given:
+   * earlier batches are invisible until then). On any failure the agent's cache is dropped, so
+   * the next call reloads (and cleans up) from KV.
    */
   async #commit(
     scope: AgentScope,
     state: AgentState,
     writes: KvWrite[],
     head: Head,
+    fence?: Lease,
   ): Promise<void> {
     const headKey = [...prefixOf(scope), "head"];
     const batches = planBatches(writes, HEAD_RESERVE);
     try {
       for (let i = 0; i < batches.length; i++) {
-        const op = this.#kv.atomic().check({ key: headKey, versionstamp: state.headStamp });
-        addWrites(op, batches[i]);
         const last = i === batches.length - 1;
-        if (last) op.set(headKey, head);
-        const result = await op.commit();
+        const result = await this.#commitBatch(
+          state,
+          headKey,
+          batches[i],
+          last ? head : null,
+          fence,
+        );
         if (!result.ok) throw changedElsewhere();
         if (last) {
           state.head = head;
@@ -435,6 +466,30 @@ export class KvMemoryStore implements MemoryStore {
     } catch (error) {
       this.#agents.delete(JSON.stringify(prefixOf(scope)));
       throw error;
+    }
+  }
+
+  /**
+   * One atomic operation checked against the head; the final one sets `head` and checks the
+   * fence. A failed check caused only by the fence's holder renewing it is retried.
+   */
+  async #commitBatch(
+    state: AgentState,
+    headKey: Deno.KvKey,
+    batch: KvWrite[],
+    head: Head | null,
+    fence: Lease | undefined,
+  ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+    for (;;) {
+      const fenceCheck = head !== null && fence ? await leaseCheck(this.#kv, fence) : null;
+      const op = this.#kv.atomic().check({ key: headKey, versionstamp: state.headStamp });
+      addWrites(op, batch);
+      if (head !== null) op.set(headKey, head);
+      if (fenceCheck !== null) op.check(fenceCheck);
+      const result = await op.commit();
+      if (result.ok || fenceCheck === null) return result;
+      const current = await this.#kv.get(headKey);
+      if (current.versionstamp !== state.headStamp) return result;
     }
   }
 

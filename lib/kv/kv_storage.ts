@@ -15,7 +15,7 @@
  */
 import { dirname } from "node:path";
 import { ConfigError } from "../../src/errors.ts";
-import type { AgentScope } from "../../src/ids.ts";
+import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { DocumentStore } from "../../src/ports/document_store.ts";
 import type { EventLog } from "../../src/ports/event_log.ts";
 import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
@@ -94,8 +94,10 @@ export class KvStorage implements Storage {
       this.#vectors.scorer(scope, query),
     ]);
     // Synchronous from here: the columns and the slab stay as they are until `read` returns.
-    const cosines = score(columns.ids, columns.size);
-    return options.read(columns.view(cosines, options.kinds));
+    const { cosines, missing } = score(columns.ids, columns.size);
+    const view = columns.view(cosines, options.kinds);
+    const withoutVector = missing.map((row) => columns.ids[row] as MemoryId);
+    return options.read({ ...view, withoutVector });
   }
 
   /**

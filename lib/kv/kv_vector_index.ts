@@ -118,8 +118,9 @@ export class KvVectorIndex implements VectorIndex {
    * cosine of `vector` with the vectors of `ids[0..count)`, aligned with them (0 for an id
    * without a vector), for `KvStorage.scanMemories`. `ids` must be append-only (the memory
    * store's column of ids): the slab caches which slot each holds and extends that mapping as
-   * `ids` grows, so a scan makes no lookups by id. The scorer's result is the slab's scratch
-   * array, overwritten by its next scan: read it before awaiting anything.
+   * `ids` grows, so a scan makes no lookups by id. The scorer's cosines are the slab's scratch
+   * array, overwritten by its next scan: read them before awaiting anything. `missing` lists
+   * the positions of `ids` without a vector.
    *
    * @throws {SimulacraError} `invalid_request` on a wrong dimension or a zero or non-finite vector.
    * @throws {SimulacraError} `store_unavailable` when loading from KV fails.
@@ -127,10 +128,20 @@ export class KvVectorIndex implements VectorIndex {
   async scorer(
     scope: AgentScope,
     vector: Float32Array,
-  ): Promise<(ids: readonly string[], count: number) => Float32Array> {
+  ): Promise<
+    (ids: readonly string[], count: number) => { cosines: Float32Array; missing: readonly number[] }
+  > {
     const unit = this.#unit(vector, "score with");
     const slab = await this.#slab(scope);
-    return (ids, count) => slab.cosinesOf(unit, ids, count);
+    return (ids, count) => {
+      const cosines = slab.cosinesOf(unit, ids, count);
+      return { cosines, missing: slab.missingOf(ids, count) };
+    };
+  }
+
+  /** Every memory id with a vector in the scope (loading the agent's vectors on first use). */
+  async ids(scope: AgentScope): Promise<MemoryId[]> {
+    return (await this.#slab(scope)).ids() as MemoryId[];
   }
 
   /** The stored (unit-length) vectors of these ids, in the order asked; missing ids are left out. */
@@ -144,16 +155,22 @@ export class KvVectorIndex implements VectorIndex {
       });
     }
     return await guard("fetch vectors", async () => {
+      // KV reads ten keys per getMany: issue the chunks together rather than one by one.
+      const chunks: MemoryId[][] = [];
+      for (let i = 0; i < unique.length; i += GET_MANY) chunks.push(unique.slice(i, i + GET_MANY));
+      const read = await Promise.all(
+        chunks.map((chunk) =>
+          this.#kv.getMany<Uint8Array[]>(chunk.map((id) => vectorKey(scope, id)))
+        ),
+      );
       const found: VectorEntry[] = [];
-      for (let i = 0; i < unique.length; i += GET_MANY) {
-        const chunk = unique.slice(i, i + GET_MANY);
-        const entries = await this.#kv.getMany<Uint8Array[]>(
-          chunk.map((id) => vectorKey(scope, id)),
-        );
+      read.forEach((entries, c) =>
         entries.forEach((entry, j) => {
-          if (entry.value !== null) found.push({ id: chunk[j], vector: fromBytes(entry.value) });
-        });
-      }
+          if (entry.value !== null) {
+            found.push({ id: chunks[c][j], vector: fromBytes(entry.value) });
+          }
+        })
+      );
       return found;
     });
   }

@@ -50,7 +50,7 @@ export class LocalEmbedder implements Embedder {
     this.info = { mode: "local", model: "local-hash-v1", dimensions };
   }
 
-  /** Embeds texts, in order, as unit-length vectors (a text without words embeds as zeros). */
+  /** Embeds texts, in order, as unit-length vectors (only a blank text embeds as zeros). */
   embed(texts: readonly string[], _attribution: Attribution): Promise<Embeddings> {
     return Promise.resolve({
       vectors: texts.map((text) => this.vector(text)),
@@ -65,6 +65,8 @@ export class LocalEmbedder implements Embedder {
     let stems = contentStems(text);
     // A text of only stop words ("Who is there?") still deserves a direction.
     if (stems.length === 0) stems = words(text).map(stem);
+    // And a text without words ("!!!", "🙂") is its characters, so it never embeds as zeros.
+    if (stems.length === 0) stems = [...text].filter((ch) => ch.trim() !== "");
 
     // Term frequencies per feature in a small open-addressing table keyed by the feature's hash
     // (hashing with a per-family seed avoids building feature strings).

@@ -1,6 +1,7 @@
 /** @module The hosted DocumentStore: versioned JSON documents in Upstash Redis hashes. */
-import { ConflictError } from "../../src/errors.ts";
+import { ConflictError, LeaseLostError } from "../../src/errors.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/document_store.ts";
+import type { FencedWrite } from "../../src/ports/lock.ts";
 import {
   type LuaScript,
   luaScript,
@@ -10,6 +11,7 @@ import {
   redisKey,
   unexpectedReply,
 } from "./_upstash_calls.ts";
+import { lockKey } from "./upstash_lock.ts";
 
 /** Configuration of {@linkcode UpstashDocumentStore}. */
 export interface UpstashDocumentStoreConfig {
@@ -19,8 +21,11 @@ export interface UpstashDocumentStoreConfig {
 }
 
 // Compare-and-set in one script: Redis runs a script without interleaving any other command,
-// so the version check and the write cannot be split by a concurrent writer.
+// so the version check and the write cannot be split by a concurrent writer. KEYS: the hash,
+// the fence's lock key. ARGV: id, expected version, new value, the fence's token ("" for none).
+// Returns -1 when the fence is not held, 0 on a version mismatch, else the new version.
 const REPLACE = `
+if ARGV[4] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[4] then return -1 end
 local current = redis.call('HGET', KEYS[1], ARGV[1])
 if not current then return 0 end
 local version = tonumber(string.match(current, '^(%d+):'))
@@ -77,14 +82,26 @@ export class UpstashDocumentStore implements DocumentStore {
     });
   }
 
-  replace<T>(key: DocumentKey, value: T, expectedVersion: number): Promise<Versioned<T> | null> {
+  replace<T>(
+    key: DocumentKey,
+    value: T,
+    expectedVersion: number,
+    options: FencedWrite = {},
+  ): Promise<Versioned<T> | null> {
+    const { fence } = options;
     return redisCall("replace a document", async () => {
       const version: unknown = await this.#replace.exec(
-        [this.#key(key.collection, key.scope)],
-        [key.id, String(expectedVersion), `${expectedVersion + 1}:${encode(value)}`],
+        [this.#key(key.collection, key.scope), lockKey(this.#prefix, fence?.key ?? "-")],
+        [
+          key.id,
+          String(expectedVersion),
+          `${expectedVersion + 1}:${encode(value)}`,
+          fence?.token ?? "",
+        ],
       );
       const next = Number(version);
       if (!Number.isInteger(next)) unexpectedReply("replace a document");
+      if (next < 0) throw new LeaseLostError(fence!.key);
       return next === 0 ? null : { id: key.id, value, version: next };
     });
   }

@@ -26,6 +26,19 @@ end
 return 0
 `;
 
+// Extends the key's expiry only if it still holds our token, atomically.
+const RENEW = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+`;
+
+/** The Redis key of lock `key`; fenced writes of the other stores check it. */
+export function lockKey(prefix: string, key: string): string {
+  return redisKey(prefix, "lock", key);
+}
+
 /**
  * `acquire` is one `SET key token NX PX ttl`: atomic, and the lease expires on its own inside
  * Redis, so a crashed holder blocks no one past its TTL. `release` is a script that deletes
@@ -36,12 +49,14 @@ export class UpstashLock implements Lock {
   readonly #prefix: string;
   readonly #token: () => string;
   readonly #release: LuaScript;
+  readonly #renew: LuaScript;
 
   constructor(config: UpstashLockConfig) {
     this.#redis = config.redis;
     this.#prefix = config.keyPrefix;
     this.#token = config.token ?? (() => crypto.randomUUID());
     this.#release = luaScript(config.redis, RELEASE);
+    this.#renew = luaScript(config.redis, RENEW);
   }
 
   acquire(key: string, ttlMs: number): Promise<Lease | null> {
@@ -53,6 +68,17 @@ export class UpstashLock implements Lock {
     });
   }
 
+  renew(lease: Lease, ttlMs: number): Promise<boolean> {
+    const px = Math.max(1, Math.ceil(ttlMs));
+    return redisCall("renew a lock", async () => {
+      const renewed: unknown = await this.#renew.exec([this.#key(lease.key)], [
+        lease.token,
+        String(px),
+      ]);
+      return Number(renewed) === 1;
+    });
+  }
+
   release(lease: Lease): Promise<boolean> {
     return redisCall("release a lock", async () => {
       const deleted: unknown = await this.#release.exec([this.#key(lease.key)], [lease.token]);
@@ -61,6 +87,6 @@ export class UpstashLock implements Lock {
   }
 
   #key(key: string): string {
-    return redisKey(this.#prefix, "lock", key);
+    return lockKey(this.#prefix, key);
   }
 }

@@ -1,5 +1,5 @@
 /** @module The hosted MemoryStore: memory records and their sorted indexes in Upstash Redis. */
-import { ConflictError, SimulacraError } from "../../src/errors.ts";
+import { ConflictError, LeaseLostError, SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
@@ -8,6 +8,7 @@ import type {
   MemoryPage,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
+import type { FencedWrite } from "../../src/ports/lock.ts";
 import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import {
   type LuaScript,
@@ -18,6 +19,7 @@ import {
   redisKey,
   unexpectedReply,
 } from "./_upstash_calls.ts";
+import { lockKey } from "./upstash_lock.ts";
 
 /** Configuration of {@linkcode UpstashMemoryStore}. */
 export interface UpstashMemoryStoreConfig {
@@ -32,21 +34,25 @@ const ZSET_COUNT = 3 + KINDS.length;
 // All scripts below run atomically: Redis executes a script without interleaving any other
 // client's command. Every key a script touches is passed in KEYS (none is built inside Lua).
 
-// KEYS: created, accessed, importance, one created-set per kind (KINDS order), then one record
-// hash per memory. ARGV per memory: id, created score, accessed score, importance, kind number
-// (1-based), field count, then field/value pairs. Checks every id first and returns the
-// position (1-based) of the first that exists, writing nothing; otherwise writes all, returns 0.
+// KEYS: created, accessed, importance, one created-set per kind (KINDS order), the fence's lock
+// key, then one record hash per memory. ARGV: the fence's token ("" for none), then per memory:
+// id, created score, accessed score, importance, kind number (1-based), field count, then
+// field/value pairs. Returns -1 (writing nothing) when the fence is not held; checks every id
+// and returns the position (1-based) of the first that exists, writing nothing; otherwise
+// writes all and returns 0.
 const APPEND = `
 local zsets = ${ZSET_COUNT}
-local n = #KEYS - zsets
+if ARGV[1] ~= '' and redis.call('GET', KEYS[zsets + 1]) ~= ARGV[1] then return -1 end
+local first = zsets + 2
+local n = #KEYS - first + 1
 for r = 1, n do
-  if redis.call('EXISTS', KEYS[zsets + r]) == 1 then return r end
+  if redis.call('EXISTS', KEYS[first + r - 1]) == 1 then return r end
 end
-local i = 1
+local i = 2
 for r = 1, n do
   local id = ARGV[i]
   local fields = tonumber(ARGV[i + 5])
-  redis.call('HSET', KEYS[zsets + r], unpack(ARGV, i + 6, i + 5 + fields * 2))
+  redis.call('HSET', KEYS[first + r - 1], unpack(ARGV, i + 6, i + 5 + fields * 2))
   redis.call('ZADD', KEYS[1], ARGV[i + 1], id)
   redis.call('ZADD', KEYS[2], ARGV[i + 2], id)
   redis.call('ZADD', KEYS[3], ARGV[i + 3], id)
@@ -55,6 +61,18 @@ for r = 1, n do
 end
 return 0
 `;
+
+// KEYS: every sorted set (ZSET_COUNT), then one record hash per id. ARGV: the ids. Removes
+// those memories from every index and deletes their records.
+const REMOVE = `
+local zsets = ${ZSET_COUNT}
+for z = 1, zsets do redis.call('ZREM', KEYS[z], unpack(ARGV)) end
+for r = zsets + 1, #KEYS do redis.call('DEL', KEYS[r]) end
+return #ARGV
+`;
+
+/** Memories removed per script run by `clear`. */
+const CLEAR_CHUNK = 500;
 
 // KEYS: accessed, then one record hash per id. ARGV: score, JSON time, then the ids.
 const TOUCH = `
@@ -124,6 +142,7 @@ export class UpstashMemoryStore implements MemoryStore {
   readonly #setImportance: LuaScript;
   readonly #getMany: LuaScript;
   readonly #page: LuaScript;
+  readonly #remove: LuaScript;
 
   constructor(config: UpstashMemoryStoreConfig) {
     this.#redis = config.redis;
@@ -133,9 +152,14 @@ export class UpstashMemoryStore implements MemoryStore {
     this.#setImportance = luaScript(config.redis, SET_IMPORTANCE);
     this.#getMany = luaScript(config.redis, GET_MANY);
     this.#page = luaScript(config.redis, PAGE);
+    this.#remove = luaScript(config.redis, REMOVE);
   }
 
-  async append(scope: AgentScope, memories: readonly MemoryRecord[]): Promise<void> {
+  async append(
+    scope: AgentScope,
+    memories: readonly MemoryRecord[],
+    options: FencedWrite = {},
+  ): Promise<void> {
     if (memories.length === 0) return;
     const seen = new Set<string>();
     for (const memory of memories) {
@@ -159,8 +183,13 @@ export class UpstashMemoryStore implements MemoryStore {
         );
       }
     }
-    const keys = [...this.#zsetKeys(scope), ...memories.map((m) => this.#recordKey(scope, m.id))];
-    const args: string[] = [];
+    const { fence } = options;
+    const keys = [
+      ...this.#zsetKeys(scope),
+      lockKey(this.#prefix, fence?.key ?? "-"),
+      ...memories.map((m) => this.#recordKey(scope, m.id)),
+    ];
+    const args: string[] = [fence?.token ?? ""];
     for (const memory of memories) {
       const fields = Object.entries(memory).filter(([, v]) => v !== undefined);
       args.push(
@@ -177,6 +206,7 @@ export class UpstashMemoryStore implements MemoryStore {
       await redisCall("append memories", () => this.#append.exec(keys, args)),
     );
     if (!Number.isInteger(existing)) unexpectedReply("append memories");
+    if (existing < 0) throw new LeaseLostError(fence!.key);
     if (existing > 0) throw conflict(scope, memories[existing - 1].id);
   }
 
@@ -283,6 +313,22 @@ export class UpstashMemoryStore implements MemoryStore {
       const reply: unknown = await this.#redis.zrange(key, 0, count - 1, { rev: true });
       return idList(reply, "rank memories");
     });
+  }
+
+  async clear(scope: AgentScope): Promise<void> {
+    const zsets = this.#zsetKeys(scope);
+    for (;;) {
+      const ids = await redisCall("clear memories", async () => {
+        const reply: unknown = await this.#redis.zrange(zsets[0], 0, CLEAR_CHUNK - 1);
+        return idList(reply, "clear memories");
+      });
+      if (ids.length === 0) return;
+      await redisCall("clear memories", () =>
+        this.#remove.exec(
+          [...zsets, ...ids.map((id) => this.#recordKey(scope, id))],
+          ids,
+        ));
+    }
   }
 
   /** created, accessed, importance, then the created-set of each kind in KINDS order. */

@@ -101,6 +101,24 @@ export class UpstashVectorIndex implements VectorIndex {
     return found;
   }
 
+  async ids(scope: AgentScope): Promise<MemoryId[]> {
+    const ids: MemoryId[] = [];
+    let cursor: string | number = 0;
+    do {
+      const page = await vectorCall(
+        "list embeddings",
+        () =>
+          ifNamespaceExists(
+            () => this.#namespace(scope).range({ cursor, limit: 1000 }),
+            { nextCursor: "", vectors: [] },
+          ),
+      );
+      for (const v of page.vectors) ids.push(String(v.id) as MemoryId);
+      cursor = page.nextCursor;
+    } while (cursor !== "" && cursor !== "0");
+    return ids;
+  }
+
   async delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void> {
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);

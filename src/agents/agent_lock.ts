@@ -2,44 +2,44 @@
 import type { Deps } from "../deps.ts";
 import { ConflictError } from "../errors.ts";
 import type { AgentScope } from "../ids.ts";
+import { type HeldLease, withLease } from "../engine/lease.ts";
 
 /** Options for {@linkcode withAgentLock}. */
 export interface AgentLockOptions {
-  /** How long the lease lives if the holder dies. @default 30000 */
+  /**
+   * How long the lock outlives a holder that crashed; a live holder renews it every third of
+   * this, so it never expires under a slow model. @default 5000
+   */
   ttlMs?: number;
-  /** How long to wait for a busy agent before giving up. @default 10000 */
+  /**
+   * How long to wait for a busy agent before giving up. Long by default so that a retried
+   * request waits for the first one and then finds its result (e.g. a known `eventId`).
+   * @default 60000
+   */
   waitMs?: number;
 }
 
-const POLL_MS = 15;
+/** The agent lock's TTL: a crashed holder blocks its agent at most this long. */
+export const AGENT_LOCK_TTL_MS = 5_000;
 
 /**
- * Runs `work` while holding the agent's lock, so concurrent perceives, reflections and tick
- * steps of one agent never interleave.
+ * Runs `work` while holding the agent's lock (renewed while it runs), so concurrent perceives,
+ * reflections and tick steps of one agent never interleave. Writes that must not outlive the
+ * lock pass `held.lease` as their `fence`.
  * @throws `conflict` when the agent stays busy longer than `waitMs`.
  */
 export async function withAgentLock<T>(
   deps: Pick<Deps, "storage" | "sleep">,
   scope: AgentScope,
-  work: () => Promise<T>,
+  work: (held: HeldLease) => Promise<T>,
   options: AgentLockOptions = {},
 ): Promise<T> {
-  const key = `agent:${scope.worldId}:${scope.agentId}`;
-  const ttlMs = options.ttlMs ?? 30_000;
-  const attempts = Math.max(1, Math.ceil((options.waitMs ?? 10_000) / POLL_MS));
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const lease = await deps.storage.locks.acquire(key, ttlMs);
-    if (lease) {
-      try {
-        return await work();
-      } finally {
-        await deps.storage.locks.release(lease);
-      }
-    }
-    // Back off a little more each time, with a deterministic spread per attempt.
-    await deps.sleep(POLL_MS + (attempt % 5) * 3);
-  }
-  throw new ConflictError(
-    `Cannot work on agent "${scope.agentId}": it stayed busy with another request, retry shortly`,
-  );
+  return await withLease(deps, `agent:${scope.worldId}:${scope.agentId}`, work, {
+    ttlMs: options.ttlMs ?? AGENT_LOCK_TTL_MS,
+    waitMs: options.waitMs ?? 60_000,
+    busy: () =>
+      new ConflictError(
+        `Cannot work on agent "${scope.agentId}": it stayed busy with another request, retry shortly`,
+      ),
+  });
 }

@@ -160,14 +160,6 @@ export function minutesSinceTalked(
 }
 
 /**
- * The lock lease must outlive the whole talk, which makes up to two main-model calls per round;
- * a crashed holder blocks both agents for this long at most.
- */
-function lockTtlMs(world: World): number {
-  return 60_000 + 2 * world.settings.conversationTurnCap * 15_000;
-}
-
-/**
  * Two agents talk. The initiator's opening is conditioned on its memories about the other
  * (recalled for "<initiator>'s relationship with <other>" and the topic) and on the topic; each
  * reply on the replier's memories about the speaker and about the last line, plus the history.
@@ -202,14 +194,13 @@ export async function converse(
     );
   }
   const [first, second] = [initiator, other].sort((x, y) => (x.id < y.id ? -1 : 1));
-  const lock = { ttlMs: lockTtlMs(world) };
+  // Both locks are renewed while the talk's model calls run.
   const talk = await withAgentLock(deps, scopeOf(world, first), () =>
     withAgentLock(
       deps,
       scopeOf(world, second),
       () => talkLocked(deps, world, initiator.id, other.id, options),
-      lock,
-    ), lock);
+    ));
 
   const replanFailed: AgentId[] = [];
   const usages = [talk.usage];

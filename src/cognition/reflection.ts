@@ -1,4 +1,5 @@
 /** @module Reflection: questions from recent memories, cited insights, stored as a tree of reflection memories (SPEC §4). */
+import type { Lease } from "../ports/lock.ts";
 import { z } from "zod";
 import { type Agent, agentKey, agentNotFound, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
@@ -31,12 +32,6 @@ export const RECENT_MEMORIES = 100;
  * combine; reflections compete with observations in that retrieval, so trees can grow.
  */
 export const EVIDENCE_PER_QUESTION = 20;
-
-/**
- * The agent's lease while reflecting: one questions call, then the insights calls, then an
- * importance call, which together can outlast the lock's 30 s default on a slow model.
- */
-const REFLECTION_LOCK_TTL_MS = 120_000;
 
 /** The body of `POST …/agents/{agent}/reflect`. */
 export const ReflectInput = z
@@ -209,16 +204,19 @@ function reflectUnderLock(
   scope: AgentScope,
   options: { force: boolean; at: GameTime },
 ): Promise<ReflectResult> {
-  return withAgentLock(deps, scope, () => reflectLocked(deps, world, scope, options), {
-    ttlMs: REFLECTION_LOCK_TTL_MS,
-  });
+  // The lock is renewed while the questions, insights and importance calls run.
+  return withAgentLock(
+    deps,
+    scope,
+    (held) => reflectLocked(deps, world, scope, { ...options, fence: held.lease }),
+  );
 }
 
 async function reflectLocked(
   deps: Deps,
   world: World,
   scope: AgentScope,
-  options: { force: boolean; at: GameTime },
+  options: { force: boolean; at: GameTime; fence: Lease },
 ): Promise<ReflectResult> {
   const doc = await loadAgent(deps, scope);
   const agent = doc.value;
@@ -276,10 +274,10 @@ async function reflectLocked(
       depth: insight.depth,
     })),
   );
-  await writeMemories(deps, scope, prepared);
+  await writeMemories(deps, scope, prepared, { fence: options.fence });
   // Reset even when no insight survived: the agent did reflect, and keeping the counter would
   // re-run the same reflection after every perceive.
-  await resetCounter(deps, scope, doc, prepared.stillPending);
+  await resetCounter(deps, scope, doc, { pending: prepared.stillPending, fence: options.fence });
   if (prepared.records.length > 0) await invalidateSummary(deps, agent);
 
   return {
@@ -319,19 +317,20 @@ async function resetCounter(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
   doc: Versioned<Agent>,
-  pending: readonly MemoryId[],
+  change: { pending: readonly MemoryId[]; fence: Lease },
 ): Promise<void> {
   await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (current) => {
     if (current === null) throw agentNotFound(scope);
     return {
       ...current,
       importanceSinceReflection: 0,
-      pendingImportance: [...current.pendingImportance, ...pending],
+      pendingImportance: [...current.pendingImportance, ...change.pending],
     };
   }, {
     attempts: 3,
     read: doc,
     create: false,
+    fence: change.fence,
     conflict:
       `Cannot reset the reflection counter of agent "${scope.agentId}": its document kept changing; the reflections are stored, so the next reflection may come early`,
   });

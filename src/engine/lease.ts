@@ -1,9 +1,18 @@
-/** @module Runs work while holding a named lease, waiting a bounded time for it to come free. */
+/**
+ * @module Runs work while holding a named lease: waits a bounded time for it to come free, renews
+ * it while the work runs (so a slow model never lets it expire under a live holder), and tells
+ * the work when it was lost anyway, so fenced writes refuse and the work stops.
+ */
 import type { Deps } from "../deps.ts";
+import { LeaseLostError } from "../errors.ts";
+import type { Lease } from "../ports/lock.ts";
 
 /** Options for {@linkcode withLease}. */
 export interface LeaseOptions {
-  /** How long the lease lives if its holder dies. */
+  /**
+   * How long the lease outlives a holder that stopped renewing it (crashed): the lease is
+   * renewed every third of it while the work runs.
+   */
   ttlMs: number;
   /** How long to wait for a busy lease before giving up; 0 tries once. */
   waitMs: number;
@@ -11,31 +20,100 @@ export interface LeaseOptions {
   busy: () => Error;
 }
 
-const POLL_MS = 20;
+/** A lease held by running work. */
+export interface HeldLease {
+  /** The lease: pass it as the `fence` of every write that must not outlive it. */
+  readonly lease: Lease;
+  /** Aborted (with a {@linkcode LeaseLostError}) when a renewal found the lease lost. */
+  readonly signal: AbortSignal;
+  /** Throws the {@linkcode LeaseLostError} when the lease is known to be lost. */
+  assertHeld(): void;
+}
+
+/** The first poll interval while waiting; it grows to {@linkcode MAX_POLL_MS}. */
+const FIRST_POLL_MS = 15;
+/** Waiting on a long holder polls at most this often (each poll is a store call). */
+const MAX_POLL_MS = 250;
 
 /**
- * Runs `work` while holding the lease `key`, then releases it (also when `work` throws).
- * Polls with `deps.sleep` while another holder has it.
+ * Runs `work` while holding the lease `key`, renewing it every `ttlMs / 3`, then releases it
+ * (also when `work` throws). Polls with `deps.sleep` while another holder has it. When a renewal
+ * finds the lease lost (it expired during a long stall and someone else took it), `held.signal`
+ * aborts; fenced writes refuse by themselves.
+ *
  * @throws what `options.busy` returns when the lease stays busy longer than `waitMs`;
  * `store_unavailable` from the lock.
  */
 export async function withLease<T>(
   deps: Pick<Deps, "storage" | "sleep">,
   key: string,
-  work: () => Promise<T>,
+  work: (held: HeldLease) => Promise<T>,
   options: LeaseOptions,
 ): Promise<T> {
-  const attempts = 1 + Math.max(0, Math.ceil(options.waitMs / POLL_MS));
-  for (let attempt = 0; attempt < attempts; attempt++) {
-    const lease = await deps.storage.locks.acquire(key, options.ttlMs);
-    if (lease) {
-      try {
-        return await work();
-      } finally {
-        await deps.storage.locks.release(lease);
-      }
-    }
-    if (attempt + 1 < attempts) await deps.sleep(POLL_MS);
+  const lease = await acquireWithin(deps, key, options);
+  const stop = new AbortController();
+  const lost = new AbortController();
+  const held: HeldLease = {
+    lease,
+    signal: lost.signal,
+    assertHeld() {
+      if (lost.signal.aborted) throw lost.signal.reason;
+    },
+  };
+  const renewing = keepRenewed(deps, lease, options.ttlMs, { stop: stop.signal, lost });
+  try {
+    return await work(held);
+  } finally {
+    stop.abort();
+    await renewing;
+    if (!lost.signal.aborted) await deps.storage.locks.release(lease).catch(() => false);
   }
-  throw options.busy();
+}
+
+async function acquireWithin(
+  deps: Pick<Deps, "storage" | "sleep">,
+  key: string,
+  options: LeaseOptions,
+): Promise<Lease> {
+  let waited = 0;
+  for (let attempt = 0;; attempt++) {
+    const lease = await deps.storage.locks.acquire(key, options.ttlMs);
+    if (lease) return lease;
+    if (waited >= options.waitMs) throw options.busy();
+    // Back off, with a deterministic spread per attempt so waiters do not poll in step.
+    const pause = Math.min(MAX_POLL_MS, FIRST_POLL_MS * 1.5 ** attempt) + (attempt % 5) * 3;
+    const step = Math.min(pause, options.waitMs - waited);
+    await deps.sleep(step);
+    waited += step;
+  }
+}
+
+/**
+ * Renews the lease every third of its TTL until `stop` aborts. A renewal that finds the lease
+ * gone aborts `lost`; renewals that fail (the store is down) are retried until a whole TTL has
+ * passed without one succeeding, after which the lease counts as lost too.
+ */
+async function keepRenewed(
+  deps: Pick<Deps, "storage" | "sleep">,
+  lease: Lease,
+  ttlMs: number,
+  signals: { stop: AbortSignal; lost: AbortController },
+): Promise<void> {
+  const every = Math.max(1, Math.floor(ttlMs / 3));
+  let failingMs = 0;
+  while (!signals.stop.aborted) {
+    await deps.sleep(every, signals.stop);
+    if (signals.stop.aborted) return;
+    let renewed: boolean | null;
+    try {
+      renewed = await deps.storage.locks.renew(lease, ttlMs);
+    } catch {
+      renewed = null;
+    }
+    if (renewed === true) failingMs = 0;
+    else if (renewed === false || (failingMs += every) >= ttlMs) {
+      signals.lost.abort(new LeaseLostError(lease.key));
+      return;
+    }
+  }
 }

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
+import type { FencedWrite } from "../ports/lock.ts";
 import type { GameTime } from "../time/game_time.ts";
 
 /** The longest tick: one game day. */
@@ -31,7 +32,7 @@ export interface TickClock<W extends Clocked> {
   /** The current state. @throws a not-found error when it does not exist. */
   load(deps: Pick<Deps, "storage">, id: string): Promise<W>;
   /**
-   * Moves the clock from `from` to `to` by compare-and-set and returns the new clock.
+   * Moves the clock from `from` to `to` by compare-and-set (fenced by the tick lease when given) and returns the new clock.
    * @throws `conflict` when the clock no longer reads `from`.
    */
   advance(
@@ -39,5 +40,6 @@ export interface TickClock<W extends Clocked> {
     id: string,
     from: GameTime,
     to: GameTime,
+    options?: FencedWrite,
   ): Promise<ClockState>;
 }

@@ -4,12 +4,13 @@
  * appended together. What a unit does lives in a {@linkcode TickSystem} (rule 13; AI Town's
  * engine/game split).
  */
+import type { Lease } from "../ports/lock.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, type ErrorCode, SimulacraError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
-import { addMinutes, type GameTime } from "../time/game_time.ts";
+import { addMinutes, type GameTime, inGameYears, MAX_GAME_YEAR } from "../time/game_time.ts";
 import { type Clocked, type ClockState, type TickClock, TickMinutes } from "./tick_clock.ts";
 import { withLease } from "./lease.ts";
 import { mapBounded } from "./pool.ts";
@@ -87,14 +88,17 @@ export interface RunTickOptions {
   concurrency?: number;
   /** How long to wait while another tick of the world runs. @default 30000 */
   waitMs?: number;
-  /** How long the world's tick lease lives if its holder dies. @default 600000 */
+  /**
+   * How long the world's tick lease (and each unit's step lease) outlives a holder that died;
+   * live holders renew them every third of this. @default 15000
+   */
   lockTtlMs?: number;
   /** How long to wait for a unit's own lease. @default 10000 */
   stepWaitMs?: number;
 }
 
 /** A tick id's stored state: claimed and running, failed, or done with its result. */
-type TickMarker<S> =
+export type TickMarker<S> =
   | { status: "running"; from: GameTime }
   | { status: "failed"; retryable: boolean; code: ErrorCode; message: string }
   | { status: "done"; result: TickRecord<S> };
@@ -122,19 +126,7 @@ export async function runTick<U, P, S, W extends Clocked>(
   system: TickSystem<U, P, S, W>,
   options: RunTickOptions = {},
 ): Promise<TickRecord<S>> {
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw new SimulacraError(
-      "invalid_request",
-      `Cannot tick with a concurrency of ${concurrency}: use a whole number from 1 to ${MAX_CONCURRENCY}`,
-    );
-  }
-  if (options.minutes !== undefined && !TickMinutes.safeParse(options.minutes).success) {
-    throw new SimulacraError(
-      "invalid_request",
-      `Cannot advance world "${worldId}" by ${options.minutes} minutes: use a whole number from 1 to 1440`,
-    );
-  }
+  const concurrency = validateTickOptions(worldId, options);
   const tickId = options.tickId ?? deps.ids.next("t");
   const idem = deps.storage.idempotency;
   const scope = `tick:${worldId}`;
@@ -143,9 +135,9 @@ export async function runTick<U, P, S, W extends Clocked>(
   const seen = await idem.get<TickMarker<S>>(scope, tickId);
   if (seen?.status === "done") return seen.result;
   if (seen?.status === "failed" && !seen.retryable) throw markerError(seen);
-  assertRunning(await system.clock.load(deps, worldId));
+  assertCanAdvance(await system.clock.load(deps, worldId), options.minutes);
 
-  return await withLease(deps, `tick:${worldId}`, async () => {
+  return await withLease(deps, `tick:${worldId}`, async (held) => {
     const marker = await idem.get<TickMarker<S>>(scope, tickId);
     if (marker?.status === "done") return marker.result;
     if (marker?.status === "failed" && !marker.retryable) throw markerError(marker);
@@ -174,7 +166,8 @@ export async function runTick<U, P, S, W extends Clocked>(
       result = await tickLocked(deps, world, tickId, system, {
         minutes: options.minutes ?? world.clock.minutesPerTick,
         concurrency,
-        lockTtlMs: options.lockTtlMs ?? 600_000,
+        lease: held.lease,
+        lockTtlMs: options.lockTtlMs ?? TICK_LEASE_TTL_MS,
         stepWaitMs: options.stepWaitMs ?? 10_000,
       });
     } catch (err) {
@@ -196,15 +189,63 @@ export async function runTick<U, P, S, W extends Clocked>(
     await idem.put<TickMarker<S>>(scope, tickId, { status: "done", result });
     return result;
   }, {
-    ttlMs: options.lockTtlMs ?? 600_000,
+    ttlMs: options.lockTtlMs ?? TICK_LEASE_TTL_MS,
     waitMs: options.waitMs ?? 30_000,
     busy: () => busy(tickId, worldId),
   });
 }
 
-function busy(tickId: string, worldId: string): ConflictError {
+/**
+ * Checks a tick's options before anything is read. @returns the concurrency.
+ * @throws `invalid_request` (minutes or concurrency out of range).
+ */
+export function validateTickOptions(
+  worldId: string,
+  options: Pick<RunTickOptions, "minutes" | "concurrency">,
+): number {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new SimulacraError(
+      "invalid_request",
+      `Cannot tick with a concurrency of ${concurrency}: use a whole number from 1 to ${MAX_CONCURRENCY}`,
+    );
+  }
+  if (options.minutes !== undefined && !TickMinutes.safeParse(options.minutes).success) {
+    throw new SimulacraError(
+      "invalid_request",
+      `Cannot advance world "${worldId}" by ${options.minutes} minutes: use a whole number from 1 to 1440`,
+    );
+  }
+  return concurrency;
+}
+
+/**
+ * Refuses, before any work, a paused world or a tick that would carry the clock past the last
+ * game year (it would lose its sortable form).
+ * @throws `conflict` (paused), `unprocessable`.
+ */
+export function assertCanAdvance(current: Clocked, minutes: number | undefined): void {
+  assertRunning(current);
+  const end = addMinutes(current.clock.now, minutes ?? current.clock.minutesPerTick);
+  if (!inGameYears(end)) {
+    throw new SimulacraError(
+      "unprocessable",
+      `Cannot tick world "${current.id}" from "${current.clock.now}": its clock would pass the last game year, ${MAX_GAME_YEAR}`,
+      { details: { clock: current.clock.now, maxYear: MAX_GAME_YEAR } },
+    );
+  }
+}
+
+/**
+ * The tick lease's TTL: renewed while the tick runs, so a tick coordinator that crashed is taken
+ * over this long after its last renewal.
+ */
+export const TICK_LEASE_TTL_MS = 15_000;
+
+export function busy(tickId: string, worldId: string): ConflictError {
   return new ConflictError(
     `Cannot run tick "${tickId}" of world "${worldId}": another tick of the world (or this one) is still running: send the request again later for its result`,
+    { details: { retryAfterSeconds: 5 } },
   );
 }
 
@@ -222,7 +263,13 @@ async function tickLocked<U, P, S, W extends Clocked>(
   world: W,
   tickId: string,
   system: TickSystem<U, P, S, W>,
-  options: { minutes: number; concurrency: number; lockTtlMs: number; stepWaitMs: number },
+  options: {
+    minutes: number;
+    concurrency: number;
+    lease: Lease;
+    lockTtlMs: number;
+    stepWaitMs: number;
+  },
 ): Promise<TickRecord<S>> {
   const worldId = world.id;
   const from = world.clock.now;
@@ -264,7 +311,9 @@ async function tickLocked<U, P, S, W extends Clocked>(
       usage: emptyUsage(),
     };
   }
-  const clock = await system.clock.advance(deps, worldId, from, frame.to);
+  // Fenced: a tick whose lease was taken over (after a stall longer than its TTL) cannot move
+  // the clock under the tick that took over.
+  const clock = await system.clock.advance(deps, worldId, from, frame.to, { fence: options.lease });
 
   try {
     const usage = addUsage(prepared.usage, ...outcomes.map((o) => o.usage), finished.usage);
@@ -300,7 +349,7 @@ async function tickLocked<U, P, S, W extends Clocked>(
   }
 }
 
-function assertRunning(world: Clocked): void {
+export function assertRunning(world: Clocked): void {
   if (world.clock.paused) {
     throw new ConflictError(
       `Cannot tick world "${world.id}": it is paused: resume it with PATCH /v1/worlds/${world.id} {"paused": false}`,
@@ -308,7 +357,7 @@ function assertRunning(world: Clocked): void {
   }
 }
 
-function markerError(marker: { code: ErrorCode; message: string }): SimulacraError {
+export function markerError(marker: { code: ErrorCode; message: string }): SimulacraError {
   return marker.code === "conflict"
     ? new ConflictError(marker.message)
     : new SimulacraError(marker.code, marker.message);

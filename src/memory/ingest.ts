@@ -3,6 +3,7 @@ import type { Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import { type AgentScope, MemoryId } from "../ids.ts";
 import { addUsage, type Usage } from "../model/usage.ts";
+import type { FencedWrite } from "../ports/lock.ts";
 import type { VectorEntry } from "../ports/vector_index.ts";
 import type { GameTime } from "../time/game_time.ts";
 import { scoreImportance } from "./importance.ts";
@@ -106,16 +107,18 @@ export async function prepareMemories(
 
 /**
  * Writes prepared memories: vectors first (invisible until their records exist, and idempotent),
- * then the records in one atomic append, then late importance scores.
+ * then the records in one atomic append (fenced by `options.fence`, when given), then late
+ * importance scores.
  */
 export async function writeMemories(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
   prepared: Pick<PreparedMemories, "records" | "vectors" | "filled">,
+  options: FencedWrite = {},
 ): Promise<void> {
   if (prepared.records.length > 0) {
     await deps.storage.vectors.upsert(scope, prepared.vectors);
-    await deps.storage.memories.append(scope, prepared.records);
+    await deps.storage.memories.append(scope, prepared.records, options);
   }
   await Promise.all(
     prepared.filled.map((f) => deps.storage.memories.setImportance(scope, f.id, f.importance)),

@@ -3,10 +3,11 @@ import { z } from "zod";
 import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
-import { StoreUnavailableError } from "../errors.ts";
+import { ConflictError, SimulacraError, StoreUnavailableError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
+import type { Lease } from "../ports/lock.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
-import { getWorld, type World } from "../world/world.ts";
+import { FUTURE_MARGIN_MINUTES, getWorld, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
 import { type NewMemory, type PreparedMemories, prepareMemories, writeMemories } from "./ingest.ts";
 import { MemoryRecord } from "../ports/memory_record.ts";
@@ -92,10 +93,34 @@ export async function perceiveObservations(
 ): Promise<PerceivedObservations> {
   const world = await getWorld(deps, scope.worldId);
   await loadAgent(deps, scope); // 404 before waiting on a lock
-  const result = await withAgentLock(deps, scope, () => perceiveLocked(deps, world, scope, input));
+  assertNotTooFarAhead(world, input.observations);
+  const result = await withAgentLock(
+    deps,
+    scope,
+    (held) => perceiveLocked(deps, world, scope, { ...input, fence: held.lease }),
+  );
   // Game times are fixed-width ISO strings, so the latest one sorts last.
   const at = input.observations.map((o) => o.at ?? world.clock.now).sort().at(-1)!;
   return { result, world, at };
+}
+
+/**
+ * Refuses, before anything is spent, observations dated further after the world clock than the
+ * world's `futureMarginMinutes` (recency would keep them on top of every retrieval).
+ * @throws `unprocessable` naming the first such observation (`details.index`).
+ */
+function assertNotTooFarAhead(world: World, observations: readonly Observation[]): void {
+  const margin = world.settings.futureMarginMinutes ?? FUTURE_MARGIN_MINUTES;
+  const limit = gameMinutes(world.clock.now) + margin;
+  const index = observations.findIndex((o) => o.at !== undefined && gameMinutes(o.at) > limit);
+  if (index === -1) return;
+  throw new SimulacraError(
+    "unprocessable",
+    `Cannot perceive observation ${index}: it is dated "${
+      observations[index].at
+    }", more than ${margin} game minutes after the world clock ("${world.clock.now}"): date it at or before the clock, or raise the world's futureMarginMinutes`,
+    { details: { index, at: observations[index].at, clock: world.clock.now, margin } },
+  );
 }
 
 /** An observation whose importance the caller already scored (e.g. batched across agents). */
@@ -121,7 +146,7 @@ export async function perceiveScored(
   return await withAgentLock(
     deps,
     scope,
-    () => perceiveLocked(deps, world, scope, { observations }),
+    (held) => perceiveLocked(deps, world, scope, { observations, fence: held.lease }),
     { waitMs: options.lockWaitMs },
   );
 }
@@ -130,9 +155,10 @@ async function perceiveLocked(
   deps: Deps,
   world: World,
   scope: AgentScope,
-  input: { observations: readonly ScoredObservation[] },
+  input: { observations: readonly ScoredObservation[]; fence: Lease },
 ): Promise<Omit<PerceiveResult, "reflections">> {
   const { memories: store, idempotency } = deps.storage;
+  const { fence } = input;
   const agentDoc = await loadAgent(deps, scope);
   const agent = agentDoc.value;
   const idemScope = `${scope.worldId}/${scope.agentId}`;
@@ -152,6 +178,14 @@ async function perceiveLocked(
   claimed.forEach((id, i) => {
     if (id === null) return;
     const record = byId.get(id);
+    if (record && textKey(record.description) !== textKey(obs[i].text)) {
+      throw new ConflictError(
+        `Cannot perceive observation ${i}: event "${
+          obs[i].eventId
+        }" is already stored with another text ("${record.description}"): send a new eventId for a different event`,
+        { details: { index: i, eventId: obs[i].eventId, storedText: record.description } },
+      );
+    }
     if (record) {
       results[i] = record;
       outcomes[i] = "existing";
@@ -193,10 +227,18 @@ async function perceiveLocked(
     firstOfText.set(key, i);
   });
 
-  // 3. Prepare new memories (importance + embeddings), including pending scores of earlier batches.
+  // 3. Claim an id for each new event before spending anything on it, so that a holder whose
+  //    lock expired mid-call and the holder that took over write the same id (and only one of
+  //    them can: the append is fenced). Then prepare the new memories (importance +
+  //    embeddings), including pending scores of earlier batches.
   const fresh = obs
     .map((o, i) => ({ o, i }))
     .filter(({ i }) => !results[i] && !sameAs.has(i));
+  await Promise.all(fresh.map(async ({ o, i }) => {
+    if (o.eventId === undefined || reuseId.has(i)) return;
+    const claim = await idempotency.claim(idemScope, `event:${o.eventId}`, deps.ids.next("m"));
+    reuseId.set(i, claim.value);
+  }));
   const newMemories: NewMemory[] = fresh.map(({ o, i }) => ({
     id: reuseId.get(i),
     description: o.text,
@@ -215,13 +257,9 @@ async function perceiveLocked(
     if (outcomes[i] === "created") outcomes[i] = "existing";
   }
 
-  // 4. Write: event claims, vectors, records, late importance, then the agent's counters.
-  await Promise.all(
-    fresh.filter(({ o }) => o.eventId !== undefined).map(({ o, i }) =>
-      idempotency.claim(idemScope, `event:${o.eventId}`, results[i]!.id)
-    ),
-  );
-  await writeMemories(deps, scope, prepared);
+  // 4. Write: vectors, records, late importance, then the agent's counters. The record append
+  //    and the counters are fenced by the agent's lease: a holder that lost it writes nothing.
+  await writeMemories(deps, scope, prepared, { fence });
   // Perceiving a location in an area the agent did not know adds that area (SPEC §6).
   const knownAreas = await knownAreasAfter(
     deps,
@@ -229,13 +267,7 @@ async function perceiveLocked(
     agent.knownAreas ?? [],
     obs.map((o) => o.location),
   );
-  const updated = await bumpCounters(
-    deps,
-    scope,
-    agentDoc.version,
-    { ...agent, knownAreas },
-    prepared,
-  );
+  const updated = await bumpCounters(deps, scope, { knownAreas, fence }, prepared);
 
   return {
     memories: results as MemoryRecord[],
@@ -270,25 +302,31 @@ async function recentObservations(
 async function bumpCounters(
   deps: Deps,
   scope: AgentScope,
-  version: number,
-  agent: Agent,
+  change: { knownAreas: string[]; fence: Lease },
   prepared: Pick<PreparedMemories, "addedImportance" | "stillPending" | "filledPending">,
 ): Promise<Agent> {
   const filled = new Set<string>(prepared.filledPending);
-  const next: Agent = {
-    ...agent,
-    importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
-    pendingImportance: [
-      ...agent.pendingImportance.filter((id) => !filled.has(id)),
-      ...prepared.stillPending,
-    ],
-  };
-  // We hold the agent's lock, so the version we read is still current.
-  const written = await deps.storage.documents.replace(agentKey(scope), next, version);
-  if (!written) {
-    throw new StoreUnavailableError(
-      `Cannot update the counters of agent "${scope.agentId}": it changed outside its lock; the memories are stored, retry with the same eventIds`,
-    );
+  // Under the lock nobody else changes the counters, but other fields of the agent (its action,
+  // a PATCH) may change outside it: re-read and re-apply our change when the version moved.
+  for (let attempt = 0; attempt < COUNTER_ATTEMPTS; attempt++) {
+    const { value: agent, version } = await loadAgent(deps, scope);
+    const next: Agent = {
+      ...agent,
+      knownAreas: [...new Set([...(agent.knownAreas ?? []), ...change.knownAreas])],
+      importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
+      pendingImportance: [
+        ...agent.pendingImportance.filter((id) => !filled.has(id)),
+        ...prepared.stillPending,
+      ],
+    };
+    const written = await deps.storage.documents.replace(agentKey(scope), next, version, {
+      fence: change.fence,
+    });
+    if (written) return next;
   }
-  return next;
+  throw new StoreUnavailableError(
+    `Cannot update the counters of agent "${scope.agentId}": it kept changing; the memories are stored, retry with the same eventIds`,
+  );
 }
+
+const COUNTER_ATTEMPTS = 5;

@@ -1,4 +1,5 @@
 /** @module Retrieve: the memories that matter now, scored and explained (SPEC §3, paper §4.1). */
+import { embedAgain } from "./repair.ts";
 import { z } from "zod";
 import { loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
@@ -79,11 +80,28 @@ export interface RankMemoriesOptions {
  * @throws `invalid_request` when the query vector has the wrong dimension; `store_unavailable`.
  */
 export async function rankMemories(
-  deps: Pick<Deps, "storage">,
+  deps: Pick<Deps, "storage" | "embedder">,
   scope: AgentScope,
   query: Float32Array,
   options: RankMemoriesOptions,
 ): Promise<{ ranked: Scored[]; candidates: number; exact: boolean }> {
+  let result = await rankOnce(deps, scope, query, options);
+  if (result.withoutVector.length > 0) {
+    // A memory without a vector would score as unrelated: embed it again, then rank again.
+    const records = await deps.storage.memories.getMany(scope, result.withoutVector);
+    await embedAgain(deps, scope, records.filter((r): r is MemoryRecord => r !== null));
+    result = await rankOnce(deps, scope, query, options);
+  }
+  const { ranked, candidates, exact } = result;
+  return { ranked, candidates, exact };
+}
+
+async function rankOnce(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+  query: Float32Array,
+  options: RankMemoriesOptions,
+): Promise<{ ranked: Scored[]; candidates: number; exact: boolean; withoutVector: MemoryId[] }> {
   const { memories, vectors } = deps.storage;
   if (deps.storage.scanMemories) {
     return await deps.storage.scanMemories(scope, query, {
@@ -92,6 +110,7 @@ export async function rankMemories(
         ranked: rankColumns(columns, { ...options, limit: options.k }),
         candidates: columns.records.length,
         exact: true,
+        withoutVector: [...columns.withoutVector],
       }),
     });
   }
@@ -108,10 +127,11 @@ export async function rankMemories(
   for (const entry of await vectors.fetch(scope, missing)) {
     cosine.set(entry.id, dot(entry.vector, query));
   }
+  const withoutVector = records.filter((r) => !cosine.has(r.id)).map((r) => r.id);
   const pool = records.filter(keep);
   const cosines = pool.map((r) => cosine.get(r.id) ?? 0);
   const ranked = rankCandidates(pool, cosines, { ...options, limit: options.k });
-  return { ranked, candidates: pool.length, exact: false };
+  return { ranked, candidates: pool.length, exact: false, withoutVector };
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

@@ -4,10 +4,10 @@
  * @see https://github.com/malfoyslastname/character-card-spec-v2
  * @see https://github.com/kwaroran/character-card-spec-v3
  */
+import { discardNewAgent } from "./create_agent.ts";
 import { z } from "zod";
 import {
   type Agent,
-  agentKey,
   CreateAgentInput,
   loadAgent,
   newAgent,
@@ -97,6 +97,21 @@ function invalidCard(problem: string, message: string): SimulacraError {
   });
 }
 
+/** How deep a card's JSON may nest (real cards nest a handful of levels). */
+const MAX_CARD_DEPTH = 64;
+
+/** Whether a JSON value nests deeper than `max` levels (iterative: no recursion to overflow). */
+function nestingExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > max) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /**
  * Reads a card object: V3 (`spec: "chara_card_v3"`), V2 (`"chara_card_v2"`) or a V1 card (the
  * fields at top level).
@@ -105,6 +120,13 @@ function invalidCard(problem: string, message: string): SimulacraError {
 export function parseCardObject(value: unknown): ParsedCard {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw invalidCard("not_an_object", "the card is not a JSON object");
+  }
+  // Refused before any model call: storing a deeper value would overflow the stack mid-write.
+  if (nestingExceeds(value, MAX_CARD_DEPTH)) {
+    throw invalidCard(
+      "too_deep",
+      `the card nests objects or arrays more than ${MAX_CARD_DEPTH} levels deep`,
+    );
   }
   const obj = value as Record<string, unknown>;
   let spec: CardText["spec"];
@@ -339,7 +361,8 @@ export async function importCard(
     await writeMemories(deps, scope, prepared);
     await updatePersonaRecord(deps, scope, () => ({ persona, lore, card }));
   } catch (err) {
-    await deps.storage.documents.delete(agentKey(scope)).catch(() => false);
+    // All or nothing: the next agent created with this id must not inherit these seeds.
+    await discardNewAgent(deps, scope, prepared.records.map((r) => r.id));
     await deps.storage.documents.delete(personaKey(scope)).catch(() => false);
     throw err;
   }

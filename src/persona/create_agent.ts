@@ -1,6 +1,6 @@
 /** @module Creating an agent: its document plus one seed memory per description phrase (SPEC §3). */
 import type { Deps } from "../deps.ts";
-import type { WorldId } from "../ids.ts";
+import type { AgentScope, MemoryId, WorldId } from "../ids.ts";
 import { prepareMemories, writeMemories } from "../memory/ingest.ts";
 import type { MemoryRecord } from "../ports/memory_record.ts";
 import type { Usage } from "../model/usage.ts";
@@ -20,6 +20,21 @@ export interface CreatedAgent {
   agent: Agent;
   seeds: MemoryRecord[];
   usage: Usage;
+}
+
+/**
+ * Undoes an agent creation that failed part-way: its memories, their vectors, its document. Best
+ * effort (the creation's own error is the one reported); what a failing store leaves here is
+ * invisible without the agent document and the repair sweep removes orphan vectors.
+ */
+export async function discardNewAgent(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+  vectorIds: readonly MemoryId[],
+): Promise<void> {
+  await deps.storage.memories.clear(scope).catch(() => {});
+  await deps.storage.vectors.delete(scope, vectorIds).catch(() => {});
+  await deps.storage.documents.delete(agentKey(scope)).catch(() => false);
 }
 
 /**
@@ -54,7 +69,7 @@ export async function createAgent(
   try {
     await writeMemories(deps, scope, prepared);
   } catch (err) {
-    await deps.storage.documents.delete(agentKey(scope)).catch(() => false);
+    await discardNewAgent(deps, scope, prepared.records.map((r) => r.id));
     throw err;
   }
   return { agent, seeds: prepared.records, usage: prepared.usage };

@@ -199,7 +199,7 @@ function nonZero(v: Float32Array | null): v is Float32Array {
  * plus lorebook knowledge whose keys the dialogue says, first. Kinds follow the ablation.
  */
 export async function recallStage(
-  deps: Pick<Deps, "storage">,
+  deps: Pick<Deps, "storage" | "embedder">,
   ctx: ReplyContext,
   turn: TurnRequest,
   cues: DialogueCues,

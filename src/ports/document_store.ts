@@ -1,4 +1,5 @@
 /** @module Port: small JSON documents (worlds, agents, settings) with versioned compare-and-set. */
+import type { FencedWrite } from "./lock.ts";
 
 /** Where a document lives: a collection, a scope within it (e.g. a world id, or "" for global), and an id. */
 export interface DocumentKey {
@@ -30,9 +31,16 @@ export interface DocumentStore {
 
   /**
    * Replaces a document only if its stored version is `expectedVersion` (atomic). Returns the
-   * new version, or null when the document changed or does not exist (nothing written).
+   * new version, or null when the document changed or does not exist (nothing written). With
+   * `options.fence`, writes only while that lease is held, or throws `conflict`
+   * (`LeaseLostError`) and writes nothing.
    */
-  replace<T>(key: DocumentKey, value: T, expectedVersion: number): Promise<Versioned<T> | null>;
+  replace<T>(
+    key: DocumentKey,
+    value: T,
+    expectedVersion: number,
+    options?: FencedWrite,
+  ): Promise<Versioned<T> | null>;
 
   /** Deletes a document; returns whether it existed. */
   delete(key: DocumentKey): Promise<boolean>;

@@ -2,6 +2,7 @@
 import type { AgentScope, MemoryId } from "../ids.ts";
 import type { MemoryKind, MemoryRecord } from "./memory_record.ts";
 import type { GameTime } from "../time/game_time.ts";
+import type { FencedWrite } from "./lock.ts";
 
 /** Options for {@linkcode MemoryStore.list}. */
 export interface ListMemoriesOptions {
@@ -32,9 +33,14 @@ export type MemoryIndex = "lastAccessed" | "importance" | "created";
 export interface MemoryStore {
   /**
    * Appends new memories to one agent, all or none. Each record's `worldId`/`agentId` must match
-   * the scope. Throws `conflict` (and writes nothing) when an id already exists in the scope.
+   * the scope. Throws `conflict` (and writes nothing) when an id already exists in the scope, or
+   * when `options.fence` is given and no longer held (`LeaseLostError`).
    */
-  append(scope: AgentScope, memories: readonly MemoryRecord[]): Promise<void>;
+  append(
+    scope: AgentScope,
+    memories: readonly MemoryRecord[],
+    options?: FencedWrite,
+  ): Promise<void>;
 
   /** The memory with this id in the scope, or null. */
   get(scope: AgentScope, id: MemoryId): Promise<MemoryRecord | null>;
@@ -62,6 +68,13 @@ export interface MemoryStore {
    * `importancePending`; re-sorts the importance index. Returns false when the id does not exist.
    */
   setImportance(scope: AgentScope, id: MemoryId, importance: number): Promise<boolean>;
+
+  /**
+   * Removes every memory of the agent (e.g. to undo an import or an agent creation that failed
+   * part-way). Vectors are the vector index's to remove. Idempotent; a failed call may have
+   * removed some memories, and repeating it removes the rest.
+   */
+  clear(scope: AgentScope): Promise<void>;
 
   /** The ids of the top `n` memories by an index, highest first (latest access, most important, newest). */
   top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]>;

@@ -1,5 +1,5 @@
 /** @module Port: the set of stores one backend provides. */
-import type { AgentScope } from "../ids.ts";
+import type { AgentScope, MemoryId } from "../ids.ts";
 import type { MemoryKind, MemoryRecord } from "./memory_record.ts";
 import type { DocumentStore } from "./document_store.ts";
 import type { EventLog } from "./event_log.ts";
@@ -36,6 +36,11 @@ export interface ScannedMemories {
   accessedMinutes: Float64Array;
   /** `records[i].importance`. */
   importance: Float64Array;
+  /**
+   * The agent's memories (of any kind) that have no vector in the index, so a caller can embed
+   * them again instead of scoring them as unrelated (their cosine reads 0). Empty normally.
+   */
+  withoutVector: readonly MemoryId[];
 }
 
 /** Every store, from one backend: "embedded" (Deno KV) or "upstash" (Redis + Vector). */

@@ -5,9 +5,10 @@
  */
 import { ConflictError } from "../errors.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "./document_store.ts";
+import type { FencedWrite } from "./lock.ts";
 
 /** Options for {@linkcode updateDocument}. */
-export interface UpdateDocumentOptions<T> {
+export interface UpdateDocumentOptions<T> extends FencedWrite {
   /** Reads and writes before giving up. @default 5 */
   attempts?: number;
   /** Create the document when it does not exist. @default true */
@@ -40,7 +41,8 @@ export async function updateDocument<T>(
     const next = change(current?.value ?? null);
     if (next === undefined) return current?.value ?? null;
     if (current) {
-      if (await store.replace(key, next, current.version)) return next;
+      const fenced = options.fence ? { fence: options.fence } : undefined;
+      if (await store.replace(key, next, current.version, fenced)) return next;
       continue;
     }
     if (options.create === false) continue;

@@ -40,6 +40,9 @@ export interface VectorIndex {
     vector: Float32Array,
   ): Promise<(id: MemoryId) => number | undefined>;
 
+  /** Every memory id that has a vector in the scope, in no particular order. */
+  ids(scope: AgentScope): Promise<MemoryId[]>;
+
   /** Removes vectors; ids that do not exist are ignored. */
   delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void>;
 }

@@ -3,11 +3,18 @@ import { z } from "zod";
 
 const pattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 
-/** A game time such as `2023-02-13T07:00:00`. */
+/**
+ * The last year a game time may have: one short of 9999, so a day of ticks (or a day plan) from
+ * any valid time still has four-digit years.
+ */
+export const MAX_GAME_YEAR = 9998;
+
+/** A game time such as `2023-02-13T07:00:00`, in years 1 to {@linkcode MAX_GAME_YEAR}. */
 export const GameTime = z
   .string()
   .regex(pattern, "Use game time as YYYY-MM-DDTHH:MM:SS, e.g. 2023-02-13T07:00:00")
   .refine((s) => formatGameTime(parseMs(s)) === s, "Not a real calendar date or time")
+  .refine(inGameYears, `Use a year from 1 to ${MAX_GAME_YEAR}`)
   .meta({ id: "GameTime", example: "2023-02-13T07:00:00" });
 export type GameTime = z.infer<typeof GameTime>;
 
@@ -15,12 +22,25 @@ function parseMs(time: string): number {
   const m = pattern.exec(time);
   if (!m) return Number.NaN;
   const [, y, mo, d, h, mi, s] = m.map(Number);
-  return Date.UTC(y, mo - 1, d, h, mi, s);
+  // Date.UTC reads years 0-99 as 1900-1999: set the full year explicitly.
+  const date = new Date(Date.UTC(2000, 0, 1));
+  date.setUTCFullYear(y, mo - 1, d);
+  date.setUTCHours(h, mi, s, 0);
+  return date.getTime();
 }
 
 function formatGameTime(ms: number): string {
   if (!Number.isFinite(ms)) return "";
   return new Date(ms).toISOString().slice(0, 19);
+}
+
+/**
+ * Whether a time (e.g. the end of a tick) is within years 1 to {@linkcode MAX_GAME_YEAR}; times
+ * beyond them would lose their fixed-width, sortable form.
+ */
+export function inGameYears(time: string): boolean {
+  const year = Number(time.slice(0, 4));
+  return /^\d{4}-/.test(time) && year >= 1 && year <= MAX_GAME_YEAR;
 }
 
 /** Minutes since 1970-01-01T00:00:00 of a game time; a sortable number for indexes. */

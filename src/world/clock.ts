@@ -2,6 +2,7 @@
  * @module A world's clock and settings as they change: `PATCH` of name, tick length, pause and
  * settings, and the compare-and-set that moves game time forward (SPEC §6).
  */
+import type { FencedWrite } from "../ports/lock.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { updateDocument } from "../ports/update_document.ts";
@@ -130,6 +131,7 @@ export async function advanceClock(
   worldId: WorldId,
   from: GameTime,
   to: GameTime,
+  options: FencedWrite = {},
 ): Promise<Clock> {
   const world = await updateDocument<World>(
     deps.storage.documents,
@@ -147,6 +149,7 @@ export async function advanceClock(
       attempts: ATTEMPTS,
       read: await loadWorldDoc(deps, worldId),
       create: false,
+      fence: options.fence,
       conflict:
         `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
     },
@@ -157,5 +160,5 @@ export async function advanceClock(
 /** The engine's clock port for worlds: reads the world document and moves its clock. */
 export const worldTickClock: TickClock<World> = {
   load: async (deps, id) => (await loadWorldDoc(deps, id as WorldId)).value,
-  advance: (deps, id, from, to) => advanceClock(deps, id as WorldId, from, to),
+  advance: (deps, id, from, to, options) => advanceClock(deps, id as WorldId, from, to, options),
 };

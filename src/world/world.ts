@@ -18,6 +18,9 @@ export const Clock = z
 export type Clock = z.infer<typeof Clock>;
 
 /** Per-world tuning of the memory stream; every field has the paper's default. */
+/** How far ahead of the clock an observation may be dated by default: one game day. */
+export const FUTURE_MARGIN_MINUTES = 1_440;
+
 export const WorldSettings = z
   .strictObject({
     reflectionThreshold: z
@@ -87,6 +90,16 @@ export const WorldSettings = z
       description:
         "When true, an agent sincerely asked whether it is an AI says so, in character (SPEC §7)",
     }),
+    futureMarginMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(525_600)
+      .default(FUTURE_MARGIN_MINUTES)
+      .meta({
+        description:
+          "Perceive refuses (422) an observation dated more than this many game minutes after the world clock: a mistyped year would otherwise stay the most recent memory forever",
+      }),
   })
   .meta({ id: "WorldSettings" });
 export type WorldSettings = z.infer<typeof WorldSettings>;

@@ -1,4 +1,5 @@
 /** @module Deps for tests: in-memory Deno KV, the offline model and the local embedder. */
+import { abortableSleep } from "../../lib/abortable_sleep.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
@@ -18,7 +19,7 @@ export async function makeTestDeps(
     model: overrides.model ?? new OfflineLanguageModel({}),
     embedder,
     ids: overrides.ids ?? new RandomIdSource(),
-    sleep: overrides.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+    sleep: overrides.sleep ?? abortableSleep,
     async [Symbol.asyncDispose]() {
       await storage.close();
     },

@@ -11,6 +11,7 @@
  * ≤ 20 ms at 100k. `deno bench` reports avg, p75 and p99 but no median: with `BENCH_P50=1` in the
  * environment the module first times 200 retrievals per size and prints their p50.
  */
+import { abortableSleep } from "../../lib/abortable_sleep.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
@@ -63,7 +64,7 @@ const deps: Deps = {
   model: new OfflineLanguageModel({}),
   embedder,
   ids: new RandomIdSource(),
-  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  sleep: abortableSleep,
 };
 const worldId = WorldId.parse("bench");
 await createWorld(deps, {

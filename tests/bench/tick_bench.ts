@@ -9,6 +9,7 @@
  * Run with `deno bench -A tests/bench/tick_bench.ts`. With `BENCH_TICKS=1` it also prints the
  * model calls per agent per tick of the measured ticks.
  */
+import { abortableSleep } from "../../lib/abortable_sleep.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
@@ -68,7 +69,7 @@ async function town(
     model,
     embedder: new LocalEmbedder({ dimensions: 384 }),
     ids: new RandomIdSource(),
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    sleep: abortableSleep,
   };
   const world = await createWorld(
     deps,

@@ -12,6 +12,7 @@
  * through `OpenAiEmbedder` (local vectors, so retrieval matches 8(a)). Usage is booked once per
  * call, from the offline model's count.
  */
+import { abortableSleep } from "../../lib/abortable_sleep.ts";
 import { parseArgs } from "node:util";
 import { CachedEmbedder } from "../../lib/cached_embedder.ts";
 import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
@@ -108,7 +109,7 @@ const deps: Deps = {
     ),
   ),
   ids: new RandomIdSource(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: abortableSleep,
 };
 
 const started = performance.now();

@@ -50,3 +50,10 @@ Deno.test("parseSimulateFlags() names every problem", async (t) => {
   const both = parseSimulateFlags(["--concurrency", "0"]);
   assert.equal(both.kind === "invalid" && both.problems.length, 2, "all problems at once");
 });
+
+Deno.test("parseSimulateFlags() takes --save FILE and refuses an empty one", () => {
+  const parsed = parseSimulateFlags(["--hours", "1", "--save", "town.ndjson"]);
+  assert.equal(parsed.kind === "run" && parsed.flags.save, "town.ndjson");
+  const empty = parseSimulateFlags(["--hours", "1", "--save", ""]);
+  assert.equal(empty.kind, "invalid");
+});

@@ -1,6 +1,7 @@
 /** @module Contract cases every Lock adapter must pass. */
 import assert from "node:assert/strict";
-import { type ContractCases, delay, suffix } from "./_contract_support.ts";
+import { LeaseLostError } from "../../src/errors.ts";
+import { type ContractCases, delay, makeMemory, newScope, suffix } from "./_contract_support.ts";
 
 /** Long enough that no case waits for it. */
 const LONG_TTL = 30_000;
@@ -89,5 +90,104 @@ export function lockContract(cases: ContractCases): void {
     assert.ok(a && b);
     assert.equal(await s.locks.release(a), true);
     assert.equal(await s.locks.release(b), true);
+  });
+
+  cases.add("Lock.renew() keeps a lease alive past its first TTL", async (s) => {
+    const key = lockKey();
+    // Generous against a loaded machine: renew at a quarter of the TTL, for two TTLs.
+    const ttl = 800;
+    const lease = await s.locks.acquire(key, ttl);
+    assert.ok(lease);
+    for (let i = 0; i < 8; i++) {
+      await delay(ttl / 4);
+      assert.equal(await s.locks.renew(lease, ttl), true, `renewal ${i}`);
+    }
+    assert.equal(await s.locks.acquire(key, LONG_TTL), null, "Still held after 2 TTLs");
+    assert.equal(await s.locks.release(lease), true);
+  });
+
+  cases.add("Lock.renew() refuses a lease that expired or was taken over", async (s) => {
+    const key = lockKey();
+    const lease = await s.locks.acquire(key, SHORT_TTL);
+    assert.ok(lease);
+    await delay(SHORT_TTL + 300);
+    assert.equal(await s.locks.renew(lease, LONG_TTL), false, "Expired: not renewed");
+    const next = await s.locks.acquire(key, LONG_TTL);
+    assert.ok(next);
+    assert.equal(await s.locks.renew(lease, LONG_TTL), false, "Taken over: not renewed");
+    assert.equal(await s.locks.renew({ key, token: "not-the-token" }, LONG_TTL), false);
+    assert.equal(await s.locks.acquire(key, LONG_TTL), null, "The new holder keeps it");
+    assert.equal(await s.locks.renew(next, LONG_TTL), true);
+    assert.equal(await s.locks.release(next), true);
+  });
+
+  cases.add(
+    "DocumentStore.replace() with a fence writes only while the lease is held",
+    async (s) => {
+      const key = lockKey();
+      const doc = { collection: "fenced", scope: suffix(), id: "d" };
+      await s.documents.create(doc, { n: 0 });
+      const lease = await s.locks.acquire(key, SHORT_TTL);
+      assert.ok(lease);
+      const held = await s.documents.replace(doc, { n: 1 }, 1, { fence: lease });
+      assert.equal(held?.version, 2);
+      await delay(SHORT_TTL + 300);
+      const next = await s.locks.acquire(key, LONG_TTL);
+      assert.ok(next, "Taken over after expiry");
+      await assert.rejects(
+        s.documents.replace(doc, { n: 99 }, 2, { fence: lease }),
+        (e: unknown) => e instanceof LeaseLostError && e.code === "conflict",
+      );
+      assert.deepEqual((await s.documents.get(doc))?.value, { n: 1 }, "Nothing written");
+      assert.equal((await s.documents.replace(doc, { n: 2 }, 2, { fence: next }))?.version, 3);
+      assert.equal(
+        await s.documents.replace(doc, { n: 3 }, 2, { fence: next }),
+        null,
+        "A held fence still needs the expected version",
+      );
+      assert.equal(await s.locks.release(next), true);
+    },
+  );
+
+  cases.add("DocumentStore.replace() with a fence survives the holder renewing it", async (s) => {
+    const key = lockKey();
+    const doc = { collection: "fenced", scope: suffix(), id: "r" };
+    await s.documents.create(doc, { n: 0 });
+    const lease = await s.locks.acquire(key, LONG_TTL);
+    assert.ok(lease);
+    let version = 1;
+    await Promise.all([
+      (async () => {
+        for (let i = 0; i < 20; i++) await s.locks.renew(lease, LONG_TTL);
+      })(),
+      (async () => {
+        for (let i = 0; i < 20; i++) {
+          const written = await s.documents.replace(doc, { n: i }, version, { fence: lease });
+          assert.ok(written, `write ${i}`);
+          version = written.version;
+        }
+      })(),
+    ]);
+    assert.equal(version, 21);
+    assert.equal(await s.locks.release(lease), true);
+  });
+
+  cases.add("MemoryStore.append() with a fence writes only while the lease is held", async (s) => {
+    const key = lockKey();
+    const scope = newScope();
+    const lease = await s.locks.acquire(key, SHORT_TTL);
+    assert.ok(lease);
+    await s.memories.append(scope, [makeMemory(scope, "m1")], { fence: lease });
+    await delay(SHORT_TTL + 300);
+    const next = await s.locks.acquire(key, LONG_TTL);
+    assert.ok(next);
+    await assert.rejects(
+      s.memories.append(scope, [makeMemory(scope, "m2")], { fence: lease }),
+      (e: unknown) => e instanceof LeaseLostError,
+    );
+    assert.deepEqual((await s.memories.all(scope)).map((m) => m.id), ["m1"], "Nothing written");
+    await s.memories.append(scope, [makeMemory(scope, "m3")], { fence: next });
+    assert.equal(await s.memories.count(scope), 2);
+    assert.equal(await s.locks.release(next), true);
   });
 }

@@ -467,4 +467,22 @@ export function memoryStoreContract(cases: ContractCases): void {
     assert.deepEqual(ids(await s.memories.all(sibling)), ["m-000"]);
     assert.deepEqual(await s.memories.top(home, "created", 1), ["m-001"]);
   });
+
+  cases.add("MemoryStore.clear() removes one agent's whole stream and nothing else", async (s) => {
+    const scope = newScope();
+    const other = newScope(scope.worldId);
+    await s.memories.append(scope, makeMemories(scope, "c", 1_200));
+    await s.memories.append(other, makeMemories(other, "o", 3));
+    await s.memories.touch(scope, [mid("c-001")], at(5_000));
+    await s.memories.clear(scope);
+    assert.equal(await s.memories.count(scope), 0);
+    assert.deepEqual(await s.memories.all(scope), []);
+    assert.equal(await s.memories.get(scope, mid("c-001")), null);
+    assert.deepEqual(await s.memories.top(scope, "lastAccessed", 5), []);
+    assert.equal((await s.memories.list(scope, { limit: 10 })).memories.length, 0);
+    assert.equal(await s.memories.count(other), 3, "Another agent keeps its memories");
+    await s.memories.clear(scope); // idempotent
+    await s.memories.append(scope, [makeMemory(scope, "c-001")]);
+    assert.equal(await s.memories.count(scope), 1, "The ids can be used again");
+  });
 }

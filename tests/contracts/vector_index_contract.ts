@@ -249,4 +249,25 @@ export function vectorIndexContract(cases: ContractCases): void {
     assert.deepEqual(await s.vectors.query(twin, angled(dims, 0), 10), []);
     assert.equal((await s.vectors.fetch(home, [mid("v-1")])).length, 1);
   });
+
+  cases.add(
+    "VectorIndex.ids() lists every id of one scope, after upserts and deletes",
+    async (s) => {
+      const scope = newScope();
+      const other = newScope(scope.worldId);
+      const d = s.vectors.dimensions;
+      assert.deepEqual(await s.vectors.ids(scope), [], "an agent without vectors");
+      const entries = Array.from({ length: 1_200 }, (_, i) => ({
+        id: mid(`v-${String(i).padStart(4, "0")}`),
+        vector: angled(d, i % 90),
+      }));
+      await s.vectors.upsert(scope, entries);
+      await s.vectors.upsert(other, [{ id: mid("elsewhere"), vector: axis(d, 0) }]);
+      await s.vectors.delete(scope, [mid("v-0007")]);
+      const ids = (await s.vectors.ids(scope)).sort();
+      assert.equal(ids.length, 1_199);
+      assert.ok(!ids.includes(mid("v-0007")));
+      assert.ok(!ids.includes(mid("elsewhere")));
+    },
+  );
 }

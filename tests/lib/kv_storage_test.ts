@@ -746,7 +746,7 @@ Deno.test("rankMemories() on the embedded backend returns exactly rankCandidates
       const cosines = all.map((m) => float32Cosine(stored.get(m.id)!, unit));
       const expected = rankCandidates(all, cosines, { ...options, limit: 10 });
 
-      const got = await rankMemories({ storage }, scope, query, options);
+      const got = await rankMemories({ storage, embedder }, scope, query, options);
       assert.deepEqual(got, { ranked: expected, candidates: all.length, exact: true });
       // A float64 brute force agrees up to the float32 rounding of the cosines.
       for (const s of got.ranked) {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { withLease } from "../../../src/engine/lease.ts";
+import { LeaseLostError } from "../../../src/errors.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 
 Deno.test("withLease() runs one holder at a time and releases on failure", async (t) => {
@@ -36,4 +37,35 @@ Deno.test("withLease() runs one holder at a time and releases on failure", async
     );
     await holder;
   });
+});
+
+Deno.test("withLease() renews the lease while work outlasts its TTL", async () => {
+  await using deps = await makeTestDeps();
+  const opts = { ttlMs: 300, waitMs: 0, busy: () => new Error("busy") };
+  let renewals = 0;
+  const renew = deps.storage.locks.renew.bind(deps.storage.locks);
+  deps.storage.locks.renew = (lease, ttl) => (renewals++, renew(lease, ttl));
+  const holder = withLease(deps, "slow", async (held) => {
+    await deps.sleep(1_000);
+    held.assertHeld();
+    return "done";
+  }, opts);
+  await deps.sleep(600);
+  await assert.rejects(withLease(deps, "slow", () => Promise.resolve(1), opts), /busy/);
+  assert.equal(await holder, "done");
+  assert.ok(renewals >= 3, `renewed ${renewals} times`);
+  assert.equal(await withLease(deps, "slow", () => Promise.resolve(2), opts), 2, "Released");
+});
+
+Deno.test("withLease() aborts held.signal when a renewal finds the lease lost", async () => {
+  await using deps = await makeTestDeps();
+  deps.storage.locks.renew = () => Promise.resolve(false);
+  const opts = { ttlMs: 150, waitMs: 0, busy: () => new Error("busy") };
+  await assert.rejects(
+    withLease(deps, "lost", async (held) => {
+      await deps.sleep(400, held.signal);
+      held.assertHeld();
+    }, opts),
+    (e: unknown) => e instanceof LeaseLostError,
+  );
 });

@@ -150,7 +150,7 @@ Deno.test({
           return s;
         });
         const exact = rankCandidates(all, cosines, { at, weights, decay: 0.995, limit: 10 });
-        const { ranked, exact: isExact } = await rankMemories({ storage }, scope, q, {
+        const { ranked, exact: isExact } = await rankMemories({ storage, embedder }, scope, q, {
           at,
           weights,
           decay: 0.995,

@@ -1,0 +1,54 @@
+/** @module Admin routes: store maintenance. Under /v1/admin, for the admin key only. */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import type { Deps } from "../src/deps.ts";
+import { WorldId } from "../src/ids.ts";
+import { repairStore } from "../src/memory/repair.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { jsonContent } from "./_openapi.ts";
+
+const RepairInput = z
+  .strictObject({
+    worlds: z.array(WorldId).min(1).max(1000).optional().meta({
+      description: "Only these worlds; default: every world of the store",
+    }),
+  })
+  .meta({ id: "RepairInput", example: { worlds: ["smallville"] } });
+
+const RepairReport = z
+  .object({
+    worlds: z.number().int(),
+    agents: z.number().int(),
+    memories: z.number().int(),
+    reembedded: z.number().int().meta({ description: "Memories without a vector, embedded again" }),
+    orphanVectorsDeleted: z.number().int().meta({
+      description: "Vectors without a memory, deleted",
+    }),
+  })
+  .meta({ id: "RepairReport" });
+
+const repairRoute = createRoute({
+  method: "post",
+  path: "/admin/repair",
+  operationId: "repairStore",
+  tags: ["Admin"],
+  summary: "Repair the store: embed memories that lost their vector, delete orphan vectors",
+  description:
+    "Runs the sweep the server also runs at start-up, agent by agent under each agent's lock. Admin only: needs the admin key.",
+  request: { body: { required: false, content: { "application/json": { schema: RepairInput } } } },
+  responses: {
+    200: jsonContent(RepairReport, "What was found and fixed"),
+    ...errorResponses(400, 401, 403, 502, 503, 504),
+  },
+});
+
+/** The `/v1/admin` routes. */
+export function adminRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(repairRoute, async (c) => {
+    const body = c.req.header("content-type") ? c.req.valid("json") : {};
+    return c.json(await repairStore(deps, { worlds: body.worlds }), 200);
+  });
+  return app;
+}

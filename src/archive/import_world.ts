@@ -1,0 +1,402 @@
+/**
+ * @module Import: a world archive read line by line into the store, all or nothing.
+ *
+ * Every line is checked before anything it implies is written, and nothing is visible before
+ * the whole file was read and checked: the world's own document, which every read goes through,
+ * is written last (the commit point). Records are staged under the new world id as they stream
+ * in, so memory stays flat; a bad line, a truncated file or a failed write removes everything
+ * staged so far. Event claims, usage and the event log (which cannot be removed one by one) are
+ * written only once the whole file checked out.
+ */
+import { z } from "zod";
+import { Agent } from "../agents/agent.ts";
+import type { Deps } from "../deps.ts";
+import { ConflictError, SimulacraError } from "../errors.ts";
+import type { AgentScope, MemoryId, WorldId } from "../ids.ts";
+import type { MemoryRecord } from "../ports/memory_record.ts";
+import type { NewEvent } from "../ports/event_log.ts";
+import { type World, worldKey } from "../world/world.ts";
+import {
+  ARCHIVE_FORMAT,
+  ARCHIVE_VERSION,
+  type ArchiveCounts,
+  BodyLine,
+  decodeVector,
+  type HeaderLine,
+  HeaderLine as HeaderSchema,
+  type UsageLine,
+} from "./archive_format.ts";
+import { restoreUsage } from "./restore_usage.ts";
+import { isWorldCollection, worldDocumentKey } from "./world_documents.ts";
+
+/** Options of {@linkcode importWorld}. */
+export interface ImportOptions {
+  /** Import under this id instead of the archived one: a fork. @default the archived id */
+  id?: WorldId;
+  /** Embed every memory again when the archive was made with another embedder. @default false */
+  reembed?: boolean;
+}
+
+/** What an import did. */
+export const ImportResult = z
+  .object({
+    world: z.object({ id: z.string(), name: z.string() }).loose(),
+    counts: z.object({
+      agents: z.number(),
+      documents: z.number(),
+      memories: z.number(),
+      events: z.number(),
+    }),
+    reembedded: z.number().int().meta({
+      description: "Memories embedded again because the archive used another embedder",
+    }),
+  })
+  .meta({ id: "ImportResult" });
+export type ImportResult = z.infer<typeof ImportResult>;
+
+/** Memories written per batch. */
+const BATCH = 250;
+/** Events appended per call. */
+const EVENT_BATCH = 500;
+
+/**
+ * Imports an archive (its lines, without newlines). Refuses, writing nothing: a malformed,
+ * truncated or other-version file (`invalid_request`, `details.line`), an existing world id
+ * (`conflict`), an archive embedded with another embedder unless `reembed` (`unprocessable`).
+ *
+ * @throws as above; `store_unavailable` or `model_*` while writing (nothing left behind).
+ */
+export async function importWorld(
+  deps: Pick<Deps, "storage" | "embedder">,
+  lines: AsyncIterable<string>,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const staging = new Staging(deps);
+  try {
+    return await readArchive(deps, lines, options, staging);
+  } catch (err) {
+    await staging.rollback();
+    throw err;
+  }
+}
+
+async function readArchive(
+  deps: Pick<Deps, "storage" | "embedder">,
+  lines: AsyncIterable<string>,
+  options: ImportOptions,
+  staging: Staging,
+): Promise<ImportResult> {
+  let n = 0;
+  let header: HeaderLine | null = null;
+  let world: World | null = null;
+  let targetId: WorldId | null = null;
+  let usage: UsageLine | null = null;
+  let end: ArchiveCounts | null = null;
+  const seen: ArchiveCounts = { agents: 0, documents: 0, memories: 0, events: 0 };
+  const agents = new Set<string>();
+  const memoryIds = new Set<string>();
+  const events: NewEvent[] = [];
+  let reembedded = 0;
+  let batch:
+    | { scope: AgentScope; records: MemoryRecord[]; vectors: (Float32Array | null)[] }
+    | null = null;
+  const flush = async () => {
+    if (batch === null) return;
+    reembedded += await staging.memories(batch.scope, batch.records, batch.vectors);
+    batch = null;
+  };
+
+  for await (const text of lines) {
+    n++;
+    if (end !== null) {
+      if (text.trim() === "") continue;
+      throw lineError(n, "there is a line after the end line");
+    }
+    const json = parseJson(text, n);
+    if (header === null) {
+      header = checkHeader(deps, json, n, options);
+      targetId = options.id ?? header.worldId;
+      if (await deps.storage.documents.get(worldKey(targetId))) {
+        throw new ConflictError(
+          `Cannot import world "${targetId}": a world with this id exists: import with ?id=<new id> to fork it, or delete it first`,
+        );
+      }
+      continue;
+    }
+    const parsed = BodyLine.safeParse(json);
+    if (!parsed.success) throw lineError(n, describe(parsed.error));
+    const line = parsed.data;
+    if (world === null && line.type !== "world") {
+      throw lineError(n, "the world line must be second");
+    }
+    const rewrite = <T>(value: T): T => renameWorld(value, header!.worldId, targetId!);
+    switch (line.type) {
+      case "world":
+        if (world !== null) throw lineError(n, "a second world line");
+        world = rewrite({ ...line.world, id: targetId! }) as World;
+        break;
+      case "document": {
+        if (!isWorldCollection(line.collection, line.agentId !== undefined)) {
+          throw lineError(n, `"${line.collection}" is not a collection a world owns`);
+        }
+        if (line.agentId !== undefined && !agents.has(line.agentId)) {
+          throw lineError(n, `the document belongs to agent "${line.agentId}", not in the file`);
+        }
+        let value = rewrite(line.value);
+        if (line.collection === "agents") {
+          const agent = Agent.safeParse(value);
+          if (!agent.success || agent.data.id !== line.id) {
+            throw lineError(
+              n,
+              `the agent is not valid: ${agent.error ? describe(agent.error) : "its id differs"}`,
+            );
+          }
+          value = agent.data;
+          agents.add(line.id);
+          seen.agents++;
+        }
+        seen.documents++;
+        await staging.document(worldDocumentKey(targetId!, line), value);
+        break;
+      }
+      case "memory": {
+        const memory = rewrite(line.memory);
+        if (!agents.has(memory.agentId)) {
+          throw lineError(n, `the memory belongs to agent "${memory.agentId}", not in the file`);
+        }
+        const key = `${memory.agentId}/${memory.id}`;
+        if (memoryIds.has(key)) throw lineError(n, `memory "${memory.id}" appears twice`);
+        memoryIds.add(key);
+        const vector = decodeVector(line.embedding, header.embedder.dimensions);
+        if (vector === null || !vector.every(Number.isFinite)) {
+          throw lineError(
+            n,
+            `the embedding is not ${header.embedder.dimensions} float32 values as the header says`,
+          );
+        }
+        seen.memories++;
+        if (
+          batch !== null &&
+          (batch.scope.agentId !== memory.agentId || batch.records.length >= BATCH)
+        ) {
+          await flush();
+        }
+        batch ??= {
+          scope: { worldId: targetId!, agentId: memory.agentId },
+          records: [],
+          vectors: [],
+        };
+        batch.records.push(memory);
+        batch.vectors.push(options.reembed && mismatched(deps, header) ? null : vector);
+        break;
+      }
+      case "usage":
+        usage = line;
+        break;
+      case "event": {
+        seen.events++;
+        const { seq: _seq, ...event } = rewrite(line.event);
+        events.push(event as NewEvent);
+        break;
+      }
+      case "end":
+        end = line.counts;
+        break;
+    }
+  }
+  if (header === null) throw lineError(1, "the file is empty");
+  if (end === null) {
+    throw lineError(n + 1, "the file ends without its end line: it is truncated");
+  }
+  for (const key of Object.keys(seen) as (keyof ArchiveCounts)[]) {
+    if (seen[key] !== end[key]) {
+      throw lineError(n, `the end line counts ${end[key]} ${key} but the file holds ${seen[key]}`);
+    }
+  }
+  await flush();
+  await staging.claims(targetId!);
+  if (usage !== null) await restoreUsage(deps, targetId!, usage);
+  for (let i = 0; i < events.length; i += EVENT_BATCH) {
+    await deps.storage.events.append(targetId!, events.slice(i, i + EVENT_BATCH));
+  }
+  const created = await staging.commit(world!);
+  return { world: created, counts: seen, reembedded };
+}
+
+function checkHeader(
+  deps: Pick<Deps, "embedder">,
+  json: unknown,
+  n: number,
+  options: ImportOptions,
+): HeaderLine {
+  const looks = z.object({ type: z.literal("header"), format: z.literal(ARCHIVE_FORMAT) })
+    .safeParse(json);
+  if (!looks.success) {
+    throw lineError(
+      n,
+      `it is not a ${ARCHIVE_FORMAT} header: export the world with GET /v1/worlds/{world}/export`,
+    );
+  }
+  const version = (json as { version?: unknown }).version;
+  if (version !== ARCHIVE_VERSION) {
+    throw lineError(
+      n,
+      `the archive has format version ${
+        JSON.stringify(version)
+      }, this build reads version ${ARCHIVE_VERSION}`,
+    );
+  }
+  const parsed = HeaderSchema.safeParse(json);
+  if (!parsed.success) throw lineError(n, describe(parsed.error));
+  const header = parsed.data;
+  if (mismatched(deps, header) && !options.reembed) {
+    const { model, dimensions } = header.embedder;
+    const ours = deps.embedder.info;
+    throw new SimulacraError(
+      "unprocessable",
+      `Cannot import memories embedded with "${model}" (${dimensions} dimensions) into a store that uses "${ours.model}" (${ours.dimensions}): import with ?reembed=true to embed them again (one embedding call per ${BATCH} memories)`,
+      {
+        details: {
+          archive: header.embedder,
+          store: { model: ours.model, dimensions: ours.dimensions },
+        },
+      },
+    );
+  }
+  return header;
+}
+
+function mismatched(deps: Pick<Deps, "embedder">, header: HeaderLine): boolean {
+  const ours = deps.embedder.info;
+  return header.embedder.model !== ours.model || header.embedder.dimensions !== ours.dimensions;
+}
+
+function parseJson(text: string, n: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw lineError(n, "it is not valid JSON (a corrupt or cut file?)");
+  }
+}
+
+function lineError(line: number, reason: string): SimulacraError {
+  return new SimulacraError("invalid_request", `Cannot import line ${line}: ${reason}`, {
+    details: { line },
+  });
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const path = issue.path.length > 0 ? `"${issue.path.join(".")}": ` : "";
+  return `${path}${issue.message}`;
+}
+
+/**
+ * A copy of `value` with every `worldId` field that names `from` naming `to` instead: how a
+ * fork's records point at the new world.
+ */
+export function renameWorld<T>(value: T, from: string, to: string): T {
+  if (from === to || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => renameWorld(v, from, to)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = key === "worldId" && v === from ? to : renameWorld(v, from, to);
+  }
+  return out as T;
+}
+
+/** What an import wrote so far, to undo it when the import fails. */
+class Staging {
+  readonly #deps: Pick<Deps, "storage" | "embedder">;
+  readonly #documents: { collection: string; scope: string; id: string }[] = [];
+  readonly #vectors = new Map<string, { scope: AgentScope; ids: MemoryId[] }>();
+  readonly #eventIds: { scope: AgentScope; eventId: string; id: MemoryId }[] = [];
+
+  constructor(deps: Pick<Deps, "storage" | "embedder">) {
+    this.#deps = deps;
+  }
+
+  /** Writes (or overwrites a leftover of) a document. */
+  async document(key: { collection: string; scope: string; id: string }, value: unknown) {
+    const { documents } = this.#deps.storage;
+    this.#documents.push(key);
+    const existing = await documents.get(key);
+    if (existing === null) await documents.create(key, value);
+    else await documents.replace(key, value, existing.version);
+  }
+
+  /** Writes memories and their vectors (embedding those given as null); returns how many it embedded. */
+  async memories(
+    scope: AgentScope,
+    records: MemoryRecord[],
+    vectors: (Float32Array | null)[],
+  ): Promise<number> {
+    const todo = records.filter((_, i) => vectors[i] === null);
+    let embedded: Float32Array[] = [];
+    if (todo.length > 0) {
+      embedded = (await this.#deps.embedder.embed(todo.map((m) => m.description), {
+        worldId: scope.worldId,
+        agentId: scope.agentId,
+        operation: "embedding.import",
+      })).vectors;
+    }
+    let next = 0;
+    const entries = records.map((m, i) => ({ id: m.id, vector: vectors[i] ?? embedded[next++] }));
+    const key = JSON.stringify([scope.worldId, scope.agentId]);
+    const written = this.#vectors.get(key) ?? { scope, ids: [] };
+    this.#vectors.set(key, written);
+    written.ids.push(...records.map((m) => m.id));
+    await this.#deps.storage.vectors.upsert(scope, entries);
+    await this.#deps.storage.memories.append(scope, records);
+    for (const m of records) {
+      if (m.eventId !== undefined) this.#eventIds.push({ scope, eventId: m.eventId, id: m.id });
+    }
+    return todo.length;
+  }
+
+  /** Claims each memory's event id, so a perceive of the same event finds its memory. */
+  async claims(worldId: WorldId): Promise<void> {
+    const { idempotency } = this.#deps.storage;
+    for (let i = 0; i < this.#eventIds.length; i += 100) {
+      await Promise.all(
+        this.#eventIds.slice(i, i + 100).map(({ scope, eventId, id }) =>
+          idempotency.put(`${worldId}/${scope.agentId}`, `event:${eventId}`, id)
+        ),
+      );
+    }
+  }
+
+  /** Creates the world document: from here on, the world exists. */
+  async commit(world: World): Promise<World> {
+    try {
+      await this.#deps.storage.documents.create(worldKey(world.id), world);
+    } catch (err) {
+      if (err instanceof ConflictError) {
+        throw new ConflictError(
+          `Cannot import world "${world.id}": a world with this id was created during the import: import with ?id=<new id>`,
+        );
+      }
+      throw err;
+    }
+    this.#documents.length = 0;
+    this.#vectors.clear();
+    return world;
+  }
+
+  /** Removes what was staged (best effort: a store that fails now leaves invisible records). */
+  async rollback(): Promise<void> {
+    const { documents, memories, vectors } = this.#deps.storage;
+    try {
+      for (const { scope, ids } of this.#vectors.values()) {
+        await memories.clear(scope);
+        for (let i = 0; i < ids.length; i += 1_000) {
+          await vectors.delete(scope, ids.slice(i, i + 1_000));
+        }
+      }
+      for (const key of this.#documents) await documents.delete(key);
+    } catch {
+      // The import's own error is the one to report; leftovers stay invisible (no world
+      // document) and a later import of the same id overwrites them.
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * @module Repair: memories without a vector get one again, vectors without a memory go. A
+ * memory is written after its vector, so neither should exist; this finds and fixes what a
+ * crash between two stores, or an older build, may have left. Runs over one agent (under its
+ * lock, so no write is half-way while it looks), one world, or the whole store.
+ */
+import { listAgents } from "../agents/agent.ts";
+import { withAgentLock } from "../agents/agent_lock.ts";
+import type { Deps } from "../deps.ts";
+import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
+import type { VectorEntry } from "../ports/vector_index.ts";
+import { listWorlds } from "../world/world.ts";
+import type { MemoryRecord } from "../ports/memory_record.ts";
+
+/** What a repair found and fixed. */
+export interface RepairReport {
+  worlds: number;
+  agents: number;
+  memories: number;
+  /** Memories that had no vector and were embedded again. */
+  reembedded: number;
+  /** Vectors that had no memory and were deleted. */
+  orphanVectorsDeleted: number;
+}
+
+/** Texts embedded per call. */
+const EMBED_BATCH = 100;
+
+/**
+ * Embeds memories again and stores their vectors (one embedding call per 100). Used wherever a
+ * missing vector is found: retrieval, export and the repair sweep.
+ * @throws `model_*` when embedding fails; `store_unavailable`.
+ */
+export async function embedAgain(
+  deps: Pick<Deps, "storage" | "embedder">,
+  scope: AgentScope,
+  memories: readonly MemoryRecord[],
+): Promise<VectorEntry[]> {
+  const entries: VectorEntry[] = [];
+  for (let i = 0; i < memories.length; i += EMBED_BATCH) {
+    const batch = memories.slice(i, i + EMBED_BATCH);
+    const embedded = await deps.embedder.embed(batch.map((m) => m.description), {
+      worldId: scope.worldId,
+      agentId: scope.agentId,
+      operation: "embedding.repair",
+    });
+    const made = batch.map((m, j) => ({ id: m.id, vector: embedded.vectors[j] }));
+    await deps.storage.vectors.upsert(scope, made);
+    entries.push(...made);
+  }
+  return entries;
+}
+
+/** Repairs one agent under its lock. */
+export async function repairAgent(
+  deps: Pick<Deps, "storage" | "embedder" | "sleep">,
+  scope: AgentScope,
+): Promise<Omit<RepairReport, "worlds" | "agents">> {
+  return await withAgentLock(deps, scope, async () => {
+    const records = await deps.storage.memories.all(scope);
+    const vectorIds = new Set<string>(await deps.storage.vectors.ids(scope));
+    const missing = records.filter((m) => !vectorIds.has(m.id));
+    const recordIds = new Set<string>(records.map((m) => m.id));
+    const orphans = [...vectorIds].filter((id) => !recordIds.has(id)) as MemoryId[];
+    await embedAgain(deps, scope, missing);
+    await deps.storage.vectors.delete(scope, orphans);
+    return {
+      memories: records.length,
+      reembedded: missing.length,
+      orphanVectorsDeleted: orphans.length,
+    };
+  });
+}
+
+/** Repairs every agent of every world (or of the worlds named). */
+export async function repairStore(
+  deps: Pick<Deps, "storage" | "embedder" | "sleep">,
+  options: { worlds?: readonly WorldId[] } = {},
+): Promise<RepairReport> {
+  const report: RepairReport = {
+    worlds: 0,
+    agents: 0,
+    memories: 0,
+    reembedded: 0,
+    orphanVectorsDeleted: 0,
+  };
+  const worlds = options.worlds ?? (await listWorlds(deps)).map((w) => w.id as WorldId);
+  for (const worldId of worlds) {
+    report.worlds++;
+    for (const agent of await listAgents(deps, worldId)) {
+      report.agents++;
+      const fixed = await repairAgent(deps, { worldId, agentId: agent.id as AgentId });
+      report.memories += fixed.memories;
+      report.reembedded += fixed.reembedded;
+      report.orphanVectorsDeleted += fixed.orphanVectorsDeleted;
+    }
+  }
+  return report;
+}

@@ -1,0 +1,266 @@
+/**
+ * Crash tests of the real server process (`main.ts`): killed with SIGKILL in the middle of a
+ * burst of perceives (embedded backend), and with its redis-server killed and restarted under
+ * it (hosted backend). Afterwards nothing acknowledged is missing, every stored memory is found
+ * by its own text (so it has its vector), and a crashed holder's agent lock is free within
+ * seconds.
+ */
+import assert from "node:assert/strict";
+import { startRedisServer } from "../dev/redis_server.ts";
+import { startUpstashRedisGateway } from "../dev/upstash_redis_gateway.ts";
+import { startUpstashVectorServer } from "../dev/upstash_vector_server.ts";
+import { call, type RequestTarget } from "./_helpers/http_call.ts";
+import { OFFLINE_ENV } from "./_helpers/offline_env.ts";
+import { hasRedisServer } from "./_helpers/backends.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+interface Server {
+  url: string;
+  kill(): Promise<void>;
+}
+
+async function startMain(env: Record<string, string>): Promise<Server> {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "main.ts"],
+    cwd: ROOT,
+    env: { ...OFFLINE_ENV, ...env, PORT: String(port) },
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 300; i++) {
+    try {
+      const res = await fetch(`${url}/health`);
+      await res.body?.cancel();
+      if (res.ok) break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    async kill() {
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // Already gone.
+      }
+      await child.status;
+    },
+  };
+}
+
+/** Requests over the network, to the spawned server. */
+const network: RequestTarget = { request: (url, init) => fetch(url, init) };
+
+function request(url: string, method: string, body?: unknown) {
+  return call(network, method, url, body);
+}
+
+const AGENTS = ["ana", "ben"];
+
+async function setUp(url: string): Promise<void> {
+  const w = await request(`${url}/v1/worlds`, "POST", {
+    id: "crash",
+    name: "Crash",
+    startTime: "2023-02-13T07:00:00",
+  });
+  assert.equal(w.status, 201, JSON.stringify(w.body));
+  for (const id of AGENTS) {
+    const a = await request(`${url}/v1/worlds/crash/agents`, "POST", {
+      id,
+      name: id,
+      description: `${id} keeps a diary; ${id} likes long walks`,
+    });
+    assert.equal(a.status, 201, JSON.stringify(a.body));
+  }
+}
+
+const WORDS = ["red", "green", "blue", "kettle", "garden", "violin", "ferry", "lantern", "quartz"];
+
+/** A distinct observation text for batch `b`, item `i`. */
+function text(agent: string, b: number, i: number): string {
+  const pick = (n: number) => WORDS[n % WORDS.length];
+  return `${agent} noticed a ${pick(b)} ${pick(b * 7 + i)} number ${b}-${i} near the ${
+    pick(i * 3 + b)
+  }`;
+}
+
+/**
+ * Sends perceive batches, four at a time, until `stopAfter` batches were acknowledged (then
+ * `crash` runs while the rest are in flight); returns what was acknowledged.
+ */
+async function burst(
+  url: string,
+  options: { batches: number; stopAfter: number; crash: () => Promise<void> },
+): Promise<Map<string, { agent: string; text: string }>> {
+  const acknowledged = new Map<string, { agent: string; text: string }>();
+  let acks = 0;
+  let crashed: Promise<void> | null = null;
+  let next = 0;
+  const worker = async () => {
+    while (next < options.batches) {
+      const b = next++;
+      const agent = AGENTS[b % AGENTS.length];
+      const observations = Array.from({ length: 8 }, (_, i) => ({
+        text: text(agent, b, i),
+        eventId: `b${b}-${i}`,
+      }));
+      try {
+        const res = await request(`${url}/v1/worlds/crash/agents/${agent}/perceive`, "POST", {
+          observations,
+        });
+        if (res.status !== 200) continue;
+        res.body.memories.forEach((m: { id: string; description: string }) =>
+          acknowledged.set(`${agent}/${m.id}`, { agent, text: m.description })
+        );
+        if (++acks === options.stopAfter) crashed = options.crash();
+      } catch {
+        // The server (or its store) died under this request: not acknowledged.
+      }
+    }
+  };
+  await Promise.all([worker(), worker(), worker(), worker()]);
+  await crashed;
+  return acknowledged;
+}
+
+/** Every stored memory, per agent. */
+async function storedMemories(url: string) {
+  const out: { agent: string; id: string; description: string }[] = [];
+  for (const agent of AGENTS) {
+    let cursor = "";
+    do {
+      const page = await request(
+        `${url}/v1/worlds/crash/agents/${agent}/memories?limit=500${
+          cursor ? `&cursor=${cursor}` : ""
+        }`,
+        "GET",
+      );
+      assert.equal(page.status, 200, JSON.stringify(page.body));
+      for (const m of page.body.memories) out.push({ agent, id: m.id, description: m.description });
+      cursor = page.body.next ?? "";
+    } while (cursor);
+  }
+  return out;
+}
+
+async function assertIntact(
+  url: string,
+  acknowledged: Map<string, { agent: string; text: string }>,
+) {
+  // A crashed holder's lock is gone within its 5 s TTL: the first perceive gets through.
+  for (const agent of AGENTS) {
+    const started = performance.now();
+    const res = await request(`${url}/v1/worlds/crash/agents/${agent}/perceive`, "POST", {
+      observations: [{ text: `${agent} is back after the crash`, eventId: "after-crash" }],
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.ok(performance.now() - started < 8_000, "the crashed lock expired within seconds");
+  }
+  const stored = await storedMemories(url);
+  const byKey = new Map(stored.map((m) => [`${m.agent}/${m.id}`, m]));
+  for (const [key, { text }] of acknowledged) {
+    assert.equal(byKey.get(key)?.description, text, `acknowledged memory ${key} is stored`);
+  }
+  const relevance = { recency: 0, importance: 0, relevance: 1 };
+  for (const m of stored) {
+    const res = await request(`${url}/v1/worlds/crash/agents/${m.agent}/retrieve`, "POST", {
+      query: m.description,
+      k: 1,
+      weights: relevance,
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const top = res.body.memories[0];
+    assert.equal(top.description, m.description, `memory ${m.id} is found by its own text`);
+    assert.ok(top.raw.cosine > 0.99, `memory ${m.id} has its vector (cosine ${top.raw.cosine})`);
+  }
+  return stored.length;
+}
+
+Deno.test({
+  name: "main.ts killed with SIGKILL during a perceive burst loses nothing acknowledged (embedded)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "simulacra-crash-" });
+    const env = { SIMULACRA_DATA_DIR: dir };
+    try {
+      const first = await startMain(env);
+      await setUp(first.url);
+      const acknowledged = await burst(first.url, {
+        batches: 60,
+        stopAfter: 12,
+        crash: first.kill,
+      });
+      await first.kill();
+      assert.ok(acknowledged.size >= 12 * 8, `${acknowledged.size} acknowledged before the kill`);
+      const second = await startMain(env);
+      try {
+        const stored = await assertIntact(second.url, acknowledged);
+        assert.ok(stored >= acknowledged.size);
+        const repair = await request(`${second.url}/v1/admin/repair`, "POST");
+        assert.equal(repair.status, 200, JSON.stringify(repair.body));
+        assert.equal(repair.body.reembedded, 0, "retrieval already repaired what it met");
+        assert.equal(repair.body.orphanVectorsDeleted, 0);
+      } finally {
+        await second.kill();
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "main.ts on the hosted backend keeps everything acknowledged when redis-server is killed and restarted during a burst",
+  ignore: !(await hasRedisServer()),
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "simulacra-redis-crash-" });
+    let redis = await startRedisServer({ dir });
+    const gateway = await startUpstashRedisGateway({ redisUrl: redis.url, token: "crash-redis" });
+    const vector = await startUpstashVectorServer({ token: "crash-vector", dimensions: 384 });
+    const server = await startMain({
+      UPSTASH_REDIS_REST_URL: gateway.url,
+      UPSTASH_REDIS_REST_TOKEN: "crash-redis",
+      UPSTASH_VECTOR_REST_URL: vector.url,
+      UPSTASH_VECTOR_REST_TOKEN: "crash-vector",
+    });
+    try {
+      await setUp(server.url);
+      const acknowledged = await burst(server.url, {
+        batches: 60,
+        stopAfter: 12,
+        crash: async () => {
+          await redis.crash();
+          await new Promise((r) => setTimeout(r, 300));
+          redis = await startRedisServer({ dir, port: redis.port });
+        },
+      });
+      assert.ok(acknowledged.size >= 12 * 8);
+      const stored = await assertIntact(server.url, acknowledged);
+      assert.ok(stored >= acknowledged.size);
+      const repair = await request(`${server.url}/v1/admin/repair`, "POST");
+      assert.equal(repair.status, 200, JSON.stringify(repair.body));
+    } finally {
+      await server.kill();
+      await gateway.close();
+      await vector.close();
+      await redis.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
