@@ -7,6 +7,8 @@ import { startupBanner, startupFacts } from "./lib/startup_report.ts";
 import { createApp } from "./routes/app.ts";
 import type { Deps } from "./src/deps.ts";
 import { runScheduledTick } from "./src/simulation/scheduled_tick.ts";
+import { consumeTickMessage } from "./src/simulation/tick_world.ts";
+import { KvTickQueue } from "./lib/queues/kv_tick_queue.ts";
 import { SimulacraError } from "./src/errors.ts";
 import { type RepairReport, repairStore } from "./src/memory/repair.ts";
 import { VERSION } from "./src/version.ts";
@@ -22,6 +24,13 @@ export interface StartServerOptions {
   announce?: (banner: string) => void;
   /** Whether stdout is a terminal: a banner then, one JSON log line otherwise. @default Deno.stdout.isTerminal() */
   terminal?: boolean;
+  /**
+   * Where tick steps run: `kv` fans them out through Deno KV queues (embedded: a `queue.kv` file
+   * beside the data, so queued steps survive a restart; hosted: the platform's default KV, which
+   * Deno Deploy runs distributed); `off` steps every agent inside the tick's own call.
+   * @default env SIMULACRA_TICK_QUEUE, else "kv"
+   */
+  tickQueue?: "kv" | "off";
 }
 
 /** A running server. */
@@ -51,6 +60,8 @@ export async function startServer(
     openEmbedded: (dataDir, dimensions) =>
       openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions }),
   });
+  const queueKv = await openQueueKv(config, options.tickQueue ?? tickQueueMode(env));
+  const listening = queueKv ? listenForTicks(deps, queueKv, logger) : Promise.resolve();
   const app = createApp(deps, { adminKey: config.adminKey, logger });
   const hostname = config.adminKey ? "0.0.0.0" : "127.0.0.1";
   const tick = async () => {
@@ -83,9 +94,58 @@ export async function startServer(
     async shutdown() {
       await repaired;
       await server.shutdown();
+      queueKv?.close();
+      await listening;
       await deps.storage.close();
     },
   };
+}
+
+function tickQueueMode(env: Record<string, string>): "kv" | "off" {
+  const mode = env.SIMULACRA_TICK_QUEUE ?? "kv";
+  if (mode !== "kv" && mode !== "off") {
+    throw new SimulacraError(
+      "config_error",
+      `SIMULACRA_TICK_QUEUE must be "kv" or "off", not "${mode}"`,
+    );
+  }
+  return mode;
+}
+
+async function openQueueKv(
+  config: ReturnType<typeof loadConfig>,
+  mode: "kv" | "off",
+): Promise<Deno.Kv | null> {
+  if (mode === "off") return null;
+  if (config.storage.kind === "embedded") {
+    await Deno.mkdir(config.storage.dataDir, { recursive: true });
+    return await Deno.openKv(`${config.storage.dataDir}/queue.kv`);
+  }
+  return await Deno.openKv();
+}
+
+/**
+ * Consumes tick messages in this process: each step runs as its own message (Deno Deploy spreads
+ * them over isolates). A message whose handling throws (the store is down) is redelivered.
+ */
+function listenForTicks(deps: Deps, kv: Deno.Kv, logger: Logger): Promise<void> {
+  const queue = new KvTickQueue(kv);
+  deps.queue = queue;
+  return queue.listen(async (message) => {
+    try {
+      await consumeTickMessage(deps, message, queue);
+    } catch (err) {
+      logger.log("warn", "tick message failed; it will be redelivered", {
+        kind: message.kind,
+        worldId: message.worldId,
+        tickId: message.tickId,
+        error: err,
+      });
+      throw err;
+    }
+  }).catch((err) => {
+    logger.log("error", "tick queue listener stopped", { error: err });
+  });
 }
 
 /**

@@ -115,6 +115,9 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
           cause: err.cause instanceof Error ? err.cause : undefined,
         });
       }
+      // A busy tick says when to come back (409 at once instead of a long wait).
+      const retry = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
+      if (typeof retry === "number") c.header("Retry-After", String(retry));
       return c.json(errorBody(err.code, err.message, err.details), status);
     }
     if (err instanceof HTTPException) return httpExceptionResponse(err, c);

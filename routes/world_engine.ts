@@ -5,7 +5,13 @@ import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import { EventPage, EventsQuery, followEvents, listEvents } from "../src/world/event_feed.ts";
 import { TickInput, updateWorld, UpdateWorldInput } from "../src/world/clock.ts";
-import { TickResult, tickWorld } from "../src/simulation/tick_world.ts";
+import {
+  readTick,
+  startTick,
+  TickResult,
+  TickStatus,
+  tickWorld,
+} from "../src/simulation/tick_world.ts";
 import { World } from "../src/world/world.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
@@ -26,6 +32,13 @@ const patchWorldRoute = createRoute({
   },
 });
 
+const TickQuery = z.object({
+  wait: z.enum(["true", "false"]).optional().meta({
+    description:
+      "false: answer 202 with the tick id as soon as the steps are queued (needs the platform queue; without it the tick runs before answering)",
+  }),
+});
+
 const tickRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/tick",
@@ -36,11 +49,35 @@ const tickRoute = createRoute({
     "A repeated `tickId` (also sent concurrently) returns the first result and advances once; ticks with distinct ids run one after another. The body may be left out.",
   request: {
     params: WorldParams,
+    query: TickQuery,
     body: { required: false, content: { "application/json": { schema: TickInput } } },
   },
   responses: {
     200: jsonContent(TickResult, "The clock after the tick and what each agent did"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+    202: jsonContent(TickStatus, "With `wait=false`: the tick is queued; read it by its id"),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 503),
+  },
+});
+
+const TickIdParams = WorldParams.extend({
+  tickId: z.string().min(1).max(200).meta({
+    param: { name: "tickId", in: "path" },
+    example: "t-0001",
+  }),
+});
+
+const tickStatusRoute = createRoute({
+  method: "get",
+  path: "/worlds/{world}/ticks/{tickId}",
+  operationId: "getTick",
+  tags: ["Worlds"],
+  summary: "A tick's state: running, or done with its result",
+  description:
+    "For ticks started with `wait=false` (or by the cron). A tick whose first run failed answers its error.",
+  request: { params: TickIdParams },
+  responses: {
+    200: jsonContent(TickStatus, "Running, or done with the result"),
+    ...errorResponses(401, 403, 404, 409, 503),
   },
 });
 
@@ -84,7 +121,22 @@ export function worldEngineRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.openapi(tickRoute, async (c) => {
     const { world } = c.req.valid("param");
-    return c.json(await tickWorld(deps, world, c.req.valid("json") ?? {}), 200);
+    const input = c.req.valid("json") ?? {};
+    if (c.req.valid("query").wait === "false" && deps.queue) {
+      const planned = await startTick(deps, world, { ...input, queue: deps.queue });
+      if (planned.status === "done") {
+        return c.json(
+          { tickId: planned.tickId, status: "done" as const, result: planned.result },
+          202,
+        );
+      }
+      return c.json({ tickId: planned.tickId, status: "running" as const }, 202);
+    }
+    return c.json(await tickWorld(deps, world, input), 200);
+  });
+  app.openapi(tickStatusRoute, async (c) => {
+    const { world, tickId } = c.req.valid("param");
+    return c.json(await readTick(deps, world, tickId), 200);
   });
   app.openapi(eventsRoute, async (c) => {
     const { world } = c.req.valid("param");

@@ -3,7 +3,7 @@ import type { Deps } from "../deps.ts";
 import { ConflictError } from "../errors.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
-import { tickWorld } from "./tick_world.ts";
+import { startTick, tickWorld } from "./tick_world.ts";
 import { listWorlds } from "../world/world.ts";
 import { mapBounded } from "../engine/pool.ts";
 import { errorFields } from "../engine/tick_engine.ts";
@@ -23,6 +23,8 @@ export interface ScheduledWorldTick {
   tickId: string;
   /** The clock after the tick, when it ran (or had run already for this minute). */
   now?: string;
+  /** Set when the tick's steps were enqueued on the platform's queue (they run later). */
+  queued?: boolean;
   /** The error code when it did not run (e.g. `conflict`: another tick still held the world). */
   error?: string;
 }
@@ -47,7 +49,9 @@ export interface ScheduledTickOptions {
 /**
  * Runs the cron for the wall-clock minute of `scheduledAt` (ms since epoch): records a heartbeat,
  * then advances every unpaused world once by its `minutesPerTick` through the same
- * {@linkcode tickWorld} as `POST …/tick`, with the tick id `cron:<world>:<minute ISO>`. A
+ * {@linkcode tickWorld} as `POST …/tick`, with the tick id `cron:<world>:<minute ISO>`. With the
+ * platform's queue (`deps.queue`) it only plans each world's tick and enqueues its steps: the
+ * steps run as messages in their own invocations, and the last one to report closes the tick. A
  * duplicate delivery of the same minute therefore returns the first result instead of advancing
  * again. A world that fails is reported in `ticks` and does not stop the others.
  * @throws `store_unavailable` when the worlds cannot be listed.
@@ -63,6 +67,12 @@ export async function runScheduledTick(
   const ticks = await mapBounded(worlds, options.concurrency ?? 4, async (world) => {
     const tickId = `cron:${world.id}:${minute}`;
     try {
+      if (deps.queue) {
+        const planned = await startTick(deps, world.id, { tickId, queue: deps.queue });
+        return planned.status === "done"
+          ? { worldId: world.id, tickId, now: planned.result.clock.now }
+          : { worldId: world.id, tickId, queued: true };
+      }
       const result = await tickWorld(deps, world.id, {
         tickId,
         waitMs: options.waitMs ?? 5_000,

@@ -2,10 +2,22 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
-import { runTick } from "../engine/tick_engine.ts";
+import { markerError, runTick, type TickMarker } from "../engine/tick_engine.ts";
+import {
+  awaitTick,
+  markerScope,
+  type OpenTick,
+  openTickKey,
+  type PlannedTick,
+  planQueuedTick,
+} from "../engine/queued_tick.ts";
+import { handleTickMessage } from "../engine/tick_messages.ts";
+import { NotFoundError } from "../errors.ts";
+import type { TickMessage, TickQueue } from "../ports/tick_queue.ts";
+import { queuedAgentTickSystem } from "./queued_agent_tick.ts";
 import { GameTime } from "../time/game_time.ts";
 import { AgentStepSummary, agentTickSystem } from "./agent_step.ts";
-import { Clock } from "../world/world.ts";
+import { Clock, getWorld } from "../world/world.ts";
 
 /** The response of `POST /v1/worlds/{world}/tick`; a repeated tick id answers the same. */
 export const TickResult = z
@@ -35,7 +47,14 @@ export interface TickWorldOptions {
   concurrency?: number;
   /** How long to wait while another tick of the world runs. @default 30000 */
   waitMs?: number;
+  /** With a queue: how long the tick may take before its stragglers are recorded as failed. */
+  deadlineMs?: number;
+  /** With a queue: tries per agent step before its failure is reported. @default 3 */
+  maxAttempts?: number;
 }
+
+/** Default deadline of a queued tick. */
+export const TICK_DEADLINE_MS = 300_000;
 
 /**
  * Advances a world by one tick and steps every agent at the new time: perceive what is new in
@@ -57,5 +76,68 @@ export async function tickWorld(
   worldId: WorldId,
   options: TickWorldOptions = {},
 ): Promise<TickResult> {
-  return await runTick(deps, worldId, agentTickSystem(deps), options);
+  if (!deps.queue) return await runTick(deps, worldId, agentTickSystem(deps), options);
+  const planned = await startTick(deps, worldId, { ...options, queue: deps.queue });
+  if (planned.status === "done") return planned.result;
+  // The close may take the whole deadline, and a little more to be noticed.
+  const waitMs = (options.deadlineMs ?? TICK_DEADLINE_MS) + 30_000;
+  return await awaitTick<AgentStepSummary>(deps, worldId, planned.tickId, { waitMs });
+}
+
+/**
+ * Plans a tick and enqueues its steps on the platform's queue without waiting for them.
+ * @returns `queued` with the tick id, or `done` with the result for a tick id already closed.
+ * @throws as {@linkcode tickWorld}; `conflict` at once while another tick of the world is open.
+ */
+export async function startTick(
+  deps: Deps,
+  worldId: WorldId,
+  options: TickWorldOptions & { queue: TickQueue },
+): Promise<PlannedTick<AgentStepSummary>> {
+  return await planQueuedTick(deps, worldId, queuedAgentTickSystem(deps), {
+    ...options,
+    deadlineMs: options.deadlineMs ?? TICK_DEADLINE_MS,
+  });
+}
+
+/** Runs one delivered tick message (the queue consumer of both entries calls this). */
+export async function consumeTickMessage(
+  deps: Deps,
+  message: TickMessage,
+  queue: TickQueue,
+): Promise<void> {
+  await handleTickMessage(deps, message, { system: queuedAgentTickSystem(deps), queue });
+}
+
+/** The state of a tick id, as `GET /v1/worlds/{world}/ticks/{tickId}` answers it. */
+export const TickStatus = z
+  .object({
+    tickId: z.string(),
+    status: z.enum(["running", "done"]),
+    result: TickResult.optional().meta({ description: "Set once the tick closed" }),
+  })
+  .meta({ id: "TickStatus" });
+export type TickStatus = z.infer<typeof TickStatus>;
+
+/**
+ * Reads a tick id's state: running (planned, steps under way) or done with its result.
+ * @throws `not_found` for an unknown tick id; the tick's own error when it failed.
+ */
+export async function readTick(
+  deps: Deps,
+  worldId: WorldId,
+  tickId: string,
+): Promise<TickStatus> {
+  const marker = await deps.storage.idempotency.get<TickMarker<AgentStepSummary>>(
+    markerScope(worldId),
+    tickId,
+  );
+  if (marker?.status === "done") return { tickId, status: "done", result: marker.result };
+  if (marker?.status === "failed") throw markerError(marker);
+  const open = await deps.storage.documents.get<OpenTick<unknown>>(openTickKey(worldId));
+  if (marker?.status === "running" || open?.value.tickId === tickId) {
+    return { tickId, status: "running" };
+  }
+  await getWorld(deps, worldId); // world_not_found first
+  throw new NotFoundError("not_found", `Cannot find tick "${tickId}" of world "${worldId}"`);
 }

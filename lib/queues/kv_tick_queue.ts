@@ -1,0 +1,48 @@
+/**
+ * @module Deno KV queues as the tick queue: `enqueue` to send, `listenQueue` to consume. Embedded,
+ * they run in process from a local KV file (messages survive a restart); on Deno Deploy the same
+ * calls run distributed across isolates.
+ */
+import type { TickMessage, TickQueue } from "../../src/ports/tick_queue.ts";
+import { TickMessageSchema } from "../../src/ports/tick_message.ts";
+
+/** How often Deno KV redelivers a message whose handler threw (a store outage). */
+const REDELIVERY_MS = [1_000, 5_000, 15_000, 30_000];
+
+/** Deno KV's limit on mutations in one atomic commit is generous; enqueues go in tens. */
+const BATCH = 10;
+
+/** A {@linkcode TickQueue} on a Deno KV handle, which the caller owns. */
+export class KvTickQueue implements TickQueue {
+  readonly #kv: Deno.Kv;
+
+  constructor(kv: Deno.Kv) {
+    this.#kv = kv;
+  }
+
+  async send(messages: readonly TickMessage[], options: { delayMs?: number } = {}): Promise<void> {
+    for (let i = 0; i < messages.length; i += BATCH) {
+      const op = this.#kv.atomic();
+      for (const m of messages.slice(i, i + BATCH)) {
+        op.enqueue(m, { delay: options.delayMs ?? 0, backoffSchedule: REDELIVERY_MS });
+      }
+      const committed = await op.commit();
+      if (!committed.ok) throw new Error("Cannot enqueue tick messages: the KV commit failed");
+    }
+  }
+
+  now(): number {
+    return Date.now();
+  }
+
+  /**
+   * Delivers every tick message to `handler` until the KV closes. A handler that throws has its
+   * message redelivered with back-off; values that are not tick messages are dropped.
+   */
+  listen(handler: (message: TickMessage) => Promise<void>): Promise<void> {
+    return this.#kv.listenQueue(async (value: unknown) => {
+      const parsed = TickMessageSchema.safeParse(value);
+      if (parsed.success) await handler(parsed.data);
+    });
+  }
+}

@@ -1,0 +1,93 @@
+/**
+ * @module The agent tick behaviour made ready for the queue: agents that may talk to each other
+ * this tick (one saw the other arrive) are one message, so no step waits on another's lock; the
+ * shared preparation travels as JSON in the tick's plan, and the objects each step put to use
+ * come back for the close.
+ */
+import { type Agent, loadAgent } from "../agents/agent.ts";
+import type { Deps } from "../deps.ts";
+import type { AgentId, WorldId } from "../ids.ts";
+import type { QueuedTickSystem } from "../engine/queued_tick.ts";
+import type { World } from "../world/world.ts";
+import { type AgentStepSummary, type AgentTickOptions, agentTickSystem } from "./agent_step.ts";
+import type { ObjectLeave, ObjectUse } from "./object_states.ts";
+import type { AgentView, TickShared } from "./tick_prepare.ts";
+import type { Environment } from "../world/environment.ts";
+
+interface EncodedShared {
+  env: Environment | null;
+  views: [string, AgentView][];
+  scores: [string, number][];
+}
+
+interface Carried {
+  uses: ObjectUse[];
+  leaves: ObjectLeave[];
+}
+
+/** {@linkcode agentTickSystem} with what the queued engine needs. */
+export function queuedAgentTickSystem(
+  deps: Deps,
+  options: AgentTickOptions = {},
+): QueuedTickSystem<Agent, TickShared, AgentStepSummary, World> {
+  return {
+    ...agentTickSystem(deps, options),
+    groups: (_frame, agents, shared) => conversationGroups(agents, shared.views),
+    unit: async (frame, key) =>
+      (await loadAgent(deps, { worldId: frame.world.id as WorldId, agentId: key as AgentId }))
+        .value,
+    encode: (shared): EncodedShared => ({
+      env: shared.env,
+      views: [...shared.views],
+      scores: [...shared.scores],
+    }),
+    decode: (json) => {
+      const e = json as EncodedShared;
+      return {
+        env: e.env,
+        views: new Map(e.views),
+        scores: new Map(e.scores),
+        inConversation: new Set(),
+        uses: [],
+        leaves: [],
+      };
+    },
+    carried: (shared): Carried => ({ uses: shared.uses, leaves: shared.leaves }),
+    merge: (shared, carried) => {
+      for (const c of carried as Carried[]) {
+        shared.uses.push(...c.uses);
+        shared.leaves.push(...c.leaves);
+      }
+    },
+  };
+}
+
+/**
+ * Agents joined when one may start a conversation with the other this tick (it saw the other
+ * arrive), transitively; each group in agent order, groups ordered by their first agent, so the
+ * plan does not depend on listing order.
+ */
+export function conversationGroups(
+  agents: readonly Agent[],
+  views: ReadonlyMap<string, AgentView>,
+): Agent[][] {
+  const parent = new Map(agents.map((a) => [a.id as string, a.id as string]));
+  const root = (id: string): string => {
+    let r = id;
+    while (parent.get(r) !== r) r = parent.get(r)!;
+    return r;
+  };
+  for (const agent of agents) {
+    const trigger = views.get(agent.id)?.trigger;
+    const other = trigger && "observed" in trigger ? trigger.observed.observed?.agentId : undefined;
+    if (other === undefined || !parent.has(other)) continue;
+    const [a, b] = [root(agent.id), root(other)].sort();
+    parent.set(b, a);
+  }
+  const groups = new Map<string, Agent[]>();
+  for (const agent of [...agents].sort((a, b) => (a.id < b.id ? -1 : 1))) {
+    const r = root(agent.id);
+    groups.set(r, [...(groups.get(r) ?? []), agent]);
+  }
+  return [...groups.values()];
+}
