@@ -6,7 +6,10 @@ import { createApp } from "./routes/app.ts";
 import { errorBody } from "./routes/errors.ts";
 import type { Deps } from "./src/deps.ts";
 import { runScheduledTick } from "./src/simulation/scheduled_tick.ts";
+import { consumeTickMessage } from "./src/simulation/tick_world.ts";
+import { TickMessageSchema } from "./src/ports/tick_message.ts";
 import { SimulacraError } from "./src/errors.ts";
+import { CloudflareTickQueue, isQueueProducer } from "./lib/queues/cloudflare_tick_queue.ts";
 
 // The few Workers types this entry needs; @cloudflare/workers-types would replace Deno's globals.
 interface ScheduledController {
@@ -15,6 +18,15 @@ interface ScheduledController {
 }
 interface ExecutionContext {
   waitUntil(promise: Promise<unknown>): void;
+}
+interface QueueMessage {
+  readonly body: unknown;
+  readonly attempts: number;
+  ack(): void;
+  retry(options?: { delaySeconds?: number }): void;
+}
+interface MessageBatch {
+  readonly messages: readonly QueueMessage[];
 }
 type WorkerEnv = Record<string, unknown>;
 
@@ -31,6 +43,8 @@ function start(env: WorkerEnv): Promise<Running> {
   running ??= (async () => {
     const config = loadConfig(env, { runtime: "workers" });
     const deps = await openServices(config, { logger });
+    // With the Queue bound (wrangler.toml), ticks fan their steps out through it.
+    if (isQueueProducer(env.TICK_QUEUE)) deps.queue = new CloudflareTickQueue(env.TICK_QUEUE);
     const app = createApp(deps, { adminKey: config.adminKey, logger });
     return { deps, fetch: (request: Request) => app.fetch(request) };
   })().catch((err) => {
@@ -63,4 +77,33 @@ async function scheduledHandler(
   ctx.waitUntil(runScheduledTick(deps, controller.scheduledTime));
 }
 
-export default { fetch: fetchHandler, scheduled: scheduledHandler };
+/**
+ * Consumes tick messages (one per invocation as configured). A message whose handling throws
+ * (the store is down) is retried by the platform after a pause; failing steps are retried and
+ * reported by the engine itself, so they do not throw here.
+ */
+async function queueHandler(batch: MessageBatch, env: WorkerEnv): Promise<void> {
+  const { deps } = await start(env);
+  const queue = deps.queue;
+  for (const message of batch.messages) {
+    const parsed = TickMessageSchema.safeParse(message.body);
+    if (!parsed.success || !queue) {
+      message.ack(); // not ours, or no producer to continue with: nothing to retry
+      continue;
+    }
+    try {
+      await consumeTickMessage(deps, parsed.data, queue);
+      message.ack();
+    } catch (err) {
+      logger.log("warn", "tick message failed; it will be redelivered", {
+        kind: parsed.data.kind,
+        worldId: parsed.data.worldId,
+        tickId: parsed.data.tickId,
+        error: err,
+      });
+      message.retry({ delaySeconds: Math.min(60, 2 ** message.attempts) });
+    }
+  }
+}
+
+export default { fetch: fetchHandler, scheduled: scheduledHandler, queue: queueHandler };

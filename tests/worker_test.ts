@@ -11,6 +11,7 @@ import { startRedisServer } from "../dev/redis_server.ts";
 import { startUpstashRedisGateway } from "../dev/upstash_redis_gateway.ts";
 import { startUpstashVectorServer } from "../dev/upstash_vector_server.ts";
 import { hasRedisServer } from "./_helpers/backends.ts";
+import { RESIDENTS, TOWN } from "./src/world/_town_fixture.ts";
 
 const ADMIN_KEY = "worker-admin-key-0123456789";
 
@@ -143,6 +144,128 @@ Deno.test({
       const nextMinute = new Date("2026-11-22T10:01:00Z");
       await worker.scheduled({ scheduledTime: nextMinute, cron: "* * * * *" });
       assert.equal(await clock(), "2023-02-13T07:20:00");
+    } finally {
+      await mf?.dispose();
+      await gateway.close();
+      await vector.close();
+      await redis.close();
+      await Deno.remove(outdir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "worker.ts with a local queue: the scheduled handler advances three worlds, each once per cron minute, their steps consumed from the queue",
+  ignore: !redisPresent,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    const outdir = await Deno.makeTempDir();
+    const redis = await startRedisServer();
+    const gateway = await startUpstashRedisGateway({ redisUrl: redis.url, token: "rtoken" });
+    const vector = await startUpstashVectorServer({ token: "vtoken", dimensions: 384 });
+    let mf: Miniflare | undefined;
+    try {
+      const scriptPath = await buildWorker(outdir);
+      mf = new Miniflare({
+        modules: true,
+        scriptPath,
+        modulesRoot: outdir,
+        compatibilityDate: "2026-04-01",
+        compatibilityFlags: ["nodejs_compat"],
+        bindings: {
+          UPSTASH_REDIS_REST_URL: gateway.url,
+          UPSTASH_REDIS_REST_TOKEN: "rtoken",
+          UPSTASH_VECTOR_REST_URL: vector.url,
+          UPSTASH_VECTOR_REST_TOKEN: "vtoken",
+          SIMULACRA_ADMIN_KEY: ADMIN_KEY,
+        },
+        // As wrangler.toml declares them.
+        queueProducers: { TICK_QUEUE: { queueName: "simulacra-ticks" } },
+        queueConsumers: { "simulacra-ticks": { maxBatchSize: 1, maxBatchTimeout: 0 } },
+      });
+      const admin = { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" };
+      const send = async (method: string, path: string, body?: unknown) => {
+        const res = await mf!.dispatchFetch(`http://localhost${path}`, {
+          method,
+          headers: admin,
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        return { status: res.status, body: await res.json() as Record<string, unknown> };
+      };
+      const worlds = ["north", "east", "south"];
+      for (const id of worlds) {
+        const made = await send("POST", "/v1/worlds", {
+          id,
+          name: id,
+          startTime: "2023-02-13T06:50:00",
+        });
+        assert.equal(made.status, 201, JSON.stringify(made.body));
+        assert.equal((await send("PUT", `/v1/worlds/${id}/environment`, TOWN)).status, 200);
+        for (const resident of RESIDENTS) {
+          const agent = await send("POST", `/v1/worlds/${id}/agents`, resident);
+          assert.equal(agent.status, 201, JSON.stringify(agent.body));
+        }
+      }
+      const worker = (await mf.getWorker()) as unknown as {
+        scheduled(o: { scheduledTime: Date; cron: string }): Promise<{ outcome: string }>;
+      };
+      const clocks = async () =>
+        await Promise.all(
+          worlds.map(async (id) =>
+            ((await send("GET", `/v1/worlds/${id}`)).body.clock as { now: string }).now
+          ),
+        );
+      const closed = async (minute: Date) => {
+        const iso = minute.toISOString();
+        for (let i = 0; i < 600; i++) {
+          const reads = await Promise.all(
+            worlds.map((id) => send("GET", `/v1/worlds/${id}/ticks/cron:${id}:${iso}`)),
+          );
+          if (reads.every((r) => r.body.status === "done")) return reads.map((r) => r.body);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        throw new Error(`the ticks of ${iso} did not close`);
+      };
+      const first = new Date("2026-11-22T10:00:00Z");
+      assert.equal(
+        (await worker.scheduled({ scheduledTime: first, cron: "* * * * *" })).outcome,
+        "ok",
+      );
+      for (const tick of await closed(first)) {
+        const result = tick.result as { steps: { agentId: string; error?: string }[] };
+        assert.equal(result.steps.length, 3);
+        assert.ok(result.steps.every((s) => !s.error), JSON.stringify(result.steps));
+      }
+      assert.deepEqual(await clocks(), worlds.map(() => "2023-02-13T07:00:00"));
+
+      const second = new Date("2026-11-22T10:01:00Z");
+      await worker.scheduled({ scheduledTime: second, cron: "* * * * *" });
+      await worker.scheduled({ scheduledTime: second, cron: "* * * * *" }); // delivered twice
+      await closed(second);
+      assert.deepEqual(await clocks(), worlds.map(() => "2023-02-13T07:10:00"), "once per minute");
+      // Each agent's step was a queue message: its result is keyed by tick and agent.
+      const keys = await fetch(gateway.url, {
+        method: "POST",
+        headers: { authorization: "Bearer rtoken" },
+        body: JSON.stringify(["KEYS", "*tickstep*"]),
+      }).then((r) => r.json()) as { result: string[] };
+      for (const id of worlds) {
+        for (const minute of [first, second]) {
+          const mine = keys.result.filter((k) =>
+            // Key parts are URI-encoded by the hosted store.
+            k.includes(encodeURIComponent(`tickstep:${id}:cron:${id}:${minute.toISOString()}`))
+          );
+          // Three agents, plus the preparation's record.
+          assert.equal(mine.length, 4, `${id} ${minute.toISOString()}: ${mine.join()}`);
+        }
+      }
+      for (const id of worlds) {
+        const events = await send("GET", `/v1/worlds/${id}/events?limit=1000`);
+        const ticks = (events.body.events as { type: string }[]).filter((e) => e.type === "tick");
+        assert.equal(ticks.length, 2);
+      }
     } finally {
       await mf?.dispose();
       await gateway.close();
