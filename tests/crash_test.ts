@@ -12,6 +12,8 @@ import { startUpstashVectorServer } from "../dev/upstash_vector_server.ts";
 import { call, type RequestTarget } from "./_helpers/http_call.ts";
 import { OFFLINE_ENV } from "./_helpers/offline_env.ts";
 import { hasRedisServer } from "./_helpers/backends.ts";
+import { startFakeOpenAi } from "../dev/fake_openai_server.ts";
+import { RESIDENTS, TOWN } from "./src/world/_town_fixture.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 
@@ -260,6 +262,71 @@ Deno.test({
       await gateway.close();
       await vector.close();
       await redis.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "main.ts killed with SIGKILL mid-tick: the restarted server takes the tick over and closes it within 60 s, advancing the world once",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: async () => {
+    await using fake = await startFakeOpenAi({ latencyMs: 300 });
+    const dir = await Deno.makeTempDir();
+    const env = {
+      SIMULACRA_DATA_DIR: dir,
+      OPENAI_BASE_URL: fake.url,
+      SIMULACRA_MODEL: "fake-main",
+    };
+    let server = await startMain(env);
+    try {
+      const w = `${server.url}/v1/worlds/heal`;
+      const made = await request(`${server.url}/v1/worlds`, "POST", {
+        id: "heal",
+        name: "Heal",
+        startTime: "2023-02-13T06:50:00",
+      });
+      assert.equal(made.status, 201, JSON.stringify(made.body));
+      assert.equal((await request(`${w}/environment`, "PUT", TOWN)).status, 200);
+      for (const resident of RESIDENTS) {
+        const agent = await request(`${w}/agents`, "POST", resident);
+        assert.equal(agent.status, 201, JSON.stringify(agent.body));
+      }
+      const started = await request(`${w}/tick?wait=false`, "POST", { tickId: "k1" });
+      assert.equal(started.status, 202, JSON.stringify(started.body));
+      // Into the steps: day plans take several 300 ms model calls per agent.
+      const before = fake.requests.length;
+      for (let i = 0; i < 100 && fake.requests.length < before + 3; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.equal((await request(`${w}/ticks/k1`, "GET")).body.status, "running");
+      await server.kill();
+      const killedAt = performance.now();
+
+      server = await startMain(env);
+      const w2 = `${server.url}/v1/worlds/heal`;
+      let status = await request(`${w2}/ticks/k1`, "GET");
+      while (status.body.status !== "done" && performance.now() - killedAt < 70_000) {
+        await new Promise((r) => setTimeout(r, 250));
+        status = await request(`${w2}/ticks/k1`, "GET");
+      }
+      const healedInMs = performance.now() - killedAt;
+      assert.equal(status.body.status, "done", JSON.stringify(status.body));
+      assert.ok(healedInMs < 60_000, `taken over after ${Math.round(healedInMs)} ms`);
+      assert.equal(status.body.result.steps.length, 3);
+      const world = await request(w2, "GET");
+      assert.equal(world.body.clock.now, "2023-02-13T07:00:00", "advanced once");
+      const events = await request(`${w2}/events?limit=1000`, "GET");
+      const ticks = events.body.events.filter((e: { type: string }) => e.type === "tick");
+      assert.equal(ticks.length, 1);
+      // The world is free again: the next tick runs through the queue and waits for its close.
+      const next = await request(`${w2}/tick`, "POST", {});
+      assert.equal(next.status, 200, JSON.stringify(next.body));
+      assert.equal(next.body.clock.now, "2023-02-13T07:10:00");
+    } finally {
+      await server.kill();
       await Deno.remove(dir, { recursive: true });
     }
   },

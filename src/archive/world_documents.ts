@@ -30,6 +30,12 @@ export const AGENT_COLLECTIONS = ["reply_sessions"] as const;
 /** Collections that belong to no world (store-wide metadata): never exported. */
 export const GLOBAL_COLLECTIONS = ["worlds", "meta"] as const;
 
+/**
+ * Engine state that lives only while a tick runs (the world's open tick): never exported, so an
+ * imported or forked world starts with no tick in flight.
+ */
+export const TRANSIENT_COLLECTIONS = ["tick_open"] as const;
+
 /** A document of a world, with the agent it is scoped to when it is. */
 export interface WorldDocument {
   collection: string;

@@ -105,7 +105,7 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
   if (seen?.status === "done") return { tickId, status: "done", result: seen.result };
 
   const planned = await withLease(deps, `tick:${worldId}`, async (held) => {
-    const open = (await deps.storage.documents.get<OpenTick<W>>(openTickKey(worldId)))?.value;
+    const open = await currentOpenTick<W, S>(deps, worldId);
     if (open?.tickId === tickId) return { tickId, status: "queued" } as const;
     if (open && queue.now() < open.deadlineAt) throw busy(tickId, worldId);
     if (open) await closeTick(deps, { worldId, tickId: open.tickId }, { system, queue, held });
@@ -169,8 +169,27 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
     await queue.send([{ kind: "close", worldId, tickId }], { delayMs: CHECK_EVERY_MS });
     held.assertHeld();
     return { tickId, status: "queued" } as const;
-  }, { ttlMs: TICK_LEASE_TTL_MS, waitMs: 2_000, busy: () => busy(tickId, worldId) });
+  }, { ttlMs: TICK_LEASE_TTL_MS, waitMs: 5_000, busy: () => busy(tickId, worldId) });
   return planned;
+}
+
+/**
+ * The world's open tick, or null. A record whose tick already closed (its closer stopped between
+ * storing the result and removing the record) is removed here.
+ */
+async function currentOpenTick<W, S>(
+  deps: Pick<Deps, "storage">,
+  worldId: string,
+): Promise<OpenTick<W> | null> {
+  const open = (await deps.storage.documents.get<OpenTick<W>>(openTickKey(worldId)))?.value;
+  if (!open) return null;
+  const marker = await deps.storage.idempotency.get<TickMarker<S>>(
+    markerScope(worldId),
+    open.tickId,
+  );
+  if (marker?.status !== "done" && marker?.status !== "failed") return open;
+  await deps.storage.documents.delete(openTickKey(worldId));
+  return null;
 }
 
 /** Where a tick's per-unit results are kept. */

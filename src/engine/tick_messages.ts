@@ -83,7 +83,16 @@ export async function handleTickMessage<U, P, S, W extends Clocked>(
     }
     if (stepped !== "done") await reportFailed(deps, frame, key, { context, error: stepped.error });
   }
-  await closeLocked(deps, message, context);
+  // Only a message that may be the last to report takes the world's lease to close.
+  if (await allReported(deps, open)) await closeLocked(deps, message, context);
+}
+
+async function allReported<W>(deps: Pick<Deps, "storage">, open: OpenTick<W>): Promise<boolean> {
+  const scope = stepScope((open.world as Clocked).id, open.tickId);
+  const results = await Promise.all(
+    open.groups.flat().map((k) => deps.storage.idempotency.get(scope, k)),
+  );
+  return results.every((r) => r !== null);
 }
 
 async function stepUnit<U, P, S, W extends Clocked>(

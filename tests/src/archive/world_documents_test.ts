@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   AGENT_COLLECTIONS,
   GLOBAL_COLLECTIONS,
+  TRANSIENT_COLLECTIONS,
   WORLD_COLLECTIONS,
 } from "../../../src/archive/world_documents.ts";
 import { usageRecords } from "../../../src/archive/restore_usage.ts";
@@ -19,6 +20,7 @@ Deno.test("WORLD_COLLECTIONS names every document collection src/ uses, so expor
     ...WORLD_COLLECTIONS,
     ...AGENT_COLLECTIONS,
     ...GLOBAL_COLLECTIONS,
+    ...TRANSIENT_COLLECTIONS,
   ]);
   const missing: string[] = [];
   for await (const file of tsFiles("src")) {
