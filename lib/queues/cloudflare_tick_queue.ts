@@ -1,7 +1,7 @@
 /**
  * @module Cloudflare Queues as the tick queue. The producer binding (`TICK_QUEUE` in
  * `wrangler.toml`) sends; the Worker's `queue()` handler consumes, one message per invocation, so
- * every step gets its own subrequest budget (50 on the free plan, 1,000 on the paid plan).
+ * every step gets its own subrequest budget (50 on the free plan, 10,000 on the paid plan).
  */
 import type { TickMessage, TickQueue } from "../../src/ports/tick_queue.ts";
 

@@ -1,7 +1,9 @@
 /**
  * @module Benchmark 8(b) of issue 6: wall time of the 25-agent smallville town over one game day
  * when every model call takes 300 ms. Run:
- * `deno run -A tests/bench/town_wall_time.ts [--hours 24] [--latency 300] [--concurrency 25]`.
+ * `deno run -A tests/bench/town_wall_time.ts [--hours 24] [--latency 300] [--concurrency 25] [--queue]`.
+ * With `--queue` every tick goes through Deno KV queues (an in-memory KV), as `main.ts` runs it:
+ * planned, one message per group of agents, closed by the last step.
  *
  * Every model call goes through the real client (`OpenAiLanguageModel`, the openai SDK, HTTP)
  * to the fake OpenAI server, which answers after `--latency` ms. The fake's answers are sampled
@@ -27,7 +29,8 @@ import { simulateTown } from "../../src/eval/simulate_town.ts";
 import type { Attribution } from "../../src/model/usage.ts";
 import type { Embedder, Embeddings } from "../../src/ports/embedder.ts";
 import type { Completion, LanguageModel, Prompt } from "../../src/ports/language_model.ts";
-import { tickWorld } from "../../src/simulation/tick_world.ts";
+import { consumeTickMessage, tickWorld } from "../../src/simulation/tick_world.ts";
+import { KvTickQueue } from "../../lib/queues/kv_tick_queue.ts";
 import { z } from "zod";
 
 const { values } = parseArgs({
@@ -36,6 +39,7 @@ const { values } = parseArgs({
     hours: { type: "string", default: "24" },
     latency: { type: "string", default: "300" },
     concurrency: { type: "string", default: "25" },
+    queue: { type: "boolean", default: false },
   },
 });
 const hours = Number(values.hours);
@@ -112,6 +116,13 @@ const deps: Deps = {
   sleep: abortableSleep,
 };
 
+const queueKv = values.queue ? await Deno.openKv(":memory:") : null;
+if (queueKv) {
+  const queue = new KvTickQueue(queueKv);
+  deps.queue = queue;
+  queue.listen((m) => consumeTickMessage(deps, m, queue)).catch(() => {});
+}
+
 const started = performance.now();
 let lastHour = -1;
 const { summary } = await simulateTown(deps, {
@@ -135,7 +146,9 @@ const chats = fake.requests.filter((r) => r.path === "/v1/chat/completions").len
 const embeddings = fake.requests.filter((r) => r.path === "/v1/embeddings").length;
 // deno-lint-ignore no-console
 console.log(
-  `${summary.agents} agents × ${summary.gameHours} game hours, concurrency ${concurrency}, ${latencyMs} ms per call: ${
+  `${
+    values.queue ? "through Deno KV queues: " : ""
+  }${summary.agents} agents × ${summary.gameHours} game hours, concurrency ${concurrency}, ${latencyMs} ms per call: ${
     (summary.wallSeconds / 60).toFixed(1)
   } min wall (${summary.wallSeconds} s); ${chats} chat and ${embeddings} embedding requests; ${summary.callsPerAgentDay} calls and ${summary.tokensPerAgentDay} tokens per agent-day; ${summary.stepErrors} failed steps${
     summary.stepErrorExamples.length > 0 ? ` (${summary.stepErrorExamples.join(" | ")})` : ""
@@ -143,3 +156,4 @@ console.log(
 );
 // deno-lint-ignore no-console
 console.log(JSON.stringify(summary));
+queueKv?.close();
