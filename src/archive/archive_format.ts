@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { AgentId, WorldId } from "../ids.ts";
-import { MemoryRecord } from "../memory/memory.ts";
+import { MemoryRecord } from "../ports/memory_record.ts";
 import { World } from "../world/world.ts";
 
 /** The format's name, in every header. */

@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../deps.ts";
 import { type AgentId, type AgentScope, type WorldId } from "../ids.ts";
-import type { MemoryRecord } from "../memory/memory.ts";
+import type { MemoryRecord } from "../ports/memory_record.ts";
 import { embedAgain } from "../memory/repair.ts";
 import { VERSION } from "../version.ts";
 import { getWorld } from "../world/world.ts";

@@ -13,7 +13,7 @@ import { Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, SimulacraError } from "../errors.ts";
 import type { AgentScope, MemoryId, WorldId } from "../ids.ts";
-import type { MemoryRecord } from "../memory/memory.ts";
+import type { MemoryRecord } from "../ports/memory_record.ts";
 import type { NewEvent } from "../ports/event_log.ts";
 import { type World, worldKey } from "../world/world.ts";
 import {

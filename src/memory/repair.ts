@@ -10,7 +10,7 @@ import type { Deps } from "../deps.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
 import type { VectorEntry } from "../ports/vector_index.ts";
 import { listWorlds } from "../world/world.ts";
-import type { MemoryRecord } from "./memory.ts";
+import type { MemoryRecord } from "../ports/memory_record.ts";
 
 /** What a repair found and fixed. */
 export interface RepairReport {

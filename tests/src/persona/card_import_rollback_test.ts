@@ -1,6 +1,6 @@
 /** A card import is all or nothing: refused before spending, or undone when a write fails. */
 import assert from "node:assert/strict";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import { CreateAgentInput } from "../../../src/agents/agent.ts";
 import { SimulacraError, StoreUnavailableError } from "../../../src/errors.ts";
 import { AgentId, WorldId } from "../../../src/ids.ts";
