@@ -96,8 +96,10 @@ export async function startServer(
 async function startupRepair(deps: Deps, logger: Logger): Promise<RepairReport | null> {
   try {
     const report = await repairStore(deps);
-    const level = report.reembedded + report.orphanVectorsDeleted > 0 ? "warn" : "info";
-    logger.log(level, "start-up repair done", { ...report });
+    // Quiet when there was nothing to fix: the start-up stays one line.
+    if (report.reembedded + report.orphanVectorsDeleted > 0) {
+      logger.log("warn", "start-up repair fixed the store", { ...report });
+    }
     return report;
   } catch (err) {
     logger.log("error", "start-up repair failed", { error: err });

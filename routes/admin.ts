@@ -14,7 +14,7 @@ const RepairInput = z
       description: "Only these worlds; default: every world of the store",
     }),
   })
-  .meta({ id: "RepairInput" });
+  .meta({ id: "RepairInput", example: { worlds: ["smallville"] } });
 
 const RepairReport = z
   .object({
@@ -31,6 +31,7 @@ const RepairReport = z
 const repairRoute = createRoute({
   method: "post",
   path: "/admin/repair",
+  operationId: "repairStore",
   tags: ["Admin"],
   summary: "Repair the store: embed memories that lost their vector, delete orphan vectors",
   description:

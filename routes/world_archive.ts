@@ -19,6 +19,7 @@ const Flag = z.enum(["true", "false"]).optional().transform((v) => v === "true")
 const exportRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/export",
+  operationId: "exportWorld",
   tags: ["Worlds"],
   summary: "Export a world as NDJSON (streamed)",
   description:
@@ -39,6 +40,7 @@ const exportRoute = createRoute({
 const importRoute = createRoute({
   method: "post",
   path: "/worlds/import",
+  operationId: "importWorld",
   tags: ["Worlds"],
   summary: "Import a world from an export (all or nothing); ?id= forks it under a new id",
   description:
