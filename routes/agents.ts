@@ -29,7 +29,7 @@ const createAgentRoute = createRoute({
   request: { params: WorldParams, body: jsonBody(CreateAgentInput) },
   responses: {
     201: jsonContent(CreatedAgentBody, "The agent and its seed memories"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 502, 503, 504),
   },
 });
 

@@ -9,6 +9,7 @@ import type { Logger } from "../lib/logger.ts";
 import { type AppEnv, validationHook } from "./app_env.ts";
 import { adminAuth } from "./auth.ts";
 import { errorBody, statusOf } from "./errors.ts";
+import { declaredBodies, frameworkErrorResponse } from "./framework_errors.ts";
 import { serviceRoutes } from "./service.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
@@ -43,7 +44,8 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
     c.set("requestId", requestId);
     await next();
     c.header("x-request-id", requestId);
-    logger.log("info", "request", {
+    // A 5xx is a server fault: its line is an error, findable by the request id.
+    logger.log(c.res.status >= 500 ? "error" : "info", "request", {
       requestId,
       method: c.req.method,
       path: c.req.path, // the path only: query strings may carry user text
@@ -106,6 +108,7 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
     )
   );
 
+  let bodies: ReturnType<typeof declaredBodies> | undefined;
   app.onError((err, c) => {
     if (err instanceof SimulacraError) {
       const status = statusOf[err.code];
@@ -119,7 +122,13 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
       }
       return c.json(errorBody(err.code, err.message, err.details), status);
     }
-    if (err instanceof HTTPException) return httpExceptionResponse(err, c);
+    if (err instanceof HTTPException) {
+      if (err.status >= 500) {
+        logger.log("error", "request failed", { requestId: c.get("requestId"), error: err });
+      }
+      bodies ??= declaredBodies(app.openAPIRegistry.definitions);
+      return frameworkErrorResponse(err, c, bodies);
+    }
     logger.log("error", "unexpected error", { requestId: c.get("requestId"), error: err });
     return c.json(
       errorBody(
@@ -132,26 +141,4 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
     );
   });
   return app;
-}
-
-function httpExceptionResponse(
-  err: HTTPException,
-  c: { json: (body: unknown, status: 400 | 401 | 413 | 500) => Response },
-): Response {
-  if (err.status === 400 && /json/i.test(err.message)) {
-    return c.json(
-      errorBody(
-        "malformed_json",
-        "Cannot parse the request body as JSON: send valid JSON with Content-Type: application/json",
-      ),
-      400,
-    );
-  }
-  if (err.status === 400) {
-    return c.json(errorBody("invalid_request", err.message || "Invalid request"), 400);
-  }
-  if (err.status === 413) {
-    return c.json(errorBody("payload_too_large", "Cannot accept a body this large"), 413);
-  }
-  return c.json(errorBody("internal_error", "Cannot complete the request"), 500);
 }

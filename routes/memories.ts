@@ -23,7 +23,7 @@ const perceiveRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(PerceiveInput) },
   responses: {
     200: jsonContent(PerceiveResult, "The memory of each observation, in order"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 502, 503, 504),
   },
 });
 

@@ -28,7 +28,7 @@ const putPersonaRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(Persona) },
   responses: {
     200: jsonContent(Persona, "The persona as stored"),
-    ...errorResponses(400, 401, 403, 404, 413, 503),
+    ...errorResponses(400, 401, 403, 404, 413, 415, 503),
   },
 });
 
@@ -57,7 +57,7 @@ const buildPersonaRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(BuildPersonaInput) },
   responses: {
     200: jsonContent(BuiltPersona, "The derived persona (stored unless save is false)"),
-    ...errorResponses(400, 401, 403, 404, 413, 429, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 413, 415, 429, 502, 503, 504),
   },
 });
 
@@ -105,7 +105,7 @@ const importRoute = createRoute({
   },
   responses: {
     201: jsonContent(ImportedAgent, "The agent, its persona, seeds and lorebook"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 429, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 502, 503, 504),
   },
 });
 
@@ -118,7 +118,7 @@ const respondRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(RespondInput) },
   responses: {
     200: jsonContent(RespondResult, "The reply, the facets and memories it used, and its stages"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504),
   },
 });
 
@@ -131,7 +131,7 @@ const interviewRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(InterviewInput) },
   responses: {
     200: jsonContent(InterviewResult, "The transcript"),
-    ...errorResponses(400, 401, 403, 404, 413, 429, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 413, 415, 429, 502, 503, 504),
   },
 });
 

@@ -21,7 +21,7 @@ const patchWorldRoute = createRoute({
   request: { params: WorldParams, body: jsonBody(UpdateWorldInput) },
   responses: {
     200: jsonContent(World, "The world as stored now"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
   },
 });
 
@@ -38,7 +38,7 @@ const tickRoute = createRoute({
   },
   responses: {
     200: jsonContent(TickResult, "The clock after the tick and what each agent did"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
   },
 });
 

@@ -19,7 +19,7 @@ const createWorldRoute = createRoute({
   request: { body: jsonBody(CreateWorldInput) },
   responses: {
     201: json(World, "The new world"),
-    ...errorResponses(400, 401, 403, 409, 413, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 409, 413, 415, 502, 503, 504),
   },
 });
 
