@@ -8,6 +8,7 @@ import { VERSION } from "../src/version.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type AppEnv, validationHook } from "./app_env.ts";
 import { adminAuth } from "./auth.ts";
+import { corsMiddleware } from "./cors.ts";
 import { errorBody, statusOf } from "./errors.ts";
 import { declaredBodies, frameworkErrorResponse } from "./framework_errors.ts";
 import { serviceRoutes } from "./service.ts";
@@ -25,6 +26,8 @@ import { worldRoutes } from "./worlds.ts";
 export interface AppOptions {
   /** When set, every /v1 route needs `Authorization: Bearer <adminKey>`. */
   adminKey?: string;
+  /** Origins allowed to call from a browser (CORS); unset: none. */
+  corsOrigins?: "*" | readonly string[];
   logger: Logger;
   /** Largest request body accepted. @default 4 MiB */
   maxBodyBytes?: number;
@@ -53,6 +56,8 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
+  // Before auth: browsers send preflights without the Authorization header.
+  if (options.corsOrigins) app.use("*", corsMiddleware(options.corsOrigins));
   app.use(
     "*",
     bodyLimit({

@@ -3,7 +3,14 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
-import { EventPage, EventsQuery, followEvents, listEvents } from "../src/engine/event_feed.ts";
+import {
+  eventFilter,
+  EventPage,
+  EventsQuery,
+  followEvents,
+  listEvents,
+  startSeq,
+} from "../src/engine/event_feed.ts";
 import { TickInput, updateWorld, UpdateWorldInput } from "../src/world/clock.ts";
 import { TickResult, tickWorld } from "../src/world/tick_world.ts";
 import { World } from "../src/world/world.ts";
@@ -58,7 +65,7 @@ const eventsRoute = createRoute({
   summary:
     "The world's event log: a JSON page, or a live SSE stream with Accept: text/event-stream",
   description:
-    "Each SSE message has `id` = seq and `data` = the event as JSON; comments keep idle streams alive. The stream ends when the client disconnects.",
+    "Each SSE message has `event` = the event's type, `id` = seq and `data` = the event as JSON; comments keep idle streams alive. The stream ends when the client disconnects. `from=latest` skips the history; `agent` and `type` filter both the page and the stream.",
   request: { params: WorldParams, query: EventsQuery, headers: LastEventId },
   responses: {
     200: {
@@ -91,15 +98,21 @@ export function worldEngineRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     }
     const resumeAt = c.req.valid("header")["last-event-id"];
     const stop = new AbortController();
-    const feed = await followEvents(deps, world, resumeAt ? Number(resumeAt) : query.after, {
+    const after = resumeAt ? Number(resumeAt) : await startSeq(deps, world, query);
+    const feed = await followEvents(deps, world, after, {
       signal: stop.signal,
+      filter: eventFilter(query),
     });
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => stop.abort());
       for await (const batch of feed) {
         if (batch.length === 0) await stream.write(": keep-alive\n\n");
         for (const event of batch) {
-          await stream.writeSSE({ id: String(event.seq), data: JSON.stringify(event) });
+          await stream.writeSSE({
+            event: event.type,
+            id: String(event.seq),
+            data: JSON.stringify(event),
+          });
         }
       }
     });
