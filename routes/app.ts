@@ -9,6 +9,7 @@ import type { Logger } from "../lib/logger.ts";
 import { type AppEnv, validationHook } from "./app_env.ts";
 import { adminAuth } from "./auth.ts";
 import { corsMiddleware } from "./cors.ts";
+import { worldActivity } from "./activity.ts";
 import { errorBody, statusOf } from "./errors.ts";
 import { declaredBodies, frameworkErrorResponse } from "./framework_errors.ts";
 import { serviceRoutes } from "./service.ts";
@@ -33,6 +34,8 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Makes request ids; injectable for tests. @default crypto.randomUUID */
   requestId?: () => string;
+  /** Real time in ms, for world activity (idle pause); injectable for tests. @default Date.now */
+  now?: () => number;
 }
 
 /** Builds the whole HTTP app over the given ports. */
@@ -75,6 +78,9 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
     }),
   );
   app.use("/v1/*", adminAuth(options.adminKey));
+  const activity = worldActivity(deps, { logger, now: options.now ?? Date.now });
+  app.use("/v1/worlds/:world", activity);
+  app.use("/v1/worlds/:world/*", activity);
 
   app.route("/", serviceRoutes(deps));
   app.route("/v1", worldRoutes(deps));

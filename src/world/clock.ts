@@ -8,7 +8,14 @@ import { ConflictError, NotFoundError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import type { Versioned } from "../ports/document_store.ts";
 import type { GameTime } from "../time/game_time.ts";
-import { type Clock, type World, worldKey, WorldSettings } from "./world.ts";
+import {
+  type Clock,
+  ClockInput,
+  withDefaults,
+  type World,
+  worldKey,
+  WorldSettings,
+} from "./world.ts";
 
 /** The longest tick: one game day. */
 export const MAX_TICK_MINUTES = 1440;
@@ -58,7 +65,11 @@ export const UpdateWorldInput = z
     name: z.string().trim().min(1).max(200).optional(),
     minutesPerTick: TickMinutes.optional(),
     paused: z.boolean().optional().meta({
-      description: "While paused, ticks (requested or scheduled) answer 409 and the clock stands",
+      description: "Same as clock.paused (kept for earlier clients)",
+    }),
+    clock: ClockInput.optional().meta({
+      description:
+        'Change who moves the time (`mode`) or pause/resume the scheduler (`paused`); e.g. `{"mode": "manual"}`',
     }),
     settings: SettingsPatch.optional().meta({
       description: "Only the settings named change; the others keep their values",
@@ -84,13 +95,21 @@ export async function loadWorldDoc(
       `Cannot find world "${worldId}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
     );
   }
-  return doc;
+  return { ...doc, value: withDefaults(doc.value) };
+}
+
+/** Why a world stopped or started again, as its `world.paused` / `world.resumed` event says. */
+export interface PauseReason {
+  reason: "request" | "idle";
+  message: string;
+  [field: string]: unknown;
 }
 
 /**
- * Changes a world's name, tick length, pause flag or settings (merged field by field) with a
- * version-checked replace, so it never undoes a tick that moved the clock meanwhile. The game
- * time itself only moves by ticks.
+ * Changes a world's name, tick length, clock mode, pause flag or settings (merged field by
+ * field) with a version-checked replace, so it never undoes a tick that moved the clock
+ * meanwhile. The game time itself only moves by ticks. A change of the pause flag is logged as
+ * a `world.paused` or `world.resumed` event (`why` says by what; default: a request).
  * @throws `world_not_found`, `invalid_request` when the merged settings are invalid,
  * `conflict` when concurrent writes keep winning.
  */
@@ -98,7 +117,9 @@ export async function updateWorld(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
   input: UpdateWorldInput,
+  options: { why?: PauseReason } = {},
 ): Promise<World> {
+  const why = options.why;
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const doc = await loadWorldDoc(deps, worldId);
     const current = doc.value;
@@ -108,11 +129,26 @@ export async function updateWorld(
       clock: {
         ...current.clock,
         minutesPerTick: input.minutesPerTick ?? current.clock.minutesPerTick,
-        paused: input.paused ?? current.clock.paused,
+        mode: input.clock?.mode ?? current.clock.mode,
+        paused: input.clock?.paused ?? input.paused ?? current.clock.paused,
       },
       settings: WorldSettings.parse({ ...current.settings, ...input.settings }),
     };
-    if (await deps.storage.documents.replace(worldKey(worldId), next, doc.version)) return next;
+    if (await deps.storage.documents.replace(worldKey(worldId), next, doc.version)) {
+      if (next.clock.paused !== current.clock.paused) {
+        await deps.storage.events.append(worldId, [{
+          type: next.clock.paused ? "world.paused" : "world.resumed",
+          at: next.clock.now,
+          ...(why ?? {
+            reason: "request",
+            message: next.clock.paused
+              ? "Paused by a request: the scheduler leaves it until it is resumed"
+              : "Resumed by a request",
+          }),
+        }]);
+      }
+      return next;
+    }
   }
   throw new ConflictError(
     `Cannot update world "${worldId}": other writes kept changing it, retry shortly`,

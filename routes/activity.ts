@@ -1,0 +1,38 @@
+/** @module Records each world's API activity, so idle cron-mode worlds can pause themselves. */
+import type { MiddlewareHandler } from "hono";
+import type { Deps } from "../src/deps.ts";
+import { WorldId } from "../src/ids.ts";
+import { recordActivity } from "../src/world/activity.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { AppEnv } from "./app_env.ts";
+
+/** A world's activity is written at most this often per process: one write, not one per request. */
+const WRITE_EVERY_MS = 30_000;
+
+/**
+ * After a successful request on `/v1/worlds/{world}…`, records the world's activity at
+ * `now()`. A failed write is logged and does not fail the request.
+ */
+export function worldActivity(
+  deps: Pick<Deps, "storage">,
+  options: { logger: Logger; now: () => number },
+): MiddlewareHandler<AppEnv> {
+  const written = new Map<string, number>();
+  return async function worldActivityMiddleware(c, next) {
+    await next();
+    const parsed = WorldId.safeParse(c.req.param("world"));
+    if (!parsed.success || c.res.status >= 400) return;
+    const now = options.now();
+    if (now - (written.get(parsed.data) ?? -Infinity) < WRITE_EVERY_MS) return;
+    written.set(parsed.data, now);
+    if (written.size > 10_000) written.clear();
+    try {
+      await recordActivity(deps, parsed.data, now);
+    } catch (err) {
+      options.logger.log("warn", "cannot record world activity", {
+        requestId: c.get("requestId"),
+        error: err,
+      });
+    }
+  };
+}
