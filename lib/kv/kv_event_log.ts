@@ -17,6 +17,7 @@ import {
   assertKeySize,
   decodeJson,
   deleteKey,
+  deletePrefixes,
   encodeJson,
   guard,
   LIMITS,
@@ -127,13 +128,15 @@ export class KvEventLog implements EventLog {
     assertKeySize(eventKey(worldId, 0), "world id");
     return await this.#mutex.run(worldId, () =>
       guard("remove events", async () => {
+        if (options.agentId === undefined) {
+          const [events] = await deletePrefixes(this.#kv, [["ev", worldId]]);
+          return Math.max(0, events - 1); // the counter is under the prefix too
+        }
         const entries = await listAll<Uint8Array>(this.#kv, { prefix: ["ev", worldId, "e"] });
-        const doomed = options.agentId === undefined
-          ? entries
-          : entries.filter((e) => decodeJson<LoggedEvent>(e.value).agentId === options.agentId);
-        const writes = doomed.map((e) => deleteKey(e.key));
-        if (options.agentId === undefined) writes.push(deleteKey(counterKey(worldId)));
-        for (const batch of planBatches(writes)) {
+        const doomed = entries.filter((e) =>
+          decodeJson<LoggedEvent>(e.value).agentId === options.agentId
+        );
+        for (const batch of planBatches(doomed.map((e) => deleteKey(e.key)))) {
           if (batch.length > 0) await addWrites(this.#kv.atomic(), batch).commit();
         }
         return doomed.length;
