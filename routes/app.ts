@@ -10,6 +10,7 @@ import { type AppEnv, validationHook } from "./app_env.ts";
 import { adminAuth } from "./auth.ts";
 import { corsMiddleware } from "./cors.ts";
 import { worldActivity } from "./activity.ts";
+import { queryGuard } from "./query_guard.ts";
 import { errorBody, statusOf } from "./errors.ts";
 import { declaredBodies, frameworkErrorResponse } from "./framework_errors.ts";
 import { serviceRoutes } from "./service.ts";
@@ -78,6 +79,7 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
     }),
   );
   app.use("/v1/*", adminAuth(options.adminKey));
+  app.use("/v1/*", queryGuard(() => app.openAPIRegistry.definitions));
   const activity = worldActivity(deps, { logger, now: options.now ?? Date.now });
   app.use("/v1/worlds/:world", activity);
   app.use("/v1/worlds/:world/*", activity);

@@ -10,19 +10,22 @@ import type { ErrorCode } from "../src/errors.ts";
 import { errorBody } from "./errors.ts";
 
 /** A route's method, path pattern and the request media types it declares. */
-interface DeclaredBody {
+export interface DeclaredBody {
   method: string;
   path: RegExp;
   mediaTypes: string[];
 }
 
 /** What the OpenAPI registry holds for a route (the fields read here). */
-interface RegisteredRoute {
+export interface RegisteredRoute {
   type: string;
   route?: {
     method: string;
     path: string;
-    request?: { body?: { content?: Record<string, unknown> } };
+    request?: {
+      body?: { content?: Record<string, unknown> };
+      query?: { shape?: Record<string, unknown> };
+    };
   };
 }
 
@@ -34,16 +37,18 @@ export function declaredBodies(definitions: readonly unknown[]): DeclaredBody[] 
   return (definitions as RegisteredRoute[]).flatMap((d) => {
     const content = d.type === "route" ? d.route?.request?.body?.content : undefined;
     if (!d.route || !content) return [];
-    const pattern = d.route.path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(
-      /\{[^}]+\}/g,
-      "[^/]+",
-    );
     return [{
       method: d.route.method.toUpperCase(),
-      path: new RegExp(`^${pattern}$`),
+      path: pathPattern(d.route.path),
       mediaTypes: Object.keys(content),
     }];
   });
+}
+
+/** A document path (`/v1/worlds/{world}`) as a regular expression matching request paths. */
+export function pathPattern(path: string): RegExp {
+  const escaped = path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\{[^}]+\}/g, "[^/]+");
+  return new RegExp(`^${escaped}$`);
 }
 
 const codeOfStatus: Partial<Record<number, ErrorCode>> = {

@@ -3,7 +3,7 @@ import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
 import { runScheduledTick } from "../../src/engine/scheduled_tick.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { sanitizersFor } from "../_helpers/backend_app.ts";
+import { callJson, sanitizersFor } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 
 const { backends, close } = await startBackends();
@@ -19,14 +19,8 @@ for (const backend of backends) {
       await using deps = await makeTestDeps({ storage: await backend.open() });
       let now = T0;
       const app = createApp(deps, { logger: silentLogger, now: () => now });
-      const call = async (method: string, path: string, body?: unknown) => {
-        const res = await app.request(path, {
-          method,
-          headers: body === undefined ? {} : { "content-type": "application/json" },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        });
-        return { status: res.status, body: await res.json() };
-      };
+      const call = (method: string, path: string, body?: unknown) =>
+        callJson(app, { method, path, body });
       const create = (id: string, extra: Record<string, unknown> = {}) =>
         call("POST", "/v1/worlds", { id, name: id, startTime: "2023-02-13T07:00:00", ...extra });
       const clockOf = async (id: string) => (await call("GET", `/v1/worlds/${id}`)).body.clock;
