@@ -34,6 +34,7 @@ const AgentView = Agent.extend({
 const createAgentRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents",
+  operationId: "createAgent",
   tags: ["Agents"],
   summary: "Create an agent; its description's semicolon-separated phrases become seed memories",
   request: { params: WorldParams, body: jsonBody(CreateAgentInput) },
@@ -46,6 +47,7 @@ const createAgentRoute = createRoute({
 const listAgentsRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents",
+  operationId: "listAgents",
   tags: ["Agents"],
   summary: "List the agents of a world by id, a page at a time",
   request: { params: WorldParams, query: PageQuery },
@@ -90,6 +92,7 @@ const deleteAgentRoute = createRoute({
 const getAgentRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}",
+  operationId: "getAgent",
   tags: ["Agents"],
   summary: "Read an agent",
   request: { params: AgentParams },

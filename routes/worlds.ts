@@ -14,6 +14,7 @@ import { pageById, PageQuery } from "../src/lifecycle/pages.ts";
 const createWorldRoute = createRoute({
   method: "post",
   path: "/worlds",
+  operationId: "createWorld",
   tags: ["Worlds"],
   summary: "Create a world with its own game clock",
   description:
@@ -28,6 +29,7 @@ const createWorldRoute = createRoute({
 const listWorldsRoute = createRoute({
   method: "get",
   path: "/worlds",
+  operationId: "listWorlds",
   tags: ["Worlds"],
   summary: "List worlds by id, a page at a time",
   request: { query: PageQuery },
@@ -58,6 +60,7 @@ const deleteWorldRoute = createRoute({
 const getWorldRoute = createRoute({
   method: "get",
   path: "/worlds/{world}",
+  operationId: "getWorld",
   tags: ["Worlds"],
   summary: "Read a world and its clock",
   request: { params: WorldParams },
@@ -67,6 +70,7 @@ const getWorldRoute = createRoute({
 const usageRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/usage",
+  operationId: "getWorldUsage",
   tags: ["Worlds"],
   summary: "Model calls and tokens, per agent and per operation",
   request: { params: WorldParams },
