@@ -90,7 +90,7 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   app.route("/v1", memoryRoutes(deps));
   app.route("/v1", environmentRoutes(deps));
   app.route("/v1", planRoutes(deps));
-  app.route("/v1", personaRoutes(deps));
+  app.route("/v1", personaRoutes(deps, { logger }));
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
   app.route("/v1", worldEngineRoutes(deps));

@@ -19,6 +19,8 @@ import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 import { UsageBody } from "./_usage.ts";
+import { streamRespond, wantsStream } from "./respond_stream.ts";
+import type { Logger } from "../lib/logger.ts";
 
 const putPersonaRoute = createRoute({
   method: "put",
@@ -134,9 +136,17 @@ const respondRoute = createRoute({
   tags: ["Persona"],
   summary:
     "An in-character reply (Magic-If: anchor, select, recall, bound, enact), with each stage reported",
+  description:
+    "With `Accept: text/event-stream` the reply streams as the model writes it: `delta` events (`{text}`: the next spoken words), then one `done` event whose data is the full response body (or an `error` event with the error body). The turn is stored once, after the reply is complete; nothing is stored when generation fails.",
   request: { params: AgentParams, body: jsonBody(RespondInput) },
   responses: {
-    200: jsonContent(RespondResult, "The reply, the facets and memories it used, and its stages"),
+    200: {
+      description: "The reply, the facets and memories it used, and its stages",
+      content: {
+        "application/json": { schema: RespondResult },
+        "text/event-stream": { schema: z.string() },
+      },
+    },
     ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504),
   },
 });
@@ -156,7 +166,10 @@ const interviewRoute = createRoute({
 });
 
 /** The persona routes under `/v1`. */
-export function personaRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+export function personaRoutes(
+  deps: Deps,
+  options: { logger?: Logger } = {},
+): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(putPersonaRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
@@ -188,7 +201,12 @@ export function personaRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.openapi(respondRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json(await respond(deps, world, agent, c.req.valid("json")), 200);
+    const input = c.req.valid("json");
+    if (wantsStream(c)) {
+      const request = { worldId: world, agentId: agent, input, logger: options.logger };
+      return await streamRespond(c, deps, request);
+    }
+    return c.json(await respond(deps, world, agent, input), 200);
   });
   app.openapi(interviewRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
