@@ -245,27 +245,43 @@ export class OpenAiLanguageModel implements LanguageModel {
     };
     const response = await withRetries(
       () => this.#client.chat.completions.create(body, { maxRetries: 0 }),
-      {
-        action: `Cannot complete prompt "${prompt.kind}" with model "${model}"`,
-        host: this.#host,
-        timeoutMs: this.#timeoutMs,
-        maxRetries: this.#maxRetries,
-        sleep: this.#sleep,
-        random: this.#random,
-      },
+      this.#failure(prompt.kind, model),
     );
     const message = response.choices[0]?.message;
     const content = message?.content ?? "";
-    const reported = response.usage;
+    const usage = await this.#report({ messages, content, reported: response.usage }, {
+      model,
+      attribution,
+    });
+    return { content, refused: typeof message?.refusal === "string", usage };
+  }
+
+  /** The call's usage (the server's counts, else our own), reported to `onUsage`. */
+  async #report(
+    call: { messages: readonly ChatMessage[]; content: string; reported?: OpenAI.CompletionUsage },
+    by: { model: string; attribution: Attribution },
+  ): Promise<Usage> {
+    const { reported } = call;
     const estimated = typeof reported?.prompt_tokens !== "number" ||
       typeof reported?.completion_tokens !== "number";
     const usage: Usage = {
       calls: 1,
-      promptTokens: estimated ? countChatTokens(messages) : reported.prompt_tokens,
-      completionTokens: estimated ? countTextTokens(content) : reported.completion_tokens,
+      promptTokens: estimated ? countChatTokens(call.messages) : reported!.prompt_tokens,
+      completionTokens: estimated ? countTextTokens(call.content) : reported!.completion_tokens,
     };
-    await this.#onUsage?.({ ...attribution, ...usage, model, estimated });
-    return { content, refused: typeof message?.refusal === "string", usage };
+    await this.#onUsage?.({ ...by.attribution, ...usage, model: by.model, estimated });
+    return usage;
+  }
+
+  #failure(kind: string, model: string) {
+    return {
+      action: `Cannot complete prompt "${kind}" with model "${model}"`,
+      host: this.#host,
+      timeoutMs: this.#timeoutMs,
+      maxRetries: this.#maxRetries,
+      sleep: this.#sleep,
+      random: this.#random,
+    };
   }
 
   async #callStreaming<T>(
@@ -287,14 +303,7 @@ export class OpenAiLanguageModel implements LanguageModel {
       stream_options: { include_usage: true },
       ...(prompt.maxTokens === undefined ? {} : { [this.#maxTokensKey]: prompt.maxTokens }),
     };
-    const failure = {
-      action: `Cannot complete prompt "${prompt.kind}" with model "${model}"`,
-      host: this.#host,
-      timeoutMs: this.#timeoutMs,
-      maxRetries: this.#maxRetries,
-      sleep: this.#sleep,
-      random: this.#random,
-    };
+    const failure = this.#failure(prompt.kind, model);
     const stream = await withRetries(
       () => this.#client.chat.completions.create(body, { maxRetries: 0 }),
       failure,
@@ -315,14 +324,10 @@ export class OpenAiLanguageModel implements LanguageModel {
     } catch (error) {
       throw toModelError(error, { ...failure, attempts: 1 });
     }
-    const estimated = typeof reported?.prompt_tokens !== "number" ||
-      typeof reported?.completion_tokens !== "number";
-    const usage: Usage = {
-      calls: 1,
-      promptTokens: estimated ? countChatTokens(messages) : reported!.prompt_tokens,
-      completionTokens: estimated ? countTextTokens(content) : reported!.completion_tokens,
-    };
-    await this.#onUsage?.({ ...call.attribution, ...usage, model, estimated });
+    const usage = await this.#report({ messages, content, reported }, {
+      model,
+      attribution: call.attribution,
+    });
     return { content, refused, usage };
   }
 
