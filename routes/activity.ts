@@ -22,6 +22,8 @@ export function worldActivity(
     await next();
     const parsed = WorldId.safeParse(c.req.param("world"));
     if (!parsed.success || c.res.status >= 400) return;
+    // A deleted world has no activity to keep (its record was just removed).
+    if (c.req.method === "DELETE" && c.req.path === `/v1/worlds/${parsed.data}`) return;
     const now = options.now();
     if (now - (written.get(parsed.data) ?? -Infinity) < WRITE_EVERY_MS) return;
     written.set(parsed.data, now);
