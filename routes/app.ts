@@ -81,8 +81,8 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   app.use("/v1/*", adminAuth(options.adminKey));
   app.use("/v1/*", queryGuard(() => app.openAPIRegistry.definitions));
   const activity = worldActivity(deps, { logger, now: options.now ?? Date.now });
-  app.use("/v1/worlds/:world", activity);
-  app.use("/v1/worlds/:world/*", activity);
+  app.use("/v1/worlds/:world", activity.middleware);
+  app.use("/v1/worlds/:world/*", activity.middleware);
 
   app.route("/", serviceRoutes(deps));
   app.route("/v1", worldRoutes(deps));
@@ -93,7 +93,7 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   app.route("/v1", personaRoutes(deps, { logger }));
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
-  app.route("/v1", worldEngineRoutes(deps));
+  app.route("/v1", worldEngineRoutes(deps, { onStreamAlive: activity.touch }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "adminKey", {
     type: "http",

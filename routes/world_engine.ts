@@ -3,6 +3,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
+import type { WorldId } from "../src/ids.ts";
 import {
   eventFilter,
   EventPage,
@@ -83,7 +84,10 @@ const eventsRoute = createRoute({
 });
 
 /** The world engine routes under `/v1`. */
-export function worldEngineRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+export function worldEngineRoutes(
+  deps: Deps,
+  options: { onStreamAlive?: (worldId: WorldId, requestId?: string) => Promise<void> } = {},
+): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(patchWorldRoute, async (c) => {
     const { world } = c.req.valid("param");
@@ -109,6 +113,8 @@ export function worldEngineRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => stop.abort());
       for await (const batch of feed) {
+        // Someone is watching: an idle-pausing world stays running while its stream is open.
+        await options.onStreamAlive?.(world, c.get("requestId"));
         if (batch.length === 0) await stream.write(": keep-alive\n\n");
         for (const event of batch) {
           await stream.writeSSE({

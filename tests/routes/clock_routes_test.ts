@@ -98,6 +98,27 @@ for (const backend of backends) {
         (await call("PATCH", "/v1/worlds/cron", { clock: { mode: "cron", speed: 2 } })).status,
         400,
       );
+
+      // An open event stream is someone watching: the world stays running while it is open.
+      now = T0 + 20 * MIN;
+      await create("watched", { settings: { idlePauseMinutes: 5 } });
+      await runScheduledTick(deps, T0 + 21 * MIN); // starts its idle clock
+      const stream = await app.request("/v1/worlds/watched/events?from=latest", {
+        headers: { accept: "text/event-stream" },
+      });
+      const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
+      now = T0 + 24 * MIN;
+      const watchedTick = await runScheduledTick(deps, T0 + 24 * MIN); // an event for the stream
+      assert.ok(watchedTick.ticks.some((t) => t.worldId === "watched" && t.now));
+      let received = "";
+      while (!received.includes("data:")) received += (await reader.read()).value ?? "";
+      await reader.cancel();
+      const later = await runScheduledTick(deps, T0 + 28 * MIN);
+      assert.ok(
+        later.ticks.some((t) => t.worldId === "watched" && t.now),
+        "4 minutes after the stream last delivered: not idle",
+      );
+      await new Promise((r) => setTimeout(r, 700)); // the stream notices the disconnect
     },
   });
 }
