@@ -11,9 +11,9 @@ import {
   followEvents,
   listEvents,
   startSeq,
-} from "../src/engine/event_feed.ts";
+} from "../src/world/event_feed.ts";
 import { TickInput, updateWorld, UpdateWorldInput } from "../src/world/clock.ts";
-import { TickResult, tickWorld } from "../src/world/tick_world.ts";
+import { TickResult, tickWorld } from "../src/simulation/tick_world.ts";
 import { World } from "../src/world/world.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";

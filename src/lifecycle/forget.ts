@@ -1,8 +1,9 @@
 /** @module Forgetting one memory: the record, its vector and any pending score go. */
 import { withAgentLock } from "../agents/agent_lock.ts";
-import { agentKey, loadAgent } from "../agents/agent.ts";
+import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { NotFoundError } from "../errors.ts";
+import { updateDocument } from "../ports/update_document.ts";
 import type { AgentScope, MemoryId } from "../ids.ts";
 
 /** What forgetting a memory did. */
@@ -49,16 +50,17 @@ async function dropPending(
   scope: AgentScope,
   id: MemoryId,
 ): Promise<void> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const doc = await loadAgent(deps, scope);
-    if (!doc.value.pendingImportance.includes(id)) return;
-    const next = {
-      ...doc.value,
-      pendingImportance: doc.value.pendingImportance.filter((p) => p !== id),
-    };
-    if (await deps.storage.documents.replace(agentKey(scope), next, doc.version)) return;
-  }
-  throw new ConflictError(
-    `Cannot update agent "${scope.agentId}" after forgetting a memory: it kept changing, retry`,
+  await updateDocument<Agent>(
+    deps.storage.documents,
+    agentKey(scope),
+    (agent) =>
+      agent?.pendingImportance.includes(id)
+        ? { ...agent, pendingImportance: agent.pendingImportance.filter((p) => p !== id) }
+        : undefined,
+    {
+      create: false,
+      conflict:
+        `Cannot update agent "${scope.agentId}" after forgetting a memory: it kept changing, retry`,
+    },
   );
 }

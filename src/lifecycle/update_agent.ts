@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { type Agent, agentKey, loadAgent, Traits } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError } from "../errors.ts";
+import { updateDocument } from "../ports/update_document.ts";
 import type { AgentScope } from "../ids.ts";
 
 /** The body of `PATCH /v1/worlds/{world}/agents/{agent}`: only the fields sent change. */
@@ -38,25 +38,28 @@ export async function updateAgent(
   scope: AgentScope,
   input: UpdateAgentInput,
 ): Promise<Agent> {
-  for (let attempt = 0; attempt < 8; attempt++) {
-    const doc = await loadAgent(deps, scope);
-    const next: Agent = { ...doc.value };
+  const read = await loadAgent(deps, scope);
+  const next = await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (current) => {
+    if (current === null) return undefined; // deleted meanwhile: nothing to change
+    const changed: Agent = { ...current };
     for (const field of ["name", "age", "traits", "location", "action"] as const) {
-      if (input[field] !== undefined) Object.assign(next, { [field]: input[field] });
+      if (input[field] !== undefined) Object.assign(changed, { [field]: input[field] });
     }
-    if (await deps.storage.documents.replace(agentKey(scope), next, doc.version)) {
-      if (input.name !== undefined || input.age !== undefined || input.traits !== undefined) {
-        // The cached summary describes the old name, age and traits: remake it on next use.
-        await deps.storage.documents.delete({
-          collection: "summaries",
-          scope: scope.worldId,
-          id: scope.agentId,
-        });
-      }
-      return next;
-    }
+    return changed;
+  }, {
+    read,
+    create: false,
+    conflict:
+      `Cannot update agent "${scope.agentId}": other writes kept changing it, retry shortly`,
+  });
+  if (next === null) return (await loadAgent(deps, scope)).value; // answers agent_not_found
+  if (input.name !== undefined || input.age !== undefined || input.traits !== undefined) {
+    // The cached summary describes the old name, age and traits: remake it on next use.
+    await deps.storage.documents.delete({
+      collection: "summaries",
+      scope: scope.worldId,
+      id: scope.agentId,
+    });
   }
-  throw new ConflictError(
-    `Cannot update agent "${scope.agentId}": other writes kept changing it, retry shortly`,
-  );
+  return next;
 }

@@ -6,6 +6,7 @@
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
+import { updateDocument } from "../ports/update_document.ts";
 
 /** The last API activity of a world: real time, ms since the epoch. */
 export interface WorldActivity {
@@ -25,21 +26,15 @@ export async function lastActivity(
   return (await deps.storage.documents.get<WorldActivity>(activityKey(worldId)))?.value.at ?? null;
 }
 
-/**
- * Records activity at `at` (ms since the epoch) unless a later time is stored. A lost race
- * means someone else just recorded activity, which is all that matters: it is not retried.
- */
+/** Records activity at `at` (ms since the epoch) unless a later time is stored already. */
 export async function recordActivity(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
   at: number,
 ): Promise<void> {
-  const docs = deps.storage.documents;
-  const key = activityKey(worldId);
-  const current = await docs.get<WorldActivity>(key);
-  if (current === null) {
-    await docs.create(key, { at }).catch(() => undefined);
-  } else if (current.value.at < at) {
-    await docs.replace(key, { at }, current.version);
-  }
+  await updateDocument<WorldActivity>(
+    deps.storage.documents,
+    activityKey(worldId),
+    (current) => (current !== null && current.at >= at ? undefined : { at }),
+  );
 }

@@ -4,10 +4,12 @@
  */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
+import { updateDocument } from "../ports/update_document.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import type { Versioned } from "../ports/document_store.ts";
 import type { GameTime } from "../time/game_time.ts";
+import { type TickClock, TickMinutes } from "../engine/tick_clock.ts";
 import {
   type Clock,
   ClockInput,
@@ -16,9 +18,6 @@ import {
   worldKey,
   WorldSettings,
 } from "./world.ts";
-
-/** The longest tick: one game day. */
-export const MAX_TICK_MINUTES = 1440;
 
 /**
  * A tick id: the caller's key that makes a tick idempotent. Letters, digits and `_ . : -`, so
@@ -31,9 +30,6 @@ export const TickId = z
     "Tick ids are 1-200 characters of letters, digits, '_', '.', ':' or '-'",
   )
   .meta({ example: "tick-0001" });
-
-/** Game minutes one tick advances. */
-export const TickMinutes = z.number().int().min(1).max(MAX_TICK_MINUTES);
 
 /** The body of `POST /v1/worlds/{world}/tick`. */
 export const TickInput = z
@@ -89,12 +85,7 @@ export async function loadWorldDoc(
   worldId: WorldId,
 ): Promise<Versioned<World>> {
   const doc = await deps.storage.documents.get<World>(worldKey(worldId));
-  if (!doc) {
-    throw new NotFoundError(
-      "world_not_found",
-      `Cannot find world "${worldId}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
-    );
-  }
+  if (!doc) throw worldNotFound(worldId);
   return { ...doc, value: withDefaults(doc.value) };
 }
 
@@ -103,6 +94,13 @@ export interface PauseReason {
   reason: "request" | "idle";
   message: string;
   [field: string]: unknown;
+}
+
+function worldNotFound(worldId: WorldId): NotFoundError {
+  return new NotFoundError(
+    "world_not_found",
+    `Cannot find world "${worldId}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
+  );
 }
 
 /**
@@ -119,11 +117,12 @@ export async function updateWorld(
   input: UpdateWorldInput,
   options: { why?: PauseReason } = {},
 ): Promise<World> {
-  const why = options.why;
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const doc = await loadWorldDoc(deps, worldId);
-    const current = doc.value;
-    const next: World = {
+  let wasPaused = false;
+  const next = (await updateDocument<World>(deps.storage.documents, worldKey(worldId), (raw) => {
+    if (raw === null) throw worldNotFound(worldId);
+    const current = withDefaults(raw);
+    wasPaused = current.clock.paused;
+    return {
       ...current,
       name: input.name ?? current.name,
       clock: {
@@ -134,25 +133,25 @@ export async function updateWorld(
       },
       settings: WorldSettings.parse({ ...current.settings, ...input.settings }),
     };
-    if (await deps.storage.documents.replace(worldKey(worldId), next, doc.version)) {
-      if (next.clock.paused !== current.clock.paused) {
-        await deps.storage.events.append(worldId, [{
-          type: next.clock.paused ? "world.paused" : "world.resumed",
-          at: next.clock.now,
-          ...(why ?? {
-            reason: "request",
-            message: next.clock.paused
-              ? "Paused by a request: the scheduler leaves it until it is resumed"
-              : "Resumed by a request",
-          }),
-        }]);
-      }
-      return next;
-    }
+  }, {
+    attempts: ATTEMPTS,
+    read: await loadWorldDoc(deps, worldId),
+    create: false,
+    conflict: `Cannot update world "${worldId}": other writes kept changing it, retry shortly`,
+  }))!;
+  if (next.clock.paused !== wasPaused) {
+    await deps.storage.events.append(worldId, [{
+      type: next.clock.paused ? "world.paused" : "world.resumed",
+      at: next.clock.now,
+      ...(options.why ?? {
+        reason: "request",
+        message: next.clock.paused
+          ? "Paused by a request: the scheduler leaves it until it is resumed"
+          : "Resumed by a request",
+      }),
+    }]);
   }
-  throw new ConflictError(
-    `Cannot update world "${worldId}": other writes kept changing it, retry shortly`,
-  );
+  return next;
 }
 
 /**
@@ -169,18 +168,31 @@ export async function advanceClock(
   from: GameTime,
   to: GameTime,
 ): Promise<Clock> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const doc = await loadWorldDoc(deps, worldId);
-    if (doc.value.clock.now !== from) {
-      throw new ConflictError(
-        `Cannot advance the clock of world "${worldId}" from "${from}": it reads "${doc.value.clock.now}" now, another tick moved it`,
-      );
-    }
-    const clock: Clock = { ...doc.value.clock, now: to };
-    const next: World = { ...doc.value, clock };
-    if (await deps.storage.documents.replace(worldKey(worldId), next, doc.version)) return clock;
-  }
-  throw new ConflictError(
-    `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
+  const world = await updateDocument<World>(
+    deps.storage.documents,
+    worldKey(worldId),
+    (current) => {
+      if (current === null) throw worldNotFound(worldId);
+      if (current.clock.now !== from) {
+        throw new ConflictError(
+          `Cannot advance the clock of world "${worldId}" from "${from}": it reads "${current.clock.now}" now, another tick moved it`,
+        );
+      }
+      return { ...current, clock: { ...current.clock, now: to } };
+    },
+    {
+      attempts: ATTEMPTS,
+      read: await loadWorldDoc(deps, worldId),
+      create: false,
+      conflict:
+        `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
+    },
   );
+  return world!.clock;
 }
+
+/** The engine's clock port for worlds: reads the world document and moves its clock. */
+export const worldTickClock: TickClock<World> = {
+  load: async (deps, id) => (await loadWorldDoc(deps, id as WorldId)).value,
+  advance: (deps, id, from, to) => advanceClock(deps, id as WorldId, from, to),
+};

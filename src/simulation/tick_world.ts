@@ -5,7 +5,7 @@ import type { WorldId } from "../ids.ts";
 import { runTick } from "../engine/tick_engine.ts";
 import { GameTime } from "../time/game_time.ts";
 import { AgentStepSummary, agentTickSystem } from "./agent_step.ts";
-import { Clock } from "./world.ts";
+import { Clock } from "../world/world.ts";
 
 /** The response of `POST /v1/worlds/{world}/tick`; a repeated tick id answers the same. */
 export const TickResult = z
@@ -61,5 +61,7 @@ export async function tickWorld(
   worldId: WorldId,
   options: TickWorldOptions = {},
 ): Promise<TickResult> {
-  return await runTick(deps, worldId, agentTickSystem(deps), options);
+  const record = await runTick(deps, worldId, agentTickSystem(deps), options);
+  // Worlds stored before clock modes existed read as cron worlds.
+  return { ...record, clock: { ...record.clock, mode: record.clock.mode ?? "cron" } };
 }
