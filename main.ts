@@ -62,7 +62,11 @@ export async function startServer(
   });
   const queueKv = await openQueueKv(config, options.tickQueue ?? tickQueueMode(env));
   const listening = queueKv ? listenForTicks(deps, queueKv, logger) : Promise.resolve();
-  const app = createApp(deps, { adminKey: config.adminKey, logger });
+  const app = createApp(deps, {
+    adminKey: config.adminKey,
+    corsOrigins: config.corsOrigins,
+    logger,
+  });
   const hostname = config.adminKey ? "0.0.0.0" : "127.0.0.1";
   const tick = async () => {
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
@@ -156,9 +160,9 @@ function listenForTicks(deps: Deps, kv: Deno.Kv, logger: Logger): Promise<void> 
 async function startupRepair(deps: Deps, logger: Logger): Promise<RepairReport | null> {
   try {
     const report = await repairStore(deps);
-    // A clean sweep is not news: start-up stays one log line unless something was repaired.
+    // Quiet when there was nothing to fix: the start-up stays one line.
     if (report.reembedded + report.orphanVectorsDeleted > 0) {
-      logger.log("warn", "start-up repair done", { ...report });
+      logger.log("warn", "start-up repair fixed the store", { ...report });
     }
     return report;
   } catch (err) {

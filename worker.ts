@@ -45,7 +45,11 @@ function start(env: WorkerEnv): Promise<Running> {
     const deps = await openServices(config, { logger });
     // With the Queue bound (wrangler.toml), ticks fan their steps out through it.
     if (isQueueProducer(env.TICK_QUEUE)) deps.queue = new CloudflareTickQueue(env.TICK_QUEUE);
-    const app = createApp(deps, { adminKey: config.adminKey, logger });
+    const app = createApp(deps, {
+      adminKey: config.adminKey,
+      corsOrigins: config.corsOrigins,
+      logger,
+    });
     return { deps, fetch: (request: Request) => app.fetch(request) };
   })().catch((err) => {
     running = undefined; // a fixed secret takes effect on the next request

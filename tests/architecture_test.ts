@@ -145,10 +145,11 @@ const LAYERS: Record<string, readonly string[]> = {
   prompts: [...PORTS, "world"], // one module per prompt with its output schema
   agents: [...PORTS, "engine", "world"], // the agent document and its lock (an engine lease)
   memory: STATE, // storing, scoring and retrieving memories
-  archive: [...STATE, "memory"], // a world as one file: export, import, fork
+  archive: [...STATE, "memory", "lifecycle"], // a world as one file: export, import, fork
   cognition: [...STATE, "memory"], // reflection, planning, reaction, dialogue, summaries
   persona: [...STATE, "memory", "cognition"], // who an agent is: creation, cards, role-play
   simulation: [...STATE, "memory", "cognition"], // one agent's step, one world's tick, the cron
+  lifecycle: STATE, // deleting worlds and agents with all they own, forgetting memories, pages
   templates: [...STATE, "memory", "cognition", "persona", "simulation"], // ready-made towns
   eval: [...STATE, "memory", "cognition", "persona", "simulation", "templates"], // town runs
 };

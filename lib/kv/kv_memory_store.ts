@@ -45,6 +45,7 @@ import {
   assertKeySize,
   decodeJson,
   deleteKey,
+  deletePrefixes,
   encodeJson,
   guard,
   joinBytes,
@@ -391,6 +392,32 @@ export class KvMemoryStore implements MemoryStore {
   }
 
   /**
+   * Removes memories in one transaction (their record parts and overlays, then the head moves),
+   * then drops the agent's cache so the next call reloads it without them: the columns of a
+   * reloaded stream are a new array, so scans re-map their vectors.
+   */
+  async remove(scope: AgentScope, ids: readonly MemoryId[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return await this.#writing(scope, "remove memories", async (state) => {
+      const doomed = [...new Set(ids)].flatMap((id) => state.byId.get(id) ?? []);
+      if (doomed.length === 0) return 0;
+      const prefix = prefixOf(scope);
+      const writes: KvWrite[] = [];
+      for (const entry of doomed) {
+        const parts = await listAll(this.#kv, { prefix: [...prefix, "rec", entry.seq] });
+        for (const part of parts) writes.push(deleteKey(part.key));
+        writes.push(deleteKey([...prefix, "ovl", entry.seq]));
+      }
+      try {
+        await this.#commit(scope, state, writes, { seq: state.head.seq, txn: state.head.txn + 1 });
+      } finally {
+        this.#agents.delete(JSON.stringify(prefix));
+      }
+      return doomed.length;
+    });
+  }
+
+  /**
    * Removes every memory of the agent: the head goes first, in one atomic operation, so the
    * whole stream disappears at once; a crash before the records follow leaves only records
    * that the next load cleans up as uncommitted.
@@ -402,10 +429,7 @@ export class KvMemoryStore implements MemoryStore {
       guard("clear memories", async () => {
         this.#agents.delete(key);
         await this.#kv.delete([...prefix, "head"]);
-        const rest = await listAll(this.#kv, { prefix });
-        for (const batch of planBatches(rest.map((e) => deleteKey(e.key)))) {
-          if (batch.length > 0) await addWrites(this.#kv.atomic(), batch).commit();
-        }
+        await deletePrefixes(this.#kv, [prefix]);
       }));
   }
 

@@ -12,7 +12,8 @@ import { z } from "zod";
 import { Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, SimulacraError } from "../errors.ts";
-import type { AgentScope, MemoryId, WorldId } from "../ids.ts";
+import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
+import { agentIdempotencyScope } from "../lifecycle/owned_data.ts";
 import type { MemoryRecord } from "../ports/memory_record.ts";
 import type { NewEvent } from "../ports/event_log.ts";
 import { type World, worldKey } from "../world/world.ts";
@@ -75,7 +76,7 @@ export async function importWorld(
   try {
     return await readArchive(deps, lines, options, staging);
   } catch (err) {
-    await staging.rollback();
+    await staging.rollback(staging.worldId, staging.agents);
     throw err;
   }
 }
@@ -116,11 +117,13 @@ async function readArchive(
     if (header === null) {
       header = checkHeader(deps, json, n, options);
       targetId = options.id ?? header.worldId;
+      // Set only after the check below: a refused id must never be rolled back.
       if (await deps.storage.documents.get(worldKey(targetId))) {
         throw new ConflictError(
           `Cannot import world "${targetId}": a world with this id exists: import with ?id=<new id> to fork it, or delete it first`,
         );
       }
+      staging.worldId = targetId;
       continue;
     }
     const parsed = BodyLine.safeParse(json);
@@ -153,6 +156,7 @@ async function readArchive(
           }
           value = agent.data;
           agents.add(line.id);
+          staging.agents.add(line.id);
           seen.agents++;
         }
         seen.documents++;
@@ -307,9 +311,12 @@ export function renameWorld<T>(value: T, from: string, to: string): T {
 
 /** What an import wrote so far, to undo it when the import fails. */
 class Staging {
+  /** The world being imported, once the header was read. */
+  worldId: WorldId | null = null;
+  /** The agents read so far. */
+  readonly agents = new Set<string>();
   readonly #deps: Pick<Deps, "storage" | "embedder">;
   readonly #documents: { collection: string; scope: string; id: string }[] = [];
-  readonly #vectors = new Map<string, { scope: AgentScope; ids: MemoryId[] }>();
   readonly #eventIds: { scope: AgentScope; eventId: string; id: MemoryId }[] = [];
 
   constructor(deps: Pick<Deps, "storage" | "embedder">) {
@@ -342,10 +349,6 @@ class Staging {
     }
     let next = 0;
     const entries = records.map((m, i) => ({ id: m.id, vector: vectors[i] ?? embedded[next++] }));
-    const key = JSON.stringify([scope.worldId, scope.agentId]);
-    const written = this.#vectors.get(key) ?? { scope, ids: [] };
-    this.#vectors.set(key, written);
-    written.ids.push(...records.map((m) => m.id));
     await this.#deps.storage.vectors.upsert(scope, entries);
     await this.#deps.storage.memories.append(scope, records);
     for (const m of records) {
@@ -372,6 +375,10 @@ class Staging {
       await this.#deps.storage.documents.create(worldKey(world.id), world);
     } catch (err) {
       if (err instanceof ConflictError) {
+        // Someone created the world meanwhile: what is stored under its id is theirs now too,
+        // so nothing is removed on the way out.
+        this.worldId = null;
+        this.#documents.length = 0;
         throw new ConflictError(
           `Cannot import world "${world.id}": a world with this id was created during the import: import with ?id=<new id>`,
         );
@@ -379,24 +386,30 @@ class Staging {
       throw err;
     }
     this.#documents.length = 0;
-    this.#vectors.clear();
     return world;
   }
 
-  /** Removes what was staged (best effort: a store that fails now leaves invisible records). */
-  async rollback(): Promise<void> {
-    const { documents, memories, vectors } = this.#deps.storage;
+  /**
+   * Removes what was staged: documents, each agent's memories, vectors and event claims, and the
+   * world's events and usage. Best effort: a store that fails now leaves invisible records (no
+   * world document), which a later import of the same id overwrites.
+   */
+  async rollback(worldId: WorldId | null, agentIds: Iterable<string>): Promise<void> {
+    const { documents, memories, vectors, idempotency, events, usage } = this.#deps.storage;
     try {
-      for (const { scope, ids } of this.#vectors.values()) {
-        await memories.clear(scope);
-        for (let i = 0; i < ids.length; i += 1_000) {
-          await vectors.delete(scope, ids.slice(i, i + 1_000));
+      if (worldId !== null) {
+        for (const agentId of agentIds) {
+          const scope = { worldId, agentId: agentId as AgentId };
+          await memories.clear(scope);
+          await vectors.clear(scope);
+          await idempotency.clear(agentIdempotencyScope(scope));
         }
+        await events.remove(worldId);
+        await usage.remove(worldId);
       }
       for (const key of this.#documents) await documents.delete(key);
     } catch {
-      // The import's own error is the one to report; leftovers stay invisible (no world
-      // document) and a later import of the same id overwrites them.
+      // The import's own error is the one to report.
     }
   }
 }

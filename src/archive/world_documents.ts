@@ -6,29 +6,22 @@
 import type { Deps } from "../deps.ts";
 import type { AgentId, WorldId } from "../ids.ts";
 import type { DocumentKey, Versioned } from "../ports/document_store.ts";
+import { WORLD_COLLECTIONS } from "../lifecycle/owned_data.ts";
 
 /**
- * Collections whose scope is the world id. Agents come first: an import checks the other
- * records against the agents it has read.
+ * Collections whose scope is the world id: the list deletion uses too (agents come first, and an
+ * import checks the other records against the agents it has read).
  */
-export const WORLD_COLLECTIONS = [
-  "agents",
-  "personas",
-  "plans",
-  "summaries",
-  "environments",
-  "object_states",
-  "perception",
-  "importance",
-  "conversations",
-  "conversation_state",
-] as const;
+export { WORLD_COLLECTIONS };
 
 /** Collections whose scope is `<worldId>/<agentId>`. */
 export const AGENT_COLLECTIONS = ["reply_sessions"] as const;
 
-/** Collections that belong to no world (store-wide metadata): never exported. */
-export const GLOBAL_COLLECTIONS = ["worlds", "meta"] as const;
+/**
+ * Collections outside any world's scope, never exported: store metadata, the worlds themselves
+ * (the archive has its own world line) and when each world was last used (runtime state).
+ */
+export const GLOBAL_COLLECTIONS = ["worlds", "meta", "world_activity"] as const;
 
 /**
  * Engine state that lives only while a tick runs (the world's open tick): never exported, so an

@@ -60,7 +60,8 @@ export interface OpenTick<W> {
 }
 
 /** Options for {@linkcode planQueuedTick}. */
-export interface QueuedTickOptions extends Pick<RunTickOptions, "minutes" | "tickId"> {
+export interface QueuedTickOptions
+  extends Pick<RunTickOptions, "minutes" | "tickId" | "scheduled"> {
   /** How long the tick may take before stragglers are recorded as failed. @default 300000 */
   deadlineMs?: number;
   /** Tries per unit before its failure is reported. @default 3 */
@@ -115,7 +116,7 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
     }
     if (marker?.status === "failed" && !marker.retryable) throw markerError(marker);
     const world = await system.clock.load(deps, worldId);
-    assertCanAdvance(world, options.minutes);
+    assertCanAdvance(world, options);
     if (marker?.status === "running" && marker.from !== world.clock.now) {
       throw new ConflictError(
         `Cannot answer tick "${tickId}" of world "${worldId}": its first run stopped after the clock moved: send a new tick id`,

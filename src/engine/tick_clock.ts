@@ -14,11 +14,15 @@ export const MAX_TICK_MINUTES = 1440;
 /** Game minutes one tick advances. */
 export const TickMinutes = z.number().int().min(1).max(MAX_TICK_MINUTES);
 
-/** A clock as the engine needs it: the time now, the default step, and whether ticks may run. */
+/**
+ * A clock as the engine needs it: the time now, the default step, and whether scheduled ticks
+ * may run (not while paused, nor in manual mode, where only requested ticks move it).
+ */
 export interface ClockState {
   now: GameTime;
   minutesPerTick: number;
   paused: boolean;
+  mode?: "cron" | "manual";
 }
 
 /** Whatever the engine ticks: something with an id and a clock. */
@@ -32,8 +36,9 @@ export interface TickClock<W extends Clocked> {
   /** The current state. @throws a not-found error when it does not exist. */
   load(deps: Pick<Deps, "storage">, id: string): Promise<W>;
   /**
-   * Moves the clock from `from` to `to` by compare-and-set (fenced by the tick lease when given) and returns the new clock.
-   * @throws `conflict` when the clock no longer reads `from`.
+   * Moves the clock from `from` to `to` by compare-and-set and returns the new clock; with
+   * `options.fence`, only while the tick's lease is held.
+   * @throws `conflict` when the clock no longer reads `from` or the fence was lost.
    */
   advance(
     deps: Pick<Deps, "storage">,

@@ -95,6 +95,11 @@ export interface RunTickOptions {
   lockTtlMs?: number;
   /** How long to wait for a unit's own lease. @default 10000 */
   stepWaitMs?: number;
+  /**
+   * A tick from the scheduler: refused (`conflict`) when the world is paused or in manual mode.
+   * A requested tick runs either way: pausing stops the scheduler, not the caller.
+   */
+  scheduled?: boolean;
 }
 
 /** A tick id's stored state: claimed and running, failed, or done with its result. */
@@ -117,7 +122,7 @@ const MAX_CONCURRENCY = 64;
  * summary and events and does not stop the others.
  *
  * @throws `invalid_request` (minutes or concurrency out of range), `world_not_found`,
- * `conflict` (paused, another tick holds the world longer than `waitMs`, or a tick id whose
+ * `conflict` (a scheduled tick of a paused or manual world, another tick holds the world longer than `waitMs`, or a tick id whose
  * first run stopped midway after the clock moved), `store_unavailable`.
  */
 export async function runTick<U, P, S, W extends Clocked>(
@@ -135,7 +140,7 @@ export async function runTick<U, P, S, W extends Clocked>(
   const seen = await idem.get<TickMarker<S>>(scope, tickId);
   if (seen?.status === "done") return seen.result;
   if (seen?.status === "failed" && !seen.retryable) throw markerError(seen);
-  assertCanAdvance(await system.clock.load(deps, worldId), options.minutes);
+  assertCanAdvance(await system.clock.load(deps, worldId), options);
 
   return await withLease(deps, `tick:${worldId}`, async (held) => {
     const marker = await idem.get<TickMarker<S>>(scope, tickId);
@@ -154,7 +159,7 @@ export async function runTick<U, P, S, W extends Clocked>(
       await idem.put(scope, tickId, failed);
       throw markerError(failed);
     }
-    assertRunning(world);
+    assertSchedulable(world, options);
     const running: TickMarker<S> = { status: "running", from: world.clock.now };
     if (marker === null) {
       // Under the lease nobody else claims; the claim still guards a lease that expired.
@@ -220,13 +225,16 @@ export function validateTickOptions(
 }
 
 /**
- * Refuses, before any work, a paused world or a tick that would carry the clock past the last
- * game year (it would lose its sortable form).
- * @throws `conflict` (paused), `unprocessable`.
+ * Refuses, before any work, a scheduled tick of a paused or manual world, or a tick that would
+ * carry the clock past the last game year (it would lose its sortable form).
+ * @throws `conflict` (scheduled but paused or manual), `unprocessable`.
  */
-export function assertCanAdvance(current: Clocked, minutes: number | undefined): void {
-  assertRunning(current);
-  const end = addMinutes(current.clock.now, minutes ?? current.clock.minutesPerTick);
+export function assertCanAdvance(
+  current: Clocked,
+  options: Pick<RunTickOptions, "minutes" | "scheduled">,
+): void {
+  assertSchedulable(current, options);
+  const end = addMinutes(current.clock.now, options.minutes ?? current.clock.minutesPerTick);
   if (!inGameYears(end)) {
     throw new SimulacraError(
       "unprocessable",
@@ -313,7 +321,9 @@ async function tickLocked<U, P, S, W extends Clocked>(
   }
   // Fenced: a tick whose lease was taken over (after a stall longer than its TTL) cannot move
   // the clock under the tick that took over.
-  const clock = await system.clock.advance(deps, worldId, from, frame.to, { fence: options.lease });
+  const clock = await system.clock.advance(deps, worldId, from, frame.to, {
+    fence: options.lease,
+  });
 
   try {
     const usage = addUsage(prepared.usage, ...outcomes.map((o) => o.usage), finished.usage);
@@ -349,10 +359,16 @@ async function tickLocked<U, P, S, W extends Clocked>(
   }
 }
 
-export function assertRunning(world: Clocked): void {
-  if (world.clock.paused) {
+export function assertSchedulable(
+  world: Clocked,
+  options: Pick<RunTickOptions, "scheduled">,
+): void {
+  if (!options.scheduled) return;
+  if (world.clock.paused || world.clock.mode === "manual") {
     throw new ConflictError(
-      `Cannot tick world "${world.id}": it is paused: resume it with PATCH /v1/worlds/${world.id} {"paused": false}`,
+      `Cannot run the scheduled tick of world "${world.id}": it is ${
+        world.clock.paused ? "paused" : "in manual mode"
+      }`,
     );
   }
 }

@@ -1,11 +1,12 @@
 /** @module Perceive: store a batch of observations, idempotently, with one importance call and one embedding call (SPEC §3). */
 import { z } from "zod";
-import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
+import { type Agent, agentKey, agentNotFound, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError, SimulacraError, StoreUnavailableError } from "../errors.ts";
+import { ConflictError, SimulacraError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
 import type { Lease } from "../ports/lock.ts";
+import { updateDocument } from "../ports/update_document.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import { FUTURE_MARGIN_MINUTES, getWorld, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
@@ -307,10 +308,10 @@ async function bumpCounters(
 ): Promise<Agent> {
   const filled = new Set<string>(prepared.filledPending);
   // Under the lock nobody else changes the counters, but other fields of the agent (its action,
-  // a PATCH) may change outside it: re-read and re-apply our change when the version moved.
-  for (let attempt = 0; attempt < COUNTER_ATTEMPTS; attempt++) {
-    const { value: agent, version } = await loadAgent(deps, scope);
-    const next: Agent = {
+  // a PATCH) may change outside it: a lost race re-applies our change to the fresh version.
+  const updated = await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (agent) => {
+    if (agent === null) throw agentNotFound(scope);
+    return {
       ...agent,
       knownAreas: [...new Set([...(agent.knownAreas ?? []), ...change.knownAreas])],
       importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
@@ -319,14 +320,11 @@ async function bumpCounters(
         ...prepared.stillPending,
       ],
     };
-    const written = await deps.storage.documents.replace(agentKey(scope), next, version, {
-      fence: change.fence,
-    });
-    if (written) return next;
-  }
-  throw new StoreUnavailableError(
-    `Cannot update the counters of agent "${scope.agentId}": it kept changing; the memories are stored, retry with the same eventIds`,
-  );
+  }, {
+    create: false,
+    fence: change.fence,
+    conflict:
+      `Cannot update the counters of agent "${scope.agentId}": it kept changing; the memories are stored, retry with the same eventIds`,
+  });
+  return updated!;
 }
-
-const COUNTER_ATTEMPTS = 5;

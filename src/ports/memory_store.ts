@@ -69,13 +69,19 @@ export interface MemoryStore {
    */
   setImportance(scope: AgentScope, id: MemoryId, importance: number): Promise<boolean>;
 
-  /**
-   * Removes every memory of the agent (e.g. to undo an import or an agent creation that failed
-   * part-way). Vectors are the vector index's to remove. Idempotent; a failed call may have
-   * removed some memories, and repeating it removes the rest.
-   */
-  clear(scope: AgentScope): Promise<void>;
-
   /** The ids of the top `n` memories by an index, highest first (latest access, most important, newest). */
   top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]>;
+
+  /**
+   * Removes memories (records and every index entry), all or none; ids that do not exist are
+   * ignored. Returns how many were removed.
+   */
+  remove(scope: AgentScope, ids: readonly MemoryId[]): Promise<number>;
+
+  /**
+   * Removes every memory of the agent and its indexes (deleting an agent, or undoing an import
+   * or an agent creation that failed part-way). Vectors are the vector index's to remove.
+   * Idempotent; a failed call may have removed some memories, and repeating it removes the rest.
+   */
+  clear(scope: AgentScope): Promise<void>;
 }

@@ -5,10 +5,10 @@
  */
 import { ConflictError } from "../errors.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "./document_store.ts";
-import type { FencedWrite } from "./lock.ts";
+import type { Lease } from "./lock.ts";
 
 /** Options for {@linkcode updateDocument}. */
-export interface UpdateDocumentOptions<T> extends FencedWrite {
+export interface UpdateDocumentOptions<T> {
   /** Reads and writes before giving up. @default 5 */
   attempts?: number;
   /** Create the document when it does not exist. @default true */
@@ -17,6 +17,11 @@ export interface UpdateDocumentOptions<T> extends FencedWrite {
   read?: Versioned<T> | null;
   /** The message of the `ConflictError` thrown when writes keep losing. */
   conflict?: string;
+  /**
+   * A lease the write needs: a replace commits only while it is held, else `LeaseLostError`
+   * (a fenced write, see `lock.ts`). Creating a missing document is not fenced.
+   */
+  fence?: Lease;
 }
 
 /**
@@ -41,8 +46,7 @@ export async function updateDocument<T>(
     const next = change(current?.value ?? null);
     if (next === undefined) return current?.value ?? null;
     if (current) {
-      const fenced = options.fence ? { fence: options.fence } : undefined;
-      if (await store.replace(key, next, current.version, fenced)) return next;
+      if (await store.replace(key, next, current.version, { fence: options.fence })) return next;
       continue;
     }
     if (options.create === false) continue;

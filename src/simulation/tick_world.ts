@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
-import { markerError, runTick, type TickMarker } from "../engine/tick_engine.ts";
+import { markerError, runTick, type TickMarker, type TickRecord } from "../engine/tick_engine.ts";
 import {
   awaitTick,
   markerScope,
@@ -51,6 +51,8 @@ export interface TickWorldOptions {
   deadlineMs?: number;
   /** With a queue: tries per agent step before its failure is reported. @default 3 */
   maxAttempts?: number;
+  /** From the scheduler: refused when the world is paused or manual. @default false */
+  scheduled?: boolean;
 }
 
 /** Default deadline of a queued tick. */
@@ -66,7 +68,9 @@ export const TICK_DEADLINE_MS = 300_000;
  * const result = await tickWorld(deps, worldId, { minutes: 10, tickId: "t-0001" });
  * result.clock.now; // ten game minutes later
  * ```
- * @throws `invalid_request` (minutes outside 1–1440), `world_not_found`, `conflict` (paused, or
+ * A paused world still ticks when asked: pausing stops the scheduler only.
+ * @throws `invalid_request` (minutes outside 1–1440), `world_not_found`, `conflict` (a scheduled
+ * tick of a paused or manual world, or
  * busy longer than `waitMs`), `store_unavailable`. A failing agent does not throw: its summary
  * has `error` and the log an `agent_error` event.
  * @see SPEC §6 "Clock"; API.md "POST /v1/worlds/{world}/tick".
@@ -76,12 +80,17 @@ export async function tickWorld(
   worldId: WorldId,
   options: TickWorldOptions = {},
 ): Promise<TickResult> {
-  if (!deps.queue) return await runTick(deps, worldId, agentTickSystem(deps), options);
+  if (!deps.queue) return withMode(await runTick(deps, worldId, agentTickSystem(deps), options));
   const planned = await startTick(deps, worldId, { ...options, queue: deps.queue });
   if (planned.status === "done") return planned.result;
   // The close may take the whole deadline, and a little more to be noticed.
   const waitMs = (options.deadlineMs ?? TICK_DEADLINE_MS) + 30_000;
-  return await awaitTick<AgentStepSummary>(deps, worldId, planned.tickId, { waitMs });
+  return withMode(await awaitTick<AgentStepSummary>(deps, worldId, planned.tickId, { waitMs }));
+}
+
+/** Worlds stored before clock modes existed read as cron worlds. */
+function withMode(record: TickRecord<AgentStepSummary>): TickResult {
+  return { ...record, clock: { ...record.clock, mode: record.clock.mode ?? "cron" } };
 }
 
 /**
@@ -93,11 +102,16 @@ export async function startTick(
   deps: Deps,
   worldId: WorldId,
   options: TickWorldOptions & { queue: TickQueue },
-): Promise<PlannedTick<AgentStepSummary>> {
-  return await planQueuedTick(deps, worldId, queuedAgentTickSystem(deps), {
-    ...options,
-    deadlineMs: options.deadlineMs ?? TICK_DEADLINE_MS,
-  });
+): Promise<
+  { tickId: string; status: "queued" } | { tickId: string; status: "done"; result: TickResult }
+> {
+  const planned: PlannedTick<AgentStepSummary> = await planQueuedTick(
+    deps,
+    worldId,
+    queuedAgentTickSystem(deps),
+    { ...options, deadlineMs: options.deadlineMs ?? TICK_DEADLINE_MS },
+  );
+  return planned.status === "done" ? { ...planned, result: withMode(planned.result) } : planned;
 }
 
 /** Runs one delivered tick message (the queue consumer of both entries calls this). */
@@ -132,7 +146,7 @@ export async function readTick(
     markerScope(worldId),
     tickId,
   );
-  if (marker?.status === "done") return { tickId, status: "done", result: marker.result };
+  if (marker?.status === "done") return { tickId, status: "done", result: withMode(marker.result) };
   if (marker?.status === "failed") throw markerError(marker);
   const open = await deps.storage.documents.get<OpenTick<unknown>>(openTickKey(worldId));
   if (marker?.status === "running" || open?.value.tickId === tickId) {

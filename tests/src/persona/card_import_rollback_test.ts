@@ -44,6 +44,7 @@ Deno.test("importCard() that fails while storing leaves nothing for the next age
         : documents.create(k, v),
     replace: (k, v, e, o) => documents.replace(k, v, e, o),
     delete: (k) => documents.delete(k),
+    deleteAll: (c, s) => documents.deleteAll(c, s),
   };
   const broken = {
     ...deps,
