@@ -10,6 +10,7 @@ import {
 } from "../../../src/simulation/tick_world.ts";
 import { runScheduledTick } from "../../../src/simulation/scheduled_tick.ts";
 import { getWorld } from "../../../src/world/world.ts";
+import { updateWorld } from "../../../src/world/clock.ts";
 import { KvTickQueue } from "../../../lib/queues/kv_tick_queue.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 import { makeTown, recordingModel } from "../world/_town_fixture.ts";
@@ -100,7 +101,7 @@ Deno.test("a step message delivered twice while the tick is open steps its agent
   assert.equal(result.steps.length, 3);
 });
 
-Deno.test("a step that throws is retried with back-off, then reported as agent_error; the tick still closes", async () => {
+Deno.test("a failing step (the model down for one agent) is retried with back-off, then reported as agent_error; the tick still closes", async () => {
   const { model } = recordingModel("john");
   await using deps = await makeTestDeps({ model });
   const queue = new HeldQueue();
@@ -154,7 +155,7 @@ Deno.test("a tick whose steps never report closes at its deadline with the strag
   assert.equal(next.status, "queued");
 });
 
-Deno.test("cron with several worlds only plans and enqueues; the steps run from the queue", async () => {
+Deno.test("cron with several worlds only plans and enqueues (skipping paused and manual worlds); the steps run from the queue", async () => {
   const { model, calls } = recordingModel();
   await using deps = await makeTestDeps({ model });
   const queue = new HeldQueue();
@@ -163,6 +164,10 @@ Deno.test("cron with several worlds only plans and enqueues; the steps run from 
     await makeTown(deps, { id: "b" }),
     await makeTown(deps, { id: "c" }),
   ];
+  const paused = await makeTown(deps, { id: "p" });
+  await updateWorld(deps, paused, { clock: { paused: true } });
+  const manual = await makeTown(deps, { id: "m" });
+  await updateWorld(deps, manual, { clock: { mode: "manual" } });
   const queued: Deps = { ...deps, queue };
   const before = calls.length;
   const run = await runScheduledTick(queued, Date.UTC(2026, 10, 22, 10, 0, 0));
@@ -183,6 +188,15 @@ Deno.test("cron with several worlds only plans and enqueues; the steps run from 
   for (const w of worlds) {
     assert.equal((await getWorld(deps, w)).clock.now, "2023-02-13T07:00:00");
   }
+  for (const w of [paused, manual]) {
+    assert.equal((await getWorld(deps, w)).clock.now, "2023-02-13T06:50:00", "skipped");
+  }
+  // A scheduled tick of a manual world is refused on the queued path too; a manual one runs.
+  await assert.rejects(
+    startTick(deps, manual, { tickId: "cron-like", queue, scheduled: true }),
+    (e: Error & { code?: string }) => e.code === "conflict",
+  );
+  assert.equal((await startTick(deps, manual, { tickId: "by-hand", queue })).status, "queued");
 });
 
 Deno.test("tickWorld() through Deno KV queues waits for the close and answers like the in-process tick", async () => {
