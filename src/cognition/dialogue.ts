@@ -13,7 +13,7 @@ import {
   writeMemories,
 } from "../memory/ingest.ts";
 import { recall } from "../memory/recall.ts";
-import { addUsage, type Usage } from "../model/usage.ts";
+import { addUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
 import { buildDialogueLinePrompt } from "../prompts/dialogue_line.ts";
 import { addMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
@@ -61,11 +61,7 @@ export const ConversationResult = Conversation.extend({
     description:
       "Participants whose plan could not be remade after the talk (model or store unavailable); their old plan stands",
   }),
-  usage: z.object({
-    calls: z.number().int(),
-    promptTokens: z.number().int(),
-    completionTokens: z.number().int(),
-  }),
+  usage: UsageCounts,
 }).meta({ id: "ConversationResult" });
 export type ConversationResult = z.infer<typeof ConversationResult>;
 

@@ -5,7 +5,7 @@ import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
 import { AgentId, type WorldId } from "../ids.ts";
 import { recall } from "../memory/recall.ts";
-import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
+import { addUsage, emptyUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import { buildReactionPrompt, ReactionDecision } from "../prompts/reaction.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
@@ -52,11 +52,7 @@ export const ReactionResult = z
     conversation: ConversationResult.optional().meta({
       description: "The conversation a talk decision started",
     }),
-    usage: z.object({
-      calls: z.number().int(),
-      promptTokens: z.number().int(),
-      completionTokens: z.number().int(),
-    }),
+    usage: UsageCounts,
   })
   .meta({ id: "ReactionResult" });
 export type ReactionResult = z.infer<typeof ReactionResult>;

@@ -5,6 +5,7 @@ import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
 import { StoreUnavailableError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
+import { UsageCounts } from "../model/usage.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
@@ -59,7 +60,7 @@ export const PerceiveResult = z
       description:
         "Reflections stored by the automatic reflection (world setting autoReflect) that this perceive made due; empty otherwise, or when it failed (the next perceive tries again). importanceSinceReflection and reflectionDue describe the state before it",
     }),
-    usage: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
+    usage: UsageCounts,
   })
   .meta({ id: "PerceiveResult" });
 export type PerceiveResult = z.infer<typeof PerceiveResult>;

@@ -11,7 +11,7 @@ import { ConflictError, SimulacraError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
 import { MemoryKind, Provenance } from "../ports/memory_record.ts";
-import { addUsage, type Usage } from "../model/usage.ts";
+import { addUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { dialogueText, embedDialogue } from "./facet_selection.ts";
@@ -70,11 +70,6 @@ export const RespondInput = z
   });
 export type RespondInput = z.input<typeof RespondInput>;
 
-const UsageBody = z.object({
-  calls: z.number(),
-  promptTokens: z.number(),
-  completionTokens: z.number(),
-});
 const Scores = z.object({
   title: z.string(),
   score: z.number(),
@@ -137,7 +132,7 @@ export const RespondResult = z
         }),
       }),
     }),
-    usage: UsageBody,
+    usage: UsageCounts,
   })
   .meta({ id: "RespondResult" });
 export type RespondResult = z.infer<typeof RespondResult>;
