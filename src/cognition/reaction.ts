@@ -10,13 +10,9 @@ import { buildReactionPrompt, ReactionDecision } from "../prompts/reaction.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { agentSummary } from "./agent_summary.ts";
-import {
-  ConversationResult,
-  converse,
-  isTalking,
-  minutesSinceTalked,
-  readConversationState,
-} from "./dialogue.ts";
+import { ConversationResult } from "./conversation.ts";
+import { isTalking, minutesSinceTalked, readConversationState } from "./conversation_state.ts";
+import { converse } from "./dialogue.ts";
 import { checkCalendar, type PlanMade } from "./plan.ts";
 import { currentAction, replanFrom } from "./planning.ts";
 

@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { type Agent, listAgents, loadAgent } from "../agents/agent.ts";
-import { readConversationState } from "../cognition/dialogue.ts";
+import { readConversationState } from "../cognition/conversation_state.ts";
 import { currentAction } from "../cognition/planning.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
