@@ -160,7 +160,7 @@ interface Talk {
 }
 
 async function talkLocked(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   initiatorId: AgentId,
   otherId: AgentId,

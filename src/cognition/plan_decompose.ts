@@ -18,7 +18,7 @@ import { DayPlan, HourChunk, MAX_MINUTES, PlannedAction } from "./plan.ts";
 import { minuteOfDay, timeAt } from "../time/calendar.ts";
 
 export async function decomposeItem(
-  deps: Deps,
+  deps: Pick<Deps, "model">,
   world: World,
   agent: Agent,
   plan: DayPlan,
@@ -81,7 +81,7 @@ export function planningProfile(
 }
 
 export async function decomposeChunk(
-  deps: Deps,
+  deps: Pick<Deps, "model">,
   world: World,
   agent: Agent,
   env: Environment | null,

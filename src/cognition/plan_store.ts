@@ -58,7 +58,7 @@ export async function cacheDecomposition(
 
 /** Remembers broad items as `plan` memories: importance fixed, one embedding call, no completion. */
 export async function rememberItems(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   agent: Agent,
   plan: DayPlan,
   items: readonly PlanItem[],
@@ -104,7 +104,7 @@ export async function previousDayNotes(
 
 /** Records the action on the agent document, under its lock; best effort (see currentAction). */
 export async function recordAction(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "sleep">,
   world: World,
   agent: Agent,
   at: GameTime,

@@ -52,7 +52,7 @@ import { DAY_MINUTES, minuteOfDay, timeAt, weekdayOf } from "../time/calendar.ts
  * @see SPEC §5 "Daily plan in broad strokes"; Park et al. 2023 §4.3.
  */
 export async function makeDayPlan(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   agent: Agent,
   date: string,
@@ -188,7 +188,7 @@ export async function currentAction(
  * @see SPEC §5 "A reaction regenerates the plan from now"; Park et al. 2023 §4.3.
  */
 export async function replanFrom(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   agent: Agent,
   from: GameTime,
@@ -257,7 +257,7 @@ export async function replanFrom(
 }
 
 async function draftDayPlan(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder">,
   world: World,
   agent: Agent,
   date: string,
@@ -300,7 +300,7 @@ async function draftDayPlan(
 
 /** The stored plan of the day, made (and remembered) first when there is none. */
 async function ensurePlan(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   agent: Agent,
   date: string,

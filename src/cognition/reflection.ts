@@ -215,7 +215,7 @@ function reflectUnderLock(
 }
 
 async function reflectLocked(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   scope: AgentScope,
   options: { force: boolean; at: GameTime },

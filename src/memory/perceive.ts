@@ -128,7 +128,7 @@ export async function perceiveScored(
 }
 
 async function perceiveLocked(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   scope: AgentScope,
   input: { observations: readonly ScoredObservation[] },
@@ -253,7 +253,7 @@ function textKey(text: string): string {
 }
 
 async function recentObservations(
-  deps: Deps,
+  deps: Pick<Deps, "storage">,
   scope: AgentScope,
   obs: readonly { at: string }[],
   windowMin: number,
@@ -269,7 +269,7 @@ async function recentObservations(
 }
 
 async function bumpCounters(
-  deps: Deps,
+  deps: Pick<Deps, "storage">,
   scope: AgentScope,
   version: number,
   agent: Agent,

@@ -132,7 +132,7 @@ export function estimateTokens(text: string): number {
  * @throws `world_not_found`, `agent_not_found`, `model_*` (query embedding), `store_unavailable`.
  */
 export async function retrieve(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "embedder">,
   worldId: WorldId,
   agentId: AgentId,
   input: RetrieveInput,

@@ -83,7 +83,7 @@ const MAX_LORE = 100;
  * `model_*`, `store_unavailable`.
  */
 export async function importCard(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   worldId: WorldId,
   parsed: ParsedCard,
   options: ImportCardOptions = {},

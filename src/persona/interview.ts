@@ -187,7 +187,7 @@ async function pool<T, R>(
  * @throws `world_not_found`, `agent_not_found`, `model_*`, `store_unavailable`.
  */
 export async function interview(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder">,
   worldId: WorldId,
   agentId: AgentId,
   body: InterviewInput,

@@ -148,7 +148,7 @@ async function todaysPlan(
  * @throws `model_*` when the summary must be remade and the model fails.
  */
 export async function anchorStage(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder">,
   base: Omit<ReplyContext, "anchor">,
 ): Promise<{ anchor: AnchorStage; usage: Usage }> {
   const { world, agent, record, at, ablation } = base;
@@ -234,7 +234,7 @@ export async function recallStage(
  * @throws `model_*`, `store_unavailable`, `unprocessable` (budget).
  */
 export async function enactTurn(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model">,
   ctx: ReplyContext,
   turn: TurnRequest,
 ): Promise<Enacted> {

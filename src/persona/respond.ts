@@ -338,7 +338,7 @@ export async function respond(
 
 /** Writes a turn's memories (importance known: one embedding call) and bumps the counters. */
 async function storeTurn(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   scope: AgentScope,
   items: NewMemory[],
 ): Promise<

@@ -75,7 +75,7 @@ export function setByAgent(origins: ObjectOrigins, path: string, state: string):
  * @throws `store_unavailable`
  */
 export async function applyObjectStates(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model">,
   worldId: WorldId,
   at: GameTime,
   uses: readonly ObjectUse[],
