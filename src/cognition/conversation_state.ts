@@ -59,9 +59,11 @@ export function minutesSinceTalked(
 export async function saveState(
   deps: Pick<Deps, "storage">,
   world: World,
-  agentId: AgentId,
-  otherId: AgentId,
-  conversation: Conversation,
+  { agentId, otherId, conversation }: {
+    agentId: AgentId;
+    otherId: AgentId;
+    conversation: Conversation;
+  },
 ): Promise<void> {
   await updateDocument<ConversationState>(deps.storage.documents, stateKey(world, agentId), (
     current,

@@ -241,8 +241,8 @@ async function talkLocked(
     { collection: "conversations", scope: world.id, id: conversation.id },
     conversation,
   );
-  await saveState(deps, world, people[0].id, people[1].id, conversation);
-  await saveState(deps, world, people[1].id, people[0].id, conversation);
+  await saveState(deps, world, { agentId: people[0].id, otherId: people[1].id, conversation });
+  await saveState(deps, world, { agentId: people[1].id, otherId: people[0].id, conversation });
   return { conversation, people, usage: addUsage(...usages) };
 }
 
