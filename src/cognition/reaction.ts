@@ -1,6 +1,7 @@
 /** @module Reacting: carry on, react (re-plan) or talk after an observation, with vetoes that cost no model call (SPEC §5). */
 import { z } from "zod";
 import { type Agent, loadAgent } from "../agents/agent.ts";
+import type { AgentMoment } from "../agents/agent_context.ts";
 import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
 import { AgentId, type WorldId } from "../ids.ts";
@@ -115,11 +116,12 @@ function isLateNight(at: GameTime): boolean {
  */
 export async function decideReaction(
   deps: Deps,
-  world: World,
-  agent: Agent,
-  observations: string[],
-  at: GameTime,
-  observed?: ObservedAgent,
+  { world, agent, at }: AgentMoment,
+  { observations, observed }: {
+    observations: string[];
+    /** The agent the observations are about, when one is. */
+    observed?: ObservedAgent;
+  },
 ): Promise<ReactionResult & { plans: PlanMade[] }> {
   if (observed?.agentId === agent.id) {
     throw new SimulacraError(
@@ -219,14 +221,10 @@ export async function reactToObservations(
     }
     observed = { agentId: other.id, name: other.name, status: status ?? "idle" };
   }
-  const { plans: _plans, ...result } = await decideReaction(
-    deps,
-    world,
-    agent,
-    input.observations,
-    at,
+  const { plans: _plans, ...result } = await decideReaction(deps, { world, agent, at }, {
+    observations: input.observations,
     observed,
-  );
+  });
   return { ...result, usage: addUsage(usage, result.usage) };
 }
 

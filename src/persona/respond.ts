@@ -285,14 +285,18 @@ export async function respond(
       replanError = err.code;
     }
   }
-  await appendSessionTurns(deps, scope, conversationId, [
-    {
-      speaker: input.mode === "inner_voice" ? "(inner voice)" : speakerName,
-      text: input.message,
-      at,
-    },
-    { speaker: agent.name, text: enacted.reply.slice(agent.name.length + 2), at },
-  ], input.mode === "inner_voice" ? null : speaker);
+  await appendSessionTurns(deps, scope, {
+    id: conversationId,
+    turns: [
+      {
+        speaker: input.mode === "inner_voice" ? "(inner voice)" : speakerName,
+        text: input.message,
+        at,
+      },
+      { speaker: agent.name, text: enacted.reply.slice(agent.name.length + 2), at },
+    ],
+    speaker: input.mode === "inner_voice" ? null : speaker,
+  });
 
   return {
     reply: enacted.reply,
