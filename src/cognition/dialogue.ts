@@ -97,7 +97,7 @@ export async function converse(
     withAgentLock(
       deps,
       scopeOf(world, second),
-      () => talkLocked(deps, world, initiator.id, other.id, options),
+      () => talkLocked(deps, world, { initiatorId: initiator.id, otherId: other.id, options }),
       lock,
     ), lock);
 
@@ -162,9 +162,11 @@ interface Talk {
 async function talkLocked(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
-  initiatorId: AgentId,
-  otherId: AgentId,
-  options: ConverseOptions,
+  { initiatorId, otherId, options }: {
+    initiatorId: AgentId;
+    otherId: AgentId;
+    options: ConverseOptions;
+  },
 ): Promise<Talk> {
   // Reload under the locks: the callers' copies may predate another request's writes.
   const docs = await Promise.all(

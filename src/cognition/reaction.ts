@@ -1,6 +1,6 @@
 /** @module Reacting: carry on, react (re-plan) or talk after an observation, with vetoes that cost no model call (SPEC §5). */
 import { z } from "zod";
-import { type Agent, loadAgent } from "../agents/agent.ts";
+import { loadAgent } from "../agents/agent.ts";
 import type { AgentMoment } from "../agents/agent_context.ts";
 import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
@@ -9,7 +9,7 @@ import { recall } from "../memory/recall.ts";
 import { addUsage, emptyUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import { buildReactionPrompt, ReactionDecision } from "../prompts/reaction.ts";
 import { GameTime } from "../time/game_time.ts";
-import { getWorld, type World } from "../world/world.ts";
+import { getWorld } from "../world/world.ts";
 import { agentSummary } from "./agent_summary.ts";
 import { ConversationResult } from "./conversation.ts";
 import { isTalking, minutesSinceTalked, readConversationState } from "./conversation_state.ts";
@@ -129,7 +129,7 @@ export async function decideReaction(
       `Cannot react to agent "${agent.id}" observing itself: name another agent in "observed"`,
     );
   }
-  const veto = await hardVeto(deps, world, agent, at, observed);
+  const veto = await hardVeto(deps, { world, agent, at }, observed);
   if (veto !== null) return { ...vetoed(veto.code, veto.reason, []), plans: [] };
 
   // The planner may make the day's plan on first use; that is planning's cost, not ours.
@@ -213,7 +213,10 @@ export async function reactToObservations(
     let status = input.observed.status;
     if (status === undefined && other.id !== agent.id) {
       // Veto first what needs no status, so a vetoed reaction never plans the other's day.
-      const early = await hardVeto(deps, world, agent, at, { agentId: other.id, name: other.name });
+      const early = await hardVeto(deps, { world, agent, at }, {
+        agentId: other.id,
+        name: other.name,
+      });
       if (early !== null) return vetoed(early.code, early.reason, []);
       const current = await currentAction(deps, world, other, at);
       usage = current.usage;
@@ -234,9 +237,7 @@ export async function reactToObservations(
  */
 async function hardVeto(
   deps: Pick<Deps, "storage">,
-  world: World,
-  agent: Agent,
-  at: GameTime,
+  { world, agent, at }: AgentMoment,
   observed: (Omit<ObservedAgent, "status"> & { status?: string }) | undefined,
 ): Promise<{ code: ReactionVeto; reason: string } | null> {
   const veto = (code: ReactionVeto, reason: string) => ({ code, reason });
