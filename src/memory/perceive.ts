@@ -7,6 +7,7 @@ import { ConflictError, SimulacraError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
 import type { Lease } from "../ports/lock.ts";
 import { updateDocument } from "../ports/update_document.ts";
+import { UsageCounts } from "../model/usage.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import { FUTURE_MARGIN_MINUTES, getWorld, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
@@ -61,7 +62,7 @@ export const PerceiveResult = z
       description:
         "Reflections stored by the automatic reflection (world setting autoReflect) that this perceive made due; empty otherwise, or when it failed (the next perceive tries again). importanceSinceReflection and reflectionDue describe the state before it",
     }),
-    usage: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
+    usage: UsageCounts,
   })
   .meta({ id: "PerceiveResult" });
 export type PerceiveResult = z.infer<typeof PerceiveResult>;
@@ -153,7 +154,7 @@ export async function perceiveScored(
 }
 
 async function perceiveLocked(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   scope: AgentScope,
   input: { observations: readonly ScoredObservation[]; fence: Lease },
@@ -285,7 +286,7 @@ function textKey(text: string): string {
 }
 
 async function recentObservations(
-  deps: Deps,
+  deps: Pick<Deps, "storage">,
   scope: AgentScope,
   obs: readonly { at: string }[],
   windowMin: number,
@@ -301,7 +302,7 @@ async function recentObservations(
 }
 
 async function bumpCounters(
-  deps: Deps,
+  deps: Pick<Deps, "storage">,
   scope: AgentScope,
   change: { knownAreas: string[]; fence: Lease },
   prepared: Pick<PreparedMemories, "addedImportance" | "stillPending" | "filledPending">,

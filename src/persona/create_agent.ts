@@ -44,7 +44,7 @@ export async function discardNewAgent(
  * @throws `world_not_found`, `conflict` (id taken), `model_*` (embedding), `store_unavailable`.
  */
 export async function createAgent(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   worldId: WorldId,
   input: CreateAgentInput,
 ): Promise<CreatedAgent> {

@@ -15,6 +15,7 @@ import { handleTickMessage } from "../engine/tick_messages.ts";
 import { NotFoundError } from "../errors.ts";
 import type { TickMessage, TickQueue } from "../ports/tick_queue.ts";
 import { queuedAgentTickSystem } from "./queued_agent_tick.ts";
+import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { AgentStepSummary, agentTickSystem } from "./agent_step.ts";
 import { Clock, getWorld } from "../world/world.ts";
@@ -27,11 +28,7 @@ export const TickResult = z
     minutes: z.number().int(),
     clock: Clock.meta({ description: "The clock after the tick; agents acted at clock.now" }),
     steps: z.array(AgentStepSummary),
-    usage: z.object({
-      calls: z.number().int(),
-      promptTokens: z.number().int(),
-      completionTokens: z.number().int(),
-    }),
+    usage: UsageCounts,
     events: z.number().int().meta({ description: "Events the tick appended to the world's log" }),
   })
   .meta({ id: "TickResult" });

@@ -1,0 +1,112 @@
+/** @module Private to src/archive: what an import has staged, and how to undo it. */
+import type { Deps } from "../deps.ts";
+import { ConflictError } from "../errors.ts";
+import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
+import { agentIdempotencyScope } from "../lifecycle/owned_data.ts";
+import type { MemoryRecord } from "../ports/memory_record.ts";
+import { type World, worldKey } from "../world/world.ts";
+
+/** What an import wrote so far, to undo it when the import fails. */
+export class Staging {
+  /** The world being imported, once the header was read. */
+  worldId: WorldId | null = null;
+  /** The agents read so far. */
+  readonly agents = new Set<string>();
+  readonly #deps: Pick<Deps, "storage" | "embedder">;
+  readonly #documents: { collection: string; scope: string; id: string }[] = [];
+  readonly #eventIds: { scope: AgentScope; eventId: string; id: MemoryId }[] = [];
+
+  constructor(deps: Pick<Deps, "storage" | "embedder">) {
+    this.#deps = deps;
+  }
+
+  /** Writes (or overwrites a leftover of) a document. */
+  async document(key: { collection: string; scope: string; id: string }, value: unknown) {
+    const { documents } = this.#deps.storage;
+    this.#documents.push(key);
+    const existing = await documents.get(key);
+    if (existing === null) await documents.create(key, value);
+    else await documents.replace(key, value, existing.version);
+  }
+
+  /** Writes memories and their vectors (embedding those given as null); returns how many it embedded. */
+  async memories(
+    scope: AgentScope,
+    records: MemoryRecord[],
+    vectors: (Float32Array | null)[],
+  ): Promise<number> {
+    const todo = records.filter((_, i) => vectors[i] === null);
+    let embedded: Float32Array[] = [];
+    if (todo.length > 0) {
+      embedded = (await this.#deps.embedder.embed(todo.map((m) => m.description), {
+        worldId: scope.worldId,
+        agentId: scope.agentId,
+        operation: "embedding.import",
+      })).vectors;
+    }
+    let next = 0;
+    const entries = records.map((m, i) => ({ id: m.id, vector: vectors[i] ?? embedded[next++] }));
+    await this.#deps.storage.vectors.upsert(scope, entries);
+    await this.#deps.storage.memories.append(scope, records);
+    for (const m of records) {
+      if (m.eventId !== undefined) this.#eventIds.push({ scope, eventId: m.eventId, id: m.id });
+    }
+    return todo.length;
+  }
+
+  /** Claims each memory's event id, so a perceive of the same event finds its memory. */
+  async claims(worldId: WorldId): Promise<void> {
+    const { idempotency } = this.#deps.storage;
+    for (let i = 0; i < this.#eventIds.length; i += 100) {
+      await Promise.all(
+        this.#eventIds.slice(i, i + 100).map(({ scope, eventId, id }) =>
+          idempotency.put(`${worldId}/${scope.agentId}`, `event:${eventId}`, id)
+        ),
+      );
+    }
+  }
+
+  /** Creates the world document: from here on, the world exists. */
+  async commit(world: World): Promise<World> {
+    try {
+      await this.#deps.storage.documents.create(worldKey(world.id), world);
+    } catch (err) {
+      if (err instanceof ConflictError) {
+        // Someone created the world meanwhile: what is stored under its id is theirs now too,
+        // so nothing is removed on the way out.
+        this.worldId = null;
+        this.#documents.length = 0;
+        throw new ConflictError(
+          `Cannot import world "${world.id}": a world with this id was created during the import: import with ?id=<new id>`,
+        );
+      }
+      throw err;
+    }
+    this.#documents.length = 0;
+    return world;
+  }
+
+  /**
+   * Removes what was staged: documents, each agent's memories, vectors and event claims, and the
+   * world's events and usage. Best effort: a store that fails now leaves invisible records (no
+   * world document), which a later import of the same id overwrites.
+   */
+  async rollback(worldId: WorldId | null, agentIds: Iterable<string>): Promise<void> {
+    const { documents, memories, vectors, idempotency, events, usage } = this.#deps.storage;
+    try {
+      if (worldId !== null) {
+        for (const agentId of agentIds) {
+          const scope = { worldId, agentId: agentId as AgentId };
+          await memories.clear(scope);
+          await vectors.clear(scope);
+          await idempotency.clear(agentIdempotencyScope(scope));
+        }
+        await events.remove(worldId);
+        await usage.remove(worldId);
+      }
+      for (const key of this.#documents) await documents.delete(key);
+    } catch {
+      // The import's own error is the one to report.
+    }
+  }
+}
