@@ -29,14 +29,15 @@
  */
 import { ConflictError, SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/memory/memory.ts";
 import type {
   ListMemoriesOptions,
   MemoryIndex,
   MemoryPage,
+  MemoryRankFields,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
-import type { GameTime } from "../../src/time/game_time.ts";
+import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
 import { MemoryColumns } from "./_memory_columns.ts";
 import {
@@ -292,6 +293,22 @@ export class KvMemoryStore implements MemoryStore {
   }
 
   /** Every memory, by creation time then id. */
+  async rankFields(
+    scope: AgentScope,
+    ids: readonly MemoryId[],
+    options: { kinds?: readonly MemoryKind[] } = {},
+  ): Promise<(MemoryRankFields | null)[]> {
+    const records = await this.getMany(scope, ids);
+    return records.map((r) =>
+      r === null || (options.kinds !== undefined && !options.kinds.includes(r.kind)) ? null : {
+        id: r.id,
+        createdAt: r.createdAt,
+        accessedMinutes: gameMinutes(r.lastAccessedAt),
+        importance: r.importance,
+      }
+    );
+  }
+
   async all(scope: AgentScope): Promise<MemoryRecord[]> {
     const state = await this.#state(scope);
     return state.created.slice().map((e) => e.record);

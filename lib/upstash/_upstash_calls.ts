@@ -22,6 +22,7 @@ export type RedisClient = Pick<
   | "hdel"
   | "zcard"
   | "zrange"
+  | "zmscore"
   | "multi"
   | "ping"
 >;

@@ -6,9 +6,10 @@ import type {
   ListMemoriesOptions,
   MemoryIndex,
   MemoryPage,
+  MemoryRankFields,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
-import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
+import { fromGameMinutes, gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import {
   type LuaScript,
   luaScript,
@@ -76,13 +77,6 @@ redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
 return 1
 `;
 
-// KEYS: the record hashes. Returns each HGETALL (empty for a missing record), one snapshot.
-const GET_MANY = `
-local out = {}
-for r = 1, #KEYS do out[r] = redis.call('HGETALL', KEYS[r]) end
-return out
-`;
-
 // KEYS: a created-set. ARGV: "desc" or "asc", count, cursor id ("" for the first page), cursor
 // score. Pages start right after the cursor's member, found by rank: memories are never
 // removed, so that member stays put and appends before or after it cannot shift the page.
@@ -122,7 +116,6 @@ export class UpstashMemoryStore implements MemoryStore {
   readonly #append: LuaScript;
   readonly #touch: LuaScript;
   readonly #setImportance: LuaScript;
-  readonly #getMany: LuaScript;
   readonly #page: LuaScript;
 
   constructor(config: UpstashMemoryStoreConfig) {
@@ -131,7 +124,6 @@ export class UpstashMemoryStore implements MemoryStore {
     this.#append = luaScript(config.redis, APPEND);
     this.#touch = luaScript(config.redis, TOUCH);
     this.#setImportance = luaScript(config.redis, SET_IMPORTANCE);
-    this.#getMany = luaScript(config.redis, GET_MANY);
     this.#page = luaScript(config.redis, PAGE);
   }
 
@@ -185,15 +177,57 @@ export class UpstashMemoryStore implements MemoryStore {
     return record;
   }
 
+  /**
+   * One MULTI/EXEC of HGETALLs: a consistent snapshot like a script, without holding Upstash's
+   * database-wide script lock.
+   */
   getMany(scope: AgentScope, ids: readonly MemoryId[]): Promise<(MemoryRecord | null)[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return redisCall("read memories", async () => {
-      const reply: unknown = await this.#getMany.exec(
-        ids.map((id) => this.#recordKey(scope, id)),
-        [],
-      );
+      const tx = this.#redis.multi();
+      for (const id of ids) tx.hgetall(this.#recordKey(scope, id));
+      const reply: unknown = await tx.exec();
       if (!Array.isArray(reply) || reply.length !== ids.length) unexpectedReply("read memories");
       return reply.map((hash) => decodeRecord(hash));
+    });
+  }
+
+  /**
+   * Three ZMSCOREs (created, accessed, importance), plus one per kind asked for, sent together
+   * in one pipelined request: a thousand candidates cost a handful of commands, not a thousand
+   * record reads. Scores are game minutes, exact to the second, so `createdAt` round-trips.
+   */
+  async rankFields(
+    scope: AgentScope,
+    ids: readonly MemoryId[],
+    options: { kinds?: readonly MemoryKind[] } = {},
+  ): Promise<(MemoryRankFields | null)[]> {
+    if (ids.length === 0) return [];
+    const keys = this.#zsetKeys(scope);
+    const kinds = options.kinds && KINDS.some((k) => !options.kinds!.includes(k))
+      ? [...new Set(options.kinds)]
+      : [];
+    const members = [...ids];
+    const replies = await redisCall("rank memories", () =>
+      Promise.all([
+        this.#redis.zmscore(keys[0], members),
+        this.#redis.zmscore(keys[1], members),
+        this.#redis.zmscore(keys[2], members),
+        ...kinds.map((kind) => this.#redis.zmscore(keys[3 + KINDS.indexOf(kind)], members)),
+      ]));
+    for (const reply of replies) {
+      if (!Array.isArray(reply) || reply.length !== ids.length) unexpectedReply("rank memories");
+    }
+    const [created, accessed, importance, ...ofKinds] = replies as unknown[][];
+    return ids.map((id, i) => {
+      if (created[i] === null || accessed[i] === null || importance[i] === null) return null;
+      if (kinds.length > 0 && ofKinds.every((scores) => scores[i] === null)) return null;
+      return {
+        id,
+        createdAt: fromGameMinutes(Number(created[i])),
+        accessedMinutes: Number(accessed[i]),
+        importance: Number(importance[i]),
+      };
     });
   }
 

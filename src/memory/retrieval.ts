@@ -6,8 +6,8 @@ import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld } from "../world/world.ts";
 import { MemoryKind, MemoryRecord } from "./memory.ts";
+import type { MemoryRankFields } from "../ports/memory_store.ts";
 import {
-  rankCandidates,
   rankColumns,
   resolveWeights,
   type Scored,
@@ -101,7 +101,6 @@ export async function rankMemories(
       }),
     });
   }
-  const keep = (m: MemoryRecord) => !options.kinds || options.kinds.includes(m.kind);
   const [matches, recent, important] = await Promise.all([
     vectors.query(scope, query, CANDIDATES.vector),
     memories.top(scope, "lastAccessed", CANDIDATES.recent),
@@ -109,15 +108,31 @@ export async function rankMemories(
   ]);
   const cosine = new Map<string, number>(matches.map((m) => [m.id, m.score]));
   const ids = [...new Set<MemoryId>([...matches.map((m) => m.id), ...recent, ...important])];
-  const records = (await memories.getMany(scope, ids)).filter((r): r is MemoryRecord => r !== null);
-  const missing = records.filter((r) => !cosine.has(r.id)).map((r) => r.id);
+  // Score the candidates from their rank fields; full records only for the k returned.
+  const rows = (await memories.rankFields(scope, ids, { kinds: options.kinds }))
+    .filter((r): r is MemoryRankFields => r !== null);
+  // A query answered with fewer than it asked for returned every vector of the scope: the
+  // other candidates have none (cosine 0) and need no fetch.
+  const missing = matches.length < CANDIDATES.vector
+    ? []
+    : rows.filter((r) => !cosine.has(r.id)).map((r) => r.id);
   for (const entry of await vectors.fetch(scope, missing)) {
     cosine.set(entry.id, dot(entry.vector, query));
   }
-  const pool = records.filter(keep);
-  const cosines = pool.map((r) => cosine.get(r.id) ?? 0);
-  const ranked = rankCandidates(pool, cosines, { ...options, limit: options.k });
-  return { ranked, candidates: pool.length, exact: false };
+  const slim = rankColumns({
+    records: rows,
+    cosines: rows.map((r) => cosine.get(r.id) ?? 0),
+    accessedMinutes: rows.map((r) => r.accessedMinutes),
+    importance: rows.map((r) => r.importance),
+  }, { ...options, limit: options.k });
+  const records = await memories.getMany(scope, slim.map((s) => s.memory.id));
+  const ranked: Scored[] = [];
+  slim.forEach((s, i) => {
+    // Memories are never removed; a record missing here would be a store fault, so skip it.
+    const memory = records[i];
+    if (memory) ranked.push({ ...s, memory });
+  });
+  return { ranked, candidates: rows.length, exact: false };
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

@@ -6,10 +6,15 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
-import type { WorldId } from "../../src/ids.ts";
+import type { AgentId, AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
+import type { MemoryRecord } from "../../src/memory/memory.ts";
+import type { Deps } from "../../src/deps.ts";
+import { retrieve } from "../../src/memory/retrieval.ts";
+import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
 import { hasRedisServer } from "../_helpers/backends.ts";
 import { startMeteredUpstash } from "../_helpers/storage_meter.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { makeTown } from "../src/world/_town_fixture.ts";
 
 const available = await hasRedisServer();
 const meter = available ? await startMeteredUpstash() : null;
@@ -58,6 +63,64 @@ Deno.test({
     } finally {
       stop.abort();
       await reader.cancel().catch(() => {});
+    }
+  },
+});
+
+/** `count` observations of the agent, 4 game minutes apart, with vectors, before the world's clock. */
+async function fillMemories(deps: Deps, scope: AgentScope, count: number): Promise<void> {
+  const topics = ["the election", "the party", "rent", "a lost cat", "jazz", "the exam", "a stove"];
+  const places = ["at the cafe", "in the park", "at home", "at the college", "at the bar"];
+  const start = gameMinutes("2023-02-06T07:00:00");
+  for (let from = 0; from < count; from += 500) {
+    const records: MemoryRecord[] = [];
+    for (let n = from; n < Math.min(count, from + 500); n++) {
+      const created = fromGameMinutes(start + n * 4);
+      records.push({
+        id: `m_${String(n).padStart(6, "0")}` as MemoryId,
+        worldId: scope.worldId,
+        agentId: scope.agentId,
+        kind: n % 7 === 0 ? "plan" : "observation",
+        description: `Someone talks about ${topics[n % 7]} ${places[(n * 3) % 5]} (${n})`,
+        createdAt: created,
+        lastAccessedAt: created,
+        importance: 1 + (n * 7919) % 10,
+        provenance: "witnessed",
+      });
+    }
+    const { vectors } = await deps.embedder.embed(records.map((r) => r.description), {
+      operation: "test",
+    });
+    await deps.storage.vectors.upsert(
+      scope,
+      records.map((r, i) => ({ id: r.id, vector: vectors[i] })),
+    );
+    await deps.storage.memories.append(scope, records);
+  }
+}
+
+Deno.test({
+  name:
+    "A hosted retrieve over 2,000 memories runs at most 60 Redis commands and one Vector query (plus one fetch)",
+  ignore,
+  ...quiet,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const world = await makeTown(deps, { startTime: "2023-02-13T07:00:00" });
+    const scope: AgentScope = { worldId: world, agentId: "eddy" as AgentId };
+    await fillMemories(deps, scope, 2_000);
+    for (const kinds of [undefined, ["plan" as const]]) {
+      const { result, cost } = await meter!.measure(() =>
+        retrieve(deps, world, scope.agentId, { query: "the election at the cafe", k: 10, kinds })
+      );
+      // deno-lint-ignore no-console
+      console.log(`retrieve (kinds ${kinds ?? "all"}): ${JSON.stringify(cost)}`);
+      assert.equal(result.memories.length, 10);
+      assert.ok(kinds === undefined || result.memories.every((m) => m.kind === "plan"));
+      assert.ok(cost.redisCommands <= 60, `${cost.redisCommands} commands`);
+      assert.equal(cost.byVectorEndpoint.query, 1);
+      // The query, plus a fetch of the vectors of recent or important candidates outside its top 1,000.
+      assert.ok(cost.vectorRequests <= 2, `${cost.vectorRequests} Vector requests`);
     }
   },
 });
