@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a bench script that prints its results
 /**
  * @module Resident memory of the embedded store with 200,000 memories across many agents (issue
  * 15): writes them to a KV file, reopens it, then touches every agent once (a retrieval scan,

@@ -1,3 +1,4 @@
+// deno-lint-ignore-file no-console -- a bench script that prints its results
 /**
  * @module Storage cost of the example town on the hosted backend (issue 15): the 25-agent
  * smallville template ticked in 10-minute steps with the offline model, on Upstash clients →
