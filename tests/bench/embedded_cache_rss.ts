@@ -5,7 +5,7 @@
  * which loads its memories and vectors), printing RSS as it goes. With the cache budget the RSS
  * levels off; set `SIMULACRA_CACHE_MB` to try another budget.
  *
- * Run with `deno run -A tests/bench/embedded_cache_rss.ts [agents=100] [perAgent=2000]`.
+ * Run with `deno run -A --lock=deno.dev.lock --v8-flags=--expose-gc tests/bench/embedded_cache_rss.ts [agents=100] [perAgent=2000]`.
  */
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";

@@ -6,7 +6,7 @@
  * inside scripts count) and the dev vector server. Prints Redis HTTP requests, commands and
  * Vector requests per agent step and per agent-day, and the commands by name.
  *
- * Run with `deno run -A tests/bench/hosted_storage_cost.ts [hours=2] [start=08:00]`.
+ * Run with `deno run -A --lock=deno.dev.lock tests/bench/hosted_storage_cost.ts [hours=2] [start=08:00]`.
  */
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
