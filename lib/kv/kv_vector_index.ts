@@ -138,6 +138,22 @@ export class KvVectorIndex implements VectorIndex {
     return (ids, count) => slab.cosinesOf(unit, ids, count);
   }
 
+  /** Exact cosines from the stored unit vectors (see the port). */
+  async cosines(
+    scope: AgentScope,
+    ids: readonly MemoryId[],
+    vector: Float32Array,
+  ): Promise<Map<MemoryId, number>> {
+    const unit = this.#unit(vector, "score with");
+    const out = new Map<MemoryId, number>();
+    for (const entry of await this.fetch(scope, ids)) {
+      let dot = 0;
+      for (let i = 0; i < unit.length; i++) dot += unit[i] * entry.vector[i];
+      out.set(entry.id, Math.max(-1, Math.min(1, dot)));
+    }
+    return out;
+  }
+
   /** The stored (unit-length) vectors of these ids, in the order asked; missing ids are left out. */
   async fetch(scope: AgentScope, ids: readonly MemoryId[]): Promise<VectorEntry[]> {
     const unique = [...new Set(ids)];

@@ -18,6 +18,8 @@ export type RedisClient = Pick<
   | "set"
   | "hget"
   | "hgetall"
+  | "hmget"
+  | "hset"
   | "hsetnx"
   | "hdel"
   | "zcard"

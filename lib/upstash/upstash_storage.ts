@@ -131,6 +131,7 @@ export class UpstashStorage implements Storage {
     this.usage = new UpstashUsageLedger({ redis, keyPrefix });
     this.vectors = new UpstashVectorIndex({
       index,
+      redis,
       keyPrefix,
       dimensions: settings.dimensions,
       similarity: settings.similarity,

@@ -78,9 +78,11 @@ export interface RankMemoriesOptions {
  * `tests/bench/memory_bench.ts`).
  *
  * Otherwise candidates are the vector top-K in the agent's scope ∪ the most recently accessed ∪
- * the most important (sorted sets), rescored exactly with their stored vectors: recency and
- * importance leaders are always in, relevance leaders come from the vector search, so the
- * exact top-k is almost always among them (recall is measured in the tests).
+ * the most important (sorted sets), rescored with the same formula: recency and importance
+ * leaders are always in, relevance leaders come from the vector search, so the exact top-k is
+ * almost always among them (recall is measured in the tests). Candidates are scored from their
+ * rank fields (`MemoryStore.rankFields`) and, outside the vector hits, `VectorIndex.cosines`;
+ * full records are read only for the k returned.
  *
  * @throws `invalid_request` when the query vector has the wrong dimension; `store_unavailable`.
  */
@@ -108,17 +110,17 @@ export async function rankMemories(
   ]);
   const cosine = new Map<string, number>(matches.map((m) => [m.id, m.score]));
   const ids = [...new Set<MemoryId>([...matches.map((m) => m.id), ...recent, ...important])];
-  // Score the candidates from their rank fields; full records only for the k returned.
-  const rows = (await memories.rankFields(scope, ids, { kinds: options.kinds }))
-    .filter((r): r is MemoryRankFields => r !== null);
   // A query answered with fewer than it asked for returned every vector of the scope: the
-  // other candidates have none (cosine 0) and need no fetch.
-  const missing = matches.length < CANDIDATES.vector
-    ? []
-    : rows.filter((r) => !cosine.has(r.id)).map((r) => r.id);
-  for (const entry of await vectors.fetch(scope, missing)) {
-    cosine.set(entry.id, dot(entry.vector, query));
-  }
+  // other candidates have none (cosine 0).
+  const outside = matches.length < CANDIDATES.vector ? [] : ids.filter((id) => !cosine.has(id));
+  // Score the candidates from their rank fields, with the cosines of those outside the vector
+  // hits (both reads go out together); full records only for the k returned.
+  const [fields, outsideCosines] = await Promise.all([
+    memories.rankFields(scope, ids, { kinds: options.kinds }),
+    vectors.cosines(scope, outside, query),
+  ]);
+  for (const [id, score] of outsideCosines) cosine.set(id, score);
+  const rows = fields.filter((r): r is MemoryRankFields => r !== null);
   const slim = rankColumns({
     records: rows,
     cosines: rows.map((r) => cosine.get(r.id) ?? 0),
@@ -133,12 +135,6 @@ export async function rankMemories(
     if (memory) ranked.push({ ...s, memory });
   });
   return { ranked, candidates: rows.length, exact: false };
-}
-
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
 }
 
 /** Estimated tokens of a memory in a prompt. */
