@@ -30,7 +30,7 @@
  */
 import { ConflictError, SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
   ListMemoriesOptions,
   MemoryIndex,

@@ -10,9 +10,9 @@
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryRecord } from "../../src/ports/memory_record.ts";
 import { rankMemories } from "../../src/memory/retrieval.ts";
-import { resolveWeights } from "../../src/memory/scoring.ts";
+import { resolveWeights } from "../../src/world/retrieval_weights.ts";
 import { addMinutes, type GameTime } from "../../src/time/game_time.ts";
 
 const agents = Number(Deno.args[0] ?? 100);

@@ -13,8 +13,8 @@ import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.t
 import { RandomIdSource } from "../../lib/random_id_source.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { WorldId } from "../../src/ids.ts";
-import { createWorldFromTemplate } from "../../src/world/templates/create_from_template.ts";
-import { tickWorld } from "../../src/world/tick_world.ts";
+import { createWorldFromTemplate } from "../../src/templates/create_from_template.ts";
+import { tickWorld } from "../../src/simulation/tick_world.ts";
 import { CreateWorldInput } from "../../src/world/world.ts";
 import { startMeteredUpstash, type StorageCost } from "../_helpers/storage_meter.ts";
 

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { Deps } from "../../src/deps.ts";
 import { retrieve } from "../../src/memory/retrieval.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
