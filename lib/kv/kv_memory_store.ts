@@ -120,7 +120,7 @@ const byImportance = (e: Entry): SortKey => [e.record.importance, e.record.id];
  * Estimated bytes one cached memory takes (record, four sorted indexes, columns), for the cache
  * budget; measured with `tests/bench/embedded_cache_rss.ts`.
  */
-const MEMORY_CACHE_BYTES = 3_000;
+const MEMORY_CACHE_BYTES = 1_200;
 
 /** Room the final atomic operation keeps for the head write and its check. */
 const HEAD_RESERVE = { mutations: 1, bytes: 200 };

@@ -14,6 +14,7 @@ import {
   type LuaScript,
   luaScript,
   pairs,
+  ReadBatcher,
   redisCall,
   type RedisClient,
   redisKey,
@@ -23,6 +24,8 @@ import {
 /** Configuration of {@linkcode UpstashMemoryStore}. */
 export interface UpstashMemoryStoreConfig {
   redis: RedisClient;
+  /** Shared with the other stores so reads started together go out together. */
+  reads?: ReadBatcher;
   /** Prepended to every key, so deployments can share a database. */
   keyPrefix: string;
 }
@@ -112,6 +115,7 @@ return redis.call('ZRANGE', KEYS[1], start, start + count - 1)
  */
 export class UpstashMemoryStore implements MemoryStore {
   readonly #redis: RedisClient;
+  readonly #reads: ReadBatcher;
   readonly #prefix: string;
   readonly #append: LuaScript;
   readonly #touch: LuaScript;
@@ -120,6 +124,7 @@ export class UpstashMemoryStore implements MemoryStore {
 
   constructor(config: UpstashMemoryStoreConfig) {
     this.#redis = config.redis;
+    this.#reads = config.reads ?? new ReadBatcher(config.redis);
     this.#prefix = config.keyPrefix;
     this.#append = luaScript(config.redis, APPEND);
     this.#touch = luaScript(config.redis, TOUCH);
@@ -178,17 +183,16 @@ export class UpstashMemoryStore implements MemoryStore {
   }
 
   /**
-   * One MULTI/EXEC of HGETALLs: a consistent snapshot like a script, without holding Upstash's
-   * database-wide script lock.
+   * HGETALLs sent in one pipelined request (with other reads started at the same time), with no
+   * Lua script, so no database-wide script lock on Upstash. Each record is read whole.
    */
   getMany(scope: AgentScope, ids: readonly MemoryId[]): Promise<(MemoryRecord | null)[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return redisCall("read memories", async () => {
-      const tx = this.#redis.multi();
-      for (const id of ids) tx.hgetall(this.#recordKey(scope, id));
-      const reply: unknown = await tx.exec();
-      if (!Array.isArray(reply) || reply.length !== ids.length) unexpectedReply("read memories");
-      return reply.map((hash) => decodeRecord(hash));
+      const replies = await Promise.all(
+        ids.map((id) => this.#reads.read((p) => p.hgetall(this.#recordKey(scope, id)))),
+      );
+      return replies.map((hash) => decodeRecord(hash));
     });
   }
 
@@ -210,10 +214,9 @@ export class UpstashMemoryStore implements MemoryStore {
     const members = [...ids];
     const replies = await redisCall("rank memories", () =>
       Promise.all([
-        this.#redis.zmscore(keys[0], members),
-        this.#redis.zmscore(keys[1], members),
-        this.#redis.zmscore(keys[2], members),
-        ...kinds.map((kind) => this.#redis.zmscore(keys[3 + KINDS.indexOf(kind)], members)),
+        ...[0, 1, 2, ...kinds.map((kind) => 3 + KINDS.indexOf(kind))].map((k) =>
+          this.#reads.read((p) => p.zmscore(keys[k], members))
+        ),
       ]));
     for (const reply of replies) {
       if (!Array.isArray(reply) || reply.length !== ids.length) unexpectedReply("rank memories");
@@ -314,7 +317,7 @@ export class UpstashMemoryStore implements MemoryStore {
     if (count <= 0) return Promise.resolve([]);
     const key = this.#zsetKeys(scope)[index === "created" ? 0 : index === "lastAccessed" ? 1 : 2];
     return redisCall("rank memories", async () => {
-      const reply: unknown = await this.#redis.zrange(key, 0, count - 1, { rev: true });
+      const reply = await this.#reads.read((p) => p.zrange(key, 0, count - 1, { rev: true }));
       return idList(reply, "rank memories");
     });
   }

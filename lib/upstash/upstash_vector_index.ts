@@ -3,6 +3,7 @@ import { SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { VectorEntry, VectorIndex, VectorMatch } from "../../src/ports/vector_index.ts";
 import {
+  ReadBatcher,
   redisCall,
   type RedisClient,
   redisKey,
@@ -16,6 +17,8 @@ export interface UpstashVectorIndexConfig {
   index: VectorClient;
   /** Keeps each vector's half-precision copy, for {@linkcode UpstashVectorIndex.cosines}. */
   redis: RedisClient;
+  /** Shared with the other stores so reads started together go out together. */
+  reads?: ReadBatcher;
   /** The index's dimension, as read from `info()` when the storage opened. */
   dimensions: number;
   /** Starts every namespace, so deployments can share an index. */
@@ -50,12 +53,14 @@ export class UpstashVectorIndex implements VectorIndex {
   readonly dimensions: number;
   readonly #index: VectorClient;
   readonly #redis: RedisClient;
+  readonly #reads: ReadBatcher;
   readonly #prefix: string;
   readonly #similarity: UpstashVectorIndexConfig["similarity"];
 
   constructor(config: UpstashVectorIndexConfig) {
     this.#index = config.index;
     this.#redis = config.redis;
+    this.#reads = config.reads ?? new ReadBatcher(config.redis);
     this.dimensions = config.dimensions;
     this.#prefix = config.keyPrefix;
     this.#similarity = config.similarity;
@@ -94,7 +99,7 @@ export class UpstashVectorIndex implements VectorIndex {
     if (unique.length === 0) return out;
     const reply: unknown = await redisCall(
       "read embeddings",
-      () => this.#redis.hmget(this.#copyKey(scope), ...unique),
+      () => this.#reads.read((p) => p.hmget(this.#copyKey(scope), ...unique)),
     );
     // With automatic deserialisation off the client answers HMGET as the raw value array.
     if (!Array.isArray(reply) || reply.length !== unique.length) unexpectedReply("read embeddings");

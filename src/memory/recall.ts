@@ -52,10 +52,10 @@ export async function recall(
       decay: world.settings.recencyDecay,
       k: options.k ?? 10,
       kinds: options.kinds,
+      // Marked per query, all at the same time: the same as marking the union once.
+      markAccessed: true,
     });
     results.push(ranked);
   }
-  const ids = [...new Set(results.flat().map((s) => s.memory.id))];
-  await deps.storage.memories.touch(scope, ids, options.at);
   return { results, usage: embedded.usage };
 }

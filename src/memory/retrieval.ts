@@ -61,6 +61,11 @@ export interface RankMemoriesOptions {
   decay: number;
   k: number;
   kinds?: readonly MemoryKind[];
+  /**
+   * Also mark the returned memories accessed at `at` (as retrieval does); on the hosted backend
+   * this goes out in the same round trip as reading their records. @default false
+   */
+  markAccessed?: boolean;
 }
 
 /**
@@ -89,7 +94,7 @@ export async function rankMemories(
 ): Promise<{ ranked: Scored[]; candidates: number; exact: boolean }> {
   const { memories, vectors } = deps.storage;
   if (deps.storage.scanMemories) {
-    return await deps.storage.scanMemories(scope, query, {
+    const scanned = await deps.storage.scanMemories(scope, query, {
       kinds: options.kinds,
       read: (columns) => ({
         ranked: rankColumns(columns, { ...options, limit: options.k }),
@@ -97,6 +102,10 @@ export async function rankMemories(
         exact: true,
       }),
     });
+    if (options.markAccessed) {
+      await memories.touch(scope, scanned.ranked.map((s) => s.memory.id), options.at);
+    }
+    return scanned;
   }
   const [matches, recent, important] = await Promise.all([
     vectors.query(scope, query, CANDIDATES.vector),
@@ -122,7 +131,11 @@ export async function rankMemories(
     accessedMinutes: rows.map((r) => r.accessedMinutes),
     importance: rows.map((r) => r.importance),
   }, { ...options, limit: options.k });
-  const records = await memories.getMany(scope, slim.map((s) => s.memory.id));
+  const chosen = slim.map((s) => s.memory.id);
+  const [records] = await Promise.all([
+    memories.getMany(scope, chosen),
+    options.markAccessed ? memories.touch(scope, chosen, options.at) : undefined,
+  ]);
   const ranked: Scored[] = [];
   slim.forEach((s, i) => {
     // Memories are never removed; a record missing here would be a store fault, so skip it.
@@ -149,11 +162,17 @@ export async function retrieve(
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
   const params = RetrieveInput.parse(input);
-  const world = await getWorld(deps, worldId);
   const scope: AgentScope = { worldId, agentId };
-  await loadAgent(deps, scope);
-  const at = params.at ?? world.clock.now;
-  const weights = resolveWeights(params.weights ?? world.settings.retrievalWeights);
+  // Read together (one round trip on the hosted backend); a missing world is reported first.
+  const [world, agent] = await Promise.allSettled([
+    getWorld(deps, worldId),
+    loadAgent(deps, scope),
+  ]);
+  if (world.status === "rejected") throw world.reason;
+  if (agent.status === "rejected") throw agent.reason;
+  const at = params.at ?? world.value.clock.now;
+  const settings = world.value.settings;
+  const weights = resolveWeights(params.weights ?? settings.retrievalWeights);
   const embedded = await deps.embedder.embed([params.query], {
     worldId,
     agentId,
@@ -162,12 +181,16 @@ export async function retrieve(
   const { ranked, candidates, exact } = await rankMemories(deps, scope, embedded.vectors[0], {
     at,
     weights,
-    decay: world.settings.recencyDecay,
+    decay: settings.recencyDecay,
     k: params.k,
     kinds: params.kinds,
+    // With a token budget only the memories that fit are returned, hence marked, below.
+    markAccessed: params.tokenBudget === undefined,
   });
   const chosen = withinBudget(ranked, params.tokenBudget);
-  await deps.storage.memories.touch(scope, chosen.map((s) => s.memory.id), at);
+  if (params.tokenBudget !== undefined) {
+    await deps.storage.memories.touch(scope, chosen.map((s) => s.memory.id), at);
+  }
   return {
     memories: chosen.map((s) => ({
       ...s.memory,

@@ -47,8 +47,8 @@ function memories(scope: AgentScope, count: number): MemoryRecord[] {
 
 Deno.test("KvStorage drops least recently used agents past SIMULACRA_CACHE_MB and reloads them intact", async () => {
   const path = await Deno.makeTempFile({ suffix: ".kv" });
-  // ~1 MB: room for one agent of 200 memories (memories and vectors), not two.
-  const storage = await openKvStorage({ path, dimensions: 384, cacheBytes: 1_000_000 });
+  // Room for one agent of 200 memories (~560 KB estimated with its vectors), not two.
+  const storage = await openKvStorage({ path, dimensions: 384, cacheBytes: 700_000 });
   try {
     const scopes: AgentScope[] = Array.from({ length: 5 }, (_, i) => ({
       worldId: "w" as WorldId,

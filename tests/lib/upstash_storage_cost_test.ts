@@ -118,6 +118,9 @@ Deno.test({
       assert.equal(result.memories.length, 10);
       assert.ok(kinds === undefined || result.memories.every((m) => m.kind === "plan"));
       assert.ok(cost.redisCommands <= 60, `${cost.redisCommands} commands`);
+      // World and agent; candidate lists; rank fields and cosines; records and the touch (one
+      // more the first time a script runs: the client's EVALSHA falls back to EVAL).
+      assert.ok(cost.redisRequests <= 6, `${cost.redisRequests} Redis requests`);
       assert.equal(cost.byVectorEndpoint.query, 1);
       assert.equal(cost.vectorRequests, 1, JSON.stringify(cost.byVectorEndpoint));
     }
