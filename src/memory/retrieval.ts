@@ -66,6 +66,11 @@ export interface RankMemoriesOptions {
    * this goes out in the same round trip as reading their records. @default false
    */
   markAccessed?: boolean;
+  /**
+   * With `markAccessed`: ids already marked at `at` (by an earlier query of the same recall), not
+   * marked again; the ids marked now are added to it.
+   */
+  marked?: Set<MemoryId>;
 }
 
 /**
@@ -103,7 +108,11 @@ export async function rankMemories(
       }),
     });
     if (options.markAccessed) {
-      await memories.touch(scope, scanned.ranked.map((s) => s.memory.id), options.at);
+      await memories.touch(
+        scope,
+        toMark(scanned.ranked.map((s) => s.memory.id), options),
+        options.at,
+      );
     }
     return scanned;
   }
@@ -134,7 +143,7 @@ export async function rankMemories(
   const chosen = slim.map((s) => s.memory.id);
   const [records] = await Promise.all([
     memories.getMany(scope, chosen),
-    options.markAccessed ? memories.touch(scope, chosen, options.at) : undefined,
+    options.markAccessed ? memories.touch(scope, toMark(chosen, options), options.at) : undefined,
   ]);
   const ranked: Scored[] = [];
   slim.forEach((s, i) => {
@@ -143,6 +152,15 @@ export async function rankMemories(
     if (memory) ranked.push({ ...s, memory });
   });
   return { ranked, candidates: rows.length, exact: false };
+}
+
+/** The ids to mark accessed: those not in `options.marked`, which then holds them too. */
+function toMark(ids: MemoryId[], options: Pick<RankMemoriesOptions, "marked">): MemoryId[] {
+  const marked = options.marked;
+  if (!marked) return ids;
+  const fresh = ids.filter((id) => !marked.has(id));
+  for (const id of fresh) marked.add(id);
+  return fresh;
 }
 
 /** Estimated tokens of a memory in a prompt. */
