@@ -130,7 +130,7 @@ export class UpstashStorage implements Storage {
     this.#index = index;
     const keyPrefix = settings.keyPrefix;
     const reads = new ReadBatcher(redis);
-    this.documents = new UpstashDocumentStore({ redis, keyPrefix });
+    this.documents = new UpstashDocumentStore({ redis, keyPrefix, reads });
     this.memories = new UpstashMemoryStore({ redis, keyPrefix, reads });
     this.locks = new UpstashLock({ redis, keyPrefix });
     this.events = new UpstashEventLog({ redis, keyPrefix });
