@@ -13,6 +13,7 @@ export interface BellWaitOptions {
 /** Per world: the last seq appended in this process, and who waits for a later one. */
 export class AppendBell {
   readonly #last = new Map<string, number>();
+  readonly #answered = new Map<string, string>();
   readonly #waiters = new Map<string, Set<() => void>>();
 
   /** Called by an adapter after its append committed, with the last seq it wrote. */
@@ -24,12 +25,23 @@ export class AppendBell {
     for (const wake of waiters) wake();
   }
 
+  /** Forgets a world's last seq: its log was removed and numbering starts again at 1. */
+  reset(worldId: string): void {
+    this.#last.delete(worldId);
+    this.#answered.delete(worldId);
+  }
+
   /**
    * Resolves when this process appends an event with seq > `after` to the world (at once if it
    * already has), after `timeoutMs`, or when `signal` aborts; whichever comes first.
    */
   wait(worldId: string, after: number, options: BellWaitOptions): Promise<void> {
-    if ((this.#last.get(worldId) ?? 0) > after || options.signal?.aborted) {
+    if (options.signal?.aborted) return Promise.resolve();
+    const last = this.#last.get(worldId) ?? 0;
+    // "Already past" is answered once per (after, last): asked again with nothing appended since,
+    // the caller read and found nothing (events removed meanwhile), so it waits instead of spinning.
+    if (last > after && this.#answered.get(worldId) !== `${after}:${last}`) {
+      this.#answered.set(worldId, `${after}:${last}`);
       return Promise.resolve();
     }
     return new Promise((resolve) => {

@@ -173,12 +173,26 @@ export class UpstashVectorIndex implements VectorIndex {
     }
   }
 
+  async clear(scope: AgentScope): Promise<void> {
+    await Promise.all([
+      vectorCall(
+        "delete embeddings",
+        () => ifNamespaceExists(() => this.#index.deleteNamespace(this.#name(scope)), "Success"),
+      ),
+      redisCall("delete embeddings", () => this.#redis.del(this.#copyKey(scope))),
+    ]);
+  }
+
   #copyKey(scope: AgentScope): string {
     return redisKey(this.#prefix, "vq", scope.worldId, scope.agentId);
   }
 
   #namespace(scope: AgentScope): ReturnType<VectorClient["namespace"]> {
-    return this.#index.namespace(`${this.#prefix}:${scope.worldId}:${scope.agentId}`);
+    return this.#index.namespace(this.#name(scope));
+  }
+
+  #name(scope: AgentScope): string {
+    return `${this.#prefix}:${scope.worldId}:${scope.agentId}`;
   }
 
   #checkDimensions(vector: Float32Array, what: string): void {

@@ -132,11 +132,61 @@ export function eventLogContract(cases: ContractCases): void {
       const past = performance.now();
       await s.events.waitForAppend(world, 0, { timeoutMs: 10_000 });
       assert.ok(performance.now() - past < 1_000, "Already past `after`: it resolves at once");
+      const again = performance.now();
+      await s.events.waitForAppend(world, 0, { timeoutMs: 30 });
+      assert.ok(
+        performance.now() - again >= 25,
+        "Asked again with nothing appended since, it waits (a reader whose read found nothing)",
+      );
 
       const stop = new AbortController();
       const aborted = s.events.waitForAppend(world, 1, { timeoutMs: 10_000, signal: stop.signal });
       stop.abort();
       await aborted;
+    },
+  );
+
+  cases.add("EventLog.latest() is the newest seq, 0 for an empty log", async (s) => {
+    const world = newWorldId();
+    assert.equal(await s.events.latest(world), 0);
+    await s.events.append(world, [event("a"), event("b")]);
+    assert.equal(await s.events.latest(world), 2);
+    await s.events.append(world, [event("c")]);
+    assert.equal(await s.events.latest(world), 3);
+  });
+
+  cases.add(
+    "EventLog.remove() drops one agent's events (others keep their seq) or the whole log",
+    async (s) => {
+      const world = newWorldId();
+      const other = newWorldId();
+      await s.events.append(world, [
+        event("a", { agentId: "ann" }),
+        event("b", { agentId: "bob" }),
+        event("tick"),
+        event("c", { agentId: "ann" }),
+        event("d", { agentId: "bob" }),
+      ]);
+      await s.events.append(other, [event("x", { agentId: "ann" })]);
+      assert.equal(await s.events.remove(world, { agentId: "ann" }), 2);
+      assert.deepEqual((await s.events.read(world, 0, 10)).map((e) => [e.seq, e.type]), [
+        [2, "b"],
+        [3, "tick"],
+        [5, "d"],
+      ]);
+      assert.deepEqual(
+        (await s.events.read(world, 2, 2)).map((e) => e.seq),
+        [3, 5],
+        "gaps skipped",
+      );
+      assert.equal(await s.events.latest(world), 5, "seqs are never reused");
+      const [next] = await s.events.append(world, [event("e")]);
+      assert.equal(next.seq, 6);
+      assert.equal(await s.events.remove(world), 4);
+      assert.deepEqual(await s.events.read(world, 0, 10), []);
+      assert.equal(await s.events.latest(world), 0);
+      assert.equal((await s.events.append(world, [event("again")]))[0].seq, 1);
+      assert.equal((await s.events.read(other, 0, 10)).length, 1, "other worlds untouched");
     },
   );
 }
