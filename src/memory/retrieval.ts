@@ -147,7 +147,7 @@ export async function rankMemories(
   ]);
   const ranked: Scored[] = [];
   slim.forEach((s, i) => {
-    // Memories are never removed; a record missing here would be a store fault, so skip it.
+    // A memory removed since its rank fields were read is left out.
     const memory = records[i];
     if (memory) ranked.push({ ...s, memory });
   });
