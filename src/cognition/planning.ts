@@ -149,6 +149,10 @@ export const PlanView = z
       description: z.string(),
       location: z.string(),
       emoji: z.string().optional(),
+      chunks: z.array(HourChunk).nullable().meta({
+        description:
+          "The item decomposed into hour chunks and 5–60-minute actions, as far as it has been (null until the item starts)",
+      }),
     })),
   })
   .meta({ id: "PlanView" });
@@ -496,11 +500,12 @@ export function planView(plan: DayPlan): PlanView {
     date: plan.date,
     wakeUp: plan.wakeUp,
     revision: plan.revision,
-    items: plan.items.map(({ start, end, description, location }) => ({
+    items: plan.items.map(({ start, end, description, location, chunks }) => ({
       start,
       end,
       description,
       location,
+      chunks,
     })),
   };
 }
