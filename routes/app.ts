@@ -10,6 +10,7 @@ import { type AppEnv, validationHook } from "./app_env.ts";
 import { adminAuth } from "./auth.ts";
 import { errorBody, statusOf } from "./errors.ts";
 import { serviceRoutes } from "./service.ts";
+import { playgroundRoutes } from "./playground.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
@@ -70,6 +71,7 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   app.use("/v1/*", adminAuth(options.adminKey));
 
   app.route("/", serviceRoutes(deps));
+  app.route("/", playgroundRoutes());
   app.route("/v1", worldRoutes(deps));
   app.route("/v1", agentRoutes(deps));
   app.route("/v1", memoryRoutes(deps));

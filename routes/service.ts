@@ -1,4 +1,4 @@
-/** @module Service routes: health, the offline docs page and the playground. */
+/** @module Service routes: health and the offline docs page. */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
@@ -7,7 +7,6 @@ import { VERSION } from "../src/version.ts";
 import type { AppEnv } from "./app_env.ts";
 import { docsPage } from "./docs_page.ts";
 import { errorResponses } from "./errors.ts";
-import { playgroundPage } from "./playground_page.ts";
 
 const Health = z
   .object({
@@ -44,7 +43,7 @@ const healthRoute = createRoute({
   },
 });
 
-/** `/health`, `/docs` and the playground at `/`. */
+/** `/health` and `/docs`. */
 export function serviceRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
 
@@ -62,6 +61,5 @@ export function serviceRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
 
   app.get("/docs", (c) => c.html(docsPage()));
-  app.get("/", (c) => c.html(playgroundPage(deps.model.info.mode, deps.storage.kind)));
   return app;
 }

@@ -129,6 +129,18 @@ for (const backend of backends) {
         });
         const again = await call(app, "GET", `${w}/environment`);
         assert.equal(again.body.areas[0].subAreas[1].objects[0].state, "burning");
+        const logged = await call(app, "GET", `${w}/events`);
+        assert.deepEqual(
+          logged.body.events.map(({ seq: _, ...e }: { seq: number }) => e),
+          [{
+            type: "object_state",
+            at: "2023-02-13T07:00:00",
+            path: "Hobbs Cafe:kitchen:stove",
+            state: "burning",
+            previous: "off",
+          }],
+          "the change is in the event log, for the timeline and live viewers",
+        );
       }),
   });
 
