@@ -223,30 +223,40 @@ export async function openWorldView(main, { worldId, agentId, navigate, service 
       replace(tickResult, errorState(err));
     }
   });
-  function setPlaying(on) {
-    playing = on;
+  // Pause lets the tick in flight finish: the button says so until it has.
+  function showPlaying(on) {
     playButton.textContent = on ? "Pause" : "Play";
     playButton.setAttribute("aria-pressed", String(on));
+    playButton.disabled = false;
     tickButton.disabled = on;
-    if (!on) wake?.();
+  }
+  function stopPlaying() {
+    if (!playing) return;
+    playing = false;
+    playButton.textContent = "Pausing…";
+    playButton.disabled = true;
+    wake?.();
   }
   playButton.addEventListener("click", async () => {
-    if (playing) return setPlaying(false);
-    setPlaying(true);
+    if (playing) return stopPlaying();
+    playing = true;
+    showPlaying(true);
     while (playing) {
       try {
         await tickOnce();
       } catch (err) {
         replace(tickResult, errorState(err));
-        setPlaying(false);
         break;
       }
+      if (!playing) break;
       const ms = SPEEDS[Number(speed.value)].ms;
       await new Promise((resolve) => {
         wake = resolve;
         setTimeout(resolve, ms);
       });
     }
+    playing = false;
+    showPlaying(false);
   });
 
   state.follow();
@@ -254,7 +264,7 @@ export async function openWorldView(main, { worldId, agentId, navigate, service 
   if (agentId) showAgent(agentId);
   else tabs.select("timeline");
   return () => {
-    setPlaying(false);
+    stopPlaying();
     state.close();
     agent.close();
   };
