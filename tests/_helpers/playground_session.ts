@@ -19,6 +19,8 @@ export interface PlaygroundSession extends AsyncDisposable {
   errors: string[];
   /** Every request URL the page made. */
   requests: string[];
+  /** "status path" of every answer of 400 or more (Chromium logs each as a console error). */
+  failed: string[];
 }
 
 /** Options for {@linkcode openPlayground}. */
@@ -46,6 +48,7 @@ export async function openPlayground(
   const outside: string[] = [];
   const errors: string[] = [];
   const requests: string[] = [];
+  const failed: string[] = [];
   // Every request goes through here: the server's own are let through, any other is refused.
   await context.route("**/*", (route) => {
     const url = route.request().url();
@@ -59,12 +62,16 @@ export async function openPlayground(
     if (m.type() === "error") errors.push(m.text());
   });
   page.on("pageerror", (e) => errors.push(`uncaught: ${e.message}`));
+  page.on("response", (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`);
+  });
   return {
     server,
     page,
     outside,
     errors,
     requests,
+    failed,
     async [Symbol.asyncDispose]() {
       await context.close();
       await server.shutdown();

@@ -125,6 +125,7 @@ browserTest(
     await page.locator("#agent-name").getByText("Nadia Haddad").waitFor();
 
     assert.deepEqual(s.outside, [], "no request left the server");
+    assert.deepEqual(s.failed, [], "no failed request");
     assert.deepEqual(s.errors, [], "no console errors");
     assert.ok(s.requests.some((u) => u.includes("/events")), "the page followed the SSE stream");
   },
@@ -153,8 +154,13 @@ browserTest("playground: Play ticks on its own until Pause", async (browser) => 
   await page.waitForTimeout(500);
   assert.equal(await clock.innerText(), stopped, "paused means no ticks");
   assert.deepEqual(s.outside, []);
-  // The empty world has no environment: its GET …/environment 404 is the one expected error line.
-  assert.deepEqual(s.errors.filter((e) => !e.includes("404")), []);
+  // An empty world has no environment: that 404 (an empty state on the board) is the only
+  // failed request, and Chromium's line about it the only console error.
+  assert.equal(s.failed.length, 1);
+  assert.match(s.failed[0], /^404 \/v1\/worlds\/[^/]+\/environment$/);
+  assert.deepEqual(s.errors, [
+    "Failed to load resource: the server responded with a status of 404 (Not Found)",
+  ]);
 });
 
 browserTest("playground: a failed request shows the API's own error message", async (browser) => {
@@ -192,7 +198,13 @@ browserTest(
     assert.equal(await dialog.isVisible(), false, "not asked again in the same session");
     assert.ok(s.requests.every((u) => !u.includes(key)), "the key never travels in a URL");
     assert.deepEqual(s.outside, []);
-    assert.deepEqual(s.errors.filter((e) => !/40[14]/.test(e)), []);
+    // The 401 that brings up the prompt, and the new empty world's environment 404.
+    assert.deepEqual(s.failed.map((f) => f.replace(/worlds\/[^/]+\//, "worlds/W/")), [
+      "401 /v1/worlds",
+      "404 /v1/worlds/W/environment",
+      "404 /v1/worlds/W/environment",
+    ]);
+    assert.equal(s.errors.length, s.failed.length);
   },
 );
 
