@@ -18,6 +18,7 @@ const CreatedAgentBody = Agent.extend({ seeds: z.array(MemoryRecord), usage: Usa
 const createAgentRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents",
+  operationId: "createAgent",
   tags: ["Agents"],
   summary: "Create an agent; its description's semicolon-separated phrases become seed memories",
   request: { params: WorldParams, body: jsonBody(CreateAgentInput) },
@@ -30,6 +31,7 @@ const createAgentRoute = createRoute({
 const listAgentsRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents",
+  operationId: "listAgents",
   tags: ["Agents"],
   summary: "List the agents of a world",
   request: { params: WorldParams },
@@ -42,6 +44,7 @@ const listAgentsRoute = createRoute({
 const getAgentRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}",
+  operationId: "getAgent",
   tags: ["Agents"],
   summary: "Read an agent with its summary, persona and today's plan (no model call)",
   request: { params: AgentParams },

@@ -24,6 +24,7 @@ const ConversationParams = WorldParams.extend({
 const conversationRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/conversations",
+  operationId: "startConversation",
   tags: ["Cognition"],
   summary:
     "Two agents talk until one ends it or the turn cap; both remember every line and re-plan around it",
@@ -35,6 +36,7 @@ const conversationRoute = createRoute({
 });
 
 const getConversationRoute = createRoute({
+  operationId: "getConversation",
   method: "get",
   path: "/worlds/{world}/conversations/{conversation}",
   tags: ["Cognition"],
@@ -49,6 +51,7 @@ const getConversationRoute = createRoute({
 const reactRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/react",
+  operationId: "react",
   tags: ["Cognition"],
   summary:
     "Decide whether an agent carries on, reacts (re-plans) or talks to the observed agent; vetoes cost no model call",
