@@ -100,7 +100,11 @@ function planView(plan, now) {
           ? h(
             "details",
             { open: current },
-            h("summary", null, `Decomposition (${chunks.length} hour chunks)`),
+            h(
+              "summary",
+              null,
+              `Decomposition (${chunks.length} hour chunk${chunks.length === 1 ? "" : "s"})`,
+            ),
             h(
               "ol",
               { class: "chunks" },

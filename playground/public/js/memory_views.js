@@ -23,7 +23,7 @@ export function importanceBadge(importance, pending) {
   return h(
     "span",
     {
-      class: "importance",
+      class: "importance-badge",
       title: pending ? "Provisional: the importance model was down" : "Importance (1–10)",
       "aria-label": `importance ${importance} of 10${pending ? ", provisional" : ""}`,
     },
@@ -35,7 +35,7 @@ function memoryMeta(m) {
   return h(
     "div",
     { class: "memory-meta" },
-    h("span", { class: `badge kind ${m.kind}` }, m.kind),
+    m.kind === m.provenance ? null : h("span", { class: `badge kind ${m.kind}` }, m.kind),
     provenanceBadge(m.provenance),
     importanceBadge(m.importance, m.importancePending),
     h(
