@@ -62,19 +62,43 @@ browserTest(
     );
     assert.ok(shown.length > 0 && shown.every((t) => t.includes("Ayesha")), shown.join("\n"));
 
+    // A second tick brings the first conversation (07:20); the timeline opens its lines.
+    await page.getByLabel("Show events of").selectOption("");
+    await page.getByRole("button", { name: "Tick", exact: true }).click();
+    await page.locator("#clock-time").getByText("07:20").waitFor();
+    const talk = page.locator('.event[data-type="conversation"]').first();
+    await talk.getByRole("button", { name: /^Show the \d+ lines$/ }).click();
+    await talk.locator(".transcript li").nth(1).waitFor();
+
+    // A reflection, made through the API as a game would, to open as a tree in the page.
+    const reflected = await fetch(`${s.server.url}/v1/worlds/${worldId}/agents/ayesha/reflect`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ force: true }),
+    });
+    assert.equal(reflected.status, 200);
+    assert.ok((await reflected.json()).reflections.length > 0);
+
     // Agent panel: summary, plan with the current action highlighted in its decomposition.
     await ayesha.click();
     await page.waitForURL(/agent=ayesha/);
     await page.locator("#agent-name").getByText("Ayesha Rahman").waitFor();
     const currentItem = page.locator('.plan > li[aria-current="true"]');
     await currentItem.waitFor();
-    assert.match(await currentItem.innerText(), /07:00–08:00/);
+    const [, from, to] = /(\d\d:\d\d)–(\d\d:\d\d)/.exec(await currentItem.innerText())!;
+    assert.ok(from <= "07:20" && "07:20" < to, `the item in progress at 07:20: ${from}–${to}`);
     await currentItem.locator('.actions li[aria-current="true"]').waitFor();
     await page.getByRole("button", { name: "Build persona" }).waitFor();
 
+    // Reflections open into the memories they rest on.
+    const kinds = page.getByRole("group", { name: "Memory kinds" });
+    await kinds.getByRole("button", { name: "reflection" }).click();
+    const reflection = page.locator(".memories .memory.reflection").first();
+    await reflection.getByRole("button", { name: /^Evidence/ }).click();
+    await reflection.locator(".tree li[data-memory]").first().waitFor();
+
     // Memory stream with kind filters.
-    await page.getByRole("group", { name: "Memory kinds" }).getByRole("button", { name: "seed" })
-      .click();
+    await kinds.getByRole("button", { name: "seed" }).click();
     await page.locator(".memory.seed").first().waitFor();
     assert.equal(await page.locator(".memories .memory:not(.seed)").count(), 0);
     assert.ok(await page.locator(".memories .badge.prov.seed").count() > 0, "provenance badges");
@@ -96,6 +120,11 @@ browserTest(
     const replyText = await reply.locator(".reply-text").innerText();
     assert.ok(replyText.length > 0 && !replyText.startsWith("Ayesha Rahman:"), replyText);
     assert.match(await reply.locator("summary").innerText(), /memories .* tokens/);
+    // An interview writes nothing, and says so.
+    await page.getByRole("radio", { name: "Interview" }).check();
+    await page.getByLabel("Message").fill("What do you value most?");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.locator(".chat-log .reply:not(.pending)").nth(1).waitFor();
 
     // World edits: click an object on the board, give it a new state.
     await page.locator('[data-object="Marigold Cafe:cafe:coffee machine"]').click();
@@ -114,6 +143,15 @@ browserTest(
     });
     await page.getByText(/Imported Wren Calloway as/).waitFor();
     await page.locator('.agent-chip[aria-label^="Wren Calloway"]').waitFor();
+    // …and by dropping a file on the page.
+    const dropped = await page.evaluateHandle(`(() => {
+      const data = new DataTransfer();
+      const card = ${JSON.stringify({ ...CARD, data: { ...CARD.data, name: "Ada Vance" } })};
+      data.items.add(new File([JSON.stringify(card)], "ada.json", { type: "application/json" }));
+      return data;
+    })()`);
+    await page.dispatchEvent("#card-drop", "drop", { dataTransfer: dropped });
+    await page.getByText(/Imported Ada Vance as/).waitFor();
 
     // Usage, labelled as the offline stand-in.
     await page.getByRole("tab", { name: "Usage" }).click();
