@@ -2,10 +2,10 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { Agent, CreateAgentInput, listAgents } from "../src/agents/agent.ts";
-import { AgentView, viewAgent } from "../src/agents/agent_view.ts";
-import { createAgent } from "../src/agents/create_agent.ts";
+import { AgentView, viewAgent } from "../src/persona/agent_view.ts";
+import { createAgent } from "../src/persona/create_agent.ts";
 import type { Deps } from "../src/deps.ts";
-import { MemoryRecord } from "../src/memory/memory.ts";
+import { MemoryRecord } from "../src/ports/memory_record.ts";
 import { getWorld } from "../src/world/world.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";

@@ -3,10 +3,10 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import { SimulacraError } from "../src/errors.ts";
-import { readCronHeartbeat } from "../src/engine/scheduled_tick.ts";
+import { readCronHeartbeat } from "../src/simulation/scheduled_tick.ts";
 import { VERSION } from "../src/version.ts";
 import type { AppEnv } from "./app_env.ts";
-import { docsPage } from "./docs_page.ts";
+import { docsRoutes } from "./docs_page.ts";
 import { errorResponses } from "./errors.ts";
 
 const HealthCheck = z
@@ -123,6 +123,6 @@ export function serviceRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     }, 200);
   });
 
-  app.get("/docs", (c) => c.html(docsPage()));
+  app.route("/", docsRoutes());
   return app;
 }

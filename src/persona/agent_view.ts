@@ -5,12 +5,13 @@
  */
 import { z } from "zod";
 import { cachedSummary } from "../cognition/agent_summary.ts";
-import { PlanView, readPlan } from "../cognition/planning.ts";
+import { PlanView } from "../cognition/plan_api.ts";
+import { readPlan } from "../cognition/plan_requests.ts";
 import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
 import type { AgentScope } from "../ids.ts";
 import { loadPersonaRecord, Persona } from "../persona/persona.ts";
-import { Agent, loadAgent } from "./agent.ts";
+import { Agent, loadAgent } from "../agents/agent.ts";
 
 /** The body of `GET /v1/worlds/{world}/agents/{agent}`. */
 export const AgentView = Agent.extend({
