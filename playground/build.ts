@@ -41,16 +41,32 @@ async function etagOf(body: string): Promise<string> {
   }"`;
 }
 
+const PRELOAD_MARKER = "<!-- modulepreload: every module, listed by playground/build.ts -->";
+
+/**
+ * The page with a `modulepreload` link per module in place of the marker, so the browser fetches
+ * them all at once instead of one import level after another.
+ */
+function withPreloads(html: string, names: string[]): string {
+  const indent = /^([ \t]*)<!-- modulepreload/m.exec(html)?.[1] ?? "";
+  const links = names.filter((n) => n.endsWith(".js"))
+    .map((n) => `<link rel="modulepreload" href="/playground/${n}">`)
+    .join(`\n${indent}`);
+  return html.replace(PRELOAD_MARKER, links);
+}
+
 /** The source of `assets.gen.ts` for the files now in `playground/public/`. */
 export async function renderAssets(): Promise<string> {
   const entries: string[] = [];
-  for (const name of await listFiles(PUBLIC_DIR)) {
+  const names = await listFiles(PUBLIC_DIR);
+  for (const name of names) {
     const ext = name.slice(name.lastIndexOf(".") + 1);
     const type = TYPES[ext];
     if (!type) {
       throw new Error(`Cannot embed "${name}": add its type to TYPES in playground/build.ts`);
     }
-    const body = await Deno.readTextFile(new URL(name, PUBLIC_DIR));
+    const text = await Deno.readTextFile(new URL(name, PUBLIC_DIR));
+    const body = name === "index.html" ? withPreloads(text, names) : text;
     const asset: Asset = { type, body, etag: await etagOf(body) };
     entries.push(`  ${JSON.stringify(name)}: ${JSON.stringify(asset)},`);
   }
