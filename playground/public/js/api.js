@@ -84,6 +84,26 @@ export async function api(method, path, { body, raw, contentType, signal } = {})
   }
 }
 
+/**
+ * Every item of a list (`{[key]: […], next?}`), following `next` cursors when the API pages it.
+ * @throws ApiError
+ */
+export async function listAll(path, key, options = {}) {
+  const items = [];
+  let cursor = null;
+  do {
+    const sep = path.includes("?") ? "&" : "?";
+    const page = await api(
+      "GET",
+      cursor ? `${path}${sep}cursor=${encodeURIComponent(cursor)}` : path,
+      options,
+    );
+    items.push(...page[key]);
+    cursor = typeof page.next === "string" && page.next ? page.next : null;
+  } while (cursor);
+  return items;
+}
+
 /** `/v1/worlds/{world}` plus a tail, with the id escaped. */
 export function worldPath(worldId, tail = "") {
   return `/v1/worlds/${encodeURIComponent(worldId)}${tail}`;

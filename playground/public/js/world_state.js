@@ -2,7 +2,7 @@
  * @module One open world as the page knows it: the world record, environment, agents and recent
  * events, loaded once and then kept current by the world's SSE event stream.
  */
-import { api, followEvents, worldPath } from "./api.js";
+import { api, followEvents, listAll, worldPath } from "./api.js";
 
 /** Most events the timeline keeps. */
 export const EVENT_LIMIT = 400;
@@ -34,11 +34,11 @@ export class WorldState {
         if (err.code === "not_found") return null;
         throw err;
       }),
-      api("GET", worldPath(this.id, "/agents")),
+      listAll(worldPath(this.id, "/agents"), "agents"),
     ]);
     this.world = world;
     this.env = env;
-    this.agents = new Map(agents.agents.map((a) => [a.id, { ...a, emoji: null }]));
+    this.agents = new Map(agents.map((a) => [a.id, { ...a, emoji: null }]));
   }
 
   /** Starts following the event stream (from the first event, so the timeline has history). */

@@ -1,5 +1,5 @@
 /** @module The worlds list: pick a world, or create one (empty or the smallville example town). */
-import { api } from "./api.js";
+import { api, listAll } from "./api.js";
 import { busy, clockLabel, empty, errorState, h, loading, nextId, replace } from "./dom.js";
 
 function field(label, input) {
@@ -86,7 +86,7 @@ export async function worldsView(main, { open }) {
   );
   replace(list, h("h2", { id: "worlds-title" }, "Worlds"), loading("Loading worlds…"));
   try {
-    const { worlds } = await api("GET", "/v1/worlds");
+    const worlds = await listAll("/v1/worlds", "worlds");
     const items = worlds.map((w) =>
       h(
         "li",
