@@ -45,6 +45,7 @@ browserTest(
     const worldId = new URL(page.url()).searchParams.get("world")!;
     await page.locator("#clock-time").getByText("07:00").waitFor();
     await page.getByText("● Live").waitFor();
+    await page.locator("#clock").getByText("manual clock").waitFor(); // the form's default
     assert.equal(await page.locator(".area").count() >= 20, true, "the town's areas are drawn");
 
     // Tick: the clock moves and the agents walk onto the board through the SSE stream.

@@ -110,6 +110,12 @@ function describe(state, e) {
         e.replan ? ` re-planned ${e.date}` : ` planned ${e.date}`,
         e.reason ? `: ${e.reason}` : "",
       ];
+    case "world.paused":
+    case "world.resumed":
+      return [
+        e.type === "world.paused" ? "⏸ World paused" : "▶ World resumed",
+        e.message ? `: ${e.message}` : "",
+      ];
     case "agent_error":
     case "tick_error":
       return [

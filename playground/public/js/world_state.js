@@ -96,6 +96,14 @@ export class WorldState {
             this.#changed("world");
           }
           break;
+        case "world.paused":
+        case "world.resumed":
+          if (this.world) {
+            const paused = event.type === "world.paused";
+            this.world = { ...this.world, clock: { ...this.world.clock, paused } };
+            this.#changed("world");
+          }
+          break;
         case "action":
           if (agent) {
             Object.assign(agent, {

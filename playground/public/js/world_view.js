@@ -162,7 +162,16 @@ export async function openWorldView(main, { worldId, agentId, navigate, service 
     replace(
       clock,
       h("span", { class: "clock-time", id: "clock-time" }, clockLabel(c.now)),
-      h("span", { class: "muted" }, ` · ${c.minutesPerTick} game min per tick`),
+      h(
+        "span",
+        { class: "muted" },
+        ` · ${c.minutesPerTick} game min per tick`,
+        c.mode === "cron"
+          ? " · also every real minute (cron)"
+          : c.mode === "manual"
+          ? " · manual clock"
+          : "",
+      ),
       c.paused ? h("span", { class: "badge neutral" }, "paused") : null,
     );
   }

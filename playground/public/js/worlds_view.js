@@ -30,6 +30,12 @@ function createForm(open) {
     max: 1440,
     value: "10",
   });
+  const clockMode = h(
+    "select",
+    { name: "clockMode" },
+    h("option", { value: "manual" }, "Only when I press Tick or Play (manual clock)"),
+    h("option", { value: "cron" }, "Also every real minute, by the server's scheduler (cron)"),
+  );
   const result = h("div", { "aria-live": "polite" });
   const submit = h("button", { class: "primary", type: "submit" }, "Create world");
   const form = h(
@@ -40,6 +46,7 @@ function createForm(open) {
     field("Start from", template),
     field("Start time (game time)", start),
     field("Game minutes per tick", minutes),
+    field("Time moves", clockMode),
     h("div", { class: "row" }, submit),
     result,
   );
@@ -49,6 +56,7 @@ function createForm(open) {
       name: name.value.trim(),
       startTime: start.value.trim(),
       minutesPerTick: Number(minutes.value),
+      clock: { mode: clockMode.value },
       ...(template.value ? { template: template.value } : {}),
     };
     replace(result, template.value ? loading("Creating the town and its 25 agents…") : null);
