@@ -41,10 +41,23 @@ export class WorldState {
     this.agents = new Map(agents.map((a) => [a.id, { ...a, emoji: null }]));
   }
 
-  /** Starts following the event stream (from the first event, so the timeline has history). */
-  follow() {
+  /**
+   * Starts following the event stream with the last {@link EVENT_LIMIT} events as history: the
+   * JSON page's `latest` says where the log ends, so a long-lived world is not replayed whole.
+   */
+  async follow() {
+    let after = 0;
+    try {
+      const page = await api("GET", worldPath(this.id, "/events?limit=1"), {
+        signal: this.#stop.signal,
+      });
+      if (typeof page.latest === "number") after = Math.max(0, page.latest - EVENT_LIMIT);
+    } catch {
+      // The stream reports its own errors; start from the beginning.
+    }
+    if (this.#stop.signal.aborted) return;
     followEvents(this.id, {
-      after: 0,
+      after,
       signal: this.#stop.signal,
       onEvents: (batch) => this.apply(batch),
       onStatus: (state, message = "") => {
