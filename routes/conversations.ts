@@ -4,9 +4,9 @@ import { z } from "zod";
 import {
   Conversation,
   ConversationResult,
-  startConversation,
   StartConversationInput,
-} from "../src/cognition/dialogue.ts";
+} from "../src/cognition/conversation.ts";
+import { startConversation } from "../src/cognition/dialogue.ts";
 import { readConversation } from "../src/cognition/read_conversation.ts";
 import { ReactInput, ReactionResult, reactToObservations } from "../src/cognition/reaction.ts";
 import type { Deps } from "../src/deps.ts";

@@ -3,7 +3,7 @@ import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import { getWorld } from "../world/world.ts";
-import type { Conversation } from "./dialogue.ts";
+import type { Conversation } from "./conversation.ts";
 
 /**
  * The conversation `id` of a world, with every line (what a `conversation` event refers to).
