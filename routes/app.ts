@@ -15,6 +15,7 @@ import { declaredBodies, frameworkErrorResponse } from "./framework_errors.ts";
 import { buildOpenApiDocument, withServer } from "./openapi_document.ts";
 import { serviceRoutes } from "./service.ts";
 import { adminRoutes } from "./admin.ts";
+import { playgroundRoutes } from "./playground.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
@@ -86,6 +87,7 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   app.use("/v1/worlds/:world/*", activity.middleware);
 
   app.route("/", serviceRoutes(deps));
+  app.route("/", playgroundRoutes());
   app.route("/v1", adminRoutes(deps));
   app.route("/v1", worldArchiveRoutes(deps));
   app.route("/v1", worldRoutes(deps));
