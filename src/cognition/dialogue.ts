@@ -225,8 +225,8 @@ async function talkLocked(
     await prepareMemories(deps, people[0], chatMemories(people[0], people[1], lines)),
     await prepareMemories(deps, people[1], chatMemories(people[1], people[0], lines)),
   ];
+  await writeBoth(deps, people.map((p) => scopeOf(world, p)), prepared);
   for (const [i, p] of people.entries()) {
-    await writeMemories(deps, scopeOf(world, p), prepared[i]);
     await bumpCounters(deps, scopeOf(world, p), prepared[i]);
     usages.push(prepared[i].usage);
   }
@@ -237,6 +237,34 @@ async function talkLocked(
   await saveState(deps, world, { agentId: people[0].id, otherId: people[1].id, conversation });
   await saveState(deps, world, { agentId: people[1].id, otherId: people[0].id, conversation });
   return { conversation, people, usage: addUsage(...usages) };
+}
+
+/**
+ * Writes each participant's memories, all or nothing (issue 14): when a write fails, the memories
+ * and vectors already written (the failed one's included) are removed before the error goes up.
+ */
+async function writeBoth(
+  deps: Pick<Deps, "storage">,
+  scopes: readonly AgentScope[],
+  prepared: readonly PreparedMemories[],
+): Promise<void> {
+  let started = 0;
+  try {
+    for (const [i, scope] of scopes.entries()) {
+      started = i + 1;
+      await writeMemories(deps, scope, prepared[i]);
+    }
+  } catch (err) {
+    await Promise.all(
+      scopes.slice(0, started).map(async (scope, i) => {
+        const ids = prepared[i].records.map((r) => r.id);
+        // Records first: a record is never visible without its vector.
+        await deps.storage.memories.remove(scope, ids);
+        await deps.storage.vectors.delete(scope, ids);
+      }),
+    );
+    throw err;
+  }
 }
 
 /** Interleaves the results of the two queries, best first, without repeats. */

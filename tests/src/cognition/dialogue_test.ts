@@ -273,6 +273,26 @@ Deno.test("converse() writes no memories for either participant when an embeddin
   assert.equal(await readConversationState(deps, world, eddy.id), null);
 });
 
+Deno.test("converse() leaves no memories or vectors for either participant when the second write fails", async () => {
+  await using deps = await makeTestDeps();
+  const { world, john, eddy } = await family(deps);
+  const memories = deps.storage.memories;
+  const append = memories.append.bind(memories);
+  memories.append = (scope, records, options) =>
+    scope.agentId === john.id && records.some((r) => r.kind === "chat")
+      ? Promise.reject(new Error("disk full"))
+      : append(scope, records, options);
+  await assert.rejects(converse(deps, world, eddy, john, { at: AT }), /disk full/);
+  for (const agent of [eddy, john]) {
+    assert.equal((await chats(deps, world, agent)).length, 0, agent.id);
+    const scope = { worldId: world.id as WorldId, agentId: agent.id };
+    const records = (await deps.storage.memories.all(scope)).map((m) => m.id).sort();
+    const vectors = (await deps.storage.vectors.ids(scope)).sort();
+    assert.deepEqual(vectors, records, `${agent.id}: a vector for each memory, no other`);
+  }
+  assert.equal(await readConversationState(deps, world, eddy.id), null);
+});
+
 Deno.test("converse() call budget: a 4-line dialogue", async (t) => {
   const { model, kinds } = counting();
   await using deps = await makeTestDeps({ model });
