@@ -25,6 +25,7 @@ import type { NewEvent } from "../ports/event_log.ts";
 import type { LanguageModel } from "../ports/language_model.ts";
 import { buildImportancePrompt } from "../prompts/importance.ts";
 import type { DayPlanInput } from "../prompts/day_plan.ts";
+import { mapBounded } from "../engine/pool.ts";
 import {
   errorFields,
   type StepOutcome,
@@ -82,14 +83,21 @@ interface AgentView {
   trigger?: { observed: Sighting } | { objects: Sighting[] };
 }
 
+/** A decision about a newly seen agent, made before the steps; `error` when it failed. */
+interface PairedReaction {
+  result?: ReactionResult;
+  error?: unknown;
+  plans: PlanMade[];
+}
+
 /** State shared by the phases of one tick. */
 interface TickShared {
   env: Environment | null;
   views: Map<string, AgentView>;
   /** Importance by observation text (normalised), scored once for every agent. */
   scores: Map<string, number>;
-  /** Agents in a conversation started this tick: none starts a second one. */
-  inConversation: Set<string>;
+  /** Decisions (and conversations) about a newly seen agent, by the deciding agent's id. */
+  paired: Map<string, PairedReaction>;
   uses: ObjectUse[];
   leaves: ObjectLeave[];
 }
@@ -139,8 +147,15 @@ export function agentTickSystem(
       events: [agentError(frame, agent.id, error)],
       usage: emptyUsage(),
     }),
+    // Steps push uses as they finish: sorted, the object states do not depend on which was first.
     finish: (frame, shared) =>
-      applyObjectStates(deps, frame.world.id as WorldId, frame.to, shared.uses, shared.leaves),
+      applyObjectStates(
+        deps,
+        frame.world.id as WorldId,
+        frame.to,
+        [...shared.uses].sort((a, b) => byAgent(a.agentId, b.agentId)),
+        [...shared.leaves].sort((a, b) => byAgent(a.agentId, b.agentId)),
+      ),
   };
 }
 
@@ -156,6 +171,7 @@ async function prepare(
     loadObjectOrigins(deps, worldId),
   ]);
   const views = new Map<string, AgentView>();
+  const newcomers = new Map<string, Sighting[]>();
   for (const agent of agents) {
     const before = seen.get(agent.id);
     const seenBefore = before?.seen ?? {};
@@ -163,38 +179,106 @@ async function prepare(
     const external = (s: Sighting) =>
       s.observed === undefined && s.changed && !setByAgent(origins, s.location, s.state);
     const changedObjects = perception.sightings.filter(external);
-    const newcomer = perception.sightings.find((s) =>
-      s.observed !== undefined && !s.changed && !ASLEEP.test(s.observed.status)
+    newcomers.set(
+      agent.id,
+      perception.sightings.filter((s) =>
+        s.observed !== undefined && !s.changed && !ASLEEP.test(s.observed.status)
+      ),
     );
     views.set(agent.id, {
       perception,
       seen: seenBefore,
       seenVersion: before?.version,
-      trigger: changedObjects.length > 0
-        ? { objects: changedObjects }
-        : newcomer
-        ? { observed: newcomer }
-        : undefined,
+      trigger: changedObjects.length > 0 ? { objects: changedObjects } : undefined,
     });
   }
-  // Two agents who see each other arrive decide once, by the one whose id sorts first.
-  for (const [id, view] of views) {
-    const other = view.trigger && "observed" in view.trigger
-      ? view.trigger.observed.observed!.agentId
-      : undefined;
-    const back = other === undefined ? undefined : views.get(other)?.trigger;
-    if (back && "observed" in back && back.observed.observed!.agentId === id && other! < id) {
-      view.trigger = undefined;
-    }
-  }
+  const pairs = await pairNewcomers(deps, frame, agents, views, newcomers);
   const texts = [...views.values()].flatMap((v) => v.perception.sightings.map((s) => s.text));
   const scored = await scoreForAll(deps, frame.world, texts);
   const embedded = await embedForAll(deps, frame.world, texts);
+  const paired = await decidePairs(deps, frame, pairs);
   return {
-    shared: { env, views, scores: scored.scores, inConversation: new Set(), uses: [], leaves: [] },
+    shared: { env, views, scores: scored.scores, paired, uses: [], leaves: [] },
     events: [],
     usage: addUsage(scored.usage, embedded),
   };
+}
+
+/**
+ * Picks who decides about whom this tick, in agent-id order so the choice never depends on which
+ * step runs first: each agent without an object trigger takes the first newcomer in its view who
+ * is not already taken, and neither talked within the world's `talkCooldownMinutes`. Both are
+ * then taken: nobody is in two decisions, and two agents who see each other arrive decide once.
+ */
+async function pairNewcomers(
+  deps: Pick<Deps, "storage">,
+  frame: TickFrame,
+  agents: readonly Agent[],
+  views: Map<string, AgentView>,
+  newcomers: ReadonlyMap<string, Sighting[]>,
+): Promise<{ agent: Agent; observed: Sighting }[]> {
+  const taken = new Set<string>();
+  const lately = new Map<string, boolean>();
+  const talked = async (id: AgentId) => {
+    let known = lately.get(id);
+    if (known === undefined) {
+      known = await talkedLately(deps, frame, id);
+      lately.set(id, known);
+    }
+    return known;
+  };
+  const pairs: { agent: Agent; observed: Sighting }[] = [];
+  for (const agent of [...agents].sort((a, b) => byAgent(a.id, b.id))) {
+    const view = views.get(agent.id)!;
+    if (view.trigger !== undefined || taken.has(agent.id)) continue;
+    const seenNow = newcomers.get(agent.id) ?? [];
+    if (seenNow.length === 0 || await talked(agent.id)) continue;
+    for (const sighting of seenNow) {
+      const other = sighting.observed!.agentId;
+      if (taken.has(other) || await talked(other)) continue;
+      view.trigger = { observed: sighting };
+      taken.add(agent.id);
+      taken.add(other);
+      pairs.push({ agent, observed: sighting });
+      break;
+    }
+  }
+  return pairs;
+}
+
+/**
+ * Decides about every pair's newcomer (and holds the conversations that follow) before the
+ * steps, pairs at once up to the tick's concurrency. A pair touches only its two agents, so
+ * the outcome does not depend on how the pairs or the steps interleave.
+ */
+async function decidePairs(
+  deps: Deps,
+  frame: TickFrame,
+  pairs: readonly { agent: Agent; observed: Sighting }[],
+): Promise<Map<string, PairedReaction>> {
+  const scope = (agent: Agent): AgentScope => ({
+    worldId: frame.world.id as WorldId,
+    agentId: agent.id,
+  });
+  const decided = await mapBounded(pairs, frame.concurrency, async ({ agent, observed }) => {
+    const tap = tapPlans(deps.model, frame.world.settings.seed);
+    const d: Deps = { ...deps, model: tap.model };
+    try {
+      const fresh = (await loadAgent(d, scope(agent))).value;
+      const result = await decideReaction(
+        d,
+        frame.world,
+        fresh,
+        [observed.text],
+        frame.to,
+        observed.observed!,
+      );
+      return { result, plans: tap.plans };
+    } catch (error) {
+      return { error, plans: tap.plans };
+    }
+  });
+  return new Map(pairs.map((p, i) => [p.agent.id, decided[i]]));
 }
 
 /**
@@ -259,7 +343,7 @@ async function scoreForAll(
         agentName: `a resident of ${world.name}`,
         observations: [...todo.values()],
       }),
-      { worldId: world.id, operation: "importance" },
+      { worldId: world.id, operation: "importance", seed: world.settings.seed },
     );
     [...todo.keys()].forEach((key, i) => {
       scores.set(key, completion.value.scores[i]);
@@ -282,9 +366,11 @@ async function step(
 ): Promise<StepOutcome<AgentStepSummary>> {
   const { world, to } = frame;
   const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
-  const tap = tapPlans(deps.model);
+  const tap = tapPlans(deps.model, world.settings.seed);
   const d: Deps = { ...deps, model: tap.model };
   const view = shared.views.get(agent.id)!;
+  const paired = shared.paired.get(agent.id);
+  if (paired) tap.plans.push(...paired.plans);
   const events: NewEvent[] = [];
   const usages: Usage[] = [];
   const summary: AgentStepSummary = {
@@ -434,7 +520,10 @@ async function step(
   return { summary, events, usage: addUsage(...usages), failed };
 }
 
-/** Decides about the view's trigger, if any; null when there is nothing to decide. */
+/**
+ * The decision about the view's trigger, if any: about objects it is made now; about a newcomer
+ * it was made before the steps. Null when there is nothing to decide.
+ */
 async function react(
   deps: Deps,
   frame: TickFrame,
@@ -444,8 +533,8 @@ async function react(
 ): Promise<ReactionResult | null> {
   const trigger = view.trigger;
   if (!trigger) return null;
-  const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agent.id };
   if ("objects" in trigger) {
+    const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agent.id };
     const fresh = (await loadAgent(deps, scope)).value;
     return await decideReaction(
       deps,
@@ -455,36 +544,13 @@ async function react(
       frame.to,
     );
   }
-  const observed = trigger.observed.observed!;
-  const busy = shared.inConversation;
-  if (busy.has(agent.id) || busy.has(observed.agentId)) return null;
-  if (await talkedLately(deps, frame, [agent.id, observed.agentId])) return null;
-  busy.add(agent.id);
-  busy.add(observed.agentId);
-  try {
-    const fresh = (await loadAgent(deps, scope)).value;
-    const result = await decideReaction(
-      deps,
-      frame.world,
-      fresh,
-      [trigger.observed.text],
-      frame.to,
-      observed,
-    );
-    if (!result.conversation) {
-      busy.delete(agent.id);
-      busy.delete(observed.agentId);
-    }
-    return result;
-  } catch (err) {
-    busy.delete(agent.id);
-    busy.delete(observed.agentId);
-    throw err;
-  }
+  const paired = shared.paired.get(agent.id);
+  if (paired?.error !== undefined) throw paired.error;
+  return paired?.result ?? null;
 }
 
 /**
- * Whether either agent talked with anyone within the world's `talkCooldownMinutes` (or is still
+ * Whether the agent talked with anyone within the world's `talkCooldownMinutes` (or is still
  * talking): then no conversation starts and no model call decides about one. The pair cooldown
  * of the reaction vetoes stops two agents talking again; this one stops an agent from talking
  * to everyone who walks by, the largest cost of a busy town (SPEC §9).
@@ -492,15 +558,12 @@ async function react(
 async function talkedLately(
   deps: Pick<Deps, "storage">,
   frame: TickFrame,
-  agentIds: readonly AgentId[],
+  agentId: AgentId,
 ): Promise<boolean> {
   const cooldown = frame.world.settings.talkCooldownMinutes ?? DEFAULT_TALK_COOLDOWN;
   if (cooldown <= 0) return false;
-  const states = await Promise.all(
-    agentIds.map((id) => readConversationState(deps, frame.world, id)),
-  );
-  const now = gameMinutes(frame.to);
-  return states.some((s) => s !== null && now - gameMinutes(s.until) < cooldown);
+  const state = await readConversationState(deps, frame.world, agentId);
+  return state !== null && gameMinutes(frame.to) - gameMinutes(state.until) < cooldown;
 }
 
 /** A day plan made or re-planned during a step, for a `plan` event. */
@@ -511,15 +574,24 @@ interface PlanMade {
   reason?: string;
 }
 
-/** Wraps the model to note every day plan a step makes (inside planning, reaction or dialogue). */
-function tapPlans(model: LanguageModel): { model: LanguageModel; plans: PlanMade[] } {
+/**
+ * Wraps the model to note every day plan a step makes (inside planning, reaction or dialogue),
+ * and to pass the world's seed with every call.
+ */
+function tapPlans(
+  model: LanguageModel,
+  seed: number | undefined,
+): { model: LanguageModel; plans: PlanMade[] } {
   const plans: PlanMade[] = [];
   return {
     plans,
     model: {
       info: model.info,
       async complete(prompt, attribution) {
-        const completion = await model.complete(prompt, attribution);
+        const completion = await model.complete(
+          prompt,
+          seed === undefined ? attribution : { ...attribution, seed },
+        );
         if (prompt.kind === "day_plan") {
           const input = prompt.input as DayPlanInput;
           plans.push({
@@ -533,6 +605,10 @@ function tapPlans(model: LanguageModel): { model: LanguageModel; plans: PlanMade
       },
     },
   };
+}
+
+function byAgent(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function sameSeen(a: Seen, b: Seen): boolean {

@@ -30,6 +30,7 @@ const summary: SimulationSummary = {
   minutesPerTick: 10,
   ticks: 144,
   concurrency: 8,
+  seed: null,
   events: 5000,
   stepErrors: 0,
   stepErrorExamples: [],
