@@ -1,8 +1,15 @@
 /** @module Offline responder for the "actions" prompt: the activity's steps in turn, each at a fitting object of the planned area. */
 import type { ActionsInput, ActionsOutput } from "../../../src/prompts/actions.ts";
 import { clockMinutes } from "../../../src/time/time_of_day.ts";
-import { type Activity, activityOf } from "./_activities.ts";
+import { type Activity, activityOf, progressive } from "./_activities.ts";
 import { asSteps, bestOverlap, emojiFor, slices, type Span } from "./_plan_spans.ts";
+
+/**
+ * Minutes per action. Every change of action is an observation for everyone in the area (an
+ * importance score and a step towards reflecting), so half-hour steps keep a busy cafe's cost
+ * within budget; the paper's 5–15-minute actions would double it.
+ */
+const STEP_MINUTES = 30;
 
 /** The 1-based numbers of the listed locations in an area (the area itself, or inside it). */
 function inArea(input: ActionsInput, area: string | null): number[] {
@@ -38,21 +45,24 @@ function placeOf(input: ActionsInput, step: string, activity: Activity | null): 
 }
 
 /**
- * Cuts the chunk into 15-minute actions from its start (a last one under 5 minutes joins the one
- * before) and gives them the activity's steps in turn, starting where the chunk's hour left off,
+ * Cuts the chunk into half-hour actions from its start (a last one under 5 minutes joins the one
+ * before) and gives them the activity's steps in turn, going on where the item's last hour left off,
  * so a long item does not repeat itself hour after hour; the same step twice in a row becomes
- * one longer action. An unknown activity is the chunk's own description throughout.
+ * one longer action. An unknown activity is the chunk's own description throughout. Steps read
+ * as they follow "<name> is" ("working at the cafe"), the way others will see them.
  */
 export function answerActions(input: unknown): ActionsOutput {
   const i = input as ActionsInput;
-  const base = i.chunk.description.replace(/\s*\(part \d+ of \d+\)$/, "").trim();
+  const part = /\s*\(part (\d+) of \d+\)$/.exec(i.chunk.description);
+  const base = part ? i.chunk.description.slice(0, part.index).trim() : i.chunk.description.trim();
   const activity = activityOf(base) ?? activityOf(i.item);
   const start = clockMinutes(i.chunk.start);
-  const offset = Math.floor(start / 60);
+  // Steps go on where the item's previous hour left off.
+  const offset = part ? (Number(part[1]) - 1) * (60 / STEP_MINUTES) : 0;
   const steps = activity?.steps ?? ["{item}"];
   const spans: Span[] = [];
-  for (const [from, to] of slices(start, clockMinutes(i.chunk.end), 15)) {
-    const step = steps[(offset + spans.length) % steps.length].replace("{item}", base)
+  for (const [from, to] of slices(start, clockMinutes(i.chunk.end), STEP_MINUTES)) {
+    const step = steps[(offset + spans.length) % steps.length].replace("{item}", progressive(base))
       .slice(0, 200);
     const last = spans.at(-1);
     if (last && last.description === step && to - last.start <= 60) last.end = to;
