@@ -273,7 +273,8 @@ async function decidePairs(
         frame.to,
         observed.observed!,
       );
-      return { result, plans: tap.plans };
+      // The two re-plans after a talk run at once: note them in agent order, not finishing order.
+      return { result, plans: tap.plans.sort((a, b) => byAgent(a.agentId ?? "", b.agentId ?? "")) };
     } catch (error) {
       return { error, plans: tap.plans };
     }

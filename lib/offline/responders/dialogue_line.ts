@@ -55,7 +55,7 @@ const VERB_FIRST =
   /^(?:ask|tell|invite|talk|discuss|share|check|see|thank|apologi[sz]e|borrow|return|remind|plan|offer|help|warn|show|get|give|find|let|make|congratulate|welcome|introduce|deal|sort|settle|complain|explain|mention)\b/i;
 
 /** Topics that only say "let's talk": the greeting covers them. */
-const SMALL_TALK = /^(?:chat|talk|catch up|say hello|say hi|greet)\b/i;
+const SMALL_TALK = /^(?:chat|talk|catch up|say hello|say hi|greet|how things are going)\b/i;
 
 /** The topic as the speaker says it, the listener addressed as "you"; null for small talk. */
 function topicLine(i: DialogueLineInput): string | null {

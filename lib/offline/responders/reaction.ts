@@ -35,7 +35,7 @@ export function answerReaction(input: unknown): ReactionOutput {
     return {
       decision: "talk",
       reason: clip(`${i.agentName} sees ${i.observed.name}, who has a moment to chat`, 400),
-      reaction: clip(`catch up with ${i.observed.name}`, 300),
+      reaction: "how things are going",
     };
   }
   const urgent = i.observations.find((o) => URGENT.test(o));
