@@ -4,11 +4,11 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "../src/deps.ts";
 import { SimulacraError } from "../src/errors.ts";
-import { VERSION } from "../src/version.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type AppEnv, validationHook } from "./app_env.ts";
 import { adminAuth } from "./auth.ts";
 import { errorBody, statusOf } from "./errors.ts";
+import { buildOpenApiDocument, withServer } from "./openapi_document.ts";
 import { serviceRoutes } from "./service.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
@@ -85,15 +85,10 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
     scheme: "bearer",
     description: "SIMULACRA_ADMIN_KEY, required on /v1 routes when the server has one",
   });
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "Simulacra",
-      version: VERSION,
-      description:
-        "Believable minds for game characters: memory streams, reflection, planning, reactions, dialogue and in-character replies over HTTP. All times are game time, YYYY-MM-DDTHH:MM:SS.",
-    },
-    security: [{ adminKey: [] }],
+  let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+  app.get("/openapi.json", (c) => {
+    document ??= buildOpenApiDocument(app); // once, after every route is registered
+    return c.json(withServer(document, new URL(c.req.url).origin));
   });
 
   app.notFound((c) =>

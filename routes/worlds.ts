@@ -12,6 +12,7 @@ import { jsonBody, jsonContent as json, WorldParams } from "./_openapi.ts";
 const createWorldRoute = createRoute({
   method: "post",
   path: "/worlds",
+  operationId: "createWorld",
   tags: ["Worlds"],
   summary: "Create a world with its own game clock",
   description:
@@ -26,6 +27,7 @@ const createWorldRoute = createRoute({
 const listWorldsRoute = createRoute({
   method: "get",
   path: "/worlds",
+  operationId: "listWorlds",
   tags: ["Worlds"],
   summary: "List worlds",
   responses: {
@@ -37,6 +39,7 @@ const listWorldsRoute = createRoute({
 const getWorldRoute = createRoute({
   method: "get",
   path: "/worlds/{world}",
+  operationId: "getWorld",
   tags: ["Worlds"],
   summary: "Read a world and its clock",
   request: { params: WorldParams },
@@ -46,6 +49,7 @@ const getWorldRoute = createRoute({
 const usageRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/usage",
+  operationId: "getWorldUsage",
   tags: ["Worlds"],
   summary: "Model calls and tokens, per agent and per operation",
   request: { params: WorldParams },

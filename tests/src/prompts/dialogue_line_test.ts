@@ -6,7 +6,6 @@ import {
   DialogueLineOutput,
   MEMORY_LINE_CHARS,
 } from "../../../src/prompts/dialogue_line.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 const opening: DialogueLineInput = {
   speakerName: "John Lin",
@@ -147,16 +146,4 @@ Deno.test("answerDialogueLine() passes on news once, from the speaker's own plan
     ],
   }).line;
   assert.doesNotMatch(later, /party/);
-});
-
-Deno.test("buildDialogueLinePrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  const answer = { line: "Hey Dad, it's going well!", end: false };
-  m.fake.script("dialogue_line", { json: answer });
-  const { value } = await m.model.complete(buildDialogueLinePrompt(reply), {
-    operation: "dialogue_line",
-  });
-  assert.deepEqual(value, answer);
-  assert.equal(m.fake.requests[0].model, "fake-main");
-  assert.equal(m.fake.requests[0].kind, "dialogue_line");
 });
