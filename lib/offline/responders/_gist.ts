@@ -9,7 +9,9 @@ import { bare, clip, firstClause, newsOf } from "./_speech.ts";
 export function predicateOf(memory: string, self: string): string {
   const text = memory.trim();
   const plan = /^.+?'s plan for \w+ \d{4}-\d\d-\d\d, [\d:–-]+ at [^:]+: (.+)$/s.exec(text);
-  if (plan) return `spends time ${progressive(firstClause(plan[1]))}`;
+  if (plan) {
+    return `spends time ${progressive(firstClause(plan[1])).replace(/^carrying on /, "")}`;
+  }
   const said = /^(.+?) said to (.+?): "(.*)"$/s.exec(text);
   const told = /^(.+?) told me that "(.*)"$/s.exec(text);
   if (said || told) {

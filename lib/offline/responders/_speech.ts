@@ -29,6 +29,16 @@ export function pick<T>(options: readonly T[], key: string): T {
   return options[fnv1a(key) % options.length];
 }
 
+/** Like {@linkcode pick}, but never an option already said in `said` while another is left. */
+export function pickFresh(
+  options: readonly string[],
+  key: string,
+  said: readonly string[],
+): string {
+  const fresh = options.filter((o) => !said.some((line) => line.includes(o)));
+  return pick(fresh.length > 0 ? fresh : options, key);
+}
+
 /** Text without surrounding space and final punctuation. */
 export function bare(text: string): string {
   return text.trim().replace(/\s+/g, " ").replace(/[\s.;:,!?]+$/, "");
@@ -154,4 +164,16 @@ export function alreadySaid(text: string, said: readonly string[]): boolean {
     for (const s of stems) if (known.has(s)) shared++;
     return shared / stems.size >= 0.6;
   });
+}
+
+/** Whether a text says some 4-word phrase twice (the mark of a mechanical sentence). */
+export function repeatsPhrase(text: string): boolean {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+  const seen = new Set<string>();
+  for (let i = 0; i + 4 <= words.length; i++) {
+    const phrase = words.slice(i, i + 4).join(" ");
+    if (seen.has(phrase)) return true;
+    seen.add(phrase);
+  }
+  return false;
 }

@@ -1,7 +1,7 @@
 /** @module Offline responder for the "agent_summary" prompt: short sentences from the recalled memories. */
 import type { AgentSummaryInput, AgentSummaryOutput } from "../../../src/prompts/agent_summary.ts";
 import { predicateOf } from "./_gist.ts";
-import { clip } from "./_speech.ts";
+import { clip, repeatsPhrase } from "./_speech.ts";
 
 const WORK =
   /\b(?:works?|working|owns?|runs?|studies|studying|student|teach(?:es|ing)?|employ\w*|job|clerk|professor|barista|baker|pharmacist|retired|writes?|journalist|carpenter)\b/i;
@@ -19,7 +19,9 @@ function sentences(memories: readonly string[], name: string, max: number): stri
       ? clip(predicate.slice("remembers that ".length), 200)
       : `${name} ${predicate}`;
     const text = `${sentence.charAt(0).toUpperCase()}${sentence.slice(1)}.`;
-    if (!out.includes(text)) out.push(text);
+    // A reflection restating a fact opens like it: keep the first.
+    const opening = text.split(" ").slice(0, 4).join(" ");
+    if (!out.some((o) => o.startsWith(opening)) && !repeatsPhrase(text)) out.push(text);
     if (out.length === max) break;
   }
   return out;

@@ -131,8 +131,13 @@ function withEvent(day: Placed[], event: Placed | null): Placed[] {
 
 /** What to do first after something came up: think a talk over, or see to what happened. */
 function afterwards(reason: string): string {
-  const talk = /^talked with (.+?) about\b/.exec(reason);
-  if (talk) return `think over the chat with ${talk[1]}`;
+  const talk = /^talked with (.+?) about (.+)$/.exec(reason);
+  if (talk) {
+    const topic = talk[2].trim();
+    return /^(?:how things are going|["“])/.test(topic) || topic.length > 80
+      ? `think over the chat with ${talk[1]}`
+      : `think over the chat with ${talk[1]} about ${topic}`;
+  }
   const seen = reason.replace(/^(?:see to it|deal with this|react to):\s*/i, "").trim();
   const short = seen.length <= 120 ? seen : `${seen.slice(0, 119)}…`;
   return /^(?:see|deal|turn|fix|help|clean|go|call|check|get|put)\b/i.test(short)

@@ -9,6 +9,7 @@ import {
   type News,
   newsOf,
   pick,
+  pickFresh,
   tellNews,
   TELLS_NEWS,
   toSecondPerson,
@@ -121,7 +122,7 @@ export function answerDialogueLine(
   const quiet = news === null && !TELLS_NEWS.test(last) && i.turn >= 2;
   const end = !initiator && (i.turn >= Math.min(i.maxTurns, NATURAL_TURNS) || quiet);
   const said = i.history.map((h) => h.text);
-  const ask = () => askAbout(i, said) ?? pick(HOW_ARE_YOU, key);
+  const ask = () => askAbout(i, said) ?? pickFresh(HOW_ARE_YOU, key, said);
   let parts: string[];
   if (i.history.length === 0) {
     const topic = topicLine(i);
@@ -131,10 +132,10 @@ export function answerDialogueLine(
     ];
   } else {
     const reaction = TELLS_NEWS.test(last)
-      ? pick(HEARD, key)
+      ? pickFresh(HEARD, key, said)
       : /\?\s*$/.test(last)
-      ? pick(ANSWERS, key)
-      : pick(ACKNOWLEDGE, key);
+      ? pickFresh(ANSWERS, key, said)
+      : pickFresh(ACKNOWLEDGE, key, said);
     if (end) parts = [reaction, fill(pick(GOODBYES, key))];
     else if (news) parts = [reaction, tellNews(news, i.speakerName, key)];
     else parts = [reaction, ask()];

@@ -5,6 +5,7 @@ import type {
 } from "../../../src/prompts/reflection_insights.ts";
 import { contentStems } from "../_text.ts";
 import { predicateOf } from "./_gist.ts";
+import { repeatsPhrase } from "./_speech.ts";
 
 /** Insights per question offline: fewer than the paper's 5, to keep offline streams small. */
 const INSIGHTS = 3;
@@ -13,6 +14,37 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   let n = 0;
   for (const s of a) if (b.has(s)) n++;
   return n;
+}
+
+/**
+ * Two predicates as one: a shared opening said once ("has been talking with A and B"), a place
+ * named again said as "there"; else joined with ", and".
+ */
+function joinPredicates(predicates: readonly string[]): string {
+  if (predicates.length < 2) return predicates[0] ?? "";
+  const [a, b] = predicates;
+  const wa = a.split(" ");
+  const wb = b.split(" ");
+  let head = 0;
+  while (head < Math.min(wa.length, wb.length) - 1 && wa[head] === wb[head]) head++;
+  if (head >= 2) {
+    const ra = wa.slice(head);
+    const rb = wb.slice(head);
+    let tail = 0;
+    while (
+      tail < Math.min(ra.length, rb.length) - 1 &&
+      ra[ra.length - 1 - tail] === rb[rb.length - 1 - tail]
+    ) tail++;
+    const start = wa.slice(0, head).join(" ");
+    return tail >= 2
+      ? `${start} ${ra.slice(0, -tail).join(" ")} and ${rb.slice(0, -tail).join(" ")} ${
+        ra.slice(-tail).join(" ")
+      }`
+      : `${a} and ${rb.join(" ")}`;
+  }
+  const place = /\bat ((?:\p{Lu}[\p{L}'’]*\s?)+(?:(?:and|of) (?:\p{Lu}[\p{L}'’]*\s?)+)?)/u.exec(b);
+  const again = place && a.includes(place[0].trim()) ? b.replace(place[0].trim(), "there") : b;
+  return `${a}, and ${again}`;
 }
 
 /**
@@ -48,7 +80,12 @@ export function answerReflectionInsights(input: unknown): ReflectionInsightsOutp
     if (partner !== -1) used.add(partner);
     const cited = partner === -1 ? [i] : [i, partner].sort((a, b) => a - b);
     const predicates = [...new Set(cited.map((n) => predicateOf(memories[n], agentName)))];
-    const insight = `${agentName} ${predicates.join(", and ")}.`.slice(0, 500);
+    let insight = `${agentName} ${joinPredicates(predicates)}.`.slice(0, 500);
+    if (repeatsPhrase(insight) && cited.length > 1) {
+      // The two do not combine into a sentence: the insight rests on the first alone.
+      insight = `${agentName} ${predicateOf(memories[i], agentName)}.`.slice(0, 500);
+      cited.splice(0, cited.length, i);
+    }
     if (said.has(insight)) continue;
     said.add(insight);
     insights.push({ insight, evidence: cited.map((n) => n + 1) });

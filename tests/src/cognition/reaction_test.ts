@@ -148,7 +148,8 @@ Deno.test("decideReaction() talks: a conversation with the observed agent starts
   const at = "2023-02-13T16:56:00";
   const result = await decideReaction(deps, world, john, walk, at, eddyDoing(eddy, "walking"));
   assert.equal(result.decision, "talk");
-  assert.match(result.reaction ?? "", /Eddy Lin/);
+  assert.equal(result.reaction, "how things are going", "the offline intent: small talk");
+  assert.match(result.reason, /Eddy Lin/);
   const talk = result.conversation;
   assert.ok(talk);
   assert.deepEqual(talk.participants, ["john", "eddy"]);
