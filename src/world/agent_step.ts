@@ -11,7 +11,6 @@
  */
 import { z } from "zod";
 import { type Agent, listAgents, loadAgent } from "../agents/agent.ts";
-import { readConversationState } from "../cognition/dialogue.ts";
 import { currentAction } from "../cognition/planning.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import { reflectIfDue } from "../cognition/reflection.ts";
@@ -22,19 +21,22 @@ import { isIdle } from "../memory/importance.ts";
 import { perceiveScored } from "../memory/perceive.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
-import type { LanguageModel } from "../ports/language_model.ts";
 import { buildImportancePrompt } from "../prompts/importance.ts";
-import type { DayPlanInput } from "../prompts/day_plan.ts";
-import { mapBounded } from "../engine/pool.ts";
 import {
   errorFields,
   type StepOutcome,
   type TickFrame,
   type TickSystem,
 } from "../engine/tick_engine.ts";
-import { gameMinutes } from "../time/game_time.ts";
 import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
 import { type Environment, loadEnvironment, resolvePath } from "./environment.ts";
+import {
+  byAgent,
+  decidePairs,
+  type PairedReaction,
+  pairNewcomers,
+  tapPlans,
+} from "./_talk_pairs.ts";
 import {
   applyObjectStates,
   loadObjectOrigins,
@@ -83,13 +85,6 @@ interface AgentView {
   trigger?: { observed: Sighting } | { objects: Sighting[] };
 }
 
-/** A decision about a newly seen agent, made before the steps; `error` when it failed. */
-interface PairedReaction {
-  result?: ReactionResult;
-  error?: unknown;
-  plans: PlanMade[];
-}
-
 /** State shared by the phases of one tick. */
 interface TickShared {
   env: Environment | null;
@@ -107,9 +102,6 @@ export interface AgentTickOptions {
   /** How long a step waits for its agent's lock (a conversation holds it). @default 120000 */
   lockWaitMs?: number;
 }
-
-/** For worlds stored before `talkCooldownMinutes` existed. */
-const DEFAULT_TALK_COOLDOWN = 120;
 
 /** Most observation texts listed in one `perceived` event. */
 const EVENT_LIST_MAX = 20;
@@ -202,84 +194,6 @@ async function prepare(
     events: [],
     usage: addUsage(scored.usage, embedded),
   };
-}
-
-/**
- * Picks who decides about whom this tick, in agent-id order so the choice never depends on which
- * step runs first: each agent without an object trigger takes the first newcomer in its view who
- * is not already taken, and neither talked within the world's `talkCooldownMinutes`. Both are
- * then taken: nobody is in two decisions, and two agents who see each other arrive decide once.
- */
-async function pairNewcomers(
-  deps: Pick<Deps, "storage">,
-  frame: TickFrame,
-  agents: readonly Agent[],
-  views: Map<string, AgentView>,
-  newcomers: ReadonlyMap<string, Sighting[]>,
-): Promise<{ agent: Agent; observed: Sighting }[]> {
-  const taken = new Set<string>();
-  const lately = new Map<string, boolean>();
-  const talked = async (id: AgentId) => {
-    let known = lately.get(id);
-    if (known === undefined) {
-      known = await talkedLately(deps, frame, id);
-      lately.set(id, known);
-    }
-    return known;
-  };
-  const pairs: { agent: Agent; observed: Sighting }[] = [];
-  for (const agent of [...agents].sort((a, b) => byAgent(a.id, b.id))) {
-    const view = views.get(agent.id)!;
-    if (view.trigger !== undefined || taken.has(agent.id)) continue;
-    const seenNow = newcomers.get(agent.id) ?? [];
-    if (seenNow.length === 0 || await talked(agent.id)) continue;
-    for (const sighting of seenNow) {
-      const other = sighting.observed!.agentId;
-      if (taken.has(other) || await talked(other)) continue;
-      view.trigger = { observed: sighting };
-      taken.add(agent.id);
-      taken.add(other);
-      pairs.push({ agent, observed: sighting });
-      break;
-    }
-  }
-  return pairs;
-}
-
-/**
- * Decides about every pair's newcomer (and holds the conversations that follow) before the
- * steps, pairs at once up to the tick's concurrency. A pair touches only its two agents, so
- * the outcome does not depend on how the pairs or the steps interleave.
- */
-async function decidePairs(
-  deps: Deps,
-  frame: TickFrame,
-  pairs: readonly { agent: Agent; observed: Sighting }[],
-): Promise<Map<string, PairedReaction>> {
-  const scope = (agent: Agent): AgentScope => ({
-    worldId: frame.world.id as WorldId,
-    agentId: agent.id,
-  });
-  const decided = await mapBounded(pairs, frame.concurrency, async ({ agent, observed }) => {
-    const tap = tapPlans(deps.model, frame.world.settings.seed);
-    const d: Deps = { ...deps, model: tap.model };
-    try {
-      const fresh = (await loadAgent(d, scope(agent))).value;
-      const result = await decideReaction(
-        d,
-        frame.world,
-        fresh,
-        [observed.text],
-        frame.to,
-        observed.observed!,
-      );
-      // The two re-plans after a talk run at once: note them in agent order, not finishing order.
-      return { result, plans: tap.plans.sort((a, b) => byAgent(a.agentId ?? "", b.agentId ?? "")) };
-    } catch (error) {
-      return { error, plans: tap.plans };
-    }
-  });
-  return new Map(pairs.map((p, i) => [p.agent.id, decided[i]]));
 }
 
 /**
@@ -548,68 +462,6 @@ async function react(
   const paired = shared.paired.get(agent.id);
   if (paired?.error !== undefined) throw paired.error;
   return paired?.result ?? null;
-}
-
-/**
- * Whether the agent talked with anyone within the world's `talkCooldownMinutes` (or is still
- * talking): then no conversation starts and no model call decides about one. The pair cooldown
- * of the reaction vetoes stops two agents talking again; this one stops an agent from talking
- * to everyone who walks by, the largest cost of a busy town (SPEC §9).
- */
-async function talkedLately(
-  deps: Pick<Deps, "storage">,
-  frame: TickFrame,
-  agentId: AgentId,
-): Promise<boolean> {
-  const cooldown = frame.world.settings.talkCooldownMinutes ?? DEFAULT_TALK_COOLDOWN;
-  if (cooldown <= 0) return false;
-  const state = await readConversationState(deps, frame.world, agentId);
-  return state !== null && gameMinutes(frame.to) - gameMinutes(state.until) < cooldown;
-}
-
-/** A day plan made or re-planned during a step, for a `plan` event. */
-interface PlanMade {
-  agentId?: string;
-  date: string;
-  replan: boolean;
-  reason?: string;
-}
-
-/**
- * Wraps the model to note every day plan a step makes (inside planning, reaction or dialogue),
- * and to pass the world's seed with every call.
- */
-function tapPlans(
-  model: LanguageModel,
-  seed: number | undefined,
-): { model: LanguageModel; plans: PlanMade[] } {
-  const plans: PlanMade[] = [];
-  return {
-    plans,
-    model: {
-      info: model.info,
-      async complete(prompt, attribution) {
-        const completion = await model.complete(
-          prompt,
-          seed === undefined ? attribution : { ...attribution, seed },
-        );
-        if (prompt.kind === "day_plan") {
-          const input = prompt.input as DayPlanInput;
-          plans.push({
-            agentId: attribution.agentId,
-            date: input.date,
-            replan: input.remainder !== null,
-            ...(input.remainder ? { reason: clip(input.remainder.reason) } : {}),
-          });
-        }
-        return completion;
-      },
-    },
-  };
-}
-
-function byAgent(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function sameSeen(a: Seen, b: Seen): boolean {

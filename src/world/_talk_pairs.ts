@@ -1,0 +1,176 @@
+/**
+ * @module Who talks to whom in a tick, decided before the steps in agent-id order, and the model
+ * wrapper that notes a step's plans and passes the world's seed: what makes a tick replay the
+ * same at any concurrency.
+ */
+import { type Agent, loadAgent } from "../agents/agent.ts";
+import { readConversationState } from "../cognition/dialogue.ts";
+import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
+import type { Deps } from "../deps.ts";
+import { mapBounded } from "../engine/pool.ts";
+import type { TickFrame } from "../engine/tick_engine.ts";
+import type { AgentId, AgentScope, WorldId } from "../ids.ts";
+import type { LanguageModel } from "../ports/language_model.ts";
+import type { DayPlanInput } from "../prompts/day_plan.ts";
+import { gameMinutes } from "../time/game_time.ts";
+import type { Sighting } from "./perception.ts";
+
+/** For worlds stored before `talkCooldownMinutes` existed. */
+const DEFAULT_TALK_COOLDOWN = 120;
+const REASON_MAX = 300;
+
+/** What an agent decides about this tick: a newly seen agent, or objects someone changed. */
+export interface Triggered {
+  trigger?: { observed: Sighting } | { objects: Sighting[] };
+}
+
+/** A decision about a newly seen agent, made before the steps; `error` when it failed. */
+export interface PairedReaction {
+  result?: ReactionResult;
+  error?: unknown;
+  plans: PlanMade[];
+}
+
+/**
+ * Picks who decides about whom this tick, in agent-id order so the choice never depends on which
+ * step runs first: each agent without an object trigger takes the first newcomer in its view who
+ * is not already taken, and neither talked within the world's `talkCooldownMinutes`. Both are
+ * then taken: nobody is in two decisions, and two agents who see each other arrive decide once.
+ */
+export async function pairNewcomers(
+  deps: Pick<Deps, "storage">,
+  frame: TickFrame,
+  agents: readonly Agent[],
+  views: ReadonlyMap<string, Triggered>,
+  newcomers: ReadonlyMap<string, Sighting[]>,
+): Promise<{ agent: Agent; observed: Sighting }[]> {
+  const taken = new Set<string>();
+  const lately = new Map<string, boolean>();
+  const talked = async (id: AgentId) => {
+    let known = lately.get(id);
+    if (known === undefined) {
+      known = await talkedLately(deps, frame, id);
+      lately.set(id, known);
+    }
+    return known;
+  };
+  const pairs: { agent: Agent; observed: Sighting }[] = [];
+  for (const agent of [...agents].sort((a, b) => byAgent(a.id, b.id))) {
+    const view = views.get(agent.id)!;
+    if (view.trigger !== undefined || taken.has(agent.id)) continue;
+    const seenNow = newcomers.get(agent.id) ?? [];
+    if (seenNow.length === 0 || await talked(agent.id)) continue;
+    for (const sighting of seenNow) {
+      const other = sighting.observed!.agentId;
+      if (taken.has(other) || await talked(other)) continue;
+      view.trigger = { observed: sighting };
+      taken.add(agent.id);
+      taken.add(other);
+      pairs.push({ agent, observed: sighting });
+      break;
+    }
+  }
+  return pairs;
+}
+
+/**
+ * Decides about every pair's newcomer (and holds the conversations that follow) before the
+ * steps, pairs at once up to the tick's concurrency. A pair touches only its two agents, so
+ * the outcome does not depend on how the pairs or the steps interleave.
+ */
+export async function decidePairs(
+  deps: Deps,
+  frame: TickFrame,
+  pairs: readonly { agent: Agent; observed: Sighting }[],
+): Promise<Map<string, PairedReaction>> {
+  const scope = (agent: Agent): AgentScope => ({
+    worldId: frame.world.id as WorldId,
+    agentId: agent.id,
+  });
+  const decided = await mapBounded(pairs, frame.concurrency, async ({ agent, observed }) => {
+    const tap = tapPlans(deps.model, frame.world.settings.seed);
+    const d: Deps = { ...deps, model: tap.model };
+    try {
+      const fresh = (await loadAgent(d, scope(agent))).value;
+      const result = await decideReaction(
+        d,
+        frame.world,
+        fresh,
+        [observed.text],
+        frame.to,
+        observed.observed!,
+      );
+      // The two re-plans after a talk run at once: note them in agent order, not finishing order.
+      return { result, plans: tap.plans.sort((a, b) => byAgent(a.agentId ?? "", b.agentId ?? "")) };
+    } catch (error) {
+      return { error, plans: tap.plans };
+    }
+  });
+  return new Map(pairs.map((p, i) => [p.agent.id, decided[i]]));
+}
+
+/**
+ * Whether the agent talked with anyone within the world's `talkCooldownMinutes` (or is still
+ * talking): then no conversation starts and no model call decides about one. The pair cooldown
+ * of the reaction vetoes stops two agents talking again; this one stops an agent from talking
+ * to everyone who walks by, the largest cost of a busy town (SPEC §9).
+ */
+async function talkedLately(
+  deps: Pick<Deps, "storage">,
+  frame: TickFrame,
+  agentId: AgentId,
+): Promise<boolean> {
+  const cooldown = frame.world.settings.talkCooldownMinutes ?? DEFAULT_TALK_COOLDOWN;
+  if (cooldown <= 0) return false;
+  const state = await readConversationState(deps, frame.world, agentId);
+  return state !== null && gameMinutes(frame.to) - gameMinutes(state.until) < cooldown;
+}
+
+/** A day plan made or re-planned during a step, for a `plan` event. */
+export interface PlanMade {
+  agentId?: string;
+  date: string;
+  replan: boolean;
+  reason?: string;
+}
+
+/**
+ * Wraps the model to note every day plan a step makes (inside planning, reaction or dialogue),
+ * and to pass the world's seed with every call.
+ */
+export function tapPlans(
+  model: LanguageModel,
+  seed: number | undefined,
+): { model: LanguageModel; plans: PlanMade[] } {
+  const plans: PlanMade[] = [];
+  return {
+    plans,
+    model: {
+      info: model.info,
+      async complete(prompt, attribution) {
+        const completion = await model.complete(
+          prompt,
+          seed === undefined ? attribution : { ...attribution, seed },
+        );
+        if (prompt.kind === "day_plan") {
+          const input = prompt.input as DayPlanInput;
+          plans.push({
+            agentId: attribution.agentId,
+            date: input.date,
+            replan: input.remainder !== null,
+            ...(input.remainder ? { reason: clip(input.remainder.reason) } : {}),
+          });
+        }
+        return completion;
+      },
+    },
+  };
+}
+
+export function byAgent(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function clip(text: string): string {
+  return text.length <= REASON_MAX ? text : `${text.slice(0, REASON_MAX - 1)}…`;
+}
