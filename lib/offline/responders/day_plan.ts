@@ -129,6 +129,12 @@ function withEvent(day: Placed[], event: Placed | null): Placed[] {
   return out.sort((a, b) => a.start - b.start);
 }
 
+/** Where the day's shape has the agent at `minute` (its place, if known), else where it is. */
+function placeAt(day: readonly Placed[], minute: number): Pick<Placed, "where" | "place"> {
+  const during = day.find((t) => t.start <= minute && minute < t.end);
+  return during ? { where: during.where, place: during.place } : { where: "current" };
+}
+
 /** What to do first after something came up: think a talk over, or see to what happened. */
 function afterwards(reason: string): string {
   const talk = /^talked with (.+?) about (.+)$/.exec(reason);
@@ -162,7 +168,8 @@ export function answerDayPlan(input: unknown): DayPlanOutput {
     const first = Math.min(from + H / 2, 24 * H);
     const reason = afterwards(i.remainder.reason);
     spans = [
-      { start: from, end: first, description: reason, where: "current" },
+      // Where the day would have had the agent then: at work during work hours, and so on.
+      { ...placeAt(day, from), start: from, end: first, description: reason },
       ...day.filter((t) => t.end > first).map((t) => ({ ...t, start: Math.max(t.start, first) })),
     ];
   }
