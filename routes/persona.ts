@@ -3,7 +3,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { Agent } from "../src/agents/agent.ts";
 import type { Deps } from "../src/deps.ts";
-import { MemoryRecord } from "../src/memory/memory.ts";
+import { MemoryRecord } from "../src/ports/memory_record.ts";
 import { buildPersona, BuildPersonaInput } from "../src/persona/build_persona.ts";
 import {
   CharacterCardV2,

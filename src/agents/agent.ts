@@ -177,16 +177,19 @@ export async function loadAgent(
   scope: AgentScope,
 ): Promise<Versioned<Agent>> {
   const doc = await deps.storage.documents.get<Agent>(agentKey(scope));
-  if (!doc) {
-    throw new NotFoundError(
-      "agent_not_found",
-      `Cannot find agent "${scope.agentId}" in world "${scope.worldId}": list agents with GET /v1/worlds/${scope.worldId}/agents`,
-    );
-  }
+  if (!doc) throw agentNotFound(scope);
   return doc;
 }
 
 /** Every agent of a world, ordered by id. */
 export async function listAgents(deps: Pick<Deps, "storage">, worldId: WorldId): Promise<Agent[]> {
   return (await deps.storage.documents.list<Agent>("agents", worldId)).map((d) => d.value);
+}
+
+/** The `agent_not_found` error of an agent, e.g. when its document vanished during an update. */
+export function agentNotFound(scope: AgentScope): NotFoundError {
+  return new NotFoundError(
+    "agent_not_found",
+    `Cannot find agent "${scope.agentId}" in world "${scope.worldId}": list agents with GET /v1/worlds/${scope.worldId}/agents`,
+  );
 }

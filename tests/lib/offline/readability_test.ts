@@ -11,7 +11,7 @@ import { buildPersona } from "../../../src/persona/build_persona.ts";
 import { respond } from "../../../src/persona/respond.ts";
 import type { ActionsInput } from "../../../src/prompts/actions.ts";
 import type { DayPlanInput } from "../../../src/prompts/day_plan.ts";
-import { tickWorld } from "../../../src/world/tick_world.ts";
+import { tickWorld } from "../../../src/simulation/tick_world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 
 interface Sample {

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { simulateTown } from "../../../src/eval/simulate_town.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
-import { tickWorld } from "../../../src/world/tick_world.ts";
+import { tickWorld } from "../../../src/simulation/tick_world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 
 /** Ids minted at run time (conversations); everything else must match. */

@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
 import type { LoggedEvent } from "../ports/event_log.ts";
-import { getWorld } from "../world/world.ts";
+import { getWorld } from "./world.ts";
 
 /** Most events in one page. */
 export const MAX_EVENT_PAGE = 1000;

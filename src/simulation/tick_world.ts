@@ -5,7 +5,7 @@ import type { WorldId } from "../ids.ts";
 import { runTick } from "../engine/tick_engine.ts";
 import { GameTime } from "../time/game_time.ts";
 import { AgentStepSummary, agentTickSystem } from "./agent_step.ts";
-import { Clock } from "./world.ts";
+import { Clock } from "../world/world.ts";
 
 /** The response of `POST /v1/worlds/{world}/tick`; a repeated tick id answers the same. */
 export const TickResult = z

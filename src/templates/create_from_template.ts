@@ -1,10 +1,15 @@
 /** @module Creating a world as `POST /v1/worlds` asks: empty, or a whole town from a template. */
-import { createAgent } from "../../agents/create_agent.ts";
-import type { Deps } from "../../deps.ts";
-import { mapBounded } from "../../engine/pool.ts";
-import type { WorldId } from "../../ids.ts";
-import { replaceEnvironment } from "../environment.ts";
-import { createWorld, type CreateWorldInput, type World, type WorldTemplate } from "../world.ts";
+import { createAgent } from "../persona/create_agent.ts";
+import type { Deps } from "../deps.ts";
+import { mapBounded } from "../engine/pool.ts";
+import type { WorldId } from "../ids.ts";
+import { replaceEnvironment } from "../world/environment.ts";
+import {
+  createWorld,
+  type CreateWorldInput,
+  type World,
+  type WorldTemplate,
+} from "../world/world.ts";
 import { smallvilleTown, type Town } from "./smallville.ts";
 
 /** Options for {@linkcode createWorldFromTemplate}. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { EventsQuery, followEvents, listEvents } from "../../../src/engine/event_feed.ts";
+import { EventsQuery, followEvents, listEvents } from "../../../src/world/event_feed.ts";
 import { SimulacraError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";
 import type { LoggedEvent } from "../../../src/ports/event_log.ts";

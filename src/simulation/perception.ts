@@ -7,8 +7,8 @@ import type { Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import type { AgentId, WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
-import { putDocument } from "./_put_document.ts";
-import { areaOfPath, type Environment, findArea, joinPath } from "./environment.ts";
+import { putDocument } from "../world/_put_document.ts";
+import { areaOfPath, type Environment, findArea, joinPath } from "../world/environment.ts";
 
 /**
  * What an agent saw in its area at its last look: subject → what it saw (an agent's action, an

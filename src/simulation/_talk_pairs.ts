@@ -1,23 +1,21 @@
 /**
  * @module Who talks to whom in a tick, decided before the steps in agent-id order, and the model
- * wrapper that notes a step's plans and passes the world's seed: what makes a tick replay the
- * same at any concurrency.
+ * wrapper that passes the world's seed: what makes a tick replay the same at any concurrency.
  */
 import { type Agent, loadAgent } from "../agents/agent.ts";
 import { readConversationState } from "../cognition/dialogue.ts";
+import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import type { Deps } from "../deps.ts";
 import { mapBounded } from "../engine/pool.ts";
 import type { TickFrame } from "../engine/tick_engine.ts";
 import type { AgentId, AgentScope, WorldId } from "../ids.ts";
-import type { LanguageModel } from "../ports/language_model.ts";
-import type { DayPlanInput } from "../prompts/day_plan.ts";
 import { gameMinutes } from "../time/game_time.ts";
+import type { World } from "../world/world.ts";
 import type { Sighting } from "./perception.ts";
 
 /** For worlds stored before `talkCooldownMinutes` existed. */
 const DEFAULT_TALK_COOLDOWN = 120;
-const REASON_MAX = 300;
 
 /** What an agent decides about this tick: a newly seen agent, or objects someone changed. */
 export interface Triggered {
@@ -26,9 +24,26 @@ export interface Triggered {
 
 /** A decision about a newly seen agent, made before the steps; `error` when it failed. */
 export interface PairedReaction {
-  result?: ReactionResult;
+  result?: ReactionResult & { plans: PlanMade[] };
   error?: unknown;
-  plans: PlanMade[];
+}
+
+/** Deps whose model calls carry the world's seed (the offline model keys its choices by it). */
+export function withSeed(deps: Deps, seed: number | undefined): Deps {
+  if (seed === undefined) return deps;
+  const model = deps.model;
+  return {
+    ...deps,
+    model: {
+      info: model.info,
+      complete: (prompt, attribution) => model.complete(prompt, { ...attribution, seed }),
+    },
+  };
+}
+
+/** Agent ids in code-unit order, the order every per-tick choice follows. */
+export function byAgent(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -39,7 +54,7 @@ export interface PairedReaction {
  */
 export async function pairNewcomers(
   deps: Pick<Deps, "storage">,
-  frame: TickFrame,
+  frame: TickFrame<World>,
   agents: readonly Agent[],
   views: ReadonlyMap<string, Triggered>,
   newcomers: ReadonlyMap<string, Sighting[]>,
@@ -80,32 +95,31 @@ export async function pairNewcomers(
  */
 export async function decidePairs(
   deps: Deps,
-  frame: TickFrame,
+  frame: TickFrame<World>,
   pairs: readonly { agent: Agent; observed: Sighting }[],
 ): Promise<Map<string, PairedReaction>> {
-  const scope = (agent: Agent): AgentScope => ({
-    worldId: frame.world.id as WorldId,
-    agentId: agent.id,
-  });
-  const decided = await mapBounded(pairs, frame.concurrency, async ({ agent, observed }) => {
-    const tap = tapPlans(deps.model, frame.world.settings.seed);
-    const d: Deps = { ...deps, model: tap.model };
-    try {
-      const fresh = (await loadAgent(d, scope(agent))).value;
-      const result = await decideReaction(
-        d,
-        frame.world,
-        fresh,
-        [observed.text],
-        frame.to,
-        observed.observed!,
-      );
-      // The two re-plans after a talk run at once: note them in agent order, not finishing order.
-      return { result, plans: tap.plans.sort((a, b) => byAgent(a.agentId ?? "", b.agentId ?? "")) };
-    } catch (error) {
-      return { error, plans: tap.plans };
-    }
-  });
+  const d = withSeed(deps, frame.world.settings.seed);
+  const decided = await mapBounded(
+    pairs,
+    frame.concurrency,
+    async ({ agent, observed }): Promise<PairedReaction> => {
+      const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agent.id };
+      try {
+        const fresh = (await loadAgent(d, scope)).value;
+        const result = await decideReaction(
+          d,
+          frame.world,
+          fresh,
+          [observed.text],
+          frame.to,
+          observed.observed!,
+        );
+        return { result };
+      } catch (error) {
+        return { error };
+      }
+    },
+  );
   return new Map(pairs.map((p, i) => [p.agent.id, decided[i]]));
 }
 
@@ -117,60 +131,11 @@ export async function decidePairs(
  */
 async function talkedLately(
   deps: Pick<Deps, "storage">,
-  frame: TickFrame,
+  frame: TickFrame<World>,
   agentId: AgentId,
 ): Promise<boolean> {
   const cooldown = frame.world.settings.talkCooldownMinutes ?? DEFAULT_TALK_COOLDOWN;
   if (cooldown <= 0) return false;
   const state = await readConversationState(deps, frame.world, agentId);
   return state !== null && gameMinutes(frame.to) - gameMinutes(state.until) < cooldown;
-}
-
-/** A day plan made or re-planned during a step, for a `plan` event. */
-export interface PlanMade {
-  agentId?: string;
-  date: string;
-  replan: boolean;
-  reason?: string;
-}
-
-/**
- * Wraps the model to note every day plan a step makes (inside planning, reaction or dialogue),
- * and to pass the world's seed with every call.
- */
-export function tapPlans(
-  model: LanguageModel,
-  seed: number | undefined,
-): { model: LanguageModel; plans: PlanMade[] } {
-  const plans: PlanMade[] = [];
-  return {
-    plans,
-    model: {
-      info: model.info,
-      async complete(prompt, attribution) {
-        const completion = await model.complete(
-          prompt,
-          seed === undefined ? attribution : { ...attribution, seed },
-        );
-        if (prompt.kind === "day_plan") {
-          const input = prompt.input as DayPlanInput;
-          plans.push({
-            agentId: attribution.agentId,
-            date: input.date,
-            replan: input.remainder !== null,
-            ...(input.remainder ? { reason: clip(input.remainder.reason) } : {}),
-          });
-        }
-        return completion;
-      },
-    },
-  };
-}
-
-export function byAgent(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-function clip(text: string): string {
-  return text.length <= REASON_MAX ? text : `${text.slice(0, REASON_MAX - 1)}…`;
 }

@@ -1,10 +1,12 @@
 /** @module The one function both cron entries (Deno.cron, Workers `scheduled`) call each minute. */
 import type { Deps } from "../deps.ts";
+import { ConflictError } from "../errors.ts";
+import { updateDocument } from "../ports/update_document.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
-import { tickWorld } from "../world/tick_world.ts";
+import { tickWorld } from "./tick_world.ts";
 import { listWorlds } from "../world/world.ts";
-import { mapBounded } from "./pool.ts";
-import { errorFields } from "./tick_engine.ts";
+import { mapBounded } from "../engine/pool.ts";
+import { errorFields } from "../engine/tick_engine.ts";
 
 /** The last cron run, shown by /health so operators can see the schedule is alive. */
 export interface CronHeartbeat {
@@ -77,23 +79,20 @@ async function recordHeartbeat(
   deps: Pick<Deps, "storage">,
   lastScheduledAt: string,
 ): Promise<CronHeartbeat> {
-  const docs = deps.storage.documents;
   // A duplicate delivery loses the compare-and-set and retries with the fresh version.
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await docs.get<CronHeartbeat>(heartbeatKey);
-    if (!current) {
-      const beat = { lastScheduledAt, runs: 1 };
-      try {
-        await docs.create(heartbeatKey, beat);
-        return beat;
-      } catch {
-        continue;
-      }
-    }
-    const beat = { lastScheduledAt, runs: current.value.runs + 1 };
-    if (await docs.replace(heartbeatKey, beat, current.version)) return beat;
+  try {
+    return (await updateDocument<CronHeartbeat>(
+      deps.storage.documents,
+      heartbeatKey,
+      (current) => ({
+        lastScheduledAt,
+        runs: (current?.runs ?? 0) + 1,
+      }),
+    ))!;
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    return { lastScheduledAt, runs: -1 }; // the heartbeat is best effort: the ticks still run
   }
-  return { lastScheduledAt, runs: -1 };
 }
 
 /** The last heartbeat, or null when cron never ran against this store. */

@@ -5,6 +5,8 @@
  * (talks, re-plans or carries on) → acts along its plan → reflects when due; after the steps,
  * the objects agents started using change state in one call.
  *
+ * The shared work before the steps is in `tick_prepare.ts`.
+ *
  * The engine holds a per-agent step lease around each step. The agent's own lock is taken by
  * the cognition functions themselves (perceive, planning, dialogue, reflection), so a step never
  * holds it while calling one of them.
@@ -12,48 +14,28 @@
 import { z } from "zod";
 import { type Agent, listAgents, loadAgent } from "../agents/agent.ts";
 import { currentAction } from "../cognition/planning.ts";
+import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import { reflectIfDue } from "../cognition/reflection.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError, ModelUnavailableError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 import { AgentId, type AgentScope, type WorldId } from "../ids.ts";
-import { isIdle } from "../memory/importance.ts";
 import { perceiveScored } from "../memory/perceive.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
-import { buildImportancePrompt } from "../prompts/importance.ts";
 import {
   errorFields,
   type StepOutcome,
   type TickFrame,
   type TickSystem,
 } from "../engine/tick_engine.ts";
-import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
-import { type Environment, loadEnvironment, resolvePath } from "./environment.ts";
-import {
-  byAgent,
-  decidePairs,
-  type PairedReaction,
-  pairNewcomers,
-  tapPlans,
-} from "./_talk_pairs.ts";
-import {
-  applyObjectStates,
-  loadObjectOrigins,
-  type ObjectLeave,
-  type ObjectUse,
-  setByAgent,
-} from "./object_states.ts";
-import {
-  ASLEEP,
-  loadSeen,
-  perceiveArea,
-  type Perception,
-  saveSeen,
-  type Seen,
-  type Sighting,
-} from "./perception.ts";
-import type { World } from "./world.ts";
+import { resolvePath } from "../world/environment.ts";
+import { applyObjectStates } from "./object_states.ts";
+import { saveSeen, type Seen } from "./perception.ts";
+import type { World } from "../world/world.ts";
+import { worldTickClock } from "../world/clock.ts";
+import { AgentView, prepare, textKey, TickShared } from "./tick_prepare.ts";
+import { byAgent, withSeed } from "./_talk_pairs.ts";
 
 /** What one agent did in a tick. */
 export const AgentStepSummary = z
@@ -73,29 +55,8 @@ export const AgentStepSummary = z
     }),
   })
   .meta({ id: "AgentStepSummary" });
+
 export type AgentStepSummary = z.infer<typeof AgentStepSummary>;
-
-/** What one agent will do with what it sees this tick. */
-interface AgentView {
-  perception: Perception;
-  /** What it saw at its last look, and that document's version. */
-  seen: Seen;
-  seenVersion: number | undefined;
-  /** What the agent decides about: a newly seen agent, or objects whose state someone changed. */
-  trigger?: { observed: Sighting } | { objects: Sighting[] };
-}
-
-/** State shared by the phases of one tick. */
-interface TickShared {
-  env: Environment | null;
-  views: Map<string, AgentView>;
-  /** Importance by observation text (normalised), scored once for every agent. */
-  scores: Map<string, number>;
-  /** Decisions (and conversations) about a newly seen agent, by the deciding agent's id. */
-  paired: Map<string, PairedReaction>;
-  uses: ObjectUse[];
-  leaves: ObjectLeave[];
-}
 
 /** Options for {@linkcode agentTickSystem}. */
 export interface AgentTickOptions {
@@ -105,6 +66,7 @@ export interface AgentTickOptions {
 
 /** Most observation texts listed in one `perceived` event. */
 const EVENT_LIST_MAX = 20;
+
 const EVENT_TEXT_MAX = 300;
 
 /**
@@ -121,13 +83,15 @@ const EVENT_TEXT_MAX = 300;
 export function agentTickSystem(
   deps: Deps,
   options: AgentTickOptions = {},
-): TickSystem<Agent, TickShared, AgentStepSummary> {
+): TickSystem<Agent, TickShared, AgentStepSummary, World> {
   const lockWaitMs = options.lockWaitMs ?? 120_000;
   return {
+    clock: worldTickClock,
     units: (frame) => listAgents(deps, frame.world.id as WorldId),
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
-    step: (frame, agent, shared) => step(deps, frame, agent, shared, lockWaitMs),
+    step: (frame, agent, shared) =>
+      step(withSeed(deps, frame.world.settings.seed), frame, agent, shared, lockWaitMs),
     failed: (frame, agent, error) => ({
       summary: {
         agentId: agent.id,
@@ -151,141 +115,17 @@ export function agentTickSystem(
   };
 }
 
-async function prepare(
-  deps: Deps,
-  frame: TickFrame,
-  agents: readonly Agent[],
-): Promise<{ shared: TickShared; events: NewEvent[]; usage: Usage }> {
-  const worldId = frame.world.id as WorldId;
-  const [env, seen, origins] = await Promise.all([
-    loadEnvironment(deps, worldId),
-    loadSeen(deps, worldId),
-    loadObjectOrigins(deps, worldId),
-  ]);
-  const views = new Map<string, AgentView>();
-  const newcomers = new Map<string, Sighting[]>();
-  for (const agent of agents) {
-    const before = seen.get(agent.id);
-    const seenBefore = before?.seen ?? {};
-    const perception = perceiveArea(agent, agents, env, seenBefore);
-    const external = (s: Sighting) =>
-      s.observed === undefined && s.changed && !setByAgent(origins, s.location, s.state);
-    const changedObjects = perception.sightings.filter(external);
-    newcomers.set(
-      agent.id,
-      perception.sightings.filter((s) =>
-        s.observed !== undefined && !s.changed && !ASLEEP.test(s.observed.status)
-      ),
-    );
-    views.set(agent.id, {
-      perception,
-      seen: seenBefore,
-      seenVersion: before?.version,
-      trigger: changedObjects.length > 0 ? { objects: changedObjects } : undefined,
-    });
-  }
-  const pairs = await pairNewcomers(deps, frame, agents, views, newcomers);
-  const texts = [...views.values()].flatMap((v) => v.perception.sightings.map((s) => s.text));
-  const scored = await scoreForAll(deps, frame.world, texts);
-  const embedded = await embedForAll(deps, frame.world, texts);
-  const paired = await decidePairs(deps, frame, pairs);
-  return {
-    shared: { env, views, scores: scored.scores, paired, uses: [], leaves: [] },
-    events: [],
-    usage: addUsage(scored.usage, embedded),
-  };
-}
-
-/**
- * Embeds every distinct observation text of the tick in one call, so each agent's perceive
- * finds its vectors in the embedder's cache (the services wrap the embedder in one) instead of
- * making a call per agent. A failure is left to each perceive, which embeds what it needs.
- */
-async function embedForAll(
-  deps: Pick<Deps, "embedder">,
-  world: World,
-  texts: readonly string[],
-): Promise<Usage> {
-  const distinct = [...new Set(texts)];
-  if (distinct.length === 0) return emptyUsage();
-  try {
-    return (await deps.embedder.embed(distinct, { worldId: world.id, operation: "embedding" }))
-      .usage;
-  } catch (err) {
-    if (err instanceof ModelUnavailableError) return emptyUsage();
-    throw err;
-  }
-}
-
-/** Observation texts compared case- and space-insensitively (as perceive's dedupe does). */
-function textKey(text: string): string {
-  return text.trim().toLowerCase().replace(/\s+/g, " ").slice(0, 500);
-}
-
-/** Importance scores kept per world, by observation text; the oldest go first. */
-const IMPORTANCE_CACHE_SIZE = 1000;
-
-/**
- * Scores every distinct observation text of the tick in one fast-model call, as it would matter
- * to a resident of the world: idle texts get 1 and texts scored in earlier ticks their cached
- * score, without a call. When the model is unavailable the scores stay unknown and each agent's
- * perceive scores its own texts (or marks them pending).
- */
-async function scoreForAll(
-  deps: Pick<Deps, "model" | "storage">,
-  world: World,
-  texts: readonly string[],
-): Promise<{ scores: Map<string, number>; usage: Usage }> {
-  const scores = new Map<string, number>();
-  if (texts.length === 0) return { scores, usage: emptyUsage() };
-  const cache = await loadCache<number>(deps, {
-    collection: "importance",
-    scope: world.id,
-    id: "scores",
-  });
-  const todo = new Map<string, string>();
-  for (const text of texts) {
-    const key = textKey(text);
-    if (scores.has(key) || todo.has(key)) continue;
-    const known = isIdle(text) ? 1 : cached(cache, key);
-    if (known !== undefined) scores.set(key, known);
-    else todo.set(key, text);
-  }
-  if (todo.size === 0) return { scores, usage: emptyUsage() };
-  try {
-    const completion = await deps.model.complete(
-      buildImportancePrompt({
-        agentName: `a resident of ${world.name}`,
-        observations: [...todo.values()],
-      }),
-      { worldId: world.id, operation: "importance", seed: world.settings.seed },
-    );
-    [...todo.keys()].forEach((key, i) => {
-      scores.set(key, completion.value.scores[i]);
-      remember(cache, key, completion.value.scores[i], IMPORTANCE_CACHE_SIZE);
-    });
-    await saveCache(deps, cache);
-    return { scores, usage: completion.usage };
-  } catch (err) {
-    if (err instanceof ModelUnavailableError) return { scores, usage: emptyUsage() };
-    throw err;
-  }
-}
-
 async function step(
   deps: Deps,
-  frame: TickFrame,
+  frame: TickFrame<World>,
   agent: Agent,
   shared: TickShared,
   lockWaitMs: number,
 ): Promise<StepOutcome<AgentStepSummary>> {
   const { world, to } = frame;
   const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
-  const tap = tapPlans(deps.model, world.settings.seed);
-  const d: Deps = { ...deps, model: tap.model };
+  const plans: PlanMade[] = [];
   const view = shared.views.get(agent.id)!;
-  const paired = shared.paired.get(agent.id);
-  if (paired) tap.plans.push(...paired.plans);
   const events: NewEvent[] = [];
   const usages: Usage[] = [];
   const summary: AgentStepSummary = {
@@ -300,7 +140,7 @@ async function step(
     const { sightings, next } = view.perception;
     if (sightings.length > 0) {
       const result = await perceiveScored(
-        d,
+        deps,
         world,
         agent.id,
         sightings.map((s) => ({
@@ -326,13 +166,17 @@ async function step(
       }
     }
     if (!sameSeen(next, view.seen)) {
-      await saveSeen(d, scope.worldId, agent.id, next, view.seenVersion);
+      await saveSeen(deps, scope.worldId, agent.id, next, view.seenVersion);
     }
 
+    // The agent as perceiving left it (known areas, counters): what reacting and acting read.
+    const current = (await loadAgent(deps, scope)).value;
+
     // 2. React to a newcomer or to objects someone changed; at most one conversation per agent.
-    const reaction = await react(d, frame, agent, view, shared);
+    const reaction = await react(deps, frame, current, view, shared);
     if (reaction) {
       usages.push(reaction.usage);
+      plans.push(...reaction.plans);
       if (reaction.vetoed === undefined) summary.reacted = reaction.decision;
       events.push({
         type: "reaction",
@@ -364,9 +208,9 @@ async function step(
     }
 
     // 3. Act and move along the plan (a new game day makes its plan here).
-    const fresh = (await loadAgent(d, scope)).value;
-    const acted = await currentAction(d, world, fresh, to);
+    const acted = await currentAction(deps, world, current, to);
     usages.push(acted.usage);
+    plans.push(...acted.plans);
     const action = acted.action;
     if (action) {
       summary.location = action.location;
@@ -407,10 +251,11 @@ async function step(
       }
     }
 
-    // 4. Reflect when the importance since the last reflection reached the threshold.
-    const latest = (await loadAgent(d, scope)).value;
+    // 4. Reflect when the importance since the last reflection reached the threshold. Read
+    // again: a conversation this step added to the counter.
+    const latest = (await loadAgent(deps, scope)).value;
     try {
-      const reflected = await reflectIfDue(d, world, latest, to);
+      const reflected = await reflectIfDue(deps, world, latest, to);
       usages.push(reflected.usage);
       if (reflected.reflections.length > 0) {
         summary.reflected = reflected.reflections.length;
@@ -431,7 +276,14 @@ async function step(
     summary.error = errorFields(err).error;
     events.push(agentError(frame, agent.id, err));
   }
-  events.push(...tap.plans.map((p): NewEvent => ({ type: "plan", at: to, ...p })));
+  events.push(...plans.map((p): NewEvent => ({
+    type: "plan",
+    at: to,
+    agentId: p.agentId,
+    date: p.date,
+    replan: p.replan,
+    ...(p.reason ? { reason: clip(p.reason) } : {}),
+  })));
   return { summary, events, usage: addUsage(...usages), failed };
 }
 
@@ -441,20 +293,18 @@ async function step(
  */
 async function react(
   deps: Deps,
-  frame: TickFrame,
+  frame: TickFrame<World>,
   agent: Agent,
   view: AgentView,
   shared: TickShared,
-): Promise<ReactionResult | null> {
+): Promise<(ReactionResult & { plans: PlanMade[] }) | null> {
   const trigger = view.trigger;
   if (!trigger) return null;
   if ("objects" in trigger) {
-    const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agent.id };
-    const fresh = (await loadAgent(deps, scope)).value;
     return await decideReaction(
       deps,
       frame.world,
-      fresh,
+      agent,
       trigger.objects.map((s) => s.text),
       frame.to,
     );
@@ -469,7 +319,7 @@ function sameSeen(a: Seen, b: Seen): boolean {
   return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
 }
 
-function agentError(frame: TickFrame, agentId: string, err: unknown): NewEvent {
+function agentError(frame: TickFrame<World>, agentId: string, err: unknown): NewEvent {
   return { type: "agent_error", at: frame.to, agentId, ...errorFields(err) };
 }
 

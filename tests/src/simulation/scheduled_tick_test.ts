@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readCronHeartbeat, runScheduledTick } from "../../../src/engine/scheduled_tick.ts";
+import { readCronHeartbeat, runScheduledTick } from "../../../src/simulation/scheduled_tick.ts";
 import type { WorldId } from "../../../src/ids.ts";
 import { updateWorld } from "../../../src/world/clock.ts";
 import { createWorld, CreateWorldInput, getWorld } from "../../../src/world/world.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Agent } from "../../../src/agents/agent.ts";
 import type { AgentId } from "../../../src/ids.ts";
 import { Environment } from "../../../src/world/environment.ts";
-import { perceiveArea } from "../../../src/world/perception.ts";
+import { perceiveArea } from "../../../src/simulation/perception.ts";
 
 const env = Environment.parse({
   areas: [

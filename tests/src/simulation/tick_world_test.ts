@@ -3,10 +3,10 @@ import { loadAgent } from "../../../src/agents/agent.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
 import type { LoggedEvent } from "../../../src/ports/event_log.ts";
 import { setObjectState } from "../../../src/world/environment.ts";
-import { tickWorld } from "../../../src/world/tick_world.ts";
+import { tickWorld } from "../../../src/simulation/tick_world.ts";
 import { getWorld } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
-import { makeTown, recordingModel, RESIDENTS } from "./_town_fixture.ts";
+import { makeTown, recordingModel, RESIDENTS } from "../world/_town_fixture.ts";
 
 async function eventsOf(
   deps: { storage: { events: { read(w: string, a: number, l: number): Promise<LoggedEvent[]> } } },

@@ -13,8 +13,8 @@ import type { NewEvent } from "../ports/event_log.ts";
 import { buildObjectStatePrompt, type ObjectStateItem } from "../prompts/object_state.ts";
 import type { GameTime } from "../time/game_time.ts";
 import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
-import { putDocument } from "./_put_document.ts";
-import { loadEnvironment, resolvePath, setObjectState } from "./environment.ts";
+import { putDocument } from "../world/_put_document.ts";
+import { loadEnvironment, resolvePath, setObjectState } from "../world/environment.ts";
 
 /**
  * Who set each object's current state: path → the state and the agent whose action set it.

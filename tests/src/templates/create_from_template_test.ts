@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
-import { LocalEmbedder } from "../../../../lib/offline/local_embedder.ts";
-import { listAgents } from "../../../../src/agents/agent.ts";
-import { ModelUnavailableError } from "../../../../src/errors.ts";
-import { WorldId } from "../../../../src/ids.ts";
-import type { Embedder } from "../../../../src/ports/embedder.ts";
-import { loadEnvironment } from "../../../../src/world/environment.ts";
+import { LocalEmbedder } from "../../../lib/offline/local_embedder.ts";
+import { listAgents } from "../../../src/agents/agent.ts";
+import { ModelUnavailableError } from "../../../src/errors.ts";
+import { WorldId } from "../../../src/ids.ts";
+import type { Embedder } from "../../../src/ports/embedder.ts";
+import { loadEnvironment } from "../../../src/world/environment.ts";
 import {
   createWorldFromTemplate,
   templateTown,
-} from "../../../../src/world/templates/create_from_template.ts";
-import { CreateWorldInput } from "../../../../src/world/world.ts";
-import { makeTestDeps } from "../../../_helpers/test_deps.ts";
+} from "../../../src/templates/create_from_template.ts";
+import { CreateWorldInput } from "../../../src/world/world.ts";
+import { makeTestDeps } from "../../_helpers/test_deps.ts";
 
 Deno.test("createWorldFromTemplate() without a template creates a bare world", async () => {
   await using deps = await makeTestDeps();

@@ -2,7 +2,7 @@
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
 import { prepareMemories, writeMemories } from "../memory/ingest.ts";
-import type { MemoryRecord } from "../memory/memory.ts";
+import type { MemoryRecord } from "../ports/memory_record.ts";
 import type { Usage } from "../model/usage.ts";
 import { getWorld } from "../world/world.ts";
 import {
@@ -13,7 +13,7 @@ import {
   seedPhrases,
   startingAreas,
   storeNewAgent,
-} from "./agent.ts";
+} from "../agents/agent.ts";
 
 /** A new agent with its seed memories. */
 export interface CreatedAgent {

@@ -2,7 +2,7 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
-import { getWorld } from "../world/world.ts";
+import { getWorld } from "./world.ts";
 
 const Counts = z.object({
   calls: z.number().int(),

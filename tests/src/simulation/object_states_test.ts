@@ -14,7 +14,7 @@ import {
   applyObjectStates,
   loadObjectOrigins,
   setByAgent,
-} from "../../../src/world/object_states.ts";
+} from "../../../src/simulation/object_states.ts";
 import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 

@@ -1,7 +1,7 @@
 /** @module A small per-world cache of model answers kept in one document, oldest entries dropped first. */
 import type { Deps } from "../deps.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
-import { putDocument } from "./_put_document.ts";
+import { putDocument } from "../world/_put_document.ts";
 
 /** Entries in insertion order (`keys`) and their values. */
 export interface BoundedCache<T> {

@@ -7,13 +7,10 @@
  * mayor. Places, people and wording are our own.
  * @see SPEC §6 (environment tree), §8 (diffusion, density, coordination); Park et al. 2023 §3, §7
  */
-import { type AgentId, AgentId as AgentIdSchema } from "../../ids.ts";
-import {
-  type CreateAgentInput,
-  CreateAgentInput as CreateAgentSchema,
-} from "../../agents/agent.ts";
-import type { GameTime } from "../../time/game_time.ts";
-import { Environment } from "../environment.ts";
+import { type AgentId, AgentId as AgentIdSchema } from "../ids.ts";
+import { type CreateAgentInput, CreateAgentInput as CreateAgentSchema } from "../agents/agent.ts";
+import type { GameTime } from "../time/game_time.ts";
+import { Environment } from "../world/environment.ts";
 
 /**
  * A piece of news planted in one resident's seeds, whose spread a run measures: a memory
