@@ -14,13 +14,13 @@ export function playgroundPage(modelMode: "offline" | "openai", storage: string)
 .offline{background:#fde68a;color:#78350f}.online{background:#bbf7d0;color:#14532d}code{background:#f3f3f3;padding:1px 4px}</style></head>
 <body><h1>Simulacra playground</h1>
 <p>Model: <span class="badge ${offline ? "offline" : "online"}" id="model-mode">${
-    offline ? "offline model (deterministic, no API key)" : "OpenAI-compatible model"
+    offline ? "offline model (rule-based, no API key)" : "OpenAI-compatible model"
   }</span> · Storage: <span class="badge online">${
     storage === "upstash" ? "Upstash" : "embedded"
   }</span></p>
 ${
     offline
-      ? "<p>Answers come from the built-in offline model: runnable and deterministic, not a language model. Set <code>OPENAI_API_KEY</code> or <code>OPENAI_BASE_URL</code> for real minds.</p>"
+      ? "<p>Answers come from the built-in offline model: a rule-based stand-in that replays exactly with a world seed, not a language model. Set <code>OPENAI_API_KEY</code> or <code>OPENAI_BASE_URL</code> for real minds.</p>"
       : ""
   }
 <p>The town view, memory inspector and chat are coming. Meanwhile: <a href="/docs">API reference</a> · <a href="/openapi.json">openapi.json</a> · <a href="/health">health</a>.</p>

@@ -87,7 +87,7 @@ Deno.test({
   name:
     "simulate --hours 24 with the offline model keeps smallville within the budget per agent-day",
   // A shorter run scaled up cannot stand in: costs are front-loaded (6 h scale to 184 calls,
-  // 12 h to 128). One agent at a time makes the run deterministic (about 15 s here).
+  // 12 h to 128). One agent at a time (about 25 s here).
   fn: async () => {
     const run = await simulate("--hours", "24", "--concurrency", "1", "--json");
     assert.equal(run.code, 0, run.stderr);
