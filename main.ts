@@ -48,7 +48,11 @@ export async function startServer(
     openEmbedded: (dataDir, dimensions) =>
       openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions }),
   });
-  const app = createApp(deps, { adminKey: config.adminKey, logger });
+  const app = createApp(deps, {
+    adminKey: config.adminKey,
+    corsOrigins: config.corsOrigins,
+    logger,
+  });
   const hostname = config.adminKey ? "0.0.0.0" : "127.0.0.1";
   const tick = async () => {
     const minute = Math.floor(Date.now() / 60_000) * 60_000;

@@ -31,7 +31,11 @@ function start(env: WorkerEnv): Promise<Running> {
   running ??= (async () => {
     const config = loadConfig(env, { runtime: "workers" });
     const deps = await openServices(config, { logger });
-    const app = createApp(deps, { adminKey: config.adminKey, logger });
+    const app = createApp(deps, {
+      adminKey: config.adminKey,
+      corsOrigins: config.corsOrigins,
+      logger,
+    });
     return { deps, fetch: (request: Request) => app.fetch(request) };
   })().catch((err) => {
     running = undefined; // a fixed secret takes effect on the next request

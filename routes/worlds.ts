@@ -7,7 +7,9 @@ import { createWorldFromTemplate } from "../src/templates/create_from_template.t
 import { CreateWorldInput, getWorld, listWorlds, World } from "../src/world/world.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
-import { jsonBody, jsonContent as json, WorldParams } from "./_openapi.ts";
+import { DeletedBody, jsonBody, jsonContent as json, NextCursor, WorldParams } from "./_openapi.ts";
+import { deleteWorld } from "../src/lifecycle/delete.ts";
+import { pageById, PageQuery } from "../src/lifecycle/pages.ts";
 
 const createWorldRoute = createRoute({
   method: "post",
@@ -20,7 +22,7 @@ const createWorldRoute = createRoute({
   request: { body: jsonBody(CreateWorldInput) },
   responses: {
     201: json(World, "The new world"),
-    ...errorResponses(400, 401, 403, 409, 413, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 409, 413, 415, 502, 503, 504),
   },
 });
 
@@ -29,10 +31,29 @@ const listWorldsRoute = createRoute({
   path: "/worlds",
   operationId: "listWorlds",
   tags: ["Worlds"],
-  summary: "List worlds",
+  summary: "List worlds by id, a page at a time",
+  request: { query: PageQuery },
   responses: {
-    200: json(z.object({ worlds: z.array(World) }), "Every world"),
-    ...errorResponses(401, 403, 503),
+    200: json(
+      z.object({ worlds: z.array(World), next: NextCursor }).meta({ id: "WorldPage" }),
+      "A page of worlds",
+    ),
+    ...errorResponses(400, 401, 403, 503),
+  },
+});
+
+const deleteWorldRoute = createRoute({
+  method: "delete",
+  path: "/worlds/{world}",
+  operationId: "deleteWorld",
+  tags: ["Worlds"],
+  summary: "Delete a world with its agents and everything they own, from every store",
+  description:
+    "Waits for a running tick to finish. Memories, vectors, plans, personas, conversations, events, usage and idempotency records all go. Sending it again after a failure finishes the job.",
+  request: { params: WorldParams },
+  responses: {
+    200: json(DeletedBody, "What was deleted"),
+    ...errorResponses(401, 403, 404, 409, 503),
   },
 });
 
@@ -63,7 +84,14 @@ export function worldRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     createWorldRoute,
     async (c) => c.json(await createWorldFromTemplate(deps, c.req.valid("json")), 201),
   );
-  app.openapi(listWorldsRoute, async (c) => c.json({ worlds: await listWorlds(deps) }, 200));
+  app.openapi(listWorldsRoute, async (c) => {
+    const page = pageById(await listWorlds(deps), c.req.valid("query"));
+    return c.json({ worlds: page.items, next: page.next }, 200);
+  });
+  app.openapi(
+    deleteWorldRoute,
+    async (c) => c.json(await deleteWorld(deps, c.req.valid("param").world), 200),
+  );
   app.openapi(
     getWorldRoute,
     async (c) => c.json(await getWorld(deps, c.req.valid("param").world), 200),

@@ -8,7 +8,7 @@
 import { SimulacraError } from "../../src/errors.ts";
 import type { UsageRecord } from "../../src/model/usage.ts";
 import type { UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/usage_ledger.ts";
-import { assertKeySize, guard, listAll } from "./_kv_support.ts";
+import { assertKeySize, deletePrefixes, guard, listAll } from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvUsageLedger}. */
 export interface KvUsageLedgerOptions {
@@ -72,6 +72,15 @@ export class KvUsageLedger implements UsageLedger {
       }
       await op.commit();
     });
+  }
+
+  /** Removes a world's totals, or one agent's line in them. */
+  async remove(worldId: string, options: { agentId?: string } = {}): Promise<void> {
+    const prefix: Deno.KvKey = options.agentId === undefined
+      ? ["usage", worldId]
+      : ["usage", worldId, "agent", options.agentId];
+    assertKeySize(prefix, "world or agent id");
+    await guard("remove model usage", () => deletePrefixes(this.#kv, [prefix]));
   }
 
   /** The totals of a world (zeros when nothing was recorded). */

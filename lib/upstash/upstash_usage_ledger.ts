@@ -61,6 +61,21 @@ export class UpstashUsageLedger implements UsageLedger {
     });
   }
 
+  remove(worldId: string, options: { agentId?: string } = {}): Promise<void> {
+    const key = this.#key(worldId);
+    const agentId = options.agentId;
+    return redisCall("remove model usage", async () => {
+      if (agentId === undefined) {
+        await this.#redis.del(key);
+        return;
+      }
+      await this.#redis.hdel(
+        key,
+        ...METRICS.map((metric) => JSON.stringify(["agent", agentId, metric])),
+      );
+    });
+  }
+
   #key(worldId: string): string {
     return redisKey(this.#prefix, "usage", worldId);
   }

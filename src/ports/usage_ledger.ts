@@ -22,4 +22,10 @@ export interface UsageLedger {
 
   /** The totals of a world (zeros when nothing was recorded). */
   totals(worldId: string): Promise<UsageTotals>;
+
+  /**
+   * Removes a world's totals, or only one agent's line in them (`options.agentId`): the world's
+   * total and per-operation counts keep what that agent cost.
+   */
+  remove(worldId: string, options?: { agentId?: string }): Promise<void>;
 }

@@ -37,6 +37,10 @@ export function withSeed(deps: Deps, seed: number | undefined): Deps {
     model: {
       info: model.info,
       complete: (prompt, attribution) => model.complete(prompt, { ...attribution, seed }),
+      ...(model.stream === undefined ? {} : {
+        stream: (prompt, attribution, options) =>
+          model.stream!(prompt, { ...attribution, seed }, options),
+      }),
     },
   };
 }

@@ -35,6 +35,8 @@ export interface TickWorldOptions {
   concurrency?: number;
   /** How long to wait while another tick of the world runs. @default 30000 */
   waitMs?: number;
+  /** From the scheduler: refused when the world is paused or manual. @default false */
+  scheduled?: boolean;
 }
 
 /**
@@ -47,7 +49,9 @@ export interface TickWorldOptions {
  * const result = await tickWorld(deps, worldId, { minutes: 10, tickId: "t-0001" });
  * result.clock.now; // ten game minutes later
  * ```
- * @throws `invalid_request` (minutes outside 1–1440), `world_not_found`, `conflict` (paused, or
+ * A paused world still ticks when asked: pausing stops the scheduler only.
+ * @throws `invalid_request` (minutes outside 1–1440), `world_not_found`, `conflict` (a scheduled
+ * tick of a paused or manual world, or
  * busy longer than `waitMs`), `store_unavailable`. A failing agent does not throw: its summary
  * has `error` and the log an `agent_error` event.
  * @see SPEC §6 "Clock"; API.md "POST /v1/worlds/{world}/tick".
@@ -57,5 +61,7 @@ export async function tickWorld(
   worldId: WorldId,
   options: TickWorldOptions = {},
 ): Promise<TickResult> {
-  return await runTick(deps, worldId, agentTickSystem(deps), options);
+  const record = await runTick(deps, worldId, agentTickSystem(deps), options);
+  // Worlds stored before clock modes existed read as cron worlds.
+  return { ...record, clock: { ...record.clock, mode: record.clock.mode ?? "cron" } };
 }

@@ -6,6 +6,7 @@ import { eventLogContract } from "./event_log_contract.ts";
 import { idempotencyStoreContract } from "./idempotency_store_contract.ts";
 import { lockContract } from "./lock_contract.ts";
 import { memoryStoreContract } from "./memory_store_contract.ts";
+import { removalContract } from "./removal_contract.ts";
 import { usageLedgerContract } from "./usage_ledger_contract.ts";
 import { vectorIndexContract } from "./vector_index_contract.ts";
 
@@ -45,5 +46,6 @@ export function storageContract(
   eventLogContract(cases);
   idempotencyStoreContract(cases);
   usageLedgerContract(cases);
+  removalContract(cases);
   cases.assertSkipsKnown();
 }

@@ -136,3 +136,25 @@ Deno.test("loadConfig() never repeats a secret in its message", () => {
   });
   assert.doesNotMatch(err.message, /sk-very-secret|tok-secret-1/);
 });
+
+Deno.test("loadConfig() reads SIMULACRA_CORS_ORIGINS as * or a list of exact origins", () => {
+  assert.equal(loadConfig({}).corsOrigins, undefined);
+  assert.equal(loadConfig({ SIMULACRA_CORS_ORIGINS: "*" }).corsOrigins, "*");
+  assert.deepEqual(
+    loadConfig({ SIMULACRA_CORS_ORIGINS: " http://localhost:5173, https://Game.Example.com " })
+      .corsOrigins,
+    ["http://localhost:5173", "https://game.example.com"],
+  );
+  for (
+    const bad of [
+      "https://game.example.com/",
+      "game.example.com",
+      "http://a.com/play",
+      "*,http://a.com",
+      " , ",
+    ]
+  ) {
+    const err = configErrorOf({ SIMULACRA_CORS_ORIGINS: bad });
+    assert.match(err.message, /SIMULACRA_CORS_ORIGINS/, bad);
+  }
+});
