@@ -3,7 +3,7 @@
  * wrapper that passes the world's seed: what makes a tick replay the same at any concurrency.
  */
 import { type Agent, loadAgent } from "../agents/agent.ts";
-import { readConversationState } from "../cognition/dialogue.ts";
+import { readConversationState } from "../cognition/conversation_state.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import type { Deps } from "../deps.ts";
@@ -110,14 +110,10 @@ export async function decidePairs(
       const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agent.id };
       try {
         const fresh = (await loadAgent(d, scope)).value;
-        const result = await decideReaction(
-          d,
-          frame.world,
-          fresh,
-          [observed.text],
-          frame.to,
-          observed.observed!,
-        );
+        const result = await decideReaction(d, { world: frame.world, agent: fresh, at: frame.to }, {
+          observations: [observed.text],
+          observed: observed.observed!,
+        });
         return { result };
       } catch (error) {
         return { error };

@@ -105,13 +105,11 @@ export function agentTickSystem(
     }),
     // Steps push uses as they finish: sorted, the object states do not depend on which was first.
     finish: (frame, shared) =>
-      applyObjectStates(
-        deps,
-        frame.world.id as WorldId,
-        frame.to,
-        [...shared.uses].sort((a, b) => byAgent(a.agentId, b.agentId)),
-        [...shared.leaves].sort((a, b) => byAgent(a.agentId, b.agentId)),
-      ),
+      applyObjectStates(deps, frame.world.id as WorldId, {
+        at: frame.to,
+        uses: [...shared.uses].sort((a, b) => byAgent(a.agentId, b.agentId)),
+        leaves: [...shared.leaves].sort((a, b) => byAgent(a.agentId, b.agentId)),
+      }),
   };
 }
 
@@ -166,7 +164,10 @@ async function step(
       }
     }
     if (!sameSeen(next, view.seen)) {
-      await saveSeen(deps, scope.worldId, agent.id, next, view.seenVersion);
+      await saveSeen(deps, { worldId: scope.worldId, agentId: agent.id }, {
+        seen: next,
+        version: view.seenVersion,
+      });
     }
 
     // The agent as perceiving left it (known areas, counters): what reacting and acting read.
@@ -301,13 +302,9 @@ async function react(
   const trigger = view.trigger;
   if (!trigger) return null;
   if ("objects" in trigger) {
-    return await decideReaction(
-      deps,
-      frame.world,
-      agent,
-      trigger.objects.map((s) => s.text),
-      frame.to,
-    );
+    return await decideReaction(deps, { world: frame.world, agent, at: frame.to }, {
+      observations: trigger.objects.map((s) => s.text),
+    });
   }
   const paired = shared.paired.get(agent.id);
   if (paired?.error !== undefined) throw paired.error;
