@@ -14,6 +14,7 @@ import { errorBody, statusOf } from "./errors.ts";
 import { declaredBodies, frameworkErrorResponse } from "./framework_errors.ts";
 import { buildOpenApiDocument, withServer } from "./openapi_document.ts";
 import { serviceRoutes } from "./service.ts";
+import { playgroundRoutes } from "./playground.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
@@ -85,6 +86,7 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   app.use("/v1/worlds/:world/*", activity.middleware);
 
   app.route("/", serviceRoutes(deps));
+  app.route("/", playgroundRoutes());
   app.route("/v1", worldRoutes(deps));
   app.route("/v1", agentRoutes(deps));
   app.route("/v1", memoryRoutes(deps));
