@@ -22,6 +22,9 @@ export type RedisClient = Pick<
   | "hdel"
   | "zcard"
   | "zrange"
+  | "zadd"
+  | "zremrangebylex"
+  | "pexpire"
   | "multi"
   | "ping"
 >;

@@ -7,6 +7,8 @@ import { idempotencyStoreContract } from "./idempotency_store_contract.ts";
 import { lockContract } from "./lock_contract.ts";
 import { memoryStoreContract } from "./memory_store_contract.ts";
 import { usageLedgerContract } from "./usage_ledger_contract.ts";
+import { rateLimiterContract } from "./rate_limiter_contract.ts";
+import { auditLogContract } from "./audit_log_contract.ts";
 import { vectorIndexContract } from "./vector_index_contract.ts";
 
 export type { ContractOptions, OpenStorage };
@@ -45,5 +47,7 @@ export function storageContract(
   eventLogContract(cases);
   idempotencyStoreContract(cases);
   usageLedgerContract(cases);
+  rateLimiterContract(cases);
+  auditLogContract(cases);
   cases.assertSkipsKnown();
 }
