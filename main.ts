@@ -3,6 +3,7 @@ import { loadConfig } from "./lib/config.ts";
 import { openKvStorage } from "./lib/kv/kv_storage.ts";
 import { jsonLogger, type Logger } from "./lib/logger.ts";
 import { describeServices, openServices } from "./lib/services.ts";
+import { meteredDeps } from "./lib/access/budget_meter.ts";
 import { createApp } from "./routes/app.ts";
 import type { Deps } from "./src/deps.ts";
 import { runScheduledTick } from "./src/engine/scheduled_tick.ts";
@@ -45,12 +46,19 @@ export async function startServer(
     openEmbedded: (dataDir, dimensions) =>
       openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions }),
   });
-  const app = createApp(deps, { adminKey: config.adminKey, logger });
+  const app = createApp(deps, {
+    adminKey: config.adminKey,
+    keyRateLimit: config.keyRateLimit,
+    auditRetentionDays: config.auditRetentionDays,
+    logger,
+  });
   const hostname = config.adminKey ? "0.0.0.0" : "127.0.0.1";
+  // The cron's model calls count against world budgets like the routes' do.
+  const cronDeps = meteredDeps(deps);
   const tick = async () => {
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
     try {
-      await runScheduledTick(deps, minute);
+      await runScheduledTick(cronDeps, minute);
     } catch (err) {
       logger.log("error", "scheduled tick failed", { error: err });
     }
@@ -62,8 +70,8 @@ export async function startServer(
   );
   const url = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${server.addr.port}`;
   const access = config.adminKey
-    ? "admin key required on /v1"
-    : "no SIMULACRA_ADMIN_KEY, so listening on 127.0.0.1 only";
+    ? "admin key or an API key required on /v1"
+    : "no SIMULACRA_ADMIN_KEY: listening on 127.0.0.1 only, every request allowed, loopback Host names only; set one to use API keys, rate limits and budgets";
   logger.log(
     "info",
     `Simulacra ${VERSION} on ${url} (${access}); ${describeServices(config, deps)}`,

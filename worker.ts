@@ -2,6 +2,7 @@
 import { loadConfig } from "./lib/config.ts";
 import { jsonLogger } from "./lib/logger.ts";
 import { openServices } from "./lib/services.ts";
+import { meteredDeps } from "./lib/access/budget_meter.ts";
 import { createApp } from "./routes/app.ts";
 import { errorBody } from "./routes/errors.ts";
 import type { Deps } from "./src/deps.ts";
@@ -31,8 +32,15 @@ function start(env: WorkerEnv): Promise<Running> {
   running ??= (async () => {
     const config = loadConfig(env, { runtime: "workers" });
     const deps = await openServices(config, { logger });
-    const app = createApp(deps, { adminKey: config.adminKey, logger });
-    return { deps, fetch: (request: Request) => app.fetch(request) };
+    const app = createApp(deps, {
+      adminKey: config.adminKey,
+      keyRateLimit: config.keyRateLimit,
+      auditRetentionDays: config.auditRetentionDays,
+      logger,
+      // Cloudflare sets this header itself; a client cannot forge it past the edge.
+      clientAddress: (c) => c.req.header("cf-connecting-ip") ?? "unknown",
+    });
+    return { deps: meteredDeps(deps), fetch: (request: Request) => app.fetch(request) };
   })().catch((err) => {
     running = undefined; // a fixed secret takes effect on the next request
     throw err;

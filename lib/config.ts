@@ -31,6 +31,10 @@ export interface Config {
   port: number;
   /** Unset: the server binds 127.0.0.1 only and /v1 needs no key. */
   adminKey?: string;
+  /** The rate limit of API keys without their own (SIMULACRA_KEY_RATE_LIMIT, "120/60"). */
+  keyRateLimit: { requests: number; perSeconds: number };
+  /** Days audit entries are kept (SIMULACRA_AUDIT_RETENTION_DAYS, 30). */
+  auditRetentionDays: number;
   model: ModelConfig;
   embedding: EmbeddingConfig;
   storage: StorageConfig;
@@ -82,6 +86,14 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   UPSTASH_VECTOR_REST_URL: optionalUrl,
   UPSTASH_VECTOR_REST_TOKEN: optionalString,
+  SIMULACRA_KEY_RATE_LIMIT: z.preprocess(
+    blankIsUnset,
+    z.string().trim().regex(
+      /^[1-9]\d{0,6}\/[1-9]\d{0,4}$/,
+      'must be "<requests>/<seconds>", e.g. 120/60',
+    ).optional(),
+  ),
+  SIMULACRA_AUDIT_RETENTION_DAYS: optionalInt(1, 3650),
 });
 type Env = z.infer<typeof EnvSchema>;
 
@@ -116,7 +128,16 @@ export function loadConfig(
   const embedding = embeddingConfig(e, model, problems);
   const storage = storageConfig(e, runtime, problems);
   if (problems.length > 0) throw configError(problems);
-  return { port: e.PORT ?? 8000, adminKey: e.SIMULACRA_ADMIN_KEY, model, embedding, storage };
+  const [requests, perSeconds] = (e.SIMULACRA_KEY_RATE_LIMIT ?? "120/60").split("/").map(Number);
+  return {
+    port: e.PORT ?? 8000,
+    adminKey: e.SIMULACRA_ADMIN_KEY,
+    keyRateLimit: { requests, perSeconds },
+    auditRetentionDays: e.SIMULACRA_AUDIT_RETENTION_DAYS ?? 30,
+    model,
+    embedding,
+    storage,
+  };
 }
 
 function configError(problems: string[]): ConfigError {

@@ -7,6 +7,7 @@ import { cachedSummary } from "../src/cognition/agent_summary.ts";
 import type { Deps } from "../src/deps.ts";
 import { MemoryRecord } from "../src/memory/memory.ts";
 import { getWorld } from "../src/world/world.ts";
+import { seesAgent } from "../src/access/api_key.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
@@ -71,7 +72,10 @@ export function agentRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   app.openapi(listAgentsRoute, async (c) => {
     const { world } = c.req.valid("param");
     await getWorld(deps, world);
-    return c.json({ agents: await listAgents(deps, world) }, 200);
+    // A key scoped to some agents sees only those.
+    const principal = c.get("principal");
+    const agents = (await listAgents(deps, world)).filter((a) => seesAgent(principal, a.id));
+    return c.json({ agents }, 200);
   });
   app.openapi(getAgentRoute, async (c) => {
     const { world, agent } = c.req.valid("param");

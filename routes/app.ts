@@ -1,5 +1,6 @@
 /** @module The root Hono app: middleware, error model, OpenAPI document, and every router. */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "../src/deps.ts";
@@ -7,7 +8,14 @@ import { SimulacraError } from "../src/errors.ts";
 import { VERSION } from "../src/version.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type AppEnv, validationHook } from "./app_env.ts";
-import { adminAuth } from "./auth.ts";
+import { accessControl } from "./access.ts";
+import { auditRoutes, auditWrites } from "./audit.ts";
+import { eventsTokenRoutes } from "./events_token.ts";
+import { keyRoutes } from "./keys.ts";
+import { type MatchedOperation, operationMatcher } from "./permissions.ts";
+import type { RateLimitRule } from "../src/access/api_key.ts";
+import { meteredDeps } from "../lib/access/budget_meter.ts";
+import { EventsTokens } from "../lib/access/events_token.ts";
 import { errorBody, statusOf } from "./errors.ts";
 import { serviceRoutes } from "./service.ts";
 import { agentRoutes } from "./agents.ts";
@@ -22,8 +30,20 @@ import { worldRoutes } from "./worlds.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
-  /** When set, every /v1 route needs `Authorization: Bearer <adminKey>`. */
+  /**
+   * When set, every /v1 route needs `Authorization: Bearer <adminKey>` or an API key; unset,
+   * everything is allowed to loopback `Host` names only.
+   */
   adminKey?: string;
+  /** The rate limit of keys without their own. @default 120 requests per 60 s */
+  keyRateLimit?: RateLimitRule;
+  /** Days audit entries are kept. @default 30 */
+  auditRetentionDays?: number;
+  /**
+   * The client's address, for failed-auth back-off. @default the connection's remote address
+   * (Deno.serve), else "unknown"
+   */
+  clientAddress?: (c: Context) => string;
   logger: Logger;
   /** Largest request body accepted. @default 4 MiB */
   maxBodyBytes?: number;
@@ -32,8 +52,16 @@ export interface AppOptions {
 }
 
 /** Builds the whole HTTP app over the given ports. */
-export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> {
+export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<AppEnv> {
   const { logger } = options;
+  // Every model call made for a route adds to its world's and its key's budget counters.
+  const deps = meteredDeps(unmetered);
+  const retentionDays = options.auditRetentionDays ?? 30;
+  const eventsTokens = new EventsTokens(
+    options.adminKey ?? crypto.getRandomValues(new Uint32Array(8)).join("."),
+  );
+  // Filled once every route is registered (below); requests only arrive after that.
+  let match: (method: string, path: string) => MatchedOperation | null = () => null;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const makeId = options.requestId ?? (() => crypto.randomUUID());
 
@@ -67,7 +95,19 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
         ),
     }),
   );
-  app.use("/v1/*", adminAuth(options.adminKey));
+  // Outside access control, so refused writes are audited too.
+  app.use("/v1/*", auditWrites(deps, { retentionDays, logger }));
+  app.use(
+    "/v1/*",
+    accessControl(deps, {
+      adminKey: options.adminKey,
+      match: (method, path) => match(method, path),
+      keyRateLimit: options.keyRateLimit ?? { requests: 120, perSeconds: 60 },
+      clientAddress: options.clientAddress ?? remoteAddress,
+      eventsTokens,
+      now: Date.now,
+    }),
+  );
 
   app.route("/", serviceRoutes(deps));
   app.route("/v1", worldRoutes(deps));
@@ -79,6 +119,9 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
   app.route("/v1", worldEngineRoutes(deps));
+  app.route("/v1", eventsTokenRoutes(deps, eventsTokens));
+  app.route("/v1", keyRoutes(deps));
+  app.route("/v1", auditRoutes(deps, { retentionDays }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "adminKey", {
     type: "http",
@@ -95,6 +138,8 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
     },
     security: [{ adminKey: [] }],
   });
+
+  match = operationMatcher(v1Operations(app));
 
   app.notFound((c) =>
     c.json(
@@ -132,6 +177,24 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
     );
   });
   return app;
+}
+
+/** Every /v1 operation of the app's OpenAPI document, as method and path. */
+export function v1Operations(app: OpenAPIHono<AppEnv>): { method: string; route: string }[] {
+  const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "", version: "" } });
+  return Object.entries(doc.paths ?? {}).flatMap(([route, item]) =>
+    route.startsWith("/v1/")
+      ? Object.keys(item ?? {})
+        .filter((m) => ["get", "post", "put", "patch", "delete"].includes(m))
+        .map((method) => ({ method: method.toUpperCase(), route }))
+      : []
+  );
+}
+
+/** The remote address Deno.serve passes as the handler's second argument (Hono's `c.env`). */
+function remoteAddress(c: Context): string {
+  const info = c.env as { remoteAddr?: { hostname?: string } } | undefined;
+  return info?.remoteAddr?.hostname ?? "unknown";
 }
 
 function httpExceptionResponse(

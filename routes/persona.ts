@@ -15,6 +15,8 @@ import {
 import { interview, InterviewInput, InterviewResult } from "../src/persona/interview.ts";
 import { getPersona, Persona, putPersona } from "../src/persona/persona.ts";
 import { respond, RespondInput, RespondResult } from "../src/persona/respond.ts";
+import { keyIdOf } from "../src/access/api_key.ts";
+import { applySpeakerPolicy } from "../src/access/speaker_policy.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
@@ -168,7 +170,12 @@ export function personaRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.openapi(respondRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json(await respond(deps, world, agent, c.req.valid("json")), 200);
+    const principal = c.get("principal");
+    const input = await applySpeakerPolicy(deps, world, { principal, input: c.req.valid("json") });
+    return c.json(
+      await respond(deps, world, agent, input, { keyId: keyIdOf(principal) }),
+      200,
+    );
   });
   app.openapi(interviewRoute, async (c) => {
     const { world, agent } = c.req.valid("param");

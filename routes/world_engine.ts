@@ -59,7 +59,16 @@ const eventsRoute = createRoute({
     "The world's event log: a JSON page, or a live SSE stream with Accept: text/event-stream",
   description:
     "Each SSE message has `id` = seq and `data` = the event as JSON; comments keep idle streams alive. The stream ends when the client disconnects.",
-  request: { params: WorldParams, query: EventsQuery, headers: LastEventId },
+  request: {
+    params: WorldParams,
+    query: EventsQuery.extend({
+      token: z.string().max(1000).optional().meta({
+        description:
+          "An events token from POST …/events/token, instead of the Authorization header (for EventSource)",
+      }),
+    }),
+    headers: LastEventId,
+  },
   responses: {
     200: {
       description: "Events oldest first, or a live stream of them",
@@ -85,7 +94,7 @@ export function worldEngineRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.openapi(eventsRoute, async (c) => {
     const { world } = c.req.valid("param");
-    const query = c.req.valid("query");
+    const { token: _token, ...query } = c.req.valid("query");
     if (!c.req.header("accept")?.includes("text/event-stream")) {
       return c.json(await listEvents(deps, world, query), 200);
     }

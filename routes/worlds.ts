@@ -5,6 +5,8 @@ import type { Deps } from "../src/deps.ts";
 import { WorldUsage, worldUsage } from "../src/model/world_usage.ts";
 import { createWorldFromTemplate } from "../src/world/templates/create_from_template.ts";
 import { CreateWorldInput, getWorld, listWorlds, World } from "../src/world/world.ts";
+import { seesWorld } from "../src/access/api_key.ts";
+import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonBody, jsonContent as json, WorldParams } from "./_openapi.ts";
@@ -59,14 +61,23 @@ export function worldRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     createWorldRoute,
     async (c) => c.json(await createWorldFromTemplate(deps, c.req.valid("json")), 201),
   );
-  app.openapi(listWorldsRoute, async (c) => c.json({ worlds: await listWorlds(deps) }, 200));
+  app.openapi(listWorldsRoute, async (c) => {
+    // A key sees the worlds of its scope only.
+    const principal = c.get("principal");
+    const worlds = (await listWorlds(deps)).filter((w) => seesWorld(principal, w.id));
+    return c.json({ worlds }, 200);
+  });
   app.openapi(
     getWorldRoute,
     async (c) => c.json(await getWorld(deps, c.req.valid("param").world), 200),
   );
   app.openapi(
     usageRoute,
-    async (c) => c.json(await worldUsage(deps, c.req.valid("param").world), 200),
+    async (c) =>
+      c.json(
+        await worldUsage(deps, c.req.valid("param").world, { day: utcDay(Date.now()) }),
+        200,
+      ),
   );
   return app;
 }

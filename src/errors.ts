@@ -15,6 +15,7 @@ export type ErrorCode =
   | "payload_too_large"
   | "unprocessable"
   | "rate_limited"
+  | "budget_exceeded"
   | "model_unavailable"
   | "model_timeout"
   | "model_invalid_output"

@@ -177,13 +177,16 @@ export async function loadAgent(
   scope: AgentScope,
 ): Promise<Versioned<Agent>> {
   const doc = await deps.storage.documents.get<Agent>(agentKey(scope));
-  if (!doc) {
-    throw new NotFoundError(
-      "agent_not_found",
-      `Cannot find agent "${scope.agentId}" in world "${scope.worldId}": list agents with GET /v1/worlds/${scope.worldId}/agents`,
-    );
-  }
+  if (!doc) throw agentNotFound(scope);
   return doc;
+}
+
+/** The error of an agent that does not exist (or that the caller may not see: the same error). */
+export function agentNotFound(scope: { worldId: string; agentId: string }): NotFoundError {
+  return new NotFoundError(
+    "agent_not_found",
+    `Cannot find agent "${scope.agentId}" in world "${scope.worldId}": list agents with GET /v1/worlds/${scope.worldId}/agents`,
+  );
 }
 
 /** Every agent of a world, ordered by id. */

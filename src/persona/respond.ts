@@ -155,6 +155,8 @@ export type Replanner = (
 export interface RespondOptions {
   /** Re-plans after an inner-voice directive that changes the day. @default replanFrom */
   replan?: Replanner;
+  /** The API key the message came with; stored on the memories the turn writes. */
+  keyId?: string;
 }
 
 const STRANGER = "A stranger";
@@ -271,7 +273,7 @@ export async function respond(
     spoken: enacted.value.reply,
     importance: enacted.value.importance,
     at,
-  });
+  }).map((m) => (options.keyId === undefined ? m : { ...m, keyId: options.keyId }));
   const written = items.length === 0
     ? { records: [], usage: addUsage() }
     : await withAgentLock(deps, scope, () => storeTurn(deps, scope, items));

@@ -4,11 +4,11 @@
  */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import type { Versioned } from "../ports/document_store.ts";
 import type { GameTime } from "../time/game_time.ts";
-import { type Clock, type World, worldKey, WorldSettings } from "./world.ts";
+import { type Clock, type World, worldKey, worldNotFound, WorldSettings } from "./world.ts";
 
 /** The longest tick: one game day. */
 export const MAX_TICK_MINUTES = 1440;
@@ -34,7 +34,10 @@ export const TickInput = z
     minutes: TickMinutes.optional().meta({
       description: "Game minutes to advance (1-1440); default: the world's minutesPerTick",
     }),
-    tickId: TickId.optional().meta({
+    tickId: TickId.refine(
+      (id) => !id.startsWith("cron:"),
+      'Tick ids starting with "cron:" are reserved for the scheduler',
+    ).optional().meta({
       description:
         "Your id for this tick: sending it again returns the first result and does not advance again; minted when absent",
     }),
@@ -78,12 +81,7 @@ export async function loadWorldDoc(
   worldId: WorldId,
 ): Promise<Versioned<World>> {
   const doc = await deps.storage.documents.get<World>(worldKey(worldId));
-  if (!doc) {
-    throw new NotFoundError(
-      "world_not_found",
-      `Cannot find world "${worldId}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
-    );
-  }
+  if (!doc) throw worldNotFound(worldId);
   return doc;
 }
 

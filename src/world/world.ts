@@ -17,6 +17,18 @@ export const Clock = z
   .meta({ id: "Clock" });
 export type Clock = z.infer<typeof Clock>;
 
+/**
+ * Most model calls and tokens a world may spend per UTC day. Once spent, model-calling requests
+ * answer 429 `budget_exceeded` and ticks keep agents on their current plans without calls.
+ */
+export const WorldBudget = z
+  .strictObject({
+    callsPerDay: z.number().int().min(0).max(1e9).optional(),
+    tokensPerDay: z.number().int().min(0).max(1e12).optional(),
+  })
+  .meta({ id: "WorldBudget", example: { callsPerDay: 5000, tokensPerDay: 2_000_000 } });
+export type WorldBudget = z.infer<typeof WorldBudget>;
+
 /** Per-world tuning of the memory stream; every field has the paper's default. */
 export const WorldSettings = z
   .strictObject({
@@ -87,6 +99,7 @@ export const WorldSettings = z
       description:
         "When true, an agent sincerely asked whether it is an AI says so, in character (SPEC §7)",
     }),
+    budget: WorldBudget.optional(),
   })
   .meta({ id: "WorldSettings" });
 export type WorldSettings = z.infer<typeof WorldSettings>;
@@ -174,13 +187,16 @@ export async function createWorld(
  */
 export async function getWorld(deps: Pick<Deps, "storage">, id: WorldId): Promise<World> {
   const doc = await deps.storage.documents.get<World>(worldKey(id));
-  if (!doc) {
-    throw new NotFoundError(
-      "world_not_found",
-      `Cannot find world "${id}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
-    );
-  }
+  if (!doc) throw worldNotFound(id);
   return doc.value;
+}
+
+/** The error of a world that does not exist (or that the caller may not see: the same error). */
+export function worldNotFound(id: string): NotFoundError {
+  return new NotFoundError(
+    "world_not_found",
+    `Cannot find world "${id}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
+  );
 }
 
 /** Every world, ordered by id. */

@@ -13,7 +13,11 @@ import type { Storage } from "../../src/ports/storage.ts";
 /** A backend tests can open fresh, isolated stores from. */
 export interface Backend {
   name: "embedded" | "upstash";
-  open(): Promise<Storage>;
+  /**
+   * Opens a fresh store. On the hosted backend, the same `keyPrefix` twice gives two clients
+   * of one store (as two server instances would have).
+   */
+  open(options?: { keyPrefix?: string }): Promise<Storage>;
 }
 
 /** Whether redis-server is on PATH. */
@@ -56,13 +60,13 @@ export async function startBackends(
   const vector = await startUpstashVectorServer({ token: "test-vector-token", dimensions });
   const upstash: Backend = {
     name: "upstash",
-    open: () =>
+    open: (options = {}) =>
       openUpstashStorage({
         redisUrl: gateway.url,
         redisToken: "test-redis-token",
         vectorUrl: vector.url,
         vectorToken: "test-vector-token",
-        keyPrefix: `t${Date.now().toString(36)}${(counter++).toString(36)}`,
+        keyPrefix: options.keyPrefix ?? `t${Date.now().toString(36)}${(counter++).toString(36)}`,
       }),
   };
   return {
