@@ -12,6 +12,7 @@ import { accessControl } from "./access.ts";
 import { auditRoutes, auditWrites } from "./audit.ts";
 import { eventsTokenRoutes } from "./events_token.ts";
 import { keyRoutes } from "./keys.ts";
+import { textHygiene } from "./hygiene.ts";
 import { type MatchedOperation, operationMatcher } from "./permissions.ts";
 import type { RateLimitRule } from "../src/access/api_key.ts";
 import { meteredDeps } from "../lib/access/budget_meter.ts";
@@ -108,6 +109,8 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
       now: Date.now,
     }),
   );
+
+  app.use("/v1/*", textHygiene());
 
   app.route("/", serviceRoutes(deps));
   app.route("/v1", worldRoutes(deps));

@@ -32,6 +32,8 @@ import {
   updatePersonaRecord,
 } from "./persona.ts";
 import { readPngText } from "./png_text.ts";
+import { assertCardFits } from "./card_limits.ts";
+import { jsonDepthExceeds, MAX_JSON_DEPTH, stripUnsafeJson } from "../text/hygiene.ts";
 
 /** Where our own data lives inside a card's `extensions`. */
 export const EXTENSION_KEY = "simulacra";
@@ -135,12 +137,24 @@ export function parseCardObject(value: unknown): ParsedCard {
   return { spec, data: parsed.data };
 }
 
+/**
+ * Card JSON, refused past the depth limit (extensions from other tools included) and with
+ * control characters and lone surrogates stripped from every string.
+ */
+function parseCardJson(text: string): unknown {
+  if (jsonDepthExceeds(text)) {
+    throw invalidCard("too_deep", `the card nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  return stripUnsafeJson(JSON.parse(text));
+}
+
 function decodeBase64Json(text: string, keyword: string): unknown {
   try {
     const binary = atob(text.trim());
     const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
+    return parseCardJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (err) {
+    if (err instanceof SimulacraError) throw err;
     throw invalidCard("bad_png_text", `the "${keyword}" text chunk is not base64-encoded JSON`);
   }
 }
@@ -164,8 +178,9 @@ export function parseCard(contentType: string, body: Uint8Array): ParsedCard {
   if (/^application\/([a-z.-]+\+)?json$/.test(type)) {
     let value: unknown;
     try {
-      value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
-    } catch {
+      value = parseCardJson(new TextDecoder("utf-8", { fatal: true }).decode(body));
+    } catch (err) {
+      if (err instanceof SimulacraError) throw err;
       throw invalidCard("malformed_json", "the body is not valid JSON");
     }
     return parseCardObject(value);
@@ -227,10 +242,13 @@ export interface ImportedCard {
   usage: Usage;
 }
 
-/** Most seed phrases taken from a card's description, scenario and lorebook. */
+/** Most seed phrases taken from a card's description and scenario (the text itself is kept whole). */
 const MAX_DESCRIPTION_SEEDS = 60;
 const MAX_SCENARIO_SEEDS = 10;
-const MAX_LORE = 100;
+
+function loreEntries(d: CardData) {
+  return d.character_book.entries.filter((e) => e.enabled && e.content.trim().length > 0);
+}
 
 /**
  * Imports a card as a new agent: name, description (seed memories, macros expanded), traits
@@ -252,7 +270,13 @@ export async function importCard(
 ): Promise<ImportedCard> {
   const world = await getWorld(deps, worldId);
   const d = parsed.data;
-  const name = d.name.trim().slice(0, 100);
+  const name = d.name.trim();
+  assertCardFits({
+    name,
+    description: expandMacros(d.description, name),
+    lore: loreEntries(d).map((e) => ({ keys: e.keys, content: expandMacros(e.content, name) })),
+    examples: expandMacros(d.mes_example, name),
+  });
   const ours = OurExtension.safeParse(d.extensions[EXTENSION_KEY]);
   const description = expandMacros(d.description, name);
   const scenario = expandMacros(d.scenario, name);
@@ -261,7 +285,7 @@ export async function importCard(
     name,
     ...(ours.success && typeof ours.data.age === "number" ? { age: ours.data.age } : {}),
     traits: ours.success && ours.data.traits ? ours.data.traits : traitsOf(d.personality),
-    description: (description || name).slice(0, 8000),
+    description: description || name,
   });
   if (!input.success) {
     const issue = input.error.issues[0];
@@ -270,9 +294,7 @@ export async function importCard(
   const created = newAgent(deps, worldId, input.data, world.clock.now);
   const agent: Agent = { ...created, ...(await startingAreas(deps, created)) };
 
-  const entries = d.character_book.entries
-    .filter((e) => e.enabled && e.content.trim().length > 0)
-    .slice(0, MAX_LORE)
+  const entries = loreEntries(d)
     .map((e) => {
       const keys = e.keys.map((k) => k.trim()).filter((k) => k.length > 0 && k.length <= 80).slice(
         0,
@@ -280,7 +302,7 @@ export async function importCard(
       );
       const content = expandMacros(e.content, name);
       const text = keys.length > 0 ? `${keys.join(", ")}: ${content}` : content;
-      return { name: e.name.trim().slice(0, 120), keys, text: text.slice(0, 2000), content };
+      return { name: e.name.trim().slice(0, 120), keys, text, content };
     });
   const at = world.clock.now;
   const items: NewMemory[] = [
@@ -303,7 +325,7 @@ export async function importCard(
     card: {
       personality: expandMacros(d.personality, name),
       scenario,
-      examples: expandMacros(d.mes_example, name).slice(0, 6000),
+      examples: expandMacros(d.mes_example, name),
     },
   });
   const persona: Persona = ours.success ? { ...ours.data.persona, name } : {
