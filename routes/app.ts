@@ -219,5 +219,15 @@ function httpExceptionResponse(
   if (err.status === 413) {
     return c.json(errorBody("payload_too_large", "Cannot accept a body this large"), 413);
   }
+  if (err.status === 415) {
+    // The validator refuses a body of another content type: the client's fault, not ours.
+    return c.json(
+      errorBody(
+        "invalid_request",
+        "Cannot read this body: send it as JSON with Content-Type: application/json",
+      ),
+      415 as 400,
+    );
+  }
   return c.json(errorBody("internal_error", "Cannot complete the request"), 500);
 }
