@@ -13,7 +13,7 @@ import {
   seesAgent,
   seesWorld,
 } from "../src/access/api_key.ts";
-import { keySubject, spentLimit, worldSubject } from "../src/access/budget.ts";
+import { keySubject, spentLimit, spentWorldBudget } from "../src/access/budget.ts";
 import { agentNotFound } from "../src/agents/agent.ts";
 import type { Deps } from "../src/deps.ts";
 import { type ErrorCode, SimulacraError } from "../src/errors.ts";
@@ -181,22 +181,16 @@ export function accessControl(
         );
       }
     }
-    const limits = world?.value.settings.budget;
-    if (world && limits) {
-      const day = utcDay(options.now());
-      const spent = spentLimit(
-        { calls: limits.callsPerDay, tokens: limits.tokensPerDay },
-        await storage.usage.spend(worldSubject(world.id), day),
+    const spent = world ? await spentWorldBudget(deps, world.value, utcDay(options.now())) : null;
+    if (spent) {
+      const max = spent.limit === "calls" ? spent.budget.callsPerDay : spent.budget.tokensPerDay;
+      throw new SimulacraError(
+        "budget_exceeded",
+        `Cannot call a model in world "${
+          world!.id
+        }" today: its daily budget of ${max} ${spent.limit} is spent (settings.budget); it resets at midnight UTC`,
+        { details: { budget: "world", limit: spent.limit, day: spent.day } },
       );
-      if (spent) {
-        throw new SimulacraError(
-          "budget_exceeded",
-          `Cannot call a model in world "${world.id}" today: its daily budget of ${
-            spent === "calls" ? limits.callsPerDay : limits.tokensPerDay
-          } ${spent} is spent (settings.budget); it resets at midnight UTC`,
-          { details: { budget: "world", limit: spent, day } },
-        );
-      }
     }
   }
 }

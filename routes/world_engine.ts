@@ -7,6 +7,7 @@ import { EventPage, EventsQuery, followEvents, listEvents } from "../src/engine/
 import { TickInput, updateWorld, UpdateWorldInput } from "../src/world/clock.ts";
 import { TickResult, tickWorld } from "../src/world/tick_world.ts";
 import { World } from "../src/world/world.ts";
+import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
@@ -90,7 +91,8 @@ export function worldEngineRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.openapi(tickRoute, async (c) => {
     const { world } = c.req.valid("param");
-    return c.json(await tickWorld(deps, world, c.req.valid("json") ?? {}), 200);
+    const input = c.req.valid("json") ?? {};
+    return c.json(await tickWorld(deps, world, { ...input, day: utcDay(Date.now()) }), 200);
   });
   app.openapi(eventsRoute, async (c) => {
     const { world } = c.req.valid("param");

@@ -47,7 +47,8 @@ export interface ScheduledTickOptions {
  * then advances every unpaused world once by its `minutesPerTick` through the same
  * {@linkcode tickWorld} as `POST …/tick`, with the tick id `cron:<world>:<minute ISO>`. A
  * duplicate delivery of the same minute therefore returns the first result instead of advancing
- * again. A world that fails is reported in `ticks` and does not stop the others.
+ * again. A world that fails is reported in `ticks` and does not stop the others. A world whose
+ * daily budget is spent (on the UTC day of `scheduledAt`) coasts: see {@linkcode tickWorld}.
  * @throws `store_unavailable` when the worlds cannot be listed.
  */
 export async function runScheduledTick(
@@ -63,6 +64,7 @@ export async function runScheduledTick(
     try {
       const result = await tickWorld(deps, world.id, {
         tickId,
+        day: minute.slice(0, 10),
         waitMs: options.waitMs ?? 5_000,
       });
       return { worldId: world.id, tickId, now: result.clock.now };

@@ -5,7 +5,9 @@ import type { WorldId } from "../ids.ts";
 import { runTick } from "../engine/tick_engine.ts";
 import { GameTime } from "../time/game_time.ts";
 import { AgentStepSummary, agentTickSystem } from "./agent_step.ts";
-import { Clock } from "./world.ts";
+import { Clock, getWorld } from "./world.ts";
+import { spentWorldBudget } from "../access/budget.ts";
+import { coastTickSystem } from "./coast_step.ts";
 
 /** The response of `POST /v1/worlds/{world}/tick`; a repeated tick id answers the same. */
 export const TickResult = z
@@ -21,6 +23,10 @@ export const TickResult = z
       completionTokens: z.number().int(),
     }),
     events: z.number().int().meta({ description: "Events the tick appended to the world's log" }),
+    budgetExhausted: z.boolean().optional().meta({
+      description:
+        "True when the world's daily budget was spent: agents kept their plans and no model was called",
+    }),
   })
   .meta({ id: "TickResult" });
 export type TickResult = z.infer<typeof TickResult>;
@@ -35,6 +41,12 @@ export interface TickWorldOptions {
   concurrency?: number;
   /** How long to wait while another tick of the world runs. @default 30000 */
   waitMs?: number;
+  /**
+   * The UTC day of the wall clock (`YYYY-MM-DD`), to check the world's daily budget: when it is
+   * spent the tick coasts (agents keep their plans, no model calls, one `budget.exhausted`
+   * event per day). @default no budget check
+   */
+  day?: string;
 }
 
 /**
@@ -57,5 +69,12 @@ export async function tickWorld(
   worldId: WorldId,
   options: TickWorldOptions = {},
 ): Promise<TickResult> {
+  if (options.day !== undefined) {
+    const spent = await spentWorldBudget(deps, await getWorld(deps, worldId), options.day);
+    if (spent) {
+      const coasted = await runTick(deps, worldId, coastTickSystem(deps, spent), options);
+      return { ...coasted, budgetExhausted: true };
+    }
+  }
   return await runTick(deps, worldId, agentTickSystem(deps), options);
 }

@@ -9,6 +9,7 @@ import type { Storage } from "../../src/ports/storage.ts";
 import { type Backend, startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { runScheduledTick } from "../../src/engine/scheduled_tick.ts";
 
 const { backends, close } = await startBackends();
 const ADMIN = "admin-key-0123456789abcdef";
@@ -383,6 +384,53 @@ for (const backend of backends) {
         assert.ok(usage.body.budget.spent.calls >= 2);
         assert.equal(usage.body.budget.remaining.calls, 0);
         assert.equal(usage.body.budget.remaining.tokens, null);
+      }),
+  });
+
+  Deno.test({
+    name:
+      `[${backend.name}] a tick with a spent world budget keeps agents on their plans without model calls and logs one budget.exhausted event`,
+    ...opts,
+    fn: () =>
+      withApp(backend, async (app, storage) => {
+        await towns(app);
+        const admin = caller(app);
+        await admin("PATCH", "/v1/worlds/smallville", { settings: { budget: { callsPerDay: 1 } } });
+        const before = await admin("GET", "/v1/worlds/smallville/usage");
+        assert.ok(before.body.budget.spent.calls >= 1, "creating the agents spent the budget");
+        const agentsBefore = await admin("GET", "/v1/worlds/smallville/agents");
+        const ticks = [];
+        for (let i = 0; i < 2; i++) {
+          ticks.push(await admin("POST", "/v1/worlds/smallville/tick", { minutes: 30 }));
+        }
+        // The scheduler's tick coasts the same way.
+        const deps = await makeTestDeps({ storage });
+        const cron = await runScheduledTick(deps, Date.now(), { waitMs: 1000 });
+        const smallville = cron.ticks.find((t) => t.worldId === "smallville");
+        assert.equal(smallville?.error, undefined);
+        for (const tick of ticks) {
+          assert.equal(tick.status, 200, JSON.stringify(tick.body));
+          assert.equal(tick.body.budgetExhausted, true);
+          assert.equal(tick.body.usage.calls, 0);
+          assert.deepEqual(tick.body.steps.map((s: Json) => s.perceived), [0, 0]);
+        }
+        assert.equal(ticks[1].body.clock.now, "2023-02-13T08:00:00", "the clock still moves");
+        const after = await admin("GET", "/v1/worlds/smallville/usage");
+        assert.deepEqual(after.body.budget.spent, before.body.budget.spent, "no model call");
+        assert.deepEqual(after.body.total, before.body.total);
+        const agentsAfter = await admin("GET", "/v1/worlds/smallville/agents");
+        assert.deepEqual(
+          agentsAfter.body.agents.map((a: Json) => [a.id, a.location, a.action]),
+          agentsBefore.body.agents.map((a: Json) => [a.id, a.location, a.action]),
+        );
+        const events = await admin("GET", "/v1/worlds/smallville/events?limit=500");
+        const exhausted = events.body.events.filter((e: Json) => e.type === "budget.exhausted");
+        assert.equal(exhausted.length, 1, "one event however many ticks coast");
+        assert.equal(exhausted[0].limit, "calls");
+        assert.equal(exhausted[0].day, new Date().toISOString().slice(0, 10));
+        // Another world without a budget ticks normally.
+        const other = await admin("POST", "/v1/worlds/oakvale/tick", {});
+        assert.equal(other.body.budgetExhausted, undefined);
       }),
   });
 
