@@ -7,9 +7,9 @@ import assert from "node:assert/strict";
 // downloads workerd.
 // deno-lint-ignore no-import-prefix
 import { Miniflare } from "npm:miniflare@4.20260426.0";
-import { startRedisServer } from "../lib/dev/redis_server.ts";
-import { startUpstashRedisGateway } from "../lib/dev/upstash_redis_gateway.ts";
-import { startUpstashVectorServer } from "../lib/dev/upstash_vector_server.ts";
+import { startRedisServer } from "../dev/redis_server.ts";
+import { startUpstashRedisGateway } from "../dev/upstash_redis_gateway.ts";
+import { startUpstashVectorServer } from "../dev/upstash_vector_server.ts";
 import { hasRedisServer } from "./_helpers/backends.ts";
 
 const ADMIN_KEY = "worker-admin-key-0123456789";

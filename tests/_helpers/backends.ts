@@ -3,9 +3,9 @@
  * the hosted one (Upstash clients → local gateway → a real redis-server, plus the local vector
  * server). The hosted one is left out, with a message, only where redis-server is not installed.
  */
-import { startRedisServer } from "../../lib/dev/redis_server.ts";
-import { startUpstashRedisGateway } from "../../lib/dev/upstash_redis_gateway.ts";
-import { startUpstashVectorServer } from "../../lib/dev/upstash_vector_server.ts";
+import { startRedisServer } from "../../dev/redis_server.ts";
+import { startUpstashRedisGateway } from "../../dev/upstash_redis_gateway.ts";
+import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { openUpstashStorage } from "../../lib/upstash/upstash_storage.ts";
 import type { Storage } from "../../src/ports/storage.ts";

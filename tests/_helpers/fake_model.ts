@@ -1,5 +1,5 @@
 /** @module The real OpenAI client pointed at the fake server, for prompt tests. */
-import { type FakeOpenAi, startFakeOpenAi } from "../../lib/dev/fake_openai_server.ts";
+import { type FakeOpenAi, startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
 
 /** A fake server and a client on it; dispose with `await using`. */

@@ -5,9 +5,9 @@
  * and of redis-server's `used_memory` (the vectors on the hosted backend live in Upstash Vector:
  * 384 × 4 bytes each plus metadata, not counted there).
  */
-import { startRedisServer } from "../../lib/dev/redis_server.ts";
-import { startUpstashRedisGateway } from "../../lib/dev/upstash_redis_gateway.ts";
-import { startUpstashVectorServer } from "../../lib/dev/upstash_vector_server.ts";
+import { startRedisServer } from "../../dev/redis_server.ts";
+import { startUpstashRedisGateway } from "../../dev/upstash_redis_gateway.ts";
+import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { openUpstashStorage } from "../../lib/upstash/upstash_storage.ts";

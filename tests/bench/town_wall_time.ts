@@ -14,7 +14,7 @@
  */
 import { parseArgs } from "node:util";
 import { CachedEmbedder } from "../../lib/cached_embedder.ts";
-import { startFakeOpenAi } from "../../lib/dev/fake_openai_server.ts";
+import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";

@@ -54,8 +54,7 @@ Deno.test("loadConfig() points at Ollama with a base URL, a model and the local 
     SIMULACRA_MODEL: "llama3.1:8b",
     SIMULACRA_FAST_MODEL: "llama3.2:3b",
   });
-  assert.equal(config.model.mode, "openai");
-  if (config.model.mode !== "openai") return;
+  assert.ok(config.model.mode === "openai");
   assert.equal(config.model.main, "llama3.1:8b");
   assert.equal(config.model.fast, "llama3.2:3b");
   assert.equal(config.model.apiKey, "not-needed");

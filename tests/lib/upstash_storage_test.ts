@@ -3,7 +3,7 @@
  * the dev REST gateway and the dev vector server (8 dimensions).
  *
  * redis-server is started here; the gateway and the vector server run in a child process,
- * `lib/dev/upstash_local.ts --redis-url …`. Why: the contract's cases keep Deno's default
+ * `dev/upstash_local.ts --redis-url …`. Why: the contract's cases keep Deno's default
  * sanitizers, and servers in this process would open and close Redis connections and HTTP ops
  * inside whichever case happens to be running, which `--sanitize-ops --sanitize-resources`
  * reports as leaks. From here the cases only `fetch`. Both children start before any case runs
@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import { SimulacraError } from "../../src/errors.ts";
 import { Redis } from "@upstash/redis";
 import { Index } from "@upstash/vector";
-import { startRedisServer } from "../../lib/dev/redis_server.ts";
+import { startRedisServer } from "../../dev/redis_server.ts";
 import { openUpstashStorage, UpstashStorage } from "../../lib/upstash/upstash_storage.ts";
 import { newScope, suffix } from "../contracts/_contract_support.ts";
 import { storageContract } from "../contracts/storage_contract.ts";
@@ -156,7 +156,7 @@ async function startLocalUpstash(): Promise<Record<string, string>> {
   const redis = await startRedisServer();
   // close() kills synchronously before it awaits, so it works from the synchronous listener.
   globalThis.addEventListener("unload", () => void redis.close());
-  const cli = new URL("../../lib/dev/upstash_local.ts", import.meta.url);
+  const cli = new URL("../../dev/upstash_local.ts", import.meta.url);
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",

@@ -4,7 +4,7 @@
  * built from the fake's scripted answers.
  */
 import assert from "node:assert/strict";
-import { startFakeOpenAi } from "../../lib/dev/fake_openai_server.ts";
+import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { silentLogger } from "../../lib/logger.ts";
 import { startServer } from "../../main.ts";
 

@@ -4,7 +4,7 @@
  * recorded prompts prove what was (and was not) sent.
  */
 import assert from "node:assert/strict";
-import { startFakeOpenAi } from "../../lib/dev/fake_openai_server.ts";
+import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { silentLogger } from "../../lib/logger.ts";
 import { startServer } from "../../main.ts";
 import { createApp } from "../../routes/app.ts";

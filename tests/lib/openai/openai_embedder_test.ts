@@ -4,7 +4,7 @@ import {
   fakeEmbedding,
   type FakeOpenAi,
   startFakeOpenAi,
-} from "../../../lib/dev/fake_openai_server.ts";
+} from "../../../dev/fake_openai_server.ts";
 import { OpenAiEmbedder, type OpenAiEmbedderOptions } from "../../../lib/openai/openai_embedder.ts";
 import { countTextTokens } from "../../../lib/openai/token_count.ts";
 import { ConfigError, ModelUnavailableError } from "../../../src/errors.ts";

@@ -1,7 +1,7 @@
 /** @module Tests of OpenAiLanguageModel over real HTTP against the fake OpenAI server. */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { type FakeOpenAi, startFakeOpenAi } from "../../../lib/dev/fake_openai_server.ts";
+import { type FakeOpenAi, startFakeOpenAi } from "../../../dev/fake_openai_server.ts";
 import {
   OpenAiLanguageModel,
   type OpenAiLanguageModelOptions,

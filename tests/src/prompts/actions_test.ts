@@ -6,7 +6,6 @@ import {
   buildActionsPrompt,
 } from "../../../src/prompts/actions.ts";
 import { clockMinutes } from "../../../src/time/time_of_day.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 const input: ActionsInput = {
   agentName: "Isabella Rodriguez",
@@ -131,15 +130,4 @@ Deno.test("answerActions() (offline) covers the chunk in order and picks listed 
     chunk: { start: "10:00", end: "10:20", description: "think things over" },
   });
   assert.ok(home.actions.every((a) => a.location === 4), "then the current area");
-});
-
-Deno.test("buildActionsPrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  const answer = { actions: [action("08:00", 20), action("08:20", 40, 2, "🧹")] };
-  m.fake.script("actions", { json: answer });
-  const { value } = await m.model.complete(buildActionsPrompt(input), {
-    operation: "plan.actions",
-  });
-  assert.deepEqual(value, answer);
-  assert.equal(m.fake.requests[0].model, "fake-fast");
 });

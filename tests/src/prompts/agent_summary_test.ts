@@ -4,7 +4,6 @@ import {
   buildAgentSummaryPrompt,
   SUMMARY_MEMORY_CHARS,
 } from "../../../src/prompts/agent_summary.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 const input = {
   agentName: "Isabella Rodriguez",
@@ -47,15 +46,4 @@ Deno.test("AgentSummaryOutput requires all three aspects", () => {
   assert.ok(AgentSummaryOutput.safeParse({ core: "a", occupation: "b", feeling: "c" }).success);
   assert.ok(!AgentSummaryOutput.safeParse({ core: "a", occupation: "b" }).success);
   assert.ok(!AgentSummaryOutput.safeParse({ core: "", occupation: "b", feeling: "c" }).success);
-});
-
-Deno.test("buildAgentSummaryPrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  const answer = { core: "Kind and warm.", occupation: "Runs the cafe.", feeling: "Hopeful." };
-  m.fake.script("agent_summary", { json: answer });
-  const { value } = await m.model.complete(buildAgentSummaryPrompt(input), {
-    operation: "agent_summary",
-  });
-  assert.deepEqual(value, answer);
-  assert.equal(m.fake.requests[0].model, "fake-main");
 });

@@ -134,15 +134,6 @@ Deno.test("answerDayPlan() (offline) gives a valid, contiguous day and fits a re
   assert.match(answer.items[0].description, /fire alarm/);
 });
 
-Deno.test("buildDayPlanPrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  const answer = { wakeUp: "06:30", items: items(["06:30", "08:00", "12:00", "13:00", "18:00"]) };
-  m.fake.script("day_plan", { json: answer });
-  const { value } = await m.model.complete(buildDayPlanPrompt(input), { operation: "plan.day" });
-  assert.deepEqual(value, answer);
-  assert.equal(m.fake.requests[0].model, "fake-main");
-});
-
 Deno.test("buildDayPlanPrompt() sends an unordered answer back for repair", async () => {
   await using m = await fakeModel();
   const ordered = items(["07:00", "08:00", "12:00", "13:00", "18:00"]);

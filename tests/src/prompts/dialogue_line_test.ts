@@ -6,7 +6,6 @@ import {
   DialogueLineOutput,
   MEMORY_LINE_CHARS,
 } from "../../../src/prompts/dialogue_line.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 const opening: DialogueLineInput = {
   speakerName: "John Lin",
@@ -97,16 +96,4 @@ Deno.test("answerDialogueLine() opens with the topic, replies from memories and 
     const initiatorLate = { ...reply, speakerName: "John Lin", turn: 5 };
     assert.equal(answerDialogueLine(initiatorLate).end, false);
   });
-});
-
-Deno.test("buildDialogueLinePrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  const answer = { line: "Hey Dad, it's going well!", end: false };
-  m.fake.script("dialogue_line", { json: answer });
-  const { value } = await m.model.complete(buildDialogueLinePrompt(reply), {
-    operation: "dialogue_line",
-  });
-  assert.deepEqual(value, answer);
-  assert.equal(m.fake.requests[0].model, "fake-main");
-  assert.equal(m.fake.requests[0].kind, "dialogue_line");
 });

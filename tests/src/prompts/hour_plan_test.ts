@@ -6,7 +6,6 @@ import {
   hourPlanSchema,
 } from "../../../src/prompts/hour_plan.ts";
 import { clockMinutes } from "../../../src/time/time_of_day.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 const input: HourPlanInput = {
   agentName: "Eddy Lin",
@@ -69,13 +68,4 @@ Deno.test("answerHourPlan() (offline) cuts the block into contiguous hours cover
   assert.deepEqual(tail.chunks.map((c) => [c.start, c.durationMinutes]), [["13:00", 63]]);
   const end = tail.chunks.at(-1)!;
   assert.equal(clockMinutes(end.start) + end.durationMinutes, clockMinutes("14:03"));
-});
-
-Deno.test("buildHourPlanPrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  const answer = { chunks: [chunk("13:00", 90), chunk("14:30", 120)] };
-  m.fake.script("hour_plan", { json: answer });
-  const { value } = await m.model.complete(buildHourPlanPrompt(input), { operation: "plan.hour" });
-  assert.deepEqual(value, answer);
-  assert.equal(m.fake.requests[0].model, "fake-main");
 });

@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { buildImportancePrompt, importanceSchema } from "../../../src/prompts/importance.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 Deno.test("buildImportancePrompt() keeps observations in a data block and asks for one score each", () => {
   const prompt = buildImportancePrompt({
@@ -26,15 +25,4 @@ Deno.test("importanceSchema() accepts exactly one integer 1-10 per observation",
   ) {
     assert.ok(!schema.safeParse(bad).success, JSON.stringify(bad));
   }
-});
-
-Deno.test("buildImportancePrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  m.fake.script("importance", { json: { scores: [3, 7] } });
-  const { value } = await m.model.complete(
-    buildImportancePrompt({ agentName: "Klaus", observations: ["a", "b"] }),
-    { operation: "importance" },
-  );
-  assert.deepEqual(value, { scores: [3, 7] });
-  assert.equal(m.fake.requests[0].model, "fake-fast");
 });

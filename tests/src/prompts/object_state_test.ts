@@ -5,7 +5,6 @@ import {
   type ObjectStateInput,
   objectStateSchema,
 } from "../../../src/prompts/object_state.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 const input: ObjectStateInput = {
   items: [
@@ -60,15 +59,4 @@ Deno.test("answerObjectState() derives a state from the action's words", () => {
   });
   assert.deepEqual(answer.states, ["brewing coffee", "occupied", "in use", "being cleaned"]);
   assert.ok(objectStateSchema(4).safeParse(answer).success);
-});
-
-Deno.test("buildObjectStatePrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  m.fake.script("object_state", { json: { states: ["brewing coffee", "unmade"] } });
-  const { value } = await m.model.complete(buildObjectStatePrompt(input), {
-    operation: "object_state",
-  });
-  assert.deepEqual(value, { states: ["brewing coffee", "unmade"] });
-  assert.equal(m.fake.requests[0].model, "fake-fast");
-  assert.equal(m.fake.requests[0].kind, "object_state");
 });

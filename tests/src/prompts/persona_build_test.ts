@@ -6,7 +6,6 @@ import {
   PersonaBuildOutput,
 } from "../../../src/prompts/persona_build.ts";
 import { personaFromOutput } from "../../../src/persona/build_persona.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 const input: PersonaBuildInput = {
   agentName: "Mara Vell",
@@ -76,19 +75,4 @@ Deno.test("personaFromOutput() renames duplicate facet titles and rejects blank 
     () => personaFromOutput({ ...out, scene_facets: [{ ...out.scene_facets[0], title: "   " }] }),
     /model_invalid_output|Cannot use the persona/,
   );
-});
-
-Deno.test("buildPersonaBuildPrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  const answer = answerPersonaBuild(input);
-  m.fake.script("persona_build", { json: answer });
-  const { value } = await m.model.complete(buildPersonaBuildPrompt(input), {
-    operation: "persona_build",
-  });
-  assert.deepEqual(value, answer);
-  assert.equal(m.fake.requests[0].model, "fake-main");
-  const generated = await m.model.complete(buildPersonaBuildPrompt(input), {
-    operation: "persona_build",
-  });
-  assert.ok(generated.value.core_traits.length >= 4, "an unscripted answer still validates");
 });

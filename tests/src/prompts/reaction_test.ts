@@ -7,7 +7,6 @@ import {
   ReactionOutput,
   reactionSchema,
 } from "../../../src/prompts/reaction.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 const input: ReactionInput = {
   agentName: "John Lin",
@@ -112,14 +111,4 @@ Deno.test("answerReaction() talks to a free named agent, reacts to emergencies, 
     assert.equal(answer.decision, "react");
     assert.match(answer.reaction ?? "", /stove is burning/);
   });
-});
-
-Deno.test("buildReactionPrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  const answer = { decision: "talk", reason: "Eddy looks free.", reaction: "ask about his song" };
-  m.fake.script("reaction", { json: answer });
-  const { value } = await m.model.complete(buildReactionPrompt(input), { operation: "reaction" });
-  assert.deepEqual(value, answer);
-  assert.equal(m.fake.requests[0].model, "fake-fast");
-  assert.equal(m.fake.requests[0].kind, "reaction");
 });

@@ -1,12 +1,10 @@
 import assert from "node:assert/strict";
 import { answerReflectionInsights } from "../../../lib/offline/responders/reflection_insights.ts";
-import { ModelUnavailableError } from "../../../src/errors.ts";
 import {
   buildReflectionInsightsPrompt,
   EVIDENCE_LINE_CHARS,
   ReflectionInsightsOutput,
 } from "../../../src/prompts/reflection_insights.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 const input = {
   agentName: "Klaus Mueller",
@@ -95,43 +93,5 @@ Deno.test("answerReflectionInsights() combines related memories and cites their 
   assert.deepEqual(answerReflectionInsights({ ...input, memories: [] }), { insights: [] });
   assert.deepEqual(answerReflectionInsights({ ...input, memories: ["Klaus is alone"] }), {
     insights: [{ insight: "Klaus is alone.", evidence: [1] }],
-  });
-});
-
-Deno.test("buildReflectionInsightsPrompt() round-trips through the OpenAI client and the fake server", async (t) => {
-  await using m = await fakeModel();
-  await t.step("a scripted answer comes back as sent", async () => {
-    const answer = {
-      insights: [
-        {
-          insight: "Klaus Mueller is dedicated to his research on gentrification",
-          evidence: [1, 3, 5],
-        },
-      ],
-    };
-    m.fake.script("reflection_insights", { json: answer });
-    const { value } = await m.model.complete(buildReflectionInsightsPrompt(input), {
-      operation: "reflection.insights",
-    });
-    assert.deepEqual(value, answer);
-    assert.equal(m.fake.requests.at(-1)!.model, "fake-main");
-  });
-  await t.step("one malformed answer is repaired; two make model_invalid_output", async () => {
-    m.fake.script("reflection_insights", { content: "Klaus likes research (because of 1)" });
-    const repaired = await m.model.complete(buildReflectionInsightsPrompt(input), {
-      operation: "reflection.insights",
-    });
-    assert.ok(ReflectionInsightsOutput.safeParse(repaired.value).success);
-    assert.equal(repaired.usage.calls, 2);
-
-    m.fake.script(
-      "reflection_insights",
-      { content: "not json" },
-      { json: { insights: [{ insight: "x", evidence: "1" }] } },
-    );
-    await assert.rejects(
-      m.model.complete(buildReflectionInsightsPrompt(input), { operation: "reflection.insights" }),
-      (err: unknown) => err instanceof ModelUnavailableError && err.code === "model_invalid_output",
-    );
   });
 });

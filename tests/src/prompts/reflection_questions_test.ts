@@ -5,7 +5,6 @@ import {
   MEMORY_LINE_CHARS,
   reflectionQuestionsSchema,
 } from "../../../src/prompts/reflection_questions.ts";
-import { fakeModel } from "../../_helpers/fake_model.ts";
 
 const input = {
   agentName: "Klaus Mueller",
@@ -100,28 +99,4 @@ Deno.test("answerReflectionQuestions() asks about the most frequent names and to
       }
     }
   });
-});
-
-Deno.test("buildReflectionQuestionsPrompt() round-trips through the OpenAI client and the fake server", async () => {
-  await using m = await fakeModel();
-  const answer = {
-    questions: [
-      "What topic is Klaus Mueller passionate about?",
-      "What is the relationship between Klaus Mueller and Maria Lopez?",
-      "How does Klaus Mueller spend his days?",
-    ],
-  };
-  m.fake.script("reflection_questions", { json: answer });
-  const { value } = await m.model.complete(buildReflectionQuestionsPrompt(input), {
-    operation: "reflection.questions",
-  });
-  assert.deepEqual(value, answer);
-  assert.equal(m.fake.requests[0].model, "fake-main");
-  assert.equal(m.fake.requests[0].kind, "reflection_questions");
-
-  // Unscripted, the fake answers from the JSON schema sent: still exactly N questions.
-  const generated = await m.model.complete(buildReflectionQuestionsPrompt({ ...input, count: 4 }), {
-    operation: "reflection.questions",
-  });
-  assert.equal(generated.value.questions.length, 4);
 });

@@ -88,14 +88,17 @@ Deno.test("tickWorld() lets two agents who meet decide once, and objects changed
     const reactions = calls.slice(before).filter((c) => c.kind === "reaction");
     assert.deepEqual(reactions.map((c) => c.agentId), ["eddy"], "the id that sorts first decides");
     const eddy = result.steps.find((s) => s.agentId === "eddy")!;
-    assert.ok(eddy.reacted !== undefined);
+    // The offline model talks to a named agent who is free: John is getting up, so they talk.
+    assert.equal(eddy.reacted, "talk");
+    assert.equal(typeof eddy.conversationId, "string");
     const events = await eventsOf(deps, id, "t1");
     assert.ok(events.some((e) => e.type === "reaction" && e.agentId === "eddy"));
-    if (eddy.conversationId) {
-      assert.ok(
-        events.some((e) => e.type === "conversation" && e.conversationId === eddy.conversationId),
-      );
-    }
+    const talks = events.filter((e) => e.type === "conversation");
+    assert.equal(talks.length, 1, "one conversation for the pair, not one each");
+    assert.equal(talks[0].conversationId, eddy.conversationId);
+    assert.deepEqual(talks[0].participants, ["eddy", "john"]);
+    const john = result.steps.find((s) => s.agentId === "john")!;
+    assert.equal(john.reacted, undefined, "John does not decide a second time");
   });
 
   await t.step("a stove someone sets burning makes the agent in that area react", async () => {

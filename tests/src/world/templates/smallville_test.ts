@@ -23,11 +23,15 @@ Deno.test("smallvilleTown() residents live and work in the town and have seed ph
   const town = smallvilleTown();
   assert.ok(town.agents.length >= 12);
   assert.equal(new Set(town.agents.map((a) => a.id)).size, town.agents.length, "unique ids");
+  const workers = town.agents.filter((a) => a.workplace !== undefined);
+  assert.ok(workers.length >= town.agents.length / 2, "most residents have a workplace");
   for (const agent of town.agents) {
     const home = findArea(town.environment, agent.home!);
     assert.ok(home, `${agent.name}'s home exists`);
     assert.ok(home.subAreas.some((s) => s.objects.some((o) => o.name === "bed")), "a bed at home");
-    if (agent.workplace) assert.ok(findArea(town.environment, agent.workplace));
+    if (agent.workplace !== undefined) {
+      assert.ok(findArea(town.environment, agent.workplace), `${agent.name}'s workplace exists`);
+    }
     assert.ok(agent.age !== undefined && agent.traits!.length > 0);
     const seeds = seedPhrases(agent.description);
     assert.ok(seeds.length >= 4, `${agent.name} has seeds`);

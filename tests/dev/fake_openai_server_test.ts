@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { z } from "zod";
 import { zodResponseFormat } from "openai/helpers/zod";
-import { fakeEmbedding, startFakeOpenAi } from "../../../lib/dev/fake_openai_server.ts";
+import { fakeEmbedding, startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 
 const AUTH = { authorization: "Bearer sk-fake-test", "content-type": "application/json" };
 

@@ -1,11 +1,11 @@
 /** @module Tests the Upstash Redis REST gateway's wire protocol with fetch and through @upstash/redis. */
 import assert from "node:assert/strict";
 import { Redis } from "@upstash/redis";
-import { type RedisServer, startRedisServer } from "../../../lib/dev/redis_server.ts";
+import { type RedisServer, startRedisServer } from "../../dev/redis_server.ts";
 import {
   startUpstashRedisGateway,
   type UpstashRedisGateway,
-} from "../../../lib/dev/upstash_redis_gateway.ts";
+} from "../../dev/upstash_redis_gateway.ts";
 
 const TOKEN = "gateway-test-token";
 

@@ -9,15 +9,15 @@
  * - `upsert` (one vector or an array; replaces the whole record, metadata included),
  * - `query` (one query → a list of matches, an array of queries → a list of lists),
  * - `fetch` (`ids` → one entry or null per id; `prefix` → the matching vectors),
- * - `delete` (`ids`, `prefix` or `filter` → `{deleted}`), `range` (offset cursors; "" at the end),
+ * - `delete` (`ids` or `prefix` → `{deleted}`), `range` (offset cursors; "" at the end),
  * - `update` (`metadataUpdateMode` "OVERWRITE" or "PATCH" → `{updated}`),
  * - `reset` (one namespace, or `reset?all`), `info`, `list-namespaces`, `delete-namespace/{ns}`.
  *
  * Scores follow Upstash: COSINE (1 + cos) / 2, EUCLIDEAN 1 / (1 + squared distance), DOT_PRODUCT
  * (1 + dot) / 2. Vectors are kept as float32 like the hosted index. Namespaces are created by
- * the first upsert; other calls on a namespace that does not exist answer 404. Filters: see
- * `_metadata_filter.ts`. Not supported: sparse vectors, `*-data` endpoints (no embedding model)
- * and resumable queries.
+ * the first upsert; other calls on a namespace that does not exist answer 404. Query filters:
+ * only what the product sends (see `_metadata_filter.ts`). Not supported: sparse vectors,
+ * `*-data` endpoints (no embedding model), filtered deletes and resumable queries.
  */
 import { compileFilter, FilterSyntaxError, type MetadataPredicate } from "./_metadata_filter.ts";
 
@@ -267,11 +267,11 @@ class MemoryIndex {
       } else if (typeof request.prefix === "string") {
         const prefix = request.prefix;
         ids = [...vectors.keys()].filter((id) => id.startsWith(prefix));
-      } else if (typeof request.filter === "string") {
-        const matches = compileFilter(request.filter);
-        ids = [...vectors].filter(([, v]) => matches(v.metadata)).map(([id]) => id);
       } else {
-        throw new HttpError(400, "delete needs ids, a prefix or a filter");
+        throw new HttpError(
+          400,
+          "delete needs ids or a prefix (the dev server has no filter delete)",
+        );
       }
     }
     let deleted = 0;

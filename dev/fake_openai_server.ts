@@ -14,12 +14,12 @@
  * block of the system message), so flows run end to end without scripts. Embeddings are
  * deterministic per text (a hash-seeded generator) and deliberately not unit length.
  *
- * Run it for local development with `deno run -A lib/dev/fake_openai_server.ts [port]` and point
+ * Run it for local development with `deno run -A dev/fake_openai_server.ts [port]` and point
  * the OpenAI base URL at the printed address.
  */
-import type { ChatMessage } from "../../src/ports/language_model.ts";
-import { fnv1a } from "../offline/_text.ts";
-import { type JsonSchema, sampleJsonSchema } from "../offline/json_schema_sample.ts";
+import type { ChatMessage } from "../src/ports/language_model.ts";
+import { fnv1a } from "../lib/offline/_text.ts";
+import { type JsonSchema, sampleJsonSchema } from "../lib/offline/json_schema_sample.ts";
 
 /** The first line of a system message that names the prompt kind, e.g. `[prompt:importance]`. */
 export const PROMPT_KIND_LINE: RegExp = /^\[prompt:([^\]\s]+)\]/;
