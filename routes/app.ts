@@ -129,7 +129,8 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.openAPIRegistry.registerComponent("securitySchemes", "adminKey", {
     type: "http",
     scheme: "bearer",
-    description: "SIMULACRA_ADMIN_KEY, required on /v1 routes when the server has one",
+    description:
+      "SIMULACRA_ADMIN_KEY (everything) or an API key from POST /v1/keys (sk_sim_…, its permissions and scope), required on /v1 routes when the server has an admin key",
   });
   app.doc31("/openapi.json", {
     openapi: "3.1.0",

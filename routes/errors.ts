@@ -53,8 +53,8 @@ export function errorResponses(
 > {
   const descriptions: Record<number, string> = {
     400: "Invalid input or malformed JSON",
-    401: "Missing admin key",
-    403: "Wrong admin key",
+    401: "No key sent",
+    403: "Key refused, or a permission or scope is missing",
     404: "Unknown world, agent, memory or route",
     409: "Conflict with existing state",
     413: "Body too large",
