@@ -128,6 +128,15 @@ for (const backend of backends) {
         assert.equal((await caller(app)("DELETE", `/v1/keys/${key.id}`)).status, 404);
         // The admin key still has everything.
         assert.equal((await caller(app)("GET", "/v1/worlds/smallville")).status, 200);
+
+        // An expired key is refused; a malformed key request names the field.
+        const expired = await mintKey(app, { ...GAME_KEY, expiresAt: "2020-01-01T00:00:00Z" });
+        const late = await caller(app, expired.secret)("GET", "/v1/worlds/smallville");
+        assert.equal(late.status, 403);
+        assert.match(late.body.error.message, /expired/);
+        const bad = await caller(app)("POST", "/v1/keys", { ...GAME_KEY, permissions: ["root"] });
+        assert.equal(bad.status, 400);
+        assert.match(bad.body.error.message, /permissions/);
       }),
   });
 
