@@ -50,6 +50,7 @@ export async function startServer(
     adminKey: config.adminKey,
     keyRateLimit: config.keyRateLimit,
     auditRetentionDays: config.auditRetentionDays,
+    clientIpHeader: config.clientIpHeader,
     logger,
   });
   const hostname = config.adminKey ? "0.0.0.0" : "127.0.0.1";

@@ -38,7 +38,7 @@ function start(env: WorkerEnv): Promise<Running> {
       auditRetentionDays: config.auditRetentionDays,
       logger,
       // Cloudflare sets this header itself; a client cannot forge it past the edge.
-      clientAddress: (c) => c.req.header("cf-connecting-ip") ?? "unknown",
+      clientIpHeader: config.clientIpHeader ?? "cf-connecting-ip",
     });
     return { deps: meteredDeps(deps), fetch: (request: Request) => app.fetch(request) };
   })().catch((err) => {

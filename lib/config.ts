@@ -35,6 +35,11 @@ export interface Config {
   keyRateLimit: { requests: number; perSeconds: number };
   /** Days audit entries are kept (SIMULACRA_AUDIT_RETENTION_DAYS, 30). */
   auditRetentionDays: number;
+  /**
+   * The header a trusted reverse proxy puts the client's address in (its first entry counts),
+   * for the failed-auth back-off; unset, the connection's address (SIMULACRA_CLIENT_IP_HEADER).
+   */
+  clientIpHeader?: string;
   model: ModelConfig;
   embedding: EmbeddingConfig;
   storage: StorageConfig;
@@ -94,6 +99,14 @@ const EnvSchema = z.object({
     ).optional(),
   ),
   SIMULACRA_AUDIT_RETENTION_DAYS: optionalInt(1, 3650),
+  SIMULACRA_CLIENT_IP_HEADER: z.preprocess(
+    blankIsUnset,
+    z.string().trim().toLowerCase().regex(
+      /^[a-z0-9-]{1,64}$/,
+      "must be a header name, e.g. x-forwarded-for",
+    )
+      .optional(),
+  ),
 });
 type Env = z.infer<typeof EnvSchema>;
 
@@ -134,6 +147,7 @@ export function loadConfig(
     adminKey: e.SIMULACRA_ADMIN_KEY,
     keyRateLimit: { requests, perSeconds },
     auditRetentionDays: e.SIMULACRA_AUDIT_RETENTION_DAYS ?? 30,
+    clientIpHeader: e.SIMULACRA_CLIENT_IP_HEADER,
     model,
     embedding,
     storage,

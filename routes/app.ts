@@ -41,10 +41,11 @@ export interface AppOptions {
   /** Days audit entries are kept. @default 30 */
   auditRetentionDays?: number;
   /**
-   * The client's address, for failed-auth back-off. @default the connection's remote address
-   * (Deno.serve), else "unknown"
+   * The header a trusted proxy sets to the client's address (first entry of a list), for the
+   * failed-auth back-off. @default none: the connection's remote address (Deno.serve's), else
+   * "unknown"
    */
-  clientAddress?: (c: Context) => string;
+  clientIpHeader?: string;
   logger: Logger;
   /** Largest request body accepted. @default 4 MiB */
   maxBodyBytes?: number;
@@ -104,7 +105,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
       adminKey: options.adminKey,
       match: (method, path) => match(method, path),
       keyRateLimit: options.keyRateLimit ?? { requests: 120, perSeconds: 60 },
-      clientAddress: options.clientAddress ?? remoteAddress,
+      clientAddress: (c) => clientAddress(c, options.clientIpHeader),
       eventsTokens,
       now: Date.now,
     }),
@@ -195,8 +196,13 @@ export function v1Operations(app: OpenAPIHono<AppEnv>): { method: string; route:
   );
 }
 
-/** The remote address Deno.serve passes as the handler's second argument (Hono's `c.env`). */
-function remoteAddress(c: Context): string {
+/**
+ * The client's address: the first entry of the trusted proxy's header when one is configured,
+ * else the remote address Deno.serve passes as the handler's second argument (Hono's `c.env`).
+ */
+function clientAddress(c: Context, header: string | undefined): string {
+  const forwarded = header ? c.req.header(header)?.split(",")[0].trim() : undefined;
+  if (forwarded) return forwarded.slice(0, 64);
   const info = c.env as { remoteAddr?: { hostname?: string } } | undefined;
   return info?.remoteAddr?.hostname ?? "unknown";
 }

@@ -147,6 +147,11 @@ Deno.test("loadConfig() reads the default key rate limit and the audit retention
   });
   assert.deepEqual(set.keyRateLimit, { requests: 10, perSeconds: 1 });
   assert.equal(set.auditRetentionDays, 90);
+  assert.equal(defaults.clientIpHeader, undefined);
+  assert.equal(
+    loadConfig({ SIMULACRA_CLIENT_IP_HEADER: "X-Forwarded-For" }).clientIpHeader,
+    "x-forwarded-for",
+  );
   const bad = configErrorOf({
     SIMULACRA_KEY_RATE_LIMIT: "lots",
     SIMULACRA_AUDIT_RETENTION_DAYS: "0",

@@ -350,6 +350,30 @@ for (const backend of backends) {
   });
 
   Deno.test({
+    name: `[${backend.name}] behind a trusted proxy, the back-off counts the address in its header`,
+    ...opts,
+    fn: () =>
+      withApp(backend, async (app) => {
+        const via = (client: string, bearer: string) =>
+          app.request("/v1/worlds", {
+            headers: {
+              authorization: `Bearer ${bearer}`,
+              "x-forwarded-for": `${client}, 10.0.0.1`,
+            },
+          }, { remoteAddr: { hostname: "10.0.0.1" } });
+        for (let i = 0; i < 10; i++) {
+          assert.equal((await via("192.0.2.1", `wrong-${i}`)).status, 403);
+        }
+        assert.equal((await via("192.0.2.1", ADMIN)).status, 429);
+        assert.equal(
+          (await via("192.0.2.2", ADMIN)).status,
+          200,
+          "another client behind the proxy",
+        );
+      }, { clientIpHeader: "x-forwarded-for" }),
+  });
+
+  Deno.test({
     name:
       `[${backend.name}] budgets: a key or a world past its budget gets 429 budget_exceeded before any model call`,
     ...opts,
