@@ -83,7 +83,7 @@ export function accessControl(
         `key:${principal.key.id}`,
         windowOf(principal.key.rateLimit ?? options.keyRateLimit),
       );
-      setRateHeaders(c, decision, principal.key.rateLimit ?? options.keyRateLimit);
+      setRateHeaders(c, { decision, rule: principal.key.rateLimit ?? options.keyRateLimit });
       if (!decision.success) {
         setRetryAfter(c, decision.reset);
         return fail(
@@ -113,7 +113,7 @@ export function accessControl(
       const claims = await options.eventsTokens.verify(token, options.now());
       const minter = claims?.keyId ? await keyById(storage.documents, claims.keyId) : null;
       if (claims && claims.worldId === matched.params.world && (!claims.keyId || minter)) {
-        return { kind: "key", key: eventsTokenKey(claims.worldId, claims.keyId, minter) };
+        return { kind: "key", key: eventsTokenKey(claims, minter) };
       }
       return await refuse(c, "the events token is wrong, expired, or for another world");
     }
@@ -186,7 +186,9 @@ export function accessControl(
         );
       }
     }
-    const spent = world ? await spentWorldBudget(deps, world.value, utcDay(options.now())) : null;
+    const spent = world
+      ? await spentWorldBudget(deps, world.value, { day: utcDay(options.now()) })
+      : null;
     if (spent) {
       const max = spent.limit === "calls" ? spent.budget.callsPerDay : spent.budget.tokensPerDay;
       throw new SimulacraError(
@@ -239,7 +241,10 @@ function authorize(principal: Principal & { kind: "key" }, matched: MatchedOpera
 }
 
 /** The principal an events token stands for: `read` of one world, within its minter's scope. */
-function eventsTokenKey(worldId: string, keyId: string | null, minter: ApiKey | null): ApiKey {
+function eventsTokenKey(
+  { worldId, keyId }: { worldId: string; keyId: string | null },
+  minter: ApiKey | null,
+): ApiKey {
   return {
     id: keyId ?? "events-token",
     name: "events token",
@@ -262,7 +267,10 @@ function windowOf(rule: RateLimitRule) {
   return { requests: rule.requests, windowMs: rule.perSeconds * 1000 };
 }
 
-function setRateHeaders(c: Context, decision: RateDecision, rule: RateLimitRule): void {
+function setRateHeaders(
+  c: Context,
+  { decision, rule }: { decision: RateDecision; rule: RateLimitRule },
+): void {
   const seconds = Math.max(0, Math.ceil((decision.reset - Date.now()) / 1000));
   c.header("RateLimit-Limit", String(decision.limit));
   c.header("RateLimit-Remaining", String(decision.remaining));

@@ -30,7 +30,7 @@ export function meteredDeps(deps: Deps, options: { now?: () => number } = {}): D
   const now = options.now ?? Date.now;
   const ledger = deps.storage.usage;
   const record = (attribution: Attribution, usage: Usage) =>
-    recordSpend(ledger, attribution, usage, now());
+    recordSpend(ledger, { attribution, usage, now: now() });
   const model: LanguageModel = {
     info: deps.model.info,
     async complete(prompt, attribution) {
@@ -55,9 +55,7 @@ export function meteredDeps(deps: Deps, options: { now?: () => number } = {}): D
 
 async function recordSpend(
   ledger: UsageLedger,
-  attribution: Attribution,
-  usage: Usage,
-  now: number,
+  { attribution, usage, now }: { attribution: Attribution; usage: Usage; now: number },
 ): Promise<void> {
   const spend: Spend = { calls: usage.calls, tokens: usage.promptTokens + usage.completionTokens };
   const keyId = currentRequest()?.keyId;

@@ -40,7 +40,7 @@ export interface SpentWorldBudget {
 export async function spentWorldBudget(
   deps: Pick<Deps, "storage">,
   world: World,
-  day: string,
+  { day }: { day: string },
 ): Promise<SpentWorldBudget | null> {
   const budget = world.settings.budget;
   if (!budget || (budget.callsPerDay === undefined && budget.tokensPerDay === undefined)) {

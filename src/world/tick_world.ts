@@ -70,7 +70,7 @@ export async function tickWorld(
   options: TickWorldOptions = {},
 ): Promise<TickResult> {
   if (options.day !== undefined) {
-    const spent = await spentWorldBudget(deps, await getWorld(deps, worldId), options.day);
+    const spent = await spentWorldBudget(deps, await getWorld(deps, worldId), { day: options.day });
     if (spent) {
       const coasted = await runTick(deps, worldId, coastTickSystem(deps, spent), options);
       return { ...coasted, budgetExhausted: true };
