@@ -2,7 +2,8 @@
 import { loadConfig } from "./lib/config.ts";
 import { openKvStorage } from "./lib/kv/kv_storage.ts";
 import { jsonLogger, type Logger } from "./lib/logger.ts";
-import { describeServices, openServices } from "./lib/services.ts";
+import { openServices } from "./lib/services.ts";
+import { startupBanner, startupFacts } from "./lib/startup_report.ts";
 import { meteredDeps } from "./lib/access/budget_meter.ts";
 import { createApp } from "./routes/app.ts";
 import type { Deps } from "./src/deps.ts";
@@ -17,8 +18,10 @@ export interface StartServerOptions {
   cron?: (name: string, schedule: string, handler: () => Promise<void>) => unknown;
   /** Overrides the port (0 = any free port). */
   port?: number;
-  /** Prints the human start-up line. @default console.log */
-  announce?: (line: string) => void;
+  /** Prints the start-up banner on a terminal. @default console.log */
+  announce?: (banner: string) => void;
+  /** Whether stdout is a terminal: a banner then, one JSON log line otherwise. @default Deno.stdout.isTerminal() */
+  terminal?: boolean;
 }
 
 /** A running server. */
@@ -70,17 +73,13 @@ export async function startServer(
     app.fetch,
   );
   const url = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${server.addr.port}`;
-  const access = config.adminKey
-    ? "admin key or an API key required on /v1"
-    : "no SIMULACRA_ADMIN_KEY: listening on 127.0.0.1 only, every request allowed, loopback Host names only; set one to use API keys, rate limits and budgets";
-  logger.log(
-    "info",
-    `Simulacra ${VERSION} on ${url} (${access}); ${describeServices(config, deps)}`,
-    {
-      docs: `${url}/docs`,
-      playground: `${url}/`,
-    },
-  );
+  const facts = startupFacts(config, deps, url);
+  if (options.terminal ?? Deno.stdout.isTerminal()) {
+    // deno-lint-ignore no-console
+    (options.announce ?? console.log)(startupBanner(facts));
+  } else {
+    logger.log("info", `Simulacra ${VERSION} listening on ${url}`, { ...facts });
+  }
   return {
     url,
     deps,

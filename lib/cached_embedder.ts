@@ -25,7 +25,11 @@ export class CachedEmbedder implements Embedder {
     this.#inner = inner;
     this.info = inner.info;
     this.#capacity = options.capacity ?? 5000;
+    if (inner.probe) this.probe = () => inner.probe!();
   }
+
+  /** The inner embedder's endpoint check, when it has one. */
+  readonly probe?: () => Promise<void>;
 
   /** How many texts were served from the cache so far. */
   get hits(): number {

@@ -102,19 +102,3 @@ function openStorage(
   }
   return openEmbedded(config.dataDir, dimensions);
 }
-
-/** A one-line description of the running configuration, for the start-up line. No secrets. */
-export function describeServices(config: Config, deps: Deps): string {
-  const model = deps.model.info.mode === "offline"
-    ? "offline (deterministic stand-in, no API key; set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)"
-    : `${deps.model.info.main} / fast ${deps.model.info.fast}${
-      config.model.mode === "openai" && config.model.baseURL
-        ? ` at ${new URL(config.model.baseURL).host}`
-        : ""
-    }`;
-  const e = deps.embedder.info;
-  const storage = config.storage.kind === "embedded"
-    ? `embedded at ${config.storage.dataDir}`
-    : `Upstash at ${new URL(config.storage.redisUrl).host}`;
-  return `model: ${model}\n  embedder: ${e.model} (${e.mode}, ${e.dimensions} dimensions)\n  storage: ${storage}`;
-}

@@ -25,6 +25,7 @@ const AgentView = Agent.extend({
 const createAgentRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents",
+  operationId: "createAgent",
   tags: ["Agents"],
   summary: "Create an agent; its description's semicolon-separated phrases become seed memories",
   request: { params: WorldParams, body: jsonBody(CreateAgentInput) },
@@ -37,6 +38,7 @@ const createAgentRoute = createRoute({
 const listAgentsRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents",
+  operationId: "listAgents",
   tags: ["Agents"],
   summary: "List the agents of a world",
   request: { params: WorldParams },
@@ -49,6 +51,7 @@ const listAgentsRoute = createRoute({
 const getAgentRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}",
+  operationId: "getAgent",
   tags: ["Agents"],
   summary: "Read an agent",
   request: { params: AgentParams },

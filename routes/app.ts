@@ -5,7 +5,6 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "../src/deps.ts";
 import { SimulacraError } from "../src/errors.ts";
-import { VERSION } from "../src/version.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type AppEnv, validationHook } from "./app_env.ts";
 import { accessControl } from "./access.ts";
@@ -18,6 +17,7 @@ import type { RateLimitRule } from "../src/access/api_key.ts";
 import { meteredDeps } from "../lib/access/budget_meter.ts";
 import { EventsTokens } from "../lib/access/events_token.ts";
 import { errorBody, statusOf } from "./errors.ts";
+import { buildOpenApiDocument, withServer } from "./openapi_document.ts";
 import { serviceRoutes } from "./service.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
@@ -133,15 +133,10 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
     description:
       "SIMULACRA_ADMIN_KEY (everything) or an API key from POST /v1/keys (sk_sim_…, its permissions and scope), required on /v1 routes when the server has an admin key",
   });
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "Simulacra",
-      version: VERSION,
-      description:
-        "Believable minds for game characters: memory streams, reflection, planning, reactions, dialogue and in-character replies over HTTP. All times are game time, YYYY-MM-DDTHH:MM:SS.",
-    },
-    security: [{ adminKey: [] }],
+  let document: ReturnType<typeof buildOpenApiDocument> | undefined;
+  app.get("/openapi.json", (c) => {
+    document ??= buildOpenApiDocument(app); // once, after every route is registered
+    return c.json(withServer(document, new URL(c.req.url).origin));
   });
 
   match = operationMatcher(v1Operations(app));

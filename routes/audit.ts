@@ -70,6 +70,7 @@ const AuditQuery = z.object({
 const auditRoute = createRoute({
   method: "get",
   path: "/audit",
+  operationId: "listAudit",
   tags: ["Keys"],
   summary: "The audit log of writes, newest first, by world or key (admin only)",
   request: { query: AuditQuery },

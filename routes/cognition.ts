@@ -9,6 +9,7 @@ import { AgentParams, jsonBody, jsonContent } from "./_openapi.ts";
 const reflectRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/reflect",
+  operationId: "reflect",
   tags: ["Cognition"],
   summary:
     "Reflect when due (or forced): questions, cited insights, stored as reflection memories all or nothing",

@@ -14,6 +14,7 @@ import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 const conversationRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/conversations",
+  operationId: "startConversation",
   tags: ["Cognition"],
   summary:
     "Two agents talk until one ends it or the turn cap; both remember every line and re-plan around it",
@@ -27,6 +28,7 @@ const conversationRoute = createRoute({
 const reactRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/react",
+  operationId: "react",
   tags: ["Cognition"],
   summary:
     "Decide whether an agent carries on, reacts (re-plans) or talks to the observed agent; vetoes cost no model call",

@@ -16,6 +16,7 @@ import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 const getEnvironmentRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/environment",
+  operationId: "getEnvironment",
   tags: ["Worlds"],
   summary: "Read the environment tree: areas → sub-areas → objects with their state",
   request: { params: WorldParams },
@@ -28,6 +29,7 @@ const getEnvironmentRoute = createRoute({
 const putEnvironmentRoute = createRoute({
   method: "put",
   path: "/worlds/{world}/environment",
+  operationId: "setEnvironment",
   tags: ["Worlds"],
   summary: "Replace the whole environment tree",
   description:
@@ -42,6 +44,7 @@ const putEnvironmentRoute = createRoute({
 const setObjectRoute = createRoute({
   method: "patch",
   path: "/worlds/{world}/objects",
+  operationId: "setObjectState",
   tags: ["Worlds"],
   summary:
     'Set an object\'s state in words, e.g. {"path": "Hobbs Cafe:kitchen:stove", "state": "burning"}',

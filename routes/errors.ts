@@ -23,6 +23,7 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   model_invalid_output: 502,
   model_timeout: 504,
   store_unavailable: 503,
+  unhealthy: 503,
   config_error: 500,
   internal_error: 500,
 };

@@ -12,7 +12,7 @@ const TokenInput = z.strictObject({
   ttlSeconds: z.number().int().min(10).max(MAX_EVENTS_TOKEN_SECONDS).default(
     MAX_EVENTS_TOKEN_SECONDS,
   ).meta({ description: "How long the token lives (at most 600 s)" }),
-}).meta({ id: "EventsTokenInput" });
+}).meta({ id: "EventsTokenInput", example: { ttlSeconds: 300 } });
 
 const EventsToken = z.object({
   token: z.string().meta({ description: "Pass as GET …/events?token=…" }),
@@ -22,6 +22,7 @@ const EventsToken = z.object({
 const tokenRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/events/token",
+  operationId: "createEventsToken",
   tags: ["Worlds"],
   summary:
     "Mint a short-lived (≤ 10 min) token that reads this world's events (EventSource cannot send headers)",

@@ -19,6 +19,7 @@ const CreatedKey = ApiKey.extend({
 const createKeyRoute = createRoute({
   method: "post",
   path: "/keys",
+  operationId: "createKey",
   tags: ["Keys"],
   summary: "Create an API key scoped to worlds or agents, with permissions, limits and budget",
   request: { body: jsonBody(CreateKeyInput) },
@@ -31,6 +32,7 @@ const createKeyRoute = createRoute({
 const listKeysRoute = createRoute({
   method: "get",
   path: "/keys",
+  operationId: "listKeys",
   tags: ["Keys"],
   summary: "List API keys (never their secrets)",
   responses: {
@@ -42,6 +44,7 @@ const listKeysRoute = createRoute({
 const deleteKeyRoute = createRoute({
   method: "delete",
   path: "/keys/{id}",
+  operationId: "deleteKey",
   tags: ["Keys"],
   summary: "Revoke an API key: refused from the next request on, on every instance",
   request: {

@@ -17,6 +17,7 @@ import { AgentParams, jsonBody, jsonContent, MemoryParams } from "./_openapi.ts"
 const perceiveRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/perceive",
+  operationId: "perceive",
   tags: ["Memory"],
   summary:
     "Store 1–500 observations (idempotent by eventId; one importance call, one embedding call)",
@@ -30,6 +31,7 @@ const perceiveRoute = createRoute({
 const retrieveRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/retrieve",
+  operationId: "retrieveMemories",
   tags: ["Memory"],
   summary: "The best memories for a query, with recency/importance/relevance explained",
   request: { params: AgentParams, body: jsonBody(RetrieveInput) },
@@ -42,6 +44,7 @@ const retrieveRoute = createRoute({
 const listRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/memories",
+  operationId: "listMemories",
   tags: ["Memory"],
   summary: "Page through memories by kind and creation time",
   request: { params: AgentParams, query: ListMemoriesQuery },
@@ -54,6 +57,7 @@ const listRoute = createRoute({
 const getRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/memories/{memory}",
+  operationId: "getMemory",
   tags: ["Memory"],
   summary: "Read one memory; reflections include their evidence chain",
   request: { params: MemoryParams },

@@ -25,6 +25,7 @@ import { UsageBody } from "./_usage.ts";
 const putPersonaRoute = createRoute({
   method: "put",
   path: "/worlds/{world}/agents/{agent}/persona",
+  operationId: "setPersona",
   tags: ["Persona"],
   summary: "Set the agent's Narrative Schema persona (4–8 core traits, 1–12 scene facets)",
   request: { params: AgentParams, body: jsonBody(Persona) },
@@ -37,6 +38,7 @@ const putPersonaRoute = createRoute({
 const getPersonaRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/persona",
+  operationId: "getPersona",
   tags: ["Persona"],
   summary: "Read the agent's persona",
   request: { params: AgentParams },
@@ -53,6 +55,7 @@ const BuiltPersona = z
 const buildPersonaRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/persona/build",
+  operationId: "buildPersona",
   tags: ["Persona"],
   summary:
     "Derive a persona with the main model from a narrative, or from the agent's description and memories",
@@ -66,6 +69,7 @@ const buildPersonaRoute = createRoute({
 const exportCardRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/persona/card",
+  operationId: "getPersonaCard",
   tags: ["Persona"],
   summary: "Export the agent as a Character Card V2 (our persona rides in extensions.simulacra)",
   request: { params: AgentParams },
@@ -89,6 +93,7 @@ const ImportedAgent = Agent.extend({
 const importRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/import",
+  operationId: "importAgent",
   tags: ["Agents"],
   summary:
     "Create an agent from a Character Card V2/V3: JSON, or a PNG with a ccv3/chara text chunk",
@@ -100,7 +105,20 @@ const importRoute = createRoute({
     body: {
       required: true,
       content: {
-        "application/json": { schema: { type: "object" } },
+        "application/json": {
+          schema: { type: "object", description: "A Character Card V2 or V3" },
+          example: {
+            spec: "chara_card_v2",
+            spec_version: "2.0",
+            data: {
+              name: "Mira",
+              description:
+                "A lighthouse keeper on a windy island; quiet, observant, kind to strays.",
+              personality: "patient, dry-humoured, superstitious about storms",
+              first_mes: "Mind the steps, they're slick with salt.",
+            },
+          },
+        },
         "image/png": { schema: { type: "string", format: "binary" } },
       },
     },
@@ -114,6 +132,7 @@ const importRoute = createRoute({
 const respondRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/respond",
+  operationId: "respond",
   tags: ["Persona"],
   summary:
     "An in-character reply (Magic-If: anchor, select, recall, bound, enact), with each stage reported",
@@ -127,6 +146,7 @@ const respondRoute = createRoute({
 const interviewRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/interview",
+  operationId: "interview",
   tags: ["Persona"],
   summary:
     "Run the interview battery (5 categories × 5 questions), optionally ablated; writes no memory",

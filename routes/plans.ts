@@ -19,6 +19,7 @@ import { AgentParams, jsonContent } from "./_openapi.ts";
 const postPlanRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/plan",
+  operationId: "makePlan",
   tags: ["Cognition"],
   summary:
     "Plan the agent's day in broad strokes (5–8 items), or with `from` re-plan the rest of it",
@@ -37,6 +38,7 @@ const postPlanRoute = createRoute({
 const getPlanRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/plan",
+  operationId: "getPlan",
   tags: ["Cognition"],
   summary: "Read the agent's plan of a day (404 when none was made)",
   request: { params: AgentParams, query: PlanQuery },
@@ -49,6 +51,7 @@ const getPlanRoute = createRoute({
 const getActionRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/action",
+  operationId: "getAction",
   tags: ["Cognition"],
   summary: "What the agent is doing at a time: a 5–60-minute action with location and emoji",
   description:

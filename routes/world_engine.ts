@@ -15,6 +15,7 @@ import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 const patchWorldRoute = createRoute({
   method: "patch",
   path: "/worlds/{world}",
+  operationId: "updateWorld",
   tags: ["Worlds"],
   summary: "Rename a world, change its tick length or settings, pause or resume it",
   description:
@@ -29,6 +30,7 @@ const patchWorldRoute = createRoute({
 const tickRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/tick",
+  operationId: "tick",
   tags: ["Worlds"],
   summary: "Advance the clock and step every agent: perceive, react or talk, act and move, reflect",
   description:
@@ -55,6 +57,7 @@ const LastEventId = z.object({
 const eventsRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/events",
+  operationId: "listEvents",
   tags: ["Worlds"],
   summary:
     "The world's event log: a JSON page, or a live SSE stream with Accept: text/event-stream",

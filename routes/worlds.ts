@@ -14,6 +14,7 @@ import { jsonBody, jsonContent as json, WorldParams } from "./_openapi.ts";
 const createWorldRoute = createRoute({
   method: "post",
   path: "/worlds",
+  operationId: "createWorld",
   tags: ["Worlds"],
   summary: "Create a world with its own game clock",
   description:
@@ -28,6 +29,7 @@ const createWorldRoute = createRoute({
 const listWorldsRoute = createRoute({
   method: "get",
   path: "/worlds",
+  operationId: "listWorlds",
   tags: ["Worlds"],
   summary: "List worlds",
   responses: {
@@ -39,6 +41,7 @@ const listWorldsRoute = createRoute({
 const getWorldRoute = createRoute({
   method: "get",
   path: "/worlds/{world}",
+  operationId: "getWorld",
   tags: ["Worlds"],
   summary: "Read a world and its clock",
   request: { params: WorldParams },
@@ -48,6 +51,7 @@ const getWorldRoute = createRoute({
 const usageRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/usage",
+  operationId: "getWorldUsage",
   tags: ["Worlds"],
   summary: "Model calls and tokens, per agent and per operation",
   request: { params: WorldParams },

@@ -20,6 +20,7 @@ export type ErrorCode =
   | "model_timeout"
   | "model_invalid_output"
   | "store_unavailable"
+  | "unhealthy"
   | "config_error"
   | "internal_error";
 

@@ -9,7 +9,7 @@ import {
   type Usage,
   type UsageSink,
 } from "../../src/model/usage.ts";
-import { hostOf, withRetries } from "./retry.ts";
+import { hostOf, probeModels, withRetries } from "./retry.ts";
 import { countTextTokens } from "./token_count.ts";
 
 /** Options for {@linkcode OpenAiEmbedder}. */
@@ -136,6 +136,11 @@ export class OpenAiEmbedder implements Embedder {
       maxRetries: 0,
       fetch: options.fetch,
     });
+  }
+
+  /** Lists the endpoint's models once (no tokens): the deep health check. */
+  probe(): Promise<void> {
+    return probeModels(this.#client, { host: this.#host, timeoutMs: this.#timeoutMs });
   }
 
   /**

@@ -11,7 +11,7 @@ import type {
   Prompt,
 } from "../../src/ports/language_model.ts";
 import { addUsage, type Attribution, type Usage, type UsageSink } from "../../src/model/usage.ts";
-import { hostOf, withRetries } from "./retry.ts";
+import { hostOf, probeModels, withRetries } from "./retry.ts";
 import { countChatTokens, countTextTokens } from "./token_count.ts";
 
 /** Options for {@linkcode OpenAiLanguageModel}. */
@@ -152,6 +152,11 @@ export class OpenAiLanguageModel implements LanguageModel {
       maxRetries: 0,
       fetch: options.fetch,
     });
+  }
+
+  /** Lists the endpoint's models once (no tokens): the deep health check. */
+  probe(): Promise<void> {
+    return probeModels(this.#client, { host: this.#host, timeoutMs: this.#timeoutMs });
   }
 
   /**

@@ -4,6 +4,7 @@ import {
   APIConnectionTimeoutError,
   APIError,
   APIUserAbortError,
+  type OpenAI,
   OpenAIError,
 } from "openai";
 import { ConfigError, ModelUnavailableError } from "../../src/errors.ts";
@@ -179,6 +180,32 @@ export function toModelError(error: unknown, context: FailureContext): ModelUnav
       );
   }
   return fail("model_unavailable", `${server} answered HTTP ${status ?? "error"} (${tries})`);
+}
+
+/** The longest the deep health check waits for an OpenAI-compatible endpoint. */
+const PROBE_TIMEOUT_MS = 5_000;
+
+/**
+ * Lists the endpoint's models once, without retries: it answers, and accepts the key, without
+ * spending tokens. Used by `GET /health?deep=true`.
+ *
+ * @throws {ModelUnavailableError} `model_unavailable` or `model_timeout` naming the host.
+ */
+export async function probeModels(
+  client: Pick<OpenAI, "models">,
+  context: Pick<FailureContext, "host" | "timeoutMs">,
+): Promise<void> {
+  const timeoutMs = Math.min(context.timeoutMs, PROBE_TIMEOUT_MS);
+  try {
+    await client.models.list({ timeout: timeoutMs, maxRetries: 0 });
+  } catch (error) {
+    throw toModelError(error, {
+      action: "Cannot list the models",
+      host: context.host,
+      timeoutMs,
+      attempts: 1,
+    });
+  }
 }
 
 /**

@@ -23,7 +23,14 @@ export const BuildPersonaInput = z
       description: "Store the result as the agent's persona (false: only return it)",
     }),
   })
-  .meta({ id: "BuildPersonaInput" });
+  .meta({
+    id: "BuildPersonaInput",
+    example: {
+      narrative:
+        "Isabella Rodriguez runs Hobbs Cafe. She loves making people feel welcome and is planning a Valentine's Day party.",
+      save: true,
+    },
+  });
 export type BuildPersonaInput = z.input<typeof BuildPersonaInput>;
 
 /** How many memories of each source the prompt gets. */

@@ -22,4 +22,10 @@ export interface Embeddings {
 export interface Embedder {
   readonly info: EmbedderInfo;
   embed(texts: readonly string[], attribution: Attribution): Promise<Embeddings>;
+  /**
+   * Checks that the embedding endpoint answers and accepts the key, spending no tokens. Absent
+   * for the local embedder.
+   * @throws `model_unavailable` or `model_timeout` naming the endpoint.
+   */
+  probe?(): Promise<void>;
 }

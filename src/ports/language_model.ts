@@ -47,4 +47,10 @@ export interface ModelInfo {
 export interface LanguageModel {
   readonly info: ModelInfo;
   complete<T>(prompt: Prompt<T>, attribution: Attribution): Promise<Completion<T>>;
+  /**
+   * Checks that the model's endpoint answers and accepts the key, spending no tokens (the deep
+   * health check). Absent when nothing remote is involved, as with the offline model.
+   * @throws `model_unavailable` or `model_timeout` naming the endpoint.
+   */
+  probe?(): Promise<void>;
 }
