@@ -63,35 +63,29 @@ export function accessControl(
   return async function accessControlMiddleware(c, next) {
     const matched = options.match(c.req.method, c.req.path);
     c.set("operation", matched);
-    if (options.adminKey === undefined) {
-      if (!isLoopbackHost(c.req.header("host"))) {
-        return fail(
-          c,
-          "forbidden",
-          "Cannot serve this Host: without SIMULACRA_ADMIN_KEY the server answers only loopback names (localhost, 127.0.0.1, [::1])",
-        );
-      }
-      c.set("principal", { kind: "admin" });
-      return await next();
+    if (options.adminKey === undefined && !isLoopbackHost(c.req.header("host"))) {
+      return fail(
+        c,
+        "forbidden",
+        "Cannot serve this Host: without SIMULACRA_ADMIN_KEY the server answers only loopback names (localhost, 127.0.0.1, [::1])",
+      );
     }
-
-    const principal = await authenticate(c, matched);
+    // Without an admin key every (loopback) request is the admin's; world budgets still apply.
+    const principal = options.adminKey === undefined
+      ? { kind: "admin" as const }
+      : await authenticate(c, matched);
     if (principal instanceof Response) return principal;
     c.set("principal", principal);
     if (principal.kind === "key") {
-      const decision = await storage.rateLimits.limit(
-        `key:${principal.key.id}`,
-        windowOf(principal.key.rateLimit ?? options.keyRateLimit),
-      );
-      setRateHeaders(c, { decision, rule: principal.key.rateLimit ?? options.keyRateLimit });
+      const rule = principal.key.rateLimit ?? options.keyRateLimit;
+      const decision = await storage.rateLimits.limit(`key:${principal.key.id}`, windowOf(rule));
+      setRateHeaders(c, { decision, rule });
       if (!decision.success) {
         setRetryAfter(c, decision.reset);
         return fail(
           c,
           "rate_limited",
-          `Cannot serve more requests for this key now: it may make ${decision.limit} per ${
-            (principal.key.rateLimit ?? options.keyRateLimit).perSeconds
-          } s; retry after the Retry-After header's seconds`,
+          `Cannot serve more requests for this key now: it may make ${decision.limit} per ${rule.perSeconds} s; retry after the Retry-After header's seconds`,
         );
       }
       await authorize(principal, matched);

@@ -378,7 +378,7 @@ for (const backend of backends) {
       `[${backend.name}] budgets: a key or a world past its budget gets 429 budget_exceeded before any model call`,
     ...opts,
     fn: () =>
-      withApp(backend, async (app) => {
+      withApp(backend, async (app, storage) => {
         await towns(app);
         const admin = caller(app);
         const key = await mintKey(app, { ...GAME_KEY, budget: { calls: 1 } });
@@ -411,6 +411,15 @@ for (const backend of backends) {
         }
         assert.equal(calls.at(-1).error.code, "budget_exceeded");
         assert.equal(calls.at(-1).error.details.budget, "world");
+        // World budgets hold on a loopback server without an admin key too.
+        const loopback = createApp(await makeTestDeps({ storage }), { logger: silentLogger });
+        const local = await loopback.request("/v1/worlds/oakvale/agents/klaus/respond", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ message: "hi" }),
+        });
+        assert.equal(local.status, 429);
+        assert.equal((await local.json()).error.code, "budget_exceeded");
         const usage = await admin("GET", "/v1/worlds/oakvale/usage");
         assert.deepEqual(usage.body.budget.limits, { callsPerDay: 2 });
         assert.equal(usage.body.budget.day, new Date().toISOString().slice(0, 10));
