@@ -31,8 +31,13 @@ export function meteredDeps(deps: Deps, options: { now?: () => number } = {}): D
   const ledger = deps.storage.usage;
   const record = (attribution: Attribution, usage: Usage) =>
     recordSpend(ledger, { attribution, usage, now: now() });
+  // Everything else of the ports (info, the health probes) passes straight through.
+  const inner = { model: deps.model, embedder: deps.embedder };
   const model: LanguageModel = {
-    info: deps.model.info,
+    get info() {
+      return inner.model.info;
+    },
+    ...(inner.model.probe ? { probe: () => inner.model.probe!() } : {}),
     async complete(prompt, attribution) {
       const completion = await deps.model.complete(prompt, attribution);
       await record(attribution, completion.usage);
@@ -41,8 +46,9 @@ export function meteredDeps(deps: Deps, options: { now?: () => number } = {}): D
   };
   const embedder: Embedder = {
     get info() {
-      return deps.embedder.info;
+      return inner.embedder.info;
     },
+    ...(inner.embedder.probe ? { probe: () => inner.embedder.probe!() } : {}),
     async embed(texts, attribution) {
       const result = await deps.embedder.embed(texts, attribution);
       if (result.usage.calls > 0) await record(attribution, result.usage);
