@@ -7,7 +7,7 @@ import { startupBanner, startupFacts } from "./lib/startup_report.ts";
 import { meteredDeps } from "./lib/access/budget_meter.ts";
 import { createApp } from "./routes/app.ts";
 import type { Deps } from "./src/deps.ts";
-import { runScheduledTick } from "./src/engine/scheduled_tick.ts";
+import { runScheduledTick } from "./src/simulation/scheduled_tick.ts";
 import { SimulacraError } from "./src/errors.ts";
 import { VERSION } from "./src/version.ts";
 

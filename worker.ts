@@ -6,7 +6,7 @@ import { meteredDeps } from "./lib/access/budget_meter.ts";
 import { createApp } from "./routes/app.ts";
 import { errorBody } from "./routes/errors.ts";
 import type { Deps } from "./src/deps.ts";
-import { runScheduledTick } from "./src/engine/scheduled_tick.ts";
+import { runScheduledTick } from "./src/simulation/scheduled_tick.ts";
 import { SimulacraError } from "./src/errors.ts";
 
 // The few Workers types this entry needs; @cloudflare/workers-types would replace Deno's globals.

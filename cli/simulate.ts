@@ -8,7 +8,7 @@ import { openKvStorage } from "../lib/kv/kv_storage.ts";
 import { jsonLogger } from "../lib/logger.ts";
 import { openServices } from "../lib/services.ts";
 import type { Deps } from "../src/deps.ts";
-import { tickWorld } from "../src/world/tick_world.ts";
+import { tickWorld } from "../src/simulation/tick_world.ts";
 import { SimulacraError } from "../src/errors.ts";
 import { simulateTown, type SimulationProgress } from "../src/eval/simulate_town.ts";
 import { parseSimulateFlags, SIMULATE_USAGE } from "./_simulate_flags.ts";

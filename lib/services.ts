@@ -1,6 +1,6 @@
 /** @module Wires the configured storage, model and embedder into the core's `Deps`. */
 import type { Deps } from "../src/deps.ts";
-import { ensureEmbeddingMatches } from "../src/model/embedding_check.ts";
+import { ensureEmbeddingMatches } from "../src/memory/embedding_check.ts";
 import type { UsageRecord } from "../src/model/usage.ts";
 import type { Embedder } from "../src/ports/embedder.ts";
 import type { LanguageModel } from "../src/ports/language_model.ts";

@@ -13,7 +13,7 @@ import {
   seesAgent,
   seesWorld,
 } from "../src/access/api_key.ts";
-import { keySubject, spentLimit, spentWorldBudget } from "../src/access/budget.ts";
+import { keySubject, spentLimit, spentWorldBudget } from "../src/world/budget.ts";
 import { agentNotFound } from "../src/agents/agent.ts";
 import type { Deps } from "../src/deps.ts";
 import { type ErrorCode, SimulacraError } from "../src/errors.ts";

@@ -2,10 +2,10 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { Agent, CreateAgentInput, listAgents, loadAgent } from "../src/agents/agent.ts";
-import { createAgent } from "../src/agents/create_agent.ts";
+import { createAgent } from "../src/persona/create_agent.ts";
 import { cachedSummary } from "../src/cognition/agent_summary.ts";
 import type { Deps } from "../src/deps.ts";
-import { MemoryRecord } from "../src/memory/memory.ts";
+import { MemoryRecord } from "../src/ports/memory_record.ts";
 import { getWorld } from "../src/world/world.ts";
 import { seesAgent } from "../src/access/api_key.ts";
 import type { AppEnv } from "./app_env.ts";

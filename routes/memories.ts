@@ -8,7 +8,8 @@ import {
   MemoryPageBody,
   MemoryWithEvidence,
 } from "../src/memory/listing.ts";
-import { perceive, PerceiveInput, PerceiveResult } from "../src/memory/perceive.ts";
+import { perceive } from "../src/cognition/perceive.ts";
+import { PerceiveInput, PerceiveResult } from "../src/memory/perceive.ts";
 import { retrieve, RetrieveInput, RetrieveResult } from "../src/memory/retrieval.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";

@@ -3,7 +3,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { Agent } from "../src/agents/agent.ts";
 import type { Deps } from "../src/deps.ts";
-import { MemoryRecord } from "../src/memory/memory.ts";
+import { MemoryRecord } from "../src/ports/memory_record.ts";
 import { buildPersona, BuildPersonaInput } from "../src/persona/build_persona.ts";
 import {
   CharacterCardV2,
@@ -16,7 +16,7 @@ import { interview, InterviewInput, InterviewResult } from "../src/persona/inter
 import { getPersona, Persona, putPersona } from "../src/persona/persona.ts";
 import { respond, RespondInput, RespondResult } from "../src/persona/respond.ts";
 import { keyIdOf } from "../src/access/api_key.ts";
-import { applySpeakerPolicy } from "../src/access/speaker_policy.ts";
+import { applySpeakerPolicy } from "../src/persona/speaker_policy.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";

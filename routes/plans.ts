@@ -1,16 +1,14 @@
 /** @module Planning routes: make or re-plan an agent's day, read it, and ask for its current action. */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { actionAt, readPlan, requestPlan } from "../src/cognition/plan_requests.ts";
 import {
-  actionAt,
   ActionQuery,
   ActionResult,
   PlanInput,
   PlanQuery,
   PlanResult,
   PlanView,
-  readPlan,
-  requestPlan,
-} from "../src/cognition/planning.ts";
+} from "../src/cognition/plan_api.ts";
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";

@@ -3,7 +3,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import { SimulacraError } from "../src/errors.ts";
-import { readCronHeartbeat } from "../src/engine/scheduled_tick.ts";
+import { readCronHeartbeat } from "../src/simulation/scheduled_tick.ts";
 import { VERSION } from "../src/version.ts";
 import type { AppEnv } from "./app_env.ts";
 import { docsPage } from "./docs_page.ts";

@@ -2,8 +2,8 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
-import { WorldUsage, worldUsage } from "../src/model/world_usage.ts";
-import { createWorldFromTemplate } from "../src/world/templates/create_from_template.ts";
+import { WorldUsage, worldUsage } from "../src/world/world_usage.ts";
+import { createWorldFromTemplate } from "../src/templates/create_from_template.ts";
 import { CreateWorldInput, getWorld, listWorlds, World } from "../src/world/world.ts";
 import { seesWorld } from "../src/access/api_key.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";

@@ -117,3 +117,91 @@ Deno.test("dev/ tooling is imported only from tests/, cli/ and dev/", async (t) 
     assert.deepEqual(devImportViolations(files), []);
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// The layers of src/. Each unit (a folder of src/, or a file at its top) may import itself and
+// only the units listed for it, so every dependency points down: memory ← cognition ← simulation
+// ← eval, with the generic tick engine below the world it ticks (it talks to it through its
+// clock port, src/engine/tick_clock.ts). A new import that points up or sideways fails here: move
+// the code to the layer it belongs to, or pass what it needs in from above.
+// ---------------------------------------------------------------------------------------------
+
+/** The bottom: error types, ids, the version. */
+const BASE = ["errors.ts", "ids.ts", "version.ts"];
+const PORTS = [...BASE, "time", "model", "ports", "deps.ts"];
+const STATE = [...PORTS, "engine", "world", "prompts", "agents"];
+
+/** Unit → the units it may import (besides itself). */
+const LAYERS: Record<string, readonly string[]> = {
+  "errors.ts": [],
+  "ids.ts": [],
+  "version.ts": [],
+  access: BASE, // API keys: permissions, scopes, principals
+  text: BASE, // text hygiene at the edge (control characters, JSON depth)
+  time: BASE,
+  model: BASE, // what a model call costs (usage)
+  ports: [...BASE, "time", "model"], // the interfaces lib/ implements, and the records they carry
+  "deps.ts": [...BASE, "ports"],
+  engine: PORTS, // the generic tick loop, leases, the bounded pool
+  world: [...PORTS, "engine"], // the world document, its clock, places, settings, event feed
+  prompts: [...PORTS, "world"], // one module per prompt with its output schema
+  agents: [...PORTS, "world"], // the agent document and its lock
+  memory: STATE, // storing, scoring and retrieving memories
+  cognition: [...STATE, "memory"], // reflection, planning, reaction, dialogue, summaries
+  persona: [...STATE, "access", "text", "memory", "cognition"], // who an agent is: creation, cards, role-play
+  simulation: [...STATE, "memory", "cognition"], // one agent's step, one world's tick, the cron
+  templates: [...STATE, "memory", "cognition", "persona", "simulation"], // ready-made towns
+  eval: [...STATE, "memory", "cognition", "persona", "simulation", "templates"], // town runs
+};
+
+/** The unit of a path under src/: its first folder, or the file itself at the top. */
+function unitOf(pathInSrc: string): string {
+  return pathInSrc.split("/")[0];
+}
+
+/** Every import from one src/ unit into another that the layer table does not allow. */
+export async function layerViolations(
+  files: AsyncIterable<string>,
+  read: (file: string) => Promise<string>,
+): Promise<string[]> {
+  const violations: string[] = [];
+  for await (const file of files) {
+    const from = unitOf(file.slice("src/".length));
+    const allowed = LAYERS[from];
+    if (!allowed) {
+      violations.push(`${file}: unit "${from}" is not in the layer table`);
+      continue;
+    }
+    for (const spec of importsOf(await read(file))) {
+      if (!spec.startsWith(".")) continue;
+      const target = new URL(spec, `file:///${file}`).pathname.slice(1);
+      if (!target.startsWith("src/")) continue;
+      const to = unitOf(target.slice("src/".length));
+      if (to !== from && !allowed.includes(to)) {
+        violations.push(`${file} (${from}) imports "${spec}" (${to})`);
+      }
+    }
+  }
+  return violations;
+}
+
+Deno.test("src/ folders depend one way, as the layer table allows", async () => {
+  assert.deepEqual(await layerViolations(tsFiles("src"), (f) => Deno.readTextFile(f)), []);
+});
+
+Deno.test("the layer check catches an import that points up", async () => {
+  async function* files() {
+    yield "src/memory/perceive.ts";
+    yield "src/engine/tick_engine.ts";
+    yield "src/cognition/planning.ts";
+  }
+  const sources: Record<string, string> = {
+    "src/memory/perceive.ts": 'import { reflect } from "../cognition/reflection.ts";',
+    "src/engine/tick_engine.ts": 'import type { World } from "../world/world.ts";',
+    "src/cognition/planning.ts": 'import { recall } from "../memory/recall.ts";',
+  };
+  assert.deepEqual(await layerViolations(files(), (f) => Promise.resolve(sources[f])), [
+    'src/memory/perceive.ts (memory) imports "../cognition/reflection.ts" (cognition)',
+    'src/engine/tick_engine.ts (engine) imports "../world/world.ts" (world)',
+  ]);
+});

@@ -3,7 +3,7 @@
  * world's counter for the UTC day and, inside a request made with an API key, to the key's
  * lifetime counter. The checks themselves run before a request (routes/access.ts) or a tick.
  */
-import { keySubject, worldSubject } from "../../src/access/budget.ts";
+import { keySubject, worldSubject } from "../../src/world/budget.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { Attribution, Usage } from "../../src/model/usage.ts";
 import type { Embedder } from "../../src/ports/embedder.ts";

@@ -2,7 +2,7 @@
  * @module One agent's memories as columns (record, id, last access in game minutes, importance,
  * kind) in append order, updated in place, for exhaustive scans without per-query parsing.
  */
-import type { MemoryKind, MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { ScannedMemories } from "../../src/ports/storage.ts";
 import { gameMinutesFast } from "../../src/time/game_time.ts";
 

@@ -29,7 +29,7 @@
  */
 import { ConflictError, SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
   ListMemoriesOptions,
   MemoryIndex,

@@ -1,7 +1,7 @@
 /** @module The hosted MemoryStore: memory records and their sorted indexes in Upstash Redis. */
 import { ConflictError, SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
   ListMemoriesOptions,
   MemoryIndex,

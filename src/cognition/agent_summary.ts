@@ -2,6 +2,7 @@
 import { z } from "zod";
 import type { Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
+import { updateDocument } from "../ports/update_document.ts";
 import { ConflictError } from "../errors.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import { recall } from "../memory/recall.ts";
@@ -104,14 +105,15 @@ async function saveSummary(
 
 /** Marks the cached summary stale, so the next use remakes it (called after a reflection). */
 export async function invalidateSummary(deps: Pick<Deps, "storage">, agent: Agent): Promise<void> {
-  const key = summaryKey(agent);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const cached = await deps.storage.documents.get<AgentSummary>(key);
-    if (!cached || cached.value.stale) return;
-    if (
-      await deps.storage.documents.replace(key, { ...cached.value, stale: true }, cached.version)
-    ) return;
-  }
+  await updateDocument<AgentSummary>(
+    deps.storage.documents,
+    summaryKey(agent),
+    (cached) => !cached || cached.stale ? undefined : { ...cached, stale: true },
+    { attempts: 3, create: false },
+  ).catch((err) => {
+    // Losing every race means others rewrote the summary meanwhile: it is fresh enough.
+    if (!(err instanceof ConflictError)) throw err;
+  });
 }
 
 /** The cached summary without remaking it, or null (for reads such as GET agent). */

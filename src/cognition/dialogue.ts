@@ -1,9 +1,10 @@
 /** @module Dialogue: two agents talk line by line from their memories of each other, and both remember it (SPEC §5). */
 import { z } from "zod";
-import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
+import { type Agent, agentKey, agentNotFound, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError, SimulacraError, StoreUnavailableError } from "../errors.ts";
+import { updateDocument } from "../ports/update_document.ts";
+import { SimulacraError } from "../errors.ts";
 import { AgentId, type AgentScope, WorldId } from "../ids.ts";
 import {
   type NewMemory,
@@ -18,7 +19,9 @@ import { buildDialogueLinePrompt } from "../prompts/dialogue_line.ts";
 import { addMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { agentSummary } from "./agent_summary.ts";
-import { checkCalendar, replanFrom } from "./planning.ts";
+import { checkCalendar } from "./plan.ts";
+import { replanFrom } from "./planning.ts";
+import type { PlanMade } from "./plan.ts";
 
 /** One line of a conversation. */
 export const ConversationLine = z
@@ -191,7 +194,7 @@ export async function converse(
   initiator: Agent,
   other: Agent,
   options: ConverseOptions,
-): Promise<ConversationResult> {
+): Promise<ConversationResult & { plans: PlanMade[] }> {
   if (initiator.id === other.id) {
     throw new SimulacraError(
       "invalid_request",
@@ -223,12 +226,15 @@ export async function converse(
       )
     ),
   );
+  const plans: PlanMade[] = [];
   replans.forEach((r, i) => {
-    if (r.status === "fulfilled") usages.push(r.value.usage);
-    else if (r.reason instanceof SimulacraError) replanFailed.push(pairs[i][0].id);
+    if (r.status === "fulfilled") {
+      usages.push(r.value.usage);
+      plans.push(...r.value.plans);
+    } else if (r.reason instanceof SimulacraError) replanFailed.push(pairs[i][0].id);
     else throw r.reason;
   });
-  return { ...talk.conversation, replanFailed, usage: addUsage(...usages) };
+  return { ...talk.conversation, replanFailed, usage: addUsage(...usages), plans };
 }
 
 /**
@@ -249,7 +255,11 @@ export async function startConversation(
   );
   const at = input.at ?? world.clock.now;
   for (const agent of [a, b]) checkCalendar(world, agent, at.slice(0, 10));
-  return await converse(deps, world, a, b, { topic: input.topic, at });
+  const { plans: _plans, ...result } = await converse(deps, world, a, b, {
+    topic: input.topic,
+    at,
+  });
+  return result;
 }
 
 interface Talk {
@@ -385,18 +395,19 @@ async function bumpCounters(
   scope: AgentScope,
   prepared: Pick<PreparedMemories, "addedImportance" | "stillPending">,
 ): Promise<void> {
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const doc = await loadAgent(deps, scope);
-    const next: Agent = {
-      ...doc.value,
-      importanceSinceReflection: doc.value.importanceSinceReflection + prepared.addedImportance,
-      pendingImportance: [...doc.value.pendingImportance, ...prepared.stillPending],
+  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (agent) => {
+    if (agent === null) throw agentNotFound(scope);
+    return {
+      ...agent,
+      importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
+      pendingImportance: [...agent.pendingImportance, ...prepared.stillPending],
     };
-    if (await deps.storage.documents.replace(agentKey(scope), next, doc.version)) return;
-  }
-  throw new StoreUnavailableError(
-    `Cannot update the counters of agent "${scope.agentId}" after a conversation: it kept changing; the conversation is stored`,
-  );
+  }, {
+    attempts: 3,
+    create: false,
+    conflict:
+      `Cannot update the counters of agent "${scope.agentId}" after a conversation: it kept changing; the conversation is stored`,
+  });
 }
 
 /** Records that `agentId` talked with `otherId` until the conversation's end. */
@@ -407,27 +418,18 @@ async function saveState(
   otherId: AgentId,
   conversation: Conversation,
 ): Promise<void> {
-  const key = stateKey(world, agentId);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const current = await deps.storage.documents.get<ConversationState>(key);
-    const state: ConversationState = {
-      conversationId: conversation.id,
-      with: otherId,
-      until: conversation.endedAt,
-      lastTalked: { ...current?.value.lastTalked, [otherId]: conversation.endedAt },
-    };
-    if (current === null) {
-      try {
-        await deps.storage.documents.create(key, state);
-        return;
-      } catch (err) {
-        if (!(err instanceof ConflictError)) throw err;
-      }
-    } else if (await deps.storage.documents.replace(key, state, current.version)) return;
-  }
-  throw new StoreUnavailableError(
-    `Cannot record the conversation state of agent "${agentId}": it kept changing; the conversation is stored`,
-  );
+  await updateDocument<ConversationState>(deps.storage.documents, stateKey(world, agentId), (
+    current,
+  ) => ({
+    conversationId: conversation.id,
+    with: otherId,
+    until: conversation.endedAt,
+    lastTalked: { ...current?.lastTalked, [otherId]: conversation.endedAt },
+  }), {
+    attempts: 3,
+    conflict:
+      `Cannot record the conversation state of agent "${agentId}": it kept changing; the conversation is stored`,
+  });
 }
 
 function clip(text: string, max: number): string {

@@ -17,7 +17,8 @@ import {
   minutesSinceTalked,
   readConversationState,
 } from "./dialogue.ts";
-import { checkCalendar, currentAction, replanFrom } from "./planning.ts";
+import { checkCalendar, type PlanMade } from "./plan.ts";
+import { currentAction, replanFrom } from "./planning.ts";
 
 /** Why a reaction was vetoed before any model call. */
 export const ReactionVeto = z
@@ -127,7 +128,7 @@ export async function decideReaction(
   observations: string[],
   at: GameTime,
   observed?: ObservedAgent,
-): Promise<ReactionResult> {
+): Promise<ReactionResult & { plans: PlanMade[] }> {
   if (observed?.agentId === agent.id) {
     throw new SimulacraError(
       "invalid_request",
@@ -135,14 +136,15 @@ export async function decideReaction(
     );
   }
   const veto = await hardVeto(deps, world, agent, at, observed);
-  if (veto !== null) return vetoed(veto.code, veto.reason, []);
+  if (veto !== null) return { ...vetoed(veto.code, veto.reason, []), plans: [] };
 
   // The planner may make the day's plan on first use; that is planning's cost, not ours.
   const current = await currentAction(deps, world, agent, at);
   const usages: Usage[] = [current.usage];
+  const plans = current.plans;
   const doing = current.action?.description ?? null;
   if (doing !== null && SLEEPING.test(doing)) {
-    return vetoed("asleep", `${agent.name} is asleep`, usages);
+    return { ...vetoed("asleep", `${agent.name} is asleep`, usages), plans };
   }
 
   const summary = await agentSummary(deps, world, agent, at);
@@ -172,20 +174,23 @@ export async function decideReaction(
   const reaction = completion.value.reaction ?? null;
 
   if (decision === "react") {
-    usages.push((await replanFrom(deps, world, agent, at, reaction ?? reason)).usage);
+    const replanned = await replanFrom(deps, world, agent, at, reaction ?? reason);
+    usages.push(replanned.usage);
+    plans.push(...replanned.plans);
   } else if (decision === "talk" && observed !== undefined) {
     const other = await loadAgent(deps, {
       worldId: world.id as WorldId,
       agentId: observed.agentId,
     });
-    const conversation = await converse(deps, world, agent, other.value, {
+    const { plans: talked, ...conversation } = await converse(deps, world, agent, other.value, {
       topic: reaction ?? reason,
       at,
     });
     usages.push(conversation.usage);
-    return { decision, reason, reaction, conversation, usage: addUsage(...usages) };
+    plans.push(...talked);
+    return { decision, reason, reaction, conversation, usage: addUsage(...usages), plans };
   }
-  return { decision, reason, reaction, usage: addUsage(...usages) };
+  return { decision, reason, reaction, usage: addUsage(...usages), plans };
 }
 
 /**
@@ -222,7 +227,14 @@ export async function reactToObservations(
     }
     observed = { agentId: other.id, name: other.name, status: status ?? "idle" };
   }
-  const result = await decideReaction(deps, world, agent, input.observations, at, observed);
+  const { plans: _plans, ...result } = await decideReaction(
+    deps,
+    world,
+    agent,
+    input.observations,
+    at,
+    observed,
+  );
   return { ...result, usage: addUsage(usage, result.usage) };
 }
 

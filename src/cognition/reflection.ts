@@ -1,12 +1,13 @@
 /** @module Reflection: questions from recent memories, cited insights, stored as a tree of reflection memories (SPEC §4). */
 import { z } from "zod";
-import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
+import { type Agent, agentKey, agentNotFound, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError, ModelUnavailableError, StoreUnavailableError } from "../errors.ts";
+import { updateDocument } from "../ports/update_document.ts";
+import { ConflictError, ModelUnavailableError } from "../errors.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
-import { MemoryRecord } from "../memory/memory.ts";
+import { MemoryRecord } from "../ports/memory_record.ts";
 import { recall } from "../memory/recall.ts";
 import { addUsage, emptyUsage } from "../model/usage.ts";
 import type { Completion } from "../ports/language_model.ts";
@@ -320,17 +321,18 @@ async function resetCounter(
   doc: Versioned<Agent>,
   pending: readonly MemoryId[],
 ): Promise<void> {
-  let current = doc;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const next: Agent = {
-      ...current.value,
+  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (current) => {
+    if (current === null) throw agentNotFound(scope);
+    return {
+      ...current,
       importanceSinceReflection: 0,
-      pendingImportance: [...current.value.pendingImportance, ...pending],
+      pendingImportance: [...current.pendingImportance, ...pending],
     };
-    if (await deps.storage.documents.replace(agentKey(scope), next, current.version)) return;
-    current = await loadAgent(deps, scope);
-  }
-  throw new StoreUnavailableError(
-    `Cannot reset the reflection counter of agent "${scope.agentId}": its document kept changing; the reflections are stored, so the next reflection may come early`,
-  );
+  }, {
+    attempts: 3,
+    read: doc,
+    create: false,
+    conflict:
+      `Cannot reset the reflection counter of agent "${scope.agentId}": its document kept changing; the reflections are stored, so the next reflection may come early`,
+  });
 }

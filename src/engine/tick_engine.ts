@@ -10,14 +10,13 @@ import type { WorldId } from "../ids.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
 import { addMinutes, type GameTime } from "../time/game_time.ts";
-import { advanceClock, loadWorldDoc, TickMinutes } from "../world/clock.ts";
-import type { Clock, World } from "../world/world.ts";
+import { type Clocked, type ClockState, type TickClock, TickMinutes } from "./tick_clock.ts";
 import { withLease } from "./lease.ts";
 import { mapBounded } from "./pool.ts";
 
 /** What one tick is about: the world as read under the tick lock, and the span of game time. */
-export interface TickFrame {
-  world: World;
+export interface TickFrame<W extends Clocked = Clocked> {
+  world: W;
   tickId: string;
   /** The clock before the tick. */
   from: GameTime;
@@ -44,18 +43,24 @@ export interface StepOutcome<S> extends PhaseOutcome {
  * every unit (at most `concurrency` at once, each under its own lease), then `finish` once.
  * A `step` that throws becomes `failed(…)` for that unit only.
  */
-export interface TickSystem<U, P, S> {
+export interface TickSystem<U, P, S, W extends Clocked = Clocked> {
+  /** Reads and moves the clock of the world being ticked. */
+  clock: TickClock<W>;
   /** The units to step, in a stable order. */
-  units(frame: TickFrame): Promise<U[]>;
+  units(frame: TickFrame<W>): Promise<U[]>;
   /** The unit's id, for its lease and failure reports. */
   unitKey(unit: U): string;
   /** Work done once for all units before the steps (e.g. batched model calls). */
-  prepare(frame: TickFrame, units: readonly U[]): Promise<PhaseOutcome & { shared: P }>;
-  step(frame: TickFrame, unit: U, shared: P): Promise<StepOutcome<S>>;
+  prepare(frame: TickFrame<W>, units: readonly U[]): Promise<PhaseOutcome & { shared: P }>;
+  step(frame: TickFrame<W>, unit: U, shared: P): Promise<StepOutcome<S>>;
   /** The outcome of a unit whose step threw (or whose lease stayed busy). */
-  failed(frame: TickFrame, unit: U, error: unknown): StepOutcome<S>;
+  failed(frame: TickFrame<W>, unit: U, error: unknown): StepOutcome<S>;
   /** Work done once after every step (e.g. batched writes); it must not throw for one unit. */
-  finish(frame: TickFrame, shared: P, outcomes: readonly StepOutcome<S>[]): Promise<PhaseOutcome>;
+  finish(
+    frame: TickFrame<W>,
+    shared: P,
+    outcomes: readonly StepOutcome<S>[],
+  ): Promise<PhaseOutcome>;
 }
 
 /** The stored and returned result of one tick. */
@@ -65,7 +70,7 @@ export interface TickRecord<S> {
   from: GameTime;
   minutes: number;
   /** The clock after the tick. */
-  clock: Clock;
+  clock: ClockState;
   steps: S[];
   usage: Usage;
   /** How many events the tick appended to the world's log. */
@@ -111,10 +116,10 @@ const MAX_CONCURRENCY = 64;
  * `conflict` (paused, another tick holds the world longer than `waitMs`, or a tick id whose
  * first run stopped midway after the clock moved), `store_unavailable`.
  */
-export async function runTick<U, P, S>(
-  deps: Deps,
+export async function runTick<U, P, S, W extends Clocked>(
+  deps: Pick<Deps, "ids" | "storage" | "sleep">,
   worldId: WorldId,
-  system: TickSystem<U, P, S>,
+  system: TickSystem<U, P, S, W>,
   options: RunTickOptions = {},
 ): Promise<TickRecord<S>> {
   const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
@@ -138,13 +143,13 @@ export async function runTick<U, P, S>(
   const seen = await idem.get<TickMarker<S>>(scope, tickId);
   if (seen?.status === "done") return seen.result;
   if (seen?.status === "failed" && !seen.retryable) throw markerError(seen);
-  assertRunning((await loadWorldDoc(deps, worldId)).value);
+  assertRunning(await system.clock.load(deps, worldId));
 
   return await withLease(deps, `tick:${worldId}`, async () => {
     const marker = await idem.get<TickMarker<S>>(scope, tickId);
     if (marker?.status === "done") return marker.result;
     if (marker?.status === "failed" && !marker.retryable) throw markerError(marker);
-    const world = (await loadWorldDoc(deps, worldId)).value;
+    const world = await system.clock.load(deps, worldId);
     if (marker?.status === "running" && marker.from !== world.clock.now) {
       // Its first run stopped after moving the clock (the process ended): the result is lost.
       const failed: TickMarker<S> = {
@@ -212,16 +217,16 @@ class ClockMoved extends Error {
   }
 }
 
-async function tickLocked<U, P, S>(
-  deps: Deps,
-  world: World,
+async function tickLocked<U, P, S, W extends Clocked>(
+  deps: Pick<Deps, "storage" | "sleep">,
+  world: W,
   tickId: string,
-  system: TickSystem<U, P, S>,
+  system: TickSystem<U, P, S, W>,
   options: { minutes: number; concurrency: number; lockTtlMs: number; stepWaitMs: number },
 ): Promise<TickRecord<S>> {
   const worldId = world.id;
   const from = world.clock.now;
-  const frame: TickFrame = {
+  const frame: TickFrame<W> = {
     world,
     tickId,
     from,
@@ -259,7 +264,7 @@ async function tickLocked<U, P, S>(
       usage: emptyUsage(),
     };
   }
-  const clock = await advanceClock(deps, worldId, from, frame.to);
+  const clock = await system.clock.advance(deps, worldId, from, frame.to);
 
   try {
     const usage = addUsage(prepared.usage, ...outcomes.map((o) => o.usage), finished.usage);
@@ -295,7 +300,7 @@ async function tickLocked<U, P, S>(
   }
 }
 
-function assertRunning(world: World): void {
+function assertRunning(world: Clocked): void {
   if (world.clock.paused) {
     throw new ConflictError(
       `Cannot tick world "${world.id}": it is paused: resume it with PATCH /v1/worlds/${world.id} {"paused": false}`,

@@ -1,7 +1,7 @@
 /** @module Reading every agent's memory stream as text, for the emergent measures. */
 import type { Deps } from "../deps.ts";
 import { AgentId, type WorldId } from "../ids.ts";
-import type { MemoryKind } from "../memory/memory.ts";
+import type { MemoryKind } from "../ports/memory_record.ts";
 import type { MemoryTexts } from "./diffusion.ts";
 
 /** Options for {@linkcode readMemoryTexts}. */

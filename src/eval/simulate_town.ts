@@ -9,7 +9,7 @@ import type { Usage } from "../model/usage.ts";
 import { ConflictError } from "../errors.ts";
 import type { UsageTotals } from "../ports/usage_ledger.ts";
 import { addMinutes, type GameTime, hoursBetween } from "../time/game_time.ts";
-import { createWorldFromTemplate, templateTown } from "../world/templates/create_from_template.ts";
+import { createWorldFromTemplate, templateTown } from "../templates/create_from_template.ts";
 import { CreateWorldInput, type WorldTemplate } from "../world/world.ts";
 import { readMemoryTexts } from "./memory_texts.ts";
 import type { LocationSample } from "./party_attendance.ts";

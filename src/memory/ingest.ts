@@ -6,7 +6,7 @@ import { addUsage, type Usage } from "../model/usage.ts";
 import type { VectorEntry } from "../ports/vector_index.ts";
 import type { GameTime } from "../time/game_time.ts";
 import { scoreImportance } from "./importance.ts";
-import type { MemoryKind, MemoryRecord, Provenance } from "./memory.ts";
+import type { MemoryKind, MemoryRecord, Provenance } from "../ports/memory_record.ts";
 
 /** An experience to remember. */
 export interface NewMemory {

@@ -4,7 +4,7 @@ import { loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import type { AgentScope, MemoryId } from "../ids.ts";
-import { MemoryKind, MemoryRecord } from "./memory.ts";
+import { MemoryKind, MemoryRecord } from "../ports/memory_record.ts";
 
 /** Query of `GET …/memories`. */
 export const ListMemoriesQuery = z

@@ -2,16 +2,14 @@
 import { z } from "zod";
 import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
-import { reflectAfterPerceive } from "../cognition/reflection.ts";
 import type { Deps } from "../deps.ts";
 import { StoreUnavailableError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
-import { addUsage } from "../model/usage.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
 import { type NewMemory, type PreparedMemories, prepareMemories, writeMemories } from "./ingest.ts";
-import { MemoryRecord } from "./memory.ts";
+import { MemoryRecord } from "../ports/memory_record.ts";
 
 /** One observation an engine reports. */
 export const Observation = z
@@ -68,37 +66,36 @@ export type PerceiveResult = z.infer<typeof PerceiveResult>;
 
 type Outcome = z.infer<typeof PerceiveOutcome>;
 
+/** What {@linkcode perceiveObservations} stored, and what its caller needs to reflect after it. */
+export interface PerceivedObservations {
+  result: Omit<PerceiveResult, "reflections">;
+  /** The world as read before the observations were stored. */
+  world: World;
+  /** The latest observation's game time: when a due reflection happens. */
+  at: GameTime;
+}
+
 /**
  * Stores observations as memories of one agent. Known `eventId`s return their memory; the same
  * text within the world's retention window is stored once; importance is scored in one call
  * (idle events get 1 without one) and embeddings in one call. Runs under the agent's lock, so
- * concurrent perceives neither lose nor duplicate anything. When that makes a reflection due and
- * the world's `autoReflect` is on, reflects right after (SPEC §4), at the latest observation's
- * time; the counter fields still describe the state this perceive left.
+ * concurrent perceives neither lose nor duplicate anything. `result.reflectionDue` says whether
+ * the agent should reflect now; memory never reflects itself: its caller decides (SPEC §4).
  *
  * @throws `world_not_found`, `agent_not_found`, `model_*` (embedding failed: nothing stored),
  * `store_unavailable`, `conflict` (agent busy too long).
  */
-export async function perceive(
+export async function perceiveObservations(
   deps: Deps,
-  worldId: WorldId,
-  agentId: AgentId,
+  scope: AgentScope,
   input: PerceiveInput,
-): Promise<PerceiveResult> {
-  const world = await getWorld(deps, worldId);
-  const scope: AgentScope = { worldId, agentId };
+): Promise<PerceivedObservations> {
+  const world = await getWorld(deps, scope.worldId);
   await loadAgent(deps, scope); // 404 before waiting on a lock
-  const stored = await withAgentLock(deps, scope, () => perceiveLocked(deps, world, scope, input));
-  // Reflect after releasing the lock: reflection takes it again (the lock is not re-entrant).
+  const result = await withAgentLock(deps, scope, () => perceiveLocked(deps, world, scope, input));
   // Game times are fixed-width ISO strings, so the latest one sorts last.
   const at = input.observations.map((o) => o.at ?? world.clock.now).sort().at(-1)!;
-  const auto = stored.reflectionDue ? await reflectAfterPerceive(deps, world, scope, at) : null;
-  if (auto === null) return { ...stored, reflections: [] };
-  return {
-    ...stored,
-    reflections: auto.reflections,
-    usage: addUsage(stored.usage, auto.usage),
-  };
+  return { result, world, at };
 }
 
 /** An observation whose importance the caller already scored (e.g. batched across agents). */

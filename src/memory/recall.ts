@@ -5,9 +5,10 @@ import type { AgentScope, WorldId } from "../ids.ts";
 import type { Usage } from "../model/usage.ts";
 import type { GameTime } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
-import type { MemoryKind } from "./memory.ts";
+import type { MemoryKind } from "../ports/memory_record.ts";
 import { rankMemories } from "./retrieval.ts";
-import { resolveWeights, type Scored } from "./scoring.ts";
+import type { Scored } from "./scoring.ts";
+import { resolveWeights } from "../world/retrieval_weights.ts";
 
 /** Options for {@linkcode recall}. */
 export interface RecallOptions {

@@ -5,15 +5,9 @@ import type { Deps } from "../deps.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld } from "../world/world.ts";
-import { MemoryKind, MemoryRecord } from "./memory.ts";
-import {
-  rankCandidates,
-  rankColumns,
-  resolveWeights,
-  type Scored,
-  type Weights,
-  WeightsOrPreset,
-} from "./scoring.ts";
+import { MemoryKind, MemoryRecord } from "../ports/memory_record.ts";
+import { rankCandidates, rankColumns, type Scored } from "./scoring.ts";
+import { resolveWeights, type Weights, WeightsOrPreset } from "../world/retrieval_weights.ts";
 
 /** The body of `POST …/agents/{agent}/retrieve`. */
 export const RetrieveInput = z

@@ -18,7 +18,7 @@ import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
 import { AgentId, type AgentScope, type MemoryId, type WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
-import type { MemoryRecord } from "../memory/memory.ts";
+import type { MemoryRecord } from "../ports/memory_record.ts";
 import { addUsage, type Usage } from "../model/usage.ts";
 import { getWorld } from "../world/world.ts";
 import { derivePersona } from "./build_persona.ts";

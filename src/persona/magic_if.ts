@@ -4,13 +4,13 @@
  */
 import { type Agent } from "../agents/agent.ts";
 import { agentSummary, identityLine } from "../cognition/agent_summary.ts";
-import { readPlan } from "../cognition/planning.ts";
+import { readPlan } from "../cognition/plan_requests.ts";
 import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
 import type { AgentScope, MemoryId, WorldId } from "../ids.ts";
-import type { MemoryKind, MemoryRecord, Provenance } from "../memory/memory.ts";
+import type { MemoryKind, MemoryRecord, Provenance } from "../ports/memory_record.ts";
 import { rankMemories } from "../memory/retrieval.ts";
-import { resolveWeights } from "../memory/scoring.ts";
+import { resolveWeights } from "../world/retrieval_weights.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import type { Prompt } from "../ports/language_model.ts";
 import {

@@ -2,7 +2,8 @@
 import { z } from "zod";
 import { loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError, NotFoundError, StoreUnavailableError } from "../errors.ts";
+import { updateDocument } from "../ports/update_document.ts";
+import { NotFoundError } from "../errors.ts";
 import { type AgentScope, MemoryId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
 
@@ -199,30 +200,15 @@ export async function putPersona(
 /**
  * Writes an agent's persona record from the stored one (null when none), with compare-and-set,
  * retrying when a concurrent write wins.
- * @throws `store_unavailable` when it keeps losing the race.
+ * @throws `conflict` when it keeps losing the race.
  */
 export async function updatePersonaRecord(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
   next: (old: PersonaRecord | null) => PersonaRecord,
 ): Promise<PersonaRecord> {
-  const docs = deps.storage.documents;
-  const key = personaKey(scope);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const doc = await docs.get<PersonaRecord>(key);
-    const value = next(doc?.value ?? null);
-    if (doc) {
-      if (await docs.replace(key, value, doc.version)) return value;
-      continue;
-    }
-    try {
-      await docs.create(key, value);
-      return value;
-    } catch (err) {
-      if (!(err instanceof ConflictError)) throw err;
-    }
-  }
-  throw new StoreUnavailableError(
-    `Cannot save the persona of agent "${scope.agentId}": it kept changing concurrently, retry`,
-  );
+  return (await updateDocument(deps.storage.documents, personaKey(scope), next, {
+    conflict:
+      `Cannot save the persona of agent "${scope.agentId}": it kept changing concurrently, retry`,
+  }))!;
 }

@@ -1,7 +1,7 @@
 /** @module Server-side sessions of in-character replies, so clients may send only the new message. */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
-import { ConflictError, StoreUnavailableError } from "../errors.ts";
+import { updateDocument } from "../ports/update_document.ts";
 import type { AgentScope } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
 import { GameTime } from "../time/game_time.ts";
@@ -49,30 +49,15 @@ export async function appendSessionTurns(
   turns: readonly SessionTurn[],
   speaker: ReplySession["speaker"],
 ): Promise<void> {
-  const docs = deps.storage.documents;
-  const key = sessionKey(scope, id);
   const at = turns.at(-1)?.at;
   if (at === undefined) return;
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const doc = await docs.get<ReplySession>(key);
-    const value: ReplySession = {
-      id,
-      speaker: speaker ?? doc?.value.speaker ?? null,
-      turns: [...(doc?.value.turns ?? []), ...turns].slice(-SESSION_TURNS),
-      updatedAt: at,
-    };
-    if (doc) {
-      if (await docs.replace(key, value, doc.version)) return;
-      continue;
-    }
-    try {
-      await docs.create(key, value);
-      return;
-    } catch (err) {
-      if (!(err instanceof ConflictError)) throw err;
-    }
-  }
-  throw new StoreUnavailableError(
-    `Cannot save conversation "${id}" of agent "${scope.agentId}": it kept changing concurrently, retry`,
-  );
+  await updateDocument<ReplySession>(deps.storage.documents, sessionKey(scope, id), (doc) => ({
+    id,
+    speaker: speaker ?? doc?.speaker ?? null,
+    turns: [...(doc?.turns ?? []), ...turns].slice(-SESSION_TURNS),
+    updatedAt: at,
+  }), {
+    conflict:
+      `Cannot save conversation "${id}" of agent "${scope.agentId}": it kept changing concurrently, retry`,
+  });
 }

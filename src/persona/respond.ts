@@ -7,10 +7,10 @@ import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import { replanFrom } from "../cognition/planning.ts";
 import type { Deps } from "../deps.ts";
-import { SimulacraError, StoreUnavailableError } from "../errors.ts";
+import { ConflictError, SimulacraError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
-import { MemoryKind, Provenance } from "../memory/memory.ts";
+import { MemoryKind, Provenance } from "../ports/memory_record.ts";
 import { addUsage, type Usage } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
@@ -360,7 +360,7 @@ async function storeTurn(
   };
   // We hold the agent's lock, so the version we read is still current.
   if (!(await deps.storage.documents.replace(agentKey(scope), next, doc.version))) {
-    throw new StoreUnavailableError(
+    throw new ConflictError(
       `Cannot update the counters of agent "${scope.agentId}": it changed outside its lock; the reply's memories are stored`,
     );
   }

@@ -1,6 +1,6 @@
 /** @module Port: the memory stream's records and its per-agent sorted indexes. */
 import type { AgentScope, MemoryId } from "../ids.ts";
-import type { MemoryKind, MemoryRecord } from "../memory/memory.ts";
+import type { MemoryKind, MemoryRecord } from "./memory_record.ts";
 import type { GameTime } from "../time/game_time.ts";
 
 /** Options for {@linkcode MemoryStore.list}. */

@@ -1,7 +1,7 @@
 /** @module Port: the set of stores one backend provides. */
 import type { AgentScope } from "../ids.ts";
 import type { AuditLog } from "./audit_log.ts";
-import type { MemoryKind, MemoryRecord } from "../memory/memory.ts";
+import type { MemoryKind, MemoryRecord } from "./memory_record.ts";
 import type { DocumentStore } from "./document_store.ts";
 import type { EventLog } from "./event_log.ts";
 import type { IdempotencyStore } from "./idempotency_store.ts";

@@ -4,14 +4,13 @@
  */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
+import { updateDocument } from "../ports/update_document.ts";
 import { ConflictError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import type { Versioned } from "../ports/document_store.ts";
 import type { GameTime } from "../time/game_time.ts";
+import { type TickClock, TickMinutes } from "../engine/tick_clock.ts";
 import { type Clock, type World, worldKey, worldNotFound, WorldSettings } from "./world.ts";
-
-/** The longest tick: one game day. */
-export const MAX_TICK_MINUTES = 1440;
 
 /**
  * A tick id: the caller's key that makes a tick idempotent. Letters, digits and `_ . : -`, so
@@ -24,9 +23,6 @@ export const TickId = z
     "Tick ids are 1-200 characters of letters, digits, '_', '.', ':' or '-'",
   )
   .meta({ example: "tick-0001" });
-
-/** Game minutes one tick advances. */
-export const TickMinutes = z.number().int().min(1).max(MAX_TICK_MINUTES);
 
 /** The body of `POST /v1/worlds/{world}/tick`. */
 export const TickInput = z
@@ -97,10 +93,9 @@ export async function updateWorld(
   worldId: WorldId,
   input: UpdateWorldInput,
 ): Promise<World> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const doc = await loadWorldDoc(deps, worldId);
-    const current = doc.value;
-    const next: World = {
+  return (await updateDocument<World>(deps.storage.documents, worldKey(worldId), (current) => {
+    if (current === null) throw worldNotFound(worldId);
+    return {
       ...current,
       name: input.name ?? current.name,
       clock: {
@@ -110,11 +105,12 @@ export async function updateWorld(
       },
       settings: WorldSettings.parse({ ...current.settings, ...input.settings }),
     };
-    if (await deps.storage.documents.replace(worldKey(worldId), next, doc.version)) return next;
-  }
-  throw new ConflictError(
-    `Cannot update world "${worldId}": other writes kept changing it, retry shortly`,
-  );
+  }, {
+    attempts: ATTEMPTS,
+    read: await loadWorldDoc(deps, worldId),
+    create: false,
+    conflict: `Cannot update world "${worldId}": other writes kept changing it, retry shortly`,
+  }))!;
 }
 
 /**
@@ -131,18 +127,31 @@ export async function advanceClock(
   from: GameTime,
   to: GameTime,
 ): Promise<Clock> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const doc = await loadWorldDoc(deps, worldId);
-    if (doc.value.clock.now !== from) {
-      throw new ConflictError(
-        `Cannot advance the clock of world "${worldId}" from "${from}": it reads "${doc.value.clock.now}" now, another tick moved it`,
-      );
-    }
-    const clock: Clock = { ...doc.value.clock, now: to };
-    const next: World = { ...doc.value, clock };
-    if (await deps.storage.documents.replace(worldKey(worldId), next, doc.version)) return clock;
-  }
-  throw new ConflictError(
-    `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
+  const world = await updateDocument<World>(
+    deps.storage.documents,
+    worldKey(worldId),
+    (current) => {
+      if (current === null) throw worldNotFound(worldId);
+      if (current.clock.now !== from) {
+        throw new ConflictError(
+          `Cannot advance the clock of world "${worldId}" from "${from}": it reads "${current.clock.now}" now, another tick moved it`,
+        );
+      }
+      return { ...current, clock: { ...current.clock, now: to } };
+    },
+    {
+      attempts: ATTEMPTS,
+      read: await loadWorldDoc(deps, worldId),
+      create: false,
+      conflict:
+        `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
+    },
   );
+  return world!.clock;
 }
+
+/** The engine's clock port for worlds: reads the world document and moves its clock. */
+export const worldTickClock: TickClock<World> = {
+  load: async (deps, id) => (await loadWorldDoc(deps, id as WorldId)).value,
+  advance: (deps, id, from, to) => advanceClock(deps, id as WorldId, from, to),
+};

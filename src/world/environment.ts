@@ -1,7 +1,8 @@
 /** @module The environment tree of a world: areas → sub-areas → objects with a state (SPEC §6). */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { updateDocument } from "../ports/update_document.ts";
+import { NotFoundError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
 import { getWorld } from "./world.ts";
@@ -319,25 +320,11 @@ async function updateEnvironment(
   change: (current: Environment | null) => Environment,
   createIfMissing: boolean,
 ): Promise<void> {
-  const docs = deps.storage.documents;
-  const docKey = environmentKey(worldId);
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await docs.get<Environment>(docKey);
-    const next = change(current?.value ?? null);
-    if (current) {
-      if (await docs.replace(docKey, next, current.version)) return;
-    } else if (createIfMissing) {
-      try {
-        await docs.create(docKey, next);
-        return;
-      } catch (err) {
-        if (!(err instanceof ConflictError)) throw err;
-      }
-    }
-  }
-  throw new ConflictError(
-    `Cannot update the environment of world "${worldId}": other writes kept changing it, retry shortly`,
-  );
+  await updateDocument(deps.storage.documents, environmentKey(worldId), change, {
+    create: createIfMissing,
+    conflict:
+      `Cannot update the environment of world "${worldId}": other writes kept changing it, retry shortly`,
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError, SimulacraError } from "../errors.ts";
 import { WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
-import { WeightsOrPreset } from "../memory/scoring.ts";
+import { WeightsOrPreset } from "./retrieval_weights.ts";
 import { GameTime } from "../time/game_time.ts";
 
 /** A world's clock: game time now, how far a tick advances, and whether ticks are paused. */

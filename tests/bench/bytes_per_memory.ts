@@ -12,7 +12,7 @@ import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { openUpstashStorage } from "../../lib/upstash/upstash_storage.ts";
 import { AgentId, MemoryId, WorldId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
 

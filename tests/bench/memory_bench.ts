@@ -15,13 +15,13 @@ import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { RandomIdSource } from "../../lib/random_id_source.ts";
-import { createAgent } from "../../src/agents/create_agent.ts";
+import { createAgent } from "../../src/persona/create_agent.ts";
 import type { Deps } from "../../src/deps.ts";
 import { AgentId, type AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/memory/memory.ts";
-import { perceive } from "../../src/memory/perceive.ts";
+import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import { perceive } from "../../src/cognition/perceive.ts";
 import { rankMemories, retrieve } from "../../src/memory/retrieval.ts";
-import { resolveWeights } from "../../src/memory/scoring.ts";
+import { resolveWeights } from "../../src/world/retrieval_weights.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
 import { createWorld, WorldSettings } from "../../src/world/world.ts";
 

@@ -14,12 +14,12 @@ import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { RandomIdSource } from "../../lib/random_id_source.ts";
 import { CreateAgentInput } from "../../src/agents/agent.ts";
-import { createAgent } from "../../src/agents/create_agent.ts";
+import { createAgent } from "../../src/persona/create_agent.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { WorldId } from "../../src/ids.ts";
 import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { Environment, replaceEnvironment } from "../../src/world/environment.ts";
-import { tickWorld } from "../../src/world/tick_world.ts";
+import { tickWorld } from "../../src/simulation/tick_world.ts";
 import { createWorld, CreateWorldInput } from "../../src/world/world.ts";
 
 const HOUSES = 6;

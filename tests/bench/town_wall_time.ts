@@ -26,7 +26,7 @@ import { simulateTown } from "../../src/eval/simulate_town.ts";
 import type { Attribution } from "../../src/model/usage.ts";
 import type { Embedder, Embeddings } from "../../src/ports/embedder.ts";
 import type { Completion, LanguageModel, Prompt } from "../../src/ports/language_model.ts";
-import { tickWorld } from "../../src/world/tick_world.ts";
+import { tickWorld } from "../../src/simulation/tick_world.ts";
 import { z } from "zod";
 
 const { values } = parseArgs({

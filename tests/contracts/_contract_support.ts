@@ -1,7 +1,7 @@
 /** @module Shared plumbing of the storage contract suites: case registration, skips, fixtures. */
 import assert from "node:assert/strict";
 import { AgentId, type AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import { SimulacraError } from "../../src/errors.ts";
 import { addMinutes, type GameTime } from "../../src/time/game_time.ts";

@@ -1,7 +1,7 @@
 /** @module Contract cases every MemoryStore adapter must pass. */
 import assert from "node:assert/strict";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { MemoryStore } from "../../src/ports/memory_store.ts";
 import {
   assertRejectsCode,

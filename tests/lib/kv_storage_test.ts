@@ -10,9 +10,10 @@ import { KvVectorIndex } from "../../lib/kv/kv_vector_index.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { SimulacraError, StoreUnavailableError } from "../../src/errors.ts";
 import type { AgentScope } from "../../src/ids.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/memory/memory.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import { rankMemories } from "../../src/memory/retrieval.ts";
-import { rankCandidates, resolveWeights } from "../../src/memory/scoring.ts";
+import { rankCandidates } from "../../src/memory/scoring.ts";
+import { resolveWeights } from "../../src/world/retrieval_weights.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import { addMinutes, gameMinutes } from "../../src/time/game_time.ts";
 import {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
-import type { DayPlan } from "../../src/cognition/planning.ts";
+import type { DayPlan } from "../../src/cognition/plan.ts";
 import type { Deps } from "../../src/deps.ts";
 import { gameMinutes } from "../../src/time/game_time.ts";
 import { startBackends } from "../_helpers/backends.ts";

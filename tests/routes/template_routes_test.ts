@@ -3,7 +3,7 @@ import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
 import type { Deps } from "../../src/deps.ts";
 import { mentionsFact } from "../../src/eval/diffusion.ts";
-import { smallvilleTown } from "../../src/world/templates/smallville.ts";
+import { smallvilleTown } from "../../src/templates/smallville.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary, invalidateSummary } from "../../../src/cognition/agent_summary.ts";
 import type { WorldId } from "../../../src/ids.ts";
 import type { LanguageModel } from "../../../src/ports/language_model.ts";

@@ -6,14 +6,15 @@ import {
 import { LocalEmbedder } from "../../../lib/offline/local_embedder.ts";
 import type { Agent } from "../../../src/agents/agent.ts";
 import { CreateAgentInput, loadAgent } from "../../../src/agents/agent.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import { invalidateSummary } from "../../../src/cognition/agent_summary.ts";
 import {
   type Conversation,
   converse,
   readConversationState,
 } from "../../../src/cognition/dialogue.ts";
-import { type DayPlan, makeDayPlan } from "../../../src/cognition/planning.ts";
+import { makeDayPlan } from "../../../src/cognition/planning.ts";
+import type { DayPlan } from "../../../src/cognition/plan.ts";
 import type { Deps } from "../../../src/deps.ts";
 import { ModelUnavailableError, SimulacraError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";

@@ -1,15 +1,10 @@
 import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { type Agent, loadAgent } from "../../../src/agents/agent.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary } from "../../../src/cognition/agent_summary.ts";
-import {
-  currentAction,
-  type DayPlan,
-  makeDayPlan,
-  type PlannedAction,
-  replanFrom,
-} from "../../../src/cognition/planning.ts";
+import { currentAction, makeDayPlan, replanFrom } from "../../../src/cognition/planning.ts";
+import type { DayPlan, PlannedAction } from "../../../src/cognition/plan.ts";
 import type { Deps } from "../../../src/deps.ts";
 import type { WorldId } from "../../../src/ids.ts";
 import type { LanguageModel } from "../../../src/ports/language_model.ts";

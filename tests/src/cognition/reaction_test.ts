@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { type Agent, CreateAgentInput } from "../../../src/agents/agent.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary, invalidateSummary } from "../../../src/cognition/agent_summary.ts";
 import { converse } from "../../../src/cognition/dialogue.ts";
-import { currentAction, type DayPlan } from "../../../src/cognition/planning.ts";
+import { currentAction } from "../../../src/cognition/planning.ts";
+import type { DayPlan } from "../../../src/cognition/plan.ts";
 import { decideReaction, type ObservedAgent } from "../../../src/cognition/reaction.ts";
 import type { Deps } from "../../../src/deps.ts";
 import { SimulacraError } from "../../../src/errors.ts";

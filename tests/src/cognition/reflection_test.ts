@@ -5,7 +5,7 @@ import {
   type OfflineResponder,
 } from "../../../lib/offline/offline_language_model.ts";
 import { loadAgent } from "../../../src/agents/agent.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary, cachedSummary } from "../../../src/cognition/agent_summary.ts";
 import {
   citeInsights,
@@ -17,8 +17,8 @@ import type { Deps } from "../../../src/deps.ts";
 import { ModelUnavailableError } from "../../../src/errors.ts";
 import type { AgentScope, MemoryId, WorldId } from "../../../src/ids.ts";
 import { getMemory } from "../../../src/memory/listing.ts";
-import type { MemoryRecord } from "../../../src/memory/memory.ts";
-import { perceive } from "../../../src/memory/perceive.ts";
+import type { MemoryRecord } from "../../../src/ports/memory_record.ts";
+import { perceive } from "../../../src/cognition/perceive.ts";
 import type { UsageRecord } from "../../../src/model/usage.ts";
 import type { Embedder } from "../../../src/ports/embedder.ts";
 import type { LanguageModel } from "../../../src/ports/language_model.ts";

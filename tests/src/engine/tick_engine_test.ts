@@ -9,7 +9,7 @@ import {
   type TickFrame,
   type TickSystem,
 } from "../../../src/engine/tick_engine.ts";
-import { updateWorld } from "../../../src/world/clock.ts";
+import { updateWorld, worldTickClock } from "../../../src/world/clock.ts";
 import { createWorld, CreateWorldInput, getWorld } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 
@@ -30,6 +30,7 @@ function fakeSystem(options: {
 } = {}) {
   const stepped: { unit: string; at: string }[] = [];
   const system: TickSystem<string, { prepared: true }, Summary> = {
+    clock: worldTickClock,
     units: () => Promise.resolve(options.units ?? ["a", "b", "c"]),
     unitKey: (unit) => unit,
     prepare: () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { simulateTown, type TickFunction } from "../../../src/eval/simulate_town.ts";
 import { AgentId } from "../../../src/ids.ts";
-import { perceive } from "../../../src/memory/perceive.ts";
+import { perceive } from "../../../src/cognition/perceive.ts";
 import { addMinutes, type GameTime } from "../../../src/time/game_time.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import { LocalEmbedder } from "../../../lib/offline/local_embedder.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../../../src/ids.ts";
-import type { MemoryRecord } from "../../../src/memory/memory.ts";
+import type { MemoryRecord } from "../../../src/ports/memory_record.ts";
 import { rankMemories } from "../../../src/memory/retrieval.ts";
-import { rankCandidates, resolveWeights } from "../../../src/memory/scoring.ts";
+import { rankCandidates } from "../../../src/memory/scoring.ts";
+import { resolveWeights } from "../../../src/world/retrieval_weights.ts";
 import type { Storage } from "../../../src/ports/storage.ts";
 import { fromGameMinutes, gameMinutes } from "../../../src/time/game_time.ts";
 import { startBackends } from "../../_helpers/backends.ts";

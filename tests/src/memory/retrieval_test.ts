@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { LocalEmbedder } from "../../../lib/offline/local_embedder.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import type { Deps } from "../../../src/deps.ts";
 import { SimulacraError } from "../../../src/errors.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../../../src/ids.ts";
-import type { MemoryKind, MemoryRecord } from "../../../src/memory/memory.ts";
+import type { MemoryKind, MemoryRecord } from "../../../src/ports/memory_record.ts";
 import { estimateTokens, retrieve } from "../../../src/memory/retrieval.ts";
 import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";

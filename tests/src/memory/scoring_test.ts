@@ -1,15 +1,17 @@
 import assert from "node:assert/strict";
-import type { MemoryRecord } from "../../../src/memory/memory.ts";
+import type { MemoryRecord } from "../../../src/ports/memory_record.ts";
 import {
   CONSTANT_COMPONENT,
   normalise,
   rankCandidates,
   rankColumns,
-  resolveWeights,
   type Scored,
+} from "../../../src/memory/scoring.ts";
+import {
+  resolveWeights,
   WEIGHT_PRESETS,
   type Weights,
-} from "../../../src/memory/scoring.ts";
+} from "../../../src/world/retrieval_weights.ts";
 import { fromGameMinutes, gameMinutesFast } from "../../../src/time/game_time.ts";
 
 function memory(id: string, lastAccessedAt: string, importance: number): MemoryRecord {

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { loadAgent } from "../../../src/agents/agent.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
 import { prepareMemories, writeMemories } from "../../../src/memory/ingest.ts";
-import { perceive } from "../../../src/memory/perceive.ts";
+import { perceive } from "../../../src/cognition/perceive.ts";
 import { interview, interviewQuestions } from "../../../src/persona/interview.ts";
 import type { LanguageModel, Prompt } from "../../../src/ports/language_model.ts";
 import type { RespondPromptInput } from "../../../src/prompts/respond.ts";

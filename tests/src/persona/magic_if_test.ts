@@ -6,12 +6,12 @@
 import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { type Agent, loadAgent } from "../../../src/agents/agent.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import type { Deps } from "../../../src/deps.ts";
 import { SimulacraError } from "../../../src/errors.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../../../src/ids.ts";
 import { prepareMemories, writeMemories } from "../../../src/memory/ingest.ts";
-import type { MemoryKind } from "../../../src/memory/memory.ts";
+import type { MemoryKind } from "../../../src/ports/memory_record.ts";
 import {
   type Ablation,
   anchorStage,

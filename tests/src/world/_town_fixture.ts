@@ -1,7 +1,7 @@
 /** @module A three-person town for world tick tests: a cafe, a house and a park. */
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { CreateAgentInput } from "../../../src/agents/agent.ts";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import type { Deps } from "../../../src/deps.ts";
 import { ModelUnavailableError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";

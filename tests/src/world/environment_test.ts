@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { createAgent } from "../../../src/agents/create_agent.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
 import { loadAgent } from "../../../src/agents/agent.ts";
 import { SimulacraError } from "../../../src/errors.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
-import { perceive } from "../../../src/memory/perceive.ts";
+import { perceive } from "../../../src/cognition/perceive.ts";
 import {
   Environment,
   getEnvironment,

@@ -1,0 +1,127 @@
+/** @module Where plans live: the plan document per agent and date, and plan memories. */
+import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
+import { withAgentLock } from "../agents/agent_lock.ts";
+import type { Deps } from "../deps.ts";
+import { updateDocument } from "../ports/update_document.ts";
+import { ConflictError } from "../errors.ts";
+import type { AgentScope, WorldId } from "../ids.ts";
+import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
+import { emptyUsage, type Usage } from "../model/usage.ts";
+import type { DocumentKey } from "../ports/document_store.ts";
+import { gameMinutes, GameTime } from "../time/game_time.ts";
+import { type World } from "../world/world.ts";
+import { DayPlan, itemLine, PLAN_IMPORTANCE, PlanItem, PlannedAction } from "./plan.ts";
+import { addDays, weekdayOf } from "../time/calendar.ts";
+
+/** How long recording an action waits for a busy agent before skipping the record. */
+const RECORD_WAIT_MS = 2_000;
+
+export function planKey(worldId: string, agentId: string, date: string): DocumentKey {
+  return { collection: "plans", scope: worldId, id: `${agentId}:${date}` };
+}
+
+/** Creates or replaces the plan document with `next(current)`, retrying lost races. */
+export async function writePlan(
+  deps: Pick<Deps, "storage">,
+  key: DocumentKey,
+  next: (current: DayPlan | null) => DayPlan,
+): Promise<DayPlan> {
+  return (await updateDocument(deps.storage.documents, key, next, {
+    conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
+  }))!;
+}
+
+/**
+ * Stores a decomposition in the plan of the same revision. `apply` returns null when the plan
+ * already has it (a concurrent request cached its own): that one is kept. Returns the stored
+ * plan, or null when the plan was re-planned meanwhile.
+ */
+export async function cacheDecomposition(
+  deps: Pick<Deps, "storage">,
+  key: DocumentKey,
+  revision: number,
+  apply: (plan: DayPlan) => DayPlan | null,
+): Promise<DayPlan | null> {
+  const stored = await updateDocument<DayPlan>(
+    deps.storage.documents,
+    key,
+    (current) =>
+      !current || current.revision !== revision ? undefined : apply(current) ?? undefined,
+    {
+      create: false,
+      conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
+    },
+  );
+  // A plan of another revision was re-planned meanwhile: the decomposition no longer fits.
+  return stored?.revision === revision ? stored : null;
+}
+
+/** Remembers broad items as `plan` memories: importance fixed, one embedding call, no completion. */
+export async function rememberItems(
+  deps: Deps,
+  agent: Agent,
+  plan: DayPlan,
+  items: readonly PlanItem[],
+  at: GameTime,
+): Promise<Usage> {
+  if (items.length === 0) return emptyUsage();
+  const memories: NewMemory[] = items.map((item) => ({
+    description: `${agent.name}'s plan for ${weekdayOf(plan.date)} ${plan.date}, ${
+      itemLine(plan.date, item, " at ")
+    }`,
+    kind: "plan",
+    provenance: "self",
+    at,
+    importance: PLAN_IMPORTANCE,
+    location: item.location,
+  }));
+  const prepared = await prepareMemories(deps, agent, memories);
+  await writeMemories(deps, { worldId: plan.worldId as WorldId, agentId: agent.id }, prepared);
+  return prepared.usage;
+}
+
+/** The previous day's plan items and the latest reflections before `at`. */
+export async function previousDayNotes(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  agent: Agent,
+  date: string,
+  at: GameTime,
+): Promise<string[]> {
+  const yesterday = addDays(date, -1);
+  const previous = await deps.storage.documents.get<DayPlan>(
+    planKey(world.id, agent.id, yesterday),
+  );
+  const reflections = await deps.storage.memories.list(
+    { worldId: world.id as WorldId, agentId: agent.id },
+    { kind: "reflection", limit: 10, order: "desc" },
+  );
+  return [
+    ...(previous?.value.items.map((item) => `${yesterday} ${itemLine(yesterday, item)}`) ?? []),
+    ...reflections.memories.filter((m) => m.createdAt <= at).slice(0, 3).map((m) => m.description),
+  ];
+}
+
+/** Records the action on the agent document, under its lock; best effort (see currentAction). */
+export async function recordAction(
+  deps: Deps,
+  world: World,
+  agent: Agent,
+  at: GameTime,
+  action: PlannedAction,
+): Promise<void> {
+  if (gameMinutes(at) < gameMinutes(world.clock.now)) return;
+  const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
+  try {
+    await withAgentLock(deps, scope, async () => {
+      const doc = await loadAgent(deps, scope);
+      if (doc.value.action === action.description && doc.value.location === action.location) {
+        return;
+      }
+      const next = { ...doc.value, action: action.description, location: action.location };
+      await deps.storage.documents.replace(agentKey(scope), next, doc.version);
+    }, { waitMs: RECORD_WAIT_MS });
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+  }
+}

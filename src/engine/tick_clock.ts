@@ -1,0 +1,43 @@
+/**
+ * @module The engine's clock port: how the generic tick loop reads a world's clock and moves it
+ * by compare-and-set, without knowing what a world is. The world module implements it
+ * (`worldTickClock` in `src/world/clock.ts`); tests may pass their own.
+ */
+import { z } from "zod";
+import type { Deps } from "../deps.ts";
+import type { GameTime } from "../time/game_time.ts";
+
+/** The longest tick: one game day. */
+export const MAX_TICK_MINUTES = 1440;
+
+/** Game minutes one tick advances. */
+export const TickMinutes = z.number().int().min(1).max(MAX_TICK_MINUTES);
+
+/** A clock as the engine needs it: the time now, the default step, and whether ticks may run. */
+export interface ClockState {
+  now: GameTime;
+  minutesPerTick: number;
+  paused: boolean;
+}
+
+/** Whatever the engine ticks: something with an id and a clock. */
+export interface Clocked {
+  id: string;
+  clock: ClockState;
+}
+
+/** Reads and moves the clock of the thing being ticked. */
+export interface TickClock<W extends Clocked> {
+  /** The current state. @throws a not-found error when it does not exist. */
+  load(deps: Pick<Deps, "storage">, id: string): Promise<W>;
+  /**
+   * Moves the clock from `from` to `to` by compare-and-set and returns the new clock.
+   * @throws `conflict` when the clock no longer reads `from`.
+   */
+  advance(
+    deps: Pick<Deps, "storage">,
+    id: string,
+    from: GameTime,
+    to: GameTime,
+  ): Promise<ClockState>;
+}

@@ -1,0 +1,61 @@
+/** @module Creating an agent: its document plus one seed memory per description phrase (SPEC §3). */
+import type { Deps } from "../deps.ts";
+import type { WorldId } from "../ids.ts";
+import { prepareMemories, writeMemories } from "../memory/ingest.ts";
+import type { MemoryRecord } from "../ports/memory_record.ts";
+import type { Usage } from "../model/usage.ts";
+import { getWorld } from "../world/world.ts";
+import {
+  type Agent,
+  agentKey,
+  type CreateAgentInput,
+  newAgent,
+  seedPhrases,
+  startingAreas,
+  storeNewAgent,
+} from "../agents/agent.ts";
+
+/** A new agent with its seed memories. */
+export interface CreatedAgent {
+  agent: Agent;
+  seeds: MemoryRecord[];
+  usage: Usage;
+}
+
+/**
+ * Creates an agent in a world. Its description is split on semicolons into `seed` memories,
+ * scored in one call and embedded in one call before anything is written; if writing the seeds
+ * fails, the agent document is removed again.
+ * @throws `world_not_found`, `conflict` (id taken), `model_*` (embedding), `store_unavailable`.
+ */
+export async function createAgent(
+  deps: Deps,
+  worldId: WorldId,
+  input: CreateAgentInput,
+): Promise<CreatedAgent> {
+  const world = await getWorld(deps, worldId);
+  const created = newAgent(deps, worldId, input, world.clock.now);
+  // Validate places before any model call, so a bad home costs nothing.
+  const draft: Agent = { ...created, ...(await startingAreas(deps, created)) };
+  const prepared = await prepareMemories(
+    deps,
+    draft,
+    seedPhrases(input.description).map((description) => ({
+      description,
+      kind: "seed" as const,
+      provenance: "seed" as const,
+      at: world.clock.now,
+    })),
+  );
+  // Seeds describe who the agent is; they do not count towards its first reflection.
+  const agent: Agent = { ...draft, pendingImportance: prepared.stillPending };
+  await storeNewAgent(deps, agent);
+  const scope = { worldId, agentId: agent.id };
+  try {
+    await writeMemories(deps, scope, prepared);
+  } catch (err) {
+    await deps.storage.documents.delete(agentKey(scope)).catch(() => false);
+    throw err;
+  }
+  return { agent, seeds: prepared.records, usage: prepared.usage };
+}

@@ -1,0 +1,57 @@
+/**
+ * @module The one read-modify-write loop over documents: read, compute the next value, write it
+ * by compare-and-set, and on a lost race read again. Every document update in `src/` goes
+ * through it, so contention always ends the same way: a `ConflictError`.
+ */
+import { ConflictError } from "../errors.ts";
+import type { DocumentKey, DocumentStore, Versioned } from "./document_store.ts";
+
+/** Options for {@linkcode updateDocument}. */
+export interface UpdateDocumentOptions<T> {
+  /** Reads and writes before giving up. @default 5 */
+  attempts?: number;
+  /** Create the document when it does not exist. @default true */
+  create?: boolean;
+  /** A version already read: the first attempt uses it instead of reading again. */
+  read?: Versioned<T> | null;
+  /** The message of the `ConflictError` thrown when writes keep losing. */
+  conflict?: string;
+}
+
+/**
+ * Applies `change` to the document at `key` with compare-and-set, retrying lost races on a
+ * fresh read. `change` gets the current value (null when there is none) and returns the next
+ * one, or `undefined` to leave the document as it is; it may throw to stop. A missing document
+ * is created unless `create` is false (then `change(null)` should throw or return `undefined`).
+ * @returns the value stored now: the one written, or the current one when `change` kept it.
+ * @throws `conflict` when concurrent writes keep winning; whatever `change` or the store throws.
+ */
+export async function updateDocument<T>(
+  store: Pick<DocumentStore, "get" | "create" | "replace">,
+  key: DocumentKey,
+  change: (current: T | null) => T | undefined,
+  options: UpdateDocumentOptions<T> = {},
+): Promise<T | null> {
+  const attempts = options.attempts ?? 5;
+  let read = options.read;
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    const current = read !== undefined ? read : await store.get<T>(key);
+    read = undefined;
+    const next = change(current?.value ?? null);
+    if (next === undefined) return current?.value ?? null;
+    if (current) {
+      if (await store.replace(key, next, current.version)) return next;
+      continue;
+    }
+    if (options.create === false) continue;
+    try {
+      await store.create(key, next);
+      return next;
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err; // created meanwhile: read it again
+    }
+  }
+  throw new ConflictError(
+    options.conflict ?? `Cannot update "${key.id}": other writes kept changing it, retry shortly`,
+  );
+}

@@ -1,0 +1,56 @@
+/** @module A small per-world cache of model answers kept in one document, oldest entries dropped first. */
+import type { Deps } from "../deps.ts";
+import type { DocumentKey } from "../ports/document_store.ts";
+import { putDocument } from "../world/_put_document.ts";
+
+/** Entries in insertion order (`keys`) and their values. */
+export interface BoundedCache<T> {
+  keys: string[];
+  values: Record<string, T>;
+}
+
+/** A cache read from its document, to change in place and {@linkcode saveCache}. */
+export interface LoadedCache<T> {
+  key: DocumentKey;
+  cache: BoundedCache<T>;
+  version: number | undefined;
+  changed: boolean;
+}
+
+/** Reads the cache document (empty when there is none). */
+export async function loadCache<T>(
+  deps: Pick<Deps, "storage">,
+  key: DocumentKey,
+): Promise<LoadedCache<T>> {
+  const doc = await deps.storage.documents.get<BoundedCache<T>>(key);
+  return {
+    key,
+    cache: doc?.value ?? { keys: [], values: {} },
+    version: doc?.version,
+    changed: false,
+  };
+}
+
+/** The cached value of `entry`, or undefined. */
+export function cached<T>(loaded: LoadedCache<T>, entry: string): T | undefined {
+  return Object.hasOwn(loaded.cache.values, entry) ? loaded.cache.values[entry] : undefined;
+}
+
+/** Remembers a value, dropping the oldest entries beyond `max`. */
+export function remember<T>(loaded: LoadedCache<T>, entry: string, value: T, max: number): void {
+  const { cache } = loaded;
+  if (!Object.hasOwn(cache.values, entry)) cache.keys.push(entry);
+  cache.values[entry] = value;
+  for (const old of cache.keys.splice(0, Math.max(0, cache.keys.length - max))) {
+    delete cache.values[old];
+  }
+  loaded.changed = true;
+}
+
+/** Writes the cache back when it changed (only the running tick writes it). */
+export async function saveCache<T>(
+  deps: Pick<Deps, "storage">,
+  loaded: LoadedCache<T>,
+): Promise<void> {
+  if (loaded.changed) await putDocument(deps, loaded.key, loaded.cache, loaded.version);
+}

@@ -1,0 +1,363 @@
+/**
+ * @module The behaviour of a world tick for agents: what the generic engine runs per tick
+ * (SPEC §5–6). Before the steps, every agent's view of its area is worked out and all new
+ * observations are scored in one call (and embedded in one); each agent then perceives → reacts
+ * (talks, re-plans or carries on) → acts along its plan → reflects when due; after the steps,
+ * the objects agents started using change state in one call.
+ *
+ * The shared work before the steps is in `tick_prepare.ts`.
+ *
+ * The engine holds a per-agent step lease around each step. The agent's own lock is taken by
+ * the cognition functions themselves (perceive, planning, dialogue, reflection), so a step never
+ * holds it while calling one of them.
+ */
+import { z } from "zod";
+import { type Agent, listAgents, loadAgent } from "../agents/agent.ts";
+import { readConversationState } from "../cognition/dialogue.ts";
+import { currentAction } from "../cognition/planning.ts";
+import type { PlanMade } from "../cognition/plan.ts";
+import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
+import { reflectIfDue } from "../cognition/reflection.ts";
+import type { Deps } from "../deps.ts";
+import { ConflictError } from "../errors.ts";
+import { AgentId, type AgentScope, type WorldId } from "../ids.ts";
+import { perceiveScored } from "../memory/perceive.ts";
+import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
+import type { NewEvent } from "../ports/event_log.ts";
+import {
+  errorFields,
+  type StepOutcome,
+  type TickFrame,
+  type TickSystem,
+} from "../engine/tick_engine.ts";
+import { gameMinutes } from "../time/game_time.ts";
+import { resolvePath } from "../world/environment.ts";
+import { applyObjectStates } from "./object_states.ts";
+import { saveSeen, type Seen } from "./perception.ts";
+import type { World } from "../world/world.ts";
+import { worldTickClock } from "../world/clock.ts";
+import { AgentView, prepare, textKey, TickShared } from "./tick_prepare.ts";
+
+/** What one agent did in a tick. */
+export const AgentStepSummary = z
+  .object({
+    agentId: AgentId,
+    location: z.string().nullable().meta({ description: "Where it is after the tick" }),
+    action: z.string().nullable().meta({ description: "What it is doing after the tick" }),
+    emoji: z.string().optional(),
+    perceived: z.number().int().meta({ description: "New observations stored this tick" }),
+    reacted: z.string().optional().meta({
+      description: "continue, react or talk, when the model decided on something it saw",
+    }),
+    conversationId: z.string().optional(),
+    reflected: z.number().int().optional().meta({ description: "Reflections stored" }),
+    error: z.string().optional().meta({
+      description: "Why the step failed (the agent_error event has it too)",
+    }),
+  })
+  .meta({ id: "AgentStepSummary" });
+
+export type AgentStepSummary = z.infer<typeof AgentStepSummary>;
+
+/** Options for {@linkcode agentTickSystem}. */
+export interface AgentTickOptions {
+  /** How long a step waits for its agent's lock (a conversation holds it). @default 120000 */
+  lockWaitMs?: number;
+}
+
+/** For worlds stored before `talkCooldownMinutes` existed. */
+const DEFAULT_TALK_COOLDOWN = 120;
+
+/** Most observation texts listed in one `perceived` event. */
+const EVENT_LIST_MAX = 20;
+
+const EVENT_TEXT_MAX = 300;
+
+/**
+ * The agent behaviour of a world tick, for {@linkcode runTick}. Model calls per tick: at most
+ * one importance call for every agent's new observations together (idle texts and texts scored
+ * in earlier ticks cost none), one object-state call for every object put to a new use (known
+ * object and action pairs cost none), and per agent only what its plan, reaction and reflection
+ * need. A reaction is decided only about an agent that just came into view (at most one per
+ * agent and tick, one per pair, none when either talked within the world's
+ * `talkCooldownMinutes`) or about objects whose state someone other than an agent changed, and
+ * never while the observer sleeps.
+ * @see SPEC §5–6, §9 (cost).
+ */
+export function agentTickSystem(
+  deps: Deps,
+  options: AgentTickOptions = {},
+): TickSystem<Agent, TickShared, AgentStepSummary, World> {
+  const lockWaitMs = options.lockWaitMs ?? 120_000;
+  return {
+    clock: worldTickClock,
+    units: (frame) => listAgents(deps, frame.world.id as WorldId),
+    unitKey: (agent) => agent.id,
+    prepare: (frame, agents) => prepare(deps, frame, agents),
+    step: (frame, agent, shared) => step(deps, frame, agent, shared, lockWaitMs),
+    failed: (frame, agent, error) => ({
+      summary: {
+        agentId: agent.id,
+        location: agent.location,
+        action: agent.action,
+        perceived: 0,
+        error: errorFields(error).error,
+      },
+      events: [agentError(frame, agent.id, error)],
+      usage: emptyUsage(),
+    }),
+    finish: (frame, shared) =>
+      applyObjectStates(deps, frame.world.id as WorldId, frame.to, shared.uses, shared.leaves),
+  };
+}
+
+async function step(
+  deps: Deps,
+  frame: TickFrame<World>,
+  agent: Agent,
+  shared: TickShared,
+  lockWaitMs: number,
+): Promise<StepOutcome<AgentStepSummary>> {
+  const { world, to } = frame;
+  const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
+  const plans: PlanMade[] = [];
+  const view = shared.views.get(agent.id)!;
+  const events: NewEvent[] = [];
+  const usages: Usage[] = [];
+  const summary: AgentStepSummary = {
+    agentId: agent.id,
+    location: agent.location,
+    action: agent.action,
+    perceived: 0,
+  };
+  let failed = false;
+  try {
+    // 1. Perceive what is new in its area (event ids make a repeated tick harmless).
+    const { sightings, next } = view.perception;
+    if (sightings.length > 0) {
+      const result = await perceiveScored(
+        deps,
+        world,
+        agent.id,
+        sightings.map((s) => ({
+          text: s.text,
+          eventId: `${frame.tickId}:${s.subject}`,
+          at: to,
+          location: s.location,
+          importance: shared.scores.get(textKey(s.text)),
+        })),
+        { lockWaitMs },
+      );
+      usages.push(result.usage);
+      const created = sightings.filter((_, i) => result.outcomes[i] === "created");
+      summary.perceived = created.length;
+      if (created.length > 0) {
+        events.push({
+          type: "perceived",
+          at: to,
+          agentId: agent.id,
+          count: created.length,
+          observations: created.slice(0, EVENT_LIST_MAX).map((s) => clip(s.text)),
+        });
+      }
+    }
+    if (!sameSeen(next, view.seen)) {
+      await saveSeen(deps, scope.worldId, agent.id, next, view.seenVersion);
+    }
+
+    // The agent as perceiving left it (known areas, counters): what reacting and acting read.
+    const current = (await loadAgent(deps, scope)).value;
+
+    // 2. React to a newcomer or to objects someone changed; at most one conversation per agent.
+    const reaction = await react(deps, frame, current, view, shared);
+    if (reaction) {
+      usages.push(reaction.usage);
+      plans.push(...reaction.plans);
+      if (reaction.vetoed === undefined) summary.reacted = reaction.decision;
+      events.push({
+        type: "reaction",
+        at: to,
+        agentId: agent.id,
+        decision: reaction.decision,
+        reason: clip(reaction.reason),
+        reaction: reaction.reaction,
+        ...(reaction.vetoed ? { vetoed: reaction.vetoed } : {}),
+        ...(view.trigger && "observed" in view.trigger
+          ? { observed: view.trigger.observed.observed!.agentId }
+          : {}),
+      });
+      const talk = reaction.conversation;
+      if (talk) {
+        summary.conversationId = talk.id;
+        events.push({
+          type: "conversation",
+          at: talk.startedAt,
+          agentId: agent.id,
+          conversationId: talk.id,
+          participants: talk.participants,
+          topic: talk.topic === null ? null : clip(talk.topic),
+          lines: talk.lines.length,
+          endedBy: talk.endedBy,
+          endedAt: talk.endedAt,
+        });
+      }
+    }
+
+    // 3. Act and move along the plan (a new game day makes its plan here).
+    const acted = await currentAction(deps, world, current, to);
+    usages.push(acted.usage);
+    plans.push(...acted.plans);
+    const action = acted.action;
+    if (action) {
+      summary.location = action.location;
+      summary.action = action.description;
+      summary.emoji = action.emoji;
+      const moved = action.location !== agent.location;
+      if (moved || action.description !== agent.action) {
+        events.push({
+          type: "action",
+          at: to,
+          agentId: agent.id,
+          action: action.description,
+          emoji: action.emoji,
+          location: action.location,
+          start: action.start,
+          end: action.end,
+        });
+        if (shared.env && resolvePath(shared.env, action.location)?.object) {
+          shared.uses.push({
+            agentId: agent.id,
+            agentName: agent.name,
+            path: action.location,
+            action: action.description,
+          });
+        }
+      }
+      if (moved) {
+        events.push({
+          type: "moved",
+          at: to,
+          agentId: agent.id,
+          from: agent.location,
+          to: action.location,
+        });
+        if (agent.location !== null) {
+          shared.leaves.push({ agentId: agent.id, path: agent.location });
+        }
+      }
+    }
+
+    // 4. Reflect when the importance since the last reflection reached the threshold. Read
+    // again: a conversation this step added to the counter.
+    const latest = (await loadAgent(deps, scope)).value;
+    try {
+      const reflected = await reflectIfDue(deps, world, latest, to);
+      usages.push(reflected.usage);
+      if (reflected.reflections.length > 0) {
+        summary.reflected = reflected.reflections.length;
+        events.push({
+          type: "reflection",
+          at: to,
+          agentId: agent.id,
+          count: reflected.reflections.length,
+          insights: reflected.reflections.slice(0, EVENT_LIST_MAX).map((m) => clip(m.description)),
+        });
+      }
+    } catch (err) {
+      // Busy (e.g. in another agent's conversation): the reflection stays due for the next tick.
+      if (!(err instanceof ConflictError)) throw err;
+    }
+  } catch (err) {
+    failed = true;
+    summary.error = errorFields(err).error;
+    events.push(agentError(frame, agent.id, err));
+  }
+  events.push(...plans.map((p): NewEvent => ({
+    type: "plan",
+    at: to,
+    agentId: p.agentId,
+    date: p.date,
+    replan: p.replan,
+    ...(p.reason ? { reason: clip(p.reason) } : {}),
+  })));
+  return { summary, events, usage: addUsage(...usages), failed };
+}
+
+/** Decides about the view's trigger, if any; null when there is nothing to decide. */
+async function react(
+  deps: Deps,
+  frame: TickFrame<World>,
+  agent: Agent,
+  view: AgentView,
+  shared: TickShared,
+): Promise<(ReactionResult & { plans: PlanMade[] }) | null> {
+  const trigger = view.trigger;
+  if (!trigger) return null;
+  if ("objects" in trigger) {
+    return await decideReaction(
+      deps,
+      frame.world,
+      agent,
+      trigger.objects.map((s) => s.text),
+      frame.to,
+    );
+  }
+  const observed = trigger.observed.observed!;
+  const busy = shared.inConversation;
+  if (busy.has(agent.id) || busy.has(observed.agentId)) return null;
+  if (await talkedLately(deps, frame, [agent.id, observed.agentId])) return null;
+  busy.add(agent.id);
+  busy.add(observed.agentId);
+  try {
+    const result = await decideReaction(
+      deps,
+      frame.world,
+      agent,
+      [trigger.observed.text],
+      frame.to,
+      observed,
+    );
+    if (!result.conversation) {
+      busy.delete(agent.id);
+      busy.delete(observed.agentId);
+    }
+    return result;
+  } catch (err) {
+    busy.delete(agent.id);
+    busy.delete(observed.agentId);
+    throw err;
+  }
+}
+
+/**
+ * Whether either agent talked with anyone within the world's `talkCooldownMinutes` (or is still
+ * talking): then no conversation starts and no model call decides about one. The pair cooldown
+ * of the reaction vetoes stops two agents talking again; this one stops an agent from talking
+ * to everyone who walks by, the largest cost of a busy town (SPEC §9).
+ */
+async function talkedLately(
+  deps: Pick<Deps, "storage">,
+  frame: TickFrame<World>,
+  agentIds: readonly AgentId[],
+): Promise<boolean> {
+  const cooldown = frame.world.settings.talkCooldownMinutes ?? DEFAULT_TALK_COOLDOWN;
+  if (cooldown <= 0) return false;
+  const states = await Promise.all(
+    agentIds.map((id) => readConversationState(deps, frame.world, id)),
+  );
+  const now = gameMinutes(frame.to);
+  return states.some((s) => s !== null && now - gameMinutes(s.until) < cooldown);
+}
+
+function sameSeen(a: Seen, b: Seen): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+function agentError(frame: TickFrame<World>, agentId: string, err: unknown): NewEvent {
+  return { type: "agent_error", at: frame.to, agentId, ...errorFields(err) };
+}
+
+function clip(text: string): string {
+  return text.length <= EVENT_TEXT_MAX ? text : `${text.slice(0, EVENT_TEXT_MAX - 1)}…`;
+}

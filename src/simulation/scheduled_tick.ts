@@ -1,0 +1,105 @@
+/** @module The one function both cron entries (Deno.cron, Workers `scheduled`) call each minute. */
+import type { Deps } from "../deps.ts";
+import { ConflictError } from "../errors.ts";
+import { updateDocument } from "../ports/update_document.ts";
+import type { DocumentKey } from "../ports/document_store.ts";
+import { tickWorld } from "./tick_world.ts";
+import { listWorlds } from "../world/world.ts";
+import { mapBounded } from "../engine/pool.ts";
+import { errorFields } from "../engine/tick_engine.ts";
+
+/** The last cron run, shown by /health so operators can see the schedule is alive. */
+export interface CronHeartbeat {
+  /** Wall-clock ISO time the platform scheduled this run for. */
+  lastScheduledAt: string;
+  runs: number;
+}
+
+const heartbeatKey: DocumentKey = { collection: "meta", scope: "", id: "cron" };
+
+/** What one world's scheduled tick came to. */
+export interface ScheduledWorldTick {
+  worldId: string;
+  tickId: string;
+  /** The clock after the tick, when it ran (or had run already for this minute). */
+  now?: string;
+  /** The error code when it did not run (e.g. `conflict`: another tick still held the world). */
+  error?: string;
+}
+
+/** A cron run: the heartbeat and each world's tick. */
+export interface ScheduledRun extends CronHeartbeat {
+  ticks: ScheduledWorldTick[];
+}
+
+/** Options for {@linkcode runScheduledTick}. */
+export interface ScheduledTickOptions {
+  /** Worlds ticked at once. @default 4 */
+  concurrency?: number;
+  /**
+   * How long a world's tick waits while another tick of it (a slow earlier minute, or a
+   * duplicate delivery of this one) still runs; after that the world skips this minute.
+   * @default 5000
+   */
+  waitMs?: number;
+}
+
+/**
+ * Runs the cron for the wall-clock minute of `scheduledAt` (ms since epoch): records a heartbeat,
+ * then advances every unpaused world once by its `minutesPerTick` through the same
+ * {@linkcode tickWorld} as `POST …/tick`, with the tick id `cron:<world>:<minute ISO>`. A
+ * duplicate delivery of the same minute therefore returns the first result instead of advancing
+ * again. A world that fails is reported in `ticks` and does not stop the others. A world whose
+ * daily budget is spent (on the UTC day of `scheduledAt`) coasts: see {@linkcode tickWorld}.
+ * @throws `store_unavailable` when the worlds cannot be listed.
+ */
+export async function runScheduledTick(
+  deps: Deps,
+  scheduledAt: number,
+  options: ScheduledTickOptions = {},
+): Promise<ScheduledRun> {
+  const minute = new Date(Math.floor(scheduledAt / 60_000) * 60_000).toISOString();
+  const beat = await recordHeartbeat(deps, new Date(scheduledAt).toISOString());
+  const worlds = (await listWorlds(deps)).filter((w) => !w.clock.paused);
+  const ticks = await mapBounded(worlds, options.concurrency ?? 4, async (world) => {
+    const tickId = `cron:${world.id}:${minute}`;
+    try {
+      const result = await tickWorld(deps, world.id, {
+        tickId,
+        day: minute.slice(0, 10),
+        waitMs: options.waitMs ?? 5_000,
+      });
+      return { worldId: world.id, tickId, now: result.clock.now };
+    } catch (err) {
+      return { worldId: world.id, tickId, error: errorFields(err).code };
+    }
+  });
+  return { ...beat, ticks };
+}
+
+async function recordHeartbeat(
+  deps: Pick<Deps, "storage">,
+  lastScheduledAt: string,
+): Promise<CronHeartbeat> {
+  // A duplicate delivery loses the compare-and-set and retries with the fresh version.
+  try {
+    return (await updateDocument<CronHeartbeat>(
+      deps.storage.documents,
+      heartbeatKey,
+      (current) => ({
+        lastScheduledAt,
+        runs: (current?.runs ?? 0) + 1,
+      }),
+    ))!;
+  } catch (err) {
+    if (!(err instanceof ConflictError)) throw err;
+    return { lastScheduledAt, runs: -1 }; // the heartbeat is best effort: the ticks still run
+  }
+}
+
+/** The last heartbeat, or null when cron never ran against this store. */
+export async function readCronHeartbeat(
+  deps: Pick<Deps, "storage">,
+): Promise<CronHeartbeat | null> {
+  return (await deps.storage.documents.get<CronHeartbeat>(heartbeatKey))?.value ?? null;
+}

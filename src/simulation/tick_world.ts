@@ -1,0 +1,80 @@
+/** @module One tick of a world: the generic engine running the agent behaviour (SPEC §6). */
+import { z } from "zod";
+import type { Deps } from "../deps.ts";
+import type { WorldId } from "../ids.ts";
+import { runTick } from "../engine/tick_engine.ts";
+import { GameTime } from "../time/game_time.ts";
+import { AgentStepSummary, agentTickSystem } from "./agent_step.ts";
+import { Clock, getWorld } from "../world/world.ts";
+import { spentWorldBudget } from "../world/budget.ts";
+import { coastTickSystem } from "./coast_step.ts";
+
+/** The response of `POST /v1/worlds/{world}/tick`; a repeated tick id answers the same. */
+export const TickResult = z
+  .object({
+    tickId: z.string(),
+    from: GameTime.meta({ description: "The game time before the tick" }),
+    minutes: z.number().int(),
+    clock: Clock.meta({ description: "The clock after the tick; agents acted at clock.now" }),
+    steps: z.array(AgentStepSummary),
+    usage: z.object({
+      calls: z.number().int(),
+      promptTokens: z.number().int(),
+      completionTokens: z.number().int(),
+    }),
+    events: z.number().int().meta({ description: "Events the tick appended to the world's log" }),
+    budgetExhausted: z.boolean().optional().meta({
+      description:
+        "True when the world's daily budget was spent: agents kept their plans and no model was called",
+    }),
+  })
+  .meta({ id: "TickResult" });
+export type TickResult = z.infer<typeof TickResult>;
+
+/** Options for {@linkcode tickWorld}. */
+export interface TickWorldOptions {
+  /** Game minutes to advance, 1–1440. @default the world's minutesPerTick */
+  minutes?: number;
+  /** The same id again returns the first result and does not advance. @default a new id */
+  tickId?: string;
+  /** Agents stepped at once. @default 8 */
+  concurrency?: number;
+  /** How long to wait while another tick of the world runs. @default 30000 */
+  waitMs?: number;
+  /**
+   * The UTC day of the wall clock (`YYYY-MM-DD`), to check the world's daily budget: when it is
+   * spent the tick coasts (agents keep their plans, no model calls, one `budget.exhausted`
+   * event per day). @default no budget check
+   */
+  day?: string;
+}
+
+/**
+ * Advances a world by one tick and steps every agent at the new time: perceive what is new in
+ * its area, react (talk, re-plan or carry on), act and move along its plan, reflect when due.
+ * Idempotent by `tickId`; ticks of one world run one at a time, in order.
+ *
+ * @example
+ * ```ts ignore
+ * const result = await tickWorld(deps, worldId, { minutes: 10, tickId: "t-0001" });
+ * result.clock.now; // ten game minutes later
+ * ```
+ * @throws `invalid_request` (minutes outside 1–1440), `world_not_found`, `conflict` (paused, or
+ * busy longer than `waitMs`), `store_unavailable`. A failing agent does not throw: its summary
+ * has `error` and the log an `agent_error` event.
+ * @see SPEC §6 "Clock"; API.md "POST /v1/worlds/{world}/tick".
+ */
+export async function tickWorld(
+  deps: Deps,
+  worldId: WorldId,
+  options: TickWorldOptions = {},
+): Promise<TickResult> {
+  if (options.day !== undefined) {
+    const spent = await spentWorldBudget(deps, await getWorld(deps, worldId), { day: options.day });
+    if (spent) {
+      const coasted = await runTick(deps, worldId, coastTickSystem(deps, spent), options);
+      return { ...coasted, budgetExhausted: true };
+    }
+  }
+  return await runTick(deps, worldId, agentTickSystem(deps), options);
+}

@@ -1,0 +1,111 @@
+import assert from "node:assert/strict";
+import {
+  OfflineLanguageModel,
+  type OfflineResponder,
+} from "../../../lib/offline/offline_language_model.ts";
+import { loadAgent } from "../../../src/agents/agent.ts";
+import { perceive } from "../../../src/cognition/perceive.ts";
+import type { AgentScope, WorldId } from "../../../src/ids.ts";
+import { perceiveObservations } from "../../../src/memory/perceive.ts";
+import type { LanguageModel } from "../../../src/ports/language_model.ts";
+import { createAgent } from "../../../src/persona/create_agent.ts";
+import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
+import { makeTestDeps } from "../../_helpers/test_deps.ts";
+
+/** The offline model scoring every observation `score`, recording each prompt kind. */
+function scoring(score: number) {
+  const kinds: string[] = [];
+  const responders: Record<string, OfflineResponder> = {
+    importance: (input) => ({
+      scores: (input as { observations: string[] }).observations.map(() => score),
+    }),
+  };
+  const inner = new OfflineLanguageModel({ responders });
+  const model: LanguageModel = {
+    info: inner.info,
+    complete(prompt, attribution) {
+      kinds.push(prompt.kind);
+      return inner.complete(prompt, attribution);
+    },
+  };
+  return { model, kinds };
+}
+
+async function town(score: number, settings: Record<string, unknown>) {
+  const { model, kinds } = scoring(score);
+  const deps = await makeTestDeps({ model });
+  const world = await createWorld(
+    deps,
+    CreateWorldInput.parse({ name: "T", startTime: "2023-02-13T07:00:00", settings }),
+  );
+  const worldId = world.id as WorldId;
+  const { agent } = await createAgent(deps, worldId, {
+    name: "Klaus Mueller",
+    description: "Klaus Mueller is a student of sociology at Oak Hill College",
+  });
+  kinds.length = 0;
+  const scope: AgentScope = { worldId, agentId: agent.id };
+  return { deps, scope, kinds };
+}
+
+const observations = [
+  { text: "Maria Lopez won a national physics prize", at: "2023-02-13T08:00:00" },
+  { text: "the library fire alarm is ringing", at: "2023-02-13T09:30:00" },
+];
+
+Deno.test("perceiveObservations() reports reflectionDue at the threshold and never reflects itself", async () => {
+  const { deps, scope, kinds } = await town(6, { reflectionThreshold: 12, autoReflect: true });
+  await using _ = deps;
+  const first = await perceiveObservations(deps, scope, { observations: observations.slice(0, 1) });
+  assert.equal(first.result.importanceSinceReflection, 6);
+  assert.equal(first.result.reflectionDue, false);
+  const second = await perceiveObservations(deps, scope, { observations: observations.slice(1) });
+  assert.equal(second.result.importanceSinceReflection, 12);
+  assert.equal(second.result.reflectionDue, true);
+  assert.equal(second.at, "2023-02-13T09:30:00");
+  // Memory stored and scored, and made no reflection call even with autoReflect on.
+  assert.deepEqual(kinds, ["importance", "importance"]);
+  assert.equal((await loadAgent(deps, scope)).value.importanceSinceReflection, 12);
+});
+
+Deno.test("perceiveObservations() stores a repeated eventId once and counts its importance once", async () => {
+  const { deps, scope } = await town(4, { reflectionThreshold: 100 });
+  await using _ = deps;
+  const input = { observations: [{ ...observations[0], eventId: "e-1" }] };
+  const first = await perceiveObservations(deps, scope, input);
+  const again = await perceiveObservations(deps, scope, input);
+  assert.deepEqual(first.result.outcomes, ["created"]);
+  assert.deepEqual(again.result.outcomes, ["existing"]);
+  assert.equal(again.result.memories[0].id, first.result.memories[0].id);
+  assert.equal(again.result.importanceSinceReflection, 4);
+});
+
+Deno.test("perceive() reflects when perceiving made it due and autoReflect is on, and only then", async () => {
+  {
+    const { deps, scope, kinds } = await town(6, { reflectionThreshold: 12, autoReflect: true });
+    await using _ = deps;
+    const below = await perceive(deps, scope.worldId, scope.agentId, {
+      observations: observations.slice(0, 1),
+    });
+    assert.equal(below.reflectionDue, false);
+    assert.deepEqual(below.reflections, []);
+    assert.ok(!kinds.includes("reflection_questions"));
+    const due = await perceive(deps, scope.worldId, scope.agentId, {
+      observations: observations.slice(1),
+    });
+    assert.equal(due.reflectionDue, true);
+    assert.ok(kinds.includes("reflection_questions"));
+    assert.ok(due.reflections.length > 0, "the due reflection stored insights");
+    assert.equal((await loadAgent(deps, scope)).value.importanceSinceReflection, 0);
+  }
+  {
+    const { deps, scope, kinds } = await town(6, { reflectionThreshold: 6, autoReflect: false });
+    await using _ = deps;
+    const due = await perceive(deps, scope.worldId, scope.agentId, {
+      observations: observations.slice(0, 1),
+    });
+    assert.equal(due.reflectionDue, true);
+    assert.deepEqual(due.reflections, []);
+    assert.deepEqual(kinds, ["importance"]);
+  }
+});

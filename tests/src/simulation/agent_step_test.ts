@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
+import { loadAgent } from "../../../src/agents/agent.ts";
+import { converse } from "../../../src/cognition/dialogue.ts";
+import { runTick } from "../../../src/engine/tick_engine.ts";
+import type { AgentId, WorldId } from "../../../src/ids.ts";
+import type { Attribution } from "../../../src/model/usage.ts";
+import type { LanguageModel, Prompt } from "../../../src/ports/language_model.ts";
+import { agentTickSystem } from "../../../src/simulation/agent_step.ts";
+import { updateWorld } from "../../../src/world/clock.ts";
+import { getWorld } from "../../../src/world/world.ts";
+import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { makeTown } from "../world/_town_fixture.ts";
+
+/** The offline model whose reactions always want to talk, recording who asked what. */
+function talkativeModel() {
+  const inner = new OfflineLanguageModel({
+    responders: {
+      reaction: () => ({ decision: "talk", reason: "they just met", reaction: "say good morning" }),
+    },
+  });
+  const calls: { kind: string; agentId?: string }[] = [];
+  const model: LanguageModel = {
+    info: inner.info,
+    complete<T>(prompt: Prompt<T>, attribution: Attribution) {
+      calls.push({ kind: prompt.kind, agentId: attribution.agentId });
+      return inner.complete(prompt, attribution);
+    },
+  };
+  return { model, calls };
+}
+
+/** Eddy and John live in the same house; the first tick places them, the second they meet. */
+const EDDY = "eddy" as AgentId;
+const JOHN = "john" as AgentId;
+
+async function step(deps: Parameters<typeof agentTickSystem>[0], id: WorldId, tickId: string) {
+  return await runTick(deps, id, agentTickSystem(deps), { tickId });
+}
+
+Deno.test("agent step: of two agents who meet, only one decides, and one conversation holds both", async () => {
+  const { model, calls } = talkativeModel();
+  await using deps = await makeTestDeps({ model });
+  const id = await makeTown(deps);
+  await step(deps, id, "t0");
+  const before = calls.length;
+  const result = await step(deps, id, "t1");
+  const reactions = calls.slice(before).filter((c) => c.kind === "reaction");
+  assert.deepEqual(reactions.map((c) => c.agentId), [EDDY]);
+  const eddy = result.steps.find((s) => s.agentId === EDDY)!;
+  const john = result.steps.find((s) => s.agentId === JOHN)!;
+  assert.equal(eddy.reacted, "talk");
+  assert.equal(john.reacted, undefined);
+  assert.ok(eddy.conversationId, "the talk decision started a conversation");
+  assert.equal(john.conversationId, undefined);
+  const events = await deps.storage.events.read(id, 0, 10_000);
+  const talks = events.filter((e) => e.tickId === "t1" && e.type === "conversation");
+  assert.equal(talks.length, 1);
+  assert.deepEqual(talks[0].participants, [EDDY, JOHN]);
+  // Both re-planned after talking: the step reports the plans it made as plan events.
+  const replans = events.filter((e) => e.tickId === "t1" && e.type === "plan" && e.replan);
+  assert.deepEqual(replans.map((e) => e.agentId).toSorted(), [EDDY, JOHN]);
+});
+
+Deno.test("agent step: an agent who talked within talkCooldownMinutes decides nothing about a newcomer", async (t) => {
+  for (const [cooldown, expected] of [[120, []], [0, [EDDY]]] as const) {
+    await t.step(`talkCooldownMinutes ${cooldown}`, async () => {
+      const { model, calls } = talkativeModel();
+      await using deps = await makeTestDeps({ model });
+      const id = await makeTown(deps);
+      await updateWorld(deps, id, { settings: { talkCooldownMinutes: cooldown } });
+      await step(deps, id, "t0");
+      // Eddy talked with Isabella an hour before he meets John.
+      const world = await getWorld(deps, id);
+      const [eddy, isabella] = await Promise.all(
+        [EDDY, "isabella" as AgentId].map(async (agentId) =>
+          (await loadAgent(deps, { worldId: id, agentId })).value
+        ),
+      );
+      await converse(deps, world, eddy, isabella, { at: "2023-02-13T06:00:00" });
+      const before = calls.length;
+      await step(deps, id, "t1");
+      const reactions = calls.slice(before).filter((c) => c.kind === "reaction");
+      assert.deepEqual(reactions.map((c) => c.agentId), expected);
+    });
+  }
+});
