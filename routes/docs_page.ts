@@ -1,47 +1,122 @@
-/** @module A self-contained API reference page: renders /openapi.json in the browser, no CDN. */
+/**
+ * @module The API reference at `/docs`: Swagger UI rendering /openapi.json, with a try-it console.
+ * Every file comes from this server (the renderer is compiled in as strings, see
+ * `deno task docs:build`), so the page works offline and on both entries, Deno and Workers.
+ */
+import { Hono } from "hono";
+import type { AppEnv } from "./app_env.ts";
+import { errorBody } from "./errors.ts";
+import { DOCS_ASSETS, SWAGGER_UI_VERSION } from "./docs_assets.generated.ts";
 
-/** The HTML of `/docs`. Everything it needs is inline, so it works offline. */
-export function docsPage(): string {
+const ASSETS_PATH = "/docs/assets/";
+const byName = new Map(Object.values(DOCS_ASSETS).map((asset) => [asset.name, asset]));
+const assetUrl = (file: string) => ASSETS_PATH + DOCS_ASSETS[file].name;
+
+/**
+ * The page may load and call only this server. Swagger UI sets styles through the DOM and uses
+ * data: SVG icons; nothing else needs more than 'self'.
+ */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** Swagger UI's settings: schemas shown expanded (not only examples), no outside validator. */
+const INIT_SCRIPT = `"use strict";
+const root = document.getElementById("swagger-ui");
+fetch("/openapi.json")
+  .then((res) => {
+    if (!res.ok) throw new Error("HTTP " + res.status);
+    return res.json();
+  })
+  .then((spec) => {
+    // The console calls the server that served this page, even behind a proxy that changes
+    // the origin the server sees.
+    spec.servers = [{ url: location.origin, description: "This server" }];
+    window.ui = SwaggerUIBundle({
+      spec,
+      domNode: root,
+      presets: [SwaggerUIBundle.presets.apis],
+      layout: "BaseLayout",
+      deepLinking: true,
+      displayRequestDuration: true,
+      filter: true,
+      defaultModelRendering: "model",
+      defaultModelExpandDepth: 4,
+      defaultModelsExpandDepth: 1,
+      validatorUrl: null,
+    });
+  })
+  .catch((err) => {
+    root.textContent = "Cannot load /openapi.json: " + err.message;
+  });
+`;
+
+function docsHtml(): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>Simulacra API</title>
-<style>
-body{font:15px/1.5 system-ui,sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
-header{background:#20232a;color:#fff;padding:16px 24px}header h1{margin:0;font-size:20px}
-main{max-width:960px;margin:0 auto;padding:16px 24px}
-.op{background:#fff;border:1px solid #ddd;border-radius:6px;margin:10px 0}
-.op summary{cursor:pointer;padding:8px 12px;display:flex;gap:10px;align-items:center}
-.m{font:bold 12px monospace;padding:2px 6px;border-radius:4px;color:#fff;min-width:52px;text-align:center}
-.get{background:#2b7de9}.post{background:#16a34a}.put{background:#ca8a04}.patch{background:#9333ea}.delete{background:#dc2626}
-.path{font-family:monospace}.body{padding:0 12px 12px}pre{background:#f3f3f3;padding:8px;overflow:auto;font-size:12px}
-h2{margin-top:28px;border-bottom:1px solid #ddd}
-</style></head>
-<body><header><h1>Simulacra API</h1><div id="desc"></div></header>
-<main id="out"><p>Loading <a href="/openapi.json">/openapi.json</a>…</p></main>
-<script>
-const esc = (s) => String(s ?? "").replace(/[&<>"]/g, (ch) => ({"&":"&amp;","<":"&lt;",">":"&gt;",'"':"&quot;"}[ch]));
-fetch("/openapi.json").then((r) => r.json()).then((doc) => {
-  document.getElementById("desc").textContent = doc.info.description + " — version " + doc.info.version;
-  const groups = {};
-  for (const [path, ops] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(ops)) {
-    const tag = (op.tags && op.tags[0]) || "Other";
-    (groups[tag] ||= []).push({ path, method, op });
-  }
-  let html = "";
-  for (const [tag, ops] of Object.entries(groups)) {
-    html += "<h2>" + esc(tag) + "</h2>";
-    for (const { path, method, op } of ops) {
-      const body = op.requestBody?.content?.["application/json"]?.schema;
-      const ok = Object.entries(op.responses || {}).map(([s, r]) => "<li><b>" + esc(s) + "</b> " + esc(r.description) + "</li>").join("");
-      html += '<details class="op"><summary><span class="m ' + method + '">' + method.toUpperCase() + '</span><span class="path">' + esc(path) + "</span><span>" + esc(op.summary) + "</span></summary><div class=body>" +
-        (op.description ? "<p>" + esc(op.description) + "</p>" : "") +
-        (op.parameters?.length ? "<p>Parameters: " + op.parameters.map((p) => "<code>" + esc(p.name) + "</code> (" + esc(p.in) + ")").join(", ") + "</p>" : "") +
-        (body ? "<p>Body:</p><pre>" + esc(JSON.stringify(body, null, 2)) + "</pre>" : "") +
-        "<p>Responses:</p><ul>" + ok + "</ul></div></details>";
+<title>Simulacra API reference</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${assetUrl("swagger-ui.css")}">
+</head>
+<body>
+<div id="swagger-ui"><noscript>The API reference needs JavaScript; the document itself is at <a href="/openapi.json">/openapi.json</a>.</noscript></div>
+<div class="swagger-ui"><div class="wrapper"><p>
+<a href="/openapi.json">openapi.json</a> · <a href="/">playground</a> ·
+rendered by Swagger UI ${SWAGGER_UI_VERSION} (<a href="${assetUrl("LICENSE")}">Apache-2.0</a>,
+<a href="${assetUrl("NOTICE")}">notice</a>, <a href="${
+    assetUrl("swagger-ui-bundle.js.LICENSE.txt")
+  }">third-party licences</a>)
+</p></div></div>
+<script src="${assetUrl("swagger-ui-bundle.js")}"></script>
+<script src="/docs/init.js"></script>
+</body></html>`;
+}
+
+/** `/docs`, its settings script and the renderer's files (cached for a year: hashed names). */
+export function docsRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const page = docsHtml();
+
+  app.get("/docs", (c) =>
+    c.html(page, 200, {
+      "cache-control": "no-cache",
+      "content-security-policy": CONTENT_SECURITY_POLICY,
+      "x-content-type-options": "nosniff",
+    }));
+
+  app.get("/docs/init.js", (c) =>
+    c.body(INIT_SCRIPT, 200, {
+      "content-type": "text/javascript; charset=utf-8",
+      "cache-control": "no-cache",
+      "x-content-type-options": "nosniff",
+    }));
+
+  app.get(`${ASSETS_PATH}:name`, (c) => {
+    const asset = byName.get(c.req.param("name"));
+    if (!asset) {
+      return c.json(
+        errorBody(
+          "route_not_found",
+          `Cannot find docs asset "${c.req.param("name")}": reload /docs for the current names`,
+        ),
+        404,
+      );
     }
-  }
-  html += "<h2>Schemas</h2><pre>" + esc(JSON.stringify(doc.components?.schemas ?? {}, null, 2)) + "</pre>";
-  document.getElementById("out").innerHTML = html;
-}).catch((e) => { document.getElementById("out").textContent = "Cannot load /openapi.json: " + e; });
-</script></body></html>`;
+    const headers = {
+      "content-type": asset.type,
+      "cache-control": "public, max-age=31536000, immutable",
+      etag: `"${asset.sha256}"`,
+      "x-content-type-options": "nosniff",
+    };
+    if (c.req.header("if-none-match") === headers.etag) return c.body(null, 304, headers);
+    return c.body(asset.body, 200, headers);
+  });
+  return app;
 }

@@ -6,7 +6,7 @@ import { SimulacraError } from "../src/errors.ts";
 import { readCronHeartbeat } from "../src/simulation/scheduled_tick.ts";
 import { VERSION } from "../src/version.ts";
 import type { AppEnv } from "./app_env.ts";
-import { docsPage } from "./docs_page.ts";
+import { docsRoutes } from "./docs_page.ts";
 import { errorResponses } from "./errors.ts";
 import { playgroundPage } from "./playground_page.ts";
 
@@ -124,7 +124,7 @@ export function serviceRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     }, 200);
   });
 
-  app.get("/docs", (c) => c.html(docsPage()));
+  app.route("/", docsRoutes());
   app.get("/", (c) => c.html(playgroundPage(deps.model.info.mode, deps.storage.kind)));
   return app;
 }

@@ -27,6 +27,32 @@ async function buildWorker(outdir: string): Promise<string> {
   return `${outdir}/worker.js`;
 }
 
+/** Cloudflare's limit on a Worker's gzipped size on the free plan. */
+const FREE_PLAN_GZIP_LIMIT = 3 * 1024 * 1024;
+
+/** The docs page and every file it names come from the Worker, with the renderer compiled in. */
+async function assertDocsServed(mf: Miniflare, scriptPath: string): Promise<void> {
+  const docs = await mf.dispatchFetch("http://localhost/docs");
+  assert.equal(docs.status, 200);
+  const urls = [...(await docs.text()).matchAll(/\b(?:src|href)="(\/docs\/[^"]+)"/g)].map((m) =>
+    m[1]
+  );
+  assert.ok(urls.some((url) => /swagger-ui-bundle\.[0-9a-f]{8}\.js$/.test(url)), urls.join());
+  for (const url of urls) {
+    const asset = await mf.dispatchFetch(`http://localhost${url}`);
+    assert.equal(asset.status, 200, url);
+    assert.match(asset.headers.get("content-type")!, /^text\/(javascript|css|plain)/, url);
+    assert.ok((await asset.text()).length > 0, url);
+  }
+  const gzipped = await new Response(
+    (await Deno.open(scriptPath)).readable.pipeThrough(new CompressionStream("gzip")),
+  ).arrayBuffer();
+  assert.ok(
+    gzipped.byteLength < FREE_PLAN_GZIP_LIMIT,
+    `the Worker is ${gzipped.byteLength} bytes gzipped, over the free plan's 3 MiB`,
+  );
+}
+
 const redisPresent = await hasRedisServer();
 if (!redisPresent) {
   // deno-lint-ignore no-console
@@ -37,7 +63,7 @@ if (!redisPresent) {
 
 Deno.test({
   name:
-    "worker.ts serves /health on Upstash and its scheduled handler advances a world once per minute, even when fired twice",
+    "worker.ts serves /health and /docs on Upstash and its scheduled handler advances a world once per minute, even when fired twice",
   ignore: !redisPresent,
   sanitizeOps: false,
   sanitizeResources: false,
@@ -78,6 +104,8 @@ Deno.test({
         ((await denied.json()) as { error: { code: string } }).error.code,
         "unauthorized",
       );
+
+      await assertDocsServed(mf, scriptPath);
 
       const admin = { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" };
       const created = await mf.dispatchFetch("http://localhost/v1/worlds", {
