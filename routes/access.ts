@@ -107,7 +107,7 @@ export function accessControl(
       const claims = await options.eventsTokens.verify(token, options.now());
       const minter = claims?.keyId ? await keyById(storage.documents, claims.keyId) : null;
       if (claims && claims.worldId === matched.params.world && (!claims.keyId || minter)) {
-        return { kind: "key", key: eventsTokenKey(claims, minter) };
+        return { kind: "key", key: eventsTokenKey({ ...claims, token }, minter) };
       }
       return await refuse(c, "the events token is wrong, expired, or for another world");
     }
@@ -234,13 +234,17 @@ function authorize(principal: Principal & { kind: "key" }, matched: MatchedOpera
   }
 }
 
-/** The principal an events token stands for: `read` of one world, within its minter's scope. */
+/**
+ * The principal an events token stands for: `read` of one world. A key's token counts against
+ * the key's rate limit (same id); an admin's token has a window of its own (the end of its
+ * signature), so viewers of one dashboard do not throttle each other.
+ */
 function eventsTokenKey(
-  { worldId, keyId }: { worldId: string; keyId: string | null },
+  { worldId, keyId, token }: { worldId: string; keyId: string | null; token: string },
   minter: ApiKey | null,
 ): ApiKey {
   return {
-    id: keyId ?? "events-token",
+    id: keyId ?? `events-token-${token.slice(-16)}`,
     name: "events token",
     createdAt: minter?.createdAt ?? new Date(0).toISOString(),
     permissions: ["read"],
