@@ -1,8 +1,26 @@
 /**
- * @module What an imported character card may hold. Past a limit the import answers 422 naming
- * it, rather than cutting the card silently.
+ * @module What an imported character card may hold: JSON no deeper than the edge allows, clean
+ * text, and sizes within limits. Past a limit the import answers 422 naming it, rather than
+ * cutting the card silently.
  */
 import { SimulacraError } from "../errors.ts";
+import { jsonDepthExceeds, MAX_JSON_DEPTH, stripUnsafeJson } from "../text/hygiene.ts";
+
+/**
+ * Card JSON, refused past the depth limit (extensions from other tools included) and with
+ * control characters and lone surrogates stripped from every string.
+ * @throws `invalid_request` (problem `too_deep`); JSON.parse's SyntaxError on broken JSON.
+ */
+export function parseCardJson(text: string): unknown {
+  if (jsonDepthExceeds(text)) {
+    throw new SimulacraError(
+      "invalid_request",
+      `Cannot import the character card: the card nests deeper than ${MAX_JSON_DEPTH} levels`,
+      { details: { problem: "too_deep" } },
+    );
+  }
+  return stripUnsafeJson(JSON.parse(text));
+}
 
 /** The limits, in characters except `loreEntries`. */
 export const CARD_LIMITS = {

@@ -32,8 +32,7 @@ import {
   updatePersonaRecord,
 } from "./persona.ts";
 import { readPngText } from "./png_text.ts";
-import { assertCardFits } from "./card_limits.ts";
-import { jsonDepthExceeds, MAX_JSON_DEPTH, stripUnsafeJson } from "../text/hygiene.ts";
+import { assertCardFits, parseCardJson } from "./card_limits.ts";
 
 /** Where our own data lives inside a card's `extensions`. */
 export const EXTENSION_KEY = "simulacra";
@@ -135,17 +134,6 @@ export function parseCardObject(value: unknown): ParsedCard {
     );
   }
   return { spec, data: parsed.data };
-}
-
-/**
- * Card JSON, refused past the depth limit (extensions from other tools included) and with
- * control characters and lone surrogates stripped from every string.
- */
-function parseCardJson(text: string): unknown {
-  if (jsonDepthExceeds(text)) {
-    throw invalidCard("too_deep", `the card nests deeper than ${MAX_JSON_DEPTH} levels`);
-  }
-  return stripUnsafeJson(JSON.parse(text));
 }
 
 function decodeBase64Json(text: string, keyword: string): unknown {
