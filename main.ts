@@ -54,6 +54,7 @@ export async function startServer(
     keyRateLimit: config.keyRateLimit,
     auditRetentionDays: config.auditRetentionDays,
     clientIpHeader: config.clientIpHeader,
+    corsOrigins: config.corsOrigins,
     logger,
   });
   const hostname = config.adminKey ? "0.0.0.0" : "127.0.0.1";

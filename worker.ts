@@ -36,6 +36,7 @@ function start(env: WorkerEnv): Promise<Running> {
       adminKey: config.adminKey,
       keyRateLimit: config.keyRateLimit,
       auditRetentionDays: config.auditRetentionDays,
+      corsOrigins: config.corsOrigins,
       logger,
       // Cloudflare sets this header itself; a client cannot forge it past the edge.
       clientIpHeader: config.clientIpHeader ?? "cf-connecting-ip",

@@ -39,10 +39,11 @@ export interface FakeUsage {
  * - `{ usage }` alone: the generated answer, with that usage (`false` omits it).
  *
  * `usage: false` on a `json` or `content` answer omits the `usage` field of the response.
+ * `breakAfter: n` on a streamed answer sends n chunks, then breaks the connection.
  */
 export type FakeResponse =
-  | { json: unknown; usage?: false | FakeUsage }
-  | { content: string; usage?: false | FakeUsage }
+  | { json: unknown; usage?: false | FakeUsage; breakAfter?: number }
+  | { content: string; usage?: false | FakeUsage; breakAfter?: number }
   | { status: number; retryAfter?: number }
   | { hang: true }
   | { usage: false | FakeUsage };
@@ -228,7 +229,15 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
   });
 }
 
-type ChatAnswer = { json?: unknown; content?: string; usage?: false | FakeUsage };
+type ChatAnswer = {
+  json?: unknown;
+  content?: string;
+  usage?: false | FakeUsage;
+  breakAfter?: number;
+};
+
+/** Characters per streamed chunk: a few tokens, as real servers send them. */
+const STREAM_CHUNK = 8;
 type EmbeddingAnswer = { usage?: false; dimensions?: number };
 
 /** The kind named by the first line of the first system message, or "default". */
@@ -253,6 +262,14 @@ function chatAnswer(
     promptTokens: Math.ceil(messages.reduce((n, m) => n + String(m.content).length, 0) / 4),
     completionTokens: Math.ceil(content.length / 4),
   };
+  if (body.stream === true) {
+    const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)
+      ?.include_usage === true;
+    return streamedAnswer(record, content, {
+      usage: withUsage ? usage : false,
+      breakAfter: scripted?.breakAfter,
+    });
+  }
   return Response.json({
     id: `chatcmpl-fake-${fnv1a(content + messages.length).toString(16)}`,
     object: "chat.completion",
@@ -271,6 +288,65 @@ function chatAnswer(
         total_tokens: usage.promptTokens + usage.completionTokens,
       },
     }),
+  });
+}
+
+/**
+ * A chat completion as server-sent events, the way OpenAI streams: a role chunk, the content in
+ * small deltas, a finish chunk, a usage chunk (with `stream_options.include_usage`), `[DONE]`.
+ */
+function streamedAnswer(
+  record: FakeRequest,
+  content: string,
+  options: { usage: false | FakeUsage; breakAfter?: number },
+): Response {
+  const id = `chatcmpl-fake-${fnv1a(content).toString(16)}`;
+  const base = {
+    id,
+    object: "chat.completion.chunk",
+    created: Math.floor(Date.now() / 1000),
+    model: record.model ?? "fake",
+  };
+  const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+    ...base,
+    choices: [{ index: 0, delta, finish_reason: finish, logprobs: null }],
+  });
+  const events: unknown[] = [chunk({ role: "assistant", content: "" })];
+  for (let i = 0; i < content.length; i += STREAM_CHUNK) {
+    events.push(chunk({ content: content.slice(i, i + STREAM_CHUNK) }));
+  }
+  events.push(chunk({}, "stop"));
+  if (options.usage !== false) {
+    const u = options.usage;
+    events.push({
+      ...base,
+      choices: [],
+      usage: {
+        prompt_tokens: u.promptTokens,
+        completion_tokens: u.completionTokens,
+        total_tokens: u.promptTokens + u.completionTokens,
+      },
+    });
+  }
+  const encoder = new TextEncoder();
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (options.breakAfter !== undefined && sent >= options.breakAfter) {
+        controller.error(new Error("The fake broke the stream"));
+        return;
+      }
+      if (sent < events.length) {
+        controller.enqueue(encoder.encode(`data: ${JSON.stringify(events[sent++])}\n\n`));
+        await new Promise((resolve) => setTimeout(resolve, 0));
+      } else {
+        controller.enqueue(encoder.encode("data: [DONE]\n\n"));
+        controller.close();
+      }
+    },
+  });
+  return new Response(body, {
+    headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
   });
 }
 

@@ -43,6 +43,11 @@ export interface Config {
   model: ModelConfig;
   embedding: EmbeddingConfig;
   storage: StorageConfig;
+  /**
+   * Origins whose pages may call the API from a browser (CORS): `"*"` for any, or exact
+   * origins. Unset: no CORS headers, so only same-origin pages (the playground) can.
+   */
+  corsOrigins?: "*" | string[];
 }
 
 /** Known embedding models and their native dimensions, so users need not look them up. */
@@ -107,6 +112,7 @@ const EnvSchema = z.object({
     )
       .optional(),
   ),
+  SIMULACRA_CORS_ORIGINS: optionalString,
 });
 type Env = z.infer<typeof EnvSchema>;
 
@@ -140,6 +146,7 @@ export function loadConfig(
   const model = modelConfig(e, problems);
   const embedding = embeddingConfig(e, model, problems);
   const storage = storageConfig(e, runtime, problems);
+  const corsOrigins = corsConfig(e.SIMULACRA_CORS_ORIGINS, problems);
   if (problems.length > 0) throw configError(problems);
   const [requests, perSeconds] = (e.SIMULACRA_KEY_RATE_LIMIT ?? "120/60").split("/").map(Number);
   return {
@@ -151,7 +158,40 @@ export function loadConfig(
     model,
     embedding,
     storage,
+    ...(corsOrigins ? { corsOrigins } : {}),
   };
+}
+
+/**
+ * `*`, or a comma list of origins (`scheme://host[:port]`, as a browser sends them in `Origin`).
+ * A path, a trailing slash or a wildcard inside a list is refused: browsers never send those,
+ * so such an entry would silently match nothing.
+ */
+function corsConfig(value: string | undefined, problems: string[]): "*" | string[] | undefined {
+  if (value === undefined) return undefined;
+  if (value === "*") return "*";
+  const origins: string[] = [];
+  const problemsBefore = problems.length;
+  for (const entry of value.split(",").map((o) => o.trim()).filter((o) => o !== "")) {
+    let origin: string | undefined;
+    try {
+      const url = new URL(entry);
+      if (/^https?:$/.test(url.protocol) && url.origin === entry.toLowerCase()) origin = url.origin;
+    } catch {
+      // reported below
+    }
+    if (origin === undefined) {
+      problems.push(
+        `SIMULACRA_CORS_ORIGINS entry "${entry}" is not an origin: use "*" alone, or a comma list of scheme://host[:port] with no path or trailing slash (e.g. http://localhost:5173,https://game.example.com)`,
+      );
+    } else origins.push(origin);
+  }
+  if (origins.length === 0 && problems.length === problemsBefore) {
+    problems.push(
+      'SIMULACRA_CORS_ORIGINS is empty: set "*" or a comma list of origins, or unset it',
+    );
+  }
+  return origins;
 }
 
 function configError(problems: string[]): ConfigError {

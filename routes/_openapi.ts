@@ -12,6 +12,20 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
   return { required: true, content: { "application/json": { schema } } };
 }
 
+/** The `next` of a page: pass it as `cursor` for the next page; null on the last. */
+export const NextCursor = z.string().nullable().meta({
+  description: "Pass as `cursor` for the next page; null on the last page",
+});
+
+/** What a DELETE removed. */
+export const DeletedBody = z
+  .object({
+    worldId: z.string(),
+    agentId: z.string().optional(),
+    agents: z.number().int().meta({ description: "Agents removed" }),
+  })
+  .meta({ id: "Deleted" });
+
 /** `{world}` path parameter. */
 export const WorldParams = z.object({
   world: WorldId.meta({ param: { name: "world", in: "path" }, example: "smallville" }),

@@ -16,7 +16,11 @@ import { type MatchedOperation, operationMatcher } from "./permissions.ts";
 import type { RateLimitRule } from "../src/access/api_key.ts";
 import { meteredDeps } from "../lib/access/budget_meter.ts";
 import { EventsTokens } from "../lib/access/events_token.ts";
+import { corsMiddleware } from "./cors.ts";
+import { worldActivity } from "./activity.ts";
+import { queryGuard } from "./query_guard.ts";
 import { errorBody, statusOf } from "./errors.ts";
+import { declaredBodies, frameworkErrorResponse } from "./framework_errors.ts";
 import { buildOpenApiDocument, withServer } from "./openapi_document.ts";
 import { serviceRoutes } from "./service.ts";
 import { agentRoutes } from "./agents.ts";
@@ -46,11 +50,15 @@ export interface AppOptions {
    * "unknown"
    */
   clientIpHeader?: string;
+  /** Origins allowed to call from a browser (CORS); unset: none. */
+  corsOrigins?: "*" | readonly string[];
   logger: Logger;
   /** Largest request body accepted. @default 4 MiB */
   maxBodyBytes?: number;
   /** Makes request ids; injectable for tests. @default crypto.randomUUID */
   requestId?: () => string;
+  /** Real time in ms, for world activity (idle pause); injectable for tests. @default Date.now */
+  now?: () => number;
 }
 
 /** Builds the whole HTTP app over the given ports. */
@@ -73,7 +81,8 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
     c.set("requestId", requestId);
     await next();
     c.header("x-request-id", requestId);
-    logger.log("info", "request", {
+    // A 5xx is a server fault: its line is an error, findable by the request id.
+    logger.log(c.res.status >= 500 ? "error" : "info", "request", {
       requestId,
       method: c.req.method,
       path: c.req.path, // the path only: query strings may carry user text
@@ -81,6 +90,8 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
+  // Before auth: browsers send preflights without the Authorization header.
+  if (options.corsOrigins) app.use("*", corsMiddleware(options.corsOrigins));
   app.use(
     "*",
     bodyLimit({
@@ -111,6 +122,10 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
     }),
   );
 
+  app.use("/v1/*", queryGuard(() => app.openAPIRegistry.definitions));
+  const activity = worldActivity(deps, { logger, now: options.now ?? Date.now });
+  app.use("/v1/worlds/:world", activity.middleware);
+  app.use("/v1/worlds/:world/*", activity.middleware);
   app.use("/v1/*", textHygiene());
 
   app.route("/", serviceRoutes(deps));
@@ -119,10 +134,10 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.route("/v1", memoryRoutes(deps));
   app.route("/v1", environmentRoutes(deps));
   app.route("/v1", planRoutes(deps));
-  app.route("/v1", personaRoutes(deps));
+  app.route("/v1", personaRoutes(deps, { logger }));
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
-  app.route("/v1", worldEngineRoutes(deps));
+  app.route("/v1", worldEngineRoutes(deps, { onStreamAlive: activity.touch }));
   app.route("/v1", eventsTokenRoutes(deps, eventsTokens));
   app.route("/v1", keyRoutes(deps));
   app.route("/v1", auditRoutes(deps, { retentionDays }));
@@ -151,6 +166,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
     )
   );
 
+  let bodies: ReturnType<typeof declaredBodies> | undefined;
   app.onError((err, c) => {
     if (err instanceof SimulacraError) {
       const status = statusOf[err.code];
@@ -164,7 +180,13 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
       }
       return c.json(errorBody(err.code, err.message, err.details), status);
     }
-    if (err instanceof HTTPException) return httpExceptionResponse(err, c);
+    if (err instanceof HTTPException) {
+      if (err.status >= 500) {
+        logger.log("error", "request failed", { requestId: c.get("requestId"), error: err });
+      }
+      bodies ??= declaredBodies(app.openAPIRegistry.definitions);
+      return frameworkErrorResponse(err, c, bodies);
+    }
     logger.log("error", "unexpected error", { requestId: c.get("requestId"), error: err });
     return c.json(
       errorBody(
@@ -200,36 +222,4 @@ function clientAddress(c: Context, header: string | undefined): string {
   if (forwarded) return forwarded.slice(0, 64);
   const info = c.env as { remoteAddr?: { hostname?: string } } | undefined;
   return info?.remoteAddr?.hostname ?? "unknown";
-}
-
-function httpExceptionResponse(
-  err: HTTPException,
-  c: { json: (body: unknown, status: 400 | 401 | 413 | 500) => Response },
-): Response {
-  if (err.status === 400 && /json/i.test(err.message)) {
-    return c.json(
-      errorBody(
-        "malformed_json",
-        "Cannot parse the request body as JSON: send valid JSON with Content-Type: application/json",
-      ),
-      400,
-    );
-  }
-  if (err.status === 400) {
-    return c.json(errorBody("invalid_request", err.message || "Invalid request"), 400);
-  }
-  if (err.status === 413) {
-    return c.json(errorBody("payload_too_large", "Cannot accept a body this large"), 413);
-  }
-  if (err.status === 415) {
-    // The validator refuses a body of another content type: the client's fault, not ours.
-    return c.json(
-      errorBody(
-        "invalid_request",
-        "Cannot read this body: send it as JSON with Content-Type: application/json",
-      ),
-      415 as 400,
-    );
-  }
-  return c.json(errorBody("internal_error", "Cannot complete the request"), 500);
 }

@@ -16,7 +16,7 @@ const reflectRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(ReflectInput) },
   responses: {
     200: jsonContent(ReflectResult, "The reflections stored; empty when not due and not forced"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 502, 503, 504),
   },
 });
 

@@ -21,7 +21,7 @@ const conversationRoute = createRoute({
   request: { params: WorldParams, body: jsonBody(StartConversationInput) },
   responses: {
     200: jsonContent(ConversationResult, "The transcript, who ended it, and what it cost"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504),
   },
 });
 
@@ -35,7 +35,7 @@ const reactRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(ReactInput) },
   responses: {
     200: jsonContent(ReactionResult, "The decision, with the conversation when it talked"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504),
   },
 });
 

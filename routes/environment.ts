@@ -37,7 +37,7 @@ const putEnvironmentRoute = createRoute({
   request: { params: WorldParams, body: jsonBody(Environment) },
   responses: {
     200: jsonContent(Environment, "The stored environment"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
   },
 });
 
@@ -51,7 +51,7 @@ const setObjectRoute = createRoute({
   request: { params: WorldParams, body: jsonBody(SetObjectStateInput) },
   responses: {
     200: jsonContent(PlacedObject, "The object with its new state"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
   },
 });
 

@@ -1,6 +1,8 @@
 /** @module Memory routes: perceive, retrieve, list and read. */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
+import { forgetMemory } from "../src/lifecycle/forget.ts";
 import {
   getMemory,
   listMemories,
@@ -25,7 +27,7 @@ const perceiveRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(PerceiveInput) },
   responses: {
     200: jsonContent(PerceiveResult, "The memory of each observation, in order"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 502, 503, 504),
   },
 });
 
@@ -68,6 +70,27 @@ const getRoute = createRoute({
   },
 });
 
+const forgetRoute = createRoute({
+  method: "delete",
+  path: "/worlds/{world}/agents/{agent}/memories/{memory}",
+  operationId: "forgetMemory",
+  tags: ["Memory"],
+  summary: "Forget one memory: its record and embedding go",
+  description:
+    "Reflections citing it keep their text; reading one lists the id under `forgottenEvidence`.",
+  request: { params: MemoryParams },
+  responses: {
+    200: jsonContent(
+      z.object({
+        id: z.string(),
+        citedBy: z.array(z.string()).meta({ description: "Reflections that cite it" }),
+      }).meta({ id: "ForgottenMemory" }),
+      "The memory is forgotten",
+    ),
+    ...errorResponses(401, 403, 404, 409, 503),
+  },
+});
+
 /** The memory routes under `/v1`. */
 export function memoryRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
@@ -85,6 +108,10 @@ export function memoryRoutes(deps: Deps): OpenAPIHono<AppEnv> {
       await listMemories(deps, { worldId: world, agentId: agent }, c.req.valid("query")),
       200,
     );
+  });
+  app.openapi(forgetRoute, async (c) => {
+    const { world, agent, memory } = c.req.valid("param");
+    return c.json(await forgetMemory(deps, { worldId: world, agentId: agent }, memory), 200);
   });
   app.openapi(getRoute, async (c) => {
     const { world, agent, memory } = c.req.valid("param");

@@ -21,6 +21,8 @@ import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 import { UsageBody } from "./_usage.ts";
+import { streamRespond, wantsStream } from "./respond_stream.ts";
+import type { Logger } from "../lib/logger.ts";
 
 const putPersonaRoute = createRoute({
   method: "put",
@@ -31,7 +33,7 @@ const putPersonaRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(Persona) },
   responses: {
     200: jsonContent(Persona, "The persona as stored"),
-    ...errorResponses(400, 401, 403, 404, 413, 503),
+    ...errorResponses(400, 401, 403, 404, 413, 415, 503),
   },
 });
 
@@ -62,7 +64,7 @@ const buildPersonaRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(BuildPersonaInput) },
   responses: {
     200: jsonContent(BuiltPersona, "The derived persona (stored unless save is false)"),
-    ...errorResponses(400, 401, 403, 404, 413, 429, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 413, 415, 429, 502, 503, 504),
   },
 });
 
@@ -125,7 +127,7 @@ const importRoute = createRoute({
   },
   responses: {
     201: jsonContent(ImportedAgent, "The agent, its persona, seeds and lorebook"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 429, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 502, 503, 504),
   },
 });
 
@@ -136,10 +138,18 @@ const respondRoute = createRoute({
   tags: ["Persona"],
   summary:
     "An in-character reply (Magic-If: anchor, select, recall, bound, enact), with each stage reported",
+  description:
+    "With `Accept: text/event-stream` the reply streams as the model writes it: `delta` events (`{text}`: the next spoken words), then one `done` event whose data is the full response body (or an `error` event with the error body). The turn is stored once, after the reply is complete; nothing is stored when generation fails.",
   request: { params: AgentParams, body: jsonBody(RespondInput) },
   responses: {
-    200: jsonContent(RespondResult, "The reply, the facets and memories it used, and its stages"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 429, 502, 503, 504),
+    200: {
+      description: "The reply, the facets and memories it used, and its stages",
+      content: {
+        "application/json": { schema: RespondResult },
+        "text/event-stream": { schema: z.string() },
+      },
+    },
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504),
   },
 });
 
@@ -153,12 +163,15 @@ const interviewRoute = createRoute({
   request: { params: AgentParams, body: jsonBody(InterviewInput) },
   responses: {
     200: jsonContent(InterviewResult, "The transcript"),
-    ...errorResponses(400, 401, 403, 404, 413, 429, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 413, 415, 429, 502, 503, 504),
   },
 });
 
 /** The persona routes under `/v1`. */
-export function personaRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+export function personaRoutes(
+  deps: Deps,
+  options: { logger?: Logger } = {},
+): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(putPersonaRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
@@ -192,10 +205,12 @@ export function personaRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     const { world, agent } = c.req.valid("param");
     const principal = c.get("principal");
     const input = await applySpeakerPolicy(deps, world, { principal, input: c.req.valid("json") });
-    return c.json(
-      await respond(deps, world, agent, input, { keyId: keyIdOf(principal) }),
-      200,
-    );
+    const keyId = keyIdOf(principal);
+    if (wantsStream(c)) {
+      const request = { worldId: world, agentId: agent, input, keyId, logger: options.logger };
+      return await streamRespond(c, deps, request);
+    }
+    return c.json(await respond(deps, world, agent, input, { keyId }), 200);
   });
   app.openapi(interviewRoute, async (c) => {
     const { world, agent } = c.req.valid("param");

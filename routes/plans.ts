@@ -29,7 +29,7 @@ const postPlanRoute = createRoute({
   },
   responses: {
     200: jsonContent(PlanResult, "The day plan"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 422, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 502, 503, 504),
   },
 });
 

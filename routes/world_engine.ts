@@ -3,7 +3,15 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
-import { EventPage, EventsQuery, followEvents, listEvents } from "../src/world/event_feed.ts";
+import type { WorldId } from "../src/ids.ts";
+import {
+  eventFilter,
+  EventPage,
+  EventsQuery,
+  followEvents,
+  listEvents,
+  startSeq,
+} from "../src/world/event_feed.ts";
 import { TickInput, updateWorld, UpdateWorldInput } from "../src/world/clock.ts";
 import { TickResult, tickWorld } from "../src/simulation/tick_world.ts";
 import { World } from "../src/world/world.ts";
@@ -23,7 +31,7 @@ const patchWorldRoute = createRoute({
   request: { params: WorldParams, body: jsonBody(UpdateWorldInput) },
   responses: {
     200: jsonContent(World, "The world as stored now"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
   },
 });
 
@@ -41,7 +49,7 @@ const tickRoute = createRoute({
   },
   responses: {
     200: jsonContent(TickResult, "The clock after the tick and what each agent did"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 503),
+    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
   },
 });
 
@@ -62,7 +70,7 @@ const eventsRoute = createRoute({
   summary:
     "The world's event log: a JSON page, or a live SSE stream with Accept: text/event-stream",
   description:
-    "Each SSE message has `id` = seq and `data` = the event as JSON; comments keep idle streams alive. The stream ends when the client disconnects.",
+    "Each SSE message has `event` = the event's type, `id` = seq and `data` = the event as JSON; comments keep idle streams alive. The stream ends when the client disconnects. `from=latest` skips the history; `agent` and `type` filter both the page and the stream.",
   request: {
     params: WorldParams,
     query: EventsQuery.extend({
@@ -86,7 +94,10 @@ const eventsRoute = createRoute({
 });
 
 /** The world engine routes under `/v1`. */
-export function worldEngineRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+export function worldEngineRoutes(
+  deps: Deps,
+  options: { onStreamAlive?: (worldId: WorldId, requestId?: string) => Promise<void> } = {},
+): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(patchWorldRoute, async (c) => {
     const { world } = c.req.valid("param");
@@ -105,15 +116,23 @@ export function worldEngineRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     }
     const resumeAt = c.req.valid("header")["last-event-id"];
     const stop = new AbortController();
-    const feed = await followEvents(deps, world, resumeAt ? Number(resumeAt) : query.after, {
+    const after = resumeAt ? Number(resumeAt) : await startSeq(deps, world, query);
+    const feed = await followEvents(deps, world, after, {
       signal: stop.signal,
+      filter: eventFilter(query),
     });
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => stop.abort());
       for await (const batch of feed) {
+        // Someone is watching: an idle-pausing world stays running while its stream is open.
+        await options.onStreamAlive?.(world, c.get("requestId"));
         if (batch.length === 0) await stream.write(": keep-alive\n\n");
         for (const event of batch) {
-          await stream.writeSSE({ id: String(event.seq), data: JSON.stringify(event) });
+          await stream.writeSSE({
+            event: event.type,
+            id: String(event.seq),
+            data: JSON.stringify(event),
+          });
         }
       }
     });

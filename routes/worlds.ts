@@ -9,7 +9,9 @@ import { seesWorld } from "../src/access/api_key.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
-import { jsonBody, jsonContent as json, WorldParams } from "./_openapi.ts";
+import { DeletedBody, jsonBody, jsonContent as json, NextCursor, WorldParams } from "./_openapi.ts";
+import { deleteWorld } from "../src/lifecycle/delete.ts";
+import { pageById, PageQuery } from "../src/lifecycle/pages.ts";
 
 const createWorldRoute = createRoute({
   method: "post",
@@ -22,7 +24,7 @@ const createWorldRoute = createRoute({
   request: { body: jsonBody(CreateWorldInput) },
   responses: {
     201: json(World, "The new world"),
-    ...errorResponses(400, 401, 403, 409, 413, 502, 503, 504),
+    ...errorResponses(400, 401, 403, 409, 413, 415, 502, 503, 504),
   },
 });
 
@@ -31,10 +33,29 @@ const listWorldsRoute = createRoute({
   path: "/worlds",
   operationId: "listWorlds",
   tags: ["Worlds"],
-  summary: "List worlds",
+  summary: "List worlds by id, a page at a time",
+  request: { query: PageQuery },
   responses: {
-    200: json(z.object({ worlds: z.array(World) }), "Every world"),
-    ...errorResponses(401, 403, 503),
+    200: json(
+      z.object({ worlds: z.array(World), next: NextCursor }).meta({ id: "WorldPage" }),
+      "A page of worlds",
+    ),
+    ...errorResponses(400, 401, 403, 503),
+  },
+});
+
+const deleteWorldRoute = createRoute({
+  method: "delete",
+  path: "/worlds/{world}",
+  operationId: "deleteWorld",
+  tags: ["Worlds"],
+  summary: "Delete a world with its agents and everything they own, from every store",
+  description:
+    "Waits for a running tick to finish. Memories, vectors, plans, personas, conversations, events, usage and idempotency records all go. Sending it again after a failure finishes the job.",
+  request: { params: WorldParams },
+  responses: {
+    200: json(DeletedBody, "What was deleted"),
+    ...errorResponses(401, 403, 404, 409, 503),
   },
 });
 
@@ -68,9 +89,14 @@ export function worldRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   app.openapi(listWorldsRoute, async (c) => {
     // A key sees the worlds of its scope only.
     const principal = c.get("principal");
-    const worlds = (await listWorlds(deps)).filter((w) => seesWorld(principal, w.id));
-    return c.json({ worlds }, 200);
+    const visible = (await listWorlds(deps)).filter((w) => seesWorld(principal, w.id));
+    const page = pageById(visible, c.req.valid("query"));
+    return c.json({ worlds: page.items, next: page.next }, 200);
   });
+  app.openapi(
+    deleteWorldRoute,
+    async (c) => c.json(await deleteWorld(deps, c.req.valid("param").world), 200),
+  );
   app.openapi(
     getWorldRoute,
     async (c) => c.json(await getWorld(deps, c.req.valid("param").world), 200),

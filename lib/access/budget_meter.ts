@@ -38,6 +38,15 @@ export function meteredDeps(deps: Deps, options: { now?: () => number } = {}): D
       return inner.model.info;
     },
     ...(inner.model.probe ? { probe: () => inner.model.probe!() } : {}),
+    ...(inner.model.stream
+      ? {
+        async stream(prompt, attribution, options) {
+          const completion = await inner.model.stream!(prompt, attribution, options);
+          await record(attribution, completion.usage);
+          return completion;
+        },
+      }
+      : {}),
     async complete(prompt, attribution) {
       const completion = await deps.model.complete(prompt, attribution);
       await record(attribution, completion.usage);

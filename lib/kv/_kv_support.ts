@@ -176,3 +176,25 @@ export async function listAll<T>(
   for await (const entry of kv.list<T>(selector, { batchSize: 1000 })) entries.push(entry);
   return entries;
 }
+
+/**
+ * Deletes every entry under the prefixes, in as many atomic operations as KV's limits need
+ * (not one transaction: callers delete what nothing reads any more). Returns how many entries
+ * were under each prefix.
+ */
+export async function deletePrefixes(
+  kv: Deno.Kv,
+  prefixes: readonly Deno.KvKey[],
+): Promise<number[]> {
+  const counts: number[] = [];
+  const writes: KvWrite[] = [];
+  for (const prefix of prefixes) {
+    const entries = await listAll(kv, { prefix });
+    counts.push(entries.length);
+    for (const entry of entries) writes.push(deleteKey(entry.key));
+  }
+  for (const batch of planBatches(writes)) {
+    if (batch.length > 0) await addWrites(kv.atomic(), batch).commit();
+  }
+  return counts;
+}

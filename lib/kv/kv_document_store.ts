@@ -9,7 +9,15 @@
 import { ConflictError } from "../../src/errors.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/document_store.ts";
 import { type BlobHead, blobPartKeys, blobWrites, readBlob } from "./_kv_blob.ts";
-import { addWrites, assertKeySize, decodeJson, encodeJson, guard, listAll } from "./_kv_support.ts";
+import {
+  addWrites,
+  assertKeySize,
+  decodeJson,
+  deletePrefixes,
+  encodeJson,
+  guard,
+  listAll,
+} from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvDocumentStore}. */
 export interface KvDocumentStoreOptions {
@@ -125,6 +133,16 @@ export class KvDocumentStore implements DocumentStore {
         for (const part of blobPartKeys(partPrefix(key), entry.value)) op.delete(part);
         if ((await op.commit()).ok) return true;
       }
+    });
+  }
+
+  /** Deletes every document of a collection in a scope, with their parts. */
+  async deleteAll(collection: string, scope: string): Promise<number> {
+    const prefix = ["doc", collection, scope];
+    assertKeySize(prefix, "collection or scope");
+    return await guard("delete documents", async () => {
+      const [heads] = await deletePrefixes(this.#kv, [prefix, ["doc_part", collection, scope]]);
+      return heads;
     });
   }
 }

@@ -16,6 +16,8 @@ import {
   addWrites,
   assertKeySize,
   decodeJson,
+  deleteKey,
+  deletePrefixes,
   encodeJson,
   guard,
   LIMITS,
@@ -99,12 +101,45 @@ export class KvEventLog implements EventLog {
     return await guard("read events", async () => {
       const last = (await this.#kv.get<number>(counterKey(worldId))).value ?? 0;
       if (from >= last) return [];
-      const end = Math.min(last, from + count);
-      const entries = await listAll<Uint8Array>(this.#kv, {
-        start: eventKey(worldId, from + 1),
-        end: eventKey(worldId, end + 1),
-      });
+      // Seqs have gaps where an agent's events were removed: take the next `count` entries.
+      const entries: Deno.KvEntry<Uint8Array>[] = [];
+      const selector = { start: eventKey(worldId, from + 1), end: eventKey(worldId, last + 1) };
+      for await (
+        const entry of this.#kv.list<Uint8Array>(selector, { limit: count, batchSize: 500 })
+      ) entries.push(entry);
       return entries.map((entry) => decodeJson<LoggedEvent>(entry.value));
     });
+  }
+
+  /** The last committed seq (0 when nothing was logged). */
+  async latest(worldId: string): Promise<number> {
+    assertKeySize(eventKey(worldId, 0), "world id");
+    return await guard(
+      "read the latest event",
+      async () => (await this.#kv.get<number>(counterKey(worldId))).value ?? 0,
+    );
+  }
+
+  /**
+   * Removes all of a world's events and its counter, or only the events of one agent (the
+   * counter stays, so seqs are never reused).
+   */
+  async remove(worldId: string, options: { agentId?: string } = {}): Promise<number> {
+    assertKeySize(eventKey(worldId, 0), "world id");
+    return await this.#mutex.run(worldId, () =>
+      guard("remove events", async () => {
+        if (options.agentId === undefined) {
+          const [events] = await deletePrefixes(this.#kv, [["ev", worldId]]);
+          return Math.max(0, events - 1); // the counter is under the prefix too
+        }
+        const entries = await listAll<Uint8Array>(this.#kv, { prefix: ["ev", worldId, "e"] });
+        const doomed = entries.filter((e) =>
+          decodeJson<LoggedEvent>(e.value).agentId === options.agentId
+        );
+        for (const batch of planBatches(doomed.map((e) => deleteKey(e.key)))) {
+          if (batch.length > 0) await addWrites(this.#kv.atomic(), batch).commit();
+        }
+        return doomed.length;
+      }));
   }
 }

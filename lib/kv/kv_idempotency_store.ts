@@ -8,7 +8,14 @@
  */
 import type { Claim, IdempotencyStore } from "../../src/ports/idempotency_store.ts";
 import { type BlobHead, blobWrites, readBlob } from "./_kv_blob.ts";
-import { addWrites, assertKeySize, decodeJson, encodeJson, guard } from "./_kv_support.ts";
+import {
+  addWrites,
+  assertKeySize,
+  decodeJson,
+  deletePrefixes,
+  encodeJson,
+  guard,
+} from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvIdempotencyStore}. */
 export interface KvIdempotencyStoreOptions {
@@ -94,6 +101,14 @@ export class KvIdempotencyStore implements IdempotencyStore {
         if ((await op.commit()).ok) return;
       }
       throw new Error("The idempotency key kept changing");
+    });
+  }
+
+  /** Forgets every key of a scope. */
+  async clear(scope: string): Promise<void> {
+    assertKeySize(headKey(scope, ""), "idempotency scope");
+    await guard("forget idempotency keys", async () => {
+      await deletePrefixes(this.#kv, [["idem", scope], ["idem_part", scope]]);
     });
   }
 

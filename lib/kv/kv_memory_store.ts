@@ -44,6 +44,7 @@ import {
   assertKeySize,
   decodeJson,
   deleteKey,
+  deletePrefixes,
   encodeJson,
   guard,
   joinBytes,
@@ -381,6 +382,43 @@ export class KvMemoryStore implements MemoryStore {
     const count = Math.min(Math.floor(n), sorted.size);
     if (!(count > 0)) return [];
     return sorted.slice(sorted.size - count).reverse().map((e) => e.record.id);
+  }
+
+  /**
+   * Removes memories in one transaction (their record parts and overlays, then the head moves),
+   * then drops the agent's cache so the next call reloads it without them: the columns of a
+   * reloaded stream are a new array, so scans re-map their vectors.
+   */
+  async remove(scope: AgentScope, ids: readonly MemoryId[]): Promise<number> {
+    if (ids.length === 0) return 0;
+    return await this.#writing(scope, "remove memories", async (state) => {
+      const doomed = [...new Set(ids)].flatMap((id) => state.byId.get(id) ?? []);
+      if (doomed.length === 0) return 0;
+      const prefix = prefixOf(scope);
+      const writes: KvWrite[] = [];
+      for (const entry of doomed) {
+        const parts = await listAll(this.#kv, { prefix: [...prefix, "rec", entry.seq] });
+        for (const part of parts) writes.push(deleteKey(part.key));
+        writes.push(deleteKey([...prefix, "ovl", entry.seq]));
+      }
+      try {
+        await this.#commit(scope, state, writes, { seq: state.head.seq, txn: state.head.txn + 1 });
+      } finally {
+        this.#agents.delete(JSON.stringify(prefix));
+      }
+      return doomed.length;
+    });
+  }
+
+  /** Removes the agent's whole stream from KV and from the cache. */
+  async clear(scope: AgentScope): Promise<void> {
+    const prefix = prefixOf(scope);
+    const key = JSON.stringify(prefix);
+    await this.#mutex.run(key, () =>
+      guard("remove memories", async () => {
+        this.#agents.delete(key);
+        await deletePrefixes(this.#kv, [prefix]);
+      }));
   }
 
   /** Writes new overlays for entries in one transaction, then applies them to the cache. */

@@ -8,7 +8,8 @@
 import { SimulacraError } from "../../src/errors.ts";
 import type { UsageRecord } from "../../src/model/usage.ts";
 import type { Spend, UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/usage_ledger.ts";
-import { assertKeySize, guard, listAll } from "./_kv_support.ts";
+import { worldSubject } from "../../src/world/budget.ts";
+import { assertKeySize, deletePrefixes, guard, listAll } from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvUsageLedger}. */
 export interface KvUsageLedgerOptions {
@@ -72,6 +73,19 @@ export class KvUsageLedger implements UsageLedger {
       }
       await op.commit();
     });
+  }
+
+  /** Removes a world's totals, or one agent's line in them. */
+  async remove(worldId: string, options: { agentId?: string } = {}): Promise<void> {
+    const prefix: Deno.KvKey = options.agentId === undefined
+      ? ["usage", worldId]
+      : ["usage", worldId, "agent", options.agentId];
+    assertKeySize(prefix, "world or agent id");
+    // A removed world takes its daily budget counters along.
+    const prefixes = options.agentId === undefined
+      ? [prefix, ["spend", worldSubject(worldId)]]
+      : [prefix];
+    await guard("remove model usage", () => deletePrefixes(this.#kv, prefixes));
   }
 
   /** The totals of a world (zeros when nothing was recorded). */

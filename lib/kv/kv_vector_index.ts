@@ -19,6 +19,7 @@ import {
   addWrites,
   assertKeySize,
   deleteKey,
+  deletePrefixes,
   guard,
   type KvWrite,
   listAll,
@@ -163,6 +164,16 @@ export class KvVectorIndex implements VectorIndex {
     if (ids.length === 0) return;
     const writes = [...new Set(ids)].map((id) => deleteKey(vectorKey(scope, id)));
     await this.#write(scope, "delete vectors", writes, (slab, id) => slab.delete(id));
+  }
+
+  /** Removes every vector of the agent from KV and drops its slab. */
+  async clear(scope: AgentScope): Promise<void> {
+    const key = scopeKey(scope);
+    await this.#mutex.run(key, () =>
+      guard("delete vectors", async () => {
+        this.#slabs.delete(key);
+        await deletePrefixes(this.#kv, [["vec", scope.worldId, scope.agentId]]);
+      }));
   }
 
   /** Applies KV writes batch by batch, mirroring each committed batch into a loaded slab. */

@@ -6,6 +6,7 @@ import type {
   LanguageModel,
   ModelInfo,
   Prompt,
+  StreamOptions,
 } from "../../src/ports/language_model.ts";
 import type { Attribution, Usage, UsageSink } from "../../src/model/usage.ts";
 import { countChatTokens, countTextTokens } from "../openai/token_count.ts";
@@ -119,7 +120,29 @@ export class OfflineLanguageModel implements LanguageModel {
     await this.#onUsage?.({ ...attribution, ...usage, model: MODEL, estimated: true });
     return { value: result.data, usage, model: MODEL };
   }
+
+  /**
+   * Answers as {@linkcode complete} does, handing the answer's JSON to `options.onText` a few
+   * characters at a time, as a remote model's stream would arrive (its text is the answer
+   * serialised, so it parses back to the same value).
+   */
+  async stream<T>(
+    prompt: Prompt<T>,
+    attribution: Attribution,
+    options: StreamOptions,
+  ): Promise<Completion<T>> {
+    const completion = await this.complete(prompt, attribution);
+    const text = JSON.stringify(completion.value) ?? "null";
+    for (let i = 0; i < text.length; i += STREAM_CHUNK) {
+      options.onText(text.slice(i, i + STREAM_CHUNK));
+      await Promise.resolve(); // let the receiver forward each piece before the next
+    }
+    return completion;
+  }
 }
+
+/** Characters per piece of a streamed offline answer (about a few tokens). */
+const STREAM_CHUNK = 12;
 
 function synthesise(prompt: Prompt<unknown>): unknown {
   let schema = JSON_SCHEMAS.get(prompt.schema);

@@ -9,9 +9,10 @@ import type {
   LanguageModel,
   ModelInfo,
   Prompt,
+  StreamOptions,
 } from "../../src/ports/language_model.ts";
 import { addUsage, type Attribution, type Usage, type UsageSink } from "../../src/model/usage.ts";
-import { hostOf, probeModels, withRetries } from "./retry.ts";
+import { hostOf, probeModels, toModelError, withRetries } from "./retry.ts";
 import { countChatTokens, countTextTokens } from "./token_count.ts";
 
 /** Options for {@linkcode OpenAiLanguageModel}. */
@@ -166,14 +167,40 @@ export class OpenAiLanguageModel implements LanguageModel {
    * the server fails after retries; `model_invalid_output` when the answer is still invalid
    * after one repair attempt (details list the validation issues, never the prompt).
    */
-  async complete<T>(prompt: Prompt<T>, attribution: Attribution): Promise<Completion<T>> {
+  complete<T>(prompt: Prompt<T>, attribution: Attribution): Promise<Completion<T>> {
+    return this.#complete(prompt, attribution);
+  }
+
+  /**
+   * {@linkcode complete} with the first attempt streamed (`stream: true`, usage in the last
+   * chunk): each content delta goes to `options.onText` as the server sends it. Only opening
+   * the stream is retried; a stream that breaks midway fails with `model_unavailable`, since
+   * its text was already handed on.
+   *
+   * @throws {ModelUnavailableError} as {@linkcode complete}.
+   */
+  stream<T>(
+    prompt: Prompt<T>,
+    attribution: Attribution,
+    options: StreamOptions,
+  ): Promise<Completion<T>> {
+    return this.#complete(prompt, attribution, options.onText);
+  }
+
+  async #complete<T>(
+    prompt: Prompt<T>,
+    attribution: Attribution,
+    onText?: (text: string) => void,
+  ): Promise<Completion<T>> {
     const model = prompt.tier === "fast" ? this.info.fast : this.info.main;
     const format = this.#outputFormat(prompt.schema, prompt.kind);
     const messages = format.instruction === undefined
       ? prompt.messages
       : withInstruction(prompt.messages, format.instruction);
 
-    const first = await this.#call(prompt, model, format, messages, attribution);
+    const first = onText === undefined
+      ? await this.#call(prompt, model, format, messages, attribution)
+      : await this.#callStreaming(prompt, { model, format, messages, attribution, onText });
     const parsed = parseAnswer(first, prompt.schema);
     if (parsed.ok) return { value: parsed.value, usage: first.usage, model };
 
@@ -218,27 +245,90 @@ export class OpenAiLanguageModel implements LanguageModel {
     };
     const response = await withRetries(
       () => this.#client.chat.completions.create(body, { maxRetries: 0 }),
-      {
-        action: `Cannot complete prompt "${prompt.kind}" with model "${model}"`,
-        host: this.#host,
-        timeoutMs: this.#timeoutMs,
-        maxRetries: this.#maxRetries,
-        sleep: this.#sleep,
-        random: this.#random,
-      },
+      this.#failure(prompt.kind, model),
     );
     const message = response.choices[0]?.message;
     const content = message?.content ?? "";
-    const reported = response.usage;
+    const usage = await this.#report({ messages, content, reported: response.usage }, {
+      model,
+      attribution,
+    });
+    return { content, refused: typeof message?.refusal === "string", usage };
+  }
+
+  /** The call's usage (the server's counts, else our own), reported to `onUsage`. */
+  async #report(
+    call: { messages: readonly ChatMessage[]; content: string; reported?: OpenAI.CompletionUsage },
+    by: { model: string; attribution: Attribution },
+  ): Promise<Usage> {
+    const { reported } = call;
     const estimated = typeof reported?.prompt_tokens !== "number" ||
       typeof reported?.completion_tokens !== "number";
     const usage: Usage = {
       calls: 1,
-      promptTokens: estimated ? countChatTokens(messages) : reported.prompt_tokens,
-      completionTokens: estimated ? countTextTokens(content) : reported.completion_tokens,
+      promptTokens: estimated ? countChatTokens(call.messages) : reported!.prompt_tokens,
+      completionTokens: estimated ? countTextTokens(call.content) : reported!.completion_tokens,
     };
-    await this.#onUsage?.({ ...attribution, ...usage, model, estimated });
-    return { content, refused: typeof message?.refusal === "string", usage };
+    await this.#onUsage?.({ ...by.attribution, ...usage, model: by.model, estimated });
+    return usage;
+  }
+
+  #failure(kind: string, model: string) {
+    return {
+      action: `Cannot complete prompt "${kind}" with model "${model}"`,
+      host: this.#host,
+      timeoutMs: this.#timeoutMs,
+      maxRetries: this.#maxRetries,
+      sleep: this.#sleep,
+      random: this.#random,
+    };
+  }
+
+  async #callStreaming<T>(
+    prompt: Prompt<T>,
+    call: {
+      model: string;
+      format: OutputFormat;
+      messages: readonly ChatMessage[];
+      attribution: Attribution;
+      onText: (text: string) => void;
+    },
+  ): Promise<CallResult> {
+    const { model, messages } = call;
+    const body: OpenAI.ChatCompletionCreateParamsStreaming = {
+      model,
+      messages: messages.map((m) => ({ role: m.role, content: m.content })),
+      response_format: call.format.responseFormat,
+      stream: true,
+      stream_options: { include_usage: true },
+      ...(prompt.maxTokens === undefined ? {} : { [this.#maxTokensKey]: prompt.maxTokens }),
+    };
+    const failure = this.#failure(prompt.kind, model);
+    const stream = await withRetries(
+      () => this.#client.chat.completions.create(body, { maxRetries: 0 }),
+      failure,
+    );
+    let content = "";
+    let refused = false;
+    let reported: OpenAI.CompletionUsage | undefined;
+    try {
+      for await (const chunk of stream) {
+        const delta = chunk.choices[0]?.delta;
+        if (typeof delta?.refusal === "string") refused = true;
+        if (typeof delta?.content === "string" && delta.content !== "") {
+          content += delta.content;
+          call.onText(delta.content);
+        }
+        reported = chunk.usage ?? reported;
+      }
+    } catch (error) {
+      throw toModelError(error, { ...failure, attempts: 1 });
+    }
+    const usage = await this.#report({ messages, content, reported }, {
+      model,
+      attribution: call.attribution,
+    });
+    return { content, refused, usage };
   }
 
   #outputFormat(schema: z.ZodType, kind: string): OutputFormat {

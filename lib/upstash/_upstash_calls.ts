@@ -20,6 +20,10 @@ export type RedisClient = Pick<
   | "hgetall"
   | "hsetnx"
   | "hdel"
+  | "hlen"
+  | "del"
+  | "scan"
+  | "zrem"
   | "zcard"
   | "zrange"
   | "zadd"
@@ -50,7 +54,30 @@ export function luaScript(redis: RedisClient, source: string): LuaScript {
 }
 
 /** The part of the vector client the stores use. */
-export type VectorClient = Pick<Index, "namespace" | "info">;
+export type VectorClient = Pick<Index, "namespace" | "info" | "deleteNamespace">;
+
+/**
+ * Every key matching a glob `pattern`, by SCAN (never KEYS, which blocks the server). For
+ * deletions of a whole scope, which are rare: it walks the keyspace.
+ */
+export async function scanKeys(redis: RedisClient, pattern: string): Promise<string[]> {
+  const keys: string[] = [];
+  let cursor = "0";
+  do {
+    const reply: unknown = await redis.scan(cursor, { match: pattern, count: 1000 });
+    if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[1])) {
+      unexpectedReply("list keys");
+    }
+    cursor = String(reply[0]);
+    for (const key of reply[1]) keys.push(String(key));
+  } while (cursor !== "0");
+  return keys;
+}
+
+/** Deletes keys, 500 per DEL. */
+export async function deleteKeys(redis: RedisClient, keys: readonly string[]): Promise<void> {
+  for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
+}
 
 /**
  * Runs one Upstash Redis call and turns any failure except our own errors into

@@ -96,6 +96,15 @@ export class UpstashDocumentStore implements DocumentStore {
     });
   }
 
+  deleteAll(collection: string, scope: string): Promise<number> {
+    const key = this.#key(collection, scope);
+    return redisCall("delete documents", async () => {
+      const count = Number(await this.#redis.hlen(key));
+      await this.#redis.del(key);
+      return count;
+    });
+  }
+
   #key(collection: string, scope: string): string {
     return redisKey(this.#prefix, "doc", collection, scope);
   }

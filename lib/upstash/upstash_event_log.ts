@@ -82,6 +82,37 @@ export class UpstashEventLog implements EventLog {
     });
   }
 
+  latest(worldId: string): Promise<number> {
+    return redisCall("read the latest event", async () => {
+      const reply: unknown = await this.#redis.get(this.#key(worldId, "seq"));
+      return reply === null ? 0 : Number(reply);
+    });
+  }
+
+  /**
+   * Removes all of a world's events and its counter (one DEL of both keys), or one
+   * agent's events: read the log, then ZREM those members (the counter stays).
+   */
+  remove(worldId: string, options: { agentId?: string } = {}): Promise<number> {
+    const log = this.#key(worldId, "log");
+    return redisCall("remove events", async () => {
+      if (options.agentId === undefined) {
+        const count = Number(await this.#redis.zcard(log));
+        await this.#redis.del(log, this.#key(worldId, "seq"));
+        return count;
+      }
+      const members: unknown = await this.#redis.zrange(log, 0, -1);
+      if (!Array.isArray(members)) unexpectedReply("remove events");
+      const doomed = members.map(String).filter((m) =>
+        (JSON.parse(m) as LoggedEvent).agentId === options.agentId
+      );
+      for (let i = 0; i < doomed.length; i += 500) {
+        await this.#redis.zrem(log, ...doomed.slice(i, i + 500));
+      }
+      return doomed.length;
+    });
+  }
+
   #key(worldId: string, part: string): string {
     return redisKey(this.#prefix, "events", worldId, part);
   }

@@ -1,11 +1,13 @@
 /** @module The hosted IdempotencyStore: first-write-wins values in Upstash Redis. */
 import type { Claim, IdempotencyStore } from "../../src/ports/idempotency_store.ts";
 import {
+  deleteKeys,
   type LuaScript,
   luaScript,
   redisCall,
   type RedisClient,
   redisKey,
+  scanKeys,
   unexpectedReply,
 } from "./_upstash_calls.ts";
 
@@ -59,6 +61,14 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
   put<T>(scope: string, key: string, value: T): Promise<void> {
     return redisCall("store an idempotency key", async () => {
       await this.#redis.set(this.#key(scope, key), encode(value));
+    });
+  }
+
+  clear(scope: string): Promise<void> {
+    // The scope is percent-encoded in the key, so it holds no glob characters.
+    const pattern = `${redisKey(this.#prefix, "idem", scope)}:*`;
+    return redisCall("forget idempotency keys", async () => {
+      await deleteKeys(this.#redis, await scanKeys(this.#redis, pattern));
     });
   }
 

@@ -83,10 +83,24 @@ for r = 1, #KEYS do out[r] = redis.call('HGETALL', KEYS[r]) end
 return out
 `;
 
+// KEYS: every sorted set (ZSET_COUNT), then one record hash per id. ARGV: the ids. Removes the
+// records that exist and their index entries; returns how many it removed.
+const REMOVE = `
+local zsets = ${ZSET_COUNT}
+local removed = 0
+for r = 1, #ARGV do
+  if redis.call('DEL', KEYS[zsets + r]) == 1 then
+    removed = removed + 1
+    for z = 1, zsets do redis.call('ZREM', KEYS[z], ARGV[r]) end
+  end
+end
+return removed
+`;
+
 // KEYS: a created-set. ARGV: "desc" or "asc", count, cursor id ("" for the first page), cursor
-// score. Pages start right after the cursor's member, found by rank: memories are never
-// removed, so that member stays put and appends before or after it cannot shift the page.
-// If it is gone anyway, the page restarts after the cursor's score.
+// score. Pages start right after the cursor's member, found by rank, so appends before or
+// after it cannot shift the page. If it was removed (a forgotten memory), the page restarts
+// after the cursor's score.
 const PAGE = `
 local desc = ARGV[1] == 'desc'
 local count = tonumber(ARGV[2])
@@ -124,6 +138,7 @@ export class UpstashMemoryStore implements MemoryStore {
   readonly #setImportance: LuaScript;
   readonly #getMany: LuaScript;
   readonly #page: LuaScript;
+  readonly #remove: LuaScript;
 
   constructor(config: UpstashMemoryStoreConfig) {
     this.#redis = config.redis;
@@ -133,6 +148,29 @@ export class UpstashMemoryStore implements MemoryStore {
     this.#setImportance = luaScript(config.redis, SET_IMPORTANCE);
     this.#getMany = luaScript(config.redis, GET_MANY);
     this.#page = luaScript(config.redis, PAGE);
+    this.#remove = luaScript(config.redis, REMOVE);
+  }
+
+  async remove(scope: AgentScope, ids: readonly MemoryId[]): Promise<number> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return 0;
+    return await redisCall("remove memories", async () => {
+      const removed: unknown = await this.#remove.exec(
+        [...this.#zsetKeys(scope), ...unique.map((id) => this.#recordKey(scope, id))],
+        unique,
+      );
+      return Number(removed);
+    });
+  }
+
+  /** Removes the agent's records in scripts of 500, then its sorted sets. */
+  async clear(scope: AgentScope): Promise<void> {
+    const ids = await redisCall("remove memories", async () => {
+      const reply: unknown = await this.#redis.zrange(this.#zsetKeys(scope)[0], 0, -1);
+      return idList(reply, "remove memories");
+    });
+    for (let i = 0; i < ids.length; i += 500) await this.remove(scope, ids.slice(i, i + 500));
+    await redisCall("remove memories", () => this.#redis.del(...this.#zsetKeys(scope)));
   }
 
   async append(scope: AgentScope, memories: readonly MemoryRecord[]): Promise<void> {

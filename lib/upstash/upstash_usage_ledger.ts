@@ -1,5 +1,6 @@
 /** @module The hosted UsageLedger: per-world usage counters in an Upstash Redis hash. */
 import { SimulacraError } from "../../src/errors.ts";
+import { worldSubject } from "../../src/world/budget.ts";
 import type { UsageRecord } from "../../src/model/usage.ts";
 import type {
   Spend,
@@ -100,6 +101,30 @@ export class UpstashUsageLedger implements UsageLedger {
         if (field === "calls" || field === "tokens") spend[field] = Number(value);
       }
       return spend;
+    });
+  }
+
+  remove(worldId: string, options: { agentId?: string } = {}): Promise<void> {
+    const key = this.#key(worldId);
+    const agentId = options.agentId;
+    return redisCall("remove model usage", async () => {
+      if (agentId === undefined) {
+        // A removed world takes its daily budget counters along (ids are [A-Za-z0-9_-]).
+        const match = `${redisKey(this.#prefix, "spend", worldSubject(worldId))}:*`;
+        const keys = [key];
+        let cursor = "0";
+        do {
+          const [next, found] = await this.#redis.scan(cursor, { match, count: 500 });
+          cursor = String(next);
+          keys.push(...found.map(String));
+        } while (cursor !== "0");
+        await this.#redis.del(...keys);
+        return;
+      }
+      await this.#redis.hdel(
+        key,
+        ...METRICS.map((metric) => JSON.stringify(["agent", agentId, metric])),
+      );
     });
   }
 

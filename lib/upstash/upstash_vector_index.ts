@@ -111,8 +111,19 @@ export class UpstashVectorIndex implements VectorIndex {
     }
   }
 
+  async clear(scope: AgentScope): Promise<void> {
+    await vectorCall(
+      "delete embeddings",
+      () => ifNamespaceExists(() => this.#index.deleteNamespace(this.#name(scope)), "Success"),
+    );
+  }
+
   #namespace(scope: AgentScope): ReturnType<VectorClient["namespace"]> {
-    return this.#index.namespace(`${this.#prefix}:${scope.worldId}:${scope.agentId}`);
+    return this.#index.namespace(this.#name(scope));
+  }
+
+  #name(scope: AgentScope): string {
+    return `${this.#prefix}:${scope.worldId}:${scope.agentId}`;
   }
 
   #checkDimensions(vector: Float32Array, what: string): void {

@@ -36,7 +36,7 @@ export type Agent = z.infer<typeof Agent>;
 const AreaName = z.string().trim().min(1).max(100);
 
 /** Traits as a list, or one comma-separated string ("kind, curious"). */
-const Traits = z
+export const Traits = z
   .union([z.array(z.string().trim().min(1).max(100)).max(20), z.string().max(2000)])
   .transform((t) =>
     (typeof t === "string" ? t.split(",") : t).map((s) => s.trim()).filter((s) => s.length > 0)

@@ -13,11 +13,15 @@ export const MAX_TICK_MINUTES = 1440;
 /** Game minutes one tick advances. */
 export const TickMinutes = z.number().int().min(1).max(MAX_TICK_MINUTES);
 
-/** A clock as the engine needs it: the time now, the default step, and whether ticks may run. */
+/**
+ * A clock as the engine needs it: the time now, the default step, and whether scheduled ticks
+ * may run (not while paused, nor in manual mode, where only requested ticks move it).
+ */
 export interface ClockState {
   now: GameTime;
   minutesPerTick: number;
   paused: boolean;
+  mode?: "cron" | "manual";
 }
 
 /** Whatever the engine ticks: something with an id and a clock. */

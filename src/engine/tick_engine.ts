@@ -91,6 +91,11 @@ export interface RunTickOptions {
   lockTtlMs?: number;
   /** How long to wait for a unit's own lease. @default 10000 */
   stepWaitMs?: number;
+  /**
+   * A tick from the scheduler: refused (`conflict`) when the world is paused or in manual mode.
+   * A requested tick runs either way: pausing stops the scheduler, not the caller.
+   */
+  scheduled?: boolean;
 }
 
 /** A tick id's stored state: claimed and running, failed, or done with its result. */
@@ -113,7 +118,7 @@ const MAX_CONCURRENCY = 64;
  * summary and events and does not stop the others.
  *
  * @throws `invalid_request` (minutes or concurrency out of range), `world_not_found`,
- * `conflict` (paused, another tick holds the world longer than `waitMs`, or a tick id whose
+ * `conflict` (a scheduled tick of a paused or manual world, another tick holds the world longer than `waitMs`, or a tick id whose
  * first run stopped midway after the clock moved), `store_unavailable`.
  */
 export async function runTick<U, P, S, W extends Clocked>(
@@ -143,7 +148,7 @@ export async function runTick<U, P, S, W extends Clocked>(
   const seen = await idem.get<TickMarker<S>>(scope, tickId);
   if (seen?.status === "done") return seen.result;
   if (seen?.status === "failed" && !seen.retryable) throw markerError(seen);
-  assertRunning(await system.clock.load(deps, worldId));
+  assertSchedulable(await system.clock.load(deps, worldId), options);
 
   return await withLease(deps, `tick:${worldId}`, async () => {
     const marker = await idem.get<TickMarker<S>>(scope, tickId);
@@ -162,7 +167,7 @@ export async function runTick<U, P, S, W extends Clocked>(
       await idem.put(scope, tickId, failed);
       throw markerError(failed);
     }
-    assertRunning(world);
+    assertSchedulable(world, options);
     const running: TickMarker<S> = { status: "running", from: world.clock.now };
     if (marker === null) {
       // Under the lease nobody else claims; the claim still guards a lease that expired.
@@ -300,10 +305,13 @@ async function tickLocked<U, P, S, W extends Clocked>(
   }
 }
 
-function assertRunning(world: Clocked): void {
-  if (world.clock.paused) {
+function assertSchedulable(world: Clocked, options: RunTickOptions): void {
+  if (!options.scheduled) return;
+  if (world.clock.paused || world.clock.mode === "manual") {
     throw new ConflictError(
-      `Cannot tick world "${world.id}": it is paused: resume it with PATCH /v1/worlds/${world.id} {"paused": false}`,
+      `Cannot run the scheduled tick of world "${world.id}": it is ${
+        world.clock.paused ? "paused" : "in manual mode"
+      }`,
     );
   }
 }

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
-import type { AgentScope, MemoryId } from "../ids.ts";
+import { type AgentScope, MemoryId } from "../ids.ts";
 import { MemoryKind, MemoryRecord } from "../ports/memory_record.ts";
 
 /** Query of `GET …/memories`. */
@@ -26,6 +26,10 @@ export type MemoryPageBody = z.infer<typeof MemoryPageBody>;
 export const MemoryWithEvidence = MemoryRecord.extend({
   evidenceChain: z.array(MemoryRecord).optional().meta({
     description: "For reflections: the evidence, and its evidence, breadth first",
+  }),
+  forgottenEvidence: z.array(MemoryId).optional().meta({
+    description:
+      "For reflections: evidence ids that were forgotten (DELETE …/memories/{memory}); the reflection keeps its text",
   }),
 }).meta({ id: "MemoryWithEvidence" });
 export type MemoryWithEvidence = z.infer<typeof MemoryWithEvidence>;
@@ -61,6 +65,8 @@ export async function getMemory(
     );
   }
   if (!memory.evidence?.length) return memory;
+  const direct = await deps.storage.memories.getMany(scope, memory.evidence);
+  const forgotten = memory.evidence.filter((_, i) => direct[i] === null);
   const seen = new Set<string>([memory.id]);
   const chain: MemoryRecord[] = [];
   let frontier = memory.evidence.filter((e) => !seen.has(e));
@@ -72,5 +78,7 @@ export async function getMemory(
     chain.push(...found.slice(0, MAX_CHAIN - chain.length));
     frontier = [...new Set(found.flatMap((m) => m.evidence ?? []))].filter((e) => !seen.has(e));
   }
-  return { ...memory, evidenceChain: chain };
+  return forgotten.length > 0
+    ? { ...memory, evidenceChain: chain, forgottenEvidence: forgotten }
+    : { ...memory, evidenceChain: chain };
 }

@@ -173,9 +173,18 @@ export function parseCard(contentType: string, body: Uint8Array): ParsedCard {
     }
     return parseCardObject(value);
   }
-  throw invalidCard(
-    "unsupported_content_type",
-    `content type "${type || "none"}" is not supported: send application/json or image/png`,
+  throw new SimulacraError(
+    "unsupported_media_type",
+    `Cannot import a character card of content type "${
+      type || "none"
+    }": send it with Content-Type: application/json or image/png`,
+    {
+      details: {
+        problem: "unsupported_content_type",
+        expected: ["application/json", "image/png"],
+        received: type || null,
+      },
+    },
   );
 }
 

@@ -26,6 +26,7 @@ import { cueScore } from "./_cue_text.ts";
 import { boundaryHints } from "./bounds.ts";
 import { type DialogueCues, type FacetScore, selectFacets } from "./facet_selection.ts";
 import type { PersonaRecord, SceneFacet } from "./persona.ts";
+import { completeReply } from "./reply_stream.ts";
 
 /**
  * Which parts of the memory stream a reply may use (the paper's interview ablations):
@@ -113,6 +114,8 @@ export interface TurnRequest {
   /** Whether retrieved memories are marked accessed (not for interviews). */
   touch: boolean;
   options: { facets: number; memories: number; tokenBudget: number };
+  /** Receives the spoken words as the model writes them (streamed replies). */
+  onWords?: (text: string) => void;
 }
 
 /** Earlier turns the facet and memory cues look at. */
@@ -392,10 +395,14 @@ export async function enactTurn(
     boundaryHints: hints,
     disclosure: ctx.world.settings.disclosure ?? false,
   }, turn.options.tokenBudget);
-  const completion = await deps.model.complete(prompt, {
-    worldId: ctx.world.id,
-    agentId: ctx.agent.id,
-    operation: turn.mode === "interview" ? "interview" : "respond",
+  const completion = await completeReply(deps, prompt, {
+    attribution: {
+      worldId: ctx.world.id,
+      agentId: ctx.agent.id,
+      operation: turn.mode === "interview" ? "interview" : "respond",
+    },
+    agentName: ctx.agent.name,
+    onWords: turn.onWords,
   });
   const sent = (prompt.input as RespondPromptInput).facets.length;
   return {

@@ -87,6 +87,10 @@ const Scores = z.object({
 export const RespondResult = z
   .object({
     reply: z.string().meta({ example: "Isabella Rodriguez: (smiles) It's coming along nicely!" }),
+    text: z.string().meta({
+      description: "The reply line without the `Name: ` prefix, ready for a chat bubble",
+      example: "(smiles) It's coming along nicely!",
+    }),
     thoughts: z.string().nullable(),
     actions: z.string().nullable(),
     facets: z.array(z.object({ title: z.string(), score: z.number() })).meta({
@@ -157,9 +161,19 @@ export interface RespondOptions {
   replan?: Replanner;
   /** The API key the message came with; stored on the memories the turn writes. */
   keyId?: string;
+  /**
+   * Receives the spoken words as the model writes them. The turn is stored only after the
+   * reply is complete; if generation fails, nothing is stored.
+   */
+  onWords?: (text: string) => void;
 }
 
 const STRANGER = "A stranger";
+
+/** The reply line without its `Name: ` prefix. */
+function lineOf(reply: string, name: string): string {
+  return reply.slice(name.length + 2);
+}
 
 function quote(text: string): string {
   const clipped = text.length > 1500 ? `${text.slice(0, 1500)}…` : text;
@@ -264,6 +278,7 @@ export async function respond(
     relevance: embedded.relevance[0] ?? [],
     touch: input.mode !== "interview",
     options: { facets: input.facets, memories: input.memories, tokenBudget: input.tokenBudget },
+    onWords: options.onWords,
   });
 
   const items = memoriesOfTurn({
@@ -298,11 +313,12 @@ export async function respond(
       text: input.message,
       at,
     },
-    { speaker: agent.name, text: enacted.reply.slice(agent.name.length + 2), at },
+    { speaker: agent.name, text: lineOf(enacted.reply, agent.name), at },
   ], input.mode === "inner_voice" ? null : speaker);
 
   return {
     reply: enacted.reply,
+    text: lineOf(enacted.reply, agent.name),
     thoughts: enacted.value.thoughts ?? null,
     actions: enacted.value.actions ?? null,
     facets: enacted.facets.map((f) => ({ title: f.title, score: f.score })),

@@ -36,4 +36,7 @@ export interface DocumentStore {
 
   /** Deletes a document; returns whether it existed. */
   delete(key: DocumentKey): Promise<boolean>;
+
+  /** Deletes every document of a collection within a scope; returns how many there were. */
+  deleteAll(collection: string, scope: string): Promise<number>;
 }

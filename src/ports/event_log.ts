@@ -20,4 +20,14 @@ export interface EventLog {
 
   /** Events with `seq > after`, oldest first, at most `limit`. */
   read(worldId: string, after: number, limit: number): Promise<LoggedEvent[]>;
+
+  /** The newest event's seq (0 for an empty log). Never goes down, even after removals. */
+  latest(worldId: string): Promise<number>;
+
+  /**
+   * Removes a world's events: all of them (its numbering too, so a world made again with the
+   * same id starts at 1), or only those whose `agentId` is `options.agentId` (the others keep
+   * their seq). Returns how many were removed.
+   */
+  remove(worldId: string, options?: { agentId?: string }): Promise<number>;
 }

@@ -19,4 +19,7 @@ export interface IdempotencyStore {
 
   /** Overwrites the value of a key (e.g. a claimed tick's final result). */
   put<T>(scope: string, key: string, value: T): Promise<void>;
+
+  /** Forgets every key of a scope (e.g. of a deleted agent or world). */
+  clear(scope: string): Promise<void>;
 }

@@ -53,4 +53,22 @@ export interface LanguageModel {
    * @throws `model_unavailable` or `model_timeout` naming the endpoint.
    */
   probe?(): Promise<void>;
+
+  /**
+   * Like {@linkcode complete}, but hands each piece of the answer's raw text (the JSON as the
+   * model writes it) to `options.onText` as it arrives. Resolves to the validated answer once
+   * the answer is complete; when it is malformed, the repair attempt is not streamed. Models
+   * without it are used through `complete` (the whole answer arrives at once).
+   */
+  stream?<T>(
+    prompt: Prompt<T>,
+    attribution: Attribution,
+    options: StreamOptions,
+  ): Promise<Completion<T>>;
+}
+
+/** Options of {@linkcode LanguageModel.stream}. */
+export interface StreamOptions {
+  /** Receives each piece of raw answer text, in order. */
+  onText: (text: string) => void;
 }

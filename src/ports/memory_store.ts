@@ -65,4 +65,13 @@ export interface MemoryStore {
 
   /** The ids of the top `n` memories by an index, highest first (latest access, most important, newest). */
   top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]>;
+
+  /**
+   * Removes memories (records and every index entry), all or none; ids that do not exist are
+   * ignored. Returns how many were removed.
+   */
+  remove(scope: AgentScope, ids: readonly MemoryId[]): Promise<number>;
+
+  /** Removes every memory of the agent and its indexes. */
+  clear(scope: AgentScope): Promise<void>;
 }

@@ -24,6 +24,12 @@ export interface UsageLedger {
   totals(worldId: string): Promise<UsageTotals>;
 
   /**
+   * Removes a world's totals, or only one agent's line in them (`options.agentId`): the world's
+   * total and per-operation counts keep what that agent cost.
+   */
+  remove(worldId: string, options?: { agentId?: string }): Promise<void>;
+
+  /**
    * Adds to a budget counter: a subject (e.g. `world:<id>`, `key:<id>`) in a period (e.g. a
    * UTC day `2026-11-23`, or `total`). Atomic, like `add`. With `expireAfterMs` the counter
    * may be dropped that long after its last write (a day's counter is not needed next week).

@@ -42,4 +42,7 @@ export interface VectorIndex {
 
   /** Removes vectors; ids that do not exist are ignored. */
   delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void>;
+
+  /** Removes every vector of the scope (and the scope itself, where the backend has one). */
+  clear(scope: AgentScope): Promise<void>;
 }

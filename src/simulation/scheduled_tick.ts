@@ -3,8 +3,11 @@ import type { Deps } from "../deps.ts";
 import { ConflictError } from "../errors.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
+import type { WorldId } from "../ids.ts";
+import { lastActivity, recordActivity } from "../world/activity.ts";
+import { updateWorld } from "../world/clock.ts";
 import { tickWorld } from "./tick_world.ts";
-import { listWorlds } from "../world/world.ts";
+import { listWorlds, type World } from "../world/world.ts";
 import { mapBounded } from "../engine/pool.ts";
 import { errorFields } from "../engine/tick_engine.ts";
 
@@ -25,6 +28,8 @@ export interface ScheduledWorldTick {
   now?: string;
   /** The error code when it did not run (e.g. `conflict`: another tick still held the world). */
   error?: string;
+  /** Set when the world was paused instead of ticked: nobody used it for `idlePauseMinutes`. */
+  paused?: "idle";
 }
 
 /** A cron run: the heartbeat and each world's tick. */
@@ -46,11 +51,14 @@ export interface ScheduledTickOptions {
 
 /**
  * Runs the cron for the wall-clock minute of `scheduledAt` (ms since epoch): records a heartbeat,
- * then advances every unpaused world once by its `minutesPerTick` through the same
+ * then advances every unpaused cron-mode world once by its `minutesPerTick` through the same
  * {@linkcode tickWorld} as `POST …/tick`, with the tick id `cron:<world>:<minute ISO>`. A
  * duplicate delivery of the same minute therefore returns the first result instead of advancing
- * again. A world that fails is reported in `ticks` and does not stop the others. A world whose
- * daily budget is spent (on the UTC day of `scheduledAt`) coasts: see {@linkcode tickWorld}.
+ * again. Manual-mode worlds are never touched. A world with no API request for its
+ * `idlePauseMinutes` is paused instead, with a `world.paused` event (the idle clock starts at
+ * the first run that sees the world). A world that fails is reported in `ticks` and does not
+ * stop the others. A world whose daily budget is spent (on the UTC day of `scheduledAt`) coasts:
+ * see {@linkcode tickWorld}.
  * @throws `store_unavailable` when the worlds cannot be listed.
  */
 export async function runScheduledTick(
@@ -60,14 +68,18 @@ export async function runScheduledTick(
 ): Promise<ScheduledRun> {
   const minute = new Date(Math.floor(scheduledAt / 60_000) * 60_000).toISOString();
   const beat = await recordHeartbeat(deps, new Date(scheduledAt).toISOString());
-  const worlds = (await listWorlds(deps)).filter((w) => !w.clock.paused);
+  const worlds = (await listWorlds(deps)).filter((w) => !w.clock.paused && w.clock.mode === "cron");
   const ticks = await mapBounded(worlds, options.concurrency ?? 4, async (world) => {
     const tickId = `cron:${world.id}:${minute}`;
     try {
+      if (await pausedForIdleness(deps, world, scheduledAt)) {
+        return { worldId: world.id, tickId, paused: "idle" as const };
+      }
       const result = await tickWorld(deps, world.id, {
         tickId,
         day: minute.slice(0, 10),
         waitMs: options.waitMs ?? 5_000,
+        scheduled: true,
       });
       return { worldId: world.id, tickId, now: result.clock.now };
     } catch (err) {
@@ -75,6 +87,29 @@ export async function runScheduledTick(
     }
   });
   return { ...beat, ticks };
+}
+
+/** Pauses a world idle longer than its `idlePauseMinutes`; true when it did. */
+async function pausedForIdleness(deps: Deps, world: World, now: number): Promise<boolean> {
+  const id = world.id as WorldId;
+  const idleMinutes = world.settings.idlePauseMinutes;
+  if (idleMinutes === 0) return false;
+  const since = await lastActivity(deps, id);
+  if (since === null) {
+    await recordActivity(deps, id, now);
+    return false;
+  }
+  if (now - since < idleMinutes * 60_000) return false;
+  await updateWorld(deps, id, { clock: { paused: true } }, {
+    why: {
+      reason: "idle",
+      idleMinutes,
+      lastActivityAt: new Date(since).toISOString(),
+      message:
+        `Paused after ${idleMinutes} real minutes without an API request (settings.idlePauseMinutes); resume with PATCH /v1/worlds/${id} {"clock": {"paused": false}}`,
+    },
+  });
+  return true;
 }
 
 async function recordHeartbeat(

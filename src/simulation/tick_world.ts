@@ -47,6 +47,8 @@ export interface TickWorldOptions {
    * event per day). @default no budget check
    */
   day?: string;
+  /** From the scheduler: refused when the world is paused or manual. @default false */
+  scheduled?: boolean;
 }
 
 /**
@@ -59,7 +61,9 @@ export interface TickWorldOptions {
  * const result = await tickWorld(deps, worldId, { minutes: 10, tickId: "t-0001" });
  * result.clock.now; // ten game minutes later
  * ```
- * @throws `invalid_request` (minutes outside 1–1440), `world_not_found`, `conflict` (paused, or
+ * A paused world still ticks when asked: pausing stops the scheduler only.
+ * @throws `invalid_request` (minutes outside 1–1440), `world_not_found`, `conflict` (a scheduled
+ * tick of a paused or manual world, or
  * busy longer than `waitMs`), `store_unavailable`. A failing agent does not throw: its summary
  * has `error` and the log an `agent_error` event.
  * @see SPEC §6 "Clock"; API.md "POST /v1/worlds/{world}/tick".
@@ -69,12 +73,16 @@ export async function tickWorld(
   worldId: WorldId,
   options: TickWorldOptions = {},
 ): Promise<TickResult> {
-  if (options.day !== undefined) {
-    const spent = await spentWorldBudget(deps, await getWorld(deps, worldId), { day: options.day });
-    if (spent) {
-      const coasted = await runTick(deps, worldId, coastTickSystem(deps, spent), options);
-      return { ...coasted, budgetExhausted: true };
-    }
-  }
-  return await runTick(deps, worldId, agentTickSystem(deps), options);
+  let record;
+  const spent = options.day === undefined
+    ? null
+    : await spentWorldBudget(deps, await getWorld(deps, worldId), { day: options.day });
+  if (spent) {
+    record = {
+      ...await runTick(deps, worldId, coastTickSystem(deps, spent), options),
+      budgetExhausted: true,
+    };
+  } else record = await runTick(deps, worldId, agentTickSystem(deps), options);
+  // Worlds stored before clock modes existed read as cron worlds.
+  return { ...record, clock: { ...record.clock, mode: record.clock.mode ?? "cron" } };
 }

@@ -10,7 +10,15 @@ import type { WorldId } from "../ids.ts";
 import type { Versioned } from "../ports/document_store.ts";
 import type { GameTime } from "../time/game_time.ts";
 import { type TickClock, TickMinutes } from "../engine/tick_clock.ts";
-import { type Clock, type World, worldKey, worldNotFound, WorldSettings } from "./world.ts";
+import {
+  type Clock,
+  ClockInput,
+  withDefaults,
+  type World,
+  worldKey,
+  worldNotFound,
+  WorldSettings,
+} from "./world.ts";
 
 /**
  * A tick id: the caller's key that makes a tick idempotent. Letters, digits and `_ . : -`, so
@@ -57,7 +65,11 @@ export const UpdateWorldInput = z
     name: z.string().trim().min(1).max(200).optional(),
     minutesPerTick: TickMinutes.optional(),
     paused: z.boolean().optional().meta({
-      description: "While paused, ticks (requested or scheduled) answer 409 and the clock stands",
+      description: "Same as clock.paused (kept for earlier clients)",
+    }),
+    clock: ClockInput.optional().meta({
+      description:
+        'Change who moves the time (`mode`) or pause/resume the scheduler (`paused`); e.g. `{"mode": "manual"}`',
     }),
     settings: SettingsPatch.optional().meta({
       description: "Only the settings named change; the others keep their values",
@@ -78,13 +90,21 @@ export async function loadWorldDoc(
 ): Promise<Versioned<World>> {
   const doc = await deps.storage.documents.get<World>(worldKey(worldId));
   if (!doc) throw worldNotFound(worldId);
-  return doc;
+  return { ...doc, value: withDefaults(doc.value) };
+}
+
+/** Why a world stopped or started again, as its `world.paused` / `world.resumed` event says. */
+export interface PauseReason {
+  reason: "request" | "idle";
+  message: string;
+  [field: string]: unknown;
 }
 
 /**
- * Changes a world's name, tick length, pause flag or settings (merged field by field) with a
- * version-checked replace, so it never undoes a tick that moved the clock meanwhile. The game
- * time itself only moves by ticks.
+ * Changes a world's name, tick length, clock mode, pause flag or settings (merged field by
+ * field) with a version-checked replace, so it never undoes a tick that moved the clock
+ * meanwhile. The game time itself only moves by ticks. A change of the pause flag is logged as
+ * a `world.paused` or `world.resumed` event (`why` says by what; default: a request).
  * @throws `world_not_found`, `invalid_request` when the merged settings are invalid,
  * `conflict` when concurrent writes keep winning.
  */
@@ -92,16 +112,21 @@ export async function updateWorld(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
   input: UpdateWorldInput,
+  options: { why?: PauseReason } = {},
 ): Promise<World> {
-  return (await updateDocument<World>(deps.storage.documents, worldKey(worldId), (current) => {
-    if (current === null) throw worldNotFound(worldId);
+  let wasPaused = false;
+  const next = (await updateDocument<World>(deps.storage.documents, worldKey(worldId), (raw) => {
+    if (raw === null) throw worldNotFound(worldId);
+    const current = withDefaults(raw);
+    wasPaused = current.clock.paused;
     return {
       ...current,
       name: input.name ?? current.name,
       clock: {
         ...current.clock,
         minutesPerTick: input.minutesPerTick ?? current.clock.minutesPerTick,
-        paused: input.paused ?? current.clock.paused,
+        mode: input.clock?.mode ?? current.clock.mode,
+        paused: input.clock?.paused ?? input.paused ?? current.clock.paused,
       },
       settings: WorldSettings.parse({ ...current.settings, ...input.settings }),
     };
@@ -111,6 +136,19 @@ export async function updateWorld(
     create: false,
     conflict: `Cannot update world "${worldId}": other writes kept changing it, retry shortly`,
   }))!;
+  if (next.clock.paused !== wasPaused) {
+    await deps.storage.events.append(worldId, [{
+      type: next.clock.paused ? "world.paused" : "world.resumed",
+      at: next.clock.now,
+      ...(options.why ?? {
+        reason: "request",
+        message: next.clock.paused
+          ? "Paused by a request: the scheduler leaves it until it is resumed"
+          : "Resumed by a request",
+      }),
+    }]);
+  }
+  return next;
 }
 
 /**

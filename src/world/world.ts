@@ -7,12 +7,24 @@ import type { DocumentKey } from "../ports/document_store.ts";
 import { WeightsOrPreset } from "./retrieval_weights.ts";
 import { GameTime } from "../time/game_time.ts";
 
-/** A world's clock: game time now, how far a tick advances, and whether ticks are paused. */
+/** Who moves a world's time: the built-in scheduler (each real minute) or only the caller. */
+export const ClockMode = z.enum(["cron", "manual"]).meta({
+  id: "ClockMode",
+  description:
+    "cron: the scheduler advances the world by minutesPerTick each real minute (unless paused); manual: only POST …/tick advances it",
+});
+export type ClockMode = z.infer<typeof ClockMode>;
+
+/** A world's clock: game time now, how far a tick advances, who moves it, and whether it stands. */
 export const Clock = z
   .object({
     now: GameTime,
     minutesPerTick: z.number().int().min(1).max(1440),
-    paused: z.boolean(),
+    mode: ClockMode,
+    paused: z.boolean().meta({
+      description:
+        "A paused world is not advanced by the scheduler; POST …/tick still advances it when asked",
+    }),
   })
   .meta({ id: "Clock" });
 export type Clock = z.infer<typeof Clock>;
@@ -28,6 +40,15 @@ export const WorldBudget = z
   })
   .meta({ id: "WorldBudget", example: { callsPerDay: 5000, tokensPerDay: 2_000_000 } });
 export type WorldBudget = z.infer<typeof WorldBudget>;
+
+/** The clock fields a caller sets when creating or changing a world. */
+export const ClockInput = z
+  .strictObject({
+    mode: ClockMode.optional(),
+    paused: z.boolean().optional(),
+  })
+  .meta({ id: "ClockInput", example: { mode: "manual" } });
+export type ClockInput = z.infer<typeof ClockInput>;
 
 /** Per-world tuning of the memory stream; every field has the paper's default. */
 export const WorldSettings = z
@@ -95,6 +116,16 @@ export const WorldSettings = z
         description:
           "In ticks, an agent who talked with anyone within this many game minutes starts no new conversation (0: no limit); keeps a busy town's cost down",
       }),
+    idlePauseMinutes: z
+      .number()
+      .int()
+      .min(0)
+      .max(525_600)
+      .default(30)
+      .meta({
+        description:
+          "A cron-mode world with no API request for this many real minutes pauses itself (a world.paused event says why); 0: never",
+      }),
     disclosure: z.boolean().default(false).meta({
       description:
         "When true, an agent sincerely asked whether it is an AI says so, in character (SPEC §7)",
@@ -128,6 +159,10 @@ export const CreateWorldInput = z
         "Required without `template`; a template has its own default (smallville: 2023-02-13T07:00:00)",
     }),
     minutesPerTick: z.number().int().min(1).max(1440).default(10),
+    clock: ClockInput.optional().meta({
+      description:
+        'How time moves: `{"mode": "manual"}` for a game that ticks the world itself, `{"paused": true}` to start stopped. Default: cron, running',
+    }),
     settings: WorldSettings.default(WorldSettings.parse({})),
     template: WorldTemplate.optional().meta({
       description: "Create the template's environment and agents too",
@@ -167,7 +202,12 @@ export async function createWorld(
   const world: World = {
     id,
     name: input.name,
-    clock: { now: input.startTime, minutesPerTick: input.minutesPerTick, paused: false },
+    clock: {
+      now: input.startTime,
+      minutesPerTick: input.minutesPerTick,
+      mode: input.clock?.mode ?? "cron",
+      paused: input.clock?.paused ?? false,
+    },
     settings: input.settings,
   };
   try {
@@ -188,7 +228,7 @@ export async function createWorld(
 export async function getWorld(deps: Pick<Deps, "storage">, id: WorldId): Promise<World> {
   const doc = await deps.storage.documents.get<World>(worldKey(id));
   if (!doc) throw worldNotFound(id);
-  return doc.value;
+  return withDefaults(doc.value);
 }
 
 /** The error of a world that does not exist (or that the caller may not see: the same error). */
@@ -202,5 +242,17 @@ export function worldNotFound(id: string): NotFoundError {
 /** Every world, ordered by id. */
 export async function listWorlds(deps: Pick<Deps, "storage">): Promise<World[]> {
   const docs = await deps.storage.documents.list<World>("worlds", "");
-  return docs.map((d) => d.value);
+  return docs.map((d) => withDefaults(d.value));
+}
+
+/**
+ * A stored world with the fields added since it was written (clock mode, idle pause) at their
+ * defaults, so worlds made by earlier versions keep working.
+ */
+export function withDefaults(world: World): World {
+  return {
+    ...world,
+    clock: { ...world.clock, mode: world.clock.mode ?? "cron" },
+    settings: { ...world.settings, idlePauseMinutes: world.settings.idlePauseMinutes ?? 30 },
+  };
 }

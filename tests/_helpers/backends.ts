@@ -9,6 +9,8 @@ import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { openUpstashStorage } from "../../lib/upstash/upstash_storage.ts";
 import type { Storage } from "../../src/ports/storage.ts";
+import { Redis } from "@upstash/redis";
+import { Index } from "@upstash/vector";
 
 /** A backend tests can open fresh, isolated stores from. */
 export interface Backend {
@@ -18,6 +20,51 @@ export interface Backend {
    * of one store (as two server instances would have).
    */
   open(options?: { keyPrefix?: string }): Promise<Storage>;
+  /** A fresh store whose raw contents a test can list, bypassing the adapters. */
+  openInspected(): Promise<InspectedStorage>;
+}
+
+/** A store and a raw listing of everything in it. */
+export interface InspectedStorage extends AsyncDisposable {
+  storage: Storage;
+  /**
+   * Every stored item, read straight from the backend: each KV entry; each Redis string, hash
+   * field (key `key#field`) and sorted-set member; each vector (key `vectors:namespace#id`).
+   */
+  contents(): Promise<StoredItem[]>;
+}
+
+/** One raw item of a store, as text. */
+export interface StoredItem {
+  key: string;
+  value: string;
+}
+
+function text(value: unknown): string {
+  if (value instanceof Uint8Array) return new TextDecoder().decode(value);
+  return JSON.stringify(value, (_, v) => (typeof v === "bigint" ? String(v) : v)) ?? "";
+}
+
+async function openInspectedKv(dimensions: number): Promise<InspectedStorage> {
+  const dir = await Deno.makeTempDir({ prefix: "simulacra-inspect-" });
+  const path = `${dir}/data.kv`;
+  const storage = await openKvStorage({ path, dimensions });
+  return {
+    storage,
+    async contents() {
+      using kv = await Deno.openKv(path);
+      const items: StoredItem[] = [];
+      for await (const entry of kv.list({ prefix: [] })) {
+        const value = entry.value instanceof Deno.KvU64 ? String(entry.value.value) : entry.value;
+        items.push({ key: text(entry.key), value: text(value) });
+      }
+      return items;
+    },
+    async [Symbol.asyncDispose]() {
+      await storage.close();
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
 }
 
 /** Whether redis-server is on PATH. */
@@ -44,7 +91,11 @@ let counter = 0;
 export async function startBackends(
   dimensions = 384,
 ): Promise<{ backends: Backend[]; close(): Promise<void> }> {
-  const embedded: Backend = { name: "embedded", open: () => openKvStorage({ dimensions }) };
+  const embedded: Backend = {
+    name: "embedded",
+    open: () => openKvStorage({ dimensions }),
+    openInspected: () => openInspectedKv(dimensions),
+  };
   if (!(await hasRedisServer())) {
     // deno-lint-ignore no-console
     console.warn(
@@ -58,16 +109,61 @@ export async function startBackends(
     token: "test-redis-token",
   });
   const vector = await startUpstashVectorServer({ token: "test-vector-token", dimensions });
+  const openHosted = (keyPrefix: string) =>
+    openUpstashStorage({
+      redisUrl: gateway.url,
+      redisToken: "test-redis-token",
+      vectorUrl: vector.url,
+      vectorToken: "test-vector-token",
+      keyPrefix,
+    });
+  const newPrefix = () => `t${Date.now().toString(36)}${(counter++).toString(36)}`;
   const upstash: Backend = {
     name: "upstash",
-    open: (options = {}) =>
-      openUpstashStorage({
-        redisUrl: gateway.url,
-        redisToken: "test-redis-token",
-        vectorUrl: vector.url,
-        vectorToken: "test-vector-token",
-        keyPrefix: options.keyPrefix ?? `t${Date.now().toString(36)}${(counter++).toString(36)}`,
-      }),
+    open: (options = {}) => openHosted(options.keyPrefix ?? newPrefix()),
+    async openInspected() {
+      const keyPrefix = newPrefix();
+      const storage = await openHosted(keyPrefix);
+      const redis = new Redis({
+        url: gateway.url,
+        token: "test-redis-token",
+        automaticDeserialization: false,
+        enableTelemetry: false,
+      });
+      const index = new Index({ url: vector.url, token: "test-vector-token" });
+      return {
+        storage,
+        async contents() {
+          const items: StoredItem[] = [];
+          let cursor = "0";
+          do {
+            const [next, keys] = await redis.scan(cursor, { match: `${keyPrefix}:*`, count: 500 });
+            cursor = String(next);
+            for (const key of keys.map(String)) {
+              const type = await redis.type(key);
+              if (type === "hash") {
+                const raw: unknown = await redis.hgetall(key);
+                const flat = Array.isArray(raw) ? raw : Object.entries(raw ?? {}).flat();
+                for (let i = 0; i < flat.length; i += 2) {
+                  items.push({ key: `${key}#${flat[i]}`, value: String(flat[i + 1]) });
+                }
+              } else if (type === "zset") {
+                for (const member of await redis.zrange(key, 0, -1)) {
+                  items.push({ key, value: String(member) });
+                }
+              } else items.push({ key, value: text(await redis.get(key)) });
+            }
+          } while (cursor !== "0");
+          for (const ns of await index.listNamespaces()) {
+            if (!ns.startsWith(`${keyPrefix}:`)) continue;
+            const range = await index.namespace(ns).range({ cursor: 0, limit: 1000 });
+            for (const v of range.vectors) items.push({ key: `vectors:${ns}#${v.id}`, value: "" });
+          }
+          return items;
+        },
+        [Symbol.asyncDispose]: () => storage.close(),
+      };
+    },
   };
   return {
     backends: [embedded, upstash],

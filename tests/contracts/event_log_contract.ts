@@ -108,4 +108,48 @@ export function eventLogContract(cases: ContractCases): void {
     assert.deepEqual((await s.events.read(b, 0, 10)).map((e) => e.type), ["b1"]);
     assert.deepEqual(await s.events.read(newWorldId(), 0, 10), []);
   });
+
+  cases.add("EventLog.latest() is the newest seq, 0 for an empty log", async (s) => {
+    const world = newWorldId();
+    assert.equal(await s.events.latest(world), 0);
+    await s.events.append(world, [event("a"), event("b")]);
+    assert.equal(await s.events.latest(world), 2);
+    await s.events.append(world, [event("c")]);
+    assert.equal(await s.events.latest(world), 3);
+  });
+
+  cases.add(
+    "EventLog.remove() drops one agent's events (others keep their seq) or the whole log",
+    async (s) => {
+      const world = newWorldId();
+      const other = newWorldId();
+      await s.events.append(world, [
+        event("a", { agentId: "ann" }),
+        event("b", { agentId: "bob" }),
+        event("tick"),
+        event("c", { agentId: "ann" }),
+        event("d", { agentId: "bob" }),
+      ]);
+      await s.events.append(other, [event("x", { agentId: "ann" })]);
+      assert.equal(await s.events.remove(world, { agentId: "ann" }), 2);
+      assert.deepEqual((await s.events.read(world, 0, 10)).map((e) => [e.seq, e.type]), [
+        [2, "b"],
+        [3, "tick"],
+        [5, "d"],
+      ]);
+      assert.deepEqual(
+        (await s.events.read(world, 2, 2)).map((e) => e.seq),
+        [3, 5],
+        "gaps skipped",
+      );
+      assert.equal(await s.events.latest(world), 5, "seqs are never reused");
+      const [next] = await s.events.append(world, [event("e")]);
+      assert.equal(next.seq, 6);
+      assert.equal(await s.events.remove(world), 4);
+      assert.deepEqual(await s.events.read(world, 0, 10), []);
+      assert.equal(await s.events.latest(world), 0);
+      assert.equal((await s.events.append(world, [event("again")]))[0].seq, 1);
+      assert.equal((await s.events.read(other, 0, 10)).length, 1, "other worlds untouched");
+    },
+  );
 }

@@ -6,6 +6,7 @@ import { eventLogContract } from "./event_log_contract.ts";
 import { idempotencyStoreContract } from "./idempotency_store_contract.ts";
 import { lockContract } from "./lock_contract.ts";
 import { memoryStoreContract } from "./memory_store_contract.ts";
+import { removalContract } from "./removal_contract.ts";
 import { usageLedgerContract } from "./usage_ledger_contract.ts";
 import { rateLimiterContract } from "./rate_limiter_contract.ts";
 import { auditLogContract } from "./audit_log_contract.ts";
@@ -49,5 +50,6 @@ export function storageContract(
   usageLedgerContract(cases);
   rateLimiterContract(cases);
   auditLogContract(cases);
+  removalContract(cases);
   cases.assertSkipsKnown();
 }

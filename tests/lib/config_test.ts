@@ -159,3 +159,25 @@ Deno.test("loadConfig() reads the default key rate limit and the audit retention
   assert.match(bad.message, /SIMULACRA_KEY_RATE_LIMIT must be "<requests>\/<seconds>"/);
   assert.match(bad.message, /SIMULACRA_AUDIT_RETENTION_DAYS must be at least 1/);
 });
+
+Deno.test("loadConfig() reads SIMULACRA_CORS_ORIGINS as * or a list of exact origins", () => {
+  assert.equal(loadConfig({}).corsOrigins, undefined);
+  assert.equal(loadConfig({ SIMULACRA_CORS_ORIGINS: "*" }).corsOrigins, "*");
+  assert.deepEqual(
+    loadConfig({ SIMULACRA_CORS_ORIGINS: " http://localhost:5173, https://Game.Example.com " })
+      .corsOrigins,
+    ["http://localhost:5173", "https://game.example.com"],
+  );
+  for (
+    const bad of [
+      "https://game.example.com/",
+      "game.example.com",
+      "http://a.com/play",
+      "*,http://a.com",
+      " , ",
+    ]
+  ) {
+    const err = configErrorOf({ SIMULACRA_CORS_ORIGINS: bad });
+    assert.match(err.message, /SIMULACRA_CORS_ORIGINS/, bad);
+  }
+});

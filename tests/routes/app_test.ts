@@ -170,6 +170,7 @@ Deno.test("POST /v1/worlds creates a world that GET lists and reads back", async
   assert.deepEqual(created.clock, {
     now: "2023-02-13T07:00:00",
     minutesPerTick: 10,
+    mode: "cron",
     paused: false,
   });
   assert.equal(created.settings.reflectionThreshold, 150, "the paper's default threshold");

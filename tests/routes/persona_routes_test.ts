@@ -248,7 +248,8 @@ for (const backend of backends) {
           new TextEncoder().encode("hello"),
           "text/plain",
         );
-        assert.equal(text.status, 400);
+        assert.equal(text.status, 415);
+        assert.equal(text.body.error.code, "unsupported_media_type");
         assert.equal(text.body.error.details.problem, "unsupported_content_type");
       }),
   });

@@ -132,6 +132,7 @@ for (const backend of backends) {
         assert.deepEqual(created.body.clock, {
           now: "2023-02-14T06:00:00",
           minutesPerTick: 15,
+          mode: "cron",
           paused: false,
         });
       }),

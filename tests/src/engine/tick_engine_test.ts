@@ -138,7 +138,7 @@ Deno.test("runTick() advances the clock once per tick id, sequentially and concu
   });
 });
 
-Deno.test("runTick() refuses paused worlds and bad minutes, and answers 404 for unknown worlds", async () => {
+Deno.test("runTick() refuses scheduled ticks of paused worlds and bad minutes, and answers 404 for unknown worlds", async () => {
   await using deps = await makeTestDeps();
   const id = await world(deps);
   const { system, stepped } = fakeSystem();
@@ -154,12 +154,12 @@ Deno.test("runTick() refuses paused worlds and bad minutes, and answers 404 for 
   );
   await updateWorld(deps, id, { paused: true });
   await assert.rejects(
-    runTick(deps, id, system, { tickId: "p" }),
+    runTick(deps, id, system, { tickId: "p", scheduled: true }),
     (err) => err instanceof ConflictError && /paused/.test(err.message),
   );
   assert.equal(stepped.length, 0);
   await updateWorld(deps, id, { paused: false });
-  const resumed = await runTick(deps, id, system, { tickId: "p" });
+  const resumed = await runTick(deps, id, system, { tickId: "p", scheduled: true });
   assert.equal(resumed.clock.now, "2023-02-13T07:10:00", "a refused id can run once resumed");
 });
 

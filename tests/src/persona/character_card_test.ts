@@ -22,8 +22,10 @@ function problemOf(fn: () => unknown): string {
     fn();
   } catch (err) {
     assert.ok(err instanceof SimulacraError, String(err));
-    assert.equal(err.code, "invalid_request");
-    return (err.details as { problem: string }).problem;
+    const problem = (err.details as { problem: string }).problem;
+    const wrongType = problem === "unsupported_content_type";
+    assert.equal(err.code, wrongType ? "unsupported_media_type" : "invalid_request");
+    return problem;
   }
   throw new Error("expected a failure");
 }

@@ -14,7 +14,8 @@ Deno.test("UpdateWorldInput and TickInput accept only what they name", () => {
   assert.deepEqual(UpdateWorldInput.parse({ settings: { reflectionThreshold: 50 } }), {
     settings: { reflectionThreshold: 50 },
   });
-  assert.ok(!UpdateWorldInput.safeParse({ clock: {} }).success);
+  assert.ok(!UpdateWorldInput.safeParse({ clock: { now: "2023-02-13T07:00:00" } }).success);
+  assert.ok(!UpdateWorldInput.safeParse({ clock: { mode: "sometimes" } }).success);
   assert.ok(!UpdateWorldInput.safeParse({ settings: { nope: 1 } }).success);
   assert.ok(!UpdateWorldInput.safeParse({ minutesPerTick: 0 }).success);
   assert.deepEqual(TickInput.parse({}), {});
@@ -49,7 +50,12 @@ Deno.test("updateWorld() changes name, tick length, pause and merges settings", 
     settings: { conversationCooldownMinutes: 120 },
   });
   assert.equal(updated.name, "New");
-  assert.deepEqual(updated.clock, { now: "2023-02-13T07:00:00", minutesPerTick: 15, paused: true });
+  assert.deepEqual(updated.clock, {
+    now: "2023-02-13T07:00:00",
+    minutesPerTick: 15,
+    mode: "cron",
+    paused: true,
+  });
   assert.equal(updated.settings.conversationCooldownMinutes, 120);
   assert.equal(updated.settings.reflectionThreshold, world.settings.reflectionThreshold);
   assert.deepEqual(await getWorld(deps, id), updated);

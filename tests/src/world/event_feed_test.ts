@@ -21,8 +21,10 @@ async function withEvents(count: number) {
 }
 
 Deno.test("EventsQuery coerces and bounds after and limit", () => {
-  assert.deepEqual(EventsQuery.parse({}), { after: 0, limit: 100 });
+  assert.deepEqual(EventsQuery.parse({}), { limit: 100 });
   assert.deepEqual(EventsQuery.parse({ after: "5", limit: "1000" }), { after: 5, limit: 1000 });
+  assert.ok(!EventsQuery.safeParse({ after: "5", from: "latest" }).success, "one start only");
+  assert.ok(!EventsQuery.safeParse({ type: "tick;drop" }).success);
   for (
     const bad of [{ limit: "0" }, { limit: "1001" }, { after: "-1" }, { after: "x" }, { y: 1 }]
   ) {
@@ -39,7 +41,7 @@ Deno.test("listEvents() pages through the log with next as the cursor", async ()
   const rest = await listEvents(deps, id, { after: first.next, limit: 100 });
   assert.deepEqual(rest.events.map((e) => e.seq), [3, 4, 5]);
   const none = await listEvents(deps, id, { after: rest.next, limit: 100 });
-  assert.deepEqual(none, { events: [], next: 5 });
+  assert.deepEqual(none, { events: [], next: 5, latest: 5 });
   await assert.rejects(
     listEvents(deps, "none" as WorldId, { after: 0, limit: 1 }),
     (err) => err instanceof SimulacraError && err.code === "world_not_found",
