@@ -1,10 +1,7 @@
 /** @module Conversation routes: start a conversation between two agents, and react to observations. */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import {
-  ConversationResult,
-  startConversation,
-  StartConversationInput,
-} from "../src/cognition/dialogue.ts";
+import { ConversationResult, StartConversationInput } from "../src/cognition/conversation.ts";
+import { startConversation } from "../src/cognition/dialogue.ts";
 import { ReactInput, ReactionResult, reactToObservations } from "../src/cognition/reaction.ts";
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";

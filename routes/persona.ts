@@ -5,13 +5,9 @@ import { Agent } from "../src/agents/agent.ts";
 import type { Deps } from "../src/deps.ts";
 import { MemoryRecord } from "../src/ports/memory_record.ts";
 import { buildPersona, BuildPersonaInput } from "../src/persona/build_persona.ts";
-import {
-  CharacterCardV2,
-  exportCard,
-  importCard,
-  ImportQuery,
-  parseCard,
-} from "../src/persona/character_card.ts";
+import { CharacterCardV2, exportCard } from "../src/persona/card_export.ts";
+import { importCard, ImportQuery } from "../src/persona/card_import.ts";
+import { parseCard } from "../src/persona/character_card.ts";
 import { interview, InterviewInput, InterviewResult } from "../src/persona/interview.ts";
 import { getPersona, Persona, putPersona } from "../src/persona/persona.ts";
 import { respond, RespondInput, RespondResult } from "../src/persona/respond.ts";

@@ -206,3 +206,38 @@ Deno.test("the layer check catches an import that points up", async () => {
     'src/engine/tick_engine.ts (engine) imports "../world/world.ts" (world)',
   ]);
 });
+
+/** Most lines a file of src/ may have (the style guide's ceiling); `templates/` holds data. */
+const MAX_LINES = 400;
+
+/** Every file of `files` outside src/templates/ longer than {@linkcode MAX_LINES}. */
+function oversizedFiles(files: Map<string, string>): string[] {
+  return [...files]
+    .filter(([file]) => !file.startsWith("src/templates/"))
+    .map(([file, source]) => [file, source.split("\n").length - (source.endsWith("\n") ? 1 : 0)])
+    .filter(([, lines]) => (lines as number) > MAX_LINES)
+    .map(([file, lines]) => `${file}: ${lines} lines`);
+}
+
+Deno.test("no src/ file outside templates/ is over 400 lines", async (t) => {
+  await t.step("the rule catches a long file and spares templates/", () => {
+    const long = "x\n".repeat(MAX_LINES + 1);
+    assert.deepEqual(
+      oversizedFiles(
+        new Map([
+          ["src/memory/long.ts", long],
+          ["src/memory/just_fits.ts", "x\n".repeat(MAX_LINES)],
+          ["src/templates/town.ts", long],
+        ]),
+      ),
+      [`src/memory/long.ts: ${MAX_LINES + 1} lines`],
+    );
+  });
+
+  await t.step("every src/ file fits", async () => {
+    const files = new Map<string, string>();
+    for await (const file of tsFiles("src")) files.set(file, await Deno.readTextFile(file));
+    assert.ok(files.size > 50);
+    assert.deepEqual(oversizedFiles(files), []);
+  });
+});

@@ -49,7 +49,7 @@ export function identityLine(agent: Agent): string {
  * @throws `model_*` when remaking it fails (the old one stays cached).
  */
 export async function agentSummary(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder">,
   world: World,
   agent: Agent,
   at: GameTime,

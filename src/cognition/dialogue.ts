@@ -1,11 +1,10 @@
 /** @module Dialogue: two agents talk line by line from their memories of each other, and both remember it (SPEC §5). */
-import { z } from "zod";
 import { type Agent, agentKey, agentNotFound, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import { SimulacraError } from "../errors.ts";
-import { AgentId, type AgentScope, WorldId } from "../ids.ts";
+import type { AgentId, AgentScope, WorldId } from "../ids.ts";
 import {
   type NewMemory,
   type PreparedMemories,
@@ -14,101 +13,21 @@ import {
 } from "../memory/ingest.ts";
 import { recall } from "../memory/recall.ts";
 import { addUsage, type Usage } from "../model/usage.ts";
-import type { DocumentKey } from "../ports/document_store.ts";
 import { buildDialogueLinePrompt } from "../prompts/dialogue_line.ts";
 import { addMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { agentSummary } from "./agent_summary.ts";
+import type {
+  Conversation,
+  ConversationEnd,
+  ConversationLine,
+  ConversationResult,
+  StartConversationInput,
+} from "./conversation.ts";
+import { readConversationState, saveState } from "./conversation_state.ts";
 import { checkCalendar } from "./plan.ts";
 import { replanFrom } from "./planning.ts";
 import type { PlanMade } from "./plan.ts";
-
-/** One line of a conversation. */
-export const ConversationLine = z
-  .object({
-    speaker: AgentId,
-    name: z.string().meta({ description: "The speaker's name" }),
-    text: z.string(),
-    at: GameTime,
-  })
-  .meta({ id: "ConversationLine" });
-export type ConversationLine = z.infer<typeof ConversationLine>;
-
-/** Who ended a conversation: one of the speakers, or the world's turn cap. */
-export const ConversationEnd = z.enum(["initiator", "other", "turn_cap"]).meta({
-  id: "ConversationEnd",
-});
-export type ConversationEnd = z.infer<typeof ConversationEnd>;
-
-/** A conversation as stored in the "conversations" collection. */
-export const Conversation = z
-  .object({
-    id: z.string(),
-    worldId: WorldId,
-    participants: z.array(AgentId).length(2).meta({ description: "Initiator first" }),
-    topic: z.string().nullable(),
-    startedAt: GameTime,
-    endedAt: GameTime.meta({ description: "One game minute after the last line" }),
-    lines: z.array(ConversationLine),
-    endedBy: ConversationEnd,
-  })
-  .meta({ id: "Conversation" });
-export type Conversation = z.infer<typeof Conversation>;
-
-/** What {@linkcode converse} returns: the stored conversation and what it cost. */
-export const ConversationResult = Conversation.extend({
-  replanFailed: z.array(AgentId).meta({
-    description:
-      "Participants whose plan could not be remade after the talk (model or store unavailable); their old plan stands",
-  }),
-  usage: z.object({
-    calls: z.number().int(),
-    promptTokens: z.number().int(),
-    completionTokens: z.number().int(),
-  }),
-}).meta({ id: "ConversationResult" });
-export type ConversationResult = z.infer<typeof ConversationResult>;
-
-/** The body of `POST /v1/worlds/{world}/conversations`. */
-export const StartConversationInput = z
-  .strictObject({
-    participants: z
-      .array(AgentId)
-      .length(2)
-      .meta({ description: "The initiator, then the agent it talks to (two different agents)" }),
-    topic: z.string().trim().min(1).max(500).optional().meta({
-      description: "What the initiator wants to talk about",
-    }),
-    at: GameTime.optional().meta({
-      description: "Game time of the first line; default: the world clock",
-    }),
-  })
-  .refine((body) => body.participants[0] !== body.participants[1], {
-    message: "Name two different agents: an agent cannot talk to itself",
-    path: ["participants"],
-  })
-  .meta({
-    id: "StartConversationInput",
-    example: {
-      participants: ["isabella", "klaus"],
-      topic: "invite Klaus to the Valentine's party",
-    },
-  });
-export type StartConversationInput = z.infer<typeof StartConversationInput>;
-
-/**
- * Per agent: the conversation it is in or last had, until when, and when it last talked with
- * each partner. The reaction vetoes "already talking" and "talked recently" read it.
- */
-export const ConversationState = z.object({
-  conversationId: z.string(),
-  with: AgentId,
-  /** The end of the agent's latest conversation; it is talking while `at < until`. */
-  until: GameTime,
-  /** Partner id → the end of their latest conversation. */
-  lastTalked: z.record(z.string(), GameTime),
-});
-export type ConversationState = z.infer<typeof ConversationState>;
 
 /** Options for {@linkcode converse}. */
 export interface ConverseOptions {
@@ -128,35 +47,6 @@ const MEMORIES_PER_LINE = 8;
 
 function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
   return { worldId: world.id as WorldId, agentId: agent.id };
-}
-
-function stateKey(world: World, agentId: AgentId): DocumentKey {
-  return { collection: "conversation_state", scope: world.id, id: agentId };
-}
-
-/** An agent's conversation state, or null when it never talked. */
-export async function readConversationState(
-  deps: Pick<Deps, "storage">,
-  world: World,
-  agentId: AgentId,
-): Promise<ConversationState | null> {
-  return (await deps.storage.documents.get<ConversationState>(stateKey(world, agentId)))?.value ??
-    null;
-}
-
-/** Whether the state says the agent is in a conversation at `at`. */
-export function isTalking(state: ConversationState | null, at: GameTime): boolean {
-  return state !== null && gameMinutes(at) < gameMinutes(state.until);
-}
-
-/** Game minutes from the end of the agent's latest talk with `otherId` to `at`; null if never. */
-export function minutesSinceTalked(
-  state: ConversationState | null,
-  otherId: AgentId,
-  at: GameTime,
-): number | null {
-  const end = state?.lastTalked[otherId];
-  return end === undefined ? null : gameMinutes(at) - gameMinutes(end);
 }
 
 /**
@@ -207,7 +97,7 @@ export async function converse(
     withAgentLock(
       deps,
       scopeOf(world, second),
-      () => talkLocked(deps, world, initiator.id, other.id, options),
+      () => talkLocked(deps, world, { initiatorId: initiator.id, otherId: other.id, options }),
       lock,
     ), lock);
 
@@ -270,11 +160,13 @@ interface Talk {
 }
 
 async function talkLocked(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
-  initiatorId: AgentId,
-  otherId: AgentId,
-  options: ConverseOptions,
+  { initiatorId, otherId, options }: {
+    initiatorId: AgentId;
+    otherId: AgentId;
+    options: ConverseOptions;
+  },
 ): Promise<Talk> {
   // Reload under the locks: the callers' copies may predate another request's writes.
   const docs = await Promise.all(
@@ -351,8 +243,8 @@ async function talkLocked(
     { collection: "conversations", scope: world.id, id: conversation.id },
     conversation,
   );
-  await saveState(deps, world, people[0].id, people[1].id, conversation);
-  await saveState(deps, world, people[1].id, people[0].id, conversation);
+  await saveState(deps, world, { agentId: people[0].id, otherId: people[1].id, conversation });
+  await saveState(deps, world, { agentId: people[1].id, otherId: people[0].id, conversation });
   return { conversation, people, usage: addUsage(...usages) };
 }
 
@@ -407,28 +299,6 @@ async function bumpCounters(
     create: false,
     conflict:
       `Cannot update the counters of agent "${scope.agentId}" after a conversation: it kept changing; the conversation is stored`,
-  });
-}
-
-/** Records that `agentId` talked with `otherId` until the conversation's end. */
-async function saveState(
-  deps: Pick<Deps, "storage">,
-  world: World,
-  agentId: AgentId,
-  otherId: AgentId,
-  conversation: Conversation,
-): Promise<void> {
-  await updateDocument<ConversationState>(deps.storage.documents, stateKey(world, agentId), (
-    current,
-  ) => ({
-    conversationId: conversation.id,
-    with: otherId,
-    until: conversation.endedAt,
-    lastTalked: { ...current?.lastTalked, [otherId]: conversation.endedAt },
-  }), {
-    attempts: 3,
-    conflict:
-      `Cannot record the conversation state of agent "${agentId}": it kept changing; the conversation is stored`,
   });
 }
 

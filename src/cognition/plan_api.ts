@@ -1,13 +1,8 @@
 /** @module The HTTP shapes of planning: request bodies, queries and responses. */
 import { z } from "zod";
+import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { DayPlan, PlanDate, PlannedAction } from "./plan.ts";
-
-const UsageBody = z.object({
-  calls: z.number().int(),
-  promptTokens: z.number().int(),
-  completionTokens: z.number().int(),
-});
 
 /** The body of `POST …/agents/{agent}/plan`. */
 export const PlanInput = z
@@ -55,13 +50,13 @@ export const PlanView = z
 export type PlanView = z.infer<typeof PlanView>;
 
 /** The response of `POST …/plan`. */
-export const PlanResult = PlanView.extend({ usage: UsageBody }).meta({ id: "PlanResult" });
+export const PlanResult = PlanView.extend({ usage: UsageCounts }).meta({ id: "PlanResult" });
 
 export type PlanResult = z.infer<typeof PlanResult>;
 
 /** The response of `GET …/action`. */
 export const ActionResult = z
-  .object({ action: PlannedAction, usage: UsageBody })
+  .object({ action: PlannedAction, usage: UsageCounts })
   .meta({ id: "ActionResult" });
 
 export type ActionResult = z.infer<typeof ActionResult>;

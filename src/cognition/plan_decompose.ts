@@ -3,6 +3,7 @@
  * into 5–60-minute actions, one model call each.
  */
 import { type Agent } from "../agents/agent.ts";
+import type { AgentContext } from "../agents/agent_context.ts";
 import type { Deps } from "../deps.ts";
 import { type Usage } from "../model/usage.ts";
 import { clipLine, PROFILE_LINE_CHARS } from "../prompts/_data_block.ts";
@@ -10,20 +11,25 @@ import { buildActionsPrompt } from "../prompts/actions.ts";
 import { buildHourPlanPrompt } from "../prompts/hour_plan.ts";
 import { clockMinutes, clockTime } from "../time/time_of_day.ts";
 import { type Environment } from "../world/environment.ts";
-import { type World } from "../world/world.ts";
 import { type AgentSummary, identityLine } from "./agent_summary.ts";
 import { currentAreaOf, locationChoices } from "./_plan_places.ts";
 import { fitSpans, splitEven } from "./_plan_spans.ts";
 import { DayPlan, HourChunk, MAX_MINUTES, PlannedAction } from "./plan.ts";
 import { minuteOfDay, timeAt } from "../time/calendar.ts";
 
+/** Which part of a plan to decompose, and the planning profile the prompt shows. */
+export interface DecomposeRequest {
+  plan: DayPlan;
+  /** The broad item's index in `plan.items`. */
+  index: number;
+  profile: string;
+}
+
+/** A broad plan item decomposed into hour chunks that cover it: one model call. */
 export async function decomposeItem(
-  deps: Deps,
-  world: World,
-  agent: Agent,
-  plan: DayPlan,
-  index: number,
-  profile: string,
+  deps: Pick<Deps, "model">,
+  { world, agent }: AgentContext,
+  { plan, index, profile }: DecomposeRequest,
 ): Promise<{ chunks: HourChunk[]; usage: Usage }> {
   const item = plan.items[index];
   const lo = minuteOfDay(plan.date, item.start);
@@ -80,15 +86,18 @@ export function planningProfile(
     .join("\n");
 }
 
+/**
+ * An hour chunk decomposed into actions that cover it, each at a place of the environment (when
+ * the world has one): one model call.
+ */
 export async function decomposeChunk(
-  deps: Deps,
-  world: World,
-  agent: Agent,
-  env: Environment | null,
-  plan: DayPlan,
-  index: number,
-  c: number,
-  profile: string,
+  deps: Pick<Deps, "model">,
+  { world, agent }: AgentContext,
+  { env, plan, index, chunk: c, profile }: DecomposeRequest & {
+    env: Environment | null;
+    /** The chunk's index in the item's `chunks`. */
+    chunk: number;
+  },
 ): Promise<{ actions: PlannedAction[]; usage: Usage }> {
   const item = plan.items[index];
   const chunk = item.chunks![c];

@@ -17,7 +17,7 @@ import { currentAction, makeDayPlan, replanFrom } from "./planning.ts";
  * `from` not on `date`), `model_*`, `store_unavailable`, `conflict`.
  */
 export async function requestPlan(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   scope: AgentScope,
   input: PlanInput,
 ): Promise<PlanResult> {

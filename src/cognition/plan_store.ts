@@ -1,5 +1,6 @@
 /** @module Where plans live: the plan document per agent and date, and plan memories. */
 import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
+import type { AgentMoment } from "../agents/agent_context.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
 import { updateDocument } from "../ports/update_document.ts";
@@ -9,7 +10,6 @@ import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest
 import { emptyUsage, type Usage } from "../model/usage.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
-import { type World } from "../world/world.ts";
 import { DayPlan, itemLine, PLAN_IMPORTANCE, PlanItem, PlannedAction } from "./plan.ts";
 import { addDays, weekdayOf } from "../time/calendar.ts";
 
@@ -58,11 +58,9 @@ export async function cacheDecomposition(
 
 /** Remembers broad items as `plan` memories: importance fixed, one embedding call, no completion. */
 export async function rememberItems(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   agent: Agent,
-  plan: DayPlan,
-  items: readonly PlanItem[],
-  at: GameTime,
+  { plan, items, at }: { plan: DayPlan; items: readonly PlanItem[]; at: GameTime },
 ): Promise<Usage> {
   if (items.length === 0) return emptyUsage();
   const memories: NewMemory[] = items.map((item) => ({
@@ -83,10 +81,8 @@ export async function rememberItems(
 /** The previous day's plan items and the latest reflections before `at`. */
 export async function previousDayNotes(
   deps: Pick<Deps, "storage">,
-  world: World,
-  agent: Agent,
+  { world, agent, at }: AgentMoment,
   date: string,
-  at: GameTime,
 ): Promise<string[]> {
   const yesterday = addDays(date, -1);
   const previous = await deps.storage.documents.get<DayPlan>(
@@ -104,10 +100,8 @@ export async function previousDayNotes(
 
 /** Records the action on the agent document, under its lock; best effort (see currentAction). */
 export async function recordAction(
-  deps: Deps,
-  world: World,
-  agent: Agent,
-  at: GameTime,
+  deps: Pick<Deps, "storage" | "sleep">,
+  { world, agent, at }: AgentMoment,
   action: PlannedAction,
 ): Promise<void> {
   if (gameMinutes(at) < gameMinutes(world.clock.now)) return;

@@ -52,7 +52,7 @@ import { DAY_MINUTES, minuteOfDay, timeAt, weekdayOf } from "../time/calendar.ts
  * @see SPEC §5 "Daily plan in broad strokes"; Park et al. 2023 §4.3.
  */
 export async function makeDayPlan(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   agent: Agent,
   date: string,
@@ -63,7 +63,7 @@ export async function makeDayPlan(
     ...draft.plan,
     revision: (current?.revision ?? 0) + 1,
   }));
-  const remembered = await rememberItems(deps, agent, plan, plan.items, plan.madeAt);
+  const remembered = await rememberItems(deps, agent, { plan, items: plan.items, at: plan.madeAt });
   return { plan, usage: addUsage(draft.usage, remembered) };
 }
 
@@ -105,7 +105,7 @@ export async function currentAction(
     );
     if (index === -1) {
       const action = sleepAction(plan, minute, sleepLocation(env, agent));
-      await recordAction(deps, world, agent, at, action);
+      await recordAction(deps, { world, agent, at }, action);
       return { action, usage, plans };
     }
     let summary: AgentSummary | null = null;
@@ -119,14 +119,11 @@ export async function currentAction(
     };
 
     if (plan.items[index].chunks === null) {
-      const made = await decomposeItem(
-        deps,
-        world,
-        agent,
+      const made = await decomposeItem(deps, { world, agent }, {
         plan,
         index,
-        planningProfile(agent, await summaryOf(), ["core", "occupation"]),
-      );
+        profile: planningProfile(agent, await summaryOf(), ["core", "occupation"]),
+      });
       usage = addUsage(usage, made.usage);
       const cached = await cacheDecomposition(
         deps,
@@ -142,16 +139,13 @@ export async function currentAction(
       minuteOfDay(date, chunk.start) <= minute && minute < minuteOfDay(date, chunk.end)
     );
     if (chunks[c].actions === null) {
-      const made = await decomposeChunk(
-        deps,
-        world,
-        agent,
+      const made = await decomposeChunk(deps, { world, agent }, {
         env,
         plan,
         index,
-        c,
-        planningProfile(agent, await summaryOf(), ["occupation"]),
-      );
+        chunk: c,
+        profile: planningProfile(agent, await summaryOf(), ["occupation"]),
+      });
       usage = addUsage(usage, made.usage);
       const cached = await cacheDecomposition(
         deps,
@@ -168,7 +162,7 @@ export async function currentAction(
     const action = plan.items[index].chunks![c].actions!.find((a) =>
       minuteOfDay(date, a.start) <= minute && minute < minuteOfDay(date, a.end)
     )!;
-    await recordAction(deps, world, agent, at, action);
+    await recordAction(deps, { world, agent, at }, action);
     return { action, usage, plans };
   }
   throw new ConflictError(
@@ -188,7 +182,7 @@ export async function currentAction(
  * @see SPEC §5 "A reaction regenerates the plan from now"; Park et al. 2023 §4.3.
  */
 export async function replanFrom(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   agent: Agent,
   from: GameTime,
@@ -219,7 +213,7 @@ export async function replanFrom(
       summary: summary.summary.text,
       date,
       weekday: weekdayOf(date),
-      previousDay: await previousDayNotes(deps, world, agent, date, from),
+      previousDay: await previousDayNotes(deps, { world, agent, at: from }, date),
       places,
       minItems,
       maxItems: Math.max(minItems, DAY_PLAN_ITEMS.max - kept.length),
@@ -252,12 +246,12 @@ export async function replanFrom(
       replans: [...current.replans, { from, reason }],
     };
   });
-  usage = addUsage(usage, await rememberItems(deps, agent, plan, fresh, from));
+  usage = addUsage(usage, await rememberItems(deps, agent, { plan, items: fresh, at: from }));
   return { plan, usage, plans };
 }
 
 async function draftDayPlan(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder">,
   world: World,
   agent: Agent,
   date: string,
@@ -272,7 +266,7 @@ async function draftDayPlan(
       summary: summary.summary.text,
       date,
       weekday: weekdayOf(date),
-      previousDay: await previousDayNotes(deps, world, agent, date, at),
+      previousDay: await previousDayNotes(deps, { world, agent, at }, date),
       places,
       minItems: DAY_PLAN_ITEMS.min,
       maxItems: DAY_PLAN_ITEMS.max,
@@ -300,7 +294,7 @@ async function draftDayPlan(
 
 /** The stored plan of the day, made (and remembered) first when there is none. */
 async function ensurePlan(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   agent: Agent,
   date: string,
@@ -319,12 +313,10 @@ async function ensurePlan(
     if (winner) return { plan: winner.value, usage: draft.usage, plans };
     throw err;
   }
-  const remembered = await rememberItems(
-    deps,
-    agent,
-    draft.plan,
-    draft.plan.items,
-    draft.plan.madeAt,
-  );
+  const remembered = await rememberItems(deps, agent, {
+    plan: draft.plan,
+    items: draft.plan.items,
+    at: draft.plan.madeAt,
+  });
   return { plan: draft.plan, usage: addUsage(draft.usage, remembered), plans };
 }

@@ -1,22 +1,19 @@
 /** @module Reacting: carry on, react (re-plan) or talk after an observation, with vetoes that cost no model call (SPEC §5). */
 import { z } from "zod";
-import { type Agent, loadAgent } from "../agents/agent.ts";
+import { loadAgent } from "../agents/agent.ts";
+import type { AgentMoment } from "../agents/agent_context.ts";
 import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
 import { AgentId, type WorldId } from "../ids.ts";
 import { recall } from "../memory/recall.ts";
-import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
+import { addUsage, emptyUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import { buildReactionPrompt, ReactionDecision } from "../prompts/reaction.ts";
 import { GameTime } from "../time/game_time.ts";
-import { getWorld, type World } from "../world/world.ts";
+import { getWorld } from "../world/world.ts";
 import { agentSummary } from "./agent_summary.ts";
-import {
-  ConversationResult,
-  converse,
-  isTalking,
-  minutesSinceTalked,
-  readConversationState,
-} from "./dialogue.ts";
+import { ConversationResult } from "./conversation.ts";
+import { isTalking, minutesSinceTalked, readConversationState } from "./conversation_state.ts";
+import { converse } from "./dialogue.ts";
 import { checkCalendar, type PlanMade } from "./plan.ts";
 import { currentAction, replanFrom } from "./planning.ts";
 
@@ -52,11 +49,7 @@ export const ReactionResult = z
     conversation: ConversationResult.optional().meta({
       description: "The conversation a talk decision started",
     }),
-    usage: z.object({
-      calls: z.number().int(),
-      promptTokens: z.number().int(),
-      completionTokens: z.number().int(),
-    }),
+    usage: UsageCounts,
   })
   .meta({ id: "ReactionResult" });
 export type ReactionResult = z.infer<typeof ReactionResult>;
@@ -123,11 +116,12 @@ function isLateNight(at: GameTime): boolean {
  */
 export async function decideReaction(
   deps: Deps,
-  world: World,
-  agent: Agent,
-  observations: string[],
-  at: GameTime,
-  observed?: ObservedAgent,
+  { world, agent, at }: AgentMoment,
+  { observations, observed }: {
+    observations: string[];
+    /** The agent the observations are about, when one is. */
+    observed?: ObservedAgent;
+  },
 ): Promise<ReactionResult & { plans: PlanMade[] }> {
   if (observed?.agentId === agent.id) {
     throw new SimulacraError(
@@ -135,7 +129,7 @@ export async function decideReaction(
       `Cannot react to agent "${agent.id}" observing itself: name another agent in "observed"`,
     );
   }
-  const veto = await hardVeto(deps, world, agent, at, observed);
+  const veto = await hardVeto(deps, { world, agent, at }, observed);
   if (veto !== null) return { ...vetoed(veto.code, veto.reason, []), plans: [] };
 
   // The planner may make the day's plan on first use; that is planning's cost, not ours.
@@ -219,7 +213,10 @@ export async function reactToObservations(
     let status = input.observed.status;
     if (status === undefined && other.id !== agent.id) {
       // Veto first what needs no status, so a vetoed reaction never plans the other's day.
-      const early = await hardVeto(deps, world, agent, at, { agentId: other.id, name: other.name });
+      const early = await hardVeto(deps, { world, agent, at }, {
+        agentId: other.id,
+        name: other.name,
+      });
       if (early !== null) return vetoed(early.code, early.reason, []);
       const current = await currentAction(deps, world, other, at);
       usage = current.usage;
@@ -227,14 +224,10 @@ export async function reactToObservations(
     }
     observed = { agentId: other.id, name: other.name, status: status ?? "idle" };
   }
-  const { plans: _plans, ...result } = await decideReaction(
-    deps,
-    world,
-    agent,
-    input.observations,
-    at,
+  const { plans: _plans, ...result } = await decideReaction(deps, { world, agent, at }, {
+    observations: input.observations,
     observed,
-  );
+  });
   return { ...result, usage: addUsage(usage, result.usage) };
 }
 
@@ -244,9 +237,7 @@ export async function reactToObservations(
  */
 async function hardVeto(
   deps: Pick<Deps, "storage">,
-  world: World,
-  agent: Agent,
-  at: GameTime,
+  { world, agent, at }: AgentMoment,
   observed: (Omit<ObservedAgent, "status"> & { status?: string }) | undefined,
 ): Promise<{ code: ReactionVeto; reason: string } | null> {
   const veto = (code: ReactionVeto, reason: string) => ({ code, reason });

@@ -9,7 +9,7 @@ import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
 import { MemoryRecord } from "../ports/memory_record.ts";
 import { recall } from "../memory/recall.ts";
-import { addUsage, emptyUsage } from "../model/usage.ts";
+import { addUsage, emptyUsage, UsageCounts } from "../model/usage.ts";
 import type { Completion } from "../ports/language_model.ts";
 import type { Versioned } from "../ports/document_store.ts";
 import {
@@ -62,7 +62,7 @@ export const ReflectResult = z
     questions: z.array(z.string()).meta({
       description: "The questions the reflection asked itself; empty when not due",
     }),
-    usage: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
+    usage: UsageCounts,
   })
   .meta({ id: "ReflectResult" });
 export type ReflectResult = z.infer<typeof ReflectResult>;
@@ -215,7 +215,7 @@ function reflectUnderLock(
 }
 
 async function reflectLocked(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   scope: AgentScope,
   options: { force: boolean; at: GameTime },

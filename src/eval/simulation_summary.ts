@@ -4,7 +4,7 @@
  * @see SPEC §8, §9; API.md "CLI"
  */
 import { z } from "zod";
-import type { Usage } from "../model/usage.ts";
+import { type Usage, UsageCounts } from "../model/usage.ts";
 import { GameTime, hoursBetween } from "../time/game_time.ts";
 import { perAgentDay } from "./cost.ts";
 import { diffusion, type MemoryTexts, type SeededFact } from "./diffusion.ts";
@@ -13,12 +13,6 @@ import { attendance, type Gathering, type LocationSample } from "./party_attenda
 
 /** The budget of issue 6, per agent per game day. */
 export const BUDGET = { callsPerAgentDay: 60, tokensPerAgentDay: 60_000 } as const;
-
-const Counts = z.object({
-  calls: z.number().int(),
-  promptTokens: z.number().int(),
-  completionTokens: z.number().int(),
-});
 
 const FactSpread = z.object({
   knows: z.array(z.string()).meta({
@@ -59,8 +53,8 @@ export const SimulationSummary = z
       tokensPerAgentDay: z.number(),
       met: z.boolean(),
     }),
-    setup: Counts.meta({ description: "Calls made creating the town (seed importance)" }),
-    byOperation: z.record(z.string(), Counts).meta({
+    setup: UsageCounts.meta({ description: "Calls made creating the town (seed importance)" }),
+    byOperation: z.record(z.string(), UsageCounts).meta({
       description: "Calls of the ticks by operation, most calls first",
     }),
     diffusion: z.object({ party: FactSpread, candidacy: FactSpread }),

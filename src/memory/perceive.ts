@@ -5,6 +5,7 @@ import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
 import { StoreUnavailableError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
+import { UsageCounts } from "../model/usage.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
@@ -59,7 +60,7 @@ export const PerceiveResult = z
       description:
         "Reflections stored by the automatic reflection (world setting autoReflect) that this perceive made due; empty otherwise, or when it failed (the next perceive tries again). importanceSinceReflection and reflectionDue describe the state before it",
     }),
-    usage: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
+    usage: UsageCounts,
   })
   .meta({ id: "PerceiveResult" });
 export type PerceiveResult = z.infer<typeof PerceiveResult>;
@@ -127,7 +128,7 @@ export async function perceiveScored(
 }
 
 async function perceiveLocked(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   scope: AgentScope,
   input: { observations: readonly ScoredObservation[] },
@@ -252,7 +253,7 @@ function textKey(text: string): string {
 }
 
 async function recentObservations(
-  deps: Deps,
+  deps: Pick<Deps, "storage">,
   scope: AgentScope,
   obs: readonly { at: string }[],
   windowMin: number,
@@ -268,7 +269,7 @@ async function recentObservations(
 }
 
 async function bumpCounters(
-  deps: Deps,
+  deps: Pick<Deps, "storage">,
   scope: AgentScope,
   version: number,
   agent: Agent,

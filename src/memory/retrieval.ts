@@ -3,6 +3,7 @@ import { z } from "zod";
 import { loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
+import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld } from "../world/world.ts";
 import { MemoryKind, MemoryRecord } from "../ports/memory_record.ts";
@@ -41,7 +42,7 @@ export const RetrieveResult = z
     weights: z.object({ recency: z.number(), importance: z.number(), relevance: z.number() }),
     candidates: z.number().int().meta({ description: "How many memories were scored" }),
     exact: z.boolean().meta({ description: "True when every memory of the agent was scored" }),
-    usage: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
+    usage: UsageCounts,
   })
   .meta({ id: "RetrieveResult" });
 export type RetrieveResult = z.infer<typeof RetrieveResult>;
@@ -131,7 +132,7 @@ export function estimateTokens(text: string): number {
  * @throws `world_not_found`, `agent_not_found`, `model_*` (query embedding), `store_unavailable`.
  */
 export async function retrieve(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "embedder">,
   worldId: WorldId,
   agentId: AgentId,
   input: RetrieveInput,

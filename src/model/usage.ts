@@ -1,4 +1,5 @@
 /** @module Usage accounting: calls and tokens, attributed to world, agent and operation. */
+import { z } from "zod";
 
 /** Who a model call was made for. */
 export interface Attribution {
@@ -14,6 +15,16 @@ export interface Usage {
   promptTokens: number;
   completionTokens: number;
 }
+
+/**
+ * The one schema of {@linkcode Usage} in API bodies. It has no OpenAPI id of its own: a body that
+ * wants a named component gives it one with `.meta({ id })`.
+ */
+export const UsageCounts = z.object({
+  calls: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+});
 
 /** One call's usage with its attribution and the model that served it. */
 export interface UsageRecord extends Attribution, Usage {

@@ -109,7 +109,7 @@ async function tellingMemories(deps: Pick<Deps, "storage">, scope: AgentScope): 
  * @throws `world_not_found`, `agent_not_found`, `model_*`, `store_unavailable`.
  */
 export async function buildPersona(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model">,
   worldId: WorldId,
   agentId: AgentId,
   body: BuildPersonaInput,

@@ -29,7 +29,7 @@ export interface CreatedAgent {
  * @throws `world_not_found`, `conflict` (id taken), `model_*` (embedding), `store_unavailable`.
  */
 export async function createAgent(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   worldId: WorldId,
   input: CreateAgentInput,
 ): Promise<CreatedAgent> {

@@ -7,7 +7,7 @@ import { type Agent, loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import type { AgentId, AgentScope, WorldId } from "../ids.ts";
 import { MemoryId } from "../ids.ts";
-import { addUsage, type Usage } from "../model/usage.ts";
+import { addUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld } from "../world/world.ts";
 import { embedDialogue } from "./facet_selection.ts";
@@ -60,7 +60,7 @@ export const InterviewResult = z
       description: "People from the agent's memory the questions name, most frequent first",
     }),
     transcript: z.array(InterviewAnswer),
-    usage: z.object({ calls: z.number(), promptTokens: z.number(), completionTokens: z.number() }),
+    usage: UsageCounts,
   })
   .meta({ id: "InterviewResult" });
 export type InterviewResult = z.infer<typeof InterviewResult>;
@@ -187,7 +187,7 @@ async function pool<T, R>(
  * @throws `world_not_found`, `agent_not_found`, `model_*`, `store_unavailable`.
  */
 export async function interview(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder">,
   worldId: WorldId,
   agentId: AgentId,
   body: InterviewInput,

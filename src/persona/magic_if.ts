@@ -8,24 +8,25 @@ import { readPlan } from "../cognition/plan_requests.ts";
 import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
 import type { AgentScope, MemoryId, WorldId } from "../ids.ts";
-import type { MemoryKind, MemoryRecord, Provenance } from "../ports/memory_record.ts";
+import type { MemoryKind, MemoryRecord } from "../ports/memory_record.ts";
 import { rankMemories } from "../memory/retrieval.ts";
 import { resolveWeights } from "../world/retrieval_weights.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
-import type { Prompt } from "../ports/language_model.ts";
-import {
-  buildRespondPrompt,
-  type RespondFacet,
-  type RespondMode,
-  type RespondPromptInput,
-  type RespondPromptOutput,
-} from "../prompts/respond.ts";
+import type { RespondMode, RespondPromptInput, RespondPromptOutput } from "../prompts/respond.ts";
 import type { GameTime } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
 import { cueScore } from "./_cue_text.ts";
 import { boundaryHints } from "./bounds.ts";
 import { type DialogueCues, type FacetScore, selectFacets } from "./facet_selection.ts";
-import type { PersonaRecord, SceneFacet } from "./persona.ts";
+import type { PersonaRecord } from "./persona.ts";
+import {
+  type BudgetReport,
+  cardNotesOf,
+  facetView,
+  formatReply,
+  promptWithinBudget,
+  sourceOf,
+} from "./reply_prompt.ts";
 import { completeReply } from "./reply_stream.ts";
 
 /**
@@ -67,15 +68,6 @@ export interface RecalledMemory {
   /** Retrieval score, or null for lorebook knowledge pulled in by a key the dialogue said. */
   score: number | null;
   via: "retrieval" | "lore";
-}
-
-/** What the prompt-size budget did. */
-export interface BudgetReport {
-  limit: number;
-  /** Estimated prompt tokens of the prompt sent (⌈characters / 3.5⌉, a cautious estimate). */
-  estimatedTokens: number;
-  /** How many items of each kind were left out to fit. */
-  trimmed: { history: number; memories: number; facets: number; cardNotes: number };
 }
 
 /** Everything one Magic-If turn produced, before anything is stored. */
@@ -120,8 +112,6 @@ export interface TurnRequest {
 
 /** Earlier turns the facet and memory cues look at. */
 export const CUE_TURNS = 4;
-/** Earlier turns a prompt shows at most, before the budget trims them. */
-export const PROMPT_TURNS = 20;
 /** Lorebook entries a key can pull into one reply. */
 const LORE_PER_REPLY = 3;
 
@@ -161,7 +151,7 @@ async function todaysPlan(
  * @throws `model_*` when the summary must be remade and the model fails.
  */
 export async function anchorStage(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder">,
   base: Omit<ReplyContext, "anchor">,
 ): Promise<{ anchor: AnchorStage; usage: Usage }> {
   const { world, agent, record, at, ablation } = base;
@@ -241,124 +231,13 @@ export async function recallStage(
   return out;
 }
 
-/** Provenance in plain words, so the model keeps claims apart from what the character knows. */
-export function sourceOf(provenance: Provenance): string {
-  switch (provenance) {
-    case "witnessed":
-      return "witnessed by the character";
-    case "seed":
-      return "background: part of who the character is";
-    case "self":
-      return "the character's own words or thoughts";
-    case "inner_voice":
-      return "the character's inner voice";
-    default:
-      return `${provenance}: what ${
-        provenance.slice("told_by:".length)
-      } told the character, a claim the character did not witness`;
-  }
-}
-
-function facetView(f: SceneFacet): RespondFacet {
-  return {
-    title: f.title,
-    time_scope: f.time_scope,
-    situation: f.situation,
-    social_role: f.social_role,
-    emotional_state: f.emotional_state,
-    behavior_pattern: f.behavior_pattern,
-    thinking_pattern: f.thinking_pattern,
-    conflict_with_core: f.conflict_with_core,
-  };
-}
-
-/** The estimated prompt tokens of a prompt: ⌈characters / 3.5⌉ (errs high for English). */
-export function estimatePromptTokens(prompt: Prompt<unknown>): number {
-  return Math.ceil(prompt.messages.reduce((n, m) => n + m.content.length + 12, 0) / 3.5);
-}
-
-/** Card text the prompt shows: style notes and sample dialogue, clipped. */
-function cardNotesOf(record: PersonaRecord | null): string[] {
-  const card = record?.card;
-  if (!card) return [];
-  return [card.system_prompt, card.post_history_instructions, card.mes_example]
-    .map((t) => t.trim())
-    .filter((t) => t.length > 0)
-    .map((t) => (t.length > 1500 ? `${t.slice(0, 1500)}…` : t));
-}
-
-/**
- * Builds the reply prompt within the token budget, leaving out the least useful parts first:
- * old turns, card notes, weaker memories, extra facets, then the rest of the history, memories
- * and relationships.
- * @throws `unprocessable` when even the bare prompt exceeds the budget.
- */
-export function promptWithinBudget(
-  input: RespondPromptInput,
-  limit: number,
-): { prompt: Prompt<RespondPromptOutput>; budget: BudgetReport } {
-  const draft: RespondPromptInput = {
-    ...input,
-    history: input.history.slice(-PROMPT_TURNS),
-    anchor: { ...input.anchor, relationships: [...input.anchor.relationships] },
-  };
-  const trimmed = {
-    history: input.history.length - draft.history.length,
-    memories: 0,
-    facets: 0,
-    cardNotes: 0,
-  };
-  const steps: (() => boolean)[] = [
-    () => draft.history.length > 2 && (draft.history.shift(), trimmed.history++, true),
-    () => draft.cardNotes.length > 0 && (draft.cardNotes.pop(), trimmed.cardNotes++, true),
-    () => draft.memories.length > 2 && (draft.memories.pop(), trimmed.memories++, true),
-    () => draft.facets.length > 1 && (draft.facets.pop(), trimmed.facets++, true),
-    () => draft.history.length > 0 && (draft.history.shift(), trimmed.history++, true),
-    () => draft.memories.length > 0 && (draft.memories.pop(), trimmed.memories++, true),
-    () => draft.anchor.relationships.length > 0 && (draft.anchor.relationships.pop(), true),
-  ];
-  let prompt = buildRespondPrompt(draft);
-  let tokens = estimatePromptTokens(prompt);
-  while (tokens > limit) {
-    const step = steps.find((s) => s());
-    if (step === undefined) {
-      throw new SimulacraError(
-        "unprocessable",
-        `Cannot fit the reply prompt into tokenBudget ${limit}: its fixed part needs about ${tokens} tokens: raise tokenBudget or send a shorter message`,
-        { details: { tokenBudget: limit, needed: tokens } },
-      );
-    }
-    prompt = buildRespondPrompt(draft);
-    tokens = estimatePromptTokens(prompt);
-  }
-  return { prompt, budget: { limit, estimatedTokens: tokens, trimmed } };
-}
-
-/** `Name: (actions) words [thoughts]`, with a name the model added itself removed. */
-export function formatReply(name: string, value: RespondPromptOutput): string {
-  let words = value.reply.trim();
-  const prefix = `${name}:`;
-  if (words.toLowerCase().startsWith(prefix.toLowerCase())) {
-    words = words.slice(prefix.length).trim();
-  }
-  words = words.replace(/^"(.*)"$/s, "$1");
-  const actions = value.actions?.trim().replace(/^\((.*)\)$/s, "$1");
-  const thoughts = value.thoughts?.trim().replace(/^\[(.*)\]$/s, "$1");
-  return [
-    `${name}:`,
-    ...(actions ? [`(${actions})`] : []),
-    words,
-    ...(thoughts ? [`[${thoughts}]`] : []),
-  ].join(" ");
-}
-
 /**
  * Select, recall, bound and enact one turn (the anchor is computed once per context): one
  * main-model call. Nothing is stored here.
  * @throws `model_*`, `store_unavailable`, `unprocessable` (budget).
  */
 export async function enactTurn(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model">,
   ctx: ReplyContext,
   turn: TurnRequest,
 ): Promise<Enacted> {

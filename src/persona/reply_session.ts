@@ -45,9 +45,11 @@ export async function loadSession(
 export async function appendSessionTurns(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
-  id: string,
-  turns: readonly SessionTurn[],
-  speaker: ReplySession["speaker"],
+  { id, turns, speaker }: {
+    id: string;
+    turns: readonly SessionTurn[];
+    speaker: ReplySession["speaker"];
+  },
 ): Promise<void> {
   const at = turns.at(-1)?.at;
   if (at === undefined) return;

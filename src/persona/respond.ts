@@ -11,7 +11,7 @@ import { ConflictError, SimulacraError } from "../errors.ts";
 import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
 import { MemoryKind, Provenance } from "../ports/memory_record.ts";
-import { addUsage, type Usage } from "../model/usage.ts";
+import { addUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { dialogueText, embedDialogue } from "./facet_selection.ts";
@@ -70,11 +70,6 @@ export const RespondInput = z
   });
 export type RespondInput = z.input<typeof RespondInput>;
 
-const UsageBody = z.object({
-  calls: z.number(),
-  promptTokens: z.number(),
-  completionTokens: z.number(),
-});
 const Scores = z.object({
   title: z.string(),
   score: z.number(),
@@ -141,7 +136,7 @@ export const RespondResult = z
         }),
       }),
     }),
-    usage: UsageBody,
+    usage: UsageCounts,
   })
   .meta({ id: "RespondResult" });
 export type RespondResult = z.infer<typeof RespondResult>;
@@ -307,14 +302,18 @@ export async function respond(
       replanError = err.code;
     }
   }
-  await appendSessionTurns(deps, scope, conversationId, [
-    {
-      speaker: input.mode === "inner_voice" ? "(inner voice)" : speakerName,
-      text: input.message,
-      at,
-    },
-    { speaker: agent.name, text: lineOf(enacted.reply, agent.name), at },
-  ], input.mode === "inner_voice" ? null : speaker);
+  await appendSessionTurns(deps, scope, {
+    id: conversationId,
+    turns: [
+      {
+        speaker: input.mode === "inner_voice" ? "(inner voice)" : speakerName,
+        text: input.message,
+        at,
+      },
+      { speaker: agent.name, text: lineOf(enacted.reply, agent.name), at },
+    ],
+    speaker: input.mode === "inner_voice" ? null : speaker,
+  });
 
   return {
     reply: enacted.reply,
@@ -361,7 +360,7 @@ export async function respond(
 
 /** Writes a turn's memories (importance known: one embedding call) and bumps the counters. */
 async function storeTurn(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   scope: AgentScope,
   items: NewMemory[],
 ): Promise<

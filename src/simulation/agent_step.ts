@@ -13,7 +13,7 @@
  */
 import { z } from "zod";
 import { type Agent, listAgents, loadAgent } from "../agents/agent.ts";
-import { readConversationState } from "../cognition/dialogue.ts";
+import { readConversationState } from "../cognition/conversation_state.ts";
 import { currentAction } from "../cognition/planning.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
@@ -107,7 +107,11 @@ export function agentTickSystem(
       usage: emptyUsage(),
     }),
     finish: (frame, shared) =>
-      applyObjectStates(deps, frame.world.id as WorldId, frame.to, shared.uses, shared.leaves),
+      applyObjectStates(deps, frame.world.id as WorldId, {
+        at: frame.to,
+        uses: shared.uses,
+        leaves: shared.leaves,
+      }),
   };
 }
 
@@ -162,7 +166,10 @@ async function step(
       }
     }
     if (!sameSeen(next, view.seen)) {
-      await saveSeen(deps, scope.worldId, agent.id, next, view.seenVersion);
+      await saveSeen(deps, { worldId: scope.worldId, agentId: agent.id }, {
+        seen: next,
+        version: view.seenVersion,
+      });
     }
 
     // The agent as perceiving left it (known areas, counters): what reacting and acting read.
@@ -294,13 +301,9 @@ async function react(
   const trigger = view.trigger;
   if (!trigger) return null;
   if ("objects" in trigger) {
-    return await decideReaction(
-      deps,
-      frame.world,
-      agent,
-      trigger.objects.map((s) => s.text),
-      frame.to,
-    );
+    return await decideReaction(deps, { world: frame.world, agent, at: frame.to }, {
+      observations: trigger.objects.map((s) => s.text),
+    });
   }
   const observed = trigger.observed.observed!;
   const busy = shared.inConversation;
@@ -309,14 +312,10 @@ async function react(
   busy.add(agent.id);
   busy.add(observed.agentId);
   try {
-    const result = await decideReaction(
-      deps,
-      frame.world,
-      agent,
-      [trigger.observed.text],
-      frame.to,
+    const result = await decideReaction(deps, { world: frame.world, agent, at: frame.to }, {
+      observations: [trigger.observed.text],
       observed,
-    );
+    });
     if (!result.conversation) {
       busy.delete(agent.id);
       busy.delete(observed.agentId);

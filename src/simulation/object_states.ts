@@ -75,11 +75,13 @@ export function setByAgent(origins: ObjectOrigins, path: string, state: string):
  * @throws `store_unavailable`
  */
 export async function applyObjectStates(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model">,
   worldId: WorldId,
-  at: GameTime,
-  uses: readonly ObjectUse[],
-  leaves: readonly ObjectLeave[],
+  { at, uses, leaves }: {
+    at: GameTime;
+    uses: readonly ObjectUse[];
+    leaves: readonly ObjectLeave[];
+  },
 ): Promise<{ events: NewEvent[]; usage: Usage }> {
   const events: NewEvent[] = [];
   let usage = emptyUsage();

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
-import type { AgentId, WorldId } from "../ids.ts";
+import type { AgentId, AgentScope, WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
 import { putDocument } from "../world/_put_document.ts";
 import { areaOfPath, type Environment, findArea, joinPath } from "../world/environment.ts";
@@ -112,10 +112,8 @@ export async function loadSeen(
 /** Stores what the agent saw, over the version {@linkcode loadSeen} read. */
 export async function saveSeen(
   deps: Pick<Deps, "storage">,
-  worldId: WorldId,
-  agentId: AgentId,
-  seen: Seen,
-  version: number | undefined,
+  { worldId, agentId }: AgentScope,
+  { seen, version }: { seen: Seen; version: number | undefined },
 ): Promise<void> {
   await putDocument(deps, seenKey(worldId, agentId), seen, version);
 }

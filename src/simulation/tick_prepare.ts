@@ -52,7 +52,7 @@ export interface TickShared {
 }
 
 export async function prepare(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder">,
   frame: TickFrame<World>,
   agents: readonly Agent[],
 ): Promise<{ shared: TickShared; events: NewEvent[]; usage: Usage }> {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
 import { runTick } from "../engine/tick_engine.ts";
+import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { AgentStepSummary, agentTickSystem } from "./agent_step.ts";
 import { Clock, getWorld } from "../world/world.ts";
@@ -17,11 +18,7 @@ export const TickResult = z
     minutes: z.number().int(),
     clock: Clock.meta({ description: "The clock after the tick; agents acted at clock.now" }),
     steps: z.array(AgentStepSummary),
-    usage: z.object({
-      calls: z.number().int(),
-      promptTokens: z.number().int(),
-      completionTokens: z.number().int(),
-    }),
+    usage: UsageCounts,
     events: z.number().int().meta({ description: "Events the tick appended to the world's log" }),
     budgetExhausted: z.boolean().optional().meta({
       description:

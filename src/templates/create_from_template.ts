@@ -39,7 +39,7 @@ export function templateTown(template: WorldTemplate): Town {
  * @see SPEC §6; API.md "Worlds" (`template`)
  */
 export async function createWorldFromTemplate(
-  deps: Deps,
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   input: CreateWorldInput,
   options: CreateFromTemplateOptions = {},
 ): Promise<World> {

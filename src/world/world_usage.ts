@@ -3,13 +3,10 @@ import { z } from "zod";
 import { worldSubject } from "./budget.ts";
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
+import { UsageCounts } from "../model/usage.ts";
 import { getWorld, WorldBudget } from "./world.ts";
 
-const Counts = z.object({
-  calls: z.number().int(),
-  promptTokens: z.number().int(),
-  completionTokens: z.number().int(),
-}).meta({ id: "Usage" });
+const Counts = UsageCounts.meta({ id: "Usage" });
 
 /** Totals for the world, per agent and per operation. */
 export const WorldUsage = z

@@ -8,11 +8,9 @@ import type { Agent } from "../../../src/agents/agent.ts";
 import { CreateAgentInput, loadAgent } from "../../../src/agents/agent.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { invalidateSummary } from "../../../src/cognition/agent_summary.ts";
-import {
-  type Conversation,
-  converse,
-  readConversationState,
-} from "../../../src/cognition/dialogue.ts";
+import type { Conversation } from "../../../src/cognition/conversation.ts";
+import { readConversationState } from "../../../src/cognition/conversation_state.ts";
+import { converse } from "../../../src/cognition/dialogue.ts";
 import { makeDayPlan } from "../../../src/cognition/planning.ts";
 import type { DayPlan } from "../../../src/cognition/plan.ts";
 import type { Deps } from "../../../src/deps.ts";

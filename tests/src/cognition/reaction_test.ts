@@ -77,7 +77,10 @@ Deno.test("decideReaction() vetoes before any model call", async (t) => {
     observations = walk,
   ) => {
     kinds.length = 0;
-    const result = await decideReaction(deps, world, john, observations, at, observed);
+    const result = await decideReaction(deps, { world, agent: john, at }, {
+      observations,
+      observed,
+    });
     assert.equal(result.vetoed, veto, result.reason);
     assert.equal(result.decision, "continue");
     assert.deepEqual(kinds, [], `${veto}: no model call`);
@@ -107,7 +110,10 @@ Deno.test("decideReaction() vetoes before any model call", async (t) => {
     const later = "2023-02-13T11:30:00";
     await warm(deps, world, john, later);
     kinds.length = 0;
-    const result = await decideReaction(deps, world, john, walk, later, free);
+    const result = await decideReaction(deps, { world, agent: john, at: later }, {
+      observations: walk,
+      observed: free,
+    });
     assert.equal(result.vetoed, undefined);
     assert.equal(kinds[0], "reaction");
   });
@@ -121,14 +127,10 @@ Deno.test("decideReaction() call budget: one fast call for a decision", async ()
   await warm(deps, world, john, at);
   kinds.length = 0;
   // The observation does not name Eddy, so the offline model carries on: nothing else runs.
-  const result = await decideReaction(
-    deps,
-    world,
-    john,
-    ["the garden gate is open"],
-    at,
-    eddyDoing(eddy, "reading"),
-  );
+  const result = await decideReaction(deps, { world, agent: john, at }, {
+    observations: ["the garden gate is open"],
+    observed: eddyDoing(eddy, "reading"),
+  });
   assert.equal(result.decision, "continue");
   assert.equal(result.vetoed, undefined);
   // 1 reaction call (fast); the summary and the plan were made before and are cached. The two
@@ -139,7 +141,9 @@ Deno.test("decideReaction() call budget: one fast call for a decision", async ()
   // A stale summary is remade first: one more (main) call.
   await invalidateSummary(deps, john);
   kinds.length = 0;
-  await decideReaction(deps, world, john, ["the garden gate is open"], at);
+  await decideReaction(deps, { world, agent: john, at }, {
+    observations: ["the garden gate is open"],
+  });
   assert.deepEqual(kinds, ["agent_summary", "reaction"]);
 });
 
@@ -147,7 +151,10 @@ Deno.test("decideReaction() talks: a conversation with the observed agent starts
   await using deps = await makeTestDeps();
   const { world, john, eddy } = await family(deps);
   const at = "2023-02-13T16:56:00";
-  const result = await decideReaction(deps, world, john, walk, at, eddyDoing(eddy, "walking"));
+  const result = await decideReaction(deps, { world, agent: john, at }, {
+    observations: walk,
+    observed: eddyDoing(eddy, "walking"),
+  });
   assert.equal(result.decision, "talk");
   assert.match(result.reaction ?? "", /Eddy Lin/);
   const talk = result.conversation;
@@ -166,7 +173,9 @@ Deno.test("decideReaction() reacts: the rest of the day is re-planned from now",
   const at = "2023-02-13T08:30:00";
   await warm(deps, world, john, at);
   kinds.length = 0;
-  const result = await decideReaction(deps, world, john, ["the stove is burning"], at);
+  const result = await decideReaction(deps, { world, agent: john, at }, {
+    observations: ["the stove is burning"],
+  });
   assert.equal(result.decision, "react");
   assert.match(result.reaction ?? "", /stove is burning/);
   assert.equal(result.conversation, undefined);
@@ -185,10 +194,13 @@ Deno.test("decideReaction() refuses an agent observing itself", async () => {
   await using deps = await makeTestDeps();
   const { world, john } = await family(deps);
   await assert.rejects(
-    decideReaction(deps, world, john, walk, "2023-02-13T12:00:00", {
-      agentId: john.id,
-      name: john.name,
-      status: "idle",
+    decideReaction(deps, { world, agent: john, at: "2023-02-13T12:00:00" }, {
+      observations: walk,
+      observed: {
+        agentId: john.id,
+        name: john.name,
+        status: "idle",
+      },
     }),
     (err: unknown) => err instanceof SimulacraError && err.code === "invalid_request",
   );

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { SimulacraError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";
+import { cardOf } from "../../../src/persona/card_export.ts";
+import { importCard } from "../../../src/persona/card_import.ts";
 import {
-  cardOf,
   cardSeedPhrases,
   expandMacros,
-  importCard,
   parseCard,
   parseCardObject,
 } from "../../../src/persona/character_card.ts";

@@ -18,13 +18,11 @@ import {
   CUE_TURNS,
   cuesOf,
   enactTurn,
-  formatReply,
-  promptWithinBudget,
   recallStage,
   type ReplyContext,
-  sourceOf,
   type TurnRequest,
 } from "../../../src/persona/magic_if.ts";
+import { formatReply, promptWithinBudget, sourceOf } from "../../../src/persona/reply_prompt.ts";
 import { Persona, type PersonaRecord } from "../../../src/persona/persona.ts";
 import type { LanguageModel, Prompt } from "../../../src/ports/language_model.ts";
 import type { RespondPromptInput } from "../../../src/prompts/respond.ts";

@@ -72,16 +72,20 @@ Deno.test("applyObjectStates() sets every used object in one call and restores i
   const machine = "Hobbs Cafe:cafe:coffee machine";
 
   await t.step("uses: one call for all, the first user by id decides a shared object", async () => {
-    const out = await applyObjectStates(deps, id, at, [
-      {
-        agentId: klaus,
-        agentName: "Klaus",
-        path: "hobbs cafe:cafe:coffee machine",
-        action: "wiping it",
-      },
-      { agentId: isabella, agentName: "Isabella", path: machine, action: "making coffee" },
-      { agentId: klaus, agentName: "Klaus", path: "Hobbs Cafe:cafe:counter", action: "reading" },
-    ], []);
+    const out = await applyObjectStates(deps, id, {
+      at,
+      uses: [
+        {
+          agentId: klaus,
+          agentName: "Klaus",
+          path: "hobbs cafe:cafe:coffee machine",
+          action: "wiping it",
+        },
+        { agentId: isabella, agentName: "Isabella", path: machine, action: "making coffee" },
+        { agentId: klaus, agentName: "Klaus", path: "Hobbs Cafe:cafe:counter", action: "reading" },
+      ],
+      leaves: [],
+    });
     assert.deepEqual(kinds, ["object_state"]);
     assert.equal(out.usage.calls, 1);
     assert.equal(await state(machine), "brewing coffee");
@@ -99,20 +103,28 @@ Deno.test("applyObjectStates() sets every used object in one call and restores i
   await t.step("a known object and action costs no call", async () => {
     kinds.length = 0;
     await setObjectState(deps, id, { path: machine, state: "off" });
-    await applyObjectStates(deps, id, at, [
-      { agentId: isabella, agentName: "Isabella", path: machine, action: "Making  coffee" },
-    ], []);
+    await applyObjectStates(deps, id, {
+      at,
+      uses: [
+        { agentId: isabella, agentName: "Isabella", path: machine, action: "Making  coffee" },
+      ],
+      leaves: [],
+    });
     assert.deepEqual(kinds, []);
     assert.equal(await state(machine), "brewing coffee");
   });
 
   await t.step("leaving restores the object unless someone changed it since", async () => {
     await setObjectState(deps, id, { path: "Hobbs Cafe:cafe:counter", state: "sticky" });
-    const out = await applyObjectStates(deps, id, at, [], [
-      { agentId: isabella, path: machine },
-      { agentId: klaus, path: "Hobbs Cafe:cafe:counter" },
-      { agentId: klaus, path: machine },
-    ]);
+    const out = await applyObjectStates(deps, id, {
+      at,
+      uses: [],
+      leaves: [
+        { agentId: isabella, path: machine },
+        { agentId: klaus, path: "Hobbs Cafe:cafe:counter" },
+        { agentId: klaus, path: machine },
+      ],
+    });
     assert.equal(await state(machine), "");
     assert.equal(await state("Hobbs Cafe:cafe:counter"), "sticky", "a user's state stays");
     assert.deepEqual(out.events.map((e) => [e.path, e.state]), [[machine, ""]]);
@@ -123,14 +135,18 @@ Deno.test("applyObjectStates() sets every used object in one call and restores i
 Deno.test("applyObjectStates() reports a model failure and leaves the objects alone", async () => {
   const { deps, id, state } = await cafe(true);
   await using _ = deps;
-  const out = await applyObjectStates(deps, id, at, [
-    {
-      agentId: isabella,
-      agentName: "Isabella",
-      path: "Hobbs Cafe:cafe:coffee machine",
-      action: "brew",
-    },
-  ], []);
+  const out = await applyObjectStates(deps, id, {
+    at,
+    uses: [
+      {
+        agentId: isabella,
+        agentName: "Isabella",
+        path: "Hobbs Cafe:cafe:coffee machine",
+        action: "brew",
+      },
+    ],
+    leaves: [],
+  });
   assert.deepEqual(out.events.map((e) => [e.type, e.code]), [["tick_error", "model_unavailable"]]);
   assert.equal(await state("Hobbs Cafe:cafe:coffee machine"), "off");
 });
