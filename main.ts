@@ -46,8 +46,8 @@ export async function startServer(
   const config = loadConfig(env, { runtime: "deno" });
   const deps = await openServices(config, {
     logger,
-    openEmbedded: (dataDir, dimensions) =>
-      openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions }),
+    openEmbedded: (dataDir, dimensions, { cacheBytes }) =>
+      openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions, cacheBytes }),
   });
   const app = createApp(deps, {
     adminKey: config.adminKey,

@@ -51,9 +51,12 @@ export async function simulateCommand(
   try {
     const config = loadConfig(env, { runtime: "deno" });
     // Always in memory: a simulation is a throwaway town, whatever storage is configured.
-    deps = await openServices({ ...config, storage: { kind: "embedded", dataDir: ":memory:" } }, {
+    deps = await openServices({
+      ...config,
+      storage: { kind: "embedded", dataDir: ":memory:", cacheMb: 256 },
+    }, {
       logger: jsonLogger({ level: "warn", write: (line) => io.err(`${line}\n`) }),
-      openEmbedded: (_dir, dimensions) => openKvStorage({ dimensions }),
+      openEmbedded: (_dir, dimensions, { cacheBytes }) => openKvStorage({ dimensions, cacheBytes }),
     });
   } catch (err) {
     if (!(err instanceof SimulacraError)) throw err;

@@ -48,6 +48,11 @@ export interface UpstashRedisGatewayOptions {
 export interface UpstashRedisGateway {
   /** The REST URL to give clients, e.g. `http://127.0.0.1:40111`. */
   url: string;
+  /**
+   * What clients sent so far: HTTP requests and the commands in them (a pipeline of five is one
+   * request and five commands; commands a script runs inside Redis are not seen here).
+   */
+  stats(): { requests: number; commands: number };
   /** Stops listening and closes every Redis connection. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -78,14 +83,16 @@ export async function startUpstashRedisGateway(
     });
   }
   const token = options.token;
+  const counts = { requests: 0, commands: 0 };
   const server = Deno.serve(
     { hostname: options.hostname ?? "127.0.0.1", port: options.port ?? 0, onListen() {} },
-    (request) => handleRequest(request, token, pool),
+    (request) => handleRequest(request, { token, pool, counts }),
   );
   const { hostname, port } = server.addr;
   let closed = false;
   return {
     url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
+    stats: () => ({ ...counts }),
     async close() {
       if (closed) return;
       closed = true;
@@ -118,11 +125,15 @@ const STATEFUL = new Set([
   "READWRITE",
 ]);
 
-async function handleRequest(
-  request: Request,
-  token: string,
-  pool: ConnectionPool,
-): Promise<Response> {
+interface GatewayState {
+  token: string;
+  pool: ConnectionPool;
+  counts: { requests: number; commands: number };
+}
+
+async function handleRequest(request: Request, state: GatewayState): Promise<Response> {
+  const { token, pool, counts } = state;
+  counts.requests++;
   const url = new URL(request.url);
   if (!isAuthorized(request, url, token)) {
     return json({ error: "Unauthorized: send the token as 'Authorization: Bearer <token>'" }, 401);
@@ -137,6 +148,7 @@ async function handleRequest(
     ) {
       const commands = parseCommandList(await readJson(request));
       if (typeof commands === "string") return json({ error: commands }, 400);
+      counts.commands += commands.length;
       return url.pathname === "/pipeline"
         ? await runPipeline(pool, commands, base64)
         : await runTransaction(pool, commands, base64);
@@ -145,6 +157,7 @@ async function handleRequest(
       ? parseCommand(await readJson(request))
       : await pathCommand(request, url);
     if (typeof command === "string") return json({ error: command }, 400);
+    counts.commands++;
     const [reply] = await pool.run([command], isStateful([command]));
     if (reply instanceof RespError) return json({ error: reply.message }, 400);
     return json({ result: toJson(reply, base64) }, 200);

@@ -17,7 +17,12 @@ export type EmbeddingConfig =
 
 /** Where data lives. */
 export type StorageConfig =
-  | { kind: "embedded"; dataDir: string }
+  | {
+    kind: "embedded";
+    dataDir: string;
+    /** Budget of the in-process caches of memories and vectors, in MiB (SIMULACRA_CACHE_MB). */
+    cacheMb: number;
+  }
   | {
     kind: "upstash";
     redisUrl: string;
@@ -63,6 +68,8 @@ const knownEmbeddingDimensions: Record<string, number> = {
 const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 const DEFAULT_OPENAI_EMBEDDING = "text-embedding-3-small";
 const LOCAL_DIMENSIONS = 384;
+/** The embedded store's cache budget: room for ~40,000 memories with 384-dimension vectors. */
+const DEFAULT_CACHE_MB = 256;
 
 const blankIsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(blankIsUnset, z.string().trim().optional());
@@ -82,6 +89,7 @@ const optionalInt = (min: number, max: number) =>
 const EnvSchema = z.object({
   PORT: optionalInt(1, 65535),
   SIMULACRA_DATA_DIR: optionalString,
+  SIMULACRA_CACHE_MB: optionalInt(16, 1_048_576),
   SIMULACRA_ADMIN_KEY: z.preprocess(
     blankIsUnset,
     z.string().min(16, "must be at least 16 characters (e.g. `openssl rand -hex 24`)").optional(),
@@ -290,5 +298,9 @@ function storageConfig(e: Env, runtime: Runtime, problems: string[]): StorageCon
       "Cloudflare Workers have no local disk for the embedded store: set UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN, UPSTASH_VECTOR_REST_URL and UPSTASH_VECTOR_REST_TOKEN with `wrangler secret put`",
     );
   }
-  return { kind: "embedded", dataDir: e.SIMULACRA_DATA_DIR ?? "./.simulacra" };
+  return {
+    kind: "embedded",
+    dataDir: e.SIMULACRA_DATA_DIR ?? "./.simulacra",
+    cacheMb: e.SIMULACRA_CACHE_MB ?? DEFAULT_CACHE_MB,
+  };
 }

@@ -12,7 +12,13 @@ import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
 import type { AuditLog } from "../../src/ports/audit_log.ts";
 import type { RateLimiter } from "../../src/ports/rate_limiter.ts";
 import type { VectorIndex } from "../../src/ports/vector_index.ts";
-import { redisCall, type RedisClient, vectorCall, type VectorClient } from "./_upstash_calls.ts";
+import {
+  ReadBatcher,
+  redisCall,
+  type RedisClient,
+  vectorCall,
+  type VectorClient,
+} from "./_upstash_calls.ts";
 import { UpstashDocumentStore } from "./upstash_document_store.ts";
 import { UpstashEventLog } from "./upstash_event_log.ts";
 import { UpstashIdempotencyStore } from "./upstash_idempotency_store.ts";
@@ -129,8 +135,9 @@ export class UpstashStorage implements Storage {
     this.#redis = redis;
     this.#index = index;
     const keyPrefix = settings.keyPrefix;
-    this.documents = new UpstashDocumentStore({ redis, keyPrefix });
-    this.memories = new UpstashMemoryStore({ redis, keyPrefix });
+    const reads = new ReadBatcher(redis);
+    this.documents = new UpstashDocumentStore({ redis, keyPrefix, reads });
+    this.memories = new UpstashMemoryStore({ redis, keyPrefix, reads });
     this.locks = new UpstashLock({ redis, keyPrefix });
     this.events = new UpstashEventLog({ redis, keyPrefix });
     this.idempotency = new UpstashIdempotencyStore({ redis, keyPrefix });
@@ -139,6 +146,8 @@ export class UpstashStorage implements Storage {
     this.audit = new UpstashAuditLog({ redis, keyPrefix });
     this.vectors = new UpstashVectorIndex({
       index,
+      redis,
+      reads,
       keyPrefix,
       dimensions: settings.dimensions,
       similarity: settings.similarity,

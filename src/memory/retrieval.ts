@@ -7,7 +7,8 @@ import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld } from "../world/world.ts";
 import { MemoryKind, MemoryRecord } from "../ports/memory_record.ts";
-import { rankCandidates, rankColumns, type Scored } from "./scoring.ts";
+import type { MemoryRankFields } from "../ports/memory_store.ts";
+import { rankColumns, type Scored } from "./scoring.ts";
 import { resolveWeights, type Weights, WeightsOrPreset } from "../world/retrieval_weights.ts";
 
 /** The body of `POST …/agents/{agent}/retrieve`. */
@@ -61,6 +62,16 @@ export interface RankMemoriesOptions {
   decay: number;
   k: number;
   kinds?: readonly MemoryKind[];
+  /**
+   * Also mark the returned memories accessed at `at` (as retrieval does); on the hosted backend
+   * this goes out in the same round trip as reading their records. @default false
+   */
+  markAccessed?: boolean;
+  /**
+   * With `markAccessed`: ids already marked at `at` (by an earlier query of the same recall), not
+   * marked again; the ids marked now are added to it.
+   */
+  marked?: Set<MemoryId>;
 }
 
 /**
@@ -73,9 +84,11 @@ export interface RankMemoriesOptions {
  * `tests/bench/memory_bench.ts`).
  *
  * Otherwise candidates are the vector top-K in the agent's scope ∪ the most recently accessed ∪
- * the most important (sorted sets), rescored exactly with their stored vectors: recency and
- * importance leaders are always in, relevance leaders come from the vector search, so the
- * exact top-k is almost always among them (recall is measured in the tests).
+ * the most important (sorted sets), rescored with the same formula: recency and importance
+ * leaders are always in, relevance leaders come from the vector search, so the exact top-k is
+ * almost always among them (recall is measured in the tests). Candidates are scored from their
+ * rank fields (`MemoryStore.rankFields`) and, outside the vector hits, `VectorIndex.cosines`;
+ * full records are read only for the k returned.
  *
  * @throws `invalid_request` when the query vector has the wrong dimension; `store_unavailable`.
  */
@@ -87,7 +100,7 @@ export async function rankMemories(
 ): Promise<{ ranked: Scored[]; candidates: number; exact: boolean }> {
   const { memories, vectors } = deps.storage;
   if (deps.storage.scanMemories) {
-    return await deps.storage.scanMemories(scope, query, {
+    const scanned = await deps.storage.scanMemories(scope, query, {
       kinds: options.kinds,
       read: (columns) => ({
         ranked: rankColumns(columns, { ...options, limit: options.k }),
@@ -95,8 +108,15 @@ export async function rankMemories(
         exact: true,
       }),
     });
+    if (options.markAccessed) {
+      await memories.touch(
+        scope,
+        toMark(scanned.ranked.map((s) => s.memory.id), options),
+        options.at,
+      );
+    }
+    return scanned;
   }
-  const keep = (m: MemoryRecord) => !options.kinds || options.kinds.includes(m.kind);
   const [matches, recent, important] = await Promise.all([
     vectors.query(scope, query, CANDIDATES.vector),
     memories.top(scope, "lastAccessed", CANDIDATES.recent),
@@ -104,21 +124,44 @@ export async function rankMemories(
   ]);
   const cosine = new Map<string, number>(matches.map((m) => [m.id, m.score]));
   const ids = [...new Set<MemoryId>([...matches.map((m) => m.id), ...recent, ...important])];
-  const records = (await memories.getMany(scope, ids)).filter((r): r is MemoryRecord => r !== null);
-  const missing = records.filter((r) => !cosine.has(r.id)).map((r) => r.id);
-  for (const entry of await vectors.fetch(scope, missing)) {
-    cosine.set(entry.id, dot(entry.vector, query));
-  }
-  const pool = records.filter(keep);
-  const cosines = pool.map((r) => cosine.get(r.id) ?? 0);
-  const ranked = rankCandidates(pool, cosines, { ...options, limit: options.k });
-  return { ranked, candidates: pool.length, exact: false };
+  // A query answered with fewer than it asked for returned every vector of the scope: the
+  // other candidates have none (cosine 0).
+  const outside = matches.length < CANDIDATES.vector ? [] : ids.filter((id) => !cosine.has(id));
+  // Score the candidates from their rank fields, with the cosines of those outside the vector
+  // hits (both reads go out together); full records only for the k returned.
+  const [fields, outsideCosines] = await Promise.all([
+    memories.rankFields(scope, ids, { kinds: options.kinds }),
+    vectors.cosines(scope, outside, query),
+  ]);
+  for (const [id, score] of outsideCosines) cosine.set(id, score);
+  const rows = fields.filter((r): r is MemoryRankFields => r !== null);
+  const slim = rankColumns({
+    records: rows,
+    cosines: rows.map((r) => cosine.get(r.id) ?? 0),
+    accessedMinutes: rows.map((r) => r.accessedMinutes),
+    importance: rows.map((r) => r.importance),
+  }, { ...options, limit: options.k });
+  const chosen = slim.map((s) => s.memory.id);
+  const [records] = await Promise.all([
+    memories.getMany(scope, chosen),
+    options.markAccessed ? memories.touch(scope, toMark(chosen, options), options.at) : undefined,
+  ]);
+  const ranked: Scored[] = [];
+  slim.forEach((s, i) => {
+    // A memory removed since its rank fields were read is left out.
+    const memory = records[i];
+    if (memory) ranked.push({ ...s, memory });
+  });
+  return { ranked, candidates: rows.length, exact: false };
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
+/** The ids to mark accessed: those not in `options.marked`, which then holds them too. */
+function toMark(ids: MemoryId[], options: Pick<RankMemoriesOptions, "marked">): MemoryId[] {
+  const marked = options.marked;
+  if (!marked) return ids;
+  const fresh = ids.filter((id) => !marked.has(id));
+  for (const id of fresh) marked.add(id);
+  return fresh;
 }
 
 /** Estimated tokens of a memory in a prompt. */
@@ -138,11 +181,17 @@ export async function retrieve(
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
   const params = RetrieveInput.parse(input);
-  const world = await getWorld(deps, worldId);
   const scope: AgentScope = { worldId, agentId };
-  await loadAgent(deps, scope);
-  const at = params.at ?? world.clock.now;
-  const weights = resolveWeights(params.weights ?? world.settings.retrievalWeights);
+  // Read together (one round trip on the hosted backend); a missing world is reported first.
+  const [world, agent] = await Promise.allSettled([
+    getWorld(deps, worldId),
+    loadAgent(deps, scope),
+  ]);
+  if (world.status === "rejected") throw world.reason;
+  if (agent.status === "rejected") throw agent.reason;
+  const at = params.at ?? world.value.clock.now;
+  const settings = world.value.settings;
+  const weights = resolveWeights(params.weights ?? settings.retrievalWeights);
   const embedded = await deps.embedder.embed([params.query], {
     worldId,
     agentId,
@@ -151,12 +200,16 @@ export async function retrieve(
   const { ranked, candidates, exact } = await rankMemories(deps, scope, embedded.vectors[0], {
     at,
     weights,
-    decay: world.settings.recencyDecay,
+    decay: settings.recencyDecay,
     k: params.k,
     kinds: params.kinds,
+    // With a token budget only the memories that fit are returned, hence marked, below.
+    markAccessed: params.tokenBudget === undefined,
   });
   const chosen = withinBudget(ranked, params.tokenBudget);
-  await deps.storage.memories.touch(scope, chosen.map((s) => s.memory.id), at);
+  if (params.tokenBudget !== undefined) {
+    await deps.storage.memories.touch(scope, chosen.map((s) => s.memory.id), at);
+  }
   return {
     memories: chosen.map((s) => ({
       ...s.memory,

@@ -25,7 +25,19 @@ Deno.test("loadConfig() defaults to the embedded store, the offline model and th
   assert.equal(config.adminKey, undefined);
   assert.deepEqual(config.model, { mode: "offline" });
   assert.deepEqual(config.embedding, { mode: "local", dimensions: 384 });
-  assert.deepEqual(config.storage, { kind: "embedded", dataDir: "./.simulacra" });
+  assert.deepEqual(config.storage, { kind: "embedded", dataDir: "./.simulacra", cacheMb: 256 });
+});
+
+Deno.test("loadConfig() reads the embedded cache budget from SIMULACRA_CACHE_MB and rejects bad ones", () => {
+  assert.deepEqual(loadConfig({ SIMULACRA_CACHE_MB: "1024" }).storage, {
+    kind: "embedded",
+    dataDir: "./.simulacra",
+    cacheMb: 1024,
+  });
+  for (const bad of ["lots", "1.5", "8", "-1"]) {
+    const err = configErrorOf({ SIMULACRA_CACHE_MB: bad });
+    assert.match(err.message, /SIMULACRA_CACHE_MB/);
+  }
 });
 
 Deno.test("loadConfig() treats blank variables as unset", () => {
