@@ -1,9 +1,9 @@
 /** @module Agent routes: create, list, read. */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { Agent, CreateAgentInput, listAgents, loadAgent } from "../src/agents/agent.ts";
+import { Agent, CreateAgentInput, listAgents } from "../src/agents/agent.ts";
+import { AgentView, viewAgent } from "../src/persona/agent_view.ts";
 import { createAgent } from "../src/persona/create_agent.ts";
-import { cachedSummary } from "../src/cognition/agent_summary.ts";
 import type { Deps } from "../src/deps.ts";
 import { MemoryRecord } from "../src/ports/memory_record.ts";
 import { getWorld } from "../src/world/world.ts";
@@ -25,12 +25,6 @@ import { UsageBody } from "./_usage.ts";
 
 const CreatedAgentBody = Agent.extend({ seeds: z.array(MemoryRecord), usage: UsageBody })
   .meta({ id: "CreatedAgent" });
-
-const AgentView = Agent.extend({
-  summary: z.string().nullable().meta({
-    description: "The cached agent summary (null until first made)",
-  }),
-}).meta({ id: "AgentView" });
 
 const createAgentRoute = createRoute({
   method: "post",
@@ -95,10 +89,10 @@ const getAgentRoute = createRoute({
   path: "/worlds/{world}/agents/{agent}",
   operationId: "getAgent",
   tags: ["Agents"],
-  summary: "Read an agent",
+  summary: "Read an agent with its summary, persona and today's plan (no model call)",
   request: { params: AgentParams },
   responses: {
-    200: jsonContent(AgentView, "The agent with its cached summary"),
+    200: jsonContent(AgentView, "The agent with its cached summary, persona and today's plan"),
     ...errorResponses(401, 403, 404, 503),
   },
 });
@@ -134,8 +128,7 @@ export function agentRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.openapi(getAgentRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    const found = (await loadAgent(deps, { worldId: world, agentId: agent })).value;
-    return c.json({ ...found, summary: (await cachedSummary(deps, found))?.text ?? null }, 200);
+    return c.json(await viewAgent(deps, { worldId: world, agentId: agent }), 200);
   });
   return app;
 }

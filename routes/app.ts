@@ -23,6 +23,7 @@ import { errorBody, statusOf } from "./errors.ts";
 import { declaredBodies, frameworkErrorResponse } from "./framework_errors.ts";
 import { buildOpenApiDocument, withServer } from "./openapi_document.ts";
 import { serviceRoutes } from "./service.ts";
+import { playgroundRoutes } from "./playground.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
@@ -129,6 +130,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.use("/v1/*", textHygiene());
 
   app.route("/", serviceRoutes(deps));
+  app.route("/", playgroundRoutes());
   app.route("/v1", worldRoutes(deps));
   app.route("/v1", agentRoutes(deps));
   app.route("/v1", memoryRoutes(deps));

@@ -129,6 +129,30 @@ for (const backend of backends) {
   });
 
   Deno.test({
+    name: `[${backend.name}] GET …/conversations/{id} reads the stored lines; unknown ids are 404`,
+    ...opts,
+    fn: () =>
+      withApp(async (app) => {
+        const w = await town(app);
+        const made = await call(app, "POST", `${w}/conversations`, {
+          participants: ["isabella", "klaus"],
+        });
+        assert.equal(made.status, 200, JSON.stringify(made.body));
+        const read = await call(app, "GET", `${w}/conversations/${made.body.id}`);
+        assert.equal(read.status, 200, JSON.stringify(read.body));
+        assert.deepEqual(read.body.lines, made.body.lines);
+        assert.deepEqual(read.body.participants, ["isabella", "klaus"]);
+        assert.equal(read.body.endedBy, made.body.endedBy);
+        const missing = await call(app, "GET", `${w}/conversations/c_nope`);
+        assert.equal(missing.status, 404);
+        assert.equal(missing.body.error.code, "not_found");
+        assert.match(missing.body.error.message, /c_nope/);
+        const noWorld = await call(app, "GET", `/v1/worlds/nowhere/conversations/${made.body.id}`);
+        assert.equal(noWorld.body.error.code, "world_not_found");
+      }),
+  });
+
+  Deno.test({
     name: `[${backend.name}] POST …/conversations stops at the per-speaker turn cap`,
     ...opts,
     fn: () =>
