@@ -50,6 +50,8 @@ export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
   "POST /v1/worlds/{world}/agents/{agent}/interview": { need: "talk", model: true },
   "POST /v1/worlds/{world}/agents/{agent}/reflect": { need: "simulate", model: true },
   "POST /v1/worlds/{world}/conversations": { need: "simulate", model: true },
+  // Not agent-scoped: a conversation may involve agents outside a scoped key's list.
+  "GET /v1/worlds/{world}/conversations/{conversation}": { need: "read" },
   "POST /v1/worlds/{world}/agents/{agent}/react": { need: "simulate", model: true },
   "POST /v1/worlds/{world}/tick": { need: "simulate", model: true },
   "GET /v1/worlds/{world}/events": { need: "read" },

@@ -16,6 +16,7 @@ const PARAMS: Record<string, string> = {
   world: "smallville",
   agent: "klaus",
   memory: "m_none",
+  conversation: "c_none",
   id: "k_00000000000000000000",
 };
 
