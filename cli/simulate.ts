@@ -76,6 +76,7 @@ export async function simulateCommand(
       hours: flags.hours,
       concurrency: flags.concurrency,
       minutesPerTick: flags.minutesPerTick,
+      seed: flags.seed,
       tick: (d, worldId, options) => tickWorld(d, worldId, options),
       wallClock: () => performance.now(),
       onProgress: bar.update,
@@ -95,7 +96,7 @@ export async function simulateCommand(
 function modelLine(deps: Deps): string {
   const info = deps.model.info;
   return info.mode === "offline"
-    ? "offline (deterministic stand-in, no API key; set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)"
+    ? "offline (rule-based stand-in, no API key; set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)"
     : `${info.main} (fast: ${info.fast})`;
 }
 

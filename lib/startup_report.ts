@@ -28,7 +28,7 @@ export function startupFacts(
 ): StartupFacts {
   const offline = deps.model.info.mode === "offline";
   const model = offline
-    ? "offline: a deterministic stand-in, no API key (set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)"
+    ? "offline: a rule-based stand-in, no API key (set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)"
     : `${deps.model.info.main}, fast ${deps.model.info.fast}${
       config.model.mode === "openai" && config.model.baseURL
         ? ` at ${new URL(config.model.baseURL).host}`

@@ -61,7 +61,7 @@ Deno.test("startServer() refuses an embedder that does not match the stored vect
       startServer({ SIMULACRA_DATA_DIR: dataDir, SIMULACRA_EMBEDDING_DIMENSIONS: "256" }, options),
       (err) =>
         err instanceof ConfigError &&
-        /embedded with "local-hash-v1" \(384 dimensions\)/.test(err.message),
+        /embedded with "local-hash-v2" \(384 dimensions\)/.test(err.message),
     );
   } finally {
     await Deno.remove(dataDir, { recursive: true });

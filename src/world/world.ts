@@ -131,6 +131,10 @@ export const WorldSettings = z
         "When true, an agent sincerely asked whether it is an AI says so, in character (SPEC §7)",
     }),
     budget: WorldBudget.optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional().meta({
+      description:
+        "Replays exactly: ticks pass it to the model with every call, and the offline model keys its choices by it (with agent, game time and prompt kind) instead of by the world id, so the same seed gives the same run at any concurrency",
+    }),
   })
   .meta({ id: "WorldSettings" });
 export type WorldSettings = z.infer<typeof WorldSettings>;

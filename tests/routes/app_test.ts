@@ -36,7 +36,7 @@ Deno.test("GET /health reports the version, backends and the offline model", asy
   assert.equal(body.status, "ok");
   assert.equal(body.storage, "embedded");
   assert.equal(body.model.mode, "offline");
-  assert.equal(body.model.embedding, "local-hash-v1");
+  assert.equal(body.model.embedding, "local-hash-v2");
   assert.equal(body.embedding.dimensions, 384);
   assert.equal(body.cron, null);
 });

@@ -42,7 +42,7 @@ function renderStatus(health, err) {
         class: `badge ${offline ? "offline" : "online"}`,
         id: "model-mode",
         title: offline
-          ? "Answers come from the built-in deterministic stand-in, not a language model. Set OPENAI_API_KEY or OPENAI_BASE_URL for real minds."
+          ? "Answers come from the built-in offline model: a rule-based stand-in (replayable with a world seed), not a language model. Set OPENAI_API_KEY or OPENAI_BASE_URL for real minds."
           : `Main model ${health.model.main}, fast model ${health.model.fast}`,
       },
       offline ? "Offline stand-in model" : `Model: ${health.model.main}`,
