@@ -15,7 +15,10 @@
  * - `Upstash-Encoding: base64`: every string in the result, nested ones too, is base64 of the raw
  *   bytes, except the status reply "OK". Integers stay numbers, nil is null, and map replies are
  *   flat arrays (RESP2, as Upstash returns them).
- * - EVAL, EVALSHA and SCRIPT LOAD pass through unchanged (the client's scripts need them).
+ * - EVAL, EVALSHA and SCRIPT LOAD pass through, except that Upstash's own shebang flag
+ *   `allow-key-locking` (which redis-server refuses) is dropped from a script's `#!lua` line.
+ *   Redis then hashes the script without it, so the client's EVALSHA of the original misses
+ *   (NOSCRIPT) and it falls back to EVAL, as against a fresh Upstash database.
  *
  * Not implemented: SUBSCRIBE/MONITOR streaming and read-your-writes sync tokens (one local
  * server is always consistent). Each request borrows a pooled connection; commands that change
@@ -241,7 +244,25 @@ function parseCommand(body: unknown): RespCommand | string {
   }
   const name = decoder.decode(args[0]).toUpperCase();
   if (STREAMING.has(name)) return `ERR the dev gateway does not support ${name}`;
-  return args;
+  return withoutUpstashFlags(name, args);
+}
+
+/** EVAL / SCRIPT LOAD with the Upstash-only `allow-key-locking` shebang flag removed. */
+function withoutUpstashFlags(name: string, args: Uint8Array[]): Uint8Array[] {
+  const at = name === "EVAL" || name === "EVAL_RO"
+    ? 1
+    : name === "SCRIPT" && decoder.decode(args[1] ?? new Uint8Array()).toUpperCase() === "LOAD"
+    ? 2
+    : -1;
+  if (at < 0 || args[at] === undefined) return args;
+  const script = decoder.decode(args[at]);
+  const shebang = /^#!lua([^\n]*)/.exec(script);
+  if (!shebang || !shebang[1].includes("allow-key-locking")) return args;
+  const flags = shebang[1].replace(/allow-key-locking,?/, "").replace(/,\s*$/, "")
+    .replace(/flags=\s*$/, "");
+  const copy = [...args];
+  copy[at] = encoder.encode(`#!lua${flags.trimEnd()}${script.slice(shebang[0].length)}`);
+  return copy;
 }
 
 function parseCommandList(body: unknown): RespCommand[] | string {

@@ -36,6 +36,15 @@ export interface Config {
   port: number;
   /** Unset: the server binds 127.0.0.1 only and /v1 needs no key. */
   adminKey?: string;
+  /** The rate limit of API keys without their own (SIMULACRA_KEY_RATE_LIMIT, "120/60"). */
+  keyRateLimit: { requests: number; perSeconds: number };
+  /** Days audit entries are kept (SIMULACRA_AUDIT_RETENTION_DAYS, 30). */
+  auditRetentionDays: number;
+  /**
+   * The header a trusted reverse proxy puts the client's address in (its first entry counts),
+   * for the failed-auth back-off; unset, the connection's address (SIMULACRA_CLIENT_IP_HEADER).
+   */
+  clientIpHeader?: string;
   model: ModelConfig;
   embedding: EmbeddingConfig;
   storage: StorageConfig;
@@ -95,6 +104,22 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   UPSTASH_VECTOR_REST_URL: optionalUrl,
   UPSTASH_VECTOR_REST_TOKEN: optionalString,
+  SIMULACRA_KEY_RATE_LIMIT: z.preprocess(
+    blankIsUnset,
+    z.string().trim().regex(
+      /^[1-9]\d{0,6}\/[1-9]\d{0,4}$/,
+      'must be "<requests>/<seconds>", e.g. 120/60',
+    ).optional(),
+  ),
+  SIMULACRA_AUDIT_RETENTION_DAYS: optionalInt(1, 3650),
+  SIMULACRA_CLIENT_IP_HEADER: z.preprocess(
+    blankIsUnset,
+    z.string().trim().toLowerCase().regex(
+      /^[a-z0-9-]{1,64}$/,
+      "must be a header name, e.g. x-forwarded-for",
+    )
+      .optional(),
+  ),
   SIMULACRA_CORS_ORIGINS: optionalString,
 });
 type Env = z.infer<typeof EnvSchema>;
@@ -131,9 +156,13 @@ export function loadConfig(
   const storage = storageConfig(e, runtime, problems);
   const corsOrigins = corsConfig(e.SIMULACRA_CORS_ORIGINS, problems);
   if (problems.length > 0) throw configError(problems);
+  const [requests, perSeconds] = (e.SIMULACRA_KEY_RATE_LIMIT ?? "120/60").split("/").map(Number);
   return {
     port: e.PORT ?? 8000,
     adminKey: e.SIMULACRA_ADMIN_KEY,
+    keyRateLimit: { requests, perSeconds },
+    auditRetentionDays: e.SIMULACRA_AUDIT_RETENTION_DAYS ?? 30,
+    clientIpHeader: e.SIMULACRA_CLIENT_IP_HEADER,
     model,
     embedding,
     storage,

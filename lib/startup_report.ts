@@ -39,8 +39,8 @@ export function startupFacts(
     version: VERSION,
     url,
     access: config.adminKey
-      ? "an admin key is required on /v1"
-      : "no SIMULACRA_ADMIN_KEY, so listening on 127.0.0.1 only",
+      ? "the admin key or an API key is required on /v1"
+      : "no SIMULACRA_ADMIN_KEY: 127.0.0.1 and loopback Host names only, every request allowed; set one for API keys, rate limits and budgets",
     docs: `${url}/docs`,
     playground: `${url}/`,
     storage: config.storage.kind === "embedded"

@@ -7,6 +7,7 @@ import { createAgent } from "../src/persona/create_agent.ts";
 import type { Deps } from "../src/deps.ts";
 import { MemoryRecord } from "../src/ports/memory_record.ts";
 import { getWorld } from "../src/world/world.ts";
+import { seesAgent } from "../src/access/api_key.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import {
@@ -110,7 +111,10 @@ export function agentRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   app.openapi(listAgentsRoute, async (c) => {
     const { world } = c.req.valid("param");
     await getWorld(deps, world);
-    const page = pageById(await listAgents(deps, world), c.req.valid("query"));
+    // A key scoped to some agents sees only those.
+    const principal = c.get("principal");
+    const visible = (await listAgents(deps, world)).filter((a) => seesAgent(principal, a.id));
+    const page = pageById(visible, c.req.valid("query"));
     return c.json({ agents: page.items, next: page.next }, 200);
   });
   app.openapi(updateAgentRoute, async (c) => {

@@ -15,6 +15,7 @@ import {
 import { TickInput, updateWorld, UpdateWorldInput } from "../src/world/clock.ts";
 import { TickResult, tickWorld } from "../src/simulation/tick_world.ts";
 import { World } from "../src/world/world.ts";
+import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
@@ -70,7 +71,16 @@ const eventsRoute = createRoute({
     "The world's event log: a JSON page, or a live SSE stream with Accept: text/event-stream",
   description:
     "Each SSE message has `event` = the event's type, `id` = seq and `data` = the event as JSON; comments keep idle streams alive. The stream ends when the client disconnects. `from=latest` skips the history; `agent` and `type` filter both the page and the stream.",
-  request: { params: WorldParams, query: EventsQuery, headers: LastEventId },
+  request: {
+    params: WorldParams,
+    query: EventsQuery.extend({
+      token: z.string().max(1000).optional().meta({
+        description:
+          "An events token from POST …/events/token, instead of the Authorization header (for EventSource)",
+      }),
+    }),
+    headers: LastEventId,
+  },
   responses: {
     200: {
       description: "Events oldest first, or a live stream of them",
@@ -95,11 +105,12 @@ export function worldEngineRoutes(
   });
   app.openapi(tickRoute, async (c) => {
     const { world } = c.req.valid("param");
-    return c.json(await tickWorld(deps, world, c.req.valid("json") ?? {}), 200);
+    const input = c.req.valid("json") ?? {};
+    return c.json(await tickWorld(deps, world, { ...input, day: utcDay(Date.now()) }), 200);
   });
   app.openapi(eventsRoute, async (c) => {
     const { world } = c.req.valid("param");
-    const query = c.req.valid("query");
+    const { token: _token, ...query } = c.req.valid("query");
     if (!c.req.header("accept")?.includes("text/event-stream")) {
       return c.json(await listEvents(deps, world, query), 200);
     }

@@ -23,6 +23,8 @@ import type { Lock } from "../../src/ports/lock.ts";
 import type { MemoryStore } from "../../src/ports/memory_store.ts";
 import type { ScanMemoriesOptions, Storage } from "../../src/ports/storage.ts";
 import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
+import type { AuditLog } from "../../src/ports/audit_log.ts";
+import type { RateLimiter } from "../../src/ports/rate_limiter.ts";
 import type { VectorIndex } from "../../src/ports/vector_index.ts";
 import { guard } from "./_kv_support.ts";
 import { CacheBudget } from "./_cache_budget.ts";
@@ -32,6 +34,8 @@ import { KvIdempotencyStore } from "./kv_idempotency_store.ts";
 import { KvLock } from "./kv_lock.ts";
 import { KvMemoryStore } from "./kv_memory_store.ts";
 import { KvUsageLedger } from "./kv_usage_ledger.ts";
+import { KvAuditLog } from "./kv_audit_log.ts";
+import { KvRateLimiter } from "./kv_rate_limiter.ts";
 import { KvVectorIndex } from "./kv_vector_index.ts";
 
 /** Options of {@linkcode openKvStorage}. */
@@ -64,6 +68,8 @@ export class KvStorage implements Storage {
   readonly events: EventLog;
   readonly idempotency: IdempotencyStore;
   readonly usage: UsageLedger;
+  readonly rateLimits: RateLimiter;
+  readonly audit: AuditLog;
   readonly #kv: Deno.Kv;
   readonly #memories: KvMemoryStore;
   readonly #vectors: KvVectorIndex;
@@ -85,6 +91,8 @@ export class KvStorage implements Storage {
     this.events = new KvEventLog({ kv });
     this.idempotency = new KvIdempotencyStore({ kv });
     this.usage = new KvUsageLedger({ kv });
+    this.rateLimits = new KvRateLimiter({ kv });
+    this.audit = new KvAuditLog({ kv });
   }
 
   /** What the per-agent caches hold now (estimated bytes, items) and their budget. */

@@ -6,7 +6,9 @@ import { runTick } from "../engine/tick_engine.ts";
 import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { AgentStepSummary, agentTickSystem } from "./agent_step.ts";
-import { Clock } from "../world/world.ts";
+import { Clock, getWorld } from "../world/world.ts";
+import { spentWorldBudget } from "../world/budget.ts";
+import { coastTickSystem } from "./coast_step.ts";
 
 /** The response of `POST /v1/worlds/{world}/tick`; a repeated tick id answers the same. */
 export const TickResult = z
@@ -18,6 +20,10 @@ export const TickResult = z
     steps: z.array(AgentStepSummary),
     usage: UsageCounts,
     events: z.number().int().meta({ description: "Events the tick appended to the world's log" }),
+    budgetExhausted: z.boolean().optional().meta({
+      description:
+        "True when the world's daily budget was spent: agents kept their plans and no model was called",
+    }),
   })
   .meta({ id: "TickResult" });
 export type TickResult = z.infer<typeof TickResult>;
@@ -32,6 +38,12 @@ export interface TickWorldOptions {
   concurrency?: number;
   /** How long to wait while another tick of the world runs. @default 30000 */
   waitMs?: number;
+  /**
+   * The UTC day of the wall clock (`YYYY-MM-DD`), to check the world's daily budget: when it is
+   * spent the tick coasts (agents keep their plans, no model calls, one `budget.exhausted`
+   * event per day). @default no budget check
+   */
+  day?: string;
   /** From the scheduler: refused when the world is paused or manual. @default false */
   scheduled?: boolean;
 }
@@ -58,7 +70,16 @@ export async function tickWorld(
   worldId: WorldId,
   options: TickWorldOptions = {},
 ): Promise<TickResult> {
-  const record = await runTick(deps, worldId, agentTickSystem(deps), options);
+  let record;
+  const spent = options.day === undefined
+    ? null
+    : await spentWorldBudget(deps, await getWorld(deps, worldId), { day: options.day });
+  if (spent) {
+    record = {
+      ...await runTick(deps, worldId, coastTickSystem(deps, spent), options),
+      budgetExhausted: true,
+    };
+  } else record = await runTick(deps, worldId, agentTickSystem(deps), options);
   // Worlds stored before clock modes existed read as cron worlds.
   return { ...record, clock: { ...record.clock, mode: record.clock.mode ?? "cron" } };
 }

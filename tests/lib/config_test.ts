@@ -149,6 +149,29 @@ Deno.test("loadConfig() never repeats a secret in its message", () => {
   assert.doesNotMatch(err.message, /sk-very-secret|tok-secret-1/);
 });
 
+Deno.test("loadConfig() reads the default key rate limit and the audit retention", () => {
+  const defaults = loadConfig({});
+  assert.deepEqual(defaults.keyRateLimit, { requests: 120, perSeconds: 60 });
+  assert.equal(defaults.auditRetentionDays, 30);
+  const set = loadConfig({
+    SIMULACRA_KEY_RATE_LIMIT: "10/1",
+    SIMULACRA_AUDIT_RETENTION_DAYS: "90",
+  });
+  assert.deepEqual(set.keyRateLimit, { requests: 10, perSeconds: 1 });
+  assert.equal(set.auditRetentionDays, 90);
+  assert.equal(defaults.clientIpHeader, undefined);
+  assert.equal(
+    loadConfig({ SIMULACRA_CLIENT_IP_HEADER: "X-Forwarded-For" }).clientIpHeader,
+    "x-forwarded-for",
+  );
+  const bad = configErrorOf({
+    SIMULACRA_KEY_RATE_LIMIT: "lots",
+    SIMULACRA_AUDIT_RETENTION_DAYS: "0",
+  });
+  assert.match(bad.message, /SIMULACRA_KEY_RATE_LIMIT must be "<requests>\/<seconds>"/);
+  assert.match(bad.message, /SIMULACRA_AUDIT_RETENTION_DAYS must be at least 1/);
+});
+
 Deno.test("loadConfig() reads SIMULACRA_CORS_ORIGINS as * or a list of exact origins", () => {
   assert.equal(loadConfig({}).corsOrigins, undefined);
   assert.equal(loadConfig({ SIMULACRA_CORS_ORIGINS: "*" }).corsOrigins, "*");

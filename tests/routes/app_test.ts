@@ -135,7 +135,7 @@ Deno.test("createApp() maps store failures to 503 and unexpected errors to 500 w
   assert.ok(lines.some((l) => l.includes("unexpected error")), "the error is logged once");
 });
 
-Deno.test("adminAuth() guards /v1 with the admin key and leaves /health open", async () => {
+Deno.test("accessControl() guards /v1 with the admin key and leaves /health open", async () => {
   await using deps = await makeTestDeps();
   const lines: string[] = [];
   const app = createApp(deps, {
