@@ -60,6 +60,10 @@ export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
   "GET /v1/keys": { need: "admin" },
   "DELETE /v1/keys/{id}": { need: "admin" },
   "GET /v1/audit": { need: "admin" },
+  // Issue 14: a whole world out or in (an import may re-embed), and the store-wide repair sweep.
+  "GET /v1/worlds/{world}/export": { need: "read" },
+  "POST /v1/worlds/import": { need: "admin", model: true },
+  "POST /v1/admin/repair": { need: "admin", model: true },
 };
 
 /** A request matched to its operation, with the path parameters. */
