@@ -4,6 +4,7 @@ import { openKvStorage } from "./lib/kv/kv_storage.ts";
 import { jsonLogger, type Logger } from "./lib/logger.ts";
 import { openServices } from "./lib/services.ts";
 import { startupBanner, startupFacts } from "./lib/startup_report.ts";
+import { meteredDeps } from "./lib/access/budget_meter.ts";
 import { createApp } from "./routes/app.ts";
 import type { Deps } from "./src/deps.ts";
 import { runScheduledTick } from "./src/simulation/scheduled_tick.ts";
@@ -57,21 +58,26 @@ export async function startServer(
   const config = loadConfig(env, { runtime: "deno" });
   const deps = await openServices(config, {
     logger,
-    openEmbedded: (dataDir, dimensions) =>
-      openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions }),
+    openEmbedded: (dataDir, dimensions, { cacheBytes }) =>
+      openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions, cacheBytes }),
   });
   const queueKv = await openQueueKv(config, options.tickQueue ?? tickQueueMode(env));
   const listening = queueKv ? listenForTicks(deps, queueKv, logger) : Promise.resolve();
   const app = createApp(deps, {
     adminKey: config.adminKey,
+    keyRateLimit: config.keyRateLimit,
+    auditRetentionDays: config.auditRetentionDays,
+    clientIpHeader: config.clientIpHeader,
     corsOrigins: config.corsOrigins,
     logger,
   });
   const hostname = config.adminKey ? "0.0.0.0" : "127.0.0.1";
+  // The cron's model calls count against world budgets like the routes' do.
+  const cronDeps = meteredDeps(deps);
   const tick = async () => {
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
     try {
-      await runScheduledTick(deps, minute);
+      await runScheduledTick(cronDeps, minute);
     } catch (err) {
       logger.log("error", "scheduled tick failed", { error: err });
     }

@@ -2,6 +2,7 @@
 import { loadConfig } from "./lib/config.ts";
 import { jsonLogger } from "./lib/logger.ts";
 import { openServices } from "./lib/services.ts";
+import { meteredDeps } from "./lib/access/budget_meter.ts";
 import { createApp } from "./routes/app.ts";
 import { errorBody } from "./routes/errors.ts";
 import type { Deps } from "./src/deps.ts";
@@ -47,10 +48,14 @@ function start(env: WorkerEnv): Promise<Running> {
     if (isQueueProducer(env.TICK_QUEUE)) deps.queue = new CloudflareTickQueue(env.TICK_QUEUE);
     const app = createApp(deps, {
       adminKey: config.adminKey,
+      keyRateLimit: config.keyRateLimit,
+      auditRetentionDays: config.auditRetentionDays,
       corsOrigins: config.corsOrigins,
       logger,
+      // Cloudflare sets this header itself; a client cannot forge it past the edge.
+      clientIpHeader: config.clientIpHeader ?? "cf-connecting-ip",
     });
-    return { deps, fetch: (request: Request) => app.fetch(request) };
+    return { deps: meteredDeps(deps), fetch: (request: Request) => app.fetch(request) };
   })().catch((err) => {
     running = undefined; // a fixed secret takes effect on the next request
     throw err;

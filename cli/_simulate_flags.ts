@@ -8,12 +8,15 @@ export const SIMULATE_USAGE =
   `Runs a template town in memory and reports its cost and emergent behaviour.
 
 Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
-                          [--minutes-per-tick M] [--json] [--save FILE]
+                          [--minutes-per-tick M] [--seed N] [--json] [--save FILE]
 
   --hours N             game hours to simulate, more than 0 and at most 720 (required)
   --template NAME       the town to run (default: smallville; the only one)
   --concurrency N       agents stepped at once per tick, 1-64 (default: 8)
   --minutes-per-tick M  game minutes per tick, 1-60 (default: 10)
+  --seed N              replay exactly: the same seed gives the same calls, events and
+                        memories at any concurrency (a whole number, 0-2147483647; the
+                        world's \`seed\` setting). Without it runs may differ
   --json                print the summary as one JSON line, the last line of stdout
   --save FILE           write the simulated world to FILE as an export (NDJSON) to load
                         with \`deno task world import FILE\` or POST /v1/worlds/import
@@ -54,6 +57,11 @@ export const SimulateFlags = z.strictObject({
     .max(MAX_HOURS, `--hours must be at most ${MAX_HOURS}`),
   concurrency: wholeNumber("--concurrency", 1, 64, 8),
   minutesPerTick: wholeNumber("--minutes-per-tick", 1, 60, 10),
+  seed: numberFlag("--seed")
+    .int("--seed must be a whole number")
+    .min(0, "--seed must be at least 0")
+    .max(2 ** 31 - 1, `--seed must be at most ${2 ** 31 - 1}`)
+    .optional(),
   json: z.boolean().default(false),
   save: z.string().min(1, "--save needs a file name").optional(),
 });
@@ -81,6 +89,7 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
         hours: { type: "string" },
         concurrency: { type: "string" },
         "minutes-per-tick": { type: "string" },
+        seed: { type: "string" },
         json: { type: "boolean" },
         save: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -97,6 +106,7 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
     hours: asNumber(values.hours),
     concurrency: asNumber(values.concurrency),
     minutesPerTick: asNumber(values["minutes-per-tick"]),
+    ...(values.seed === undefined ? {} : { seed: asNumber(values.seed) }),
     json: values.json,
     ...(values.save === undefined ? {} : { save: values.save }),
   });

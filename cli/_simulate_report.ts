@@ -64,7 +64,7 @@ export function summaryText(s: SimulationSummary): string {
     } → ${when(s.endTime)}) in ${
       count(s.ticks)
     } ticks of ${s.minutesPerTick} minutes, concurrency ${s.concurrency}, ${s.wallSeconds} s wall time`,
-    `Model: ${s.model}`,
+    `Model: ${s.model}${s.seed === null ? "" : `, seed ${s.seed}`}`,
     `Model calls: ${count(s.modelCalls)}, tokens: ${count(s.promptTokens)} prompt + ${
       count(s.completionTokens)
     } completion (setup: ${count(s.setup.calls)} calls)`,
@@ -82,5 +82,17 @@ export function summaryText(s: SimulationSummary): string {
     spread("mayoral candidacy", s.diffusion.candidacy),
     `Relationship network density: ${s.networkDensity.before} → ${s.networkDensity.after} (${s.networkDensity.afterWithoutSightings} not counting pairs who only saw each other)`,
     `Party attendance: ${party}`,
+    "",
+    "What the terms mean:",
+    `  Budget: model calls and tokens per agent per game day; the goal is at most ${s.budget.callsPerAgentDay} calls and ${
+      count(s.budget.tokensPerAgentDay)
+    } tokens.`,
+    "  Diffusion: the share of agents with a memory of the news, checked in their memory streams (before → after).",
+    "  Density: the share of agent pairs in which one remembers the other (0 none, 1 everyone knows everyone).",
+    "  Sightings: plain observations of someone nearby; density without them counts only talks, plans and reflections.",
+    `  Attendance: agents in the party's area during it (Feb 14, 17:00-19:00); "had heard of it" means a memory of the party.`,
+    ...(s.seed === null
+      ? []
+      : [`  Seed ${s.seed}: the same seed replays this run exactly, at any concurrency.`]),
   ].join("\n");
 }

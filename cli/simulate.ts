@@ -55,9 +55,12 @@ export async function simulateCommand(
   try {
     const config = loadConfig(env, { runtime: "deno" });
     // Always in memory: a simulation is a throwaway town, whatever storage is configured.
-    deps = await openServices({ ...config, storage: { kind: "embedded", dataDir: ":memory:" } }, {
+    deps = await openServices({
+      ...config,
+      storage: { kind: "embedded", dataDir: ":memory:", cacheMb: 256 },
+    }, {
       logger: jsonLogger({ level: "warn", write: (line) => io.err(`${line}\n`) }),
-      openEmbedded: (_dir, dimensions) => openKvStorage({ dimensions }),
+      openEmbedded: (_dir, dimensions, { cacheBytes }) => openKvStorage({ dimensions, cacheBytes }),
     });
   } catch (err) {
     if (!(err instanceof SimulacraError)) throw err;
@@ -77,6 +80,7 @@ export async function simulateCommand(
       hours: flags.hours,
       concurrency: flags.concurrency,
       minutesPerTick: flags.minutesPerTick,
+      seed: flags.seed,
       tick: (d, worldId, options) => tickWorld(d, worldId, options),
       wallClock: () => performance.now(),
       onProgress: bar.update,
@@ -108,7 +112,7 @@ export async function simulateCommand(
 function modelLine(deps: Deps): string {
   const info = deps.model.info;
   return info.mode === "offline"
-    ? "offline (deterministic stand-in, no API key; set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)"
+    ? "offline (rule-based stand-in, no API key; set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)"
     : `${info.main} (fast: ${info.fast})`;
 }
 

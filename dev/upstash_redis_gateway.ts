@@ -15,7 +15,10 @@
  * - `Upstash-Encoding: base64`: every string in the result, nested ones too, is base64 of the raw
  *   bytes, except the status reply "OK". Integers stay numbers, nil is null, and map replies are
  *   flat arrays (RESP2, as Upstash returns them).
- * - EVAL, EVALSHA and SCRIPT LOAD pass through unchanged (the client's scripts need them).
+ * - EVAL, EVALSHA and SCRIPT LOAD pass through, except that Upstash's own shebang flag
+ *   `allow-key-locking` (which redis-server refuses) is dropped from a script's `#!lua` line.
+ *   Redis then hashes the script without it, so the client's EVALSHA of the original misses
+ *   (NOSCRIPT) and it falls back to EVAL, as against a fresh Upstash database.
  *
  * Not implemented: SUBSCRIBE/MONITOR streaming and read-your-writes sync tokens (one local
  * server is always consistent). Each request borrows a pooled connection; commands that change
@@ -45,6 +48,11 @@ export interface UpstashRedisGatewayOptions {
 export interface UpstashRedisGateway {
   /** The REST URL to give clients, e.g. `http://127.0.0.1:40111`. */
   url: string;
+  /**
+   * What clients sent so far: HTTP requests and the commands in them (a pipeline of five is one
+   * request and five commands; commands a script runs inside Redis are not seen here).
+   */
+  stats(): { requests: number; commands: number };
   /** Stops listening and closes every Redis connection. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -75,14 +83,16 @@ export async function startUpstashRedisGateway(
     });
   }
   const token = options.token;
+  const counts = { requests: 0, commands: 0 };
   const server = Deno.serve(
     { hostname: options.hostname ?? "127.0.0.1", port: options.port ?? 0, onListen() {} },
-    (request) => handleRequest(request, token, pool),
+    (request) => handleRequest(request, { token, pool, counts }),
   );
   const { hostname, port } = server.addr;
   let closed = false;
   return {
     url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
+    stats: () => ({ ...counts }),
     async close() {
       if (closed) return;
       closed = true;
@@ -115,11 +125,15 @@ const STATEFUL = new Set([
   "READWRITE",
 ]);
 
-async function handleRequest(
-  request: Request,
-  token: string,
-  pool: ConnectionPool,
-): Promise<Response> {
+interface GatewayState {
+  token: string;
+  pool: ConnectionPool;
+  counts: { requests: number; commands: number };
+}
+
+async function handleRequest(request: Request, state: GatewayState): Promise<Response> {
+  const { token, pool, counts } = state;
+  counts.requests++;
   const url = new URL(request.url);
   if (!isAuthorized(request, url, token)) {
     return json({ error: "Unauthorized: send the token as 'Authorization: Bearer <token>'" }, 401);
@@ -134,6 +148,7 @@ async function handleRequest(
     ) {
       const commands = parseCommandList(await readJson(request));
       if (typeof commands === "string") return json({ error: commands }, 400);
+      counts.commands += commands.length;
       return url.pathname === "/pipeline"
         ? await runPipeline(pool, commands, base64)
         : await runTransaction(pool, commands, base64);
@@ -142,6 +157,7 @@ async function handleRequest(
       ? parseCommand(await readJson(request))
       : await pathCommand(request, url);
     if (typeof command === "string") return json({ error: command }, 400);
+    counts.commands++;
     const [reply] = await pool.run([command], isStateful([command]));
     if (reply instanceof RespError) return json({ error: reply.message }, 400);
     return json({ result: toJson(reply, base64) }, 200);
@@ -228,7 +244,25 @@ function parseCommand(body: unknown): RespCommand | string {
   }
   const name = decoder.decode(args[0]).toUpperCase();
   if (STREAMING.has(name)) return `ERR the dev gateway does not support ${name}`;
-  return args;
+  return withoutUpstashFlags(name, args);
+}
+
+/** EVAL / SCRIPT LOAD with the Upstash-only `allow-key-locking` shebang flag removed. */
+function withoutUpstashFlags(name: string, args: Uint8Array[]): Uint8Array[] {
+  const at = name === "EVAL" || name === "EVAL_RO"
+    ? 1
+    : name === "SCRIPT" && decoder.decode(args[1] ?? new Uint8Array()).toUpperCase() === "LOAD"
+    ? 2
+    : -1;
+  if (at < 0 || args[at] === undefined) return args;
+  const script = decoder.decode(args[at]);
+  const shebang = /^#!lua([^\n]*)/.exec(script);
+  if (!shebang || !shebang[1].includes("allow-key-locking")) return args;
+  const flags = shebang[1].replace(/allow-key-locking,?/, "").replace(/,\s*$/, "")
+    .replace(/flags=\s*$/, "");
+  const copy = [...args];
+  copy[at] = encoder.encode(`#!lua${flags.trimEnd()}${script.slice(shebang[0].length)}`);
+  return copy;
 }
 
 function parseCommandList(body: unknown): RespCommand[] | string {

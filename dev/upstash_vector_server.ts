@@ -42,6 +42,8 @@ export interface UpstashVectorServerOptions {
 export interface UpstashVectorServer {
   /** The REST URL to give clients, e.g. `http://127.0.0.1:40112`. */
   url: string;
+  /** Requests received so far, by endpoint (`query`, `upsert`, `fetch`, …). */
+  stats(): { requests: Record<string, number> };
   /** Stops listening; stored vectors are dropped. Safe to call twice. */
   close(): Promise<void>;
 }
@@ -77,14 +79,20 @@ function serve(options: UpstashVectorServerOptions): UpstashVectorServer {
   }
   const index = new MemoryIndex(options.dimensions, options.similarity ?? "COSINE");
   const token = options.token;
+  const requests: Record<string, number> = {};
   const server = Deno.serve(
     { hostname: options.hostname ?? "127.0.0.1", port: options.port ?? 0, onListen() {} },
-    (request) => handleRequest(request, token, index),
+    (request) => {
+      const endpoint = new URL(request.url).pathname.split("/")[1] ?? "";
+      requests[endpoint] = (requests[endpoint] ?? 0) + 1;
+      return handleRequest(request, token, index);
+    },
   );
   const { hostname, port } = server.addr;
   let closed = false;
   return {
     url: `http://${hostname.includes(":") ? `[${hostname}]` : hostname}:${port}`,
+    stats: () => ({ requests: { ...requests } }),
     async close() {
       if (closed) return;
       closed = true;

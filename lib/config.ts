@@ -17,7 +17,12 @@ export type EmbeddingConfig =
 
 /** Where data lives. */
 export type StorageConfig =
-  | { kind: "embedded"; dataDir: string }
+  | {
+    kind: "embedded";
+    dataDir: string;
+    /** Budget of the in-process caches of memories and vectors, in MiB (SIMULACRA_CACHE_MB). */
+    cacheMb: number;
+  }
   | {
     kind: "upstash";
     redisUrl: string;
@@ -31,6 +36,15 @@ export interface Config {
   port: number;
   /** Unset: the server binds 127.0.0.1 only and /v1 needs no key. */
   adminKey?: string;
+  /** The rate limit of API keys without their own (SIMULACRA_KEY_RATE_LIMIT, "120/60"). */
+  keyRateLimit: { requests: number; perSeconds: number };
+  /** Days audit entries are kept (SIMULACRA_AUDIT_RETENTION_DAYS, 30). */
+  auditRetentionDays: number;
+  /**
+   * The header a trusted reverse proxy puts the client's address in (its first entry counts),
+   * for the failed-auth back-off; unset, the connection's address (SIMULACRA_CLIENT_IP_HEADER).
+   */
+  clientIpHeader?: string;
   model: ModelConfig;
   embedding: EmbeddingConfig;
   storage: StorageConfig;
@@ -54,6 +68,8 @@ const knownEmbeddingDimensions: Record<string, number> = {
 const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
 const DEFAULT_OPENAI_EMBEDDING = "text-embedding-3-small";
 const LOCAL_DIMENSIONS = 384;
+/** The embedded store's cache budget: room for ~40,000 memories with 384-dimension vectors. */
+const DEFAULT_CACHE_MB = 256;
 
 const blankIsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalString = z.preprocess(blankIsUnset, z.string().trim().optional());
@@ -73,6 +89,7 @@ const optionalInt = (min: number, max: number) =>
 const EnvSchema = z.object({
   PORT: optionalInt(1, 65535),
   SIMULACRA_DATA_DIR: optionalString,
+  SIMULACRA_CACHE_MB: optionalInt(16, 1_048_576),
   SIMULACRA_ADMIN_KEY: z.preprocess(
     blankIsUnset,
     z.string().min(16, "must be at least 16 characters (e.g. `openssl rand -hex 24`)").optional(),
@@ -87,6 +104,22 @@ const EnvSchema = z.object({
   UPSTASH_REDIS_REST_TOKEN: optionalString,
   UPSTASH_VECTOR_REST_URL: optionalUrl,
   UPSTASH_VECTOR_REST_TOKEN: optionalString,
+  SIMULACRA_KEY_RATE_LIMIT: z.preprocess(
+    blankIsUnset,
+    z.string().trim().regex(
+      /^[1-9]\d{0,6}\/[1-9]\d{0,4}$/,
+      'must be "<requests>/<seconds>", e.g. 120/60',
+    ).optional(),
+  ),
+  SIMULACRA_AUDIT_RETENTION_DAYS: optionalInt(1, 3650),
+  SIMULACRA_CLIENT_IP_HEADER: z.preprocess(
+    blankIsUnset,
+    z.string().trim().toLowerCase().regex(
+      /^[a-z0-9-]{1,64}$/,
+      "must be a header name, e.g. x-forwarded-for",
+    )
+      .optional(),
+  ),
   SIMULACRA_CORS_ORIGINS: optionalString,
 });
 type Env = z.infer<typeof EnvSchema>;
@@ -123,9 +156,13 @@ export function loadConfig(
   const storage = storageConfig(e, runtime, problems);
   const corsOrigins = corsConfig(e.SIMULACRA_CORS_ORIGINS, problems);
   if (problems.length > 0) throw configError(problems);
+  const [requests, perSeconds] = (e.SIMULACRA_KEY_RATE_LIMIT ?? "120/60").split("/").map(Number);
   return {
     port: e.PORT ?? 8000,
     adminKey: e.SIMULACRA_ADMIN_KEY,
+    keyRateLimit: { requests, perSeconds },
+    auditRetentionDays: e.SIMULACRA_AUDIT_RETENTION_DAYS ?? 30,
+    clientIpHeader: e.SIMULACRA_CLIENT_IP_HEADER,
     model,
     embedding,
     storage,
@@ -261,5 +298,9 @@ function storageConfig(e: Env, runtime: Runtime, problems: string[]): StorageCon
       "Cloudflare Workers have no local disk for the embedded store: set UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN, UPSTASH_VECTOR_REST_URL and UPSTASH_VECTOR_REST_TOKEN with `wrangler secret put`",
     );
   }
-  return { kind: "embedded", dataDir: e.SIMULACRA_DATA_DIR ?? "./.simulacra" };
+  return {
+    kind: "embedded",
+    dataDir: e.SIMULACRA_DATA_DIR ?? "./.simulacra",
+    cacheMb: e.SIMULACRA_CACHE_MB ?? DEFAULT_CACHE_MB,
+  };
 }

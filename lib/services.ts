@@ -17,7 +17,11 @@ import { RandomIdSource } from "./random_id_source.ts";
 import { openUpstashStorage } from "./upstash/upstash_storage.ts";
 
 /** Opens the embedded store; only the Deno entry passes one (Workers have no disk). */
-export type EmbeddedOpener = (dataDir: string, dimensions: number) => Promise<Storage>;
+export type EmbeddedOpener = (
+  dataDir: string,
+  dimensions: number,
+  options: { cacheBytes: number },
+) => Promise<Storage>;
 
 /** Options for {@linkcode openServices}. */
 export interface OpenServicesOptions {
@@ -97,5 +101,5 @@ function openStorage(
   if (!openEmbedded) {
     throw new TypeError("Cannot open the embedded store on this runtime: configure Upstash");
   }
-  return openEmbedded(config.dataDir, dimensions);
+  return openEmbedded(config.dataDir, dimensions, { cacheBytes: config.cacheMb * 1024 * 1024 });
 }

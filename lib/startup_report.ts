@@ -28,7 +28,7 @@ export function startupFacts(
 ): StartupFacts {
   const offline = deps.model.info.mode === "offline";
   const model = offline
-    ? "offline: a deterministic stand-in, no API key (set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)"
+    ? "offline: a rule-based stand-in, no API key (set OPENAI_API_KEY or OPENAI_BASE_URL for a real model)"
     : `${deps.model.info.main}, fast ${deps.model.info.fast}${
       config.model.mode === "openai" && config.model.baseURL
         ? ` at ${new URL(config.model.baseURL).host}`
@@ -39,8 +39,8 @@ export function startupFacts(
     version: VERSION,
     url,
     access: config.adminKey
-      ? "an admin key is required on /v1"
-      : "no SIMULACRA_ADMIN_KEY, so listening on 127.0.0.1 only",
+      ? "the admin key or an API key is required on /v1"
+      : "no SIMULACRA_ADMIN_KEY: 127.0.0.1 and loopback Host names only, every request allowed; set one for API keys, rate limits and budgets",
     docs: `${url}/docs`,
     playground: `${url}/`,
     storage: config.storage.kind === "embedded"

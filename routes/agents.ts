@@ -1,12 +1,13 @@
 /** @module Agent routes: create, list, read. */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { Agent, CreateAgentInput, listAgents, loadAgent } from "../src/agents/agent.ts";
+import { Agent, CreateAgentInput, listAgents } from "../src/agents/agent.ts";
+import { AgentView, viewAgent } from "../src/persona/agent_view.ts";
 import { createAgent } from "../src/persona/create_agent.ts";
-import { cachedSummary } from "../src/cognition/agent_summary.ts";
 import type { Deps } from "../src/deps.ts";
 import { MemoryRecord } from "../src/ports/memory_record.ts";
 import { getWorld } from "../src/world/world.ts";
+import { seesAgent } from "../src/access/api_key.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import {
@@ -24,12 +25,6 @@ import { UsageBody } from "./_usage.ts";
 
 const CreatedAgentBody = Agent.extend({ seeds: z.array(MemoryRecord), usage: UsageBody })
   .meta({ id: "CreatedAgent" });
-
-const AgentView = Agent.extend({
-  summary: z.string().nullable().meta({
-    description: "The cached agent summary (null until first made)",
-  }),
-}).meta({ id: "AgentView" });
 
 const createAgentRoute = createRoute({
   method: "post",
@@ -94,10 +89,10 @@ const getAgentRoute = createRoute({
   path: "/worlds/{world}/agents/{agent}",
   operationId: "getAgent",
   tags: ["Agents"],
-  summary: "Read an agent",
+  summary: "Read an agent with its summary, persona and today's plan (no model call)",
   request: { params: AgentParams },
   responses: {
-    200: jsonContent(AgentView, "The agent with its cached summary"),
+    200: jsonContent(AgentView, "The agent with its cached summary, persona and today's plan"),
     ...errorResponses(401, 403, 404, 503),
   },
 });
@@ -116,7 +111,10 @@ export function agentRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   app.openapi(listAgentsRoute, async (c) => {
     const { world } = c.req.valid("param");
     await getWorld(deps, world);
-    const page = pageById(await listAgents(deps, world), c.req.valid("query"));
+    // A key scoped to some agents sees only those.
+    const principal = c.get("principal");
+    const visible = (await listAgents(deps, world)).filter((a) => seesAgent(principal, a.id));
+    const page = pageById(visible, c.req.valid("query"));
     return c.json({ agents: page.items, next: page.next }, 200);
   });
   app.openapi(updateAgentRoute, async (c) => {
@@ -130,8 +128,7 @@ export function agentRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.openapi(getAgentRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    const found = (await loadAgent(deps, { worldId: world, agentId: agent })).value;
-    return c.json({ ...found, summary: (await cachedSummary(deps, found))?.text ?? null }, 200);
+    return c.json(await viewAgent(deps, { worldId: world, agentId: agent }), 200);
   });
   return app;
 }

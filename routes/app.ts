@@ -1,12 +1,21 @@
 /** @module The root Hono app: middleware, error model, OpenAPI document, and every router. */
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "../src/deps.ts";
 import { SimulacraError } from "../src/errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type AppEnv, validationHook } from "./app_env.ts";
-import { adminAuth } from "./auth.ts";
+import { accessControl } from "./access.ts";
+import { auditRoutes, auditWrites } from "./audit.ts";
+import { eventsTokenRoutes } from "./events_token.ts";
+import { keyRoutes } from "./keys.ts";
+import { textHygiene } from "./hygiene.ts";
+import { type MatchedOperation, operationMatcher } from "./permissions.ts";
+import type { RateLimitRule } from "../src/access/api_key.ts";
+import { meteredDeps } from "../lib/access/budget_meter.ts";
+import { EventsTokens } from "../lib/access/events_token.ts";
 import { corsMiddleware } from "./cors.ts";
 import { worldActivity } from "./activity.ts";
 import { queryGuard } from "./query_guard.ts";
@@ -15,6 +24,7 @@ import { declaredBodies, frameworkErrorResponse } from "./framework_errors.ts";
 import { buildOpenApiDocument, withServer } from "./openapi_document.ts";
 import { serviceRoutes } from "./service.ts";
 import { adminRoutes } from "./admin.ts";
+import { playgroundRoutes } from "./playground.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
@@ -28,8 +38,21 @@ import { IMPORT_PATH, worldArchiveRoutes } from "./world_archive.ts";
 
 /** Options for {@linkcode createApp}. */
 export interface AppOptions {
-  /** When set, every /v1 route needs `Authorization: Bearer <adminKey>`. */
+  /**
+   * When set, every /v1 route needs `Authorization: Bearer <adminKey>` or an API key; unset,
+   * everything is allowed to loopback `Host` names only.
+   */
   adminKey?: string;
+  /** The rate limit of keys without their own. @default 120 requests per 60 s */
+  keyRateLimit?: RateLimitRule;
+  /** Days audit entries are kept. @default 30 */
+  auditRetentionDays?: number;
+  /**
+   * The header a trusted proxy sets to the client's address (first entry of a list), for the
+   * failed-auth back-off. @default none: the connection's remote address (Deno.serve's), else
+   * "unknown"
+   */
+  clientIpHeader?: string;
   /** Origins allowed to call from a browser (CORS); unset: none. */
   corsOrigins?: "*" | readonly string[];
   logger: Logger;
@@ -42,8 +65,16 @@ export interface AppOptions {
 }
 
 /** Builds the whole HTTP app over the given ports. */
-export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> {
+export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<AppEnv> {
   const { logger } = options;
+  // Every model call made for a route adds to its world's and its key's budget counters.
+  const deps = meteredDeps(unmetered);
+  const retentionDays = options.auditRetentionDays ?? 30;
+  const eventsTokens = new EventsTokens(
+    options.adminKey ?? crypto.getRandomValues(new Uint32Array(8)).join("."),
+  );
+  // Filled once every route is registered (below); requests only arrive after that.
+  let match: (method: string, path: string) => MatchedOperation | null = () => null;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const makeId = options.requestId ?? (() => crypto.randomUUID());
 
@@ -79,13 +110,28 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   });
   // An import is read line by line, never whole: it is exempt from the body limit.
   app.use("*", (c, next) => c.req.path === IMPORT_PATH ? next() : limitBody(c, next));
-  app.use("/v1/*", adminAuth(options.adminKey));
+  // Outside access control, so refused writes are audited too.
+  app.use("/v1/*", auditWrites(deps, { retentionDays, logger }));
+  app.use(
+    "/v1/*",
+    accessControl(deps, {
+      adminKey: options.adminKey,
+      match: (method, path) => match(method, path),
+      keyRateLimit: options.keyRateLimit ?? { requests: 120, perSeconds: 60 },
+      clientAddress: (c) => clientAddress(c, options.clientIpHeader),
+      eventsTokens,
+      now: Date.now,
+    }),
+  );
+
   app.use("/v1/*", queryGuard(() => app.openAPIRegistry.definitions));
   const activity = worldActivity(deps, { logger, now: options.now ?? Date.now });
   app.use("/v1/worlds/:world", activity.middleware);
   app.use("/v1/worlds/:world/*", activity.middleware);
+  app.use("/v1/*", textHygiene());
 
   app.route("/", serviceRoutes(deps));
+  app.route("/", playgroundRoutes());
   app.route("/v1", adminRoutes(deps));
   app.route("/v1", worldArchiveRoutes(deps));
   app.route("/v1", worldRoutes(deps));
@@ -97,17 +143,23 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
   app.route("/v1", worldEngineRoutes(deps, { onStreamAlive: activity.touch }));
+  app.route("/v1", eventsTokenRoutes(deps, eventsTokens));
+  app.route("/v1", keyRoutes(deps));
+  app.route("/v1", auditRoutes(deps, { retentionDays }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "adminKey", {
     type: "http",
     scheme: "bearer",
-    description: "SIMULACRA_ADMIN_KEY, required on /v1 routes when the server has one",
+    description:
+      "SIMULACRA_ADMIN_KEY (everything) or an API key from POST /v1/keys (sk_sim_…, its permissions and scope), required on /v1 routes when the server has an admin key",
   });
   let document: ReturnType<typeof buildOpenApiDocument> | undefined;
   app.get("/openapi.json", (c) => {
     document ??= buildOpenApiDocument(app); // once, after every route is registered
     return c.json(withServer(document, new URL(c.req.url).origin));
   });
+
+  match = operationMatcher(v1Operations(app));
 
   app.notFound((c) =>
     c.json(
@@ -155,4 +207,27 @@ export function createApp(deps: Deps, options: AppOptions): OpenAPIHono<AppEnv> 
     );
   });
   return app;
+}
+
+/** Every /v1 operation of the app's OpenAPI document, as method and path. */
+export function v1Operations(app: OpenAPIHono<AppEnv>): { method: string; route: string }[] {
+  const doc = app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "", version: "" } });
+  return Object.entries(doc.paths ?? {}).flatMap(([route, item]) =>
+    route.startsWith("/v1/")
+      ? Object.keys(item ?? {})
+        .filter((m) => ["get", "post", "put", "patch", "delete"].includes(m))
+        .map((method) => ({ method: method.toUpperCase(), route }))
+      : []
+  );
+}
+
+/**
+ * The client's address: the first entry of the trusted proxy's header when one is configured,
+ * else the remote address Deno.serve passes as the handler's second argument (Hono's `c.env`).
+ */
+function clientAddress(c: Context, header: string | undefined): string {
+  const forwarded = header ? c.req.header(header)?.split(",")[0].trim() : undefined;
+  if (forwarded) return forwarded.slice(0, 64);
+  const info = c.env as { remoteAddr?: { hostname?: string } } | undefined;
+  return info?.remoteAddr?.hostname ?? "unknown";
 }

@@ -1,10 +1,20 @@
 /** @module The Hono environment shared by every router, and the hook that shapes validation errors. */
 import type { Context } from "hono";
 import type { ZodError } from "zod";
+import type { Principal } from "../src/access/api_key.ts";
 import { errorBody } from "./errors.ts";
+import type { MatchedOperation } from "./permissions.ts";
 
-/** Variables set by the root middleware. */
-export type AppEnv = { Variables: { requestId: string } };
+/** Variables set by the root middleware (principal and operation by routes/access.ts). */
+export type AppEnv = {
+  Variables: {
+    requestId: string;
+    /** Who is calling; on /v1 routes always set. */
+    principal: Principal;
+    /** The /v1 operation the request matched, or null (no such route). */
+    operation: MatchedOperation | null;
+  };
+};
 
 /** Turns a zod validation failure into the 400 `invalid_request` body, listing each issue. */
 export function validationHook(

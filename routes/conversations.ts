@@ -1,12 +1,25 @@
 /** @module Conversation routes: start a conversation between two agents, and react to observations. */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
-import { ConversationResult, StartConversationInput } from "../src/cognition/conversation.ts";
+import { z } from "zod";
+import {
+  Conversation,
+  ConversationResult,
+  StartConversationInput,
+} from "../src/cognition/conversation.ts";
 import { startConversation } from "../src/cognition/dialogue.ts";
+import { readConversation } from "../src/cognition/read_conversation.ts";
 import { ReactInput, ReactionResult, reactToObservations } from "../src/cognition/reaction.ts";
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
+
+const ConversationParams = WorldParams.extend({
+  conversation: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "A conversation id").meta({
+    param: { name: "conversation", in: "path" },
+    example: "c_0mwto7qeg000024ga",
+  }),
+});
 
 const conversationRoute = createRoute({
   method: "post",
@@ -19,6 +32,19 @@ const conversationRoute = createRoute({
   responses: {
     200: jsonContent(ConversationResult, "The transcript, who ended it, and what it cost"),
     ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504),
+  },
+});
+
+const getConversationRoute = createRoute({
+  operationId: "getConversation",
+  method: "get",
+  path: "/worlds/{world}/conversations/{conversation}",
+  tags: ["Cognition"],
+  summary: "Read a conversation with every line (the id comes from a conversation event)",
+  request: { params: ConversationParams },
+  responses: {
+    200: jsonContent(Conversation, "The stored conversation"),
+    ...errorResponses(400, 401, 403, 404, 503),
   },
 });
 
@@ -42,6 +68,10 @@ export function conversationRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   app.openapi(conversationRoute, async (c) => {
     const { world } = c.req.valid("param");
     return c.json(await startConversation(deps, world, c.req.valid("json")), 200);
+  });
+  app.openapi(getConversationRoute, async (c) => {
+    const { world, conversation } = c.req.valid("param");
+    return c.json(await readConversation(deps, world, conversation), 200);
   });
   app.openapi(reactRoute, async (c) => {
     const { world, agent } = c.req.valid("param");

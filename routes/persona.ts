@@ -11,6 +11,8 @@ import { parseCard } from "../src/persona/character_card.ts";
 import { interview, InterviewInput, InterviewResult } from "../src/persona/interview.ts";
 import { getPersona, Persona, putPersona } from "../src/persona/persona.ts";
 import { respond, RespondInput, RespondResult } from "../src/persona/respond.ts";
+import { keyIdOf } from "../src/access/api_key.ts";
+import { applySpeakerPolicy } from "../src/persona/speaker_policy.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
@@ -197,12 +199,14 @@ export function personaRoutes(
   });
   app.openapi(respondRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    const input = c.req.valid("json");
+    const principal = c.get("principal");
+    const input = await applySpeakerPolicy(deps, world, { principal, input: c.req.valid("json") });
+    const keyId = keyIdOf(principal);
     if (wantsStream(c)) {
-      const request = { worldId: world, agentId: agent, input, logger: options.logger };
+      const request = { worldId: world, agentId: agent, input, keyId, logger: options.logger };
       return await streamRespond(c, deps, request);
     }
-    return c.json(await respond(deps, world, agent, input), 200);
+    return c.json(await respond(deps, world, agent, input, { keyId }), 200);
   });
   app.openapi(interviewRoute, async (c) => {
     const { world, agent } = c.req.valid("param");

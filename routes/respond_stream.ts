@@ -27,9 +27,16 @@ export function wantsStream(c: Context): boolean {
 export async function streamRespond(
   c: Context<AppEnv>,
   deps: Deps,
-  request: { worldId: WorldId; agentId: AgentId; input: RespondInput; logger?: Logger },
+  request: {
+    worldId: WorldId;
+    agentId: AgentId;
+    input: RespondInput;
+    /** The API key the message came with, stored on the memories it writes. */
+    keyId?: string;
+    logger?: Logger;
+  },
 ): Promise<Response> {
-  const { worldId, agentId, input } = request;
+  const { worldId, agentId, input, keyId } = request;
   await getWorld(deps, worldId);
   await loadAgent(deps, { worldId, agentId });
   return streamSSE(c, async (stream) => {
@@ -40,7 +47,7 @@ export async function streamRespond(
       );
     };
     try {
-      const result = await respond(deps, worldId, agentId, input, { onWords });
+      const result = await respond(deps, worldId, agentId, input, { onWords, keyId });
       await writes;
       await stream.writeSSE({ event: "done", data: JSON.stringify(result) });
     } catch (err) {

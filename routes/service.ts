@@ -1,4 +1,4 @@
-/** @module Service routes: health, the offline docs page and the playground. */
+/** @module Service routes: health and the offline docs page. */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
@@ -8,7 +8,6 @@ import { VERSION } from "../src/version.ts";
 import type { AppEnv } from "./app_env.ts";
 import { docsRoutes } from "./docs_page.ts";
 import { errorResponses } from "./errors.ts";
-import { playgroundPage } from "./playground_page.ts";
 
 const HealthCheck = z
   .object({
@@ -94,7 +93,7 @@ async function checkAll(deps: Deps): Promise<Record<"store" | "model" | "embedde
   return { store, model, embedder };
 }
 
-/** `/health`, `/docs` and the playground at `/`. */
+/** `/health` and `/docs`. */
 export function serviceRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
 
@@ -125,6 +124,5 @@ export function serviceRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
 
   app.route("/", docsRoutes());
-  app.get("/", (c) => c.html(playgroundPage(deps.model.info.mode, deps.storage.kind)));
   return app;
 }

@@ -89,6 +89,17 @@ export function worldArchiveRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     return response as never;
   });
   app.openapi(importRoute, async (c) => {
+    // Read as a stream, line by line: any other type (JSON most of all, which the edge's text
+    // checks would read whole first) is refused before a byte is taken.
+    const type = c.req.header("content-type") ?? "";
+    if (!/^application\/x-ndjson\b/i.test(type)) {
+      throw new SimulacraError(
+        "unsupported_media_type",
+        `Cannot import a body of type "${
+          type.slice(0, 60) || "none"
+        }": send the export file as application/x-ndjson`,
+      );
+    }
     const stream = c.req.raw.body;
     if (stream === null) {
       throw new SimulacraError(

@@ -21,6 +21,7 @@ import {
   tickWorld,
 } from "../src/simulation/tick_world.ts";
 import { World } from "../src/world/world.ts";
+import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
@@ -107,7 +108,16 @@ const eventsRoute = createRoute({
     "The world's event log: a JSON page, or a live SSE stream with Accept: text/event-stream",
   description:
     "Each SSE message has `event` = the event's type, `id` = seq and `data` = the event as JSON; comments keep idle streams alive. The stream ends when the client disconnects. `from=latest` skips the history; `agent` and `type` filter both the page and the stream.",
-  request: { params: WorldParams, query: EventsQuery, headers: LastEventId },
+  request: {
+    params: WorldParams,
+    query: EventsQuery.extend({
+      token: z.string().max(1000).optional().meta({
+        description:
+          "An events token from POST …/events/token, instead of the Authorization header (for EventSource)",
+      }),
+    }),
+    headers: LastEventId,
+  },
   responses: {
     200: {
       description: "Events oldest first, or a live stream of them",
@@ -133,8 +143,9 @@ export function worldEngineRoutes(
   app.openapi(tickRoute, async (c) => {
     const { world } = c.req.valid("param");
     const input = c.req.valid("json") ?? {};
+    const day = utcDay(Date.now());
     if (c.req.valid("query").wait === "false" && deps.queue) {
-      const planned = await startTick(deps, world, { ...input, queue: deps.queue });
+      const planned = await startTick(deps, world, { ...input, day, queue: deps.queue });
       if (planned.status === "done") {
         return c.json(
           { tickId: planned.tickId, status: "done" as const, result: planned.result },
@@ -143,7 +154,7 @@ export function worldEngineRoutes(
       }
       return c.json({ tickId: planned.tickId, status: "running" as const }, 202);
     }
-    return c.json(await tickWorld(deps, world, input), 200);
+    return c.json(await tickWorld(deps, world, { ...input, day }), 200);
   });
   app.openapi(tickStatusRoute, async (c) => {
     const { world, tickId } = c.req.valid("param");
@@ -151,7 +162,7 @@ export function worldEngineRoutes(
   });
   app.openapi(eventsRoute, async (c) => {
     const { world } = c.req.valid("param");
-    const query = c.req.valid("query");
+    const { token: _token, ...query } = c.req.valid("query");
     if (!c.req.header("accept")?.includes("text/event-stream")) {
       return c.json(await listEvents(deps, world, query), 200);
     }

@@ -5,6 +5,8 @@ import type { Deps } from "../src/deps.ts";
 import { WorldUsage, worldUsage } from "../src/world/world_usage.ts";
 import { createWorldFromTemplate } from "../src/templates/create_from_template.ts";
 import { CreateWorldInput, getWorld, listWorlds, World } from "../src/world/world.ts";
+import { seesWorld } from "../src/access/api_key.ts";
+import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorResponses } from "./errors.ts";
 import { DeletedBody, jsonBody, jsonContent as json, NextCursor, WorldParams } from "./_openapi.ts";
@@ -85,7 +87,10 @@ export function worldRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     async (c) => c.json(await createWorldFromTemplate(deps, c.req.valid("json")), 201),
   );
   app.openapi(listWorldsRoute, async (c) => {
-    const page = pageById(await listWorlds(deps), c.req.valid("query"));
+    // A key sees the worlds of its scope only.
+    const principal = c.get("principal");
+    const visible = (await listWorlds(deps)).filter((w) => seesWorld(principal, w.id));
+    const page = pageById(visible, c.req.valid("query"));
     return c.json({ worlds: page.items, next: page.next }, 200);
   });
   app.openapi(
@@ -98,7 +103,11 @@ export function worldRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   );
   app.openapi(
     usageRoute,
-    async (c) => c.json(await worldUsage(deps, c.req.valid("param").world), 200),
+    async (c) =>
+      c.json(
+        await worldUsage(deps, c.req.valid("param").world, { day: utcDay(Date.now()) }),
+        200,
+      ),
   );
   return app;
 }

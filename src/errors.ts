@@ -17,6 +17,7 @@ export type ErrorCode =
   | "unsupported_media_type"
   | "unprocessable"
   | "rate_limited"
+  | "budget_exceeded"
   | "model_unavailable"
   | "model_timeout"
   | "model_invalid_output"

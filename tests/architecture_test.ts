@@ -136,6 +136,8 @@ const LAYERS: Record<string, readonly string[]> = {
   "errors.ts": [],
   "ids.ts": [],
   "version.ts": [],
+  access: BASE, // API keys: permissions, scopes, principals
+  text: BASE, // text hygiene at the edge (control characters, JSON depth)
   time: BASE,
   model: BASE, // what a model call costs (usage)
   ports: [...BASE, "time", "model"], // the interfaces lib/ implements, and the records they carry
@@ -147,7 +149,7 @@ const LAYERS: Record<string, readonly string[]> = {
   memory: STATE, // storing, scoring and retrieving memories
   archive: [...STATE, "memory", "lifecycle"], // a world as one file: export, import, fork
   cognition: [...STATE, "memory"], // reflection, planning, reaction, dialogue, summaries
-  persona: [...STATE, "memory", "cognition"], // who an agent is: creation, cards, role-play
+  persona: [...STATE, "access", "text", "memory", "cognition"], // who an agent is: creation, cards, role-play
   simulation: [...STATE, "memory", "cognition"], // one agent's step, one world's tick, the cron
   lifecycle: STATE, // deleting worlds and agents with all they own, forgetting memories, pages
   templates: [...STATE, "memory", "cognition", "persona", "simulation"], // ready-made towns

@@ -27,7 +27,7 @@ Deno.test("startServer() on a terminal prints a short banner: URL, storage, mode
   assert.match(banner, new RegExp(`Docs +${url}/docs`));
   assert.match(banner, new RegExp(`Playground +${url}/`));
   assert.match(banner, new RegExp(`Storage +embedded at ${dataDir}`));
-  assert.match(banner, /Model +OFFLINE, a deterministic stand-in/);
+  assert.match(banner, /Model +OFFLINE, a rule-based stand-in/);
   assert.match(banner, /Time +each real minute the cron advances/);
   assert.match(banner, /"mode": "manual"/);
   assert.doesNotMatch(banner, /^\{/m, "not JSON");

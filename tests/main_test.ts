@@ -61,7 +61,7 @@ Deno.test("startServer() refuses an embedder that does not match the stored vect
       startServer({ SIMULACRA_DATA_DIR: dataDir, SIMULACRA_EMBEDDING_DIMENSIONS: "256" }, options),
       (err) =>
         err instanceof ConfigError &&
-        /embedded with "local-hash-v1" \(384 dimensions\)/.test(err.message),
+        /embedded with "local-hash-v2" \(384 dimensions\)/.test(err.message),
     );
   } finally {
     await Deno.remove(dataDir, { recursive: true });
@@ -73,4 +73,70 @@ Deno.test("startServer() fails fast on a bad configuration", async () => {
     startServer({ PORT: "abc" }, { logger: silentLogger, cron: () => {} }),
     (err) => err instanceof ConfigError && /PORT must be a whole number/.test(err.message),
   );
+});
+
+Deno.test("startServer() without an admin key says so, and refuses non-loopback Host names over TCP", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const lines: string[] = [];
+  const server = await startServer({ SIMULACRA_DATA_DIR: dataDir }, {
+    port: 0,
+    logger: silentLogger,
+    cron: () => {},
+    terminal: true,
+    announce: (line) => lines.push(line),
+  });
+  try {
+    assert.match(
+      lines.join("\n"),
+      /no SIMULACRA_ADMIN_KEY: 127\.0\.0\.1 and loopback Host names only, every request allowed/,
+    );
+    // fetch() will not send another Host: speak HTTP/1.1 on the socket, as a rebound page would.
+    const port = Number(new URL(server.url).port);
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+    await conn.write(
+      new TextEncoder().encode(
+        "GET /v1/worlds HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n",
+      ),
+    );
+    const reply = await new Response(conn.readable).text();
+    assert.match(reply, /^HTTP\/1\.1 403/);
+    assert.match(reply, /"code":"forbidden"/);
+    const local = await fetch(`${server.url}/v1/worlds`);
+    assert.equal(local.status, 200);
+    await local.body?.cancel();
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
+Deno.test("startServer() with an admin key backs off failed authentications by the connection's address", async () => {
+  const dataDir = await Deno.makeTempDir();
+  const admin = "admin-key-0123456789abcdef";
+  const server = await startServer({ SIMULACRA_DATA_DIR: dataDir, SIMULACRA_ADMIN_KEY: admin }, {
+    port: 0,
+    logger: silentLogger,
+    cron: () => {},
+    announce: () => {},
+  });
+  try {
+    const statuses = [];
+    for (let i = 0; i < 11; i++) {
+      const res = await fetch(`${server.url}/v1/worlds`, {
+        headers: { authorization: `Bearer wrong-${i}` },
+      });
+      statuses.push(res.status);
+      await res.body?.cancel();
+    }
+    assert.deepEqual(statuses, [...Array(10).fill(403), 429]);
+    const blocked = await fetch(`${server.url}/v1/worlds`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    assert.equal(blocked.status, 429);
+    assert.ok(Number(blocked.headers.get("retry-after")) >= 1);
+    await blocked.body?.cancel();
+  } finally {
+    await server.shutdown();
+    await Deno.remove(dataDir, { recursive: true });
+  }
 });

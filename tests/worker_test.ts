@@ -10,7 +10,9 @@ import { Miniflare } from "npm:miniflare@4.20260426.0";
 import { startRedisServer } from "../dev/redis_server.ts";
 import { startUpstashRedisGateway } from "../dev/upstash_redis_gateway.ts";
 import { startUpstashVectorServer } from "../dev/upstash_vector_server.ts";
+import { PLAYGROUND_ASSETS } from "../playground/assets.gen.ts";
 import { hasRedisServer } from "./_helpers/backends.ts";
+import { hasChromium, launchChromium } from "./_helpers/browser.ts";
 import { RESIDENTS, TOWN } from "./src/world/_town_fixture.ts";
 
 const ADMIN_KEY = "worker-admin-key-0123456789";
@@ -26,6 +28,48 @@ async function buildWorker(outdir: string): Promise<string> {
     throw new Error(`wrangler build failed:\n${new TextDecoder().decode(out.stderr).slice(-2000)}`);
   }
   return `${outdir}/worker.js`;
+}
+
+/**
+ * The playground in Chromium on the worker (workerd over HTTP): the admin-key prompt, the worlds
+ * list, a world with its clock, one Tick and the live event stream, all from this origin only.
+ */
+async function playgroundOnWorker(base: string): Promise<void> {
+  await using browser = await launchChromium();
+  const origin = new URL(base).origin;
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const outside: string[] = [];
+  const errors: string[] = [];
+  await context.route("**/*", (route) => {
+    if (new URL(route.request().url()).origin === origin) return route.continue();
+    outside.push(route.request().url());
+    return route.abort("blockedbyclient");
+  });
+  const page = await context.newPage();
+  page.on("console", (m) => m.type() === "error" && errors.push(m.text()));
+  page.on("pageerror", (e) => errors.push(e.message));
+  const failed: string[] = [];
+  page.on("response", (r) => {
+    if (r.status() >= 400) failed.push(`${r.status()} ${new URL(r.url()).pathname}`);
+  });
+  await page.goto(`${origin}/`);
+  const dialog = page.getByRole("dialog", { name: "Admin key" });
+  await dialog.getByLabel("Admin key").fill(ADMIN_KEY);
+  await dialog.getByRole("button", { name: "Use key" }).click();
+  await page.getByRole("link", { name: /Cron town/ }).click();
+  await page.locator("#clock-time").getByText("07:20").waitFor();
+  await page.getByText("● Live").waitFor();
+  await page.getByRole("button", { name: "Tick", exact: true }).click();
+  await page.locator("#clock-time").getByText("07:30").waitFor();
+  await page.getByRole("tab", { name: "Timeline" }).click();
+  await page.locator('.event[data-type="tick"]').first().waitFor();
+  await context.close();
+  assert.deepEqual(outside, [], "no request left the worker");
+  // Chromium logs each 4xx as a console error; the only ones are the 401 that brings up the key
+  // prompt and the 404 that says this world has no environment (shown as an empty state).
+  assert.deepEqual(failed, ["401 /v1/worlds", "404 /v1/worlds/cron-town/environment"]);
+  assert.equal(errors.length, failed.length);
+  assert.ok(errors.every((e) => e.startsWith("Failed to load resource")), errors.join("\n"));
 }
 
 /** Cloudflare's limit on a Worker's gzipped size on the free plan. */
@@ -64,7 +108,7 @@ if (!redisPresent) {
 
 Deno.test({
   name:
-    "worker.ts serves /health and /docs on Upstash and its scheduled handler advances a world once per minute, even when fired twice",
+    "worker.ts serves /health, /docs and the playground on Upstash, and its scheduled handler advances a world once per minute, even when fired twice",
   ignore: !redisPresent,
   sanitizeOps: false,
   sanitizeResources: false,
@@ -82,6 +126,8 @@ Deno.test({
         modulesRoot: outdir,
         compatibilityDate: "2026-04-01",
         compatibilityFlags: ["nodejs_compat"],
+        host: "127.0.0.1",
+        port: 0,
         bindings: {
           UPSTASH_REDIS_REST_URL: gateway.url,
           UPSTASH_REDIS_REST_TOKEN: "rtoken",
@@ -98,6 +144,16 @@ Deno.test({
       assert.equal(health.storage, "upstash");
       assert.equal(health.model.mode, "offline");
       assert.equal(health.cron, null);
+
+      // The playground is inside the bundle: served with no disk to read.
+      const page = await mf.dispatchFetch("http://localhost/");
+      assert.equal(page.status, 200);
+      assert.equal(await page.text(), PLAYGROUND_ASSETS["index.html"].body);
+      for (const name of ["js/main.js", "js/api.js", "style.css"]) {
+        const asset = await mf.dispatchFetch(`http://localhost/playground/${name}`);
+        assert.equal(asset.headers.get("content-type"), PLAYGROUND_ASSETS[name].type, name);
+        assert.equal(await asset.text(), PLAYGROUND_ASSETS[name].body, name);
+      }
 
       const denied = await mf.dispatchFetch("http://localhost/v1/worlds");
       assert.equal(denied.status, 401);
@@ -144,6 +200,7 @@ Deno.test({
       const nextMinute = new Date("2026-11-22T10:01:00Z");
       await worker.scheduled({ scheduledTime: nextMinute, cron: "* * * * *" });
       assert.equal(await clock(), "2023-02-13T07:20:00");
+      if (hasChromium) await playgroundOnWorker(String(await mf.ready));
     } finally {
       await mf?.dispose();
       await gateway.close();

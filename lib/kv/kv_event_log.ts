@@ -10,6 +10,7 @@
  * also serialised in process, so staged events are never overwritten by a concurrent append.
  */
 import { SimulacraError } from "../../src/errors.ts";
+import { AppendBell, type BellWaitOptions } from "../_append_bell.ts";
 import type { EventLog, LoggedEvent, NewEvent } from "../../src/ports/event_log.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
 import {
@@ -47,6 +48,7 @@ function eventKey(worldId: string, seq: number): Deno.KvKey {
 export class KvEventLog implements EventLog {
   readonly #kv: Deno.Kv;
   readonly #mutex = new KeyedMutex();
+  readonly #bell = new AppendBell();
 
   constructor(options: KvEventLogOptions) {
     this.#kv = options.kv;
@@ -85,11 +87,19 @@ export class KvEventLog implements EventLog {
             if (b === batches.length - 1) op.set(counterKey(worldId), last + events.length);
             committed = (await op.commit()).ok;
           }
-          if (committed) return encoded.map((bytes) => decodeJson<LoggedEvent>(bytes));
+          if (committed) {
+            this.#bell.ring(worldId, last + events.length);
+            return encoded.map((bytes) => decodeJson<LoggedEvent>(bytes));
+          }
           // Another writer moved the counter first (only possible from another process).
         }
         throw new Error("The event counter kept changing");
       }));
+  }
+
+  /** Waits for an append by this process (see the port); no KV call. */
+  waitForAppend(worldId: string, after: number, options: BellWaitOptions): Promise<void> {
+    return this.#bell.wait(worldId, after, options);
   }
 
   /** Events with `seq > after`, oldest first, at most `limit`. */
@@ -130,6 +140,7 @@ export class KvEventLog implements EventLog {
       guard("remove events", async () => {
         if (options.agentId === undefined) {
           const [events] = await deletePrefixes(this.#kv, [["ev", worldId]]);
+          this.#bell.reset(worldId);
           return Math.max(0, events - 1); // the counter is under the prefix too
         }
         const entries = await listAll<Uint8Array>(this.#kv, { prefix: ["ev", worldId, "e"] });

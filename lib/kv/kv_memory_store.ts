@@ -24,20 +24,23 @@
  * for `KvStorage.scanMemories`); reads are then served from memory and every write updates KV
  * first, the cache after. The KV file stays the source of truth: a restart reloads it. Writes
  * per agent are serialised by an in-process mutex, so one process must own the file; the head
- * check makes a second writer fail with `conflict` instead of corrupting it. Loaded agents stay
- * cached until the store is closed.
+ * check makes a second writer fail with `conflict` instead of corrupting it. Loaded agents share
+ * one {@linkcode CacheBudget} with the vector slabs and are dropped least recently used when it
+ * is exceeded; the next use reloads them from KV.
  */
 import { ConflictError, SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
   ListMemoriesOptions,
   MemoryIndex,
   MemoryPage,
+  MemoryRankFields,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
 import type { FencedWrite, Lease } from "../../src/ports/lock.ts";
-import type { GameTime } from "../../src/time/game_time.ts";
+import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
+import { CacheBudget } from "./_cache_budget.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
 import { MemoryColumns } from "./_memory_columns.ts";
 import {
@@ -63,6 +66,8 @@ import { leaseCheck } from "./kv_lock.ts";
 export interface KvMemoryStoreOptions {
   /** An open Deno KV; the caller closes it. */
   kv: Deno.Kv;
+  /** The cache budget, shared with the vector index. @default 256 MiB of its own */
+  budget?: CacheBudget;
 }
 
 /** The commit point of an agent's stream. */
@@ -113,6 +118,12 @@ interface AgentState {
 const byCreated = (e: Entry): SortKey => [e.record.createdAt, e.record.id];
 const byAccessed = (e: Entry): SortKey => [e.record.lastAccessedAt, e.record.id];
 const byImportance = (e: Entry): SortKey => [e.record.importance, e.record.id];
+
+/**
+ * Estimated bytes one cached memory takes (record, four sorted indexes, columns), for the cache
+ * budget; measured with `tests/bench/embedded_cache_rss.ts`.
+ */
+const MEMORY_CACHE_BYTES = 1_200;
 
 /** Room the final atomic operation keeps for the head write and its check. */
 const HEAD_RESERVE = { mutations: 1, bytes: 200 };
@@ -217,9 +228,11 @@ export class KvMemoryStore implements MemoryStore {
   readonly #kv: Deno.Kv;
   readonly #agents = new Map<string, AgentState>();
   readonly #mutex = new KeyedMutex();
+  readonly #budget: CacheBudget;
 
   constructor(options: KvMemoryStoreOptions) {
     this.#kv = options.kv;
+    this.#budget = options.budget ?? new CacheBudget();
   }
 
   /**
@@ -300,6 +313,22 @@ export class KvMemoryStore implements MemoryStore {
   }
 
   /** Every memory, by creation time then id. */
+  async rankFields(
+    scope: AgentScope,
+    ids: readonly MemoryId[],
+    options: { kinds?: readonly MemoryKind[] } = {},
+  ): Promise<(MemoryRankFields | null)[]> {
+    const records = await this.getMany(scope, ids);
+    return records.map((r) =>
+      r === null || (options.kinds !== undefined && !options.kinds.includes(r.kind)) ? null : {
+        id: r.id,
+        createdAt: r.createdAt,
+        accessedMinutes: gameMinutes(r.lastAccessedAt),
+        importance: r.importance,
+      }
+    );
+  }
+
   async all(scope: AgentScope): Promise<MemoryRecord[]> {
     const state = await this.#state(scope);
     return state.created.slice().map((e) => e.record);
@@ -488,7 +517,9 @@ export class KvMemoryStore implements MemoryStore {
         }
       }
     } catch (error) {
-      this.#agents.delete(JSON.stringify(prefixOf(scope)));
+      const key = JSON.stringify(prefixOf(scope));
+      this.#agents.delete(key);
+      this.#budget.forget(`mem:${key}`);
       throw error;
     }
   }
@@ -531,8 +562,16 @@ export class KvMemoryStore implements MemoryStore {
   async #state(scope: AgentScope): Promise<AgentState> {
     const key = JSON.stringify(prefixOf(scope));
     const cached = this.#agents.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return this.#used(key, cached);
     return await this.#mutex.run(key, () => guard("read memories", () => this.#load(scope)));
+  }
+
+  /** Marks an agent's state as just used in the cache budget (which may evict others). */
+  #used(key: string, state: AgentState): AgentState {
+    this.#budget.use(`mem:${key}`, state.byId.size * MEMORY_CACHE_BYTES, () => {
+      if (this.#agents.get(key) === state) this.#agents.delete(key);
+    });
+    return state;
   }
 
   /** Loads an agent from KV (call under its mutex), dropping what uncommitted writes left. */
@@ -540,7 +579,7 @@ export class KvMemoryStore implements MemoryStore {
     const prefix = prefixOf(scope);
     const key = JSON.stringify(prefix);
     const cached = this.#agents.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return this.#used(key, cached);
 
     const headKey = [...prefix, "head"];
     const headEntry = await this.#kv.get<Head>(headKey);
@@ -588,7 +627,7 @@ export class KvMemoryStore implements MemoryStore {
     }
     const state = newState(head, headEntry.versionstamp, entries);
     this.#agents.set(key, state);
-    return state;
+    return this.#used(key, state);
   }
 }
 

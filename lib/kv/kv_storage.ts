@@ -23,14 +23,19 @@ import type { Lock } from "../../src/ports/lock.ts";
 import type { MemoryStore } from "../../src/ports/memory_store.ts";
 import type { ScanMemoriesOptions, Storage } from "../../src/ports/storage.ts";
 import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
+import type { AuditLog } from "../../src/ports/audit_log.ts";
+import type { RateLimiter } from "../../src/ports/rate_limiter.ts";
 import type { VectorIndex } from "../../src/ports/vector_index.ts";
 import { guard } from "./_kv_support.ts";
+import { CacheBudget } from "./_cache_budget.ts";
 import { KvDocumentStore } from "./kv_document_store.ts";
 import { KvEventLog } from "./kv_event_log.ts";
 import { KvIdempotencyStore } from "./kv_idempotency_store.ts";
 import { KvLock } from "./kv_lock.ts";
 import { KvMemoryStore } from "./kv_memory_store.ts";
 import { KvUsageLedger } from "./kv_usage_ledger.ts";
+import { KvAuditLog } from "./kv_audit_log.ts";
+import { KvRateLimiter } from "./kv_rate_limiter.ts";
 import { KvVectorIndex } from "./kv_vector_index.ts";
 
 /** Options of {@linkcode openKvStorage}. */
@@ -42,6 +47,12 @@ export interface KvStorageOptions {
   path?: string;
   /** The embedding dimension every stored vector has (the embedder's). */
   dimensions: number;
+  /**
+   * Most bytes (estimated) the per-agent caches of memories and vectors may hold together;
+   * beyond it the least recently used agents are dropped from memory (and reloaded from the
+   * file when next used). @default 256 MiB
+   */
+  cacheBytes?: number;
 }
 
 /** Vectors are stored as one float32 KV value each, so at most 64 KiB / 4 floats. */
@@ -57,21 +68,37 @@ export class KvStorage implements Storage {
   readonly events: EventLog;
   readonly idempotency: IdempotencyStore;
   readonly usage: UsageLedger;
+  readonly rateLimits: RateLimiter;
+  readonly audit: AuditLog;
   readonly #kv: Deno.Kv;
   readonly #memories: KvMemoryStore;
   readonly #vectors: KvVectorIndex;
+  readonly #budget: CacheBudget;
   #closed = false;
 
   /** Wraps an open KV, which this storage then owns and closes. */
-  constructor(kv: Deno.Kv, options: { dimensions: number }) {
+  constructor(kv: Deno.Kv, options: { dimensions: number; cacheBytes?: number }) {
     this.#kv = kv;
+    const budget = this.#budget = new CacheBudget(options.cacheBytes);
     this.documents = new KvDocumentStore({ kv });
-    this.memories = this.#memories = new KvMemoryStore({ kv });
-    this.vectors = this.#vectors = new KvVectorIndex({ kv, dimensions: options.dimensions });
+    this.memories = this.#memories = new KvMemoryStore({ kv, budget });
+    this.vectors = this.#vectors = new KvVectorIndex({
+      kv,
+      dimensions: options.dimensions,
+      budget,
+    });
     this.locks = new KvLock({ kv });
     this.events = new KvEventLog({ kv });
     this.idempotency = new KvIdempotencyStore({ kv });
     this.usage = new KvUsageLedger({ kv });
+    this.rateLimits = new KvRateLimiter({ kv });
+    this.audit = new KvAuditLog({ kv });
+  }
+
+  /** What the per-agent caches hold now (estimated bytes, items) and their budget. */
+  get cache(): { bytes: number; items: number; maxBytes: number } {
+    const b = this.#budget;
+    return { bytes: b.totalBytes, items: b.size, maxBytes: b.maxBytes };
   }
 
   /**
@@ -131,8 +158,13 @@ export class KvStorage implements Storage {
  * const storage = await openKvStorage({ path: ".simulacra/data.kv", dimensions: 384 });
  * ```
  */
-export async function openKvStorage(options: KvStorageOptions): Promise<Storage> {
-  const { path, dimensions } = options;
+export async function openKvStorage(options: KvStorageOptions): Promise<KvStorage> {
+  const { path, dimensions, cacheBytes } = options;
+  if (cacheBytes !== undefined && !(Number.isInteger(cacheBytes) && cacheBytes > 0)) {
+    throw new ConfigError(
+      `Cannot budget ${cacheBytes} bytes for the caches: use a positive integer`,
+    );
+  }
   if (!Number.isInteger(dimensions) || dimensions < 1 || dimensions > MAX_DIMENSIONS) {
     throw new ConfigError(
       `Cannot store vectors of ${dimensions} dimensions: use the embedder's dimension, 1-${MAX_DIMENSIONS}`,
@@ -143,5 +175,5 @@ export async function openKvStorage(options: KvStorageOptions): Promise<Storage>
     await Deno.mkdir(dirname(path), { recursive: true });
     return await Deno.openKv(path);
   });
-  return new KvStorage(kv, { dimensions });
+  return new KvStorage(kv, { dimensions, cacheBytes });
 }

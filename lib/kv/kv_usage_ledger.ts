@@ -7,7 +7,8 @@
  */
 import { SimulacraError } from "../../src/errors.ts";
 import type { UsageRecord } from "../../src/model/usage.ts";
-import type { UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/usage_ledger.ts";
+import type { Spend, UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/usage_ledger.ts";
+import { worldSubject } from "../../src/world/budget.ts";
 import { assertKeySize, deletePrefixes, guard, listAll } from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvUsageLedger}. */
@@ -80,7 +81,11 @@ export class KvUsageLedger implements UsageLedger {
       ? ["usage", worldId]
       : ["usage", worldId, "agent", options.agentId];
     assertKeySize(prefix, "world or agent id");
-    await guard("remove model usage", () => deletePrefixes(this.#kv, [prefix]));
+    // A removed world takes its daily budget counters along.
+    const prefixes = options.agentId === undefined
+      ? [prefix, ["spend", worldSubject(worldId)]]
+      : [prefix];
+    await guard("remove model usage", () => deletePrefixes(this.#kv, prefixes));
   }
 
   /** The totals of a world (zeros when nothing was recorded). */
@@ -103,6 +108,36 @@ export class KvUsageLedger implements UsageLedger {
         counts[field] = Number(value.value);
       }
       return totals;
+    });
+  }
+
+  /**
+   * Adds to a budget counter. Deno KV's `sum` takes no expiry, so the counters stay (two
+   * numbers per subject and day).
+   *
+   * @throws {SimulacraError} `invalid_request` on a negative or non-finite count.
+   */
+  async addSpend(subject: string, period: string, spend: Spend): Promise<void> {
+    const key: Deno.KvKey = ["spend", subject, period];
+    assertKeySize(key, "budget subject");
+    const calls = count(spend.calls, "calls");
+    const tokens = count(spend.tokens, "tokens");
+    await guard("record budget spend", async () => {
+      await this.#kv.atomic().sum([...key, "calls"], calls).sum([...key, "tokens"], tokens)
+        .commit();
+    });
+  }
+
+  /** A budget counter (zeros when nothing was spent). */
+  async spend(subject: string, period: string): Promise<Spend> {
+    const key: Deno.KvKey = ["spend", subject, period];
+    assertKeySize(key, "budget subject");
+    return await guard("read budget spend", async () => {
+      const [calls, tokens] = await this.#kv.getMany<[Deno.KvU64, Deno.KvU64]>([
+        [...key, "calls"],
+        [...key, "tokens"],
+      ]);
+      return { calls: Number(calls.value?.value ?? 0n), tokens: Number(tokens.value?.value ?? 0n) };
     });
   }
 }

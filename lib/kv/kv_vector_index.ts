@@ -15,6 +15,7 @@ import { SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { VectorEntry, VectorIndex, VectorMatch } from "../../src/ports/vector_index.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
+import { CacheBudget } from "./_cache_budget.ts";
 import {
   addWrites,
   assertKeySize,
@@ -34,6 +35,8 @@ export interface KvVectorIndexOptions {
   kv: Deno.Kv;
   /** The dimension of every vector (the embedder's). */
   dimensions: number;
+  /** The cache budget, shared with the memory store. @default 256 MiB of its own */
+  budget?: CacheBudget;
 }
 
 /** KV reads ten keys at most per `getMany`. */
@@ -62,10 +65,12 @@ export class KvVectorIndex implements VectorIndex {
   readonly #kv: Deno.Kv;
   readonly #slabs = new Map<string, VectorSlab>();
   readonly #mutex = new KeyedMutex();
+  readonly #budget: CacheBudget;
 
   constructor(options: KvVectorIndexOptions) {
     this.#kv = options.kv;
     this.dimensions = options.dimensions;
+    this.#budget = options.budget ?? new CacheBudget();
   }
 
   /**
@@ -145,6 +150,22 @@ export class KvVectorIndex implements VectorIndex {
     return (await this.#slab(scope)).ids() as MemoryId[];
   }
 
+  /** Exact cosines from the stored unit vectors (see the port). */
+  async cosines(
+    scope: AgentScope,
+    ids: readonly MemoryId[],
+    vector: Float32Array,
+  ): Promise<Map<MemoryId, number>> {
+    const unit = this.#unit(vector, "score with");
+    const out = new Map<MemoryId, number>();
+    for (const entry of await this.fetch(scope, ids)) {
+      let dot = 0;
+      for (let i = 0; i < unit.length; i++) dot += unit[i] * entry.vector[i];
+      out.set(entry.id, Math.max(-1, Math.min(1, dot)));
+    }
+    return out;
+  }
+
   /** The stored (unit-length) vectors of these ids, in the order asked; missing ids are left out. */
   async fetch(scope: AgentScope, ids: readonly MemoryId[]): Promise<VectorEntry[]> {
     const unique = [...new Set(ids)];
@@ -212,6 +233,7 @@ export class KvVectorIndex implements VectorIndex {
           } catch (error) {
             // KV has the batch, the slab may not: drop it, the next query reloads from KV.
             this.#slabs.delete(key);
+            this.#budget.forget(`vec:${key}`);
             throw error;
           }
         }
@@ -222,11 +244,11 @@ export class KvVectorIndex implements VectorIndex {
   async #slab(scope: AgentScope): Promise<VectorSlab> {
     const key = scopeKey(scope);
     const cached = this.#slabs.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return this.#used(key, cached);
     return await this.#mutex.run(key, () =>
       guard("load vectors", async () => {
         const loaded = this.#slabs.get(key);
-        if (loaded !== undefined) return loaded;
+        if (loaded !== undefined) return this.#used(key, loaded);
         const slab = new VectorSlab(this.dimensions);
         const prefix = ["vec", scope.worldId, scope.agentId];
         for (const entry of await listAll<Uint8Array>(this.#kv, { prefix })) {
@@ -241,8 +263,16 @@ export class KvVectorIndex implements VectorIndex {
           slab.set(entry.key[3] as string, fromBytes(entry.value));
         }
         this.#slabs.set(key, slab);
-        return slab;
+        return this.#used(key, slab);
       }));
+  }
+
+  /** Marks an agent's slab as just used in the cache budget (which may evict others). */
+  #used(key: string, slab: VectorSlab): VectorSlab {
+    this.#budget.use(`vec:${key}`, slab.size * (this.dimensions * 4 + 64), () => {
+      if (this.#slabs.get(key) === slab) this.#slabs.delete(key);
+    });
+    return slab;
   }
 
   /** A unit-length copy of `vector`, or `invalid_request`. */

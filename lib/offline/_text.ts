@@ -9,7 +9,7 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
   own same she should so some such than that the their theirs them themselves then there these
   they this those through to too under until up very was we were what when where which while who
   whom why will with would you your yours yourself yourselves s t don isn aren wasn weren doesn
-  didn won wouldn shouldn couldn ll re ve d m o y also into onto upon via per`
+  didn wouldn shouldn couldn ll re ve d m o y also into onto upon via per`
     .split(/\s+/)
     .filter((word) => word.length > 0),
 );
@@ -17,17 +17,40 @@ export const STOP_WORDS: ReadonlySet<string> = new Set(
 const WORD = /[\p{L}\p{N}]+(?:'[\p{L}]+)?/gu;
 const MARKS = /\p{M}+/gu;
 
-/** Lower-cases, strips accents and splits a text into words; possessive "'s" is dropped. */
+/**
+ * Lower-cases, strips accents and splits a text into words; possessive "'s" is dropped and a
+ * negation ("won't", "can't", "didn't") becomes "not", so "won" keeps meaning "won".
+ */
 export function words(text: string): string[] {
   const folded = text.toLowerCase().normalize("NFKD").replace(MARKS, "");
   const out: string[] = [];
   for (const match of folded.matchAll(WORD)) {
     const word = match[0];
     const apostrophe = word.indexOf("'");
-    out.push(apostrophe === -1 ? word : word.slice(0, apostrophe));
+    if (apostrophe === -1) out.push(word);
+    else if (word.endsWith("n't")) out.push("not");
+    else out.push(word.slice(0, apostrophe));
   }
   return out;
 }
+
+// Irregular past forms → the base form, so "lost" meets "lose" and "told" meets "tell". Only
+// forms that are not also common words of their own ("left", "saw", "found", "lay" are out).
+const IRREGULAR: ReadonlyMap<string, string> = new Map(
+  `ate:eat began:begin begun:begin bought:buy brought:bring broke:break broken:break built:build
+  caught:catch chose:choose chosen:choose came:come drank:drink drunk:drink drove:drive
+  driven:drive eaten:eat fell:fall fallen:fall felt:feel fought:fight forgot:forget
+  forgotten:forget forgave:forgive gave:give given:give gone:go went:go grew:grow grown:grow
+  heard:hear held:hold hid:hide hidden:hide kept:keep knew:know known:know led:lead lost:lose
+  made:make meant:mean met:meet paid:pay ran:run rode:ride ridden:ride rang:ring rung:ring
+  said:say sang:sing sung:sing sat:sit seen:see sent:send sold:sell slept:sleep spoke:speak
+  spoken:speak spent:spend stole:steal stolen:steal stood:stand swam:swim swum:swim took:take
+  taken:take taught:teach thought:think threw:throw thrown:throw told:tell understood:understand
+  woke:wake woken:wake won:win wore:wear worn:wear wrote:write written:write`
+    .split(/\s+/)
+    .filter((pair) => pair.length > 0)
+    .map((pair) => pair.split(":") as [string, string]),
+);
 
 // Longest suffixes first; each pair is [suffix, replacement].
 const SUFFIXES: ReadonlyArray<readonly [string, string]> = [
@@ -71,6 +94,8 @@ export function stem(word: string): string {
 const STEMS = new Map<string, string>();
 
 function stemUncached(word: string): string {
+  const base = IRREGULAR.get(word);
+  if (base !== undefined) return base === word ? word : stemUncached(base);
   if (word.length <= 3 || !/^\p{L}+$/u.test(word)) return word;
   let out = word;
   for (const [suffix, replacement] of SUFFIXES) {

@@ -11,7 +11,7 @@ const BANDS: ReadonlyArray<readonly [number, string]> = [
   ],
   [
     2,
-    "eat eating ate breakfast lunch dinner snack cook cooking wash washing clean cleaning dress dressing walk walking read reading commute commuting type typing drink drinking coffee tea water shop shopping groceries desk work working write writing study studying exercise jog jogging bed toilet dishes laundry tidy sweep brew brewing stove fridge garden gardening",
+    "eat eating ate breakfast lunch dinner snack cook cooking wash washing clean cleaning dress dressing walk walking read reading commute commuting type typing drink drinking coffee tea water shop shopping groceries desk work working write writing study studying exercise jog jogging bed toilet dishes laundry tidy sweep brew brewing stove fridge garden gardening serve serving customer customers counter restock restocking shelf shelves wipe wiping seat order ordering notes material review reviewing stretch stretching errand errands routine bath",
   ],
   [
     4,

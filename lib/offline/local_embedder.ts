@@ -17,17 +17,25 @@ export interface LocalEmbedderOptions {
 const STEM_WEIGHT = 1;
 const BIGRAM_WEIGHT = 0.6;
 const TRIGRAM_WEIGHT = 0.3;
+// A stem's first five letters: "mayor" meets "mayoral", "decor" meets "decorations".
+const PREFIX_WEIGHT = 0.5;
+const PREFIX_LETTERS = 5;
 // FNV-1a offset bases that keep the families' hashes apart.
 const STEM_SEED = 0x811c9dc5;
 const BIGRAM_SEED = 0x050c5d1f;
 const TRIGRAM_SEED = 0x2f5a6c3b;
+const PREFIX_SEED = 0x6b43a9b5;
+/** The token of a text with no visible characters at all. */
+const BLANK = "\u2205";
 
 /**
  * Deterministic lexical-semantic embeddings for offline use: lower-cased words, stop words
  * removed, a light stemmer, then feature hashing (FNV-1a, signed) of stems, word bigrams and
- * character trigrams into `dimensions` buckets, with sub-linear term frequency (1 + ln tf) and
- * L2 normalisation. Texts that share words or stems get clearly higher cosines than unrelated
- * texts; synonyms do not (use a real embedding model for that). Free: usage is always zero.
+ * character trigrams into `dimensions` buckets, plus a stem's first five letters, with sub-linear term frequency (1 + ln tf) and
+ * L2 normalisation. Irregular past forms count as their base ("lost" as "lose"). Texts that share
+ * words or stems get clearly higher cosines than unrelated texts; synonyms do not (use a real
+ * embedding model for that). A text with no letters or digits ("!!!", "🙂") is embedded from its
+ * characters, so every text gets a non-zero direction. Free: usage is always zero.
  *
  * @example
  * ```ts
@@ -38,7 +46,7 @@ const TRIGRAM_SEED = 0x2f5a6c3b;
  * ```
  */
 export class LocalEmbedder implements Embedder {
-  /** The mode, the model ("local-hash-v1") and the vector length. */
+  /** The mode, the model ("local-hash-v2") and the vector length. */
   readonly info: EmbedderInfo;
 
   /** @throws {RangeError} When `dimensions` is not a positive integer. */
@@ -47,10 +55,10 @@ export class LocalEmbedder implements Embedder {
     if (!Number.isInteger(dimensions) || dimensions <= 0) {
       throw new RangeError(`Cannot create a local embedder with ${dimensions} dimensions`);
     }
-    this.info = { mode: "local", model: "local-hash-v1", dimensions };
+    this.info = { mode: "local", model: "local-hash-v2", dimensions };
   }
 
-  /** Embeds texts, in order, as unit-length vectors (only a blank text embeds as zeros). */
+  /** Embeds texts, in order, as unit-length vectors. */
   embed(texts: readonly string[], _attribution: Attribution): Promise<Embeddings> {
     return Promise.resolve({
       vectors: texts.map((text) => this.vector(text)),
@@ -65,14 +73,14 @@ export class LocalEmbedder implements Embedder {
     let stems = contentStems(text);
     // A text of only stop words ("Who is there?") still deserves a direction.
     if (stems.length === 0) stems = words(text).map(stem);
-    // And a text without words ("!!!", "🙂") is its characters, so it never embeds as zeros.
-    if (stems.length === 0) stems = [...text].filter((ch) => ch.trim() !== "");
+    // No words at all ("!!!", "🙂"): its characters, so it still finds texts like it.
+    if (stems.length === 0) stems = symbols(text);
 
     // Term frequencies per feature in a small open-addressing table keyed by the feature's hash
     // (hashing with a per-family seed avoids building feature strings).
     let capacity = 16;
     let features = 0;
-    for (const current of stems) features += current.length + 2;
+    for (const current of stems) features += current.length + 3;
     while (capacity < features * 2) capacity *= 2;
     const keys = new Uint32Array(capacity);
     const tfs = new Uint16Array(capacity);
@@ -89,6 +97,9 @@ export class LocalEmbedder implements Embedder {
     for (let i = 0; i < stems.length; i++) {
       const current = stems[i];
       count(fnv1a(current, STEM_SEED), STEM_WEIGHT);
+      if (current.length >= PREFIX_LETTERS) {
+        count(fnv1a(current.slice(0, PREFIX_LETTERS), PREFIX_SEED), PREFIX_WEIGHT);
+      }
       if (i + 1 < stems.length) {
         count(fnv1a(stems[i + 1], fnv1a(current, BIGRAM_SEED)), BIGRAM_WEIGHT);
       }
@@ -118,4 +129,10 @@ export class LocalEmbedder implements Embedder {
     }
     return out;
   }
+}
+
+/** The visible characters of a text, one token each (whole emoji kept together); never empty. */
+function symbols(text: string): string[] {
+  const out = [...text.replace(/\s+/gu, "")];
+  return out.length > 0 ? out : [BLANK];
 }

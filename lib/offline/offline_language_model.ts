@@ -1,4 +1,4 @@
-/** @module LanguageModel used when no model is configured: deterministic, schema-valid answers from a prompt's inputs. */
+/** @module LanguageModel used when no model is configured: schema-valid answers from a prompt's inputs, replayable with a seed. */
 import { z } from "zod";
 import { ModelUnavailableError } from "../../src/errors.ts";
 import type {
@@ -15,9 +15,12 @@ import { type JsonSchema, sampleJsonSchema } from "./json_schema_sample.ts";
 
 /**
  * Answers one prompt kind offline from the prompt's structured `input`. The answer is validated
- * against the prompt's schema, so it may be the schema's input form (before defaults).
+ * against the prompt's schema, so it may be the schema's input form (before defaults). `key`
+ * names the call's context for choices between phrasings: the world's seed (else the world
+ * id), the agent and the prompt kind; a responder adds the game time and what it is about, so
+ * a choice never depends on when or in which order calls arrive.
  */
-export type OfflineResponder = (input: unknown, prompt: Prompt<unknown>) => unknown;
+export type OfflineResponder = (input: unknown, prompt: Prompt<unknown>, key: string) => unknown;
 
 /** Options for {@linkcode OfflineLanguageModel}. */
 export interface OfflineLanguageModelOptions {
@@ -52,7 +55,9 @@ export function registerOfflineResponder(kind: string, responder: OfflineRespond
 }
 
 /**
- * A deterministic stand-in for a language model, used when none is configured. A prompt kind
+ * A rule-based stand-in for a language model, used when none is configured. Its answers depend
+ * only on the prompt and on the call's seed (else world), agent and kind, never on timing: with
+ * the world's `seed` setting a run replays exactly. A prompt kind
  * with a responder (given to the constructor, registered, or built in: "importance") is answered
  * from the prompt's `input`; any other kind gets a value synthesised from its zod schema, with
  * strings drawn from the input's text. Usage is estimated with the o200k tokenizer.
@@ -99,7 +104,7 @@ export class OfflineLanguageModel implements LanguageModel {
     try {
       answer = responder === undefined
         ? synthesise(prompt as Prompt<unknown>)
-        : responder(prompt.input, prompt as Prompt<unknown>);
+        : responder(prompt.input, prompt as Prompt<unknown>, choiceKey(prompt.kind, attribution));
     } catch (cause) {
       throw invalid(prompt.kind, `the ${source} failed`, [], cause);
     }
@@ -117,7 +122,8 @@ export class OfflineLanguageModel implements LanguageModel {
       promptTokens: countChatTokens(prompt.messages),
       completionTokens: countTextTokens(JSON.stringify(answer) ?? ""),
     };
-    await this.#onUsage?.({ ...attribution, ...usage, model: MODEL, estimated: true });
+    const { seed: _seed, ...accounted } = attribution;
+    await this.#onUsage?.({ ...accounted, ...usage, model: MODEL, estimated: true });
     return { value: result.data, usage, model: MODEL };
   }
 
@@ -139,6 +145,14 @@ export class OfflineLanguageModel implements LanguageModel {
     }
     return completion;
   }
+}
+
+/** What a call's choices are keyed by: seed (else world), agent and prompt kind. */
+function choiceKey(kind: string, attribution: Attribution): string {
+  const world = attribution.seed === undefined
+    ? `world:${attribution.worldId ?? ""}`
+    : `seed:${attribution.seed}`;
+  return `${world}|${attribution.agentId ?? ""}|${kind}`;
 }
 
 /** Characters per piece of a streamed offline answer (about a few tokens). */

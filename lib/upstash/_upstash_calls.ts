@@ -18,6 +18,8 @@ export type RedisClient = Pick<
   | "set"
   | "hget"
   | "hgetall"
+  | "hmget"
+  | "hset"
   | "hsetnx"
   | "hdel"
   | "hlen"
@@ -26,9 +28,64 @@ export type RedisClient = Pick<
   | "zrem"
   | "zcard"
   | "zrange"
+  | "zadd"
+  | "zremrangebylex"
+  | "pexpire"
+  | "zmscore"
   | "multi"
+  | "pipeline"
   | "ping"
 >;
+
+/** A pipeline of the Redis client: commands queued, then sent in one request by `exec`. */
+export type RedisPipeline = ReturnType<RedisClient["pipeline"]>;
+
+interface QueuedRead {
+  add: (pipeline: RedisPipeline) => void;
+  resolve: (reply: unknown) => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Sends the reads the stores queue in one turn of the event loop as one pipelined request. The
+ * client pipelines some commands on its own but sends others (ZRANGE, HGETALL) one request
+ * each; reads that a caller starts together (the candidate lists of a retrieval, a page of
+ * records) go through here so they share one round trip. Not atomic: use it for reads only.
+ */
+export class ReadBatcher {
+  readonly #redis: RedisClient;
+  #queue: QueuedRead[] = [];
+
+  constructor(redis: RedisClient) {
+    this.#redis = redis;
+  }
+
+  /** Queues one read (`add` puts its command on the pipeline); resolves to its raw reply. */
+  read(add: (pipeline: RedisPipeline) => void): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ add, resolve, reject });
+      // Two microtasks: callers that start reads from inside `async` helpers still make it.
+      if (this.#queue.length === 1) void Promise.resolve().then().then(() => this.#flush());
+    });
+  }
+
+  async #flush(): Promise<void> {
+    const batch = this.#queue;
+    this.#queue = [];
+    try {
+      const pipeline = this.#redis.pipeline();
+      for (const item of batch) item.add(pipeline);
+      const results = await pipeline.exec({ keepErrors: true });
+      batch.forEach((item, i) => {
+        const entry = results[i] as { result?: unknown; error?: string } | undefined;
+        if (entry === undefined || entry.error) item.reject(new Error(entry?.error ?? "no reply"));
+        else item.resolve(entry.result);
+      });
+    } catch (error) {
+      for (const item of batch) item.reject(error);
+    }
+  }
+}
 
 /** A Lua script run with EVALSHA, falling back to EVAL when Redis does not have it cached. */
 export interface LuaScript {

@@ -6,6 +6,7 @@ import {
   type LuaScript,
   luaScript,
   pairs,
+  ReadBatcher,
   redisCall,
   type RedisClient,
   redisKey,
@@ -16,6 +17,8 @@ import { lockKey } from "./upstash_lock.ts";
 /** Configuration of {@linkcode UpstashDocumentStore}. */
 export interface UpstashDocumentStoreConfig {
   redis: RedisClient;
+  /** Shared with the other stores so reads started together go out together. */
+  reads?: ReadBatcher;
   /** Prepended to every key, so deployments can share a database. */
   keyPrefix: string;
 }
@@ -41,11 +44,13 @@ return version + 1
  */
 export class UpstashDocumentStore implements DocumentStore {
   readonly #redis: RedisClient;
+  readonly #reads: ReadBatcher;
   readonly #prefix: string;
   readonly #replace: LuaScript;
 
   constructor(config: UpstashDocumentStoreConfig) {
     this.#redis = config.redis;
+    this.#reads = config.reads ?? new ReadBatcher(config.redis);
     this.#prefix = config.keyPrefix;
     this.#replace = luaScript(config.redis, REPLACE);
   }
@@ -59,7 +64,8 @@ export class UpstashDocumentStore implements DocumentStore {
 
   list<T>(collection: string, scope: string): Promise<Versioned<T>[]> {
     return redisCall("list documents", async () => {
-      const raw: unknown = await this.#redis.hgetall(this.#key(collection, scope));
+      // Batched: the client sends HGETALL alone otherwise, and lists often start together.
+      const raw = await this.#reads.read((p) => p.hgetall(this.#key(collection, scope)));
       return pairs(raw, "list documents")
         .map(([id, value]) => decode<T>(id, value))
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

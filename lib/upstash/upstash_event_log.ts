@@ -1,5 +1,6 @@
 /** @module The hosted EventLog: each world's events in an Upstash Redis sorted set by sequence number. */
 import type { EventLog, LoggedEvent, NewEvent } from "../../src/ports/event_log.ts";
+import { AppendBell, type BellWaitOptions } from "../_append_bell.ts";
 import {
   type LuaScript,
   luaScript,
@@ -44,6 +45,7 @@ export class UpstashEventLog implements EventLog {
   readonly #redis: RedisClient;
   readonly #prefix: string;
   readonly #append: LuaScript;
+  readonly #bell = new AppendBell();
 
   constructor(config: UpstashEventLogConfig) {
     this.#redis = config.redis;
@@ -64,7 +66,13 @@ export class UpstashEventLog implements EventLog {
       ),
     );
     if (!Number.isInteger(first)) unexpectedReply("append events");
+    this.#bell.ring(worldId, first + bodies.length - 1);
     return bodies.map((body, i) => ({ ...JSON.parse(body), seq: first + i }) as LoggedEvent);
+  }
+
+  /** Waits for an append by this process (see the port); no Redis call. */
+  waitForAppend(worldId: string, after: number, options: BellWaitOptions): Promise<void> {
+    return this.#bell.wait(worldId, after, options);
   }
 
   read(worldId: string, after: number, limit: number): Promise<LoggedEvent[]> {
@@ -99,6 +107,7 @@ export class UpstashEventLog implements EventLog {
       if (options.agentId === undefined) {
         const count = Number(await this.#redis.zcard(log));
         await this.#redis.del(log, this.#key(worldId, "seq"));
+        this.#bell.reset(worldId);
         return count;
       }
       const members: unknown = await this.#redis.zrange(log, 0, -1);

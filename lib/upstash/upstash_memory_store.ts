@@ -6,14 +6,16 @@ import type {
   ListMemoriesOptions,
   MemoryIndex,
   MemoryPage,
+  MemoryRankFields,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
 import type { FencedWrite } from "../../src/ports/lock.ts";
-import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
+import { fromGameMinutes, gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import {
   type LuaScript,
   luaScript,
   pairs,
+  ReadBatcher,
   redisCall,
   type RedisClient,
   redisKey,
@@ -24,6 +26,8 @@ import { lockKey } from "./upstash_lock.ts";
 /** Configuration of {@linkcode UpstashMemoryStore}. */
 export interface UpstashMemoryStoreConfig {
   redis: RedisClient;
+  /** Shared with the other stores so reads started together go out together. */
+  reads?: ReadBatcher;
   /** Prepended to every key, so deployments can share a database. */
   keyPrefix: string;
 }
@@ -82,13 +86,6 @@ redis.call('ZADD', KEYS[1], ARGV[1], ARGV[2])
 return 1
 `;
 
-// KEYS: the record hashes. Returns each HGETALL (empty for a missing record), one snapshot.
-const GET_MANY = `
-local out = {}
-for r = 1, #KEYS do out[r] = redis.call('HGETALL', KEYS[r]) end
-return out
-`;
-
 // KEYS: every sorted set (ZSET_COUNT), then one record hash per id. ARGV: the ids. Removes the
 // records that exist and their index entries; returns how many it removed.
 const REMOVE = `
@@ -138,21 +135,21 @@ return redis.call('ZRANGE', KEYS[1], start, start + count - 1)
  */
 export class UpstashMemoryStore implements MemoryStore {
   readonly #redis: RedisClient;
+  readonly #reads: ReadBatcher;
   readonly #prefix: string;
   readonly #append: LuaScript;
   readonly #touch: LuaScript;
   readonly #setImportance: LuaScript;
-  readonly #getMany: LuaScript;
   readonly #page: LuaScript;
   readonly #remove: LuaScript;
 
   constructor(config: UpstashMemoryStoreConfig) {
     this.#redis = config.redis;
+    this.#reads = config.reads ?? new ReadBatcher(config.redis);
     this.#prefix = config.keyPrefix;
     this.#append = luaScript(config.redis, APPEND);
     this.#touch = luaScript(config.redis, TOUCH);
     this.#setImportance = luaScript(config.redis, SET_IMPORTANCE);
-    this.#getMany = luaScript(config.redis, GET_MANY);
     this.#page = luaScript(config.redis, PAGE);
     this.#remove = luaScript(config.redis, REMOVE);
   }
@@ -239,15 +236,55 @@ export class UpstashMemoryStore implements MemoryStore {
     return record;
   }
 
+  /**
+   * HGETALLs sent in one pipelined request (with other reads started at the same time), with no
+   * Lua script, so no database-wide script lock on Upstash. Each record is read whole.
+   */
   getMany(scope: AgentScope, ids: readonly MemoryId[]): Promise<(MemoryRecord | null)[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return redisCall("read memories", async () => {
-      const reply: unknown = await this.#getMany.exec(
-        ids.map((id) => this.#recordKey(scope, id)),
-        [],
+      const replies = await Promise.all(
+        ids.map((id) => this.#reads.read((p) => p.hgetall(this.#recordKey(scope, id)))),
       );
-      if (!Array.isArray(reply) || reply.length !== ids.length) unexpectedReply("read memories");
-      return reply.map((hash) => decodeRecord(hash));
+      return replies.map((hash) => decodeRecord(hash));
+    });
+  }
+
+  /**
+   * Three ZMSCOREs (created, accessed, importance), plus one per kind asked for, sent together
+   * in one pipelined request: a thousand candidates cost a handful of commands, not a thousand
+   * record reads. Scores are game minutes, exact to the second, so `createdAt` round-trips.
+   */
+  async rankFields(
+    scope: AgentScope,
+    ids: readonly MemoryId[],
+    options: { kinds?: readonly MemoryKind[] } = {},
+  ): Promise<(MemoryRankFields | null)[]> {
+    if (ids.length === 0) return [];
+    const keys = this.#zsetKeys(scope);
+    const kinds = options.kinds && KINDS.some((k) => !options.kinds!.includes(k))
+      ? [...new Set(options.kinds)]
+      : [];
+    const members = [...ids];
+    const replies = await redisCall("rank memories", () =>
+      Promise.all([
+        ...[0, 1, 2, ...kinds.map((kind) => 3 + KINDS.indexOf(kind))].map((k) =>
+          this.#reads.read((p) => p.zmscore(keys[k], members))
+        ),
+      ]));
+    for (const reply of replies) {
+      if (!Array.isArray(reply) || reply.length !== ids.length) unexpectedReply("rank memories");
+    }
+    const [created, accessed, importance, ...ofKinds] = replies as unknown[][];
+    return ids.map((id, i) => {
+      if (created[i] === null || accessed[i] === null || importance[i] === null) return null;
+      if (kinds.length > 0 && ofKinds.every((scores) => scores[i] === null)) return null;
+      return {
+        id,
+        createdAt: fromGameMinutes(Number(created[i])),
+        accessedMinutes: Number(accessed[i]),
+        importance: Number(importance[i]),
+      };
     });
   }
 
@@ -334,7 +371,7 @@ export class UpstashMemoryStore implements MemoryStore {
     if (count <= 0) return Promise.resolve([]);
     const key = this.#zsetKeys(scope)[index === "created" ? 0 : index === "lastAccessed" ? 1 : 2];
     return redisCall("rank memories", async () => {
-      const reply: unknown = await this.#redis.zrange(key, 0, count - 1, { rev: true });
+      const reply = await this.#reads.read((p) => p.zrange(key, 0, count - 1, { rev: true }));
       return idList(reply, "rank memories");
     });
   }

@@ -9,14 +9,24 @@ import type { Lock } from "../../src/ports/lock.ts";
 import type { MemoryStore } from "../../src/ports/memory_store.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
+import type { AuditLog } from "../../src/ports/audit_log.ts";
+import type { RateLimiter } from "../../src/ports/rate_limiter.ts";
 import type { VectorIndex } from "../../src/ports/vector_index.ts";
-import { redisCall, type RedisClient, vectorCall, type VectorClient } from "./_upstash_calls.ts";
+import {
+  ReadBatcher,
+  redisCall,
+  type RedisClient,
+  vectorCall,
+  type VectorClient,
+} from "./_upstash_calls.ts";
 import { UpstashDocumentStore } from "./upstash_document_store.ts";
 import { UpstashEventLog } from "./upstash_event_log.ts";
 import { UpstashIdempotencyStore } from "./upstash_idempotency_store.ts";
 import { UpstashLock } from "./upstash_lock.ts";
 import { UpstashMemoryStore } from "./upstash_memory_store.ts";
 import { UpstashUsageLedger } from "./upstash_usage_ledger.ts";
+import { UpstashAuditLog } from "./upstash_audit_log.ts";
+import { UpstashRateLimiter } from "./upstash_rate_limiter.ts";
 import { UpstashVectorIndex } from "./upstash_vector_index.ts";
 
 /** Options for {@linkcode openUpstashStorage}. */
@@ -116,21 +126,28 @@ export class UpstashStorage implements Storage {
   readonly events: EventLog;
   readonly idempotency: IdempotencyStore;
   readonly usage: UsageLedger;
+  readonly rateLimits: RateLimiter;
+  readonly audit: AuditLog;
   readonly #redis: RedisClient;
   readonly #index: VectorClient;
 
-  constructor(redis: RedisClient, index: VectorClient, settings: UpstashStorageSettings) {
+  constructor(redis: Redis, index: VectorClient, settings: UpstashStorageSettings) {
     this.#redis = redis;
     this.#index = index;
     const keyPrefix = settings.keyPrefix;
-    this.documents = new UpstashDocumentStore({ redis, keyPrefix });
-    this.memories = new UpstashMemoryStore({ redis, keyPrefix });
+    const reads = new ReadBatcher(redis);
+    this.documents = new UpstashDocumentStore({ redis, keyPrefix, reads });
+    this.memories = new UpstashMemoryStore({ redis, keyPrefix, reads });
     this.locks = new UpstashLock({ redis, keyPrefix });
     this.events = new UpstashEventLog({ redis, keyPrefix });
     this.idempotency = new UpstashIdempotencyStore({ redis, keyPrefix });
     this.usage = new UpstashUsageLedger({ redis, keyPrefix });
+    this.rateLimits = new UpstashRateLimiter({ redis, keyPrefix });
+    this.audit = new UpstashAuditLog({ redis, keyPrefix });
     this.vectors = new UpstashVectorIndex({
       index,
+      redis,
+      reads,
       keyPrefix,
       dimensions: settings.dimensions,
       similarity: settings.similarity,

@@ -1,6 +1,14 @@
 /** @module The hosted UsageLedger: per-world usage counters in an Upstash Redis hash. */
+import { SimulacraError } from "../../src/errors.ts";
+import { worldSubject } from "../../src/world/budget.ts";
 import type { UsageRecord } from "../../src/model/usage.ts";
-import type { UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/usage_ledger.ts";
+import type {
+  Spend,
+  SpendOptions,
+  UsageCounts,
+  UsageLedger,
+  UsageTotals,
+} from "../../src/ports/usage_ledger.ts";
 import { pairs, redisCall, type RedisClient, redisKey } from "./_upstash_calls.ts";
 
 /** Configuration of {@linkcode UpstashUsageLedger}. */
@@ -61,12 +69,56 @@ export class UpstashUsageLedger implements UsageLedger {
     });
   }
 
+  async addSpend(
+    subject: string,
+    period: string,
+    spend: Spend,
+    options: SpendOptions = {},
+  ): Promise<void> {
+    for (const value of [spend.calls, spend.tokens]) {
+      if (!Number.isFinite(value) || value < 0) {
+        throw new SimulacraError(
+          "invalid_request",
+          `Cannot record ${value} as spend: counts are zero or more`,
+        );
+      }
+    }
+    const key = redisKey(this.#prefix, "spend", subject, period);
+    const tx = this.#redis.multi();
+    tx.hincrby(key, "calls", Math.round(spend.calls));
+    tx.hincrby(key, "tokens", Math.round(spend.tokens));
+    if (options.expireAfterMs !== undefined) tx.pexpire(key, options.expireAfterMs);
+    await redisCall("record budget spend", () => tx.exec());
+  }
+
+  spend(subject: string, period: string): Promise<Spend> {
+    return redisCall("read budget spend", async () => {
+      const reply: unknown = await this.#redis.hgetall(
+        redisKey(this.#prefix, "spend", subject, period),
+      );
+      const spend: Spend = { calls: 0, tokens: 0 };
+      for (const [field, value] of pairs(reply, "read budget spend")) {
+        if (field === "calls" || field === "tokens") spend[field] = Number(value);
+      }
+      return spend;
+    });
+  }
+
   remove(worldId: string, options: { agentId?: string } = {}): Promise<void> {
     const key = this.#key(worldId);
     const agentId = options.agentId;
     return redisCall("remove model usage", async () => {
       if (agentId === undefined) {
-        await this.#redis.del(key);
+        // A removed world takes its daily budget counters along (ids are [A-Za-z0-9_-]).
+        const match = `${redisKey(this.#prefix, "spend", worldSubject(worldId))}:*`;
+        const keys = [key];
+        let cursor = "0";
+        do {
+          const [next, found] = await this.#redis.scan(cursor, { match, count: 500 });
+          cursor = String(next);
+          keys.push(...found.map(String));
+        } while (cursor !== "0");
+        await this.#redis.del(...keys);
         return;
       }
       await this.#redis.hdel(

@@ -2,11 +2,23 @@
 import { SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { VectorEntry, VectorIndex, VectorMatch } from "../../src/ports/vector_index.ts";
-import { vectorCall, type VectorClient } from "./_upstash_calls.ts";
+import {
+  ReadBatcher,
+  redisCall,
+  type RedisClient,
+  redisKey,
+  unexpectedReply,
+  vectorCall,
+  type VectorClient,
+} from "./_upstash_calls.ts";
 
 /** Configuration of {@linkcode UpstashVectorIndex}. */
 export interface UpstashVectorIndexConfig {
   index: VectorClient;
+  /** Keeps each vector's half-precision copy, for {@linkcode UpstashVectorIndex.cosines}. */
+  redis: RedisClient;
+  /** Shared with the other stores so reads started together go out together. */
+  reads?: ReadBatcher;
   /** The index's dimension, as read from `info()` when the storage opened. */
   dimensions: number;
   /** Starts every namespace, so deployments can share an index. */
@@ -28,17 +40,27 @@ const MAX_TOP_K = 1000;
  * 1 / (1 + d²)); they are mapped back to the cosine, exact for the unit-length vectors
  * embedders produce.
  * Each request is atomic on its own; a call split into batches is not, but every operation
- * is idempotent, so a failed call can simply be retried. Throws `store_unavailable` when
+ * is idempotent, so a failed call can simply be retried.
+ *
+ * Next to each agent's namespace, a Redis hash (`<prefix>:vq:<worldId>:<agentId>`) keeps every
+ * vector in half precision (base64 of a Float16Array: 2 bytes per dimension), written with the
+ * same upsert (after the Vector write) and removed with the same delete (before it). `cosines` answers from it with one HMGET, so a
+ * retrieval needs one Vector request (its query) even for candidates outside the query's top
+ * 1,000. Vectors stored before the copy existed are fetched from Vector instead. Throws `store_unavailable` when
  * Upstash fails and `invalid_request` on a vector of the wrong dimension.
  */
 export class UpstashVectorIndex implements VectorIndex {
   readonly dimensions: number;
   readonly #index: VectorClient;
+  readonly #redis: RedisClient;
+  readonly #reads: ReadBatcher;
   readonly #prefix: string;
   readonly #similarity: UpstashVectorIndexConfig["similarity"];
 
   constructor(config: UpstashVectorIndexConfig) {
     this.#index = config.index;
+    this.#redis = config.redis;
+    this.#reads = config.reads ?? new ReadBatcher(config.redis);
     this.dimensions = config.dimensions;
     this.#prefix = config.keyPrefix;
     this.#similarity = config.similarity;
@@ -53,8 +75,46 @@ export class UpstashVectorIndex implements VectorIndex {
         vector: Array.from(entry.vector),
         metadata: { worldId: scope.worldId, agentId: scope.agentId },
       }));
+      const copies: Record<string, string> = {};
+      for (const entry of batch) copies[entry.id] = encodeHalf(entry.vector);
+      // Vector first, the copy after it (and the reverse on delete): a crash in between leaves a
+      // vector without a copy (read from Vector instead), never a copy that `ids` cannot list
+      // and the repair sweep would therefore never delete.
       await vectorCall("store embeddings", () => namespace.upsert(batch));
+      await redisCall("store embeddings", () => this.#redis.hset(this.#copyKey(scope), copies));
     }
+  }
+
+  /**
+   * From the half-precision copies in Redis: one HMGET, no Vector request (see the class doc);
+   * ids without a copy are fetched from Vector.
+   */
+  async cosines(
+    scope: AgentScope,
+    ids: readonly MemoryId[],
+    vector: Float32Array,
+  ): Promise<Map<MemoryId, number>> {
+    this.#checkDimensions(vector, "the query");
+    const out = new Map<MemoryId, number>();
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return out;
+    const reply: unknown = await redisCall(
+      "read embeddings",
+      () => this.#reads.read((p) => p.hmget(this.#copyKey(scope), ...unique)),
+    );
+    // With automatic deserialisation off the client answers HMGET as the raw value array.
+    if (!Array.isArray(reply) || reply.length !== unique.length) unexpectedReply("read embeddings");
+    const uncopied: MemoryId[] = [];
+    unique.forEach((id, i) => {
+      const copy = reply[i];
+      const half = typeof copy === "string" ? decodeHalf(copy, this.dimensions) : null;
+      if (half) out.set(id, cosine(half, vector));
+      else uncopied.push(id);
+    });
+    for (const entry of await this.fetch(scope, uncopied)) {
+      out.set(entry.id, cosine(entry.vector, vector));
+    }
+    return out;
   }
 
   async query(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorMatch[]> {
@@ -122,6 +182,8 @@ export class UpstashVectorIndex implements VectorIndex {
   async delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void> {
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
+      // The copy first (see `upsert`).
+      await redisCall("delete embeddings", () => this.#redis.hdel(this.#copyKey(scope), ...batch));
       await vectorCall(
         "delete embeddings",
         () => ifNamespaceExists(() => this.#namespace(scope).delete(batch), { deleted: 0 }),
@@ -130,10 +192,16 @@ export class UpstashVectorIndex implements VectorIndex {
   }
 
   async clear(scope: AgentScope): Promise<void> {
+    // The copies first (see `upsert`).
+    await redisCall("delete embeddings", () => this.#redis.del(this.#copyKey(scope)));
     await vectorCall(
       "delete embeddings",
       () => ifNamespaceExists(() => this.#index.deleteNamespace(this.#name(scope)), "Success"),
     );
+  }
+
+  #copyKey(scope: AgentScope): string {
+    return redisKey(this.#prefix, "vq", scope.worldId, scope.agentId);
   }
 
   #namespace(scope: AgentScope): ReturnType<VectorClient["namespace"]> {
@@ -153,6 +221,42 @@ export class UpstashVectorIndex implements VectorIndex {
       );
     }
   }
+}
+
+/** A vector in half precision, as base64 text (Redis values over REST are text). */
+function encodeHalf(vector: ArrayLike<number>): string {
+  const bytes = new Uint8Array(Float16Array.from(vector).buffer);
+  let text = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) {
+    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  }
+  return btoa(text);
+}
+
+/** The vector of {@linkcode encodeHalf}'s text, or null when it is not one of `dimensions`. */
+function decodeHalf(text: string, dimensions: number): Float16Array | null {
+  let binary: string;
+  try {
+    binary = atob(text);
+  } catch {
+    return null;
+  }
+  if (binary.length !== dimensions * 2) return null;
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return new Float16Array(bytes.buffer);
+}
+
+/** The cosine of two vectors (0 when either is zero), clamped to [-1, 1]. */
+function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let dot = 0, na = 0, nb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  const norm = Math.sqrt(na * nb);
+  return norm > 0 ? Math.max(-1, Math.min(1, dot / norm)) : 0;
 }
 
 /** The cosine behind an Upstash score (unit-length vectors for DOT_PRODUCT and EUCLIDEAN). */

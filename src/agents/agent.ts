@@ -186,8 +186,11 @@ export async function listAgents(deps: Pick<Deps, "storage">, worldId: WorldId):
   return (await deps.storage.documents.list<Agent>("agents", worldId)).map((d) => d.value);
 }
 
-/** The `agent_not_found` error of an agent, e.g. when its document vanished during an update. */
-export function agentNotFound(scope: AgentScope): NotFoundError {
+/**
+ * The `agent_not_found` error of an agent, e.g. when its document vanished during an update, or
+ * when the caller's key may not see it (the same error, so keys cannot probe for ids).
+ */
+export function agentNotFound(scope: { worldId: string; agentId: string }): NotFoundError {
   return new NotFoundError(
     "agent_not_found",
     `Cannot find agent "${scope.agentId}" in world "${scope.worldId}": list agents with GET /v1/worlds/${scope.worldId}/agents`,

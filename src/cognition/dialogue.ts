@@ -44,6 +44,11 @@ export interface ConverseOptions {
 const RECALL_K = 5;
 /** Memories per line, after merging the two queries. */
 const MEMORIES_PER_LINE = 8;
+/** News items a speaker brings to a conversation, and earlier lines to the listener it recalls. */
+const NEWS_ITEMS = 5;
+const TOLD_BEFORE_ITEMS = 4;
+/** Chat memories read for the speaker's news and earlier lines. */
+const CHAT_WINDOW = 100;
 
 function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
   return { worldId: world.id as WorldId, agentId: agent.id };
@@ -172,6 +177,10 @@ async function talkLocked(
   );
   const summaries = await Promise.all(people.map((p) => agentSummary(deps, world, p, start)));
   const usages: Usage[] = summaries.map((s) => s.usage);
+  const context = await Promise.all([
+    talkContext(deps, world, people[0], people[1]),
+    talkContext(deps, world, people[1], people[0]),
+  ]);
 
   const cap = world.settings.conversationTurnCap;
   const lines: ConversationLine[] = [];
@@ -194,6 +203,8 @@ async function talkLocked(
         summary: summaries[side].summary.text,
         now: at,
         memories: mergeRecalled(recalled.results.map((r) => r.map((s) => s.memory.description))),
+        news: context[side].news,
+        toldBefore: context[side].toldBefore,
         topic: side === 0 ? options.topic ?? null : null,
         history: lines.map((l) => ({ speaker: l.name, text: l.text })),
         turn: Math.floor(i / 2) + 1,
@@ -225,8 +236,8 @@ async function talkLocked(
     await prepareMemories(deps, people[0], chatMemories(people[0], people[1], lines)),
     await prepareMemories(deps, people[1], chatMemories(people[1], people[0], lines)),
   ];
+  await writeBoth(deps, people.map((p) => scopeOf(world, p)), prepared);
   for (const [i, p] of people.entries()) {
-    await writeMemories(deps, scopeOf(world, p), prepared[i]);
     await bumpCounters(deps, scopeOf(world, p), prepared[i]);
     usages.push(prepared[i].usage);
   }
@@ -237,6 +248,72 @@ async function talkLocked(
   await saveState(deps, world, { agentId: people[0].id, otherId: people[1].id, conversation });
   await saveState(deps, world, { agentId: people[1].id, otherId: people[0].id, conversation });
   return { conversation, people, usage: addUsage(...usages) };
+}
+
+/**
+ * Writes each participant's memories, all or nothing (issue 14): when a write fails, the memories
+ * and vectors already written (the failed one's included) are removed before the error goes up.
+ */
+async function writeBoth(
+  deps: Pick<Deps, "storage">,
+  scopes: readonly AgentScope[],
+  prepared: readonly PreparedMemories[],
+): Promise<void> {
+  let started = 0;
+  try {
+    for (const [i, scope] of scopes.entries()) {
+      started = i + 1;
+      await writeMemories(deps, scope, prepared[i]);
+    }
+  } catch (err) {
+    await Promise.all(
+      scopes.slice(0, started).map(async (scope, i) => {
+        const ids = prepared[i].records.map((r) => r.id);
+        // Records first: a record is never visible without its vector.
+        await deps.storage.memories.remove(scope, ids);
+        await deps.storage.vectors.delete(scope, ids);
+      }),
+    );
+    throw err;
+  }
+}
+
+/**
+ * What a speaker brings to a talk: its news (seed memories and things others told it, most
+ * important first, newest first on ties; none told by or naming the listener), and what it said
+ * to the listener in earlier talks, newest first.
+ */
+async function talkContext(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  speaker: Agent,
+  listener: Agent,
+): Promise<{ news: string[]; toldBefore: string[] }> {
+  const scope = scopeOf(world, speaker);
+  const [seeds, chats] = await Promise.all([
+    deps.storage.memories.list(scope, { kind: "seed", limit: CHAT_WINDOW }),
+    deps.storage.memories.list(scope, { kind: "chat", limit: CHAT_WINDOW, order: "desc" }),
+  ]);
+  const listenerFirst = listener.name.split(/\s+/)[0].toLowerCase();
+  const news = [...seeds.memories, ...chats.memories]
+    .filter((m) =>
+      (m.kind === "seed" || m.provenance.startsWith("told_by:")) &&
+      m.provenance !== `told_by:${listener.name}` &&
+      !m.description.toLowerCase().includes(listenerFirst)
+    )
+    .sort((a, b) =>
+      b.importance - a.importance || b.createdAt.localeCompare(a.createdAt) ||
+      a.description.localeCompare(b.description)
+    )
+    .map((m) => m.description);
+  const said = `${speaker.name} said to ${listener.name}: `;
+  const toldBefore = chats.memories
+    .filter((m) => m.description.startsWith(said))
+    .map((m) => m.description.slice(said.length));
+  return {
+    news: [...new Set(news)].slice(0, NEWS_ITEMS),
+    toldBefore: toldBefore.slice(0, TOLD_BEFORE_ITEMS),
+  };
 }
 
 /** Interleaves the results of the two queries, best first, without repeats. */

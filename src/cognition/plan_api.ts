@@ -2,7 +2,7 @@
 import { z } from "zod";
 import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
-import { DayPlan, PlanDate, PlannedAction } from "./plan.ts";
+import { DayPlan, HourChunk, PlanDate, PlannedAction } from "./plan.ts";
 
 /** The body of `POST …/agents/{agent}/plan`. */
 export const PlanInput = z
@@ -43,6 +43,10 @@ export const PlanView = z
       description: z.string(),
       location: z.string(),
       emoji: z.string().optional(),
+      chunks: z.array(HourChunk).nullable().meta({
+        description:
+          "The item decomposed into hour chunks and 5–60-minute actions, as far as it has been (null until the item starts)",
+      }),
     })),
   })
   .meta({ id: "PlanView" });
@@ -67,11 +71,12 @@ export function planView(plan: DayPlan): PlanView {
     date: plan.date,
     wakeUp: plan.wakeUp,
     revision: plan.revision,
-    items: plan.items.map(({ start, end, description, location }) => ({
+    items: plan.items.map(({ start, end, description, location, chunks }) => ({
       start,
       end,
       description,
       location,
+      chunks,
     })),
   };
 }

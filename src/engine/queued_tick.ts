@@ -50,6 +50,8 @@ export interface OpenTick<W> {
   from: GameTime;
   to: GameTime;
   minutes: number;
+  /** Units a phase runs at once (the tick's concurrency). */
+  concurrency: number;
   /** Unit keys per message. */
   groups: string[][];
   shared: unknown;
@@ -61,7 +63,7 @@ export interface OpenTick<W> {
 
 /** Options for {@linkcode planQueuedTick}. */
 export interface QueuedTickOptions
-  extends Pick<RunTickOptions, "minutes" | "tickId" | "scheduled"> {
+  extends Pick<RunTickOptions, "minutes" | "tickId" | "scheduled" | "concurrency"> {
   /** How long the tick may take before stragglers are recorded as failed. @default 300000 */
   deadlineMs?: number;
   /** Tries per unit before its failure is reported. @default 3 */
@@ -100,7 +102,7 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
 ): Promise<PlannedTick<S>> {
   const { queue } = options;
   const tickId = options.tickId ?? deps.ids.next("t");
-  validateTickOptions(worldId, options);
+  const concurrency = validateTickOptions(worldId, options);
   const scope = markerScope(worldId);
   const seen = await deps.storage.idempotency.get<TickMarker<S>>(scope, tickId);
   if (seen?.status === "done") return { tickId, status: "done", result: seen.result };
@@ -133,6 +135,7 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
       from: world.clock.now,
       to: addMinutes(world.clock.now, minutes),
       minutes,
+      concurrency,
     };
     const units = await system.units(frame);
     const prepared = await system.prepare(frame, units);
@@ -144,6 +147,7 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
       from: frame.from,
       to: frame.to,
       minutes,
+      concurrency,
       groups,
       shared: system.encode(prepared.shared),
       deadlineAt: queue.now() + (options.deadlineMs ?? 300_000),

@@ -24,6 +24,8 @@ export interface TickFrame<W extends Clocked = Clocked> {
   /** The clock after the tick; units act at this time. */
   to: GameTime;
   minutes: number;
+  /** Units stepped at once; a phase that runs work of several units bounds it by this too. */
+  concurrency: number;
 }
 
 /** Events and usage of a phase that runs once per tick. */
@@ -287,6 +289,7 @@ async function tickLocked<U, P, S, W extends Clocked>(
     from,
     to: addMinutes(from, options.minutes),
     minutes: options.minutes,
+    concurrency: options.concurrency,
   };
   const units = await system.units(frame);
   const prepared = await system.prepare(frame, units);

@@ -306,5 +306,6 @@ function frameOf<W extends Clocked>(open: OpenTick<W>): TickFrame<W> {
     from: open.from,
     to: open.to,
     minutes: open.minutes,
+    concurrency: open.concurrency,
   };
 }

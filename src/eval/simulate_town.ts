@@ -28,7 +28,7 @@ export interface TickOutcome {
 export type TickFunction = (
   deps: Deps,
   worldId: WorldId,
-  options: { minutes: number; concurrency: number },
+  options: { minutes: number; concurrency: number; tickId?: string },
 ) => Promise<TickOutcome>;
 
 /** Where a run is, after each tick. */
@@ -66,9 +66,15 @@ export interface SimulateTownOptions {
   minutesPerTick?: number;
   /**
    * The world's id.
-   * @default a new id
+   * @default `<template>-seed-<seed>` with a seed, else a new id
    */
   worldId?: string;
+  /**
+   * The world's `seed` setting: the same seed replays the same run at any concurrency, tick
+   * ids included.
+   * @default none (runs may differ)
+   */
+  seed?: number;
   /**
    * The model's name for the summary.
    * @default deps.model.info ("offline" or the main model)
@@ -108,10 +114,12 @@ export async function simulateTown(
   const world = await createWorldFromTemplate(
     deps,
     CreateWorldInput.parse({
-      id: options.worldId,
+      id: options.worldId ??
+        (options.seed === undefined ? undefined : `${options.template}-seed-${options.seed}`),
       name: town.name,
       template: options.template,
       minutesPerTick,
+      ...(options.seed === undefined ? {} : { settings: { seed: options.seed } }),
     }),
   );
   const worldId = world.id as WorldId;
@@ -143,7 +151,10 @@ export async function simulateTown(
   const end = addMinutes(world.clock.now, minutesTotal);
   while (now < end) {
     const minutes = Math.min(minutesPerTick, Math.round(hoursBetween(now, end) * 60));
-    const result = await options.tick(deps, worldId, { minutes, concurrency });
+    const tickId = options.seed === undefined
+      ? undefined
+      : `tick-${String(ticks + 1).padStart(5, "0")}`;
+    const result = await options.tick(deps, worldId, { minutes, concurrency, tickId });
     if (result.clock.now <= now) {
       throw new ConflictError(
         `Cannot simulate world "${worldId}": a tick left its clock at "${result.clock.now}", resume it and run again`,
@@ -172,6 +183,7 @@ export async function simulateTown(
     minutesPerTick,
     ticks,
     concurrency,
+    seed: options.seed ?? null,
     events: await events.count(),
     stepErrors,
     stepErrorExamples: [...errorExamples],

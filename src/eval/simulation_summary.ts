@@ -35,6 +35,9 @@ export const SimulationSummary = z
     minutesPerTick: z.number().int(),
     ticks: z.number().int(),
     concurrency: z.number().int(),
+    seed: z.number().int().nullable().meta({
+      description: "The world's seed: the same seed gives the same summary (but wallSeconds)",
+    }),
     events: z.number().int(),
     stepErrors: z.number().int().meta({
       description: "Agent steps that failed (recorded, skipped)",
@@ -89,6 +92,7 @@ export interface RunRecord {
   minutesPerTick: number;
   ticks: number;
   concurrency: number;
+  seed: number | null;
   events: number;
   stepErrors: number;
   /** A few distinct messages of failed steps. */
@@ -147,6 +151,7 @@ export function summarizeRun(run: RunRecord): SimulationSummary {
     minutesPerTick: run.minutesPerTick,
     ticks: run.ticks,
     concurrency: run.concurrency,
+    seed: run.seed,
     events: run.events,
     stepErrors: run.stepErrors,
     stepErrorExamples: [...run.stepErrorExamples],

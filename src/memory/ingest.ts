@@ -23,6 +23,8 @@ export interface NewMemory {
   importance?: number;
   evidence?: MemoryId[];
   depth?: number;
+  /** The API key whose request wrote it (provenance of what a client said). */
+  keyId?: string;
 }
 
 /** Records and vectors ready to write, with what preparing them cost. */
@@ -87,6 +89,7 @@ export async function prepareMemories(
     if (m.eventId !== undefined) record.eventId = m.eventId;
     if (m.evidence !== undefined) record.evidence = m.evidence;
     if (m.depth !== undefined) record.depth = m.depth;
+    if (m.keyId !== undefined) record.keyId = m.keyId;
     return record;
   });
   const filled = pending

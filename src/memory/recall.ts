@@ -1,7 +1,7 @@
 /** @module Recall for cognition: several queries, one embedding call, results marked accessed. */
 import type { Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
-import type { AgentScope, WorldId } from "../ids.ts";
+import type { AgentScope, MemoryId, WorldId } from "../ids.ts";
 import type { Usage } from "../model/usage.ts";
 import type { GameTime } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
@@ -45,6 +45,7 @@ export async function recall(
   });
   const weights = resolveWeights(world.settings.retrievalWeights);
   const results: Scored[][] = [];
+  const marked = new Set<MemoryId>();
   for (const vector of embedded.vectors) {
     const { ranked } = await rankMemories(deps, scope, vector, {
       at: options.at,
@@ -52,10 +53,11 @@ export async function recall(
       decay: world.settings.recencyDecay,
       k: options.k ?? 10,
       kinds: options.kinds,
+      // Marked per query, each memory once, all at the same time: as marking the union.
+      markAccessed: true,
+      marked,
     });
     results.push(ranked);
   }
-  const ids = [...new Set(results.flat().map((s) => s.memory.id))];
-  await deps.storage.memories.touch(scope, ids, options.at);
   return { results, usage: embedded.usage };
 }

@@ -8,7 +8,8 @@ import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld } from "../world/world.ts";
 import { MemoryKind, MemoryRecord } from "../ports/memory_record.ts";
-import { rankCandidates, rankColumns, type Scored } from "./scoring.ts";
+import type { MemoryRankFields } from "../ports/memory_store.ts";
+import { rankColumns, type Scored } from "./scoring.ts";
 import { resolveWeights, type Weights, WeightsOrPreset } from "../world/retrieval_weights.ts";
 
 /** The body of `POST …/agents/{agent}/retrieve`. */
@@ -62,6 +63,16 @@ export interface RankMemoriesOptions {
   decay: number;
   k: number;
   kinds?: readonly MemoryKind[];
+  /**
+   * Also mark the returned memories accessed at `at` (as retrieval does); on the hosted backend
+   * this goes out in the same round trip as reading their records. @default false
+   */
+  markAccessed?: boolean;
+  /**
+   * With `markAccessed`: ids already marked at `at` (by an earlier query of the same recall), not
+   * marked again; the ids marked now are added to it.
+   */
+  marked?: Set<MemoryId>;
 }
 
 /**
@@ -74,9 +85,15 @@ export interface RankMemoriesOptions {
  * `tests/bench/memory_bench.ts`).
  *
  * Otherwise candidates are the vector top-K in the agent's scope ∪ the most recently accessed ∪
- * the most important (sorted sets), rescored exactly with their stored vectors: recency and
- * importance leaders are always in, relevance leaders come from the vector search, so the
- * exact top-k is almost always among them (recall is measured in the tests).
+ * the most important (sorted sets), rescored with the same formula: recency and importance
+ * leaders are always in, relevance leaders come from the vector search, so the exact top-k is
+ * almost always among them (recall is measured in the tests). Candidates are scored from their
+ * rank fields (`MemoryStore.rankFields`) and, outside the vector hits, `VectorIndex.cosines`;
+ * full records are read only for the k returned.
+ *
+ * A candidate without a vector is never scored as unrelated: its vector is looked up, or the
+ * memory embedded again (issue 14), and the candidates ranked again; only then are the returned
+ * memories marked accessed.
  *
  * @throws `invalid_request` when the query vector has the wrong dimension; `store_unavailable`.
  */
@@ -86,26 +103,43 @@ export async function rankMemories(
   query: Float32Array,
   options: RankMemoriesOptions,
 ): Promise<{ ranked: Scored[]; candidates: number; exact: boolean }> {
-  let result = await rankOnce(deps, scope, query, options);
+  let result = await rankOnce(deps, scope, query, { ...options, repairFirst: true });
   if (result.withoutVector.length > 0) {
-    // A memory without a vector would score as unrelated: embed it again, then rank again.
-    const records = await deps.storage.memories.getMany(scope, result.withoutVector);
-    await embedAgain(deps, scope, records.filter((r): r is MemoryRecord => r !== null));
-    result = await rankOnce(deps, scope, query, options);
+    // A memory without a vector would score as unrelated. Its vector may exist yet be missing
+    // from the search (the hosted index is eventually consistent, and a short answer is taken
+    // to hold every vector): look it up; embed again the ones that really have none; then rank
+    // again with those cosines (nothing was marked accessed by the first pass).
+    const { vectors, memories } = deps.storage;
+    const found = await vectors.cosines(scope, result.withoutVector, query);
+    const lacking = result.withoutVector.filter((id) => !found.has(id));
+    if (lacking.length > 0) {
+      const records = await memories.getMany(scope, lacking);
+      await embedAgain(deps, scope, records.filter((r): r is MemoryRecord => r !== null));
+      for (const [id, score] of await vectors.cosines(scope, lacking, query)) found.set(id, score);
+    }
+    result = await rankOnce(deps, scope, query, { ...options, known: found });
   }
   const { ranked, candidates, exact } = result;
   return { ranked, candidates, exact };
+}
+
+/** One ranking pass of {@linkcode rankMemories}. */
+interface RankOnceOptions extends RankMemoriesOptions {
+  /** Stop (marking nothing) when a candidate has no vector, so it can be repaired first. */
+  repairFirst?: boolean;
+  /** Cosines already known (of candidates the vector search left out). */
+  known?: ReadonlyMap<MemoryId, number>;
 }
 
 async function rankOnce(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
   query: Float32Array,
-  options: RankMemoriesOptions,
+  options: RankOnceOptions,
 ): Promise<{ ranked: Scored[]; candidates: number; exact: boolean; withoutVector: MemoryId[] }> {
   const { memories, vectors } = deps.storage;
   if (deps.storage.scanMemories) {
-    return await deps.storage.scanMemories(scope, query, {
+    const scanned = await deps.storage.scanMemories(scope, query, {
       kinds: options.kinds,
       read: (columns) => ({
         ranked: rankColumns(columns, { ...options, limit: options.k }),
@@ -114,31 +148,66 @@ async function rankOnce(
         withoutVector: [...columns.withoutVector],
       }),
     });
+    if (options.repairFirst && scanned.withoutVector.length > 0) return scanned;
+    if (options.markAccessed) {
+      await memories.touch(
+        scope,
+        toMark(scanned.ranked.map((s) => s.memory.id), options),
+        options.at,
+      );
+    }
+    return scanned;
   }
-  const keep = (m: MemoryRecord) => !options.kinds || options.kinds.includes(m.kind);
   const [matches, recent, important] = await Promise.all([
     vectors.query(scope, query, CANDIDATES.vector),
     memories.top(scope, "lastAccessed", CANDIDATES.recent),
     memories.top(scope, "importance", CANDIDATES.important),
   ]);
-  const cosine = new Map<string, number>(matches.map((m) => [m.id, m.score]));
+  const cosine = new Map<string, number>(options.known);
+  for (const m of matches) cosine.set(m.id, m.score);
   const ids = [...new Set<MemoryId>([...matches.map((m) => m.id), ...recent, ...important])];
-  const records = (await memories.getMany(scope, ids)).filter((r): r is MemoryRecord => r !== null);
-  const missing = records.filter((r) => !cosine.has(r.id)).map((r) => r.id);
-  for (const entry of await vectors.fetch(scope, missing)) {
-    cosine.set(entry.id, dot(entry.vector, query));
+  // A query answered with fewer than it asked for returned every vector of the scope: the
+  // other candidates have none, or one not yet searchable (`rankMemories` looks them up).
+  const outside = matches.length < CANDIDATES.vector ? [] : ids.filter((id) => !cosine.has(id));
+  // Score the candidates from their rank fields, with the cosines of those outside the vector
+  // hits (both reads go out together); full records only for the k returned.
+  const [fields, outsideCosines] = await Promise.all([
+    memories.rankFields(scope, ids, { kinds: options.kinds }),
+    vectors.cosines(scope, outside, query),
+  ]);
+  for (const [id, score] of outsideCosines) cosine.set(id, score);
+  const rows = fields.filter((r): r is MemoryRankFields => r !== null);
+  const withoutVector = rows.filter((r) => !cosine.has(r.id)).map((r) => r.id);
+  if (options.repairFirst && withoutVector.length > 0) {
+    return { ranked: [], candidates: rows.length, exact: false, withoutVector };
   }
-  const withoutVector = records.filter((r) => !cosine.has(r.id)).map((r) => r.id);
-  const pool = records.filter(keep);
-  const cosines = pool.map((r) => cosine.get(r.id) ?? 0);
-  const ranked = rankCandidates(pool, cosines, { ...options, limit: options.k });
-  return { ranked, candidates: pool.length, exact: false, withoutVector };
+  const slim = rankColumns({
+    records: rows,
+    cosines: rows.map((r) => cosine.get(r.id) ?? 0),
+    accessedMinutes: rows.map((r) => r.accessedMinutes),
+    importance: rows.map((r) => r.importance),
+  }, { ...options, limit: options.k });
+  const chosen = slim.map((s) => s.memory.id);
+  const [records] = await Promise.all([
+    memories.getMany(scope, chosen),
+    options.markAccessed ? memories.touch(scope, toMark(chosen, options), options.at) : undefined,
+  ]);
+  const ranked: Scored[] = [];
+  slim.forEach((s, i) => {
+    // A memory removed since its rank fields were read is left out.
+    const memory = records[i];
+    if (memory) ranked.push({ ...s, memory });
+  });
+  return { ranked, candidates: rows.length, exact: false, withoutVector };
 }
 
-function dot(a: Float32Array, b: Float32Array): number {
-  let s = 0;
-  for (let i = 0; i < a.length; i++) s += a[i] * b[i];
-  return s;
+/** The ids to mark accessed: those not in `options.marked`, which then holds them too. */
+function toMark(ids: MemoryId[], options: Pick<RankMemoriesOptions, "marked">): MemoryId[] {
+  const marked = options.marked;
+  if (!marked) return ids;
+  const fresh = ids.filter((id) => !marked.has(id));
+  for (const id of fresh) marked.add(id);
+  return fresh;
 }
 
 /** Estimated tokens of a memory in a prompt. */
@@ -158,11 +227,17 @@ export async function retrieve(
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
   const params = RetrieveInput.parse(input);
-  const world = await getWorld(deps, worldId);
   const scope: AgentScope = { worldId, agentId };
-  await loadAgent(deps, scope);
-  const at = params.at ?? world.clock.now;
-  const weights = resolveWeights(params.weights ?? world.settings.retrievalWeights);
+  // Read together (one round trip on the hosted backend); a missing world is reported first.
+  const [world, agent] = await Promise.allSettled([
+    getWorld(deps, worldId),
+    loadAgent(deps, scope),
+  ]);
+  if (world.status === "rejected") throw world.reason;
+  if (agent.status === "rejected") throw agent.reason;
+  const at = params.at ?? world.value.clock.now;
+  const settings = world.value.settings;
+  const weights = resolveWeights(params.weights ?? settings.retrievalWeights);
   const embedded = await deps.embedder.embed([params.query], {
     worldId,
     agentId,
@@ -171,12 +246,16 @@ export async function retrieve(
   const { ranked, candidates, exact } = await rankMemories(deps, scope, embedded.vectors[0], {
     at,
     weights,
-    decay: world.settings.recencyDecay,
+    decay: settings.recencyDecay,
     k: params.k,
     kinds: params.kinds,
+    // With a token budget only the memories that fit are returned, hence marked, below.
+    markAccessed: params.tokenBudget === undefined,
   });
   const chosen = withinBudget(ranked, params.tokenBudget);
-  await deps.storage.memories.touch(scope, chosen.map((s) => s.memory.id), at);
+  if (params.tokenBudget !== undefined) {
+    await deps.storage.memories.touch(scope, chosen.map((s) => s.memory.id), at);
+  }
   return {
     memories: chosen.map((s) => ({
       ...s.memory,

@@ -10,9 +10,12 @@ export interface RawComponents {
   cosine: number;
 }
 
-/** A scored memory. */
-export interface Scored {
-  memory: MemoryRecord;
+/** What ranking reads of a memory besides its columns: ties go to the newer, then the smaller id. */
+export type RankedRow = Pick<MemoryRecord, "id" | "createdAt">;
+
+/** A scored memory (or, for {@linkcode rankColumns} over slim rows, a scored row). */
+export interface Scored<R extends RankedRow = MemoryRecord> {
+  memory: R;
   score: number;
   components: { recency: number; importance: number; relevance: number };
   raw: RawComponents;
@@ -41,8 +44,9 @@ export interface RankOptions {
  * an exhaustive scan yields (the `Storage.scanMemories` port), without per-memory objects or
  * time strings to parse.
  */
-export interface CandidateColumns {
-  records: readonly MemoryRecord[];
+export interface CandidateColumns<R extends RankedRow = MemoryRecord> {
+  /** The memories, or just their ids and creation times: ranking reads nothing else. */
+  records: readonly R[];
   /** The cosine of each memory's vector with the query (non-finite values count as 0). */
   cosines: ArrayLike<number>;
   /** `gameMinutes(records[i].lastAccessedAt)`. */
@@ -91,7 +95,10 @@ export function rankCandidates(
  *
  * Ties are broken the same way whatever the order of the columns.
  */
-export function rankColumns(columns: CandidateColumns, options: RankOptions): Scored[] {
+export function rankColumns<R extends RankedRow>(
+  columns: CandidateColumns<R>,
+  options: RankOptions,
+): Scored<R>[] {
   const { records, cosines, accessedMinutes, importance } = columns;
   const n = records.length;
   const k = Math.min(Math.ceil(options.limit ?? n), n);
@@ -160,7 +167,7 @@ export function rankColumns(columns: CandidateColumns, options: RankOptions): Sc
   }
 
   // A loop, not a closure: a closure would capture the bounds and slow the loops above.
-  const ranked: Scored[] = [];
+  const ranked: Scored<R>[] = [];
   for (const [i, score] of top.best()) {
     const hours = Math.max(0, (atMin - accessedMinutes[i]) / 60);
     ranked.push({
@@ -230,12 +237,12 @@ export function normalise(values: Float64Array): Float64Array {
  */
 class TopK {
   readonly #k: number;
-  readonly #records: readonly MemoryRecord[];
+  readonly #records: readonly RankedRow[];
   readonly #rows: Int32Array;
   readonly #scores: Float64Array;
   #size = 0;
 
-  constructor(k: number, records: readonly MemoryRecord[]) {
+  constructor(k: number, records: readonly RankedRow[]) {
     this.#k = k;
     this.#records = records;
     this.#rows = new Int32Array(k);

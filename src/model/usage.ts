@@ -7,6 +7,11 @@ export interface Attribution {
   agentId?: string;
   /** What the call was for, e.g. "importance", "reflection.insights". */
   operation: string;
+  /**
+   * The world's `seed` setting, for a model that makes choices of its own (the offline one):
+   * the same seed makes the same choices. Ledgers ignore it.
+   */
+  seed?: number;
 }
 
 /** Calls and tokens of one or more model calls. */

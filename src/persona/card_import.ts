@@ -18,6 +18,7 @@ import { addUsage, type Usage } from "../model/usage.ts";
 import { getWorld } from "../world/world.ts";
 import { derivePersona } from "./build_persona.ts";
 import { discardNewAgent } from "./create_agent.ts";
+import { assertCardFits } from "./card_limits.ts";
 import {
   cardSeedPhrases,
   expandMacros,
@@ -65,10 +66,13 @@ export interface ImportedCard {
   usage: Usage;
 }
 
-/** Most seed phrases taken from a card's description, scenario and lorebook. */
+/** Most seed phrases taken from a card's description and scenario (the text itself is kept whole). */
 const MAX_DESCRIPTION_SEEDS = 60;
 const MAX_SCENARIO_SEEDS = 10;
-const MAX_LORE = 100;
+
+function loreEntries(d: ParsedCard["data"]) {
+  return d.character_book.entries.filter((e) => e.enabled && e.content.trim().length > 0);
+}
 
 /**
  * Imports a card as a new agent: name, description (seed memories, macros expanded), traits
@@ -90,7 +94,13 @@ export async function importCard(
 ): Promise<ImportedCard> {
   const world = await getWorld(deps, worldId);
   const d = parsed.data;
-  const name = d.name.trim().slice(0, 100);
+  const name = d.name.trim();
+  assertCardFits({
+    name,
+    description: expandMacros(d.description, name),
+    lore: loreEntries(d).map((e) => ({ keys: e.keys, content: expandMacros(e.content, name) })),
+    examples: expandMacros(d.mes_example, name),
+  });
   const ours = OurExtension.safeParse(d.extensions[EXTENSION_KEY]);
   const description = expandMacros(d.description, name);
   const scenario = expandMacros(d.scenario, name);
@@ -99,7 +109,7 @@ export async function importCard(
     name,
     ...(ours.success && typeof ours.data.age === "number" ? { age: ours.data.age } : {}),
     traits: ours.success && ours.data.traits ? ours.data.traits : traitsOf(d.personality),
-    description: (description || name).slice(0, 8000),
+    description: description || name,
   });
   if (!input.success) {
     const issue = input.error.issues[0];
@@ -108,9 +118,7 @@ export async function importCard(
   const created = newAgent(deps, worldId, input.data, world.clock.now);
   const agent: Agent = { ...created, ...(await startingAreas(deps, created)) };
 
-  const entries = d.character_book.entries
-    .filter((e) => e.enabled && e.content.trim().length > 0)
-    .slice(0, MAX_LORE)
+  const entries = loreEntries(d)
     .map((e) => {
       const keys = e.keys.map((k) => k.trim()).filter((k) => k.length > 0 && k.length <= 80).slice(
         0,
@@ -118,7 +126,7 @@ export async function importCard(
       );
       const content = expandMacros(e.content, name);
       const text = keys.length > 0 ? `${keys.join(", ")}: ${content}` : content;
-      return { name: e.name.trim().slice(0, 120), keys, text: text.slice(0, 2000), content };
+      return { name: e.name.trim().slice(0, 120), keys, text, content };
     });
   const at = world.clock.now;
   const items: NewMemory[] = [
@@ -141,7 +149,7 @@ export async function importCard(
     card: {
       personality: expandMacros(d.personality, name),
       scenario,
-      examples: expandMacros(d.mes_example, name).slice(0, 6000),
+      examples: expandMacros(d.mes_example, name),
     },
   });
   const persona: Persona = ours.success ? { ...ours.data.persona, name } : {

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { SimulacraError } from "../errors.ts";
 import type { CardText } from "./persona.ts";
 import { readPngText } from "./png_text.ts";
+import { parseCardJson } from "./card_limits.ts";
 
 /** Where our own data lives inside a card's `extensions`. */
 export const EXTENSION_KEY = "simulacra";
@@ -139,8 +140,9 @@ function decodeBase64Json(text: string, keyword: string): unknown {
   try {
     const binary = atob(text.trim());
     const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    return JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
+    return parseCardJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch (err) {
+    if (err instanceof SimulacraError) throw err;
     throw invalidCard("bad_png_text", `the "${keyword}" text chunk is not base64-encoded JSON`);
   }
 }
@@ -164,8 +166,9 @@ export function parseCard(contentType: string, body: Uint8Array): ParsedCard {
   if (/^application\/([a-z.-]+\+)?json$/.test(type)) {
     let value: unknown;
     try {
-      value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(body));
-    } catch {
+      value = parseCardJson(new TextDecoder("utf-8", { fatal: true }).decode(body));
+    } catch (err) {
+      if (err instanceof SimulacraError) throw err;
       throw invalidCard("malformed_json", "the body is not valid JSON");
     }
     return parseCardObject(value);

@@ -154,6 +154,8 @@ export type Replanner = (
 export interface RespondOptions {
   /** Re-plans after an inner-voice directive that changes the day. @default replanFrom */
   replan?: Replanner;
+  /** The API key the message came with; stored on the memories the turn writes. */
+  keyId?: string;
   /**
    * Receives the spoken words as the model writes them. The turn is stored only after the
    * reply is complete; if generation fails, nothing is stored.
@@ -281,7 +283,7 @@ export async function respond(
     spoken: enacted.value.reply,
     importance: enacted.value.importance,
     at,
-  });
+  }).map((m) => (options.keyId === undefined ? m : { ...m, keyId: options.keyId }));
   const written = items.length === 0
     ? { records: [], usage: addUsage() }
     : await withAgentLock(deps, scope, () => storeTurn(deps, scope, items));

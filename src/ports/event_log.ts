@@ -21,6 +21,18 @@ export interface EventLog {
   /** Events with `seq > after`, oldest first, at most `limit`. */
   read(worldId: string, after: number, limit: number): Promise<LoggedEvent[]>;
 
+  /**
+   * Resolves when this process appends an event with `seq > after` to the world (at once when it
+   * already has), after `options.timeoutMs`, or when `options.signal` aborts — whichever comes
+   * first. Costs no storage call: live feeds wait on it between reads instead of polling, and
+   * re-read after it resolves (appends by other processes show up by the timeout).
+   */
+  waitForAppend(
+    worldId: string,
+    after: number,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<void>;
+
   /** The newest event's seq (0 for an empty log). Never goes down, even after removals. */
   latest(worldId: string): Promise<number>;
 

@@ -38,5 +38,8 @@ export const MemoryRecord = z.object({
   predicate: z.string().optional(),
   object: z.string().optional(),
   eventId: z.string().optional(),
+  keyId: z.string().optional().meta({
+    description: "The API key whose request wrote this memory (e.g. what a player said)",
+  }),
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;

@@ -22,6 +22,15 @@ export interface MemoryPage {
   next: string | null;
 }
 
+/** What retrieval scores a memory by, without the rest of its record. */
+export interface MemoryRankFields {
+  id: MemoryId;
+  createdAt: GameTime;
+  /** `gameMinutes(lastAccessedAt)`. */
+  accessedMinutes: number;
+  importance: number;
+}
+
 /** The orders a store keeps sorted per agent. */
 export type MemoryIndex = "lastAccessed" | "importance" | "created";
 
@@ -47,6 +56,17 @@ export interface MemoryStore {
 
   /** The memories with these ids, in the same order; null where one does not exist. */
   getMany(scope: AgentScope, ids: readonly MemoryId[]): Promise<(MemoryRecord | null)[]>;
+
+  /**
+   * The rank fields of these ids, in the same order; null where a memory does not exist or (with
+   * `kinds`) is of another kind. Lets a hosted backend score a thousand candidates from its
+   * sorted indexes and read full records only for the few it returns.
+   */
+  rankFields(
+    scope: AgentScope,
+    ids: readonly MemoryId[],
+    options?: { kinds?: readonly MemoryKind[] },
+  ): Promise<(MemoryRankFields | null)[]>;
 
   /** Every memory of the agent, in creation order. For exact scoring and rebuilding caches. */
   all(scope: AgentScope): Promise<MemoryRecord[]>;

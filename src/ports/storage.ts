@@ -1,11 +1,13 @@
 /** @module Port: the set of stores one backend provides. */
 import type { AgentScope, MemoryId } from "../ids.ts";
+import type { AuditLog } from "./audit_log.ts";
 import type { MemoryKind, MemoryRecord } from "./memory_record.ts";
 import type { DocumentStore } from "./document_store.ts";
 import type { EventLog } from "./event_log.ts";
 import type { IdempotencyStore } from "./idempotency_store.ts";
 import type { Lock } from "./lock.ts";
 import type { MemoryStore } from "./memory_store.ts";
+import type { RateLimiter } from "./rate_limiter.ts";
 import type { UsageLedger } from "./usage_ledger.ts";
 import type { VectorIndex } from "./vector_index.ts";
 
@@ -53,6 +55,8 @@ export interface Storage {
   readonly events: EventLog;
   readonly idempotency: IdempotencyStore;
   readonly usage: UsageLedger;
+  readonly rateLimits: RateLimiter;
+  readonly audit: AuditLog;
 
   /**
    * Optional, for backends that hold an agent's memories and vectors in process: an exhaustive

@@ -28,4 +28,26 @@ export interface UsageLedger {
    * total and per-operation counts keep what that agent cost.
    */
   remove(worldId: string, options?: { agentId?: string }): Promise<void>;
+
+  /**
+   * Adds to a budget counter: a subject (e.g. `world:<id>`, `key:<id>`) in a period (e.g. a
+   * UTC day `2026-11-23`, or `total`). Atomic, like `add`. With `expireAfterMs` the counter
+   * may be dropped that long after its last write (a day's counter is not needed next week).
+   */
+  addSpend(subject: string, period: string, spend: Spend, options?: SpendOptions): Promise<void>;
+
+  /** A budget counter (zeros when nothing was spent). */
+  spend(subject: string, period: string): Promise<Spend>;
+}
+
+/** Model calls and tokens (prompt plus completion) counted against a budget. */
+export interface Spend {
+  calls: number;
+  tokens: number;
+}
+
+/** Options of {@linkcode UsageLedger.addSpend}. */
+export interface SpendOptions {
+  /** Keep the counter at least this long after its last write. @default forever */
+  expireAfterMs?: number;
 }

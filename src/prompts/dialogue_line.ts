@@ -23,6 +23,14 @@ export interface DialogueLineInput {
   now: string;
   /** The speaker's memories about the listener and about the last line, best first. */
   memories: string[];
+  /**
+   * News the speaker could pass on: its most important memories of plans, events and things it
+   * was told, most important first, none of them from or about the listener. The paper's agents
+   * spread information this way. @default none
+   */
+  news?: string[];
+  /** What the speaker said to the listener in earlier conversations, newest first. @default none */
+  toldBefore?: string[];
   /** Why the speaker starts the conversation; only the initiator has one, and may have none. */
   topic: string | null;
   /** The conversation so far, oldest first; empty for the opening line. */
@@ -61,7 +69,7 @@ export function buildDialogueLinePrompt(input: DialogueLineInput): Prompt<Dialog
         content: [
           promptTag("dialogue_line"),
           "Write the next thing one character of a life simulation says in a face-to-face conversation: one to three short, casual sentences, as they would speak in everyday life, true to their profile.",
-          "Draw only on their profile, their memories and what has been said; do not make up shared history or facts they could not know, and do not repeat earlier lines.",
+          "Draw only on their profile, their memories, their news and what has been said; do not make up shared history or facts they could not know, and do not repeat earlier lines.",
           opening
             ? "Nobody has spoken yet: the character opens the conversation, guided by their reason for talking if one is given."
             : "Reply to the last line, keeping the conversation going naturally.",
@@ -83,6 +91,16 @@ export function buildDialogueLinePrompt(input: DialogueLineInput): Prompt<Dialog
           `What the speaker remembers about them and about what was just said:\n${
             dataBlock("memories", input.memories.map((m) => clipLine(m, MEMORY_LINE_CHARS)))
           }`,
+          ...((input.news ?? []).length === 0 ? [] : [
+            `News the speaker knows, most important first (pass one on if the listener has likely not heard it):\n${
+              dataBlock("news", input.news!.map((m) => clipLine(m, MEMORY_LINE_CHARS)))
+            }`,
+          ]),
+          ...((input.toldBefore ?? []).length === 0 ? [] : [
+            `What the speaker told them in earlier conversations (do not repeat it):\n${
+              dataBlock("told_before", input.toldBefore!.map((m) => clipLine(m, MEMORY_LINE_CHARS)))
+            }`,
+          ]),
           ...(input.topic === null
             ? []
             : [`Why the speaker wants to talk:\n${dataBlock("intent", input.topic)}`]),

@@ -13,7 +13,6 @@
  */
 import { z } from "zod";
 import { type Agent, listAgents, loadAgent } from "../agents/agent.ts";
-import { readConversationState } from "../cognition/conversation_state.ts";
 import { currentAction } from "../cognition/planning.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
@@ -30,13 +29,13 @@ import {
   type TickFrame,
   type TickSystem,
 } from "../engine/tick_engine.ts";
-import { gameMinutes } from "../time/game_time.ts";
 import { resolvePath } from "../world/environment.ts";
 import { applyObjectStates } from "./object_states.ts";
 import { saveSeen, type Seen } from "./perception.ts";
 import type { World } from "../world/world.ts";
 import { worldTickClock } from "../world/clock.ts";
 import { AgentView, prepare, textKey, TickShared } from "./tick_prepare.ts";
+import { byAgent, withSeed } from "./_talk_pairs.ts";
 
 /** What one agent did in a tick. */
 export const AgentStepSummary = z
@@ -65,9 +64,6 @@ export interface AgentTickOptions {
   lockWaitMs?: number;
 }
 
-/** For worlds stored before `talkCooldownMinutes` existed. */
-const DEFAULT_TALK_COOLDOWN = 120;
-
 /** Most observation texts listed in one `perceived` event. */
 const EVENT_LIST_MAX = 20;
 
@@ -94,7 +90,8 @@ export function agentTickSystem(
     units: (frame) => listAgents(deps, frame.world.id as WorldId),
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
-    step: (frame, agent, shared) => step(deps, frame, agent, shared, lockWaitMs),
+    step: (frame, agent, shared) =>
+      step(withSeed(deps, frame.world.settings.seed), frame, agent, shared, lockWaitMs),
     failed: (frame, agent, error) => ({
       summary: {
         agentId: agent.id,
@@ -106,11 +103,12 @@ export function agentTickSystem(
       events: [agentError(frame, agent.id, error)],
       usage: emptyUsage(),
     }),
+    // Steps push uses as they finish: sorted, the object states do not depend on which was first.
     finish: (frame, shared) =>
       applyObjectStates(deps, frame.world.id as WorldId, {
         at: frame.to,
-        uses: shared.uses,
-        leaves: shared.leaves,
+        uses: [...shared.uses].sort((a, b) => byAgent(a.agentId, b.agentId)),
+        leaves: [...shared.leaves].sort((a, b) => byAgent(a.agentId, b.agentId)),
       }),
   };
 }
@@ -290,7 +288,10 @@ async function step(
   return { summary, events, usage: addUsage(...usages), failed };
 }
 
-/** Decides about the view's trigger, if any; null when there is nothing to decide. */
+/**
+ * The decision about the view's trigger, if any: about objects it is made now; about a newcomer
+ * it was made before the steps. Null when there is nothing to decide.
+ */
 async function react(
   deps: Deps,
   frame: TickFrame<World>,
@@ -305,47 +306,9 @@ async function react(
       observations: trigger.objects.map((s) => s.text),
     });
   }
-  const observed = trigger.observed.observed!;
-  const busy = shared.inConversation;
-  if (busy.has(agent.id) || busy.has(observed.agentId)) return null;
-  if (await talkedLately(deps, frame, [agent.id, observed.agentId])) return null;
-  busy.add(agent.id);
-  busy.add(observed.agentId);
-  try {
-    const result = await decideReaction(deps, { world: frame.world, agent, at: frame.to }, {
-      observations: [trigger.observed.text],
-      observed,
-    });
-    if (!result.conversation) {
-      busy.delete(agent.id);
-      busy.delete(observed.agentId);
-    }
-    return result;
-  } catch (err) {
-    busy.delete(agent.id);
-    busy.delete(observed.agentId);
-    throw err;
-  }
-}
-
-/**
- * Whether either agent talked with anyone within the world's `talkCooldownMinutes` (or is still
- * talking): then no conversation starts and no model call decides about one. The pair cooldown
- * of the reaction vetoes stops two agents talking again; this one stops an agent from talking
- * to everyone who walks by, the largest cost of a busy town (SPEC §9).
- */
-async function talkedLately(
-  deps: Pick<Deps, "storage">,
-  frame: TickFrame<World>,
-  agentIds: readonly AgentId[],
-): Promise<boolean> {
-  const cooldown = frame.world.settings.talkCooldownMinutes ?? DEFAULT_TALK_COOLDOWN;
-  if (cooldown <= 0) return false;
-  const states = await Promise.all(
-    agentIds.map((id) => readConversationState(deps, frame.world, id)),
-  );
-  const now = gameMinutes(frame.to);
-  return states.some((s) => s !== null && now - gameMinutes(s.until) < cooldown);
+  const paired = shared.paired.get(agent.id);
+  if (paired?.error !== undefined) throw paired.error;
+  return paired?.result ?? null;
 }
 
 function sameSeen(a: Seen, b: Seen): boolean {

@@ -61,7 +61,8 @@ export interface ScheduledTickOptions {
  * again. Manual-mode worlds are never touched. A world with no API request for its
  * `idlePauseMinutes` is paused instead, with a `world.paused` event (the idle clock starts at
  * the first run that sees the world). A world that fails is reported in `ticks` and does not
- * stop the others.
+ * stop the others. A world whose daily budget is spent (on the UTC day of `scheduledAt`) coasts:
+ * see {@linkcode tickWorld}.
  * @throws `store_unavailable` when the worlds cannot be listed.
  */
 export async function runScheduledTick(
@@ -81,6 +82,7 @@ export async function runScheduledTick(
       if (deps.queue) {
         const planned = await startTick(deps, world.id, {
           tickId,
+          day: minute.slice(0, 10),
           queue: deps.queue,
           scheduled: true,
         });
@@ -90,6 +92,7 @@ export async function runScheduledTick(
       }
       const result = await tickWorld(deps, world.id, {
         tickId,
+        day: minute.slice(0, 10),
         waitMs: options.waitMs ?? 5_000,
         scheduled: true,
       });

@@ -28,6 +28,7 @@ import {
   type Sighting,
 } from "./perception.ts";
 import type { World } from "../world/world.ts";
+import { decidePairs, type PairedReaction, pairNewcomers } from "./_talk_pairs.ts";
 
 /** What one agent will do with what it sees this tick. */
 export interface AgentView {
@@ -45,14 +46,14 @@ export interface TickShared {
   views: Map<string, AgentView>;
   /** Importance by observation text (normalised), scored once for every agent. */
   scores: Map<string, number>;
-  /** Agents in a conversation started this tick: none starts a second one. */
-  inConversation: Set<string>;
+  /** Decisions (and conversations) about a newly seen agent, by the deciding agent's id. */
+  paired: Map<string, PairedReaction>;
   uses: ObjectUse[];
   leaves: ObjectLeave[];
 }
 
 export async function prepare(
-  deps: Pick<Deps, "storage" | "model" | "embedder">,
+  deps: Deps,
   frame: TickFrame<World>,
   agents: readonly Agent[],
 ): Promise<{ shared: TickShared; events: NewEvent[]; usage: Usage }> {
@@ -63,6 +64,7 @@ export async function prepare(
     loadObjectOrigins(deps, worldId),
   ]);
   const views = new Map<string, AgentView>();
+  const newcomers = new Map<string, Sighting[]>();
   for (const agent of agents) {
     const before = seen.get(agent.id);
     const seenBefore = before?.seen ?? {};
@@ -70,35 +72,26 @@ export async function prepare(
     const external = (s: Sighting) =>
       s.observed === undefined && s.changed && !setByAgent(origins, s.location, s.state);
     const changedObjects = perception.sightings.filter(external);
-    const newcomer = perception.sightings.find((s) =>
-      s.observed !== undefined && !s.changed && !ASLEEP.test(s.observed.status)
+    newcomers.set(
+      agent.id,
+      perception.sightings.filter((s) =>
+        s.observed !== undefined && !s.changed && !ASLEEP.test(s.observed.status)
+      ),
     );
     views.set(agent.id, {
       perception,
       seen: seenBefore,
       seenVersion: before?.version,
-      trigger: changedObjects.length > 0
-        ? { objects: changedObjects }
-        : newcomer
-        ? { observed: newcomer }
-        : undefined,
+      trigger: changedObjects.length > 0 ? { objects: changedObjects } : undefined,
     });
   }
-  // Two agents who see each other arrive decide once, by the one whose id sorts first.
-  for (const [id, view] of views) {
-    const other = view.trigger && "observed" in view.trigger
-      ? view.trigger.observed.observed!.agentId
-      : undefined;
-    const back = other === undefined ? undefined : views.get(other)?.trigger;
-    if (back && "observed" in back && back.observed.observed!.agentId === id && other! < id) {
-      view.trigger = undefined;
-    }
-  }
+  const pairs = await pairNewcomers(deps, frame, agents, views, newcomers);
   const texts = [...views.values()].flatMap((v) => v.perception.sightings.map((s) => s.text));
   const scored = await scoreForAll(deps, frame.world, texts);
   const embedded = await embedForAll(deps, frame.world, texts);
+  const paired = await decidePairs(deps, frame, pairs);
   return {
-    shared: { env, views, scores: scored.scores, inConversation: new Set(), uses: [], leaves: [] },
+    shared: { env, views, scores: scored.scores, paired, uses: [], leaves: [] },
     events: [],
     usage: addUsage(scored.usage, embedded),
   };
@@ -166,7 +159,7 @@ async function scoreForAll(
         agentName: `a resident of ${world.name}`,
         observations: [...todo.values()],
       }),
-      { worldId: world.id, operation: "importance" },
+      { worldId: world.id, operation: "importance", seed: world.settings.seed },
     );
     [...todo.keys()].forEach((key, i) => {
       scores.set(key, completion.value.scores[i]);

@@ -2,7 +2,13 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
-import { markerError, runTick, type TickMarker, type TickRecord } from "../engine/tick_engine.ts";
+import {
+  busy,
+  markerError,
+  runTick,
+  type TickMarker,
+  type TickRecord,
+} from "../engine/tick_engine.ts";
 import {
   awaitTick,
   markerScope,
@@ -19,6 +25,8 @@ import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { AgentStepSummary, agentTickSystem } from "./agent_step.ts";
 import { Clock, getWorld } from "../world/world.ts";
+import { spentWorldBudget } from "../world/budget.ts";
+import { coastTickSystem } from "./coast_step.ts";
 
 /** The response of `POST /v1/worlds/{world}/tick`; a repeated tick id answers the same. */
 export const TickResult = z
@@ -30,6 +38,10 @@ export const TickResult = z
     steps: z.array(AgentStepSummary),
     usage: UsageCounts,
     events: z.number().int().meta({ description: "Events the tick appended to the world's log" }),
+    budgetExhausted: z.boolean().optional().meta({
+      description:
+        "True when the world's daily budget was spent: agents kept their plans and no model was called",
+    }),
   })
   .meta({ id: "TickResult" });
 export type TickResult = z.infer<typeof TickResult>;
@@ -48,6 +60,12 @@ export interface TickWorldOptions {
   deadlineMs?: number;
   /** With a queue: tries per agent step before its failure is reported. @default 3 */
   maxAttempts?: number;
+  /**
+   * The UTC day of the wall clock (`YYYY-MM-DD`), to check the world's daily budget: when it is
+   * spent the tick coasts (agents keep their plans, no model calls, one `budget.exhausted`
+   * event per day). @default no budget check
+   */
+  day?: string;
   /** From the scheduler: refused when the world is paused or manual. @default false */
   scheduled?: boolean;
 }
@@ -77,12 +95,39 @@ export async function tickWorld(
   worldId: WorldId,
   options: TickWorldOptions = {},
 ): Promise<TickResult> {
+  const coasted = await coastIfSpent(deps, worldId, options);
+  if (coasted) return coasted;
   if (!deps.queue) return withMode(await runTick(deps, worldId, agentTickSystem(deps), options));
   const planned = await startTick(deps, worldId, { ...options, queue: deps.queue });
   if (planned.status === "done") return planned.result;
   // The close may take the whole deadline, and a little more to be noticed.
   const waitMs = (options.deadlineMs ?? TICK_DEADLINE_MS) + 30_000;
   return withMode(await awaitTick<AgentStepSummary>(deps, worldId, planned.tickId, { waitMs }));
+}
+
+/**
+ * The tick of a world whose daily budget is spent, or null when it is not (or `day` is unset).
+ * It runs in this process, queue or not: with no model call in it there is nothing to fan out.
+ */
+async function coastIfSpent(
+  deps: Deps,
+  worldId: WorldId,
+  options: TickWorldOptions,
+): Promise<TickResult | null> {
+  if (options.day === undefined) return null;
+  const spent = await spentWorldBudget(deps, await getWorld(deps, worldId), { day: options.day });
+  if (!spent) return null;
+  if (deps.queue) {
+    // A queued tick still open keeps the world: its steps would be lost if the clock moved.
+    const open = (await deps.storage.documents.get<OpenTick<unknown>>(openTickKey(worldId)))
+      ?.value;
+    if (open?.tickId === options.tickId) return null;
+    if (open && deps.queue.now() < open.deadlineAt) {
+      throw busy(options.tickId ?? "(new)", worldId);
+    }
+  }
+  const record = await runTick(deps, worldId, coastTickSystem(deps, spent), options);
+  return { ...withMode(record), budgetExhausted: true };
 }
 
 /** Worlds stored before clock modes existed read as cron worlds. */
@@ -92,7 +137,9 @@ function withMode(record: TickRecord<AgentStepSummary>): TickResult {
 
 /**
  * Plans a tick and enqueues its steps on the platform's queue without waiting for them.
- * @returns `queued` with the tick id, or `done` with the result for a tick id already closed.
+ * A world whose budget is spent coasts in this process instead (see {@linkcode tickWorld}).
+ * @returns `queued` with the tick id, or `done` with the result for a tick id already closed
+ * (or a coasting tick).
  * @throws as {@linkcode tickWorld}; `conflict` at once while another tick of the world is open.
  */
 export async function startTick(
@@ -102,6 +149,8 @@ export async function startTick(
 ): Promise<
   { tickId: string; status: "queued" } | { tickId: string; status: "done"; result: TickResult }
 > {
+  const coasted = await coastIfSpent(deps, worldId, options);
+  if (coasted) return { tickId: coasted.tickId, status: "done", result: coasted };
   const planned: PlannedTick<AgentStepSummary> = await planQueuedTick(
     deps,
     worldId,

@@ -6,7 +6,7 @@ import type { FencedWrite } from "../ports/lock.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { updateDocument } from "../ports/update_document.ts";
-import { ConflictError, NotFoundError } from "../errors.ts";
+import { ConflictError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import type { Versioned } from "../ports/document_store.ts";
 import type { GameTime } from "../time/game_time.ts";
@@ -17,6 +17,7 @@ import {
   withDefaults,
   type World,
   worldKey,
+  worldNotFound,
   WorldSettings,
 } from "./world.ts";
 
@@ -38,7 +39,10 @@ export const TickInput = z
     minutes: TickMinutes.optional().meta({
       description: "Game minutes to advance (1-1440); default: the world's minutesPerTick",
     }),
-    tickId: TickId.optional().meta({
+    tickId: TickId.refine(
+      (id) => !id.startsWith("cron:"),
+      'Tick ids starting with "cron:" are reserved for the scheduler',
+    ).optional().meta({
       description:
         "Your id for this tick: sending it again returns the first result and does not advance again; minted when absent",
     }),
@@ -95,13 +99,6 @@ export interface PauseReason {
   reason: "request" | "idle";
   message: string;
   [field: string]: unknown;
-}
-
-function worldNotFound(worldId: WorldId): NotFoundError {
-  return new NotFoundError(
-    "world_not_found",
-    `Cannot find world "${worldId}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
-  );
 }
 
 /**

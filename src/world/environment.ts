@@ -283,8 +283,9 @@ export async function setObjectState(
   worldId: WorldId,
   input: SetObjectStateInput,
 ): Promise<PlacedObject> {
-  await getWorld(deps, worldId);
+  const world = await getWorld(deps, worldId);
   let placed: PlacedObject | undefined;
+  let previous = "";
   await updateEnvironment(deps, worldId, (current) => {
     const found = current ? resolvePath(current, input.path) : null;
     if (!current || !found?.object) {
@@ -295,6 +296,7 @@ export async function setObjectState(
     }
     const [areaName, subName, objectName] = found.path.split(PATH_SEPARATOR);
     placed = { path: found.path, name: objectName, state: input.state };
+    previous = found.object.state;
     return {
       areas: current.areas.map((area) =>
         area.name !== areaName ? area : {
@@ -311,6 +313,14 @@ export async function setObjectState(
       ),
     };
   }, false);
+  // Logged like a change an agent makes in a tick (without agentId), so live viewers see it.
+  await deps.storage.events.append(worldId, [{
+    type: "object_state",
+    at: world.clock.now,
+    path: placed!.path,
+    state: input.state,
+    previous,
+  }]);
   return placed!;
 }
 

@@ -135,7 +135,11 @@ export async function listEvents(
 
 /** Options for {@linkcode followEvents}. */
 export interface FollowOptions {
-  /** Pause between reads of the log when nothing new arrived. @default 500 */
+  /**
+   * Longest wait between reads of the log while nothing new arrived. Appends made by this
+   * process wake the feed at once; this bounds how late appends by other processes show up,
+   * and what an idle feed costs: one read per `pollMs`. @default 5000
+   */
   pollMs?: number;
   /** An empty batch is yielded after this long without events (for keep-alives). @default 15000 */
   idleMs?: number;
@@ -147,27 +151,29 @@ export interface FollowOptions {
 
 /**
  * Checks the world, then returns a live feed of its events after `after`: batches in log
- * order, read every `pollMs` while nothing is new, and an empty batch after `idleMs` of silence.
- * It ends when `signal` aborts.
+ * order, and an empty batch after `idleMs` of silence. Between reads it waits for an append by
+ * this process (`EventLog.waitForAppend`), at most `pollMs`, so an idle feed reads storage once
+ * per `pollMs`, not continuously. It ends when `signal` aborts.
  * @throws `world_not_found` (before any event).
  */
 export async function followEvents(
-  deps: Pick<Deps, "storage" | "sleep">,
+  deps: Pick<Deps, "storage">,
   worldId: WorldId,
   after: number,
   options: FollowOptions = {},
 ): Promise<AsyncIterable<LoggedEvent[]>> {
   await getWorld(deps, worldId);
-  const pollMs = options.pollMs ?? 500;
+  const pollMs = options.pollMs ?? 5_000;
   const idlePolls = Math.max(1, Math.round((options.idleMs ?? 15_000) / pollMs));
   const signal = options.signal;
+  const events = deps.storage.events;
   const filter = options.filter;
   return {
     async *[Symbol.asyncIterator]() {
       let cursor = after;
       let quiet = 0;
       while (!signal?.aborted) {
-        const batch = await deps.storage.events.read(worldId, cursor, MAX_EVENT_PAGE);
+        const batch = await events.read(worldId, cursor, MAX_EVENT_PAGE);
         if (batch.length > 0) {
           cursor = batch.at(-1)!.seq;
           quiet = 0;
@@ -178,7 +184,9 @@ export async function followEvents(
           quiet = 0;
           yield [];
         }
-        if (!signal?.aborted) await deps.sleep(pollMs);
+        if (!signal?.aborted) {
+          await events.waitForAppend(worldId, cursor, { timeoutMs: pollMs, signal });
+        }
       }
     },
   };

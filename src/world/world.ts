@@ -29,6 +29,18 @@ export const Clock = z
   .meta({ id: "Clock" });
 export type Clock = z.infer<typeof Clock>;
 
+/**
+ * Most model calls and tokens a world may spend per UTC day. Once spent, model-calling requests
+ * answer 429 `budget_exceeded` and ticks keep agents on their current plans without calls.
+ */
+export const WorldBudget = z
+  .strictObject({
+    callsPerDay: z.number().int().min(0).max(1e9).optional(),
+    tokensPerDay: z.number().int().min(0).max(1e12).optional(),
+  })
+  .meta({ id: "WorldBudget", example: { callsPerDay: 5000, tokensPerDay: 2_000_000 } });
+export type WorldBudget = z.infer<typeof WorldBudget>;
+
 /** The clock fields a caller sets when creating or changing a world. */
 export const ClockInput = z
   .strictObject({
@@ -131,6 +143,11 @@ export const WorldSettings = z
         description:
           "Perceive refuses (422) an observation dated more than this many game minutes after the world clock: a mistyped year would otherwise stay the most recent memory forever",
       }),
+    budget: WorldBudget.optional(),
+    seed: z.number().int().min(0).max(2 ** 31 - 1).optional().meta({
+      description:
+        "Replays exactly: ticks pass it to the model with every call, and the offline model keys its choices by it (with agent, game time and prompt kind) instead of by the world id, so the same seed gives the same run at any concurrency",
+    }),
   })
   .meta({ id: "WorldSettings" });
 export type WorldSettings = z.infer<typeof WorldSettings>;
@@ -227,13 +244,16 @@ export async function createWorld(
  */
 export async function getWorld(deps: Pick<Deps, "storage">, id: WorldId): Promise<World> {
   const doc = await deps.storage.documents.get<World>(worldKey(id));
-  if (!doc) {
-    throw new NotFoundError(
-      "world_not_found",
-      `Cannot find world "${id}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
-    );
-  }
+  if (!doc) throw worldNotFound(id);
   return withDefaults(doc.value);
+}
+
+/** The error of a world that does not exist (or that the caller may not see: the same error). */
+export function worldNotFound(id: string): NotFoundError {
+  return new NotFoundError(
+    "world_not_found",
+    `Cannot find world "${id}": create it with POST /v1/worlds or list worlds with GET /v1/worlds`,
+  );
 }
 
 /** Every world, ordered by id. */

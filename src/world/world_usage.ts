@@ -1,9 +1,10 @@
 /** @module Usage totals of a world, as `GET /v1/worlds/{world}/usage` returns them. */
 import { z } from "zod";
+import { worldSubject } from "./budget.ts";
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
 import { UsageCounts } from "../model/usage.ts";
-import { getWorld } from "./world.ts";
+import { getWorld, WorldBudget } from "./world.ts";
 
 const Counts = UsageCounts.meta({ id: "Usage" });
 
@@ -14,18 +15,47 @@ export const WorldUsage = z
     total: Counts,
     byAgent: z.record(z.string(), Counts),
     byOperation: z.record(z.string(), Counts),
+    budget: z.object({
+      day: z.string().meta({ description: "The UTC day the budget counts, YYYY-MM-DD" }),
+      limits: WorldBudget.nullable().meta({ description: "settings.budget; null when unset" }),
+      spent: z.object({ calls: z.number().int(), tokens: z.number().int() }),
+      remaining: z.object({
+        calls: z.number().int().nullable(),
+        tokens: z.number().int().nullable(),
+      }).meta({ description: "What is left today; null where no limit is set" }),
+    }),
   })
   .meta({ id: "WorldUsage" });
 export type WorldUsage = z.infer<typeof WorldUsage>;
 
 /**
- * The world's usage totals.
+ * The world's usage totals and today's budget (`day` is the UTC day, from the caller's clock).
  * @throws `world_not_found`
  */
 export async function worldUsage(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
+  options: { day: string },
 ): Promise<WorldUsage> {
-  await getWorld(deps, worldId);
-  return { worldId, ...(await deps.storage.usage.totals(worldId)) };
+  const world = await getWorld(deps, worldId);
+  const [totals, spent] = await Promise.all([
+    deps.storage.usage.totals(worldId),
+    deps.storage.usage.spend(worldSubject(worldId), options.day),
+  ]);
+  const limits = world.settings.budget ?? null;
+  const left = (limit: number | undefined, used: number) =>
+    limit === undefined ? null : Math.max(0, limit - used);
+  return {
+    worldId,
+    ...totals,
+    budget: {
+      day: options.day,
+      limits,
+      spent,
+      remaining: {
+        calls: left(limits?.callsPerDay, spent.calls),
+        tokens: left(limits?.tokensPerDay, spent.tokens),
+      },
+    },
+  };
 }

@@ -15,7 +15,11 @@ import { Index } from "@upstash/vector";
 /** A backend tests can open fresh, isolated stores from. */
 export interface Backend {
   name: "embedded" | "upstash";
-  open(): Promise<Storage>;
+  /**
+   * Opens a fresh store. On the hosted backend, the same `keyPrefix` twice gives two clients
+   * of one store (as two server instances would have).
+   */
+  open(options?: { keyPrefix?: string }): Promise<Storage>;
   /** A fresh store whose raw contents a test can list, bypassing the adapters. */
   openInspected(): Promise<InspectedStorage>;
 }
@@ -116,7 +120,7 @@ export async function startBackends(
   const newPrefix = () => `t${Date.now().toString(36)}${(counter++).toString(36)}`;
   const upstash: Backend = {
     name: "upstash",
-    open: () => openHosted(newPrefix()),
+    open: (options = {}) => openHosted(options.keyPrefix ?? newPrefix()),
     async openInspected() {
       const keyPrefix = newPrefix();
       const storage = await openHosted(keyPrefix);

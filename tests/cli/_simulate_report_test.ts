@@ -30,6 +30,7 @@ const summary: SimulationSummary = {
   minutesPerTick: 10,
   ticks: 144,
   concurrency: 8,
+  seed: null,
   events: 5000,
   stepErrors: 0,
   stepErrorExamples: [],
@@ -63,4 +64,15 @@ Deno.test("summaryText() states cost, budget, diffusion, density and attendance"
     partyAttendance: { attendees: ["Nadia Haddad"], count: 1, informed: 1, hostPresent: true },
   });
   assert.match(came, /1 came, 1 of them had heard of it \(Nadia Haddad\); the host was there/);
+});
+
+Deno.test("summaryText() explains budget, diffusion, density and sightings in one line each", () => {
+  const lines = summaryText(summary).split("\n");
+  for (const term of ["Budget", "Diffusion", "Density", "Sightings", "Attendance"]) {
+    const explained = lines.filter((l) => l.trimStart().startsWith(`${term}:`));
+    assert.equal(explained.length, 1, term);
+    assert.ok(explained[0].length <= 120, explained[0]);
+  }
+  assert.doesNotMatch(summaryText(summary), /Seed/);
+  assert.match(summaryText({ ...summary, seed: 7 }), /Seed 7: the same seed replays this run/);
 });

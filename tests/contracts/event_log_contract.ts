@@ -109,6 +109,43 @@ export function eventLogContract(cases: ContractCases): void {
     assert.deepEqual(await s.events.read(newWorldId(), 0, 10), []);
   });
 
+  cases.add(
+    "EventLog.waitForAppend() wakes on this process's append, times out, and stops on abort",
+    async (s) => {
+      const world = newWorldId();
+      const other = newWorldId();
+      const started = performance.now();
+      await s.events.waitForAppend(world, 0, { timeoutMs: 30 });
+      assert.ok(performance.now() - started >= 25, "Without an append it waits the timeout");
+
+      const waiting = s.events.waitForAppend(world, 0, { timeoutMs: 10_000 });
+      let woken = false;
+      void waiting.then(() => woken = true);
+      await s.events.append(other, [event("elsewhere")]);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      assert.equal(woken, false, "An append to another world does not wake it");
+      const appendedAt = performance.now();
+      await s.events.append(world, [event("here")]);
+      await waiting;
+      assert.ok(performance.now() - appendedAt < 1_000, "It wakes at once on an append");
+
+      const past = performance.now();
+      await s.events.waitForAppend(world, 0, { timeoutMs: 10_000 });
+      assert.ok(performance.now() - past < 1_000, "Already past `after`: it resolves at once");
+      const again = performance.now();
+      await s.events.waitForAppend(world, 0, { timeoutMs: 30 });
+      assert.ok(
+        performance.now() - again >= 25,
+        "Asked again with nothing appended since, it waits (a reader whose read found nothing)",
+      );
+
+      const stop = new AbortController();
+      const aborted = s.events.waitForAppend(world, 1, { timeoutMs: 10_000, signal: stop.signal });
+      stop.abort();
+      await aborted;
+    },
+  );
+
   cases.add("EventLog.latest() is the newest seq, 0 for an empty log", async (s) => {
     const world = newWorldId();
     assert.equal(await s.events.latest(world), 0);

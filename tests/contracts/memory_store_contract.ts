@@ -3,6 +3,7 @@ import assert from "node:assert/strict";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { MemoryStore } from "../../src/ports/memory_store.ts";
+import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import {
   assertRejectsCode,
   at,
@@ -12,6 +13,7 @@ import {
   mid,
   newScope,
   newWorldId,
+  T0,
 } from "./_contract_support.ts";
 
 /** Reads every page of `list()` and returns the ids in page order. */
@@ -328,6 +330,34 @@ export function memoryStoreContract(cases: ContractCases): void {
       assert.deepEqual(await s.memories.top(scope, "lastAccessed", 1), ["m-002"]);
       // Creation order and paging are unaffected.
       assert.deepEqual(ids(await s.memories.all(scope)), all.map((m) => m.id));
+    },
+  );
+
+  cases.add(
+    "MemoryStore.rankFields() reads creation, access and importance per id, filtered by kind",
+    async (s) => {
+      const scope = newScope();
+      await s.memories.append(scope, [
+        makeMemory(scope, "obs", { createdAt: "2023-02-13T07:00:07" as GameTime, importance: 2 }),
+        makeMemory(scope, "plan", { kind: "plan", createdAt: at(5), importance: 7.5 }),
+      ]);
+      await s.memories.touch(scope, [mid("obs")], "2023-02-13T09:30:45" as GameTime);
+      await s.memories.setImportance(scope, mid("plan"), 9);
+      const ids = [mid("plan"), mid("ghost"), mid("obs")];
+      assert.deepEqual(await s.memories.rankFields(scope, ids), [
+        { id: "plan", createdAt: at(5), accessedMinutes: gameMinutes(T0), importance: 9 },
+        null,
+        {
+          id: "obs",
+          createdAt: "2023-02-13T07:00:07",
+          accessedMinutes: gameMinutes("2023-02-13T09:30:45"),
+          importance: 2,
+        },
+      ]);
+      const plans = await s.memories.rankFields(scope, ids, { kinds: ["plan", "chat"] });
+      assert.deepEqual(plans.map((r) => r?.id ?? null), ["plan", null, null]);
+      assert.deepEqual(await s.memories.rankFields(scope, []), []);
+      assert.deepEqual(await s.memories.rankFields(newScope(), ids), [null, null, null]);
     },
   );
 

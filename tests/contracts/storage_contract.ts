@@ -8,6 +8,8 @@ import { lockContract } from "./lock_contract.ts";
 import { memoryStoreContract } from "./memory_store_contract.ts";
 import { removalContract } from "./removal_contract.ts";
 import { usageLedgerContract } from "./usage_ledger_contract.ts";
+import { rateLimiterContract } from "./rate_limiter_contract.ts";
+import { auditLogContract } from "./audit_log_contract.ts";
 import { vectorIndexContract } from "./vector_index_contract.ts";
 
 export type { ContractOptions, OpenStorage };
@@ -46,6 +48,8 @@ export function storageContract(
   eventLogContract(cases);
   idempotencyStoreContract(cases);
   usageLedgerContract(cases);
+  rateLimiterContract(cases);
+  auditLogContract(cases);
   removalContract(cases);
   cases.assertSkipsKnown();
 }

@@ -106,4 +106,24 @@ export function usageLedgerContract(cases: ContractCases): void {
     assert.deepEqual(Object.keys(totalsA.byOperation), ["importance"]);
     assert.deepEqual(totalsA.total, { calls: 1, promptTokens: 100, completionTokens: 10 });
   });
+
+  cases.add("UsageLedger.addSpend() sums a budget counter per subject and period", async (s) => {
+    const subject = `key:${newWorldId()}`;
+    assert.deepEqual(await s.usage.spend(subject, "2026-11-23"), { calls: 0, tokens: 0 });
+    await s.usage.addSpend(subject, "2026-11-23", { calls: 1, tokens: 120 });
+    await Promise.all([
+      s.usage.addSpend(subject, "2026-11-23", { calls: 2, tokens: 30 }, { expireAfterMs: 60_000 }),
+      s.usage.addSpend(subject, "2026-11-24", { calls: 5, tokens: 5 }),
+      s.usage.addSpend(`world:${newWorldId()}`, "2026-11-23", { calls: 9, tokens: 9 }),
+    ]);
+    assert.deepEqual(await s.usage.spend(subject, "2026-11-23"), { calls: 3, tokens: 150 });
+    assert.deepEqual(await s.usage.spend(subject, "2026-11-24"), { calls: 5, tokens: 5 });
+  });
+
+  cases.add("UsageLedger.addSpend() refuses negative counts", async (s) => {
+    await assert.rejects(
+      s.usage.addSpend(`key:${newWorldId()}`, "total", { calls: -1, tokens: 0 }),
+      (e: unknown) => (e as { code?: string }).code === "invalid_request",
+    );
+  });
 }

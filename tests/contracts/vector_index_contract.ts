@@ -89,6 +89,40 @@ export function vectorIndexContract(cases: ContractCases): void {
     },
   );
 
+  cases.add(
+    "VectorIndex.cosines() scores the query against these ids only, within the tolerance",
+    async (s) => {
+      const dims = s.vectors.dimensions;
+      const scope = newScope();
+      await s.vectors.upsert(scope, [
+        { id: mid("c-0"), vector: angled(dims, 0, 2) },
+        { id: mid("c-60"), vector: angled(dims, 60, 0.3) },
+        { id: mid("c-135"), vector: angled(dims, 135) },
+        { id: mid("gone"), vector: angled(dims, 10) },
+      ]);
+      await s.vectors.delete(scope, [mid("gone")]);
+      await s.vectors.upsert(newScope(scope.worldId), [{
+        id: mid("c-0"),
+        vector: angled(dims, 90),
+      }]);
+      const got = await s.vectors.cosines(
+        scope,
+        [mid("c-135"), mid("ghost"), mid("c-0"), mid("c-60"), mid("gone")],
+        angled(dims, 0, 4),
+      );
+      assert.deepEqual([...got.keys()].sort(), ["c-0", "c-135", "c-60"]);
+      const want: Record<string, number> = { "c-0": 1, "c-60": 0.5, "c-135": -Math.SQRT1_2 };
+      for (const [id, cos] of got) {
+        assert.ok(Math.abs(cos - want[id]) <= TOLERANCE, `${id}: ${cos} vs ${want[id]}`);
+      }
+      assert.equal((await s.vectors.cosines(newScope(), [mid("c-0")], angled(dims, 0))).size, 0);
+      await assertRejectsCode(
+        s.vectors.cosines(scope, [mid("c-0")], new Float32Array(dims + 1)),
+        "invalid_request",
+      );
+    },
+  );
+
   cases.add("VectorIndex.query() of an empty scope returns no matches", async (s) => {
     const scope = newScope();
     assert.deepEqual(await s.vectors.query(scope, axis(s.vectors.dimensions, 0), 5), []);

@@ -255,6 +255,18 @@ gatewayTest(
 );
 
 gatewayTest(
+  "startUpstashRedisGateway() drops Upstash's allow-key-locking shebang flag, which redis-server refuses",
+  async (g) => {
+    const flagged = "#!lua flags=allow-key-locking\nreturn ARGV[1] .. '?'";
+    assert.deepEqual((await post(g, "/", ["EVAL", flagged, 0, "ok"])).body, { result: "ok?" });
+    const loaded = await post(g, "/", ["SCRIPT", "LOAD", flagged]);
+    assert.match((loaded.body as { result: string }).result, /^[0-9a-f]{40}$/);
+    const both = "#!lua flags=no-writes,allow-key-locking\nreturn 7";
+    assert.deepEqual((await post(g, "/", ["EVAL", both, 0])).body, { result: 7 });
+  },
+);
+
+gatewayTest(
   "startUpstashRedisGateway() refuses methods and commands it cannot serve",
   async (g) => {
     const del = await fetch(g.url, {

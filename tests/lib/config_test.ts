@@ -25,7 +25,19 @@ Deno.test("loadConfig() defaults to the embedded store, the offline model and th
   assert.equal(config.adminKey, undefined);
   assert.deepEqual(config.model, { mode: "offline" });
   assert.deepEqual(config.embedding, { mode: "local", dimensions: 384 });
-  assert.deepEqual(config.storage, { kind: "embedded", dataDir: "./.simulacra" });
+  assert.deepEqual(config.storage, { kind: "embedded", dataDir: "./.simulacra", cacheMb: 256 });
+});
+
+Deno.test("loadConfig() reads the embedded cache budget from SIMULACRA_CACHE_MB and rejects bad ones", () => {
+  assert.deepEqual(loadConfig({ SIMULACRA_CACHE_MB: "1024" }).storage, {
+    kind: "embedded",
+    dataDir: "./.simulacra",
+    cacheMb: 1024,
+  });
+  for (const bad of ["lots", "1.5", "8", "-1"]) {
+    const err = configErrorOf({ SIMULACRA_CACHE_MB: bad });
+    assert.match(err.message, /SIMULACRA_CACHE_MB/);
+  }
 });
 
 Deno.test("loadConfig() treats blank variables as unset", () => {
@@ -135,6 +147,29 @@ Deno.test("loadConfig() never repeats a secret in its message", () => {
     UPSTASH_REDIS_REST_TOKEN: "tok-secret-1",
   });
   assert.doesNotMatch(err.message, /sk-very-secret|tok-secret-1/);
+});
+
+Deno.test("loadConfig() reads the default key rate limit and the audit retention", () => {
+  const defaults = loadConfig({});
+  assert.deepEqual(defaults.keyRateLimit, { requests: 120, perSeconds: 60 });
+  assert.equal(defaults.auditRetentionDays, 30);
+  const set = loadConfig({
+    SIMULACRA_KEY_RATE_LIMIT: "10/1",
+    SIMULACRA_AUDIT_RETENTION_DAYS: "90",
+  });
+  assert.deepEqual(set.keyRateLimit, { requests: 10, perSeconds: 1 });
+  assert.equal(set.auditRetentionDays, 90);
+  assert.equal(defaults.clientIpHeader, undefined);
+  assert.equal(
+    loadConfig({ SIMULACRA_CLIENT_IP_HEADER: "X-Forwarded-For" }).clientIpHeader,
+    "x-forwarded-for",
+  );
+  const bad = configErrorOf({
+    SIMULACRA_KEY_RATE_LIMIT: "lots",
+    SIMULACRA_AUDIT_RETENTION_DAYS: "0",
+  });
+  assert.match(bad.message, /SIMULACRA_KEY_RATE_LIMIT must be "<requests>\/<seconds>"/);
+  assert.match(bad.message, /SIMULACRA_AUDIT_RETENTION_DAYS must be at least 1/);
 });
 
 Deno.test("loadConfig() reads SIMULACRA_CORS_ORIGINS as * or a list of exact origins", () => {

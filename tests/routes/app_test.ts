@@ -36,7 +36,7 @@ Deno.test("GET /health reports the version, backends and the offline model", asy
   assert.equal(body.status, "ok");
   assert.equal(body.storage, "embedded");
   assert.equal(body.model.mode, "offline");
-  assert.equal(body.model.embedding, "local-hash-v1");
+  assert.equal(body.model.embedding, "local-hash-v2");
   assert.equal(body.embedding.dimensions, 384);
   assert.equal(body.cron, null);
 });
@@ -61,7 +61,9 @@ Deno.test("GET /docs and GET / are self-contained pages with no CDN assets", asy
     const html = await res.text();
     assert.doesNotMatch(html, /<(script|link)[^>]+(src|href)=["']https?:/);
   }
-  assert.match(await (await app.request("/")).text(), /offline model/);
+  // The playground reads the model mode from /health and labels the offline stand-in (checked in
+  // Chromium by tests/playground/playground_browser_test.ts).
+  assert.match(await (await app.request("/")).text(), /\/playground\/js\/main\.js/);
 });
 
 Deno.test("createApp() answers every error path with the JSON error shape", async (t) => {
@@ -133,7 +135,7 @@ Deno.test("createApp() maps store failures to 503 and unexpected errors to 500 w
   assert.ok(lines.some((l) => l.includes("unexpected error")), "the error is logged once");
 });
 
-Deno.test("adminAuth() guards /v1 with the admin key and leaves /health open", async () => {
+Deno.test("accessControl() guards /v1 with the admin key and leaves /health open", async () => {
   await using deps = await makeTestDeps();
   const lines: string[] = [];
   const app = createApp(deps, {

@@ -137,6 +137,26 @@ for (const backend of backends) {
   });
 
   Deno.test({
+    name:
+      `[${backend.name}] perceive stores observations without letters ("!!!", "🙂") and finds them again`,
+    ...opts,
+    fn: () =>
+      withApp(async (app) => {
+        const { a } = await town(app);
+        const r = await call(app, "POST", `${a}/perceive`, {
+          observations: [{ text: "!!!" }, { text: "🙂" }, { text: "Klaus waves 👋" }],
+        });
+        assert.equal(r.status, 200, JSON.stringify(r.body));
+        assert.deepEqual(r.body.outcomes, ["created", "created", "created"]);
+        const found = await call(app, "POST", `${a}/retrieve`, { query: "🙂", k: 10 });
+        assert.equal(found.status, 200, JSON.stringify(found.body));
+        type Hit = { description: string; raw: { cosine: number } };
+        const closest = (found.body.memories as Hit[]).sort((x, y) => y.raw.cosine - x.raw.cosine);
+        assert.equal(closest[0].description, "🙂", "the most similar memory is the same emoji");
+      }),
+  });
+
+  Deno.test({
     name: `[${backend.name}] perceive stores identical text once within the retention window`,
     ...opts,
     fn: () =>

@@ -129,6 +129,18 @@ for (const backend of backends) {
         });
         const again = await call(app, "GET", `${w}/environment`);
         assert.equal(again.body.areas[0].subAreas[1].objects[0].state, "burning");
+        const logged = await call(app, "GET", `${w}/events`);
+        assert.deepEqual(
+          logged.body.events.map(({ seq: _, ...e }: { seq: number }) => e),
+          [{
+            type: "object_state",
+            at: "2023-02-13T07:00:00",
+            path: "Hobbs Cafe:kitchen:stove",
+            state: "burning",
+            previous: "off",
+          }],
+          "the change is in the event log, for the timeline and live viewers",
+        );
       }),
   });
 
@@ -188,6 +200,14 @@ for (const backend of backends) {
           assert.ok(chunk.start <= action.start && action.end <= chunk.end, "inside its chunk");
           assert.ok(length(chunk) <= 60);
         }
+        const shown = await call(app, "GET", `${a}/plan?date=2023-02-13`);
+        const stored = await storedPlan(deps, worldId, "2023-02-13");
+        assert.deepEqual(
+          shown.body.items.map((i: { chunks: unknown }) => i.chunks),
+          stored.items.map((i) => i.chunks),
+          "GET …/plan shows the decomposition made so far",
+        );
+        assert.ok(shown.body.items.some((i: { chunks: unknown[] | null }) => i.chunks?.length));
         const agent = await call(app, "GET", a);
         assert.equal(
           agent.body.action,
@@ -217,10 +237,15 @@ for (const backend of backends) {
         assert.equal(replanned.body.revision, made.body.revision + 1);
         assertOrdered(replanned.body.items);
         const cut = "2023-02-13T14:30:00";
+        const broad = ({ chunks: _, ...item }: Step & { chunks: unknown }) => item;
         assert.deepEqual(
-          replanned.body.items.filter((i: Step) => i.end <= "2023-02-13T13:00:00"),
-          made.body.items.filter((i: Step) => i.end <= "2023-02-13T13:00:00"),
+          replanned.body.items.filter((i: Step) => i.end <= "2023-02-13T13:00:00").map(broad),
+          made.body.items.filter((i: Step) => i.end <= "2023-02-13T13:00:00").map(broad),
           "the morning is kept",
+        );
+        assert.ok(
+          replanned.body.items.some((i: { chunks: unknown[] | null }) => i.chunks?.length),
+          "with the decomposition the morning's action made",
         );
         const fresh = replanned.body.items.filter((i: Step) => i.start >= cut);
         assert.equal(fresh[0].start, cut);

@@ -98,7 +98,10 @@ async function snapshot(app: App, world: string) {
     const plan = await call(app, "GET", `/v1/worlds/${world}/agents/${id}/plan?date=2023-02-13`);
     out[`${id}.plan`] = { ...plan.body, worldId: undefined };
   }
-  out.usage = (await call(app, "GET", `/v1/worlds/${world}/usage`)).body;
+  // The day's budget spend is the serving store's real-day meter, not world data: an imported
+  // world starts a fresh meter (its usage totals carry over).
+  const usage = (await call(app, "GET", `/v1/worlds/${world}/usage`)).body;
+  out.usage = { ...usage, budget: undefined };
   return out;
 }
 

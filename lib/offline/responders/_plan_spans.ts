@@ -74,7 +74,7 @@ const EMOJI: ReadonlyArray<readonly [RegExp, string]> = [
   [/\b(read|book|study|library|class|lecture|research)/, "📚"],
   [/\b(write|writing|paper|essay|notes?)\b/, "✍️"],
   [/\b(shop|store|market|buy|groceries|errand)/, "🛒"],
-  [/\b(walk|stroll|park|garden|jog|run)\b/, "🚶"],
+  [/\b(walk|stroll|park|garden|jog|run)/, "🚶"],
   [/\b(talk|chat|meet|visit|party|friend|conversation|call)/, "💬"],
   [/\b(clean|tidy|sweep|dishes)/, "🧹"],
   [/\b(customer|serve|counter|shift|open the)/, "🧾"],

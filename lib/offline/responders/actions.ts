@@ -1,42 +1,77 @@
-/** @module Offline responder for the "actions" prompt: 15-minute actions placed by word overlap, with a keyword emoji. */
+/** @module Offline responder for the "actions" prompt: the activity's steps in turn, each at a fitting object of the planned area. */
 import type { ActionsInput, ActionsOutput } from "../../../src/prompts/actions.ts";
 import { clockMinutes } from "../../../src/time/time_of_day.ts";
-import { asSteps, bestOverlap, emojiFor, slices } from "./_plan_spans.ts";
+import { type Activity, activityOf, progressive } from "./_activities.ts";
+import { asSteps, bestOverlap, emojiFor, slices, type Span } from "./_plan_spans.ts";
 
-function areaNumber(input: ActionsInput, area: string | null): number | null {
-  if (area === null) return null;
+/**
+ * Minutes per action. Every change of action is an observation for everyone in the area (an
+ * importance score and a step towards reflecting), so half-hour steps keep a busy cafe's cost
+ * within budget; the paper's 5–15-minute actions would double it.
+ */
+const STEP_MINUTES = 30;
+
+/** The 1-based numbers of the listed locations in an area (the area itself, or inside it). */
+function inArea(input: ActionsInput, area: string | null): number[] {
+  if (area === null) return [];
   const prefix = area.toLowerCase();
-  const i = input.locations.findIndex((l) =>
-    l.path.toLowerCase() === prefix || l.path.toLowerCase().startsWith(`${prefix}:`)
-  );
-  return i === -1 ? null : i + 1;
+  const out: number[] = [];
+  input.locations.forEach((l, i) => {
+    const path = l.path.toLowerCase();
+    if (path === prefix || path.startsWith(`${prefix}:`)) out.push(i + 1);
+  });
+  return out;
 }
 
 /**
- * Cuts the chunk into 15-minute actions from its start (a last one under 5 minutes joins the one
- * before): setting up, the chunk's activity itself, and a short tidy-up at the end. Each action's
- * location is the listed one sharing the most words with the action, its chunk and item, else the
- * first in the planned area, else in the current area, else the first listed.
+ * Where a step happens, within the planned area: the location sharing most words with the step
+ * ("make coffee" → the coffee machine), else an object the activity uses (a bed to sleep, a
+ * stove to cook), else the location sharing most words with the plan item, else the area's
+ * first location; outside it, one in the current area, else the first listed.
+ */
+function placeOf(input: ActionsInput, step: string, activity: Activity | null): number {
+  const area = inArea(input, input.plannedArea);
+  const paths = area.map((n) => input.locations[n - 1].path);
+  const objectOf = (n: number) => input.locations[n - 1].path.split(":").at(-1) ?? "";
+  const byStep = bestOverlap(step, paths);
+  if (byStep !== null) return area[byStep - 1];
+  const fitting = activity === null
+    ? undefined
+    : area.find((n) => activity.objects.test(objectOf(n)));
+  if (fitting !== undefined) return fitting;
+  const byItem = bestOverlap(input.item, paths);
+  if (byItem !== null) return area[byItem - 1];
+  return area[0] ?? inArea(input, input.currentArea)[0] ?? 1;
+}
+
+/**
+ * Cuts the chunk into half-hour actions from its start (a last one under 5 minutes joins the one
+ * before) and gives them the activity's steps in turn, going on where the item's last hour left off,
+ * so a long item does not repeat itself hour after hour; the same step twice in a row becomes
+ * one longer action. An unknown activity is the chunk's own description throughout. Steps read
+ * as they follow "<name> is" ("working at the cafe"), the way others will see them.
  */
 export function answerActions(input: unknown): ActionsOutput {
   const i = input as ActionsInput;
-  const base = i.chunk.description.replace(/\s*\(part \d+ of \d+\)$/, "");
-  const parts = slices(clockMinutes(i.chunk.start), clockMinutes(i.chunk.end), 15);
-  const paths = i.locations.map((l) => l.path);
-  const fallback = areaNumber(i, i.plannedArea) ?? areaNumber(i, i.currentArea) ?? 1;
-  const steps = asSteps(parts.map(([start, end], n) => ({
-    start,
-    end,
-    description: (n === 0 && parts.length > 1
-      ? `get set up to ${base}`
-      : n === parts.length - 1 && parts.length > 2
-      ? "pause briefly and tidy up"
-      : base).slice(0, 200),
-  })));
+  const part = /\s*\(part (\d+) of \d+\)$/.exec(i.chunk.description);
+  const base = part ? i.chunk.description.slice(0, part.index).trim() : i.chunk.description.trim();
+  const activity = activityOf(base) ?? activityOf(i.item);
+  const start = clockMinutes(i.chunk.start);
+  // Steps go on where the item's previous hour left off.
+  const offset = part ? (Number(part[1]) - 1) * (60 / STEP_MINUTES) : 0;
+  const steps = activity?.steps ?? ["{item}"];
+  const spans: Span[] = [];
+  for (const [from, to] of slices(start, clockMinutes(i.chunk.end), STEP_MINUTES)) {
+    const step = steps[(offset + spans.length) % steps.length].replace("{item}", progressive(base))
+      .slice(0, 200);
+    const last = spans.at(-1);
+    if (last && last.description === step && to - last.start <= 60) last.end = to;
+    else spans.push({ start: from, end: to, description: step });
+  }
   return {
-    actions: steps.map((step) => ({
+    actions: asSteps(spans).map((step) => ({
       ...step,
-      location: bestOverlap(`${step.description} ${base} ${i.item}`, paths) ?? fallback,
+      location: placeOf(i, step.description, activity),
       emoji: emojiFor(`${step.description} ${base}`),
     })),
   };

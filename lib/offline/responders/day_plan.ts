@@ -3,10 +3,12 @@ import type { DayPlanInput, DayPlanOutput, DayPlanPlace } from "../../../src/pro
 import { clockMinutes, clockTime } from "../../../src/time/time_of_day.ts";
 import { asSteps, fitCount, type Span } from "./_plan_spans.ts";
 
-type Where = "home" | "workplace" | "out" | "current";
+type Where = "home" | "workplace" | "out" | "current" | "meal" | "errands" | "event";
 
 interface Placed extends Span {
   where: Where;
+  /** The place's 1-based number, when it is known already (an event's place). */
+  place?: number;
 }
 
 const H = 60;
@@ -21,9 +23,9 @@ function weekday(work: string): Placed[] {
       where: "home",
     },
     { start: 8 * H, end: 12 * H, description: `work${work}`, where: "workplace" },
-    { start: 12 * H, end: 13 * H, description: "have lunch", where: "out" },
+    { start: 12 * H, end: 13 * H, description: "have lunch", where: "meal" },
     { start: 13 * H, end: 17 * H, description: `carry on working${work}`, where: "workplace" },
-    { start: 17 * H, end: 18 * H, description: "take a walk and run errands", where: "out" },
+    { start: 17 * H, end: 18 * H, description: "take a walk and run errands", where: "errands" },
     { start: 18 * H, end: 19 * H, description: "cook and eat dinner", where: "home" },
     { start: 19 * H, end: 22 * H, description: "relax with a hobby", where: "home" },
     { start: 22 * H, end: 23 * H, description: "wind down and get ready for bed", where: "home" },
@@ -34,15 +36,119 @@ const PREFERENCE: Record<Where, DayPlanPlace["role"][]> = {
   home: ["home", "current", "workplace", "known"],
   workplace: ["workplace", "current", "home", "known"],
   out: ["known", "current", "home", "workplace"],
+  meal: ["known", "current", "home", "workplace"],
+  errands: ["known", "current", "home", "workplace"],
+  event: ["known", "workplace", "current", "home"],
   current: ["current", "home", "workplace", "known"],
 };
 
+/** Known places that suit going out for a meal, and for a walk and errands. */
+const SUITS: Partial<Record<Where, RegExp>> = {
+  meal: /\b(?:caf[eé]|pub|kettle|restaurant|diner|bakery|bistro|tavern|bar)\b/i,
+  errands: /\b(?:park|green|garden|market|shop|store|pharmacy|square|library)\b/i,
+};
+
 function placeNumber(places: readonly DayPlanPlace[], where: Where): number {
+  const suits = SUITS[where];
+  if (suits !== undefined) {
+    const i = places.findIndex((p) => p.role === "known" && suits.test(p.name));
+    if (i !== -1) return i + 1;
+  }
   for (const role of PREFERENCE[where]) {
     const i = places.findIndex((p) => p.role === role);
     if (i !== -1) return i + 1;
   }
   return 1;
+}
+
+const MONTHS = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+
+// "a Valentine's Day party at Marigold Cafe on February 14 from 5 pm to 7 pm"
+const EVENT =
+  /((?:\p{Lu}[\p{L}'’]*\s+){0,3}(?:party|celebration|festival|meeting|concert|wedding|dinner))\s+at\s+(\p{Lu}[\p{L}'’ ]+?)\s+on\s+(\p{L}+)\s+(\d{1,2})\s+from\s+(\d{1,2})(?::(\d\d))?\s*([ap]m)\s+to\s+(\d{1,2})(?::(\d\d))?\s*([ap]m)/u;
+
+function minutesOf(hour: string, minute: string | undefined, half: string): number {
+  const h = Number(hour) % 12 + (half.toLowerCase() === "pm" ? 12 : 0);
+  return h * H + Number(minute ?? 0);
+}
+
+/**
+ * An event the agent knows of on this date at one of its places ("… party at Marigold Cafe on
+ * February 14 from 5 pm to 7 pm", in its profile or the notes of its last day), as a span.
+ */
+function eventToday(i: DayPlanInput): Placed | null {
+  for (const text of [i.summary, ...i.previousDay]) {
+    const m = EVENT.exec(text);
+    if (!m) continue;
+    const [, what, place, month, day, h1, m1, p1, h2, m2, p2] = m;
+    const date = `${String(MONTHS.indexOf(month.toLowerCase()) + 1).padStart(2, "0")}-${
+      day.padStart(2, "0")
+    }`;
+    if (!i.date.endsWith(`-${date}`)) continue;
+    const at = i.places.findIndex((p) => p.name.toLowerCase() === place.trim().toLowerCase());
+    const start = minutesOf(h1, m1, p1);
+    const end = minutesOf(h2, m2, p2);
+    if (at === -1 || end <= start) continue;
+    const name = what.trim();
+    return {
+      start,
+      end,
+      description: `go to the ${name} at ${place.trim()}`,
+      where: "event",
+      place: at + 1,
+    };
+  }
+  return null;
+}
+
+/** The day's shape with an event put in: what overlaps it is cut back or dropped. */
+function withEvent(day: Placed[], event: Placed | null): Placed[] {
+  if (event === null) return day;
+  const out: Placed[] = [];
+  for (const t of day) {
+    if (t.end <= event.start || t.start >= event.end) out.push(t);
+    else {
+      if (t.start < event.start) out.push({ ...t, end: event.start });
+      if (t.end > event.end) out.push({ ...t, start: event.end });
+    }
+  }
+  out.push(event);
+  return out.sort((a, b) => a.start - b.start);
+}
+
+/** Where the day's shape has the agent at `minute` (its place, if known), else where it is. */
+function placeAt(day: readonly Placed[], minute: number): Pick<Placed, "where" | "place"> {
+  const during = day.find((t) => t.start <= minute && minute < t.end);
+  return during ? { where: during.where, place: during.place } : { where: "current" };
+}
+
+/** What to do first after something came up: think a talk over, or see to what happened. */
+function afterwards(reason: string): string {
+  const talk = /^talked with (.+?) about (.+)$/.exec(reason);
+  if (talk) {
+    const topic = talk[2].trim();
+    return /^(?:how things are going|["“])/.test(topic) || topic.length > 80
+      ? `think over the chat with ${talk[1]}`
+      : `think over the chat with ${talk[1]} about ${topic}`;
+  }
+  const seen = reason.replace(/^(?:see to it|deal with this|react to):\s*/i, "").trim();
+  const short = seen.length <= 120 ? seen : `${seen.slice(0, 119)}…`;
+  return /^(?:see|deal|turn|fix|help|clean|go|call|check|get|put)\b/i.test(short)
+    ? short
+    : `see to what came up: ${short}`;
 }
 
 /**
@@ -54,14 +160,16 @@ function placeNumber(places: readonly DayPlanPlace[], where: Where): number {
 export function answerDayPlan(input: unknown): DayPlanOutput {
   const i = input as DayPlanInput;
   const workplace = i.places.find((p) => p.role === "workplace");
-  const day = weekday(workplace ? ` at ${workplace.name}` : "");
+  const event = eventToday(i);
+  const day = withEvent(weekday(workplace ? ` at ${workplace.name}` : ""), event);
   let spans = day;
   if (i.remainder !== null) {
     const from = clockMinutes(i.remainder.from);
-    const first = Math.min(from + H, 24 * H);
-    const reason = `deal with what came up: ${i.remainder.reason}`.slice(0, 200);
+    const first = Math.min(from + H / 2, 24 * H);
+    const reason = afterwards(i.remainder.reason);
     spans = [
-      { start: from, end: first, description: reason, where: "current" },
+      // Where the day would have had the agent then: at work during work hours, and so on.
+      { ...placeAt(day, from), start: from, end: first, description: reason },
       ...day.filter((t) => t.end > first).map((t) => ({ ...t, start: Math.max(t.start, first) })),
     ];
   }
@@ -70,7 +178,7 @@ export function answerDayPlan(input: unknown): DayPlanOutput {
     wakeUp: i.remainder === null ? clockTime(day[0].start) : i.remainder.wakeUp,
     items: asSteps(fitted).map((step, n) => ({
       ...step,
-      place: placeNumber(i.places, fitted[n].where),
+      place: fitted[n].place ?? placeNumber(i.places, fitted[n].where),
     })),
   };
 }

@@ -1,11 +1,12 @@
-/** @module Offline responder for the "hour_plan" prompt: the item cut into hour-long parts. */
+/** @module Offline responder for the "hour_plan" prompt: the item cut into hour-long chunks. */
 import type { HourPlanInput, HourPlanOutput } from "../../../src/prompts/hour_plan.ts";
 import { clockMinutes } from "../../../src/time/time_of_day.ts";
 import { asSteps, slices } from "./_plan_spans.ts";
 
 /**
- * Cuts the item into 60-minute parts from its start (a last part under 5 minutes joins the one
- * before), each described as the item with its part number.
+ * Cuts the item into 60-minute chunks from its start (a last one under 5 minutes joins the one
+ * before), each described as the item with its part number, so the actions prompt can go on
+ * through the activity's steps where the last hour left off.
  */
 export function answerHourPlan(input: unknown): HourPlanOutput {
   const { item } = input as HourPlanInput;

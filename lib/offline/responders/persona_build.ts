@@ -1,6 +1,7 @@
 /** @module Offline responder for the "persona_build" prompt: a persona assembled from the sources' own words. */
 import type { PersonaBuildInput, PersonaBuildOutput } from "../../../src/prompts/persona_build.ts";
 import { contentStems, STOP_WORDS, words } from "../_text.ts";
+import { predicateOf } from "./_gist.ts";
 
 /** Traits the offline model falls back on, marked as assumed, when the sources name too few. */
 const FALLBACK_TRAITS = ["observant", "steady", "practical", "sociable"];
@@ -15,6 +16,16 @@ function sentences(text: string): string[] {
     .split(/\n+|;|(?<=[.!?])\s+/)
     .map((s) => s.trim())
     .filter((s) => s.length > 3);
+}
+
+const WORRIED = /\b(?:worr\w*|upset|anxious|stress\w*|afraid|rent went up|struggl\w*)\b/i;
+const EAGER = /\b(?:party|festival|celebrat\w*|excit\w*|plan\w*|campaign|election|love\w*)\b/i;
+
+/** A facet's title: what the sentence says the character does, in a few words, capitalised. */
+function titleOf(sentence: string, name: string): string {
+  const words = predicateOf(sentence, name).replace(/^remembers that /, "").split(/\s+/);
+  const title = words.slice(0, 5).join(" ").replace(/[,.;:]+$/, "");
+  return clip(`${title.charAt(0).toUpperCase()}${title.slice(1)}`, 120);
 }
 
 /** The distinct content words of a text, longest first, as cue phrases. */
@@ -33,8 +44,9 @@ function cuesOf(text: string, max: number): string[] {
 
 /**
  * Answers from the input alone: traits from the card's personality and the agent's traits
- * (padded with assumed ones to reach 4), one facet per source sentence (up to 6) with its
- * longest content words as cue phrases, and the description as the global summary.
+ * (padded with assumed ones to reach 4), one facet per source sentence (up to 6) titled and
+ * patterned by what the sentence says the character does, its mood from worried or eager
+ * words, its longest content words as cue phrases, and the description as the global summary.
  */
 export function answerPersonaBuild(input: unknown): PersonaBuildOutput {
   const i = input as PersonaBuildInput;
@@ -63,13 +75,17 @@ export function answerPersonaBuild(input: unknown): PersonaBuildOutput {
   ];
   const situations = [...new Set(sources)].slice(0, 6);
   if (situations.length === 0) situations.push(`${i.agentName} going about an ordinary day`);
-  const scene_facets = situations.map((s, n) => ({
-    title: clip(`${n + 1}. ${s.split(/\s+/).slice(0, 6).join(" ")}`, 120),
+  const scene_facets = situations.map((s) => ({
+    title: titleOf(s, i.agentName),
     time_scope: ["the present"],
     situation: clip(s, 600),
     social_role: [],
-    emotional_state: "",
-    behavior_pattern: "",
+    emotional_state: WORRIED.test(s)
+      ? "worried"
+      : EAGER.test(s)
+      ? "looking forward to it"
+      : "at ease",
+    behavior_pattern: clip(predicateOf(s, i.agentName), 300),
     thinking_pattern: "",
     conflict_with_core: "",
     source_scenes: [clip(s, 300)],

@@ -22,7 +22,7 @@ function names(text: string, name: string): boolean {
 
 /**
  * Answers from the input alone: an asleep observer carries on; an observation that names the
- * observed agent, who is not busy, starts a talk about the first remembered thing between them;
+ * observed agent, who is not busy, starts a talk to catch up (the dialogue brings the news);
  * an emergency word ("fire", "burning", "broken", …) makes the observer react; otherwise continue.
  */
 export function answerReaction(input: unknown): ReactionOutput {
@@ -32,11 +32,10 @@ export function answerReaction(input: unknown): ReactionOutput {
     return { decision: "continue", reason: `${i.agentName} is asleep.`, reaction: null };
   }
   if (i.observed !== null && names(seen, i.observed.name) && !BUSY.test(i.observed.status)) {
-    const about = i.relationship[0] ?? i.context[0] ?? i.observations[0];
     return {
       decision: "talk",
       reason: clip(`${i.agentName} sees ${i.observed.name}, who has a moment to chat`, 400),
-      reaction: clip(`catch up with ${i.observed.name} about ${about}`, 300),
+      reaction: "how things are going",
     };
   }
   const urgent = i.observations.find((o) => URGENT.test(o));
@@ -44,7 +43,7 @@ export function answerReaction(input: unknown): ReactionOutput {
     return {
       decision: "react",
       reason: clip(`This needs attention now: ${urgent}`, 400),
-      reaction: clip(`deal with this: ${urgent}`, 300),
+      reaction: clip(`see to it: ${urgent}`, 300),
     };
   }
   return {

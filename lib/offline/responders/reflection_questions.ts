@@ -5,6 +5,16 @@ import type {
 } from "../../../src/prompts/reflection_questions.ts";
 import { stem, STOP_WORDS, words } from "../_text.ts";
 
+/** Words of place names and calendar names: such a name is not a person to relate to. */
+const NOT_A_PERSON =
+  /\b(?:College|Cafe|Café|Hall|House|Park|Market|Pharmacy|Street|Row|Lofts?|Dorm|Pub|Kettle|Library|Town|Green|Shop|Bakery|Apartment|School|Square|Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday|January|February|March|April|May|June|July|August|September|October|November|December|Valentine's|Day)\b/;
+
+/** Words too common in memories to be a topic ("plan", "said", "talking"). */
+const NOT_A_TOPIC = new Set(
+  "plan plans planned said told talking talked heard often spends time sees notices remembers"
+    .split(" "),
+);
+
 // A capitalised word, possibly followed by more (a person's or a place's name).
 const NAME = /\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*/gu;
 
@@ -23,7 +33,7 @@ function frequentNames(memories: readonly string[], exclude: ReadonlySet<string>
       const parts = match[0].replace(/'s$/, "").split(/\s+/);
       while (parts.length > 0 && STOP_WORDS.has(parts[0].toLowerCase())) parts.shift();
       const name = parts.join(" ");
-      if (name.length < 2 || exclude.has(name.toLowerCase())) continue;
+      if (name.length < 2 || exclude.has(name.toLowerCase()) || NOT_A_PERSON.test(name)) continue;
       counts.set(name, (counts.get(name) ?? 0) + 1);
       if (parts.length > 1 || match.index !== start) confirmed.add(name);
     }
@@ -37,7 +47,10 @@ function frequentTopics(memories: readonly string[], exclude: ReadonlySet<string
   const spelling = new Map<string, string>();
   for (const memory of memories) {
     for (const word of words(memory)) {
-      if (word.length < 4 || STOP_WORDS.has(word) || exclude.has(word) || /\d/.test(word)) {
+      if (
+        word.length < 4 || STOP_WORDS.has(word) || exclude.has(word) || /\d/.test(word) ||
+        NOT_A_TOPIC.has(word) || NOT_A_PERSON.test(word.charAt(0).toUpperCase() + word.slice(1))
+      ) {
         continue;
       }
       const key = stem(word);

@@ -91,33 +91,25 @@ Deno.test("converse() alternates speakers, ends by a speaker and lands in both s
   const { world, john, eddy } = await family(deps);
   const talk = await converse(deps, world, eddy, john, { topic: "the composition", at: AT });
 
-  // The offline replier says goodbye on its third line: 6 lines, one game minute each.
+  // Nobody has news to pass on: the offline replier says goodbye on its second line: 4 lines,
+  // one game minute each.
   assert.equal(talk.endedBy, "other");
-  assert.deepEqual(talk.lines.map((l) => l.speaker), [
-    "eddy",
-    "john",
-    "eddy",
-    "john",
-    "eddy",
-    "john",
-  ]);
+  assert.deepEqual(talk.lines.map((l) => l.speaker), ["eddy", "john", "eddy", "john"]);
   assert.deepEqual(talk.lines.map((l) => l.at.slice(11, 16)), [
     "16:56",
     "16:57",
     "16:58",
     "16:59",
-    "17:00",
-    "17:01",
   ]);
   assert.equal(talk.startedAt, AT);
-  assert.equal(talk.endedAt, "2023-02-13T17:02:00");
-  assert.match(talk.lines[0].text, /^Hi John! .*the composition/);
+  assert.equal(talk.endedAt, "2023-02-13T17:00:00");
+  assert.match(talk.lines[0].text, /John\b.* I wanted to talk about the composition\.$/);
   assert.deepEqual(talk.participants, ["eddy", "john"]);
   assert.deepEqual(talk.replanFailed, []);
 
   for (const [self, other] of [[john, eddy], [eddy, john]]) {
     const memories = await chats(deps, world, self);
-    assert.equal(memories.length, 6, self.name);
+    assert.equal(memories.length, 4, self.name);
     memories.forEach((m, i) => {
       const line = talk.lines[i];
       assert.equal(m.createdAt, line.at);
@@ -270,6 +262,26 @@ Deno.test("converse() writes no memories for either participant when an embeddin
   );
   assert.equal((await chats(deps, world, eddy)).length, 0);
   assert.equal((await chats(deps, world, john)).length, 0);
+  assert.equal(await readConversationState(deps, world, eddy.id), null);
+});
+
+Deno.test("converse() leaves no memories or vectors for either participant when the second write fails", async () => {
+  await using deps = await makeTestDeps();
+  const { world, john, eddy } = await family(deps);
+  const memories = deps.storage.memories;
+  const append = memories.append.bind(memories);
+  memories.append = (scope, records, options) =>
+    scope.agentId === john.id && records.some((r) => r.kind === "chat")
+      ? Promise.reject(new Error("disk full"))
+      : append(scope, records, options);
+  await assert.rejects(converse(deps, world, eddy, john, { at: AT }), /disk full/);
+  for (const agent of [eddy, john]) {
+    assert.equal((await chats(deps, world, agent)).length, 0, agent.id);
+    const scope = { worldId: world.id as WorldId, agentId: agent.id };
+    const records = (await deps.storage.memories.all(scope)).map((m) => m.id).sort();
+    const vectors = (await deps.storage.vectors.ids(scope)).sort();
+    assert.deepEqual(vectors, records, `${agent.id}: a vector for each memory, no other`);
+  }
   assert.equal(await readConversationState(deps, world, eddy.id), null);
 });
 

@@ -156,7 +156,8 @@ Deno.test("decideReaction() talks: a conversation with the observed agent starts
     observed: eddyDoing(eddy, "walking"),
   });
   assert.equal(result.decision, "talk");
-  assert.match(result.reaction ?? "", /Eddy Lin/);
+  assert.equal(result.reaction, "how things are going", "the offline intent: small talk");
+  assert.match(result.reason, /Eddy Lin/);
   const talk = result.conversation;
   assert.ok(talk);
   assert.deepEqual(talk.participants, ["john", "eddy"]);

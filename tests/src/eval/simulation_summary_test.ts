@@ -24,6 +24,7 @@ function run(overrides: Partial<RunRecord> = {}): RunRecord {
     minutesPerTick: 10,
     ticks: 72,
     concurrency: 4,
+    seed: 7,
     events: 900,
     stepErrors: 0,
     stepErrorExamples: [],

@@ -199,6 +199,42 @@ Deno.test("respond() flags questions about the future as bounded", async () => {
   assert.equal(plain.bounded, false);
 });
 
+Deno.test("respond() recalls what the speaker told it earlier: the lost red scarf", async () => {
+  const { deps, worldId, agentId, scope } = await setup();
+  await using _ = deps;
+  const told = await respond(deps, worldId, agentId, {
+    message: "I lost my red scarf at the park",
+    speaker: { name: "Ada Lovelace" },
+  });
+  assert.match(told.reply, /Thanks for telling me, Ada/);
+  const stored = await deps.storage.memories.all(scope);
+  assert.ok(
+    stored.some((m) => m.provenance === "told_by:Ada Lovelace" && /red scarf/.test(m.description)),
+  );
+  const asked = await respond(deps, worldId, agentId, {
+    message: "What did I lose?",
+    conversationId: told.conversationId,
+  });
+  assert.match(asked.reply, /You told me you lost your red scarf at the park/);
+  assert.equal(asked.bounded, false);
+});
+
+Deno.test("respond() answers a question from outside its world with uncertainty", async () => {
+  const { deps, worldId, agentId } = await setup();
+  await using _ = deps;
+  const out = await respond(deps, worldId, agentId, {
+    message: "What do you think of the new smartphone from Cupertino?",
+    speaker: { name: "Ada Lovelace" },
+  });
+  assert.equal(out.bounded, true);
+  assert.match(out.reply, /not sure/);
+  const known = await respond(deps, worldId, agentId, {
+    message: "How is the party coming along?",
+  });
+  assert.equal(known.bounded, false);
+  assert.match(known.reply, /party/);
+});
+
 Deno.test("respond() discloses being an AI only when the world allows it", async () => {
   for (const disclosure of [true, false]) {
     const { deps, rec, worldId, agentId } = await setup({ disclosure });

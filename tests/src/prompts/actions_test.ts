@@ -111,11 +111,19 @@ Deno.test("answerActions() (offline) covers the chunk in order and picks listed 
   let at = clockMinutes(input.chunk.start);
   for (const a of answer.actions) {
     assert.equal(clockMinutes(a.start), at, "contiguous");
-    assert.ok(a.durationMinutes >= 5 && a.durationMinutes <= 15);
+    assert.ok(a.durationMinutes >= 5 && a.durationMinutes <= 60);
     at += a.durationMinutes;
   }
   assert.equal(at, clockMinutes(input.chunk.end), "covers the chunk");
-  assert.ok(answer.actions.every((a) => a.location === 2), "coffee → the coffee machine");
+  const where = (text: RegExp) => answer.actions.find((a) => text.test(a.description))?.location;
+  assert.equal(where(/coffee/), 2, "coffee → the coffee machine");
+  assert.equal(where(/counter/), 1, "serving → the counter");
+  assert.ok(answer.actions.every((a) => a.location <= 3), "all in the planned cafe");
+  assert.equal(
+    new Set(answer.actions.map((a) => a.description)).size,
+    answer.actions.length,
+    "no step twice in an hour",
+  );
 
   const quiet = answerActions({
     ...input,

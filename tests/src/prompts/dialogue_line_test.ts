@@ -72,22 +72,22 @@ Deno.test("DialogueLineOutput needs a non-empty line and an end flag", () => {
   }
 });
 
-Deno.test("answerDialogueLine() opens with the topic, replies from memories and lets the replier end", async (t) => {
+Deno.test("answerDialogueLine() opens with the topic, asks from memories and lets the replier end", async (t) => {
   await t.step("opening", () => {
     const answer = answerDialogueLine(opening);
-    assert.equal(
+    assert.match(
       answer.line,
-      "Hi Eddy! I wanted to talk to you: ask how the composition is going.",
+      /^(?:Hi|Hello|Hey),? Eddy\b.* I wanted to ask how the composition is going\.$/,
     );
     assert.equal(answer.end, false);
   });
-  await t.step("opening without a topic uses a memory", () => {
+  await t.step("opening without a topic asks about a memory of the listener", () => {
     const answer = answerDialogueLine({ ...opening, topic: null });
-    assert.match(answer.line, /music composition/);
+    assert.match(answer.line, /Are you still working on a music composition\?$/);
   });
-  await t.step("reply", () => {
+  await t.step("reply answers the question", () => {
     const answer = answerDialogueLine(reply);
-    assert.equal(answer.line, "That reminds me: John Lin is Eddy's father.");
+    assert.match(answer.line, /^(?:I'm doing well|Pretty good|Not bad)/);
     assert.equal(answer.end, false);
   });
   await t.step("the replier ends on its third line or at the cap", () => {
@@ -96,4 +96,54 @@ Deno.test("answerDialogueLine() opens with the topic, replies from memories and 
     const initiatorLate = { ...reply, speakerName: "John Lin", turn: 5 };
     assert.equal(answerDialogueLine(initiatorLate).end, false);
   });
+});
+
+Deno.test("answerDialogueLine() passes on news once, from the speaker's own plans and from what it heard", () => {
+  const lucia: DialogueLineInput = {
+    ...opening,
+    speakerName: "Lucia Ferreira",
+    listenerName: "Sofia Marchetti",
+    topic: null,
+    memories: [],
+    news: [
+      "Lucia Ferreira is married to nobody and likes it",
+      "Lucia Ferreira is planning to host a Valentine's Day party at Marigold Cafe on February 14 from 5 pm to 7 pm, and she wants to invite everyone",
+    ],
+  };
+  const first = answerDialogueLine(lucia).line;
+  assert.match(
+    first,
+    /\? I'm planning to host a Valentine's Day party at Marigold Cafe on February 14 from 5 pm to 7 pm\.$/,
+  );
+  // Sofia heard it; she tells Camille, naming where it came from.
+  const sofia: DialogueLineInput = {
+    ...opening,
+    speakerName: "Sofia Marchetti",
+    listenerName: "Camille Moreau",
+    topic: null,
+    memories: [],
+    news: [`Lucia Ferreira said to Sofia Marchetti: "${first}"`],
+  };
+  const relayed = answerDialogueLine(sofia).line;
+  assert.match(relayed, /what Lucia Ferreira said\? “I'm planning to host a Valentine's Day party/);
+  // Camille retells it as Lucia's words again, not as Sofia's.
+  const camille = answerDialogueLine({
+    ...sofia,
+    speakerName: "Camille Moreau",
+    listenerName: "Nadia Haddad",
+    news: [`Sofia Marchetti said to Camille Moreau: "${relayed}"`],
+  }).line;
+  assert.match(camille, /what Lucia Ferreira said\? “I'm planning to host/);
+  // Said before to this listener, or already in this conversation: not again.
+  const again = answerDialogueLine({ ...lucia, toldBefore: [first] }).line;
+  assert.doesNotMatch(again, /party/);
+  const later = answerDialogueLine({
+    ...lucia,
+    turn: 2,
+    history: [
+      { speaker: "Lucia Ferreira", text: first },
+      { speaker: "Sofia Marchetti", text: "Really? That's good to know. How is your day going?" },
+    ],
+  }).line;
+  assert.doesNotMatch(later, /party/);
 });

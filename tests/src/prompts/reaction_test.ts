@@ -91,7 +91,8 @@ Deno.test("answerReaction() talks to a free named agent, reacts to emergencies, 
   await t.step("talk", () => {
     const answer = answerReaction(input);
     assert.equal(answer.decision, "talk");
-    assert.match(answer.reaction ?? "", /Eddy Lin/);
+    assert.match(answer.reason, /Eddy Lin/);
+    assert.equal(answer.reaction, "how things are going");
     assert.ok(ReactionOutput.safeParse(answer).success);
   });
   await t.step("not when the observed agent is busy", () => {

@@ -221,3 +221,28 @@ Deno.test("tickWorld() through Deno KV queues waits for the close and answers li
     await listening.catch(() => {});
   }
 });
+
+Deno.test("a queued tick of a world whose daily budget is spent coasts in process: no messages, no model calls, one budget.exhausted event", async () => {
+  await using deps = await makeTestDeps();
+  const queue = new HeldQueue();
+  const queued: Deps = { ...deps, queue };
+  const id = await makeTown(deps);
+  await updateWorld(deps, id, { settings: { budget: { callsPerDay: 1 } } });
+  await deps.storage.usage.addSpend(`world:${id}`, "2026-11-23", { calls: 1, tokens: 10 });
+  const before = await getWorld(deps, id);
+  const first = await startTick(queued, id, { tickId: "b1", day: "2026-11-23", queue });
+  assert.equal(first.status, "done");
+  assert.equal(queue.sent.length, 0, "nothing was enqueued");
+  const result = first.status === "done" ? first.result : undefined;
+  assert.equal(result?.budgetExhausted, true);
+  assert.equal(result?.usage.calls, 0);
+  assert.equal(result?.steps.length, 3);
+  assert.notEqual(result?.clock.now, before.clock.now, "the clock moved");
+  // The cron's queued path coasts the same way, and the day's event is logged once.
+  const cron = await runScheduledTick(queued, Date.parse("2026-11-23T10:00:00Z"));
+  assert.equal(cron.ticks.find((t) => t.worldId === id)?.queued, undefined);
+  assert.equal(queue.sent.length, 0);
+  const events = await deps.storage.events.read(id, 0, 100_000);
+  assert.equal(events.filter((e) => e.type === "budget.exhausted").length, 1);
+  assert.equal((await readTick(deps, id, "b1")).result?.budgetExhausted, true);
+});

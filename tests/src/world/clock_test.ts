@@ -20,10 +20,17 @@ Deno.test("UpdateWorldInput and TickInput accept only what they name", () => {
   assert.ok(!UpdateWorldInput.safeParse({ minutesPerTick: 0 }).success);
   assert.deepEqual(TickInput.parse({}), {});
   assert.ok(
-    TickInput.safeParse({ minutes: 1440, tickId: "cron:w:2026-11-22T10:00:00.000Z" }).success,
+    TickInput.safeParse({ minutes: 1440, tickId: "game:w:2026-11-22T10:00:00.000Z" }).success,
   );
   for (
-    const bad of [{ minutes: 0 }, { minutes: 1441 }, { tickId: "" }, { tickId: "a b" }, { x: 1 }]
+    const bad of [
+      { minutes: 0 },
+      { minutes: 1441 },
+      { tickId: "" },
+      { tickId: "a b" },
+      { x: 1 },
+      { tickId: "cron:w:2026-11-22T10:00:00.000Z" }, // reserved for the scheduler
+    ]
   ) {
     assert.ok(!TickInput.safeParse(bad).success, JSON.stringify(bad));
   }

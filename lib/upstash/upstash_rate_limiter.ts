@@ -1,0 +1,66 @@
+/**
+ * @module The hosted RateLimiter: `@upstash/ratelimit`'s sliding window on the store's Redis.
+ *
+ * Added as a dependency because it is Upstash's own, well-kept implementation of the algorithm
+ * (one atomic Lua script per request, keys that expire by themselves) that the embedded
+ * backend mirrors in `lib/kv/kv_rate_limiter.ts`.
+ */
+import { Ratelimit } from "@upstash/ratelimit";
+import type { Redis } from "@upstash/redis";
+import type { RateDecision, RateLimiter, RateWindow } from "../../src/ports/rate_limiter.ts";
+import { redisCall } from "./_upstash_calls.ts";
+
+/** Configuration of {@linkcode UpstashRateLimiter}. */
+export interface UpstashRateLimiterConfig {
+  redis: Redis;
+  /** Prepended to every key, so deployments can share a database. */
+  keyPrefix: string;
+}
+
+/**
+ * One `Ratelimit` per distinct window (keys differ in their limits), built on first use. No
+ * ephemeral in-process cache: a second instance must see the same counts, and analytics are
+ * off (no extra writes). Throws `store_unavailable` when Upstash fails.
+ */
+export class UpstashRateLimiter implements RateLimiter {
+  readonly #redis: Redis;
+  readonly #prefix: string;
+  readonly #limiters = new Map<string, Ratelimit>();
+
+  constructor(config: UpstashRateLimiterConfig) {
+    this.#redis = config.redis;
+    this.#prefix = `${config.keyPrefix}:ratelimit`;
+  }
+
+  limit(identifier: string, window: RateWindow): Promise<RateDecision> {
+    return redisCall("count a request against its rate limit", async () => {
+      const r = await this.#limiter(window).limit(encodeURIComponent(identifier));
+      return { success: r.success, limit: r.limit, remaining: r.remaining, reset: r.reset };
+    });
+  }
+
+  peek(identifier: string, window: RateWindow): Promise<RateDecision> {
+    return redisCall("read a rate limit", async () => {
+      const r = await this.#limiter(window).getRemaining(encodeURIComponent(identifier));
+      return { success: r.remaining > 0, limit: r.limit, remaining: r.remaining, reset: r.reset };
+    });
+  }
+
+  #limiter(window: RateWindow): Ratelimit {
+    const id = `${window.requests}/${window.windowMs}`;
+    let limiter = this.#limiters.get(id);
+    if (!limiter) {
+      limiter = new Ratelimit({
+        redis: this.#redis,
+        limiter: Ratelimit.slidingWindow(window.requests, `${window.windowMs} ms`),
+        prefix: `${this.#prefix}:${id}`,
+        ephemeralCache: false,
+        analytics: false,
+        timeout: 0,
+        enableProtection: false,
+      });
+      this.#limiters.set(id, limiter);
+    }
+    return limiter;
+  }
+}

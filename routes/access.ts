@@ -1,0 +1,285 @@
+/**
+ * @module Who may call what: the admin key or an API key (or an events token), failed-auth
+ * back-off per client address, per-key rate limits, permissions and scopes, and budgets, all
+ * before the route runs. Without an admin key everything is allowed, but only for loopback
+ * `Host` names (no DNS rebinding from a web page).
+ */
+import type { Context, MiddlewareHandler } from "hono";
+import {
+  allows,
+  type ApiKey,
+  type Principal,
+  type RateLimitRule,
+  seesAgent,
+  seesWorld,
+} from "../src/access/api_key.ts";
+import { keySubject, spentLimit, spentWorldBudget } from "../src/world/budget.ts";
+import { agentNotFound } from "../src/agents/agent.ts";
+import type { Deps } from "../src/deps.ts";
+import { type ErrorCode, SimulacraError } from "../src/errors.ts";
+import type { RateDecision } from "../src/ports/rate_limiter.ts";
+import { type World, worldKey, worldNotFound } from "../src/world/world.ts";
+import { keyById, keyForSecret, sameText } from "../lib/access/api_keys.ts";
+import { utcDay } from "../lib/access/budget_meter.ts";
+import type { EventsTokens } from "../lib/access/events_token.ts";
+import { runInRequest } from "../lib/access/request_context.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorBody, statusOf } from "./errors.ts";
+import type { MatchedOperation } from "./permissions.ts";
+
+/** Options of {@linkcode accessControl}. */
+export interface AccessOptions {
+  adminKey?: string;
+  /** Joins a request to its operation (see routes/permissions.ts). */
+  match: (method: string, path: string) => MatchedOperation | null;
+  /** Keys without their own `rateLimit` get this one. */
+  keyRateLimit: RateLimitRule;
+  /** The client's address, for failed-auth back-off. */
+  clientAddress: (c: Context) => string;
+  /** Signs events tokens; absent without an admin key. */
+  eventsTokens?: EventsTokens;
+  now: () => number;
+}
+
+/**
+ * Failed authentications per client address: ten a minute, thirty an hour, a hundred a day.
+ * Past any of them the address gets 429 until that window slides on, so the wait grows with
+ * persistence (a minute, then an hour, then a day) while a typo costs nothing.
+ */
+export const AUTH_FAILURE_WINDOWS = [
+  { requests: 10, windowMs: 60_000 },
+  { requests: 30, windowMs: 3_600_000 },
+  { requests: 100, windowMs: 86_400_000 },
+] as const;
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
+
+/** The middleware for `/v1/*`; sets `principal` and `operation` for the routes. */
+export function accessControl(
+  deps: Pick<Deps, "storage">,
+  options: AccessOptions,
+): MiddlewareHandler<AppEnv> {
+  const storage = deps.storage;
+  return async function accessControlMiddleware(c, next) {
+    const matched = options.match(c.req.method, c.req.path);
+    c.set("operation", matched);
+    if (options.adminKey === undefined && !isLoopbackHost(c.req.header("host"))) {
+      return fail(
+        c,
+        "forbidden",
+        "Cannot serve this Host: without SIMULACRA_ADMIN_KEY the server answers only loopback names (localhost, 127.0.0.1, [::1])",
+      );
+    }
+    // Without an admin key every (loopback) request is the admin's; world budgets still apply.
+    const principal = options.adminKey === undefined
+      ? { kind: "admin" as const }
+      : await authenticate(c, matched);
+    if (principal instanceof Response) return principal;
+    c.set("principal", principal);
+    if (principal.kind === "key") {
+      const rule = principal.key.rateLimit ?? options.keyRateLimit;
+      const decision = await storage.rateLimits.limit(`key:${principal.key.id}`, windowOf(rule));
+      setRateHeaders(c, { decision, rule });
+      if (!decision.success) {
+        setRetryAfter(c, decision.reset);
+        return fail(
+          c,
+          "rate_limited",
+          `Cannot serve more requests for this key now: it may make ${decision.limit} per ${rule.perSeconds} s; retry after the Retry-After header's seconds`,
+        );
+      }
+      await authorize(principal, matched);
+    }
+    if (matched?.rule?.model) await checkBudgets(principal, matched);
+    await runInRequest({ keyId: principal.kind === "key" ? principal.key.id : undefined }, next);
+  };
+
+  async function authenticate(
+    c: Context<AppEnv>,
+    matched: MatchedOperation | null,
+  ): Promise<Principal | Response> {
+    const header = c.req.header("authorization");
+    const token = c.req.query("token");
+    if (
+      header === undefined && token !== undefined && options.eventsTokens &&
+      matched?.operation === "GET /v1/worlds/{world}/events"
+    ) {
+      const claims = await options.eventsTokens.verify(token, options.now());
+      const minter = claims?.keyId ? await keyById(storage.documents, claims.keyId) : null;
+      if (claims && claims.worldId === matched.params.world && (!claims.keyId || minter)) {
+        return { kind: "key", key: eventsTokenKey({ ...claims, token }, minter) };
+      }
+      return await refuse(c, "the events token is wrong, expired, or for another world");
+    }
+    const bearer = header ? /^Bearer\s+(\S+)\s*$/i.exec(header.trim())?.[1] : undefined;
+    if (bearer === undefined) {
+      return fail(
+        c,
+        "unauthorized",
+        "Cannot authorise this request: send Authorization: Bearer <SIMULACRA_ADMIN_KEY or an API key>",
+      );
+    }
+    // The back-off check and the key lookup run together; a blocked address is refused whatever
+    // it sent, so a right guess from it learns nothing.
+    const isAdmin = sameText(bearer, options.adminKey!);
+    const [blocked, key] = await Promise.all([
+      backoff(c),
+      isAdmin ? null : keyForSecret(storage.documents, bearer),
+    ]);
+    if (blocked) return blocked;
+    if (isAdmin) return { kind: "admin" };
+    if (key && (key.expiresAt === undefined || Date.parse(key.expiresAt) > options.now())) {
+      return { kind: "key", key };
+    }
+    return await refuse(c, "the key is wrong, revoked or expired");
+  }
+
+  /** 429 while the client's address is past any failure window. */
+  async function backoff(c: Context<AppEnv>): Promise<Response | null> {
+    const client = `authfail:${options.clientAddress(c)}`;
+    const peeks = await Promise.all(
+      AUTH_FAILURE_WINDOWS.map((w) => storage.rateLimits.peek(client, w)),
+    );
+    const resets = peeks.filter((p) => !p.success).map((p) => p.reset);
+    if (resets.length === 0) return null;
+    setRetryAfter(c, Math.max(...resets));
+    return fail(
+      c,
+      "rate_limited",
+      "Cannot authorise requests from this address for now: too many failed authentications; retry after the Retry-After header's seconds",
+    );
+  }
+
+  /** Counts a failed authentication against the client's address, then refuses it. */
+  async function refuse(c: Context<AppEnv>, why: string): Promise<Response> {
+    const client = `authfail:${options.clientAddress(c)}`;
+    await Promise.all(AUTH_FAILURE_WINDOWS.map((w) => storage.rateLimits.limit(client, w)));
+    return fail(c, "forbidden", `Cannot authorise this request: ${why}`);
+  }
+
+  async function checkBudgets(principal: Principal, matched: MatchedOperation): Promise<void> {
+    const worldId = matched.params.world;
+    const [keySpent, world] = await Promise.all([
+      principal.kind === "key" && principal.key.budget
+        ? storage.usage.spend(keySubject(principal.key.id), "total")
+        : undefined,
+      // A tick with a spent world budget still runs (agents keep their plans, no calls).
+      worldId === undefined || matched.operation === "POST /v1/worlds/{world}/tick"
+        ? undefined
+        : storage.documents.get<World>(worldKey(worldId)),
+    ]);
+    if (principal.kind === "key" && principal.key.budget && keySpent) {
+      const spent = spentLimit(principal.key.budget, keySpent);
+      if (spent) {
+        throw new SimulacraError(
+          "budget_exceeded",
+          `Cannot call a model for this key: its budget of ${
+            principal.key.budget[spent]
+          } ${spent} is spent; ask the admin for a new key`,
+          { details: { budget: "key", limit: spent } },
+        );
+      }
+    }
+    const spent = world
+      ? await spentWorldBudget(deps, world.value, { day: utcDay(options.now()) })
+      : null;
+    if (spent) {
+      const max = spent.limit === "calls" ? spent.budget.callsPerDay : spent.budget.tokensPerDay;
+      throw new SimulacraError(
+        "budget_exceeded",
+        `Cannot call a model in world "${
+          world!.id
+        }" today: its daily budget of ${max} ${spent.limit} is spent (settings.budget); it resets at midnight UTC`,
+        { details: { budget: "world", limit: spent.limit, day: spent.day } },
+      );
+    }
+  }
+}
+
+/**
+ * Refuses a key what it may not do. Worlds and agents outside its scope answer exactly like
+ * missing ones (404), so a key cannot probe for ids.
+ */
+function authorize(principal: Principal & { kind: "key" }, matched: MatchedOperation | null) {
+  if (matched === null) return; // no such route: the 404 says so
+  const { rule, params, operation } = matched;
+  if (rule === undefined || rule.need === "admin") {
+    throw new SimulacraError(
+      "forbidden",
+      `Cannot call ${operation} with an API key: only the admin key may`,
+    );
+  }
+  if (params.world !== undefined && !seesWorld(principal, params.world)) {
+    throw worldNotFound(params.world);
+  }
+  if (params.agent !== undefined && !seesAgent(principal, params.agent)) {
+    throw agentNotFound({ worldId: params.world ?? "", agentId: params.agent });
+  }
+  if (!allows(principal, rule.need)) {
+    throw new SimulacraError(
+      "forbidden",
+      `Cannot call ${operation}: this key lacks the "${rule.need}" permission`,
+      { details: { missing: rule.need } },
+    );
+  }
+  if (
+    principal.key.scope.agents !== undefined && params.world !== undefined &&
+    params.agent === undefined && !rule.agentScoped
+  ) {
+    throw new SimulacraError(
+      "forbidden",
+      `Cannot call ${operation}: this key's scope covers some agents only, not the whole world`,
+      { details: { missing: "scope" } },
+    );
+  }
+}
+
+/**
+ * The principal an events token stands for: `read` of one world. A key's token counts against
+ * the key's rate limit (same id); an admin's token has a window of its own (the end of its
+ * signature), so viewers of one dashboard do not throttle each other.
+ */
+function eventsTokenKey(
+  { worldId, keyId, token }: { worldId: string; keyId: string | null; token: string },
+  minter: ApiKey | null,
+): ApiKey {
+  return {
+    id: keyId ?? `events-token-${token.slice(-16)}`,
+    name: "events token",
+    createdAt: minter?.createdAt ?? new Date(0).toISOString(),
+    permissions: ["read"],
+    scope: { worlds: [worldId as ApiKey["scope"]["worlds"][number]] } as ApiKey["scope"],
+    rateLimit: minter?.rateLimit,
+  };
+}
+
+function isLoopbackHost(host: string | undefined): boolean {
+  if (host === undefined) return true; // HTTP/1.0 or an in-process request: no name to rebind
+  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
+  const lower = name.toLowerCase();
+  return LOOPBACK_HOSTS.has(lower) || lower.endsWith(".localhost") ||
+    /^127(\.\d{1,3}){3}$/.test(lower);
+}
+
+function windowOf(rule: RateLimitRule) {
+  return { requests: rule.requests, windowMs: rule.perSeconds * 1000 };
+}
+
+function setRateHeaders(
+  c: Context,
+  { decision, rule }: { decision: RateDecision; rule: RateLimitRule },
+): void {
+  const seconds = Math.max(0, Math.ceil((decision.reset - Date.now()) / 1000));
+  c.header("RateLimit-Limit", String(decision.limit));
+  c.header("RateLimit-Remaining", String(decision.remaining));
+  c.header("RateLimit-Reset", String(seconds));
+  c.header("RateLimit-Policy", `${rule.requests};w=${rule.perSeconds}`);
+}
+
+function setRetryAfter(c: Context, reset: number): void {
+  c.header("Retry-After", String(Math.max(1, Math.ceil((reset - Date.now()) / 1000))));
+}
+
+function fail(c: Context, code: ErrorCode, message: string): Response {
+  return c.json(errorBody(code, message), statusOf[code] as 401);
+}

@@ -1,0 +1,101 @@
+/** @module The audit log: every write recorded after it is answered, and `GET /v1/audit` (admin). */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import type { MiddlewareHandler } from "hono";
+import { z } from "zod";
+import type { Deps } from "../src/deps.ts";
+import type { Logger } from "../lib/logger.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { jsonContent } from "./_openapi.ts";
+
+const READS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * Records each /v1 write (refused ones too) once answered: method, route template, key id,
+ * world, agent, status, request id and wall time. A failing audit write is logged, never
+ * turned into a failed request.
+ */
+export function auditWrites(
+  deps: Pick<Deps, "storage">,
+  options: { retentionDays: number; logger: Logger },
+): MiddlewareHandler<AppEnv> {
+  return async function auditMiddleware(c, next) {
+    if (READS.has(c.req.method)) return await next();
+    const started = performance.now();
+    await next();
+    const principal = c.get("principal");
+    const operation = c.get("operation");
+    try {
+      await deps.storage.audit.append({
+        at: new Date().toISOString(),
+        method: c.req.method,
+        route: operation?.route ?? c.req.path.slice(0, 300),
+        keyId: principal?.kind === "key" ? principal.key.id : null,
+        worldId: operation?.params.world?.slice(0, 64) ?? null,
+        agentId: operation?.params.agent?.slice(0, 64) ?? null,
+        status: c.res.status,
+        requestId: c.get("requestId"),
+        ms: Math.round((performance.now() - started) * 10) / 10,
+      }, { retentionDays: options.retentionDays });
+    } catch (error) {
+      options.logger.log("warn", "audit entry not recorded", {
+        requestId: c.get("requestId"),
+        error,
+      });
+    }
+  };
+}
+
+const AuditEntry = z.object({
+  id: z.string(),
+  at: z.string(),
+  method: z.string(),
+  route: z.string(),
+  keyId: z.string().nullable(),
+  worldId: z.string().nullable(),
+  agentId: z.string().nullable(),
+  status: z.number().int(),
+  requestId: z.string(),
+  ms: z.number(),
+}).meta({ id: "AuditEntry" });
+
+const AuditQuery = z.object({
+  world: z.string().max(64).optional(),
+  key: z.string().max(64).optional(),
+  cursor: z.string().regex(/^[0-9]{15}-[0-9a-z]{4}[0-9a-f]{8}$/, "Use a cursor from a page")
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+});
+
+const auditRoute = createRoute({
+  method: "get",
+  path: "/audit",
+  operationId: "listAudit",
+  tags: ["Keys"],
+  summary: "The audit log of writes, newest first, by world or key (admin only)",
+  request: { query: AuditQuery },
+  responses: {
+    200: jsonContent(
+      z.object({ entries: z.array(AuditEntry), cursor: z.string().nullable() }),
+      "A page of entries; pass `cursor` for the next",
+    ),
+    ...errorResponses(400, 401, 403, 503),
+  },
+});
+
+/** The `/v1/audit` route. */
+export function auditRoutes(
+  deps: Pick<Deps, "storage">,
+  options: { retentionDays: number },
+): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(auditRoute, async (c) => {
+    const q = c.req.valid("query");
+    const page = await deps.storage.audit.list(
+      { worldId: q.world, keyId: q.key, cursor: q.cursor, limit: q.limit },
+      { retentionDays: options.retentionDays, now: Date.now() },
+    );
+    return c.json(page, 200);
+  });
+  return app;
+}

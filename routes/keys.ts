@@ -1,0 +1,83 @@
+/** @module API key routes (admin only): create (the secret shown once), list, delete. */
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { z } from "zod";
+import { ApiKey, CreateKeyInput } from "../src/access/api_key.ts";
+import type { Deps } from "../src/deps.ts";
+import { NotFoundError } from "../src/errors.ts";
+import { createKey, deleteKey, listKeys } from "../lib/access/api_keys.ts";
+import type { AppEnv } from "./app_env.ts";
+import { errorResponses } from "./errors.ts";
+import { jsonBody, jsonContent } from "./_openapi.ts";
+
+const CreatedKey = ApiKey.extend({
+  secret: z.string().meta({
+    description: "The key itself, shown this once: send it as Authorization: Bearer <secret>",
+    example: "sk_sim_k_0123456789abcdef0123_…",
+  }),
+}).meta({ id: "CreatedKey" });
+
+const createKeyRoute = createRoute({
+  method: "post",
+  path: "/keys",
+  operationId: "createKey",
+  tags: ["Keys"],
+  summary: "Create an API key scoped to worlds or agents, with permissions, limits and budget",
+  request: { body: jsonBody(CreateKeyInput) },
+  responses: {
+    201: jsonContent(CreatedKey, "The key and its secret (never shown again)"),
+    ...errorResponses(400, 401, 403, 413, 503),
+  },
+});
+
+const listKeysRoute = createRoute({
+  method: "get",
+  path: "/keys",
+  operationId: "listKeys",
+  tags: ["Keys"],
+  summary: "List API keys (never their secrets)",
+  responses: {
+    200: jsonContent(z.object({ keys: z.array(ApiKey) }), "Every key"),
+    ...errorResponses(401, 403, 503),
+  },
+});
+
+const deleteKeyRoute = createRoute({
+  method: "delete",
+  path: "/keys/{id}",
+  operationId: "deleteKey",
+  tags: ["Keys"],
+  summary: "Revoke an API key: refused from the next request on, on every instance",
+  request: {
+    params: z.object({ id: z.string().max(64).meta({ param: { name: "id", in: "path" } }) }),
+  },
+  responses: {
+    204: { description: "Revoked" },
+    ...errorResponses(401, 403, 404, 503),
+  },
+});
+
+/** The `/v1/keys` routes. */
+export function keyRoutes(deps: Pick<Deps, "storage">): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  app.openapi(createKeyRoute, async (c) => {
+    const { key, secret } = await createKey(deps.storage.documents, c.req.valid("json"), {
+      now: new Date(),
+    });
+    return c.json({ ...key, secret }, 201);
+  });
+  app.openapi(
+    listKeysRoute,
+    async (c) => c.json({ keys: await listKeys(deps.storage.documents) }, 200),
+  );
+  app.openapi(deleteKeyRoute, async (c) => {
+    const { id } = c.req.valid("param");
+    if (!(await deleteKey(deps.storage.documents, id))) {
+      throw new NotFoundError(
+        "not_found",
+        `Cannot find API key "${id}": list keys with GET /v1/keys`,
+      );
+    }
+    return c.body(null, 204);
+  });
+  return app;
+}

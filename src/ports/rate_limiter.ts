@@ -1,0 +1,35 @@
+/**
+ * @module Port: sliding-window rate limits shared by every instance using the same store (the
+ * algorithm of `@upstash/ratelimit`'s `slidingWindow`, which the hosted backend uses as is).
+ */
+
+/** One limit: at most `requests` per window of `windowMs`. */
+export interface RateWindow {
+  requests: number;
+  windowMs: number;
+}
+
+/** The outcome of counting one request. */
+export interface RateDecision {
+  /** Whether the request fits (and was counted). */
+  success: boolean;
+  /** The limit that applied. */
+  limit: number;
+  /** Requests left in the window after this one (0 when refused). */
+  remaining: number;
+  /** Wall-clock ms since epoch when the current window ends. */
+  reset: number;
+}
+
+/**
+ * Counts requests per identifier in fixed windows and weighs the previous window by how much of
+ * it still overlaps the sliding window: `previous × (1 − elapsed/window) + current`. A refused
+ * request is not counted. Throws `store_unavailable` when the backend fails.
+ */
+export interface RateLimiter {
+  /** Counts one request of `identifier` against `window`, unless it would go over. */
+  limit(identifier: string, window: RateWindow): Promise<RateDecision>;
+
+  /** What is left for `identifier` now, without counting anything. */
+  peek(identifier: string, window: RateWindow): Promise<RateDecision>;
+}

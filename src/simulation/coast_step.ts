@@ -1,0 +1,62 @@
+/**
+ * @module The tick of a world whose daily model budget is spent: the clock moves, agents stay on
+ * the plans they have (no perception, reactions, planning or reflection: all need the model),
+ * and the first such tick of the UTC day logs one `budget.exhausted` event.
+ */
+import { type Agent, listAgents } from "../agents/agent.ts";
+import type { Deps } from "../deps.ts";
+import type { WorldId } from "../ids.ts";
+import { emptyUsage } from "../model/usage.ts";
+import type { TickSystem } from "../engine/tick_engine.ts";
+import { worldTickClock } from "../world/clock.ts";
+import type { World } from "../world/world.ts";
+import type { AgentStepSummary } from "./agent_step.ts";
+import type { SpentWorldBudget } from "../world/budget.ts";
+
+/** The tick system of a world whose budget is spent; no model call anywhere. */
+export function coastTickSystem(
+  deps: Deps,
+  spent: SpentWorldBudget,
+): TickSystem<Agent, null, AgentStepSummary, World> {
+  return {
+    clock: worldTickClock,
+    units: (frame) => listAgents(deps, frame.world.id as WorldId),
+    unitKey: (agent) => agent.id,
+    async prepare(frame) {
+      // One event per world and day, however many ticks coast (the cron ticks every minute).
+      const claim = await deps.storage.idempotency.claim(
+        `budget-exhausted:${frame.world.id}`,
+        spent.day,
+        frame.tickId,
+      );
+      const events = claim.created
+        ? [{
+          type: "budget.exhausted",
+          at: frame.to,
+          tickId: frame.tickId,
+          day: spent.day,
+          limit: spent.limit,
+          budget: spent.budget,
+        }]
+        : [];
+      return { events, usage: emptyUsage(), shared: null };
+    },
+    step: (_frame, agent) =>
+      Promise.resolve({
+        summary: {
+          agentId: agent.id,
+          location: agent.location,
+          action: agent.action,
+          perceived: 0,
+        },
+        events: [],
+        usage: emptyUsage(),
+      }),
+    failed: (_frame, agent) => ({
+      summary: { agentId: agent.id, location: agent.location, action: agent.action, perceived: 0 },
+      events: [],
+      usage: emptyUsage(),
+    }),
+    finish: () => Promise.resolve({ events: [], usage: emptyUsage() }),
+  };
+}

@@ -1,0 +1,82 @@
+// deno-lint-ignore-file no-console -- a bench script that prints its results
+/**
+ * @module Storage cost of the example town on the hosted backend (issue 15): the 25-agent
+ * smallville template ticked in 10-minute steps with the offline model, on Upstash clients →
+ * the dev gateway → a redis-server of its own (commands counted by `INFO commandstats`, so those
+ * inside scripts count) and the dev vector server. Prints Redis HTTP requests, commands and
+ * Vector requests per agent step and per agent-day, and the commands by name.
+ *
+ * Run with `deno run -A --lock=deno.dev.lock tests/bench/hosted_storage_cost.ts [hours=2] [start=08:00]`.
+ */
+import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
+import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
+import { RandomIdSource } from "../../lib/random_id_source.ts";
+import type { Deps } from "../../src/deps.ts";
+import type { WorldId } from "../../src/ids.ts";
+import { createWorldFromTemplate } from "../../src/templates/create_from_template.ts";
+import { tickWorld } from "../../src/simulation/tick_world.ts";
+import { CreateWorldInput } from "../../src/world/world.ts";
+import { startMeteredUpstash, type StorageCost } from "../_helpers/storage_meter.ts";
+
+const hours = Number(Deno.args[0] ?? 2);
+const start = Deno.args[1] ?? "08:00";
+const meter = await startMeteredUpstash();
+try {
+  const deps: Deps = {
+    storage: await meter.open(),
+    model: new OfflineLanguageModel({}),
+    embedder: new LocalEmbedder({ dimensions: 384 }),
+    ids: new RandomIdSource(),
+    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  };
+  const world = await createWorldFromTemplate(
+    deps,
+    CreateWorldInput.parse({
+      name: "Smallville",
+      template: "smallville",
+      startTime: `2023-02-13T${start}:00`,
+    }),
+  );
+  const id = world.id as WorldId;
+  const agents = 25;
+  const ticks = hours * 6;
+  const total: StorageCost = {
+    redisRequests: 0,
+    redisCommands: 0,
+    byCommand: {},
+    vectorRequests: 0,
+    byVectorEndpoint: {},
+  };
+  for (let t = 0; t < ticks; t++) {
+    const { cost } = await meter.measure(() => tickWorld(deps, id, { minutes: 10 }));
+    total.redisRequests += cost.redisRequests;
+    total.redisCommands += cost.redisCommands;
+    total.vectorRequests += cost.vectorRequests;
+    for (const [k, v] of Object.entries(cost.byCommand)) {
+      total.byCommand[k] = (total.byCommand[k] ?? 0) + v;
+    }
+    for (const [k, v] of Object.entries(cost.byVectorEndpoint)) {
+      total.byVectorEndpoint[k] = (total.byVectorEndpoint[k] ?? 0) + v;
+    }
+  }
+  const steps = agents * ticks;
+  const perStep = (n: number) => (n / steps).toFixed(1);
+  const perDay = (n: number) => Math.round((n / steps) * 144);
+  console.log(`${agents} agents × ${ticks} ticks of 10 min from ${start} (${steps} agent steps)`);
+  console.log(
+    `per agent step: ${perStep(total.redisRequests)} Redis requests, ${
+      perStep(total.redisCommands)
+    } commands, ${perStep(total.vectorRequests)} Vector requests`,
+  );
+  console.log(
+    `per agent-day (×144 steps): ${perDay(total.redisRequests)} requests, ${
+      perDay(total.redisCommands)
+    } commands, ${perDay(total.vectorRequests)} Vector requests`,
+  );
+  const top = Object.entries(total.byCommand).sort((a, b) => b[1] - a[1]).slice(0, 12);
+  console.log(`commands: ${top.map(([k, v]) => `${k} ${v}`).join(", ")}`);
+  console.log(`vector: ${JSON.stringify(total.byVectorEndpoint)}`);
+  await deps.storage.close();
+} finally {
+  await meter.close();
+}

@@ -1,0 +1,67 @@
+/** @module Contract cases every RateLimiter adapter must pass (the sliding-window algorithm). */
+import assert from "node:assert/strict";
+import { type ContractCases, suffix } from "./_contract_support.ts";
+
+/** Registers the RateLimiter cases. */
+export function rateLimiterContract(cases: ContractCases): void {
+  cases.add("RateLimiter.limit() admits `requests` per window, then refuses", async (s) => {
+    const id = `client-${suffix()}`;
+    const window = { requests: 3, windowMs: 60_000 };
+    const decisions = [];
+    for (let i = 0; i < 5; i++) decisions.push(await s.rateLimits.limit(id, window));
+    assert.deepEqual(decisions.map((d) => d.success), [true, true, true, false, false]);
+    assert.deepEqual(decisions.map((d) => d.remaining), [2, 1, 0, 0, 0]);
+    for (const d of decisions) {
+      assert.equal(d.limit, 3);
+      assert.ok(d.reset > Date.now() && d.reset <= Date.now() + 60_000, "reset ends the window");
+    }
+  });
+
+  cases.add("RateLimiter.limit() keeps identifiers and windows apart", async (s) => {
+    const a = `a:${suffix()}/*?`;
+    const b = `b:${suffix()}`;
+    const window = { requests: 1, windowMs: 60_000 };
+    assert.equal((await s.rateLimits.limit(a, window)).success, true);
+    assert.equal((await s.rateLimits.limit(a, window)).success, false);
+    assert.equal((await s.rateLimits.limit(b, window)).success, true);
+    assert.equal((await s.rateLimits.limit(a, { requests: 2, windowMs: 60_000 })).success, true);
+  });
+
+  cases.add("RateLimiter.limit() admits exactly `requests` of concurrent calls", async (s) => {
+    const id = `burst-${suffix()}`;
+    const window = { requests: 5, windowMs: 60_000 };
+    const decisions = await Promise.all(
+      Array.from({ length: 12 }, () => s.rateLimits.limit(id, window)),
+    );
+    assert.equal(decisions.filter((d) => d.success).length, 5);
+  });
+
+  cases.add("RateLimiter.peek() reports what is left without counting", async (s) => {
+    const id = `peek-${suffix()}`;
+    const window = { requests: 2, windowMs: 60_000 };
+    assert.deepEqual(
+      [
+        (await s.rateLimits.peek(id, window)).remaining,
+        (await s.rateLimits.peek(id, window)).success,
+      ],
+      [2, true],
+    );
+    await s.rateLimits.limit(id, window);
+    await s.rateLimits.limit(id, window);
+    const after = await s.rateLimits.peek(id, window);
+    assert.equal(after.remaining, 0);
+    assert.equal(after.success, false);
+  });
+
+  cases.add("RateLimiter.limit() admits again once the window has slid past", async (s) => {
+    const id = `slide-${suffix()}`;
+    const window = { requests: 1, windowMs: 400 };
+    // Start just after a window boundary so the wait below crosses at most two boundaries.
+    await new Promise((r) => setTimeout(r, window.windowMs - (Date.now() % window.windowMs) + 5));
+    assert.equal((await s.rateLimits.limit(id, window)).success, true);
+    assert.equal((await s.rateLimits.limit(id, window)).success, false);
+    // Two windows later the previous window no longer overlaps.
+    await new Promise((r) => setTimeout(r, 2 * window.windowMs));
+    assert.equal((await s.rateLimits.limit(id, window)).success, true);
+  });
+}

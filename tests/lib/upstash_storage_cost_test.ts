@@ -1,0 +1,135 @@
+/**
+ * What the hosted backend costs in storage round trips and commands (issue 15), counted on a
+ * redis-server of this test's own (`INFO commandstats`, so commands inside scripts count), the
+ * dev gateway's request counter and the dev vector server's. Numbers are in BENCHMARKS.md.
+ */
+import assert from "node:assert/strict";
+import { silentLogger } from "../../lib/logger.ts";
+import { createApp } from "../../routes/app.ts";
+import type { AgentId, AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
+import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import type { Deps } from "../../src/deps.ts";
+import { retrieve } from "../../src/memory/retrieval.ts";
+import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
+import { hasRedisServer } from "../_helpers/backends.ts";
+import { startMeteredUpstash } from "../_helpers/storage_meter.ts";
+import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { makeTown } from "../src/world/_town_fixture.ts";
+
+const available = await hasRedisServer();
+const meter = available ? await startMeteredUpstash() : null;
+const ignore = !available;
+const quiet = { sanitizeOps: false, sanitizeResources: false };
+
+Deno.test({
+  name: "An idle SSE event stream costs at most one Redis command per 5 s, and wakes on an append",
+  ignore,
+  ...quiet,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const app = createApp(deps, { logger: silentLogger });
+    const made = await app.request("/v1/worlds", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ name: "Quiet", startTime: "2023-02-13T07:00:00" }),
+    });
+    const world = (await made.json()).id as WorldId;
+    const stop = new AbortController();
+    const res = await app.request(`/v1/worlds/${world}/events`, {
+      headers: { accept: "text/event-stream" },
+      signal: stop.signal,
+    });
+    assert.equal(res.status, 200);
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      // Let the stream make its first read, then watch it idle.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const idle = await meter!.measure(() => new Promise((resolve) => setTimeout(resolve, 3_000)));
+      assert.ok(
+        idle.cost.redisCommands <= 1 && idle.cost.redisRequests <= 1,
+        `3 idle seconds cost ${JSON.stringify(idle.cost)}`,
+      );
+
+      const appendedAt = performance.now();
+      await deps.storage.events.append(world, [{ type: "note", at: "2023-02-13T07:00:00" }]);
+      let text = "";
+      while (!text.includes('"type":"note"')) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      assert.ok(text.includes('"type":"note"'), text);
+      assert.ok(performance.now() - appendedAt < 1_000, "The event arrives at once");
+    } finally {
+      stop.abort();
+      await reader.cancel().catch(() => {});
+    }
+  },
+});
+
+/** `count` observations of the agent, 4 game minutes apart, with vectors, before the world's clock. */
+async function fillMemories(deps: Deps, scope: AgentScope, count: number): Promise<void> {
+  const topics = ["the election", "the party", "rent", "a lost cat", "jazz", "the exam", "a stove"];
+  const places = ["at the cafe", "in the park", "at home", "at the college", "at the bar"];
+  const start = gameMinutes("2023-02-06T07:00:00");
+  for (let from = 0; from < count; from += 500) {
+    const records: MemoryRecord[] = [];
+    for (let n = from; n < Math.min(count, from + 500); n++) {
+      const created = fromGameMinutes(start + n * 4);
+      records.push({
+        id: `m_${String(n).padStart(6, "0")}` as MemoryId,
+        worldId: scope.worldId,
+        agentId: scope.agentId,
+        kind: n % 7 === 0 ? "plan" : "observation",
+        description: `Someone talks about ${topics[n % 7]} ${places[(n * 3) % 5]} (${n})`,
+        createdAt: created,
+        lastAccessedAt: created,
+        importance: 1 + (n * 7919) % 10,
+        provenance: "witnessed",
+      });
+    }
+    const { vectors } = await deps.embedder.embed(records.map((r) => r.description), {
+      operation: "test",
+    });
+    await deps.storage.vectors.upsert(
+      scope,
+      records.map((r, i) => ({ id: r.id, vector: vectors[i] })),
+    );
+    await deps.storage.memories.append(scope, records);
+  }
+}
+
+Deno.test({
+  name:
+    "A hosted retrieve over 2,000 memories runs at most 60 Redis commands and one Vector request",
+  ignore,
+  ...quiet,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const world = await makeTown(deps, { startTime: "2023-02-13T07:00:00" });
+    const scope: AgentScope = { worldId: world, agentId: "eddy" as AgentId };
+    await fillMemories(deps, scope, 2_000);
+    for (const kinds of [undefined, ["plan" as const]]) {
+      const { result, cost } = await meter!.measure(() =>
+        retrieve(deps, world, scope.agentId, { query: "the election at the cafe", k: 10, kinds })
+      );
+      // deno-lint-ignore no-console
+      console.log(`retrieve (kinds ${kinds ?? "all"}): ${JSON.stringify(cost)}`);
+      assert.equal(result.memories.length, 10);
+      assert.ok(kinds === undefined || result.memories.every((m) => m.kind === "plan"));
+      assert.ok(cost.redisCommands <= 60, `${cost.redisCommands} commands`);
+      // World and agent; candidate lists; rank fields and cosines; records and the touch (one
+      // more the first time a script runs: the client's EVALSHA falls back to EVAL).
+      assert.ok(cost.redisRequests <= 6, `${cost.redisRequests} Redis requests`);
+      assert.equal(cost.byVectorEndpoint.query, 1);
+      assert.equal(cost.vectorRequests, 1, JSON.stringify(cost.byVectorEndpoint));
+    }
+  },
+});
+
+Deno.test({
+  name: "storage cost: stop the metered servers",
+  ignore,
+  ...quiet,
+  fn: () => meter!.close(),
+});
