@@ -8,8 +8,8 @@
  * The shared work before the steps is in `tick_prepare.ts`.
  *
  * The engine runs each step as a unit of work (`engine/unit_of_work.ts`): the step lease and the
- * agent's own lock are taken, and the documents a step reads (the agent, its plan of the day,
- * summary and last look, the environment) read, in one round trip; the cognition functions
+ * agent's own lock are taken, and the documents a step reads (the world, the agent, its plan of
+ * the day, summary and last look, the environment) read, in one round trip; the cognition functions
  * take the agent's lock again at no cost; every document the step changes is written, and both
  * leases released, in one atomic commit at its end.
  */
@@ -39,7 +39,7 @@ import {
 import { environmentKey, resolvePath } from "../world/environment.ts";
 import { applyObjectStates } from "./object_states.ts";
 import { saveSeen, type Seen, seenKey } from "./perception.ts";
-import type { World } from "../world/world.ts";
+import { type World, worldKey } from "../world/world.ts";
 import { worldTickClock } from "../world/clock.ts";
 import { AgentView, prepare, textKey, TickShared } from "./tick_prepare.ts";
 import { byAgent, withSeed } from "./_talk_pairs.ts";
@@ -144,6 +144,7 @@ function stepNeeds(frame: TickFrame<World>, agent: Agent, lockWaitMs: number): W
       summaryKey(agent),
       seenKey(worldId, agent.id),
       environmentKey(worldId),
+      worldKey(worldId),
     ],
   };
 }
