@@ -10,32 +10,9 @@ import { addMinutes, gameMinutes, type GameTime } from "../../../src/time/game_t
 import { Environment, listPaths, replaceEnvironment } from "../../../src/world/environment.ts";
 import { createWorld, CreateWorldInput, type World } from "../../../src/world/world.ts";
 import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
+import { PLANNING_TOWN } from "./_planning_town_fixture.ts";
 
-const TOWN = Environment.parse({
-  areas: [
-    {
-      name: "Hobbs Cafe",
-      common: true,
-      subAreas: [
-        { name: "cafe", objects: [{ name: "counter" }, { name: "coffee machine", state: "off" }] },
-        { name: "kitchen", objects: [{ name: "stove", state: "off" }] },
-      ],
-    },
-    {
-      name: "Isabella's apartment",
-      subAreas: [
-        { name: "bedroom", objects: [{ name: "bed" }, { name: "desk" }] },
-        { name: "kitchen", objects: [{ name: "fridge" }] },
-      ],
-    },
-    {
-      name: "Johnson Park",
-      common: true,
-      subAreas: [{ name: "park", objects: [{ name: "bench" }] }],
-    },
-    { name: "Oak Hill College", subAreas: [{ name: "library", objects: [{ name: "shelf" }] }] },
-  ],
-});
+const TOWN = Environment.parse(PLANNING_TOWN);
 
 async function town(deps: Deps, withEnvironment = true): Promise<{ world: World; agent: Agent }> {
   const world = await createWorld(
