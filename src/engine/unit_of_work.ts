@@ -13,7 +13,7 @@ import type { DocumentKey, Versioned } from "../ports/document_store.ts";
 import type { Lease, Lock } from "../ports/lock.ts";
 import type { Storage } from "../ports/storage.ts";
 import { WorkDocuments } from "./_work_documents.ts";
-import { acquireWithin, type HeldLease, keepRenewed, type LeaseOptions } from "./lease.ts";
+import { acquireWithin, keepRenewed, type LeaseOptions } from "./lease.ts";
 
 /** A lease the work holds throughout: its key and how to take it. */
 export interface WorkLease extends LeaseOptions {
@@ -39,7 +39,7 @@ export interface WorkNeeds {
 export async function withUnitOfWork<T>(
   deps: Pick<Deps, "storage" | "sleep">,
   needs: WorkNeeds,
-  work: (storage: Storage, held: HeldLease) => Promise<T>,
+  work: (storage: Storage) => Promise<T>,
 ): Promise<T> {
   const base = deps.storage;
   const { leases, snapshot } = await begin(deps, needs);
@@ -52,28 +52,21 @@ export async function withUnitOfWork<T>(
   );
   const documents = new WorkDocuments(base.documents);
   needs.documents.forEach((key, i) => documents.seed(key, snapshot[i]));
-  const held: HeldLease = {
-    lease: leases[0],
-    signal: lost.signal,
-    assertHeld() {
-      if (lost.signal.aborted) throw lost.signal.reason;
-    },
-  };
   const storage: Storage = {
     ...storageParts(base),
     documents,
-    locks: reentrantLocks(base.locks, leases, held),
+    locks: reentrantLocks(base.locks, leases, lost.signal),
   };
   let outcome: { value: T } | { error: unknown };
   try {
-    outcome = { value: await work(storage, held) };
+    outcome = { value: await work(storage) };
   } catch (error) {
     outcome = { error };
   }
   stop.abort();
   await renewing;
   try {
-    held.assertHeld();
+    if (lost.signal.aborted) throw lost.signal.reason;
     await base.units.commit({
       documents: documents.writes(),
       fences: [...leases, ...documents.fences],
@@ -135,7 +128,7 @@ async function begin(
 }
 
 /** The unit of work's locks: its own leases are re-entrant; other keys go to the store. */
-function reentrantLocks(base: Lock, leases: readonly Lease[], held: HeldLease): Lock {
+function reentrantLocks(base: Lock, leases: readonly Lease[], lost: AbortSignal): Lock {
   const own = (lease: Lease) => leases.some((l) => l.key === lease.key && l.token === lease.token);
   return {
     acquire: (key, ttlMs) => {
@@ -143,8 +136,7 @@ function reentrantLocks(base: Lock, leases: readonly Lease[], held: HeldLease): 
       return lease ? Promise.resolve(lease) : base.acquire(key, ttlMs);
     },
     // Renewed by the unit of work itself; the commit releases them.
-    renew: (lease, ttlMs) =>
-      own(lease) ? Promise.resolve(!held.signal.aborted) : base.renew(lease, ttlMs),
+    renew: (lease, ttlMs) => own(lease) ? Promise.resolve(!lost.aborted) : base.renew(lease, ttlMs),
     release: (lease) => own(lease) ? Promise.resolve(true) : base.release(lease),
   };
 }
