@@ -24,17 +24,19 @@ function keyOf(key: DocumentKey): string {
  * Documents as a unit of work sees them: each read from the store once (seeded from the
  * snapshot, or when first asked for), then served from memory as copies; `create` and
  * `replace` change that copy and are collected by {@linkcode writes}, with the same answers the
- * store would give (a version mismatch is null, an existing document a conflict). `list` reads
+ * store would give (a version mismatch is null, an existing document a conflict); a replace
+ * fenced by a lease that is not the unit of work's goes to the store at once. `list` reads
  * the store and lays the work's own writes over it; deletions go to the store at once.
  */
 export class WorkDocuments implements DocumentStore {
   readonly #base: DocumentStore;
   readonly #entries = new Map<string, Entry | Promise<Entry>>();
-  /** Fences of writes that are not the unit of work's own leases: the commit checks them too. */
-  readonly fences: Lease[] = [];
+  readonly #own: (lease: Lease) => boolean;
 
-  constructor(base: DocumentStore) {
+  /** `own` tells the unit of work's leases, whose fenced writes wait for the commit. */
+  constructor(base: DocumentStore, own: (lease: Lease) => boolean) {
     this.#base = base;
+    this.#own = own;
   }
 
   /** Records a document read with the leases (null: absent). */
@@ -90,8 +92,17 @@ export class WorkDocuments implements DocumentStore {
     const entry = await this.#entry(key);
     if (entry.version === 0 || entry.version !== expectedVersion) return null;
     const fence = options.fence;
-    if (fence && !this.fences.some((f) => f.key === fence.key && f.token === fence.token)) {
-      this.fences.push(fence);
+    if (fence && !this.#own(fence)) {
+      // Fenced by a lease the unit of work does not hold (another agent's lock, released before
+      // the commit): written now, while that lease is held, over the version in the store.
+      const written = await this.#base.replace(key, value, entry.read, { fence });
+      if (written === null) {
+        this.#entries.delete(keyOf(key)); // changed meanwhile: the next read sees the store's
+        return null;
+      }
+      entry.read = entry.version = written.version;
+      entry.value = structuredClone(value);
+      return written;
     }
     entry.version = expectedVersion + 1;
     entry.value = structuredClone(value);

@@ -50,12 +50,13 @@ export async function withUnitOfWork<T>(
       keepRenewed(deps, lease, needs.leases[i].ttlMs, { stop: stop.signal, lost })
     ),
   );
-  const documents = new WorkDocuments(base.documents);
+  const own = (lease: Lease) => leases.some((l) => l.key === lease.key && l.token === lease.token);
+  const documents = new WorkDocuments(base.documents, own);
   needs.documents.forEach((key, i) => documents.seed(key, snapshot[i]));
   const storage: Storage = {
     ...storageParts(base),
     documents,
-    locks: reentrantLocks(base.locks, leases, lost.signal),
+    locks: reentrantLocks(base.locks, leases, own, lost.signal),
   };
   let outcome: { value: T } | { error: unknown };
   try {
@@ -69,7 +70,7 @@ export async function withUnitOfWork<T>(
     if (lost.signal.aborted) throw lost.signal.reason;
     await base.units.commit({
       documents: documents.writes(),
-      fences: [...leases, ...documents.fences],
+      fences: leases,
       release: leases,
     });
   } catch (error) {
@@ -128,8 +129,12 @@ async function begin(
 }
 
 /** The unit of work's locks: its own leases are re-entrant; other keys go to the store. */
-function reentrantLocks(base: Lock, leases: readonly Lease[], lost: AbortSignal): Lock {
-  const own = (lease: Lease) => leases.some((l) => l.key === lease.key && l.token === lease.token);
+function reentrantLocks(
+  base: Lock,
+  leases: readonly Lease[],
+  own: (lease: Lease) => boolean,
+  lost: AbortSignal,
+): Lock {
   return {
     acquire: (key, ttlMs) => {
       const lease = leases.find((l) => l.key === key);

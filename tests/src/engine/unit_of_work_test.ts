@@ -88,3 +88,18 @@ Deno.test("withUnitOfWork() waits for a busy lease, then reads the documents aga
   await deps.storage.locks.release(x!);
   assert.ok(await deps.storage.locks.acquire("step", 1_000), "A busy lease releases the others");
 });
+
+Deno.test("withUnitOfWork() writes a document fenced by another lease at once, under it", async () => {
+  await using deps = await makeTestDeps();
+  await deps.storage.documents.create(a, { n: 1 });
+  await withUnitOfWork(deps, needs, async (storage) => {
+    const other = await storage.locks.acquire("other-agent", 5_000);
+    assert.ok(other);
+    const doc = await storage.documents.get<{ n: number }>(a);
+    assert.ok(await storage.documents.replace(a, { n: 2 }, doc!.version, { fence: other }));
+    assert.equal((await deps.storage.documents.get(a))?.version, 2, "In the store already");
+    assert.equal(await storage.locks.release(other), true);
+    assert.equal((await storage.documents.get(a))?.version, 2);
+  });
+  assert.deepEqual(await deps.storage.documents.get(a), { id: "a", value: { n: 2 }, version: 2 });
+});
