@@ -50,7 +50,7 @@ const MAX_TOP_K = 1000;
  * Next to each agent's namespace, a Redis hash (`<prefix>:vq:<worldId>:<agentId>`) keeps every
  * vector in half precision (base64 of a Float16Array: 2 bytes per dimension), written with the
  * same upsert (after the Vector write) and removed with the same delete (before it). `cosines` answers from it with one HMGET, so a
- * retrieval needs one Vector request (its query) even for candidates outside the query's top
+ * retrieval needs one Vector request (its `search`) even for candidates outside the query's top
  * 1,000. Vectors stored before the copy existed are fetched from Vector instead. Throws `store_unavailable` when
  * Upstash fails and `invalid_request` on a vector of the wrong dimension.
  */

@@ -52,7 +52,8 @@ export interface CandidateRanking {
  * 2. Candidates are scored from their rank fields (numbers from the sorted sets). The vector
  *    hits' scores are final; a candidate outside them has a cosine at most the last hit's, so it
  *    is read further (its cosine, from `VectorIndex.cosines`) only when that bound could beat
- *    the k-th hit.
+ *    the k-th hit. (That takes it to have a vector: a memory a crash left without one is found
+ *    here only when it is read further, and otherwise by the repair sweep, `repair.ts`.)
  * 3. A memory in none of the three heads scores at most what the last entries of each give:
  *    below the k-th returned, the ranking is the exact one ({@linkcode CandidateRanking.bounded}).
  */

@@ -79,13 +79,13 @@ async function fillStream(storage: Storage, scope: AgentScope, n: number): Promi
   for (let batch = 0; batch < n / 500; batch++) {
     const records: MemoryRecord[] = [];
     for (let i = 0; i < 500; i++) {
-      const at = batch * 500 + i;
-      const created = start + at * 4;
+      const seq = batch * 500 + i;
+      const created = start + seq * 4;
       const accessed = random() < 0.05
         ? end - Math.floor(random() * 1440)
         : created + Math.floor(random() * 3 * 1440);
       records.push({
-        id: `m_${String(at).padStart(6, "0")}` as MemoryId,
+        id: `m_${String(seq).padStart(6, "0")}` as MemoryId,
         worldId: scope.worldId,
         agentId: scope.agentId,
         kind: "observation",
