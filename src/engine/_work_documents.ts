@@ -71,12 +71,20 @@ export class WorkDocuments implements DocumentStore {
     return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
-  async create<T>(key: DocumentKey, value: T): Promise<Versioned<T>> {
+  async create<T>(key: DocumentKey, value: T, options: FencedWrite = {}): Promise<Versioned<T>> {
     const entry = await this.#entry(key);
     if (entry.version !== 0) {
       throw new ConflictError(
         `Cannot create document "${key.id}" in "${key.collection}": it exists already`,
       );
+    }
+    const fence = options.fence;
+    if (fence && !this.#own(fence)) {
+      // As for a replace fenced by another lease: written now, while it is held.
+      this.#entries.delete(keyOf(key)); // created meanwhile: the next read sees the store's
+      const created = await this.#base.create(key, value, { fence });
+      this.seed(key, created);
+      return created;
     }
     entry.version = 1;
     entry.value = structuredClone(value);
