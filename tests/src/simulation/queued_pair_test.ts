@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { Deps } from "../../../src/deps.ts";
+import { ModelUnavailableError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";
 import { type OpenTick, openTickKey } from "../../../src/engine/queued_tick.ts";
 import type { IdempotencyStore } from "../../../src/ports/idempotency_store.ts";
@@ -102,4 +103,33 @@ Deno.test("a queued tick where two agents meet: planning decides nothing, the pa
     e.tickId === "t1" && e.type === "conversation"
   );
   assert.equal(talks.length, 1);
+});
+
+Deno.test("a pair's decision that fails is the deciding agent's agent_error, decided once over the message's tries", async () => {
+  const { model: recording, calls } = recordingModel();
+  const model: typeof recording = {
+    info: recording.info,
+    complete(prompt, attribution) {
+      const answer = recording.complete(prompt, attribution);
+      return prompt.kind === "reaction"
+        ? answer.then(() => Promise.reject(new ModelUnavailableError("model_unavailable", "down")))
+        : answer;
+    },
+  };
+  await using deps = await makeTestDeps({ model });
+  const queue = new HeldQueue();
+  const id = await makeTown(deps);
+  await tickWorld(deps, id, { tickId: "t0" });
+  await startTick(deps, id, { tickId: "t1", queue, maxAttempts: 2 });
+  for (let pending = queue.take("step"); pending.length > 0; pending = queue.take("step")) {
+    for (const m of pending) await consumeTickMessage(deps, m, queue);
+  }
+  const reactions = calls.filter((c) => c.kind === "reaction");
+  assert.deepEqual(reactions.map((c) => c.agentId), ["eddy"], "not decided again on the retry");
+  const result = (await readTick(deps, id, "t1")).result!;
+  assert.deepEqual(result.steps.filter((s) => s.error).map((s) => s.agentId), ["eddy"]);
+  const errors = (await deps.storage.events.read(id, 0, 10_000)).filter((e) =>
+    e.tickId === "t1" && e.type === "agent_error"
+  );
+  assert.deepEqual(errors.map((e) => [e.agentId, e.code]), [["eddy", "model_unavailable"]]);
 });
