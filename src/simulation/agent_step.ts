@@ -5,7 +5,9 @@
  * (talks, re-plans or carries on) → acts along its plan → reflects when due; after the steps,
  * the objects agents started using change state in one call.
  *
- * The shared work before the steps is in `tick_prepare.ts`.
+ * The shared work before the steps is in `tick_prepare.ts`. Two agents paired this tick (one saw
+ * the other arrive) have the pair's decision and conversation made first, once for both, by
+ * whichever step of the two starts first (`_talk_pairs.ts`).
  *
  * The engine holds a per-agent step lease around each step. The agent's own lock is taken by
  * the cognition functions themselves (perceive, planning, dialogue, reflection), so a step never
