@@ -3,7 +3,7 @@
  * decision, made once by the first step of the pair; and the model wrapper that passes the
  * world's seed: what makes a tick replay the same at any concurrency.
  */
-import { type Agent, loadAgent } from "../agents/agent.ts";
+import { type Agent, agentIdempotencyScope, loadAgent } from "../agents/agent.ts";
 import { readConversationState } from "../cognition/conversation_state.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
@@ -97,9 +97,9 @@ interface StoredDecision {
   error?: { code: ErrorCode; message: string };
 }
 
-/** Where a tick's pair decisions are kept, by the deciding agent. */
-function decisionScope(worldId: string, tickId: string): string {
-  return `tickpair:${worldId}:${tickId}`;
+/** A tick's pair decision is kept with the deciding agent's claims, so it goes with the agent. */
+function decisionKey(tickId: string): string {
+  return `tick:${tickId}:pair`;
 }
 
 /**
@@ -110,7 +110,7 @@ function decisionScope(worldId: string, tickId: string): string {
  * pair's own message, and in process before both steps, as before. A pair touches only its two
  * agents, so the outcome does not depend on how the steps of other agents interleave.
  *
- * Made once per tick: the outcome (a failure too) is stored under (tick id, deciding agent)
+ * Made once per tick: the outcome (a failure too) is stored under (deciding agent, tick id)
  * and a retried step reads it back instead of holding the conversation again. A step stopped
  * between the conversation and that write decides again, and then meets the conversation
  * stored (both agents are talking until it ends): vetoed, no second conversation.
@@ -155,8 +155,9 @@ async function decideOnce(
   decider: AgentId,
   observed: Sighting,
 ): Promise<PairedReaction> {
-  const scope = decisionScope(frame.world.id, frame.tickId);
-  const stored = await deps.storage.idempotency.get<StoredDecision>(scope, decider);
+  const scope = agentIdempotencyScope({ worldId: frame.world.id as WorldId, agentId: decider });
+  const key = decisionKey(frame.tickId);
+  const stored = await deps.storage.idempotency.get<StoredDecision>(scope, key);
   if (stored !== null) return fromStored(stored);
   let decided: PairedReaction;
   try {
@@ -171,7 +172,7 @@ async function decideOnce(
   } catch (error) {
     decided = { error };
   }
-  const claim = await deps.storage.idempotency.claim(scope, decider, toStored(decided));
+  const claim = await deps.storage.idempotency.claim(scope, key, toStored(decided));
   return claim.created ? decided : fromStored(claim.value);
 }
 

@@ -32,6 +32,9 @@ export function queuedAgentTickSystem(
   deps: Deps,
   options: AgentTickOptions = {},
 ): QueuedTickSystem<Agent, TickShared, AgentStepSummary, World> {
+  // A system serves one message, of one tick: its steps share the pair decisions they made or
+  // read back, so the second step of a pair does not read it from the store again.
+  const decisions: TickShared["decisions"] = new Map();
   return {
     ...agentTickSystem(deps, options),
     groups: (_frame, agents, shared) => conversationGroups(agents, shared.views),
@@ -49,7 +52,7 @@ export function queuedAgentTickSystem(
         env: e.env,
         views: new Map(e.views),
         scores: new Map(e.scores),
-        decisions: new Map(),
+        decisions,
         uses: [],
         leaves: [],
       };
