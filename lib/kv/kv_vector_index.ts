@@ -161,6 +161,13 @@ export class KvVectorIndex implements VectorIndex {
     return (await this.#slab(scope)).ids() as MemoryId[];
   }
 
+  /** How many vectors each scope holds (see the port). */
+  async counts(scopes: readonly AgentScope[]): Promise<number[]> {
+    const out: number[] = [];
+    for (const scope of scopes) out.push((await this.#slab(scope)).size);
+    return out;
+  }
+
   /** Exact cosines from the stored unit vectors (see the port). */
   async cosines(
     scope: AgentScope,

@@ -332,7 +332,8 @@ export class UpstashMemoryStore implements MemoryStore {
 
   count(scope: AgentScope): Promise<number> {
     return redisCall("count memories", async () => {
-      const n: unknown = await this.#redis.zcard(this.#zsetKeys(scope)[0]);
+      // Batched: the repair sweep counts every agent at once.
+      const n: unknown = await this.#reads.read((p) => p.zcard(this.#zsetKeys(scope)[0]));
       return Number(n);
     });
   }

@@ -216,6 +216,16 @@ export class UpstashVectorIndex implements VectorIndex {
     return ids;
   }
 
+  /** One `info` request: every namespace's count, pending (not yet indexed) vectors included. */
+  async counts(scopes: readonly AgentScope[]): Promise<number[]> {
+    if (scopes.length === 0) return [];
+    const info = await vectorCall("count embeddings", () => this.#index.info());
+    return scopes.map((scope) => {
+      const ns = info.namespaces?.[this.#name(scope)];
+      return ns ? ns.vectorCount + ns.pendingVectorCount : 0;
+    });
+  }
+
   async delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void> {
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);

@@ -69,6 +69,12 @@ export interface VectorIndex {
   /** Every memory id that has a vector in the scope, in no particular order. */
   ids(scope: AgentScope): Promise<MemoryId[]>;
 
+  /**
+   * How many vectors each scope holds, in the order asked: the repair sweep's cheap first pass
+   * (one request for all scopes on the hosted backend).
+   */
+  counts(scopes: readonly AgentScope[]): Promise<number[]>;
+
   /** Removes vectors; ids that do not exist are ignored. */
   delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void>;
 

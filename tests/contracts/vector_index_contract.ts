@@ -320,6 +320,7 @@ export function vectorIndexContract(cases: ContractCases): void {
       await s.vectors.delete(scope, [mid("v-0007")]);
       const ids = (await s.vectors.ids(scope)).sort();
       assert.equal(ids.length, 1_199);
+      assert.deepEqual(await s.vectors.counts([scope, other, newScope()]), [1_199, 1, 0]);
       assert.ok(!ids.includes(mid("v-0007")));
       assert.ok(!ids.includes(mid("elsewhere")));
     },
