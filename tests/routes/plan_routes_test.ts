@@ -78,8 +78,8 @@ for (const backend of backends) {
         });
         const w = `/v1/worlds/${world.body.id}`;
         const none = await call(app, "GET", `${w}/environment`);
-        assert.equal(none.status, 404);
-        assert.equal(none.body.error.code, "not_found");
+        assert.equal(none.status, 200, "no environment yet is a normal, empty state");
+        assert.deepEqual(none.body, { areas: [] });
         assert.equal((await call(app, "PUT", `${w}/environment`, PLANNING_TOWN)).status, 200);
         const read = await call(app, "GET", `${w}/environment`);
         assert.equal(read.status, 200);
