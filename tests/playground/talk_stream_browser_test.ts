@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { browserTest } from "../_helpers/browser.ts";
+import { fakeModelEnv } from "../_helpers/fake_model.ts";
 import { openPlayground } from "../_helpers/playground_session.ts";
 
 const REPLY = "I am restoring an old tower clock for the town hall, and it is slow work.";
@@ -14,13 +15,7 @@ browserTest(
   async (browser) => {
     await using fake = await startFakeOpenAi();
     await using s = await openPlayground(browser, {
-      env: {
-        OPENAI_BASE_URL: fake.url,
-        SIMULACRA_MODEL: "fake-main",
-        SIMULACRA_FAST_MODEL: "fake-fast",
-        SIMULACRA_EMBEDDING_MODEL: "fake-embedding",
-        SIMULACRA_EMBEDDING_DIMENSIONS: "64",
-      },
+      env: fakeModelEnv(fake),
     });
     const { page, server } = s;
     const post = async (path: string, body: unknown) => {
