@@ -13,7 +13,12 @@
  */
 import { SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { VectorEntry, VectorIndex, VectorMatch } from "../../src/ports/vector_index.ts";
+import type {
+  VectorEntry,
+  VectorIndex,
+  VectorMatch,
+  VectorSearch,
+} from "../../src/ports/vector_index.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
 import { CacheBudget } from "./_cache_budget.ts";
 import {
@@ -102,6 +107,12 @@ export class KvVectorIndex implements VectorIndex {
     const unit = this.#unit(vector, "query with");
     const slab = await this.#slab(scope);
     return slab.query(unit, topK);
+  }
+
+  async search(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorSearch> {
+    const unit = this.#unit(vector, "query with");
+    const slab = await this.#slab(scope);
+    return slab.search(unit, topK);
   }
 
   /**
