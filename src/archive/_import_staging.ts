@@ -2,8 +2,8 @@
 import type { Deps } from "../deps.ts";
 import { ConflictError, LeaseLostError } from "../errors.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
+import { agentIdempotencyScope } from "../agents/agent.ts";
 import type { Lease } from "../ports/lock.ts";
-import { agentIdempotencyScope } from "../lifecycle/owned_data.ts";
 import type { MemoryRecord } from "../ports/memory_record.ts";
 import { type World, worldKey } from "../world/world.ts";
 

@@ -38,7 +38,12 @@ export const WorldBudget = z
     callsPerDay: z.number().int().min(0).max(1e9).optional(),
     tokensPerDay: z.number().int().min(0).max(1e12).optional(),
   })
-  .meta({ id: "WorldBudget", example: { callsPerDay: 5000, tokensPerDay: 2_000_000 } });
+  .meta({
+    id: "WorldBudget",
+    description:
+      "Checked when a request or tick starts: one that starts under budget finishes, so it (and each one started alongside it) can go over by its own cost",
+    example: { callsPerDay: 5000, tokensPerDay: 2_000_000 },
+  });
 export type WorldBudget = z.infer<typeof WorldBudget>;
 
 /** The clock fields a caller sets when creating or changing a world. */
