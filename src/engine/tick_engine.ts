@@ -61,7 +61,7 @@ export interface TickSystem<U, P, S, W extends Clocked = Clocked> {
    * Leases (besides the step's own) and documents a step needs: taken and read with the step's
    * lease in one round trip; the step runs in that unit of work (`unit_of_work.ts`).
    */
-  needs?(frame: TickFrame<W>, unit: U): WorkNeeds;
+  needs?(frame: TickFrame<W>, unit: U, shared: P): WorkNeeds;
   /** Steps a unit; `storage` is the unit of work's, when the engine runs one. */
   step(frame: TickFrame<W>, unit: U, shared: P, storage?: Storage): Promise<StepOutcome<S>>;
   /** The outcome of a unit whose step threw (or whose lease stayed busy). */
@@ -304,7 +304,7 @@ async function tickLocked<U, P, S, W extends Clocked>(
   const outcomes = await mapBounded(units, options.concurrency, async (unit) => {
     const key = system.unitKey(unit);
     try {
-      const needs = system.needs?.(frame, unit) ?? { leases: [], documents: [] };
+      const needs = system.needs?.(frame, unit, prepared.shared) ?? { leases: [], documents: [] };
       const stepLease: WorkLease = {
         key: `step:${worldId}:${key}`,
         ttlMs: options.lockTtlMs,

@@ -113,7 +113,7 @@ async function stepUnit<U, P, S, W extends Clocked>(
       // step lease stays held around it, for the result's claim below.
       const outcome = await withUnitOfWork(
         deps,
-        system.needs?.(frame, unit) ?? { leases: [], documents: [] },
+        system.needs?.(frame, unit, shared) ?? { leases: [], documents: [] },
         (storage) => system.step(frame, unit, shared, storage),
       );
       held.assertHeld();

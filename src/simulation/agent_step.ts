@@ -13,7 +13,8 @@
  * agent's own lock are taken, and the documents a step reads (the world, the agent, its plan of
  * the day, summary and last look, the environment) read, in one round trip; the cognition functions
  * take the agent's lock again at no cost; every document the step changes is written, and both
- * leases released, in one atomic commit at its end.
+ * leases released, in one atomic commit at its end. A step in a pair neither holds its lock nor
+ * reads its documents ahead: the pair's conversation takes both agents' locks.
  */
 import { z } from "zod";
 import { type Agent, agentKey, listAgents, loadAgent } from "../agents/agent.ts";
@@ -44,7 +45,7 @@ import { saveSeen, type Seen, seenKey } from "./perception.ts";
 import { type World, worldKey } from "../world/world.ts";
 import { worldTickClock } from "../world/clock.ts";
 import { AgentView, prepare, textKey, TickShared } from "./tick_prepare.ts";
-import { byAgent, pairDecision, type PairedReaction, withSeed } from "./_talk_pairs.ts";
+import { byAgent, pairDecision, type PairedReaction, pairOf, withSeed } from "./_talk_pairs.ts";
 
 /** What one agent did in a tick. */
 export const AgentStepSummary = z
@@ -99,7 +100,7 @@ export function agentTickSystem(
     units: (frame) => listAgents(deps, frame.world.id as WorldId),
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
-    needs: (frame, agent) => stepNeeds(frame, agent, lockWaitMs),
+    needs: (frame, agent, shared) => stepNeeds(frame, agent, shared, lockWaitMs),
     step: (frame, agent, shared, storage) =>
       step(
         withSeed(storage ? { ...deps, storage } : deps, frame.world.settings.seed),
@@ -130,9 +131,19 @@ export function agentTickSystem(
 }
 
 /** What a step reads for sure, and the agent's lock, held for the whole step. */
-function stepNeeds(frame: TickFrame<World>, agent: Agent, lockWaitMs: number): WorkNeeds {
+function stepNeeds(
+  frame: TickFrame<World>,
+  agent: Agent,
+  shared: TickShared,
+  lockWaitMs: number,
+): WorkNeeds {
   const worldId = frame.world.id;
   const scope: AgentScope = { worldId: worldId as WorldId, agentId: agent.id };
+  if (pairOf(shared.views, agent.id)) {
+    // Its step waits for the pair's conversation, which takes both agents' locks and writes both
+    // agents' documents: it neither holds its lock nor reads its own documents ahead.
+    return { leases: [], documents: [worldKey(worldId), environmentKey(worldId)] };
+  }
   return {
     leases: [{
       key: agentLockKey(scope),
