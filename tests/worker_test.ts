@@ -313,7 +313,11 @@ Deno.test({
         for (const minute of [first, second]) {
           const mine = keys.result.filter((k) =>
             // Key parts are URI-encoded by the hosted store.
-            k.includes(encodeURIComponent(`tickstep:${id}:cron:${id}:${minute.toISOString()}`))
+            k.includes(
+              `${encodeURIComponent(`tickstep:${id}`)}:${
+                encodeURIComponent(`cron:${id}:${minute.toISOString()}/`)
+              }`,
+            )
           );
           // Three agents, plus the preparation's record.
           assert.equal(mine.length, 4, `${id} ${minute.toISOString()}: ${mine.join()}`);

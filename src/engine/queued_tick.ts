@@ -154,7 +154,7 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
       maxAttempts: options.maxAttempts ?? 3,
     };
     // The preparation's events wait in the plan's result slot for the close.
-    await deps.storage.idempotency.put(stepScope(worldId, tickId), "_prepare", {
+    await stepResults(deps, worldId, tickId).put("_prepare", {
       events: prepared.events,
       usage: prepared.usage,
     });
@@ -197,9 +197,25 @@ async function currentOpenTick<W, S>(
   return null;
 }
 
-/** Where a tick's per-unit results are kept. */
-export function stepScope(worldId: string, tickId: string): string {
-  return `tickstep:${worldId}:${tickId}`;
+/**
+ * Where a world's step results are kept: one scope per world, so deleting the world clears
+ * every tick's (ticks are many; a scope per tick could not be found again to delete).
+ */
+export function stepScope(worldId: string): string {
+  return `tickstep:${worldId}`;
+}
+
+/** A tick's per-unit results, keyed by tick id and unit within the world's step scope. */
+export function stepResults(deps: Pick<Deps, "storage">, worldId: string, tickId: string) {
+  const { idempotency } = deps.storage;
+  const scope = stepScope(worldId);
+  // Units are ids or "_prepare" (no "/"), so the key's last "/" splits it unambiguously.
+  const key = (unit: string) => `${tickId}/${unit}`;
+  return {
+    get: <T>(unit: string) => idempotency.get<T>(scope, key(unit)),
+    claim: <T>(unit: string, value: T) => idempotency.claim<T>(scope, key(unit), value),
+    put: <T>(unit: string, value: T) => idempotency.put<T>(scope, key(unit), value),
+  };
 }
 
 /**

@@ -20,7 +20,7 @@ import {
   type OpenTick,
   openTickKey,
   type QueuedTickSystem,
-  stepScope,
+  stepResults,
 } from "./queued_tick.ts";
 import {
   errorFields,
@@ -70,9 +70,9 @@ export async function handleTickMessage<U, P, S, W extends Clocked>(
   }
   const keys = open.groups[message.group] ?? [];
   const frame = frameOf(open);
-  const scope = stepScope(message.worldId, message.tickId);
+  const unitResults = stepResults(deps, message.worldId, message.tickId);
   for (const key of keys) {
-    if (await deps.storage.idempotency.get(scope, key)) continue;
+    if (await unitResults.get(key)) continue;
     if (context.queue.now() >= open.deadlineAt) return; // the close records it as failed
     const final = message.attempt >= open.maxAttempts;
     const stepped = await stepUnit(deps, frame, key, { open, context, final });
@@ -89,9 +89,9 @@ export async function handleTickMessage<U, P, S, W extends Clocked>(
 }
 
 async function allReported<W>(deps: Pick<Deps, "storage">, open: OpenTick<W>): Promise<boolean> {
-  const scope = stepScope((open.world as Clocked).id, open.tickId);
+  const unitResults = stepResults(deps, (open.world as Clocked).id, open.tickId);
   const results = await Promise.all(
-    open.groups.flat().map((k) => deps.storage.idempotency.get(scope, k)),
+    open.groups.flat().map((k) => unitResults.get(k)),
   );
   return results.every((r) => r !== null);
 }
@@ -103,10 +103,10 @@ async function stepUnit<U, P, S, W extends Clocked>(
   options: { open: OpenTick<W>; context: TickMessageContext<U, P, S, W>; final: boolean },
 ): Promise<"done" | "busy" | { error: unknown }> {
   const { system } = options.context;
-  const scope = stepScope(frame.world.id, frame.tickId);
+  const unitResults = stepResults(deps, frame.world.id, frame.tickId);
   try {
     return await withLease(deps, `step:${frame.world.id}:${key}`, async (held) => {
-      if (await deps.storage.idempotency.get(scope, key)) return "done" as const;
+      if (await unitResults.get(key)) return "done" as const;
       const shared = system.decode(options.open.shared);
       const unit = await system.unit(frame, key);
       // The step's own leases and documents as a unit of work (see tick_engine's steps); the
@@ -121,7 +121,7 @@ async function stepUnit<U, P, S, W extends Clocked>(
       // what it stored already is not stored twice); the last try's failure is its report.
       if (outcome.failed && !options.final) return { error: new StepFailed() };
       const result: UnitResult<S> = { outcome, carried: system.carried(shared) };
-      await deps.storage.idempotency.claim(scope, key, result);
+      await unitResults.claim(key, result);
       return "done" as const;
     }, { ttlMs: TICK_LEASE_TTL_MS, waitMs: 0, busy: () => new StepBusy() });
   } catch (err) {
@@ -151,11 +151,10 @@ async function reportFailed<U, P, S, W extends Clocked>(
       usage: emptyUsage(),
       failed: true,
     };
-  const claim = await deps.storage.idempotency.claim<UnitResult<S>>(
-    stepScope(frame.world.id, frame.tickId),
-    key,
-    { outcome, carried: null },
-  );
+  const claim = await stepResults(deps, frame.world.id, frame.tickId).claim<UnitResult<S>>(key, {
+    outcome,
+    carried: null,
+  });
   return claim.value;
 }
 
@@ -196,10 +195,10 @@ export async function closeTick<S>(
     return marker?.status === "done" ? marker.result : null;
   }
   const frame = frameOf(open);
-  const scope = stepScope(ids.worldId, ids.tickId);
+  const unitResults = stepResults(deps, ids.worldId, ids.tickId);
   const keys = open.groups.flat();
   const stored = await Promise.all(
-    keys.map((k) => deps.storage.idempotency.get<UnitResult<S>>(scope, k)),
+    keys.map((k) => unitResults.get<UnitResult<S>>(k)),
   );
   const late = queue.now() >= open.deadlineAt;
   if (!late && stored.some((r) => r === null)) return null;
@@ -215,7 +214,7 @@ export async function closeTick<S>(
     ),
   );
   const outcomes = results.map((r) => r.outcome);
-  const prepared = (await deps.storage.idempotency.get<PhaseOutcome>(scope, "_prepare")) ??
+  const prepared = (await unitResults.get<PhaseOutcome>("_prepare")) ??
     { events: [], usage: emptyUsage() };
   const shared = system.decode(open.shared);
   system.merge(shared, results.map((r) => r.carried).filter((c) => c !== null));
@@ -281,10 +280,10 @@ async function resendLost<W>(
   open: OpenTick<W>,
   queue: TickQueue,
 ): Promise<void> {
-  const scope = stepScope((open.world as Clocked).id, open.tickId);
+  const unitResults = stepResults(deps, (open.world as Clocked).id, open.tickId);
   const missing: TickMessage[] = [];
   for (const [group, keys] of open.groups.entries()) {
-    const results = await Promise.all(keys.map((k) => deps.storage.idempotency.get(scope, k)));
+    const results = await Promise.all(keys.map((k) => unitResults.get(k)));
     if (results.some((r) => r === null)) {
       missing.push({
         kind: "step",

@@ -7,6 +7,7 @@ import { agentIdempotencyScope } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import type { AgentScope, WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
+import { markerScope, stepScope } from "../engine/queued_tick.ts";
 
 /** Document collections whose scope is a world id. */
 export const WORLD_COLLECTIONS = [
@@ -67,7 +68,7 @@ export async function removeAgentData(
 
 /**
  * Removes what a world owns besides its agents' own data (call {@linkcode removeAgentData} for
- * each agent first): every world-scoped collection, its events, usage, tick ids and activity.
+ * each agent first): every world-scoped collection, its events, usage, tick ids, step results and activity.
  * The world document goes last.
  */
 export async function removeWorldData(
@@ -81,7 +82,8 @@ export async function removeWorldData(
   }
   await storage.events.remove(worldId);
   await storage.usage.remove(worldId);
-  await storage.idempotency.clear(`tick:${worldId}`);
+  await storage.idempotency.clear(markerScope(worldId));
+  await storage.idempotency.clear(stepScope(worldId));
   await storage.documents.delete(keys.activity);
   await storage.documents.delete(keys.world);
 }

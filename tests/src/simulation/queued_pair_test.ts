@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import type { Deps } from "../../../src/deps.ts";
 import { ModelUnavailableError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";
-import { type OpenTick, openTickKey } from "../../../src/engine/queued_tick.ts";
+import { type OpenTick, openTickKey, stepResults } from "../../../src/engine/queued_tick.ts";
+import { deleteWorld } from "../../../src/lifecycle/delete.ts";
 import type { IdempotencyStore } from "../../../src/ports/idempotency_store.ts";
 import type { TickMessage } from "../../../src/ports/tick_queue.ts";
 import {
@@ -23,7 +24,7 @@ function failingOnceToKeep(deps: Deps, key: string): Deps {
   let failed = false;
   const idempotency: IdempotencyStore = {
     claim(scope, k, value) {
-      if (!failed && scope.startsWith("tickstep:") && k === key) {
+      if (!failed && scope.startsWith("tickstep:") && k.endsWith(`/${key}`)) {
         failed = true;
         return Promise.reject(new Error("the store went away"));
       }
@@ -132,4 +133,20 @@ Deno.test("a pair's decision that fails is the deciding agent's agent_error, dec
     e.tickId === "t1" && e.type === "agent_error"
   );
   assert.deepEqual(errors.map((e) => [e.agentId, e.code]), [["eddy", "model_unavailable"]]);
+});
+
+Deno.test("deleting a world removes its queued ticks' step results", async () => {
+  await using deps = await makeTestDeps();
+  const queue = new HeldQueue();
+  const id = await makeTown(deps);
+  await startTick(deps, id, { tickId: "t1", queue });
+  for (let pending = queue.take("step"); pending.length > 0; pending = queue.take("step")) {
+    for (const m of pending) await consumeTickMessage(deps, m, queue);
+  }
+  const results = stepResults(deps, id, "t1");
+  assert.ok(await results.get("_prepare"), "the tick kept its results");
+  assert.ok(await results.get("eddy"));
+  await deleteWorld(deps, id);
+  assert.equal(await results.get("_prepare"), null);
+  assert.equal(await results.get("eddy"), null);
 });
