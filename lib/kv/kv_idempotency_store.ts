@@ -26,11 +26,13 @@ export interface KvIdempotencyStoreOptions {
 /** Rounds before giving up on a key that keeps changing under a read or a put. */
 const ATTEMPTS = 8;
 
-function headKey(scope: string, key: string): Deno.KvKey {
+/** The KV key of an idempotency key's head (shared with the unit of work's claims). */
+export function headKey(scope: string, key: string): Deno.KvKey {
   return ["idem", scope, key];
 }
 
-function partPrefix(scope: string, key: string): Deno.KvKey {
+/** Where an idempotency value's parts go (shared with the unit of work's claims). */
+export function partPrefix(scope: string, key: string): Deno.KvKey {
   return ["idem_part", scope, key];
 }
 

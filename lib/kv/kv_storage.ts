@@ -96,7 +96,12 @@ export class KvStorage implements Storage {
     this.usage = new KvUsageLedger({ kv });
     this.rateLimits = new KvRateLimiter({ kv });
     this.audit = new KvAuditLog({ kv });
-    this.units = new KvUnitOfWorkStore({ kv, documents: this.documents, locks: this.locks });
+    this.units = new KvUnitOfWorkStore({
+      kv,
+      documents: this.documents,
+      locks: this.locks,
+      idempotency: this.idempotency,
+    });
   }
 
   /** What the per-agent caches hold now (estimated bytes, items) and their budget. */

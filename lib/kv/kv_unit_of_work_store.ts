@@ -1,15 +1,17 @@
 /**
  * @module The embedded UnitOfWorkStore: `begin` takes the leases and reads the documents with
- * the KV lock and document store; `commit` is one atomic operation checked against every
- * document head, every fence and every released lease it read.
+ * the KV lock, document and idempotency stores; `commit` is one atomic operation checked
+ * against every document head, every fence, every released lease and the claim it read.
  */
 import { ConflictError, LeaseLostError } from "../../src/errors.ts";
 import type { DocumentStore } from "../../src/ports/document_store.ts";
+import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
 import type { Lock } from "../../src/ports/lock.ts";
 import {
   assertOneWritePerDocument,
   type BeginRequest,
   type Begun,
+  claimTaken,
   type CommitRequest,
   type UnitOfWorkStore,
   versionConflict,
@@ -17,6 +19,7 @@ import {
 import { type BlobHead, blobWrites } from "./_kv_blob.ts";
 import { addWrites, encodeJson, guard } from "./_kv_support.ts";
 import { headKey, partPrefix } from "./kv_document_store.ts";
+import * as idem from "./kv_idempotency_store.ts";
 import { heldLease } from "./kv_lock.ts";
 
 /** Rounds of read-then-commit while a lease or document keeps being touched meanwhile. */
@@ -27,26 +30,40 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
   readonly #kv: Deno.Kv;
   readonly #documents: DocumentStore;
   readonly #locks: Lock;
+  readonly #idempotency: IdempotencyStore;
 
-  constructor(options: { kv: Deno.Kv; documents: DocumentStore; locks: Lock }) {
+  constructor(
+    options: { kv: Deno.Kv; documents: DocumentStore; locks: Lock; idempotency: IdempotencyStore },
+  ) {
     this.#kv = options.kv;
     this.#documents = options.documents;
     this.#locks = options.locks;
+    this.#idempotency = options.idempotency;
   }
 
   async begin(request: BeginRequest): Promise<Begun> {
-    const [leases, documents] = await Promise.all([
+    const { claim } = request;
+    const [leases, documents, claimed] = await Promise.all([
       Promise.all(request.leases.map((l) => this.#locks.acquire(l.key, l.ttlMs))),
       Promise.all(request.documents.map((key) => this.#documents.get(key))),
+      claim ? this.#idempotency.get(claim.scope, claim.key) : null,
     ]);
-    return { leases, documents };
+    return { leases, documents, claimed };
   }
 
   async commit(request: CommitRequest): Promise<void> {
-    const { documents, fences, release } = request;
-    if (documents.length === 0 && release.length === 0) return;
+    const { documents, fences, release, claim } = request;
+    if (documents.length === 0 && release.length === 0 && !claim) return;
     assertOneWritePerDocument(documents);
     const encoded = documents.map((w) => encodeJson(w.value ?? null));
+    const claimed = claim &&
+      blobWrites(
+        idem.partPrefix(claim.scope, claim.key),
+        1,
+        encodeJson(claim.value ?? null),
+        null,
+        "idempotent result",
+      );
     await guard("commit work", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const op = this.#kv.atomic();
@@ -54,6 +71,11 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
           const check = await heldLease(this.#kv, fence);
           if (check === null) throw new LeaseLostError(fence.key);
           op.check(check);
+        }
+        if (claim && claimed) {
+          const key = idem.headKey(claim.scope, claim.key);
+          if ((await this.#kv.get(key)).versionstamp !== null) throw claimTaken(claim);
+          addWrites(op.check({ key, versionstamp: null }), claimed.writes).set(key, claimed.head);
         }
         const heads = await Promise.all(
           documents.map((w) => this.#kv.get<BlobHead>(headKey(w.key))),

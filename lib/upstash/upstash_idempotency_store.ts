@@ -73,10 +73,16 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
   }
 
   #key(scope: string, key: string): string {
-    return redisKey(this.#prefix, "idem", scope, key);
+    return idempotencyKey(this.#prefix, scope, key);
   }
 }
 
-function encode(value: unknown): string {
+/** The Redis key of an idempotency key (shared with the unit of work's claims). */
+export function idempotencyKey(prefix: string, scope: string, key: string): string {
+  return redisKey(prefix, "idem", scope, key);
+}
+
+/** How an idempotency value is stored (shared with the unit of work's claims). */
+export function encode(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }

@@ -1,13 +1,14 @@
 /**
  * @module The hosted UnitOfWorkStore: `begin` is one pipelined request (SET NX PX per lease,
- * HGET per document), `commit` one script that checks the fences and versions, writes the
- * documents and releases the leases.
+ * HGET per document, GET of the claim), `commit` one script that checks the fences, the claim
+ * and the versions, writes the documents and the claim and releases the leases.
  */
 import { LeaseLostError } from "../../src/errors.ts";
 import {
   assertOneWritePerDocument,
   type BeginRequest,
   type Begun,
+  claimTaken,
   type CommitRequest,
   type UnitOfWorkStore,
   versionConflict,
@@ -20,6 +21,7 @@ import {
   unexpectedReply,
 } from "./_upstash_calls.ts";
 import { decodeDocument, documentHashKey, encodeDocument } from "./upstash_document_store.ts";
+import { encode, idempotencyKey } from "./upstash_idempotency_store.ts";
 import { lockKey } from "./upstash_lock.ts";
 
 /** Configuration of {@linkcode UpstashUnitOfWorkStore}. */
@@ -31,18 +33,21 @@ export interface UpstashUnitOfWorkStoreConfig {
   token?: () => string;
 }
 
-// Atomic, as every script. KEYS: the fences' lock keys, the released leases' lock keys, then one
-// document hash per write. ARGV: fence count, release count, the fences' tokens, the released
-// tokens, then per write: id, expected version, stored value. Returns -i when fence i is not
-// held, j when write j finds another version (both writing nothing), else 0.
+// Atomic, as every script. KEYS: the fences' lock keys, the released leases' lock keys, the
+// claim's key when ARGV[3] is 1, then one document hash per write. ARGV: fence count, release
+// count, claim flag, claim value, the fences' tokens, the released tokens, then per write: id,
+// expected version, stored value. Returns -i when fence i is not held, j when write j finds
+// another version, "claimed" when the claim's key holds a value (all writing nothing), else 0.
 const COMMIT = `
 local nf = tonumber(ARGV[1])
 local nr = tonumber(ARGV[2])
+local nc = tonumber(ARGV[3])
 for i = 1, nf do
-  if redis.call('GET', KEYS[i]) ~= ARGV[2 + i] then return -i end
+  if redis.call('GET', KEYS[i]) ~= ARGV[4 + i] then return -i end
 end
-local d = nf + nr
-local a = 2 + nf + nr
+if nc == 1 and redis.call('EXISTS', KEYS[nf + nr + 1]) == 1 then return 'claimed' end
+local d = nf + nr + nc
+local a = 4 + nf + nr
 local n = #KEYS - d
 for j = 1, n do
   local current = redis.call('HGET', KEYS[d + j], ARGV[a + 3 * j - 2])
@@ -51,8 +56,9 @@ for j = 1, n do
   if version ~= tonumber(ARGV[a + 3 * j - 1]) then return j end
 end
 for j = 1, n do redis.call('HSET', KEYS[d + j], ARGV[a + 3 * j - 2], ARGV[a + 3 * j]) end
+if nc == 1 then redis.call('SET', KEYS[nf + nr + 1], ARGV[4]) end
 for i = 1, nr do
-  if redis.call('GET', KEYS[nf + i]) == ARGV[2 + nf + i] then redis.call('DEL', KEYS[nf + i]) end
+  if redis.call('GET', KEYS[nf + i]) == ARGV[4 + nf + i] then redis.call('DEL', KEYS[nf + i]) end
 end
 return 0
 `;
@@ -84,7 +90,9 @@ export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
       for (const key of request.documents) {
         pipeline.hget(documentHashKey(this.#prefix, key.collection, key.scope), key.id);
       }
-      const replies: unknown[] = request.leases.length + request.documents.length === 0
+      const { claim } = request;
+      if (claim) pipeline.get(idempotencyKey(this.#prefix, claim.scope, claim.key));
+      const replies: unknown[] = request.leases.length + request.documents.length === 0 && !claim
         ? []
         : await pipeline.exec();
       const n = request.leases.length;
@@ -96,23 +104,27 @@ export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
           const raw = replies[n + i];
           return raw === null || raw === undefined ? null : decodeDocument(key.id, raw);
         }),
+        claimed: decodeClaimed(claim ? replies[n + request.documents.length] : null),
       };
     });
   }
 
   async commit(request: CommitRequest): Promise<void> {
-    const { documents, fences, release } = request;
-    if (documents.length === 0 && release.length === 0) return;
+    const { documents, fences, release, claim } = request;
+    if (documents.length === 0 && release.length === 0 && !claim) return;
     assertOneWritePerDocument(documents);
     const reply = await redisCall("commit work", () =>
       this.#commit.exec(
         [
           ...[...fences, ...release].map((lease) => lockKey(this.#prefix, lease.key)),
+          ...(claim ? [idempotencyKey(this.#prefix, claim.scope, claim.key)] : []),
           ...documents.map((w) => documentHashKey(this.#prefix, w.key.collection, w.key.scope)),
         ],
         [
           String(fences.length),
           String(release.length),
+          claim ? "1" : "0",
+          claim ? encode(claim.value) : "",
           ...[...fences, ...release].map((lease) => lease.token),
           ...documents.flatMap((w) => [
             w.key.id,
@@ -121,9 +133,15 @@ export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
           ]),
         ],
       ));
+    if (reply === "claimed" && claim) throw claimTaken(claim);
     const code = Number(reply);
     if (!Number.isInteger(code)) unexpectedReply("commit work");
     if (code < 0) throw new LeaseLostError(fences[-code - 1].key);
     if (code > 0) throw versionConflict(documents[code - 1].key);
   }
+}
+
+/** A claim's stored value as read by `begin` (JSON, as the idempotency store keeps it). */
+function decodeClaimed(raw: unknown): unknown {
+  return raw === null || raw === undefined ? null : JSON.parse(String(raw));
 }

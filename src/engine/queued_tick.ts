@@ -215,6 +215,8 @@ export function stepResults(deps: Pick<Deps, "storage">, worldId: string, tickId
     get: <T>(unit: string) => idempotency.get<T>(scope, key(unit)),
     claim: <T>(unit: string, value: T) => idempotency.claim<T>(scope, key(unit), value),
     put: <T>(unit: string, value: T) => idempotency.put<T>(scope, key(unit), value),
+    /** Where a unit's result is claimed, for a unit of work to claim it in its commit. */
+    claimKey: (unit: string) => ({ scope, key: key(unit) }),
   };
 }
 

@@ -13,7 +13,7 @@ import type { NewEvent } from "../ports/event_log.ts";
 import type { TickMessage, TickQueue } from "../ports/tick_queue.ts";
 import type { Clocked } from "./tick_clock.ts";
 import { type HeldLease, withLease } from "./lease.ts";
-import { withUnitOfWork } from "./unit_of_work.ts";
+import { withUnitOfWork, type WorkLease } from "./unit_of_work.ts";
 import {
   CHECK_EVERY_MS,
   markerScope,
@@ -70,9 +70,8 @@ export async function handleTickMessage<U, P, S, W extends Clocked>(
   }
   const keys = open.groups[message.group] ?? [];
   const frame = frameOf(open);
-  const unitResults = stepResults(deps, message.worldId, message.tickId);
+  // Whether a unit has its result already is read in its step's first round trip.
   for (const key of keys) {
-    if (await unitResults.get(key)) continue;
     if (context.queue.now() >= open.deadlineAt) return; // the close records it as failed
     const final = message.attempt >= open.maxAttempts;
     const stepped = await stepUnit(deps, frame, key, { open, context, final });
@@ -105,27 +104,34 @@ async function stepUnit<U, P, S, W extends Clocked>(
   const { system } = options.context;
   const unitResults = stepResults(deps, frame.world.id, frame.tickId);
   try {
-    return await withLease(deps, `step:${frame.world.id}:${key}`, async (held) => {
-      if (await unitResults.get(key)) return "done" as const;
-      const shared = system.decode(options.open.shared);
-      const unit = await system.unit(frame, key);
-      // The step's own leases and documents as a unit of work (see tick_engine's steps); the
-      // step lease stays held around it, for the result's claim below.
-      const outcome = await withUnitOfWork(
-        deps,
-        system.needs?.(frame, unit, shared) ?? { leases: [], documents: [] },
-        (storage) => system.step(frame, unit, shared, storage),
-      );
-      held.assertHeld();
-      // A step that failed partway is tried again while tries remain (its writes are keyed, so
-      // what it stored already is not stored twice); the last try's failure is its report.
-      if (outcome.failed && !options.final) return { error: new StepFailed() };
-      const result: UnitResult<S> = { outcome, carried: system.carried(shared) };
-      await unitResults.claim(key, result);
-      return "done" as const;
-    }, { ttlMs: TICK_LEASE_TTL_MS, waitMs: 0, busy: () => new StepBusy() });
+    const shared = system.decode(options.open.shared);
+    const unit = await system.unit(frame, key);
+    const needs = system.needs?.(frame, unit, shared) ?? { leases: [], documents: [] };
+    const stepLease: WorkLease = {
+      key: `step:${frame.world.id}:${key}`,
+      ttlMs: TICK_LEASE_TTL_MS,
+      waitMs: 0,
+      busy: () => new StepBusy(),
+    };
+    // The step lease, the step's own leases and documents and its result's claim as one unit
+    // of work: the claim is read with them and written in the step's commit, first write wins.
+    return await withUnitOfWork(
+      deps,
+      { ...needs, leases: [stepLease, ...needs.leases], claim: unitResults.claimKey(key) },
+      async (storage, claim) => {
+        if (claim.stored !== null) return "done" as const;
+        const outcome = await system.step(frame, unit, shared, storage);
+        // A step that failed partway is tried again while tries remain (its writes are keyed, so
+        // what it stored already is not stored twice); the last try's failure is its report.
+        if (outcome.failed && !options.final) return { error: new StepFailed() };
+        claim.set({ outcome, carried: system.carried(shared) } satisfies UnitResult<S>);
+        return "done" as const;
+      },
+    );
   } catch (err) {
-    return err instanceof StepBusy ? "busy" : { error: err };
+    if (err instanceof StepBusy) return "busy";
+    // Claimed by another delivery meanwhile: its commit won, and this one wrote nothing.
+    return (await unitResults.get(key).catch(() => null)) ? "done" : { error: err };
   }
 }
 

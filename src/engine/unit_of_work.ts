@@ -12,6 +12,7 @@ import type { Deps } from "../deps.ts";
 import type { DocumentKey, Versioned } from "../ports/document_store.ts";
 import type { Lease, Lock } from "../ports/lock.ts";
 import type { Storage } from "../ports/storage.ts";
+import type { ClaimKey } from "../ports/unit_of_work_store.ts";
 import { WorkDocuments } from "./_work_documents.ts";
 import { acquireWithin, keepRenewed, type LeaseOptions } from "./lease.ts";
 
@@ -25,6 +26,16 @@ export interface WorkNeeds {
   leases: readonly WorkLease[];
   /** Documents read with the leases; others are read when first asked for. */
   documents: readonly DocumentKey[];
+  /** An idempotency key read with the leases, which the work may claim in its commit. */
+  claim?: ClaimKey;
+}
+
+/** The work's view of its idempotency key (see {@linkcode WorkNeeds.claim}). */
+export interface WorkClaim {
+  /** The value stored under the key when the work began (null when none). */
+  readonly stored: unknown;
+  /** Stores `value` under the key in the commit, first write wins (else the commit conflicts). */
+  set(value: unknown): void;
 }
 
 /**
@@ -39,10 +50,15 @@ export interface WorkNeeds {
 export async function withUnitOfWork<T>(
   deps: Pick<Deps, "storage" | "sleep">,
   needs: WorkNeeds,
-  work: (storage: Storage) => Promise<T>,
+  work: (storage: Storage, claim: WorkClaim) => Promise<T>,
 ): Promise<T> {
   const base = deps.storage;
-  const { leases, snapshot } = await begin(deps, needs);
+  const { leases, snapshot, claimed } = await begin(deps, needs);
+  const claiming: { value?: unknown; set?: true } = {};
+  const claim: WorkClaim = {
+    stored: claimed,
+    set: (value) => Object.assign(claiming, { value, set: true }),
+  };
   const stop = new AbortController();
   const lost = new AbortController();
   const renewing = Promise.all(
@@ -60,7 +76,7 @@ export async function withUnitOfWork<T>(
   };
   let outcome: { value: T } | { error: unknown };
   try {
-    outcome = { value: await work(storage) };
+    outcome = { value: await work(storage, claim) };
   } catch (error) {
     outcome = { error };
   }
@@ -72,6 +88,7 @@ export async function withUnitOfWork<T>(
       documents: documents.writes(),
       fences: leases,
       release: leases,
+      claim: needs.claim && claiming.set ? { ...needs.claim, value: claiming.value } : undefined,
     });
   } catch (error) {
     await Promise.all(leases.map((lease) => base.locks.release(lease).catch(() => false)));
@@ -108,9 +125,9 @@ function storageParts(base: Storage): Storage {
 async function begin(
   deps: Pick<Deps, "storage" | "sleep">,
   needs: WorkNeeds,
-): Promise<{ leases: Lease[]; snapshot: (Versioned<unknown> | null)[] }> {
+): Promise<{ leases: Lease[]; snapshot: (Versioned<unknown> | null)[]; claimed: unknown }> {
   const units = deps.storage.units;
-  const request = { leases: needs.leases, documents: needs.documents };
+  const request = { leases: needs.leases, documents: needs.documents, claim: needs.claim };
   const begun = await units.begin(request);
   const leases: Lease[] = [];
   try {
@@ -122,10 +139,10 @@ async function begin(
     throw error;
   }
   if (begun.leases.every((lease) => lease !== null)) {
-    return { leases, snapshot: begun.documents };
+    return { leases, snapshot: begun.documents, claimed: begun.claimed };
   }
-  const reread = await units.begin({ leases: [], documents: needs.documents });
-  return { leases, snapshot: reread.documents };
+  const reread = await units.begin({ ...request, leases: [] });
+  return { leases, snapshot: reread.documents, claimed: reread.claimed };
 }
 
 /** The unit of work's locks: its own leases are re-entrant; other keys go to the store. */

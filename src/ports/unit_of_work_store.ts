@@ -21,12 +21,22 @@ export interface BeginRequest {
   leases: readonly LeaseRequest[];
   /** Documents to read. */
   documents: readonly DocumentKey[];
+  /** An idempotency key (as `IdempotencyStore` keeps them) whose stored value to read too. */
+  claim?: ClaimKey;
+}
+
+/** An idempotency key: a key within a scope. */
+export interface ClaimKey {
+  scope: string;
+  key: string;
 }
 
 /** The leases taken (null where someone else holds one) and the documents read, in order. */
 export interface Begun {
   leases: (Lease | null)[];
   documents: (Versioned<unknown> | null)[];
+  /** The value stored under the request's claim key (null when none is, or none was asked). */
+  claimed: unknown;
 }
 
 /** One document write of a commit. */
@@ -45,6 +55,8 @@ export interface CommitRequest {
   fences: readonly Lease[];
   /** Leases released after the writes, in the same atomic step (those no longer held are skipped). */
   release: readonly Lease[];
+  /** An idempotency key to store `value` under, first write wins, with the documents. */
+  claim?: ClaimKey & { value: unknown };
 }
 
 /**
@@ -58,7 +70,8 @@ export interface UnitOfWorkStore {
   /**
    * Writes every document and releases the leases, all or nothing: throws `LeaseLostError` when
    * a fence is not held, and `ConflictError` when a document's stored version is not its
-   * `expectedVersion` (a create finds it existing), writing and releasing nothing.
+   * `expectedVersion` (a create finds it existing) or the claim's key holds a value already,
+   * writing and releasing nothing.
    */
   commit(request: CommitRequest): Promise<void>;
 }
@@ -78,4 +91,9 @@ export function versionConflict(key: DocumentKey): ConflictError {
   return new ConflictError(
     `Cannot save document "${key.id}" of "${key.collection}": it changed since it was read, retry shortly`,
   );
+}
+
+/** The error of a commit whose claim's key holds a value already. */
+export function claimTaken(claim: ClaimKey): ConflictError {
+  return new ConflictError(`Cannot claim "${claim.key}": it is claimed already`);
 }

@@ -38,7 +38,53 @@ export function unitOfWorkContract(cases: ContractCases): void {
     assert.deepEqual(await s.units.begin({ leases: [], documents: [] }), {
       leases: [],
       documents: [],
+      claimed: null,
     });
+  });
+
+  cases.add(
+    "UnitOfWorkStore claims an idempotency key in the commit, first write wins",
+    async (s) => {
+      const { a, lease } = await fixture(s);
+      const claim = { scope: `uow:${suffix()}`, key: "t1/agent" };
+      const begun = await s.units.begin({ leases: [], documents: [a], claim });
+      assert.equal(begun.claimed, null, "Nothing claimed yet");
+      await s.units.commit({
+        documents: [{ key: a, value: { n: 3 }, expectedVersion: 2 }],
+        fences: [lease],
+        release: [],
+        claim: { ...claim, value: { result: 1 } },
+      });
+      assert.deepEqual(await s.idempotency.get(claim.scope, claim.key), { result: 1 });
+      const again = await s.units.begin({ leases: [], documents: [], claim });
+      assert.deepEqual(again.claimed, { result: 1 }, "begin reads the claimed value");
+      // A second claim of the key writes nothing: neither its documents nor its value.
+      const error = await s.units.commit({
+        documents: [{ key: a, value: { n: 4 }, expectedVersion: 3 }],
+        fences: [lease],
+        release: [lease],
+        claim: { ...claim, value: { result: 2 } },
+      }).catch((e) => e);
+      assert.ok(error instanceof ConflictError, String(error));
+      assert.deepEqual(await s.idempotency.get(claim.scope, claim.key), { result: 1 });
+      assert.deepEqual(await s.documents.get(a), { id: "a", value: { n: 3 }, version: 3 });
+      assert.equal(await s.locks.release(lease), true, "A failed commit releases nothing");
+    },
+  );
+
+  cases.add("UnitOfWorkStore.commit() claims nothing when a document changed", async (s) => {
+    const { a, lease } = await fixture(s);
+    const claim = { scope: `uow:${suffix()}`, key: "t1/agent" };
+    await assert.rejects(
+      s.units.commit({
+        documents: [{ key: a, value: "x", expectedVersion: 1 }],
+        fences: [lease],
+        release: [lease],
+        claim: { ...claim, value: 1 },
+      }),
+      ConflictError,
+    );
+    assert.equal(await s.idempotency.get(claim.scope, claim.key), null);
   });
 
   cases.add("UnitOfWorkStore.commit() writes every document and releases the leases", async (s) => {

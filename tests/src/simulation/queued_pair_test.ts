@@ -4,8 +4,8 @@ import { ModelUnavailableError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";
 import { type OpenTick, openTickKey, stepResults } from "../../../src/engine/queued_tick.ts";
 import { deleteWorld } from "../../../src/lifecycle/delete.ts";
-import type { IdempotencyStore } from "../../../src/ports/idempotency_store.ts";
 import type { TickMessage } from "../../../src/ports/tick_queue.ts";
+import type { UnitOfWorkStore } from "../../../src/ports/unit_of_work_store.ts";
 import {
   consumeTickMessage,
   readTick,
@@ -18,25 +18,23 @@ import { HeldQueue } from "./_held_queue.ts";
 
 const TALK_KINDS = new Set(["reaction", "dialogue_line"]);
 
-/** Deps whose store fails once to keep the result of `key`'s step (after the step did its work). */
+/** Deps whose store fails once to commit the step of `key` (after the step did its work). */
 function failingOnceToKeep(deps: Deps, key: string): Deps {
-  const inner = deps.storage.idempotency;
+  const inner = deps.storage.units;
   let failed = false;
-  const idempotency: IdempotencyStore = {
-    claim(scope, k, value) {
-      if (!failed && scope.startsWith("tickstep:") && k.endsWith(`/${key}`)) {
+  const units: UnitOfWorkStore = {
+    begin: (request) => inner.begin(request),
+    commit(request) {
+      if (!failed && request.claim?.key.endsWith(`/${key}`)) {
         failed = true;
         return Promise.reject(new Error("the store went away"));
       }
-      return inner.claim(scope, k, value);
+      return inner.commit(request);
     },
-    get: (scope, k) => inner.get(scope, k),
-    put: (scope, k, value) => inner.put(scope, k, value),
-    clear: (scope) => inner.clear(scope),
   };
   const storage = new Proxy(deps.storage, {
     get(target, name) {
-      if (name === "idempotency") return idempotency;
+      if (name === "units") return units;
       const value = Reflect.get(target, name);
       return typeof value === "function" ? value.bind(target) : value;
     },
