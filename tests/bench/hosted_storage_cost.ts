@@ -4,9 +4,11 @@
  * smallville template ticked in 10-minute steps with the offline model, on Upstash clients →
  * the dev gateway → a redis-server of its own (commands counted by `INFO commandstats`, so those
  * inside scripts count) and the dev vector server. Prints Redis HTTP requests, commands and
- * Vector requests per agent step and per agent-day, and the commands by name.
+ * Vector requests per agent step and per agent-day, and the commands by name. With `queued`, each
+ * tick goes through the queue as a server with `TICK_QUEUE` runs it (`startTick`, then every
+ * message delivered once, closes included) instead of in one process.
  *
- * Run with `deno run -A --lock=deno.dev.lock tests/bench/hosted_storage_cost.ts [hours=2] [start=08:00]`.
+ * Run with `deno run -A --lock=deno.dev.lock tests/bench/hosted_storage_cost.ts [hours=2] [start=08:00] [queued]`.
  */
 import { abortableSleep } from "../../lib/abortable_sleep.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
@@ -15,12 +17,14 @@ import { RandomIdSource } from "../../lib/random_id_source.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { WorldId } from "../../src/ids.ts";
 import { createWorldFromTemplate } from "../../src/templates/create_from_template.ts";
-import { tickWorld } from "../../src/simulation/tick_world.ts";
+import { consumeTickMessage, startTick, tickWorld } from "../../src/simulation/tick_world.ts";
 import { CreateWorldInput } from "../../src/world/world.ts";
 import { startMeteredUpstash, type StorageCost } from "../_helpers/storage_meter.ts";
+import { HeldQueue } from "../src/simulation/_held_queue.ts";
 
 const hours = Number(Deno.args[0] ?? 2);
 const start = Deno.args[1] ?? "08:00";
+const queued = Deno.args[2] === "queued";
 const meter = await startMeteredUpstash();
 try {
   const deps: Deps = {
@@ -49,7 +53,10 @@ try {
     byVectorEndpoint: {},
   };
   for (let t = 0; t < ticks; t++) {
-    const { cost } = await meter.measure(() => tickWorld(deps, id, { minutes: 10 }));
+    const { cost } = await meter.measure(async () => {
+      if (queued) await tickThroughQueue(deps, id);
+      else await tickWorld(deps, id, { minutes: 10 });
+    });
     total.redisRequests += cost.redisRequests;
     total.redisCommands += cost.redisCommands;
     total.vectorRequests += cost.vectorRequests;
@@ -63,7 +70,11 @@ try {
   const steps = agents * ticks;
   const perStep = (n: number) => (n / steps).toFixed(1);
   const perDay = (n: number) => Math.round((n / steps) * 144);
-  console.log(`${agents} agents × ${ticks} ticks of 10 min from ${start} (${steps} agent steps)`);
+  console.log(
+    `${
+      queued ? "queued: " : ""
+    }${agents} agents × ${ticks} ticks of 10 min from ${start} (${steps} agent steps)`,
+  );
   console.log(
     `per agent step: ${perStep(total.redisRequests)} Redis requests, ${
       perStep(total.redisCommands)
@@ -80,4 +91,14 @@ try {
   await deps.storage.close();
 } finally {
   await meter.close();
+}
+
+/** A tick started on a queue, then each message sent delivered once until none is left. */
+async function tickThroughQueue(deps: Deps, id: WorldId): Promise<void> {
+  const queue = new HeldQueue();
+  await startTick(deps, id, { minutes: 10, queue });
+  for (let sent = queue.sent; sent.length > 0; sent = queue.sent) {
+    queue.sent = [];
+    for (const { message } of sent) await consumeTickMessage(deps, message, queue);
+  }
 }
