@@ -8,13 +8,15 @@ import { openKvStorage } from "../lib/kv/kv_storage.ts";
 import { jsonLogger } from "../lib/logger.ts";
 import { openServices } from "../lib/services.ts";
 import type { Deps } from "../src/deps.ts";
-import { tickWorld } from "../src/simulation/tick_world.ts";
+import { tickWorld, type TickWorldOptions } from "../src/simulation/tick_world.ts";
+import type { WorldId } from "../src/ids.ts";
+import { consumeTicksFromKv, simulateTowns } from "./_simulate_towns.ts";
 import { SimulacraError } from "../src/errors.ts";
 import { simulateTown, type SimulationProgress } from "../src/eval/simulate_town.ts";
 import { exportWorld } from "../src/archive/export_world.ts";
 import { parseSimulateFlags, SIMULATE_USAGE } from "./_simulate_flags.ts";
 import { writeLines } from "../lib/ndjson_lines.ts";
-import { progressLine, summaryText } from "./_simulate_report.ts";
+import { progressLine, summaryText, townsText } from "./_simulate_report.ts";
 
 /** Where the command writes; the entry passes the process's streams. */
 export interface SimulateIo {
@@ -68,23 +70,36 @@ export async function simulateCommand(
     return 1;
   }
   try {
+    const towns = flags.towns === undefined ? "" : `${flags.towns} copies of `;
     io.err(
-      `Simulating ${flags.template} for ${flags.hours} game hours in memory; model: ${
+      `Simulating ${towns}${flags.template} for ${flags.hours} game hours in memory; model: ${
         modelLine(deps)
       }\n`,
     );
-    const started = performance.now();
-    const bar = progressBar(io, started);
-    const { summary, worldId } = await simulateTown(deps, {
+    const bar = progressBar(io, performance.now());
+    const run = {
       template: flags.template,
       hours: flags.hours,
       concurrency: flags.concurrency,
       minutesPerTick: flags.minutesPerTick,
       seed: flags.seed,
-      tick: (d, worldId, options) => tickWorld(d, worldId, options),
+      tick: (d: Deps, worldId: WorldId, options: TickWorldOptions) =>
+        tickWorld(d, worldId, options),
       wallClock: () => performance.now(),
       onProgress: bar.update,
-    });
+    };
+    if (flags.towns !== undefined) {
+      await using _consumer = await consumeTicksFromKv(deps);
+      const result = await simulateTowns(deps, { ...run, towns: flags.towns });
+      bar.done();
+      io.out(
+        flags.json
+          ? JSON.stringify({ ...result, peakRssMb: bar.peakRssMb() })
+          : townsText(result, bar.peakRssMb()),
+      );
+      return 0;
+    }
+    const { summary, worldId } = await simulateTown(deps, run);
     bar.done();
     if (flags.save !== undefined) {
       const open = io.openWrite ??
@@ -118,16 +133,20 @@ function modelLine(deps: Deps): string {
 
 /**
  * A single progress line on stderr. On a terminal it redraws in place (at most every 100 ms);
- * otherwise it prints a line each game hour, so logs stay readable.
+ * otherwise it prints a line each game hour, so logs stay readable. It samples the process's
+ * resident memory at every update, for the peak a run of several towns reports.
  */
 function progressBar(io: SimulateIo, started: number) {
   let drawn = 0;
   let lastHour = -1;
   let last: SimulationProgress | null = null;
+  let peakRss = 0;
   const line = (p: SimulationProgress) => progressLine(p, (performance.now() - started) / 1000);
   return {
+    peakRssMb: () => Math.round(peakRss / 2 ** 20),
     update(p: SimulationProgress) {
       last = p;
+      peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
       const finished = p.minutesDone >= p.minutesTotal;
       if (io.errIsTerminal) {
         const t = performance.now();

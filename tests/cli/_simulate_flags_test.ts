@@ -57,3 +57,23 @@ Deno.test("parseSimulateFlags() takes --save FILE and refuses an empty one", () 
   const empty = parseSimulateFlags(["--hours", "1", "--save", ""]);
   assert.equal(empty.kind, "invalid");
 });
+
+Deno.test("parseSimulateFlags() takes --towns N and refuses what cannot run", async (t) => {
+  const parsed = parseSimulateFlags(["--hours", "1", "--towns", "40", "--seed", "7"]);
+  assert.equal(parsed.kind === "run" && parsed.flags.towns, 40);
+  const cases: [string[], RegExp][] = [
+    [["--towns", "0"], /--towns must be at least 1/],
+    [["--towns", "1.5"], /--towns must be a whole number/],
+    [["--towns", "201"], /--towns must be at most 200/],
+    [["--towns", "many"], /--towns must be a number/],
+    [["--towns", "2", "--save", "t.ndjson"], /--save writes one town: leave out --towns/],
+    [["--towns", "3", "--seed", "2147483646"], /--seed \+ --towns - 1 must be at most 2147483647/],
+  ];
+  for (const [args, message] of cases) {
+    await t.step(args.join(" "), () => {
+      const invalid = parseSimulateFlags(["--hours", "1", ...args]);
+      assert.ok(invalid.kind === "invalid", JSON.stringify(invalid));
+      assert.match(invalid.problems.join("; "), message);
+    });
+  }
+});
