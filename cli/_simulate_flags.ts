@@ -11,8 +11,9 @@ const MAX_SEED = 2 ** 31 - 1;
 export const SIMULATE_USAGE =
   `Runs a template town in memory and reports its cost and emergent behaviour.
 
-Usage: deno task simulate --hours N [--template smallville] [--towns N] [--concurrency N]
+Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
                           [--minutes-per-tick M] [--seed N] [--json] [--save FILE]
+                          [--towns N [--processes P] [--first-town N]]
 
   --hours N             game hours to simulate, more than 0 and at most 720 (required)
   --template NAME       the town to run (default: smallville; the only one)
@@ -20,6 +21,10 @@ Usage: deno task simulate --hours N [--template smallville] [--towns N] [--concu
                         enqueued on Deno KV queues and stepped by their consumer, as the
                         server runs ticks; prints one summary per town and the totals.
                         With --seed, town n gets seed + n - 1
+  --processes P         with --towns: split the towns over P processes, 1-16 (default: 1),
+                        each with its own store and queue consumer, to use P cores
+  --first-town N        with --towns: number the towns from N (world ids, seeds); the
+                        processes of --processes each run a share this way (default: 1)
   --concurrency N       agents stepped at once per tick, 1-64 (default: 8)
   --minutes-per-tick M  game minutes per tick, 1-60 (default: 10)
   --seed N              replay exactly: the same seed gives the same calls, events and
@@ -74,14 +79,20 @@ export const SimulateFlags = z.strictObject({
     .min(1, "--towns must be at least 1")
     .max(MAX_TOWNS, `--towns must be at most ${MAX_TOWNS}`)
     .optional(),
+  processes: wholeNumber("--processes", 1, 16, 1),
+  firstTown: wholeNumber("--first-town", 1, MAX_SEED, 1),
   json: z.boolean().default(false),
   save: z.string().min(1, "--save needs a file name").optional(),
 })
   .refine((f) => f.towns === undefined || f.save === undefined, {
     message: "--save writes one town: leave out --towns to save a run",
   })
-  .refine((f) => f.seed === undefined || f.seed + (f.towns ?? 1) - 1 <= MAX_SEED, {
-    message: `--seed + --towns - 1 must be at most ${MAX_SEED} (town n gets seed + n - 1)`,
+  .refine((f) => f.towns !== undefined || (f.processes === 1 && f.firstTown === 1), {
+    message: "--processes and --first-town split a run of several towns: add --towns N",
+  })
+  .refine((f) => f.seed === undefined || f.seed + f.firstTown + (f.towns ?? 1) - 2 <= MAX_SEED, {
+    message:
+      `--seed + the last town's number - 1 must be at most ${MAX_SEED} (town n gets seed + n - 1)`,
   });
 export type SimulateFlags = z.infer<typeof SimulateFlags>;
 
@@ -109,6 +120,8 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
         "minutes-per-tick": { type: "string" },
         seed: { type: "string" },
         towns: { type: "string" },
+        processes: { type: "string" },
+        "first-town": { type: "string" },
         json: { type: "boolean" },
         save: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -127,6 +140,8 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
     minutesPerTick: asNumber(values["minutes-per-tick"]),
     ...(values.seed === undefined ? {} : { seed: asNumber(values.seed) }),
     ...(values.towns === undefined ? {} : { towns: asNumber(values.towns) }),
+    processes: asNumber(values.processes),
+    firstTown: asNumber(values["first-town"]),
     json: values.json,
     ...(values.save === undefined ? {} : { save: values.save }),
   });

@@ -98,8 +98,11 @@ export function summaryText(s: SimulationSummary): string {
   ].join("\n");
 }
 
-/** A run of several towns: one line per town, then the totals. */
-export function townsText(run: TownsRun, peakRssMb: number): string {
+/**
+ * A run of several towns: one line per town, then the totals. `peakRssMb` has one peak per
+ * process the towns ran in.
+ */
+export function townsText(run: TownsRun, peakRssMb: readonly number[]): string {
   const t = run.total;
   const towns = run.towns.map((s, i) =>
     `  town ${i + 1}: ${s.agents} agents, ${count(s.ticks)} ticks, ${
@@ -115,7 +118,7 @@ export function townsText(run: TownsRun, peakRssMb: number): string {
       count(t.agents)
     } agents) for ${t.gameHours} game hours through Deno KV queues in ${t.wallSeconds} s wall time (${
       (t.wallSeconds / 60).toFixed(1)
-    } min); peak RSS ${count(peakRssMb)} MB`,
+    } min); ${memory(peakRssMb)}`,
     ...towns,
     `Model calls: ${count(t.modelCalls)}, tokens: ${count(t.promptTokens)} prompt + ${
       count(t.completionTokens)
@@ -129,4 +132,12 @@ export function townsText(run: TownsRun, peakRssMb: number): string {
       count(t.stepErrors)
     }; ticks asked again after a busy answer: ${count(t.busyRetries)}; events: ${count(t.events)}`,
   ].join("\n");
+}
+
+function memory(peaks: readonly number[]): string {
+  if (peaks.length === 1) return `peak RSS ${count(peaks[0])} MB`;
+  const sum = peaks.reduce((a, b) => a + b, 0);
+  return `peak RSS ${count(sum)} MB over ${peaks.length} processes (${
+    peaks.map(count).join(" + ")
+  })`;
 }

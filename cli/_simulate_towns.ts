@@ -21,6 +21,11 @@ import { consumeTickMessage } from "../src/simulation/tick_world.ts";
 export interface SimulateTownsOptions extends Omit<SimulateTownOptions, "worldId" | "onProgress"> {
   /** Copies of the town, each its own world. */
   towns: number;
+  /**
+   * The number of the first town (its world id and seed follow from it), so that several
+   * processes can each run a share of one run's towns. @default 1
+   */
+  firstTown?: number;
   /** Called after every tick of any town, with the run as a whole. */
   onProgress?: (progress: SimulationProgress) => void;
 }
@@ -81,12 +86,13 @@ export async function simulateTowns(
   };
   const towns = await Promise.all(
     Array.from({ length: options.towns }, async (_, i) => {
-      const seed = options.seed === undefined ? undefined : options.seed + i;
+      const n = (options.firstTown ?? 1) + i;
+      const seed = options.seed === undefined ? undefined : options.seed + n - 1;
       const { summary } = await simulateTown(deps, {
         ...options,
         seed,
         tick,
-        worldId: townWorldId(options, i + 1),
+        worldId: townWorldId(options, n),
         onProgress: (p) => {
           latest[i] = p;
           report();
@@ -97,6 +103,13 @@ export async function simulateTowns(
   );
   const wallSeconds = (options.wallClock() - started) / 1000;
   return { towns, total: { ...totalsOf(towns, wallSeconds), busyRetries: retried.busy } };
+}
+
+/** One run out of the runs of several processes, each over a share of the towns. */
+export function mergeRuns(runs: readonly TownsRun[], wallSeconds: number): TownsRun {
+  const towns = runs.flatMap((r) => r.towns);
+  const busyRetries = runs.reduce((n, r) => n + r.total.busyRetries, 0);
+  return { towns, total: { ...totalsOf(towns, wallSeconds), busyRetries } };
 }
 
 /**

@@ -10,11 +10,12 @@ import { openServices } from "../lib/services.ts";
 import type { Deps } from "../src/deps.ts";
 import { tickWorld, type TickWorldOptions } from "../src/simulation/tick_world.ts";
 import type { WorldId } from "../src/ids.ts";
-import { consumeTicksFromKv, simulateTowns } from "./_simulate_towns.ts";
+import { consumeTicksFromKv, mergeRuns, simulateTowns } from "./_simulate_towns.ts";
+import { runShards, type ShardRun, shardsOf } from "./_simulate_shards.ts";
 import { SimulacraError } from "../src/errors.ts";
 import { simulateTown, type SimulationProgress } from "../src/eval/simulate_town.ts";
 import { exportWorld } from "../src/archive/export_world.ts";
-import { parseSimulateFlags, SIMULATE_USAGE } from "./_simulate_flags.ts";
+import { parseSimulateFlags, SIMULATE_USAGE, type SimulateFlags } from "./_simulate_flags.ts";
 import { writeLines } from "../lib/ndjson_lines.ts";
 import { progressLine, summaryText, townsText } from "./_simulate_report.ts";
 
@@ -53,6 +54,9 @@ export async function simulateCommand(
     return 2;
   }
   const flags = parsed.flags;
+  if (flags.towns !== undefined && flags.processes > 1) {
+    return await simulateInProcesses({ ...flags, towns: flags.towns }, io);
+  }
   let deps: Deps;
   try {
     const config = loadConfig(env, { runtime: "deno" });
@@ -90,12 +94,16 @@ export async function simulateCommand(
     };
     if (flags.towns !== undefined) {
       await using _consumer = await consumeTicksFromKv(deps);
-      const result = await simulateTowns(deps, { ...run, towns: flags.towns });
+      const result = await simulateTowns(deps, {
+        ...run,
+        towns: flags.towns,
+        firstTown: flags.firstTown,
+      });
       bar.done();
       io.out(
         flags.json
           ? JSON.stringify({ ...result, peakRssMb: bar.peakRssMb() })
-          : townsText(result, bar.peakRssMb()),
+          : townsText(result, [bar.peakRssMb()]),
       );
       return 0;
     }
@@ -122,6 +130,41 @@ export async function simulateCommand(
   } finally {
     await deps.storage.close();
   }
+}
+
+/** `--processes P`: the towns split over P child processes of this command, then merged. */
+async function simulateInProcesses(
+  flags: SimulateFlags & { towns: number },
+  io: SimulateIo,
+): Promise<number> {
+  const shards = shardsOf(flags.towns, flags.processes);
+  io.err(`Simulating ${flags.towns} copies of ${flags.template} in ${shards.length} processes\n`);
+  const started = performance.now();
+  let runs: ShardRun[];
+  try {
+    runs = await runShards(shards, {
+      args: (shard) => [
+        ...["run", "-A", "cli/simulate.ts", "--json", "--template", flags.template],
+        ...["--hours", String(flags.hours), "--concurrency", String(flags.concurrency)],
+        ...["--minutes-per-tick", String(flags.minutesPerTick)],
+        ...(flags.seed === undefined ? [] : ["--seed", String(flags.seed)]),
+        ...["--towns", String(shard.towns), "--first-town", String(shard.firstTown)],
+      ],
+      err: io.err,
+    });
+  } catch (err) {
+    if (!(err instanceof Error)) throw err;
+    io.err(`${err.message}\n`);
+    return 1;
+  }
+  const merged = mergeRuns(runs, (performance.now() - started) / 1000);
+  const peaks = runs.map((r) => r.peakRssMb);
+  io.out(
+    flags.json
+      ? JSON.stringify({ ...merged, peakRssMb: peaks.reduce((a, b) => a + b, 0), processes: peaks })
+      : townsText(merged, peaks),
+  );
+  return 0;
 }
 
 function modelLine(deps: Deps): string {

@@ -4,7 +4,15 @@ import { parseSimulateFlags } from "../../cli/_simulate_flags.ts";
 Deno.test("parseSimulateFlags() fills defaults and converts numbers", () => {
   assert.deepEqual(parseSimulateFlags(["--hours", "24"]), {
     kind: "run",
-    flags: { template: "smallville", hours: 24, concurrency: 8, minutesPerTick: 10, json: false },
+    flags: {
+      template: "smallville",
+      hours: 24,
+      concurrency: 8,
+      minutesPerTick: 10,
+      json: false,
+      processes: 1,
+      firstTown: 1,
+    },
   });
   assert.deepEqual(
     parseSimulateFlags([
@@ -19,7 +27,15 @@ Deno.test("parseSimulateFlags() fills defaults and converts numbers", () => {
     ]),
     {
       kind: "run",
-      flags: { template: "smallville", hours: 1.5, concurrency: 4, minutesPerTick: 15, json: true },
+      flags: {
+        template: "smallville",
+        hours: 1.5,
+        concurrency: 4,
+        minutesPerTick: 15,
+        json: true,
+        processes: 1,
+        firstTown: 1,
+      },
     },
   );
   assert.deepEqual(parseSimulateFlags(["--help"]), { kind: "help" });
@@ -67,7 +83,15 @@ Deno.test("parseSimulateFlags() takes --towns N and refuses what cannot run", as
     [["--towns", "201"], /--towns must be at most 200/],
     [["--towns", "many"], /--towns must be a number/],
     [["--towns", "2", "--save", "t.ndjson"], /--save writes one town: leave out --towns/],
-    [["--towns", "3", "--seed", "2147483646"], /--seed \+ --towns - 1 must be at most 2147483647/],
+    [
+      ["--towns", "3", "--seed", "2147483646"],
+      /--seed \+ the last town's number - 1 must be at most/,
+    ],
+    [["--towns", "2", "--first-town", "3", "--seed", "2147483645"], /the last town's number/],
+    [["--towns", "2", "--processes", "17"], /--processes must be at most 16/],
+    [["--processes", "2"], /--processes and --first-town split a run of several towns/],
+    [["--first-town", "5"], /add --towns N/],
+    [["--towns", "2", "--first-town", "0"], /--first-town must be at least 1/],
   ];
   for (const [args, message] of cases) {
     await t.step(args.join(" "), () => {

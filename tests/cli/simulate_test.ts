@@ -162,3 +162,15 @@ Deno.test("simulate --towns 2 runs two towns through the queue: a summary each a
   assert.match(text.stdout, /town 1: 25 agents, 2 ticks, [\d,]+ calls/);
   assert.match(text.stdout, /Agent steps: 50, failed: 0/);
 });
+
+Deno.test("simulate --towns 3 --processes 2 splits the towns over two processes and merges them", async () => {
+  const run = await simulate("--towns", "3", "--processes", "2", "--hours", "0.2", "--seed", "9");
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /Simulating 3 copies of smallville in 2 processes/);
+  assert.match(run.stderr, /\[towns 1-2\] Simulating 2 copies/);
+  assert.match(run.stderr, /\[towns 3-3\] Simulating 1 copies/);
+  assert.match(run.stdout, /Simulated 3 towns \(75 agents\)/);
+  assert.match(run.stdout, /peak RSS [\d,]+ MB over 2 processes \([\d,]+ \+ [\d,]+\)/);
+  assert.match(run.stdout, /town 3: 25 agents, 2 ticks/);
+  assert.match(run.stdout, /Agent steps: 150, failed: 0/);
+});
