@@ -70,6 +70,7 @@ export async function startServer(
     clientIpHeader: config.clientIpHeader,
     corsOrigins: config.corsOrigins,
     logger,
+    compress: true,
   });
   const hostname = config.adminKey ? "0.0.0.0" : "127.0.0.1";
   // The cron's model calls count against world budgets like the routes' do.

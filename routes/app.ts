@@ -2,6 +2,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "../src/deps.ts";
 import { SimulacraError } from "../src/errors.ts";
@@ -62,6 +63,12 @@ export interface AppOptions {
   requestId?: () => string;
   /** Real time in ms, for world activity (idle pause); injectable for tests. @default Date.now */
   now?: () => number;
+  /**
+   * Compress answers (gzip or deflate, as `Accept-Encoding` asks), except event streams, which
+   * must reach the client event by event. The Deno entry sets it; on Workers Cloudflare's edge
+   * compresses. @default false
+   */
+  compress?: boolean;
 }
 
 /** Builds the whole HTTP app over the given ports. */
@@ -78,6 +85,9 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const makeId = options.requestId ?? (() => crypto.randomUUID());
 
+  // Event streams pass through as they are: hono's filter skips text/event-stream and chunked
+  // answers.
+  if (options.compress) app.use("*", compress());
   app.use("*", async function requestLog(c, next) {
     const started = performance.now();
     const requestId = c.req.header("x-request-id")?.slice(0, 64) || makeId();

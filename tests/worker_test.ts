@@ -30,6 +30,55 @@ async function buildWorker(outdir: string): Promise<string> {
   return `${outdir}/worker.js`;
 }
 
+/** What a test gets from {@linkcode withWorker}. */
+interface RunningWorker {
+  mf: Miniflare;
+  /** The built bundle. */
+  scriptPath: string;
+  gatewayUrl: string;
+}
+
+/**
+ * Builds the Worker and runs `fn` against it in miniflare, bound to a fresh hosted backend
+ * (redis-server behind the Upstash gateway, the Upstash Vector stand-in); `options` add to the
+ * Worker's configuration. Everything is closed afterwards.
+ */
+async function withWorker(
+  options: Partial<ConstructorParameters<typeof Miniflare>[0]>,
+  fn: (worker: RunningWorker) => Promise<void>,
+): Promise<void> {
+  const outdir = await Deno.makeTempDir();
+  const redis = await startRedisServer();
+  const gateway = await startUpstashRedisGateway({ redisUrl: redis.url, token: "rtoken" });
+  const vector = await startUpstashVectorServer({ token: "vtoken", dimensions: 384 });
+  let mf: Miniflare | undefined;
+  try {
+    const scriptPath = await buildWorker(outdir);
+    mf = new Miniflare({
+      modules: true,
+      scriptPath,
+      modulesRoot: outdir,
+      compatibilityDate: "2026-04-01",
+      compatibilityFlags: ["nodejs_compat"],
+      bindings: {
+        UPSTASH_REDIS_REST_URL: gateway.url,
+        UPSTASH_REDIS_REST_TOKEN: "rtoken",
+        UPSTASH_VECTOR_REST_URL: vector.url,
+        UPSTASH_VECTOR_REST_TOKEN: "vtoken",
+        SIMULACRA_ADMIN_KEY: ADMIN_KEY,
+      },
+      ...options,
+    });
+    await fn({ mf, scriptPath, gatewayUrl: gateway.url });
+  } finally {
+    await mf?.dispose();
+    await gateway.close();
+    await vector.close();
+    await redis.close();
+    await Deno.remove(outdir, { recursive: true });
+  }
+}
+
 /**
  * The playground in Chromium on the worker (workerd over HTTP): the admin-key prompt, the worlds
  * list, a world with its clock, one Tick and the live event stream, all from this origin only.
@@ -112,30 +161,8 @@ Deno.test({
   ignore: !redisPresent,
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: async () => {
-    const outdir = await Deno.makeTempDir();
-    const redis = await startRedisServer();
-    const gateway = await startUpstashRedisGateway({ redisUrl: redis.url, token: "rtoken" });
-    const vector = await startUpstashVectorServer({ token: "vtoken", dimensions: 384 });
-    let mf: Miniflare | undefined;
-    try {
-      const scriptPath = await buildWorker(outdir);
-      mf = new Miniflare({
-        modules: true,
-        scriptPath,
-        modulesRoot: outdir,
-        compatibilityDate: "2026-04-01",
-        compatibilityFlags: ["nodejs_compat"],
-        host: "127.0.0.1",
-        port: 0,
-        bindings: {
-          UPSTASH_REDIS_REST_URL: gateway.url,
-          UPSTASH_REDIS_REST_TOKEN: "rtoken",
-          UPSTASH_VECTOR_REST_URL: vector.url,
-          UPSTASH_VECTOR_REST_TOKEN: "vtoken",
-          SIMULACRA_ADMIN_KEY: ADMIN_KEY,
-        },
-      });
+  fn: () =>
+    withWorker({ host: "127.0.0.1", port: 0 }, async ({ mf, scriptPath }) => {
       const health = await (await mf.dispatchFetch("http://localhost/health")).json() as {
         storage: string;
         model: { mode: string };
@@ -177,7 +204,7 @@ Deno.test({
       assert.equal(created.status, 201);
       await created.body?.cancel();
       const clock = async () =>
-        ((await (await mf!.dispatchFetch("http://localhost/v1/worlds/cron-town", {
+        ((await (await mf.dispatchFetch("http://localhost/v1/worlds/cron-town", {
           headers: admin,
         })).json()) as { clock: { now: string } }).clock.now;
 
@@ -201,14 +228,7 @@ Deno.test({
       await worker.scheduled({ scheduledTime: nextMinute, cron: "* * * * *" });
       assert.equal(await clock(), "2023-02-13T07:20:00");
       if (hasChromium) await playgroundOnWorker(String(await mf.ready));
-    } finally {
-      await mf?.dispose();
-      await gateway.close();
-      await vector.close();
-      await redis.close();
-      await Deno.remove(outdir, { recursive: true });
-    }
-  },
+    }),
 });
 
 Deno.test({
@@ -217,34 +237,15 @@ Deno.test({
   ignore: !redisPresent,
   sanitizeOps: false,
   sanitizeResources: false,
-  fn: async () => {
-    const outdir = await Deno.makeTempDir();
-    const redis = await startRedisServer();
-    const gateway = await startUpstashRedisGateway({ redisUrl: redis.url, token: "rtoken" });
-    const vector = await startUpstashVectorServer({ token: "vtoken", dimensions: 384 });
-    let mf: Miniflare | undefined;
-    try {
-      const scriptPath = await buildWorker(outdir);
-      mf = new Miniflare({
-        modules: true,
-        scriptPath,
-        modulesRoot: outdir,
-        compatibilityDate: "2026-04-01",
-        compatibilityFlags: ["nodejs_compat"],
-        bindings: {
-          UPSTASH_REDIS_REST_URL: gateway.url,
-          UPSTASH_REDIS_REST_TOKEN: "rtoken",
-          UPSTASH_VECTOR_REST_URL: vector.url,
-          UPSTASH_VECTOR_REST_TOKEN: "vtoken",
-          SIMULACRA_ADMIN_KEY: ADMIN_KEY,
-        },
-        // As wrangler.toml declares them.
-        queueProducers: { TICK_QUEUE: { queueName: "simulacra-ticks" } },
-        queueConsumers: { "simulacra-ticks": { maxBatchSize: 1, maxBatchTimeout: 0 } },
-      });
+  fn: () =>
+    withWorker({
+      // As wrangler.toml declares them.
+      queueProducers: { TICK_QUEUE: { queueName: "simulacra-ticks" } },
+      queueConsumers: { "simulacra-ticks": { maxBatchSize: 1, maxBatchTimeout: 0 } },
+    }, async ({ mf, gatewayUrl }) => {
       const admin = { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" };
       const send = async (method: string, path: string, body?: unknown) => {
-        const res = await mf!.dispatchFetch(`http://localhost${path}`, {
+        const res = await mf.dispatchFetch(`http://localhost${path}`, {
           method,
           headers: admin,
           body: body === undefined ? undefined : JSON.stringify(body),
@@ -303,7 +304,7 @@ Deno.test({
       await closed(second);
       assert.deepEqual(await clocks(), worlds.map(() => "2023-02-13T07:10:00"), "once per minute");
       // Each agent's step was a queue message: its result is keyed by tick and agent.
-      const keys = await fetch(gateway.url, {
+      const keys = await fetch(gatewayUrl, {
         method: "POST",
         headers: { authorization: "Bearer rtoken" },
         body: JSON.stringify(["KEYS", "*tickstep*"]),
@@ -323,14 +324,7 @@ Deno.test({
         const ticks = (events.body.events as { type: string }[]).filter((e) => e.type === "tick");
         assert.equal(ticks.length, 2);
       }
-    } finally {
-      await mf?.dispose();
-      await gateway.close();
-      await vector.close();
-      await redis.close();
-      await Deno.remove(outdir, { recursive: true });
-    }
-  },
+    }),
 });
 
 Deno.test("worker.ts answers a JSON config_error when Upstash is not configured", {

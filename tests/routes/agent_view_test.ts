@@ -1,17 +1,9 @@
 import assert from "node:assert/strict";
 import { startBackends } from "../_helpers/backends.ts";
-import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { call } from "../_helpers/http_call.ts";
 
 const { backends, close } = await startBackends();
-
-async function call(app: App, method: string, path: string, body?: unknown) {
-  const res = await app.request(path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 const PERSONA = {
   name: "Isabella Rodriguez",

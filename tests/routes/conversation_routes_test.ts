@@ -8,6 +8,7 @@ import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { call } from "../_helpers/http_call.ts";
 
 const { backends, close } = await startBackends();
 
@@ -24,15 +25,6 @@ interface Memory {
   description: string;
   provenance: string;
   createdAt: string;
-}
-
-async function call(app: App, method: string, path: string, body?: unknown) {
-  const res = await app.request(path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
 }
 
 /** A world with Isabella and Klaus; returns the world's path. */

@@ -9,19 +9,11 @@ import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { call } from "../_helpers/http_call.ts";
 
 const { backends, close } = await startBackends();
 
 type App = ReturnType<typeof createApp>;
-
-async function call(app: App, method: string, path: string, body?: unknown) {
-  const res = await app.request(path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 async function town(app: App, settings: Record<string, unknown> = {}) {
   const world = await call(app, "POST", "/v1/worlds", {

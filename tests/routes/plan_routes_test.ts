@@ -7,45 +7,12 @@ import { gameMinutes } from "../../src/time/game_time.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { call } from "../_helpers/http_call.ts";
+import { PLANNING_TOWN } from "../src/cognition/_planning_town_fixture.ts";
 
 const { backends, close } = await startBackends();
 
 type App = ReturnType<typeof createApp>;
-
-async function call(app: App, method: string, path: string, body?: unknown) {
-  const res = await app.request(path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
-
-const ENVIRONMENT = {
-  areas: [
-    {
-      name: "Hobbs Cafe",
-      common: true,
-      subAreas: [
-        { name: "cafe", objects: [{ name: "counter" }, { name: "coffee machine", state: "off" }] },
-        { name: "kitchen", objects: [{ name: "stove", state: "off" }] },
-      ],
-    },
-    {
-      name: "Isabella's apartment",
-      subAreas: [
-        { name: "bedroom", objects: [{ name: "bed" }, { name: "desk" }] },
-        { name: "kitchen", objects: [{ name: "fridge" }] },
-      ],
-    },
-    {
-      name: "Johnson Park",
-      common: true,
-      subAreas: [{ name: "park", objects: [{ name: "bench" }] }],
-    },
-    { name: "Oak Hill College", subAreas: [{ name: "library", objects: [{ name: "shelf" }] }] },
-  ],
-};
 
 /** A world with an environment and Isabella (home: her apartment, work: the cafe). */
 async function town(app: App) {
@@ -55,7 +22,7 @@ async function town(app: App) {
   });
   assert.equal(world.status, 201, JSON.stringify(world.body));
   const w = `/v1/worlds/${world.body.id}`;
-  const env = await call(app, "PUT", `${w}/environment`, ENVIRONMENT);
+  const env = await call(app, "PUT", `${w}/environment`, PLANNING_TOWN);
   assert.equal(env.status, 200, JSON.stringify(env.body));
   const agent = await call(app, "POST", `${w}/agents`, {
     id: "isabella",
@@ -113,7 +80,7 @@ for (const backend of backends) {
         const none = await call(app, "GET", `${w}/environment`);
         assert.equal(none.status, 404);
         assert.equal(none.body.error.code, "not_found");
-        assert.equal((await call(app, "PUT", `${w}/environment`, ENVIRONMENT)).status, 200);
+        assert.equal((await call(app, "PUT", `${w}/environment`, PLANNING_TOWN)).status, 200);
         const read = await call(app, "GET", `${w}/environment`);
         assert.equal(read.status, 200);
         assert.equal(read.body.areas[0].subAreas[0].objects[0].state, "", "defaults filled in");
@@ -181,7 +148,7 @@ for (const backend of backends) {
     fn: () =>
       withApp(async (app, deps) => {
         const { a, worldId } = await town(app);
-        const paths = ENVIRONMENT.areas.filter((area) => area.name !== "Oak Hill College")
+        const paths = PLANNING_TOWN.areas.filter((area) => area.name !== "Oak Hill College")
           .flatMap((area) =>
             area.subAreas.flatMap((s) => s.objects.map((o) => `${area.name}:${s.name}:${o.name}`))
           );

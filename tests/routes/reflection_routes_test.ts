@@ -6,6 +6,7 @@ import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
+import { call } from "../_helpers/http_call.ts";
 
 const { backends, close } = await startBackends();
 
@@ -18,15 +19,6 @@ type Memory = {
   depth?: number;
   lastAccessedAt: string;
 };
-
-async function call(app: App, method: string, path: string, body?: unknown) {
-  const res = await app.request(path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 const OBSERVATIONS = [
   { text: "Klaus Mueller is reading a book on gentrification", at: "2023-02-13T08:00:00" },

@@ -6,19 +6,11 @@ import { mentionsFact } from "../../src/eval/diffusion.ts";
 import { smallvilleTown } from "../../src/templates/smallville.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { call } from "../_helpers/http_call.ts";
 
 const { backends, close } = await startBackends();
 
 type App = ReturnType<typeof createApp>;
-
-async function call(app: App, method: string, path: string, body?: unknown) {
-  const res = await app.request(path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 interface AgentBody {
   id: string;

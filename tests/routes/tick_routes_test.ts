@@ -4,19 +4,11 @@ import type { Deps } from "../../src/deps.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { recordingModel, RESIDENTS, TOWN } from "../src/world/_town_fixture.ts";
+import { call } from "../_helpers/http_call.ts";
 
 const { backends, close } = await startBackends();
 
 type App = ReturnType<typeof createApp>;
-
-async function call(app: App, method: string, path: string, body?: unknown) {
-  const res = await app.request(path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
 
 /** A world over HTTP; with `town`, the three-person town's environment and residents too. */
 async function world(app: App, options: { town?: boolean; startTime?: string } = {}) {

@@ -1,29 +1,12 @@
 import assert from "node:assert/strict";
-import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary, invalidateSummary } from "../../../src/cognition/agent_summary.ts";
 import type { WorldId } from "../../../src/ids.ts";
-import type { LanguageModel } from "../../../src/ports/language_model.ts";
 import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
-
-function counting(): { model: LanguageModel; kinds: string[] } {
-  const inner = new OfflineLanguageModel({});
-  const kinds: string[] = [];
-  return {
-    kinds,
-    model: {
-      info: inner.info,
-      complete(prompt, attribution) {
-        kinds.push(prompt.kind);
-        return inner.complete(prompt, attribution);
-      },
-    },
-  };
-}
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 
 Deno.test("agentSummary() joins identity and three aspects, caches it, and remakes it when stale or old", async () => {
-  const { model, kinds } = counting();
+  const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const world = await createWorld(
     deps,

@@ -20,22 +20,13 @@ import type { GameTime } from "../../../src/time/game_time.ts";
 import type { Embedder } from "../../../src/ports/embedder.ts";
 import type { LanguageModel } from "../../../src/ports/language_model.ts";
 import { createWorld, CreateWorldInput, type World } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 
 const AT = "2023-02-13T16:56:00";
 
 /** The offline model, recording the kind of every call. */
 function counting(responders: Record<string, OfflineResponder> = {}) {
-  const inner = new OfflineLanguageModel({ responders });
-  const kinds: string[] = [];
-  const model: LanguageModel = {
-    info: inner.info,
-    complete(prompt, attribution) {
-      kinds.push(prompt.kind);
-      return inner.complete(prompt, attribution);
-    },
-  };
-  return { model, kinds };
+  return countingModel(new OfflineLanguageModel({ responders }));
 }
 
 function tally(kinds: readonly string[]): Record<string, number> {

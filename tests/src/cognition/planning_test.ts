@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { type Agent, loadAgent } from "../../../src/agents/agent.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary } from "../../../src/cognition/agent_summary.ts";
@@ -7,52 +6,13 @@ import { currentAction, makeDayPlan, replanFrom } from "../../../src/cognition/p
 import type { DayPlan, PlannedAction } from "../../../src/cognition/plan.ts";
 import type { Deps } from "../../../src/deps.ts";
 import type { WorldId } from "../../../src/ids.ts";
-import type { LanguageModel } from "../../../src/ports/language_model.ts";
 import { addMinutes, gameMinutes, type GameTime } from "../../../src/time/game_time.ts";
 import { Environment, listPaths, replaceEnvironment } from "../../../src/world/environment.ts";
 import { createWorld, CreateWorldInput, type World } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
+import { PLANNING_TOWN } from "./_planning_town_fixture.ts";
 
-function counting(): { model: LanguageModel; kinds: string[] } {
-  const inner = new OfflineLanguageModel({});
-  const kinds: string[] = [];
-  return {
-    kinds,
-    model: {
-      info: inner.info,
-      complete(prompt, attribution) {
-        kinds.push(prompt.kind);
-        return inner.complete(prompt, attribution);
-      },
-    },
-  };
-}
-
-const TOWN = Environment.parse({
-  areas: [
-    {
-      name: "Hobbs Cafe",
-      common: true,
-      subAreas: [
-        { name: "cafe", objects: [{ name: "counter" }, { name: "coffee machine", state: "off" }] },
-        { name: "kitchen", objects: [{ name: "stove", state: "off" }] },
-      ],
-    },
-    {
-      name: "Isabella's apartment",
-      subAreas: [
-        { name: "bedroom", objects: [{ name: "bed" }, { name: "desk" }] },
-        { name: "kitchen", objects: [{ name: "fridge" }] },
-      ],
-    },
-    {
-      name: "Johnson Park",
-      common: true,
-      subAreas: [{ name: "park", objects: [{ name: "bench" }] }],
-    },
-    { name: "Oak Hill College", subAreas: [{ name: "library", objects: [{ name: "shelf" }] }] },
-  ],
-});
+const TOWN = Environment.parse(PLANNING_TOWN);
 
 async function town(deps: Deps, withEnvironment = true): Promise<{ world: World; agent: Agent }> {
   const world = await createWorld(
@@ -94,7 +54,7 @@ async function storedPlan(deps: Deps, world: World, date = "2023-02-13"): Promis
 }
 
 Deno.test("makeDayPlan() makes 5–8 ordered items in known areas with one completion when the summary is cached", async () => {
-  const { model, kinds } = counting();
+  const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
   await agentSummary(deps, world, agent, world.clock.now);
@@ -126,7 +86,7 @@ Deno.test("makeDayPlan() makes 5–8 ordered items in known areas with one compl
 });
 
 Deno.test("currentAction() decomposes one level per call, just in time, and caches each step", async () => {
-  const { model, kinds } = counting();
+  const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
   await makeDayPlan(deps, world, agent, "2023-02-13");
@@ -165,7 +125,7 @@ Deno.test("currentAction() decomposes one level per call, just in time, and cach
 });
 
 Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes makes 25 completions", async () => {
-  const { model, kinds } = counting();
+  const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
   await agentSummary(deps, world, agent, world.clock.now);
@@ -202,7 +162,7 @@ Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes ma
 });
 
 Deno.test("replanFrom() keeps the morning, cuts the hour in progress and replaces the rest", async () => {
-  const { model, kinds } = counting();
+  const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
   await makeDayPlan(deps, world, agent, "2023-02-13");

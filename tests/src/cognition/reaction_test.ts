@@ -1,5 +1,4 @@
 import assert from "node:assert/strict";
-import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { type Agent, CreateAgentInput } from "../../../src/agents/agent.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary, invalidateSummary } from "../../../src/cognition/agent_summary.ts";
@@ -10,25 +9,9 @@ import { decideReaction, type ObservedAgent } from "../../../src/cognition/react
 import type { Deps } from "../../../src/deps.ts";
 import { SimulacraError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";
-import type { LanguageModel } from "../../../src/ports/language_model.ts";
 import type { GameTime } from "../../../src/time/game_time.ts";
 import { createWorld, CreateWorldInput, type World } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
-
-function counting(): { model: LanguageModel; kinds: string[] } {
-  const inner = new OfflineLanguageModel({});
-  const kinds: string[] = [];
-  return {
-    kinds,
-    model: {
-      info: inner.info,
-      complete(prompt, attribution) {
-        kinds.push(prompt.kind);
-        return inner.complete(prompt, attribution);
-      },
-    },
-  };
-}
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 
 async function family(deps: Deps): Promise<{ world: World; john: Agent; eddy: Agent }> {
   const world = await createWorld(
@@ -65,7 +48,7 @@ function eddyDoing(eddy: Agent, status: string): ObservedAgent {
 }
 
 Deno.test("decideReaction() vetoes before any model call", async (t) => {
-  const { model, kinds } = counting();
+  const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, john, eddy } = await family(deps);
   const free = eddyDoing(eddy, "taking a short walk");
@@ -120,7 +103,7 @@ Deno.test("decideReaction() vetoes before any model call", async (t) => {
 });
 
 Deno.test("decideReaction() call budget: one fast call for a decision", async () => {
-  const { model, kinds } = counting();
+  const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, john, eddy } = await family(deps);
   const at = "2023-02-13T14:00:00";
@@ -168,7 +151,7 @@ Deno.test("decideReaction() talks: a conversation with the observed agent starts
 });
 
 Deno.test("decideReaction() reacts: the rest of the day is re-planned from now", async () => {
-  const { model, kinds } = counting();
+  const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, john } = await family(deps);
   const at = "2023-02-13T08:30:00";

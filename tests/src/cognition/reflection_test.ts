@@ -23,23 +23,15 @@ import type { UsageRecord } from "../../../src/model/usage.ts";
 import type { Embedder } from "../../../src/ports/embedder.ts";
 import type { LanguageModel } from "../../../src/ports/language_model.ts";
 import { createWorld, CreateWorldInput, type World } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 
 const AT = "2023-02-13T12:00:00";
 
 /** The offline model with some prompt kinds answered by the test, recording every call. */
 function scripted(responders: Record<string, OfflineResponder> = {}) {
-  const kinds: string[] = [];
   const usage: UsageRecord[] = [];
   const inner = new OfflineLanguageModel({ responders, onUsage: (u) => void usage.push(u) });
-  const model: LanguageModel = {
-    info: inner.info,
-    complete(prompt, attribution) {
-      kinds.push(prompt.kind);
-      return inner.complete(prompt, attribution);
-    },
-  };
-  return { model, kinds, usage };
+  return { ...countingModel(inner), usage };
 }
 
 /** The test deps' embedder, recording each call's operation and batch size. */

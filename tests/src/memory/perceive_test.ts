@@ -7,28 +7,18 @@ import { loadAgent } from "../../../src/agents/agent.ts";
 import { perceive } from "../../../src/cognition/perceive.ts";
 import type { AgentScope, WorldId } from "../../../src/ids.ts";
 import { perceiveObservations } from "../../../src/memory/perceive.ts";
-import type { LanguageModel } from "../../../src/ports/language_model.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 
 /** The offline model scoring every observation `score`, recording each prompt kind. */
 function scoring(score: number) {
-  const kinds: string[] = [];
   const responders: Record<string, OfflineResponder> = {
     importance: (input) => ({
       scores: (input as { observations: string[] }).observations.map(() => score),
     }),
   };
-  const inner = new OfflineLanguageModel({ responders });
-  const model: LanguageModel = {
-    info: inner.info,
-    complete(prompt, attribution) {
-      kinds.push(prompt.kind);
-      return inner.complete(prompt, attribution);
-    },
-  };
-  return { model, kinds };
+  return countingModel(new OfflineLanguageModel({ responders }));
 }
 
 async function town(score: number, settings: Record<string, unknown>) {

@@ -1,22 +1,12 @@
 import assert from "node:assert/strict";
-import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { SimulacraError } from "../../../src/errors.ts";
 import { AgentId, type WorldId } from "../../../src/ids.ts";
-import type { LanguageModel } from "../../../src/ports/language_model.ts";
 import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 
 Deno.test("createAgent() rejects an unknown home with 422 before any model call and stores nothing", async () => {
-  const inner = new OfflineLanguageModel({});
-  const kinds: string[] = [];
-  const model: LanguageModel = {
-    info: inner.info,
-    complete(prompt, attribution) {
-      kinds.push(prompt.kind);
-      return inner.complete(prompt, attribution);
-    },
-  };
+  const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const world = await createWorld(
     deps,

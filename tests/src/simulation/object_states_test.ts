@@ -16,24 +16,17 @@ import {
   setByAgent,
 } from "../../../src/simulation/object_states.ts";
 import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 
+/** The offline model, or with `fail` one whose every call finds the endpoint unreachable. */
 function counting(fail = false): { model: LanguageModel; kinds: string[] } {
-  const inner = new OfflineLanguageModel({});
-  const kinds: string[] = [];
-  return {
-    kinds,
-    model: {
-      info: inner.info,
-      complete(prompt, attribution) {
-        kinds.push(prompt.kind);
-        if (fail) {
-          return Promise.reject(new ModelUnavailableError("model_unavailable", "Cannot reach it"));
-        }
-        return inner.complete(prompt, attribution);
-      },
-    },
-  };
+  if (!fail) return countingModel();
+  const { info } = new OfflineLanguageModel({});
+  return countingModel({
+    info,
+    complete: () =>
+      Promise.reject(new ModelUnavailableError("model_unavailable", "Cannot reach it")),
+  });
 }
 
 const isabella = "isabella" as AgentId;
