@@ -130,7 +130,9 @@ export function townsText(run: TownsRun, peakRssMb: readonly number[]): string {
     })`,
     `Agent steps: ${count(t.steps)}, failed: ${
       count(t.stepErrors)
-    }; ticks asked again after a busy answer: ${count(t.busyRetries)}; events: ${count(t.events)}`,
+    }; ticks asked again after a busy answer or a lost lease: ${count(t.busyRetries)}; events: ${
+      count(t.events)
+    }`,
   ].join("\n");
 }
 

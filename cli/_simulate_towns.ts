@@ -7,7 +7,7 @@
 import { KvTickQueue } from "../lib/queues/kv_tick_queue.ts";
 import type { Deps } from "../src/deps.ts";
 import { perAgentDay } from "../src/eval/cost.ts";
-import { ConflictError } from "../src/errors.ts";
+import { ConflictError, LeaseLostError } from "../src/errors.ts";
 import {
   simulateTown,
   type SimulateTownOptions,
@@ -41,7 +41,10 @@ export interface TownsTotals {
   /** Agent steps taken (agents × ticks, summed over towns) and those that failed. */
   steps: number;
   stepErrors: number;
-  /** Ticks answered busy (409) and asked again with the same tick id, as a client would. */
+  /**
+   * Ticks answered busy (409) or whose planner lost the tick lease, asked again with the same
+   * tick id, as a client would.
+   */
   busyRetries: number;
   modelCalls: number;
   promptTokens: number;
@@ -113,9 +116,10 @@ export function mergeRuns(runs: readonly TownsRun[], wallSeconds: number): Towns
 }
 
 /**
- * The tick function, asking again (with the same tick id, so a tick runs once) while the world
- * answers busy: a town's next tick may be planned while the last one's closer still holds the
- * world's lease, as a game server calling `POST …/tick` would retry a 409 after its Retry-After.
+ * The tick function, asking again with the same tick id (so a tick runs once) while the world
+ * answers busy (409 with a retry-after: the last tick's closer still holds the world's lease) or
+ * the planner lost the tick lease (its renewal starved on an overloaded machine; the plan, if
+ * stored, is found again by its id), as a game server calling `POST …/tick` would retry.
  */
 function retryingBusy(
   deps: Deps,
@@ -138,6 +142,7 @@ function retryingBusy(
 }
 
 function retryAfterSeconds(err: unknown): number | null {
+  if (err instanceof LeaseLostError) return 1;
   if (!(err instanceof ConflictError)) return null;
   const after = (err.details as { retryAfterSeconds?: unknown } | undefined)?.retryAfterSeconds;
   return typeof after === "number" ? after : null;

@@ -6,6 +6,8 @@ import type { TickMessage } from "../../src/ports/tick_queue.ts";
 import { tickWorld } from "../../src/simulation/tick_world.ts";
 import { getWorld } from "../../src/world/world.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { ConflictError, LeaseLostError } from "../../src/errors.ts";
+import { addMinutes, type GameTime } from "../../src/time/game_time.ts";
 
 Deno.test("simulateTowns() runs each town in its own world, every tick through the queue", async () => {
   await using deps = await makeTestDeps();
@@ -55,4 +57,49 @@ Deno.test("simulateTowns() runs each town in its own world, every tick through t
   assert.equal(last.minutesDone, 20);
   assert.equal(last.ticks, 4, "progress sums the towns' ticks");
   assert.equal(last.usage.calls, run.total.modelCalls);
+});
+
+Deno.test("simulateTowns() asks a busy tick again with the same tick id, and one whose lease was lost", async () => {
+  await using deps = await makeTestDeps();
+  deps.queue = { send: () => Promise.resolve(), now: () => Date.now() };
+  const slept: number[] = [];
+  deps.sleep = (ms) => {
+    slept.push(ms);
+    return Promise.resolve();
+  };
+  const asked: string[] = [];
+  const failures = [
+    new ConflictError("busy", { details: { retryAfterSeconds: 5 } }),
+    new LeaseLostError("tick:w"),
+  ];
+  let now = "2023-02-13T07:00:00" as GameTime;
+  const run = await simulateTowns(deps, {
+    towns: 1,
+    template: "smallville",
+    hours: 1 / 6,
+    tick: (_d, _worldId, options) => {
+      asked.push(options.tickId!);
+      const failure = failures.shift();
+      if (failure) return Promise.reject(failure);
+      now = addMinutes(now, options.minutes);
+      return Promise.resolve({ clock: { now }, steps: [] });
+    },
+    wallClock: () => performance.now(),
+  });
+  assert.equal(asked.length, 3);
+  assert.equal(new Set(asked).size, 1, "the same tick id each time");
+  assert.deepEqual(slept, [5_000, 1_000]);
+  assert.equal(run.total.busyRetries, 2);
+  await assert.rejects(
+    simulateTowns(deps, {
+      towns: 1,
+      firstTown: 2,
+      template: "smallville",
+      hours: 1 / 6,
+      tick: () => Promise.reject(new ConflictError("a tick left its clock")),
+      wallClock: () => performance.now(),
+    }),
+    /a tick left its clock/,
+    "other conflicts are not retried",
+  );
 });
