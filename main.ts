@@ -161,12 +161,13 @@ function listenForTicks(deps: Deps, kv: Deno.Kv, logger: Logger): Promise<void> 
 
 /**
  * Sweeps the store once after start-up, in the background (requests are served meanwhile):
- * memories whose vector a crash lost are embedded again, orphan vectors deleted. Failures are
- * logged, never fatal: `POST /v1/admin/repair` runs the same sweep on demand.
+ * memories whose vector a crash lost are embedded again, orphan vectors deleted. Quick: only
+ * agents whose memory and vector counts differ are swept. Failures are logged, never fatal:
+ * `POST /v1/admin/repair` runs the full sweep on demand.
  */
 async function startupRepair(deps: Deps, logger: Logger): Promise<RepairReport | null> {
   try {
-    const report = await repairStore(deps);
+    const report = await repairStore(deps, { quick: true });
     // Quiet when there was nothing to fix: the start-up stays one line.
     if (report.reembedded + report.orphanVectorsDeleted > 0) {
       logger.log("warn", "start-up repair fixed the store", { ...report });

@@ -39,11 +39,12 @@ export interface FakeUsage {
  * - `{ usage }` alone: the generated answer, with that usage (`false` omits it).
  *
  * `usage: false` on a `json` or `content` answer omits the `usage` field of the response.
- * `breakAfter: n` on a streamed answer sends n chunks, then breaks the connection.
+ * `breakAfter: n` on a streamed answer sends n chunks, then breaks the connection; `chunkMs: n`
+ * waits n ms between its chunks, as a model writing slowly does.
  */
 export type FakeResponse =
-  | { json: unknown; usage?: false | FakeUsage; breakAfter?: number }
-  | { content: string; usage?: false | FakeUsage; breakAfter?: number }
+  | { json: unknown; usage?: false | FakeUsage; breakAfter?: number; chunkMs?: number }
+  | { content: string; usage?: false | FakeUsage; breakAfter?: number; chunkMs?: number }
   | { status: number; retryAfter?: number }
   | { hang: true }
   | { usage: false | FakeUsage };
@@ -234,6 +235,7 @@ type ChatAnswer = {
   content?: string;
   usage?: false | FakeUsage;
   breakAfter?: number;
+  chunkMs?: number;
 };
 
 /** Characters per streamed chunk: a few tokens, as real servers send them. */
@@ -268,6 +270,7 @@ function chatAnswer(
     return streamedAnswer(record, content, {
       usage: withUsage ? usage : false,
       breakAfter: scripted?.breakAfter,
+      chunkMs: scripted?.chunkMs,
     });
   }
   return Response.json({
@@ -298,7 +301,7 @@ function chatAnswer(
 function streamedAnswer(
   record: FakeRequest,
   content: string,
-  options: { usage: false | FakeUsage; breakAfter?: number },
+  options: { usage: false | FakeUsage; breakAfter?: number; chunkMs?: number },
 ): Response {
   const id = `chatcmpl-fake-${fnv1a(content).toString(16)}`;
   const base = {
@@ -338,7 +341,7 @@ function streamedAnswer(
       }
       if (sent < events.length) {
         controller.enqueue(encoder.encode(`data: ${JSON.stringify(events[sent++])}\n\n`));
-        await new Promise((resolve) => setTimeout(resolve, 0));
+        await new Promise((resolve) => setTimeout(resolve, options.chunkMs ?? 0));
       } else {
         controller.enqueue(encoder.encode("data: [DONE]\n\n"));
         controller.close();

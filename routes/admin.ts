@@ -25,6 +25,10 @@ const RepairReport = z
     orphanVectorsDeleted: z.number().int().meta({
       description: "Vectors without a memory, deleted",
     }),
+    swept: z.number().int().meta({
+      description:
+        "Agents swept memory by memory: all here; at start-up only those whose memory and vector counts differ",
+    }),
   })
   .meta({ id: "RepairReport" });
 
@@ -35,7 +39,7 @@ const repairRoute = createRoute({
   tags: ["Admin"],
   summary: "Repair the store: embed memories that lost their vector, delete orphan vectors",
   description:
-    "Runs the sweep the server also runs at start-up, agent by agent under each agent's lock. Admin only: needs the admin key.",
+    "Runs the full sweep, agent by agent under each agent's lock (the server runs a quick one at start-up: only agents whose memory and vector counts differ). Admin only: needs the admin key.",
   request: { body: { required: false, content: { "application/json": { schema: RepairInput } } } },
   responses: {
     200: jsonContent(RepairReport, "What was found and fixed"),

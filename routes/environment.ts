@@ -3,6 +3,7 @@ import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import type { Deps } from "../src/deps.ts";
 import {
   Environment,
+  EnvironmentView,
   getEnvironment,
   PlacedObject,
   replaceEnvironment,
@@ -19,9 +20,10 @@ const getEnvironmentRoute = createRoute({
   operationId: "getEnvironment",
   tags: ["Worlds"],
   summary: "Read the environment tree: areas → sub-areas → objects with their state",
+  description: 'A world whose environment was never set answers `{"areas": []}`.',
   request: { params: WorldParams },
   responses: {
-    200: jsonContent(Environment, "The environment"),
+    200: jsonContent(EnvironmentView, "The environment; no areas while none is set"),
     ...errorResponses(401, 403, 404, 503),
   },
 });

@@ -152,7 +152,7 @@ const LAYERS: Record<string, readonly string[]> = {
   persona: [...STATE, "access", "text", "memory", "cognition"], // who an agent is: creation, cards, role-play
   simulation: [...STATE, "memory", "cognition"], // one agent's step, one world's tick, the cron
   lifecycle: STATE, // deleting worlds and agents with all they own, forgetting memories, pages
-  templates: [...STATE, "memory", "cognition", "persona", "simulation"], // ready-made towns
+  templates: [...STATE, "memory", "cognition", "persona", "simulation", "archive"], // ready-made towns
   eval: [...STATE, "memory", "cognition", "persona", "simulation", "templates"], // town runs
 };
 

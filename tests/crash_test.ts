@@ -132,13 +132,15 @@ async function assertIntact(
   for (const m of stored) {
     const res = await request(`${url}/v1/worlds/crash/agents/${m.agent}/retrieve`, "POST", {
       query: m.description,
-      k: 1,
+      k: 5,
       weights: relevance,
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    const top = res.body.memories[0];
-    assert.equal(top.description, m.description, `memory ${m.id} is found by its own text`);
-    assert.ok(top.raw.cosine > 0.99, `memory ${m.id} has its vector (cosine ${top.raw.cosine})`);
+    // Some texts differ only in numbers the local embedder folds together, so their cosines tie
+    // at 1: the memory must be among the top few, not necessarily first.
+    const own = res.body.memories.find((x: { id: string }) => x.id === m.id);
+    assert.ok(own, `memory ${m.id} is found by its own text`);
+    assert.ok(own.raw.cosine > 0.99, `memory ${m.id} has its vector (cosine ${own.raw.cosine})`);
   }
   return stored.length;
 }

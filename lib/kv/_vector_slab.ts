@@ -22,7 +22,7 @@
  * then the blocks back to back (each full block `dims × BLOCK_ROWS × 4`, the last one
  * `dims × cap × 4`).
  */
-import type { VectorMatch } from "../../src/ports/vector_index.ts";
+import type { VectorMatch, VectorSearch } from "../../src/ports/vector_index.ts";
 import {
   type ColumnKernel,
   COLUMNS_PER_PASS,
@@ -205,11 +205,18 @@ export class VectorSlab {
 
   /** The `topK` rows most similar to the unit vector `unit`, best first; ties by id. */
   query(unit: Float32Array, topK: number): VectorMatch[] {
+    return this.search(unit, topK).matches;
+  }
+
+  /** As {@linkcode query}, with the least similarity of any row (null when there is none). */
+  search(unit: Float32Array, topK: number): VectorSearch {
     const count = this.#ids.length;
-    const k = Math.min(Math.floor(topK), count);
-    if (k <= 0) return [];
+    if (count === 0) return { matches: [], lowest: null };
     const scores = this.#score(unit);
-    return selectTop(scores, count, k, this.#ids);
+    let lowest = Infinity;
+    for (let i = 0; i < count; i++) if (scores[i] < lowest) lowest = scores[i];
+    const k = Math.min(Math.floor(topK), count);
+    return { matches: k > 0 ? selectTop(scores, count, k, this.#ids) : [], lowest: clamp(lowest) };
   }
 
   /** The slot of each of `source[0..count)`, or -1; see {@linkcode cosinesOf}. */

@@ -84,24 +84,31 @@ export class KvDocumentStore implements DocumentStore {
   }
 
   /**
-   * Creates a document at version 1.
+   * Creates a document at version 1; with a `fence`, only while that lease is held, checked in
+   * the same atomic operation.
    *
    * @throws {ConflictError} `conflict` when it exists.
+   * @throws {LeaseLostError} `conflict` when the fence is no longer held; nothing written.
    * @throws {SimulacraError} `payload_too_large` above ~600 KB of JSON.
    */
-  async create<T>(key: DocumentKey, value: T): Promise<Versioned<T>> {
+  async create<T>(key: DocumentKey, value: T, options: FencedWrite = {}): Promise<Versioned<T>> {
     assertKeySize(headKey(key), "document key");
     const bytes = encodeJson(value ?? null);
     const { head, writes } = blobWrites(partPrefix(key), 1, bytes, null, "document");
     return await guard("create a document", async () => {
-      const op = this.#kv.atomic().check({ key: headKey(key), versionstamp: null });
-      const result = await addWrites(op, writes).set(headKey(key), head).commit();
-      if (!result.ok) {
-        throw new ConflictError(
-          `Cannot create the document in "${key.collection}": one with this id exists, replace it instead`,
-        );
+      // Retried only when the fence's holder renewed it between our read and our commit.
+      for (;;) {
+        const fence = options.fence && await leaseCheck(this.#kv, options.fence);
+        const op = this.#kv.atomic().check({ key: headKey(key), versionstamp: null });
+        if (fence) op.check(fence);
+        const result = await addWrites(op, writes).set(headKey(key), head).commit();
+        if (result.ok) return { id: key.id, value: decodeJson<T>(bytes), version: 1 };
+        if (!fence || (await this.#kv.get(headKey(key))).versionstamp !== null) {
+          throw new ConflictError(
+            `Cannot create the document in "${key.collection}": one with this id exists, replace it instead`,
+          );
+        }
       }
-      return { id: key.id, value: decodeJson<T>(bytes), version: 1 };
     });
   }
 

@@ -32,6 +32,7 @@ import { ConflictError, SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
+  IndexLeaders,
   ListMemoriesOptions,
   MemoryIndex,
   MemoryPage,
@@ -409,15 +410,27 @@ export class KvMemoryStore implements MemoryStore {
 
   /** The ids of the top `n` by an index, highest first; ties by id, highest first. */
   async top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]> {
+    return (await this.leaders(scope, index, n)).ids;
+  }
+
+  async leaders(scope: AgentScope, index: MemoryIndex, n: number): Promise<IndexLeaders> {
     const state = await this.#state(scope);
     const sorted = index === "created"
       ? state.created
       : index === "lastAccessed"
       ? state.accessed
       : state.importance;
-    const count = Math.min(Math.floor(n), sorted.size);
-    if (!(count > 0)) return [];
-    return sorted.slice(sorted.size - count).reverse().map((e) => e.record.id);
+    const score = (e: Entry) =>
+      index === "importance"
+        ? e.record.importance
+        : gameMinutes(index === "created" ? e.record.createdAt : e.record.lastAccessedAt);
+    const count = Math.max(0, Math.min(Math.floor(n), sorted.size));
+    const top = count > 0 ? sorted.slice(sorted.size - count).reverse() : [];
+    return {
+      ids: top.map((e) => e.record.id),
+      scores: top.map(score),
+      lowest: sorted.size > 0 ? score(sorted.at(0)) : null,
+    };
   }
 
   /**

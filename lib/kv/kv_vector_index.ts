@@ -13,7 +13,12 @@
  */
 import { SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { VectorEntry, VectorIndex, VectorMatch } from "../../src/ports/vector_index.ts";
+import type {
+  VectorEntry,
+  VectorIndex,
+  VectorMatch,
+  VectorSearch,
+} from "../../src/ports/vector_index.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
 import { CacheBudget } from "./_cache_budget.ts";
 import {
@@ -104,6 +109,12 @@ export class KvVectorIndex implements VectorIndex {
     return slab.query(unit, topK);
   }
 
+  async search(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorSearch> {
+    const unit = this.#unit(vector, "query with");
+    const slab = await this.#slab(scope);
+    return slab.search(unit, topK);
+  }
+
   /**
    * The exact cosine of `vector` with every vector of the agent, as a lookup by id (undefined
    * for ids without a vector): one scan, for retrieval to score all memories exactly.
@@ -148,6 +159,13 @@ export class KvVectorIndex implements VectorIndex {
   /** Every memory id with a vector in the scope (loading the agent's vectors on first use). */
   async ids(scope: AgentScope): Promise<MemoryId[]> {
     return (await this.#slab(scope)).ids() as MemoryId[];
+  }
+
+  /** How many vectors each scope holds (see the port). */
+  async counts(scopes: readonly AgentScope[]): Promise<number[]> {
+    const out: number[] = [];
+    for (const scope of scopes) out.push((await this.#slab(scope)).size);
+    return out;
   }
 
   /** Exact cosines from the stored unit vectors (see the port). */

@@ -108,7 +108,7 @@ export function luaScript(redis: RedisClient, source: string): LuaScript {
 }
 
 /** The part of the vector client the stores use. */
-export type VectorClient = Pick<Index, "namespace" | "info" | "deleteNamespace">;
+export type VectorClient = Pick<Index, "namespace" | "queryMany" | "info" | "deleteNamespace">;
 
 /**
  * Every key matching a glob `pattern`, by SCAN (never KEYS, which blocks the server). For

@@ -37,9 +37,16 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
 return version + 1
 `;
 
+// A fenced create. KEYS: the hash, the fence's lock key. ARGV: id, value, the fence's token.
+// Returns -1 when the fence is not held, 0 when the document exists, 1 when created.
+const CREATE_FENCED = `
+if redis.call('GET', KEYS[2]) ~= ARGV[3] then return -1 end
+return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
+`;
+
 /**
  * Keeps each (collection, scope) as one hash, field = document id, value =
- * `<version>:<JSON>`. `create` is a single HSETNX and `replace` a script, so both are atomic;
+ * `<version>:<JSON>`. `create` is a single HSETNX (a script when fenced) and `replace` a script, so both are atomic;
  * `list` is one HGETALL. Throws `store_unavailable` when Upstash fails.
  */
 export class UpstashDocumentStore implements DocumentStore {
@@ -47,12 +54,14 @@ export class UpstashDocumentStore implements DocumentStore {
   readonly #reads: ReadBatcher;
   readonly #prefix: string;
   readonly #replace: LuaScript;
+  readonly #createFenced: LuaScript;
 
   constructor(config: UpstashDocumentStoreConfig) {
     this.#redis = config.redis;
     this.#reads = config.reads ?? new ReadBatcher(config.redis);
     this.#prefix = config.keyPrefix;
     this.#replace = luaScript(config.redis, REPLACE);
+    this.#createFenced = luaScript(config.redis, CREATE_FENCED);
   }
 
   get<T>(key: DocumentKey): Promise<Versioned<T> | null> {
@@ -72,13 +81,17 @@ export class UpstashDocumentStore implements DocumentStore {
     });
   }
 
-  create<T>(key: DocumentKey, value: T): Promise<Versioned<T>> {
+  create<T>(key: DocumentKey, value: T, options: FencedWrite = {}): Promise<Versioned<T>> {
+    const { fence } = options;
+    const hash = this.#key(key.collection, key.scope);
     return redisCall("create a document", async () => {
-      const created: unknown = await this.#redis.hsetnx(
-        this.#key(key.collection, key.scope),
-        key.id,
-        `1:${encode(value)}`,
-      );
+      const created: unknown = fence
+        ? await this.#createFenced.exec(
+          [hash, lockKey(this.#prefix, fence.key)],
+          [key.id, `1:${encode(value)}`, fence.token],
+        )
+        : await this.#redis.hsetnx(hash, key.id, `1:${encode(value)}`);
+      if (Number(created) < 0) throw new LeaseLostError(fence!.key);
       if (Number(created) !== 1) {
         throw new ConflictError(
           `Cannot create document "${key.id}" in "${key.collection}": it exists already`,

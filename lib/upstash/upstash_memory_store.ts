@@ -3,6 +3,7 @@ import { ConflictError, LeaseLostError, SimulacraError } from "../../src/errors.
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
+  IndexLeaders,
   ListMemoriesOptions,
   MemoryIndex,
   MemoryPage,
@@ -331,7 +332,8 @@ export class UpstashMemoryStore implements MemoryStore {
 
   count(scope: AgentScope): Promise<number> {
     return redisCall("count memories", async () => {
-      const n: unknown = await this.#redis.zcard(this.#zsetKeys(scope)[0]);
+      // Batched: the repair sweep counts every agent at once.
+      const n: unknown = await this.#reads.read((p) => p.zcard(this.#zsetKeys(scope)[0]));
       return Number(n);
     });
   }
@@ -369,11 +371,36 @@ export class UpstashMemoryStore implements MemoryStore {
   top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]> {
     const count = Math.floor(n);
     if (count <= 0) return Promise.resolve([]);
-    const key = this.#zsetKeys(scope)[index === "created" ? 0 : index === "lastAccessed" ? 1 : 2];
+    const key = this.#indexKey(scope, index);
     return redisCall("rank memories", async () => {
       const reply = await this.#reads.read((p) => p.zrange(key, 0, count - 1, { rev: true }));
       return idList(reply, "rank memories");
     });
+  }
+
+  /** Two ZRANGEs WITHSCORES (the top and the lowest), sent in the shared read pipeline. */
+  leaders(scope: AgentScope, index: MemoryIndex, n: number): Promise<IndexLeaders> {
+    const count = Math.max(0, Math.floor(n));
+    const key = this.#indexKey(scope, index);
+    return redisCall("rank memories", async () => {
+      const [top, bottom] = await Promise.all([
+        count > 0
+          ? this.#reads.read((p) => p.zrange(key, 0, count - 1, { rev: true, withScores: true }))
+          : [],
+        this.#reads.read((p) => p.zrange(key, 0, 0, { withScores: true })),
+      ]);
+      const leaders = pairs(top, "rank memories");
+      const lowest = pairs(bottom, "rank memories");
+      return {
+        ids: leaders.map(([id]) => id as MemoryId),
+        scores: leaders.map(([, score]) => Number(score)),
+        lowest: lowest.length > 0 ? Number(lowest[0][1]) : null,
+      };
+    });
+  }
+
+  #indexKey(scope: AgentScope, index: MemoryIndex): string {
+    return this.#zsetKeys(scope)[index === "created" ? 0 : index === "lastAccessed" ? 1 : 2];
   }
 
   /** created, accessed, importance, then the created-set of each kind in KINDS order. */

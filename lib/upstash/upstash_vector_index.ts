@@ -1,7 +1,12 @@
 /** @module The hosted VectorIndex: one Upstash Vector namespace per agent scope. */
 import { SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { VectorEntry, VectorIndex, VectorMatch } from "../../src/ports/vector_index.ts";
+import type {
+  VectorEntry,
+  VectorIndex,
+  VectorMatch,
+  VectorSearch,
+} from "../../src/ports/vector_index.ts";
 import {
   ReadBatcher,
   redisCall,
@@ -45,7 +50,7 @@ const MAX_TOP_K = 1000;
  * Next to each agent's namespace, a Redis hash (`<prefix>:vq:<worldId>:<agentId>`) keeps every
  * vector in half precision (base64 of a Float16Array: 2 bytes per dimension), written with the
  * same upsert (after the Vector write) and removed with the same delete (before it). `cosines` answers from it with one HMGET, so a
- * retrieval needs one Vector request (its query) even for candidates outside the query's top
+ * retrieval needs one Vector request (its `search`) even for candidates outside the query's top
  * 1,000. Vectors stored before the copy existed are fetched from Vector instead. Throws `store_unavailable` when
  * Upstash fails and `invalid_request` on a vector of the wrong dimension.
  */
@@ -128,13 +133,45 @@ export class UpstashVectorIndex implements VectorIndex {
           this.#namespace(scope).query({
             vector: Array.from(vector),
             topK: k,
-            filter: `worldId = '${scope.worldId}' AND agentId = '${scope.agentId}'`,
+            filter: this.#filter(scope),
           }), []),
     );
-    return matches.map((m) => ({
+    return matches.map((m) => this.#match(m));
+  }
+
+  /**
+   * One request carrying two queries: the top `topK`, and the best match of the negated vector,
+   * whose cosine is minus the least cosine in the scope.
+   */
+  async search(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorSearch> {
+    this.#checkDimensions(vector, "the query");
+    const k = Math.max(1, Math.min(MAX_TOP_K, Math.floor(topK)));
+    const filter = this.#filter(scope);
+    const [top, opposite] = await vectorCall(
+      "search embeddings",
+      () =>
+        ifNamespaceExists(
+          () =>
+            this.#index.queryMany([
+              { vector: Array.from(vector), topK: k, filter },
+              { vector: Array.from(vector, (x) => -x), topK: 1, filter },
+            ], { namespace: this.#name(scope) }),
+          [[], []],
+        ),
+    );
+    const matches = (topK >= 1 ? top : []).map((m) => this.#match(m));
+    return { matches, lowest: opposite.length > 0 ? -this.#match(opposite[0]).score : null };
+  }
+
+  #match(m: { id: string | number; score: number }): VectorMatch {
+    return {
       id: String(m.id) as MemoryId,
       score: Math.max(-1, Math.min(1, toCosine(m.score, this.#similarity))),
-    }));
+    };
+  }
+
+  #filter(scope: AgentScope): string {
+    return `worldId = '${scope.worldId}' AND agentId = '${scope.agentId}'`;
   }
 
   async fetch(scope: AgentScope, ids: readonly MemoryId[]): Promise<VectorEntry[]> {
@@ -177,6 +214,16 @@ export class UpstashVectorIndex implements VectorIndex {
       cursor = page.nextCursor;
     } while (cursor !== "" && cursor !== "0");
     return ids;
+  }
+
+  /** One `info` request: every namespace's count, pending (not yet indexed) vectors included. */
+  async counts(scopes: readonly AgentScope[]): Promise<number[]> {
+    if (scopes.length === 0) return [];
+    const info = await vectorCall("count embeddings", () => this.#index.info());
+    return scopes.map((scope) => {
+      const ns = info.namespaces?.[this.#name(scope)];
+      return ns ? ns.vectorCount + ns.pendingVectorCount : 0;
+    });
   }
 
   async delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void> {

@@ -70,7 +70,7 @@ export const CreateKeyInput = z
     }),
     budget: KeyBudget.optional().meta({
       description:
-        "Lifetime model calls and tokens; model-calling requests answer 429 budget_exceeded once spent",
+        "Lifetime model calls and tokens; model-calling requests answer 429 budget_exceeded once spent. Checked when a request starts: one that starts under budget finishes, so it (and each one started alongside it) can go over by its own cost",
     }),
     speaker: SpeakerName.optional().meta({
       description:

@@ -82,6 +82,14 @@ export function agentKey(scope: AgentScope): DocumentKey {
   return { collection: "agents", scope: scope.worldId, id: scope.agentId };
 }
 
+/**
+ * The idempotency scope of what an agent claimed once (perceived event ids, its pair decision of
+ * a tick): removed with the agent.
+ */
+export function agentIdempotencyScope(scope: AgentScope): string {
+  return `${scope.worldId}/${scope.agentId}`;
+}
+
 /** The seed phrases of a description: split on semicolons, trimmed, blanks dropped. */
 export function seedPhrases(description: string): string[] {
   return description.split(";").map((s) => s.trim()).filter((s) => s.length > 0);

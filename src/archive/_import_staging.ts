@@ -1,32 +1,40 @@
 /** @module Private to src/archive: what an import has staged, and how to undo it. */
 import type { Deps } from "../deps.ts";
-import { ConflictError } from "../errors.ts";
+import { ConflictError, LeaseLostError } from "../errors.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
-import { agentIdempotencyScope } from "../lifecycle/owned_data.ts";
+import { agentIdempotencyScope } from "../agents/agent.ts";
+import type { Lease } from "../ports/lock.ts";
 import type { MemoryRecord } from "../ports/memory_record.ts";
 import { type World, worldKey } from "../world/world.ts";
 
-/** What an import wrote so far, to undo it when the import fails. */
+/**
+ * What an import wrote so far, to undo it when the import fails. Its writes are fenced by the
+ * world's creation lease, which the import holds throughout.
+ */
 export class Staging {
-  /** The world being imported, once the header was read. */
-  worldId: WorldId | null = null;
+  /** The world being imported. */
+  readonly worldId: WorldId;
   /** The agents read so far. */
   readonly agents = new Set<string>();
   readonly #deps: Pick<Deps, "storage" | "embedder">;
+  readonly #fence: Lease;
   readonly #documents: { collection: string; scope: string; id: string }[] = [];
   readonly #eventIds: { scope: AgentScope; eventId: string; id: MemoryId }[] = [];
 
-  constructor(deps: Pick<Deps, "storage" | "embedder">) {
+  constructor(deps: Pick<Deps, "storage" | "embedder">, worldId: WorldId, fence: Lease) {
     this.#deps = deps;
+    this.worldId = worldId;
+    this.#fence = fence;
   }
 
   /** Writes (or overwrites a leftover of) a document. */
   async document(key: { collection: string; scope: string; id: string }, value: unknown) {
     const { documents } = this.#deps.storage;
+    const fence = { fence: this.#fence };
     this.#documents.push(key);
     const existing = await documents.get(key);
-    if (existing === null) await documents.create(key, value);
-    else await documents.replace(key, value, existing.version);
+    if (existing === null) await documents.create(key, value, fence);
+    else await documents.replace(key, value, existing.version, fence);
   }
 
   /** Writes memories and their vectors (embedding those given as null); returns how many it embedded. */
@@ -47,7 +55,7 @@ export class Staging {
     let next = 0;
     const entries = records.map((m, i) => ({ id: m.id, vector: vectors[i] ?? embedded[next++] }));
     await this.#deps.storage.vectors.upsert(scope, entries);
-    await this.#deps.storage.memories.append(scope, records);
+    await this.#deps.storage.memories.append(scope, records, { fence: this.#fence });
     for (const m of records) {
       if (m.eventId !== undefined) this.#eventIds.push({ scope, eventId: m.eventId, id: m.id });
     }
@@ -66,16 +74,16 @@ export class Staging {
     }
   }
 
-  /** Creates the world document: from here on, the world exists. */
+  /**
+   * Creates the world document (fenced: only while the import still holds the world's creation
+   * lease): from here on, the world exists.
+   */
   async commit(world: World): Promise<World> {
     try {
-      await this.#deps.storage.documents.create(worldKey(world.id), world);
+      await this.#deps.storage.documents.create(worldKey(world.id), world, { fence: this.#fence });
     } catch (err) {
-      if (err instanceof ConflictError) {
-        // Someone created the world meanwhile: what is stored under its id is theirs now too,
-        // so nothing is removed on the way out.
-        this.worldId = null;
-        this.#documents.length = 0;
+      if (err instanceof ConflictError && !(err instanceof LeaseLostError)) {
+        // Only possible once the lease was lost: the import is rolled back all the same.
         throw new ConflictError(
           `Cannot import world "${world.id}": a world with this id was created during the import: import with ?id=<new id>`,
         );
@@ -83,6 +91,7 @@ export class Staging {
       throw err;
     }
     this.#documents.length = 0;
+    this.agents.clear();
     return world;
   }
 
@@ -91,19 +100,18 @@ export class Staging {
    * world's events and usage. Best effort: a store that fails now leaves invisible records (no
    * world document), which a later import of the same id overwrites.
    */
-  async rollback(worldId: WorldId | null, agentIds: Iterable<string>): Promise<void> {
+  async rollback(): Promise<void> {
     const { documents, memories, vectors, idempotency, events, usage } = this.#deps.storage;
+    const worldId = this.worldId;
     try {
-      if (worldId !== null) {
-        for (const agentId of agentIds) {
-          const scope = { worldId, agentId: agentId as AgentId };
-          await memories.clear(scope);
-          await vectors.clear(scope);
-          await idempotency.clear(agentIdempotencyScope(scope));
-        }
-        await events.remove(worldId);
-        await usage.remove(worldId);
+      for (const agentId of this.agents) {
+        const scope = { worldId, agentId: agentId as AgentId };
+        await memories.clear(scope);
+        await vectors.clear(scope);
+        await idempotency.clear(agentIdempotencyScope(scope));
       }
+      await events.remove(worldId);
+      await usage.remove(worldId);
       for (const key of this.#documents) await documents.delete(key);
     } catch {
       // The import's own error is the one to report.

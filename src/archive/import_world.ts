@@ -6,16 +6,19 @@
  * is written last (the commit point). Records are staged under the new world id as they stream
  * in, so memory stays flat; a bad line, a truncated file or a failed write removes everything
  * staged so far. Event claims, usage and the event log (which cannot be removed one by one) are
- * written only once the whole file checked out.
+ * written only once the whole file checked out. The import holds the world id's creation lease
+ * throughout (`worldCreationKey`), so nobody creates a world of the same id meanwhile: such a
+ * creation fails with `conflict`, as does an import of an id being created.
  */
 import { z } from "zod";
 import { Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
+import { withLease } from "../engine/lease.ts";
 import { ConflictError, SimulacraError } from "../errors.ts";
 import type { AgentScope, WorldId } from "../ids.ts";
 import type { MemoryRecord } from "../ports/memory_record.ts";
 import type { NewEvent } from "../ports/event_log.ts";
-import { type World, worldKey } from "../world/world.ts";
+import { type World, WORLD_CREATION_TTL_MS, worldCreationKey, worldKey } from "../world/world.ts";
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
@@ -68,29 +71,57 @@ const EVENT_BATCH = 500;
  * @throws as above; `store_unavailable` or `model_*` while writing (nothing left behind).
  */
 export async function importWorld(
-  deps: Pick<Deps, "storage" | "embedder">,
+  deps: Pick<Deps, "storage" | "embedder" | "sleep">,
   lines: AsyncIterable<string>,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const staging = new Staging(deps);
-  try {
-    return await readArchive(deps, lines, options, staging);
-  } catch (err) {
-    await staging.rollback(staging.worldId, staging.agents);
-    throw err;
-  }
+  const iterator = lines[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) throw lineError(1, "the file is empty");
+  const header = checkHeader(deps, parseJson(first.value, 1), 1, options);
+  const targetId = options.id ?? header.worldId;
+  return await withLease(deps, worldCreationKey(targetId), async (held) => {
+    // Under the lease nobody creates this world, so the check holds until the commit.
+    if (await deps.storage.documents.get(worldKey(targetId))) {
+      throw new ConflictError(
+        `Cannot import world "${targetId}": a world with this id exists: import with ?id=<new id> to fork it, or delete it first`,
+      );
+    }
+    const staging = new Staging(deps, targetId, held.lease);
+    try {
+      return await readBody(deps, { [Symbol.asyncIterator]: () => iterator }, {
+        header,
+        targetId,
+        options,
+        staging,
+      });
+    } catch (err) {
+      await staging.rollback();
+      throw err;
+    }
+  }, {
+    ttlMs: WORLD_CREATION_TTL_MS,
+    waitMs: 0,
+    busy: () =>
+      new ConflictError(
+        `Cannot import world "${targetId}": a world with this id is being created or imported right now: retry, or import with ?id=<new id>`,
+      ),
+  });
 }
 
-async function readArchive(
+/** The lines after the header (the first is line 2), staged and then committed. */
+async function readBody(
   deps: Pick<Deps, "storage" | "embedder">,
   lines: AsyncIterable<string>,
-  options: ImportOptions,
-  staging: Staging,
+  { header, targetId, options, staging }: {
+    header: HeaderLine;
+    targetId: WorldId;
+    options: ImportOptions;
+    staging: Staging;
+  },
 ): Promise<ImportResult> {
-  let n = 0;
-  let header: HeaderLine | null = null;
+  let n = 1;
   let world: World | null = null;
-  let targetId: WorldId | null = null;
   let usage: UsageLine | null = null;
   let end: ArchiveCounts | null = null;
   const seen: ArchiveCounts = { agents: 0, documents: 0, memories: 0, events: 0 };
@@ -114,29 +145,17 @@ async function readArchive(
       throw lineError(n, "there is a line after the end line");
     }
     const json = parseJson(text, n);
-    if (header === null) {
-      header = checkHeader(deps, json, n, options);
-      targetId = options.id ?? header.worldId;
-      // Set only after the check below: a refused id must never be rolled back.
-      if (await deps.storage.documents.get(worldKey(targetId))) {
-        throw new ConflictError(
-          `Cannot import world "${targetId}": a world with this id exists: import with ?id=<new id> to fork it, or delete it first`,
-        );
-      }
-      staging.worldId = targetId;
-      continue;
-    }
     const parsed = BodyLine.safeParse(json);
     if (!parsed.success) throw lineError(n, describe(parsed.error));
     const line = parsed.data;
     if (world === null && line.type !== "world") {
       throw lineError(n, "the world line must be second");
     }
-    const rewrite = <T>(value: T): T => renameWorld(value, header!.worldId, targetId!);
+    const rewrite = <T>(value: T): T => renameWorld(value, header.worldId, targetId);
     switch (line.type) {
       case "world":
         if (world !== null) throw lineError(n, "a second world line");
-        world = rewrite({ ...line.world, id: targetId! }) as World;
+        world = rewrite({ ...line.world, id: targetId }) as World;
         break;
       case "document": {
         if (!isWorldCollection(line.collection, line.agentId !== undefined)) {
@@ -160,7 +179,7 @@ async function readArchive(
           seen.agents++;
         }
         seen.documents++;
-        await staging.document(worldDocumentKey(targetId!, line), value);
+        await staging.document(worldDocumentKey(targetId, line), value);
         break;
       }
       case "memory": {
@@ -186,7 +205,7 @@ async function readArchive(
           await flush();
         }
         batch ??= {
-          scope: { worldId: targetId!, agentId: memory.agentId },
+          scope: { worldId: targetId, agentId: memory.agentId },
           records: [],
           vectors: [],
         };
@@ -208,7 +227,6 @@ async function readArchive(
         break;
     }
   }
-  if (header === null) throw lineError(1, "the file is empty");
   if (end === null) {
     throw lineError(n + 1, "the file ends without its end line: it is truncated");
   }
@@ -218,10 +236,10 @@ async function readArchive(
     }
   }
   await flush();
-  await staging.claims(targetId!);
-  if (usage !== null) await restoreUsage(deps, targetId!, usage);
+  await staging.claims(targetId);
+  if (usage !== null) await restoreUsage(deps, targetId, usage);
   for (let i = 0; i < events.length; i += EVENT_BATCH) {
-    await deps.storage.events.append(targetId!, events.slice(i, i + EVENT_BATCH));
+    await deps.storage.events.append(targetId, events.slice(i, i + EVENT_BATCH));
   }
   const created = await staging.commit(world!);
   return { world: created, counts: seen, reembedded };

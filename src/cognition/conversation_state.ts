@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { AgentId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
+import type { FencedWrite } from "../ports/lock.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
@@ -55,15 +56,18 @@ export function minutesSinceTalked(
   return end === undefined ? null : gameMinutes(at) - gameMinutes(end);
 }
 
-/** Records that `agentId` talked with `otherId` until the conversation's end. */
+/**
+ * Records that `agentId` talked with `otherId` until the conversation's end; with a `fence`,
+ * only while that lease (the agent's lock) is held.
+ */
 export async function saveState(
   deps: Pick<Deps, "storage">,
   world: World,
-  { agentId, otherId, conversation }: {
+  { agentId, otherId, conversation, fence }: {
     agentId: AgentId;
     otherId: AgentId;
     conversation: Conversation;
-  },
+  } & FencedWrite,
 ): Promise<void> {
   await updateDocument<ConversationState>(deps.storage.documents, stateKey(world, agentId), (
     current,
@@ -74,6 +78,7 @@ export async function saveState(
     lastTalked: { ...current?.lastTalked, [otherId]: conversation.endedAt },
   }), {
     attempts: 3,
+    fence,
     conflict:
       `Cannot record the conversation state of agent "${agentId}": it kept changing; the conversation is stored`,
   });

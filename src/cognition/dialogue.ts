@@ -5,6 +5,7 @@ import type { Deps } from "../deps.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import { SimulacraError } from "../errors.ts";
 import type { AgentId, AgentScope, WorldId } from "../ids.ts";
+import type { Lease } from "../ports/lock.ts";
 import {
   type NewMemory,
   type PreparedMemories,
@@ -66,7 +67,9 @@ function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
  * every line goes into both memory streams as a `chat` memory (heard lines with provenance
  * `told_by:<speaker name>`, own lines `self`; one importance call and one embedding call per
  * participant, each participant's memories written all at once), the transcript into the
- * "conversations" collection, and both conversation states are updated. After the locks are
+ * "conversations" collection, and both conversation states are updated; each participant's
+ * writes are fenced by its lock's lease, so a holder that lost a lock writes nothing of the
+ * talk (`LeaseLostError`). After the locks are
  * released both participants re-plan from the end of the talk; a re-plan that fails is
  * reported in `replanFailed`, not thrown, because the conversation is already stored.
  *
@@ -90,11 +93,17 @@ export async function converse(
   }
   const [first, second] = [initiator, other].sort((x, y) => (x.id < y.id ? -1 : 1));
   // Both locks are renewed while the talk's model calls run.
-  const talk = await withAgentLock(deps, scopeOf(world, first), () =>
+  const talk = await withAgentLock(deps, scopeOf(world, first), (held) =>
     withAgentLock(
       deps,
       scopeOf(world, second),
-      () => talkLocked(deps, world, { initiatorId: initiator.id, otherId: other.id, options }),
+      (alsoHeld) =>
+        talkLocked(deps, world, {
+          initiatorId: initiator.id,
+          otherId: other.id,
+          options,
+          fences: new Map([[first.id, held.lease], [second.id, alsoHeld.lease]]),
+        }),
     ));
 
   const replanFailed: AgentId[] = [];
@@ -158,10 +167,12 @@ interface Talk {
 async function talkLocked(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
-  { initiatorId, otherId, options }: {
+  { initiatorId, otherId, options, fences }: {
     initiatorId: AgentId;
     otherId: AgentId;
     options: ConverseOptions;
+    /** Each participant's lock lease, the fence of its writes. */
+    fences: ReadonlyMap<AgentId, Lease>;
   },
 ): Promise<Talk> {
   // Reload under the locks: the callers' copies may predate another request's writes.
@@ -236,34 +247,44 @@ async function talkLocked(
     await prepareMemories(deps, people[0], chatMemories(people[0], people[1], lines)),
     await prepareMemories(deps, people[1], chatMemories(people[1], people[0], lines)),
   ];
-  await writeBoth(deps, people.map((p) => scopeOf(world, p)), prepared);
+  const fenceOf = (p: Agent) => fences.get(p.id)!;
+  await writeBoth(deps, people.map((p) => scopeOf(world, p)), prepared, people.map(fenceOf));
   for (const [i, p] of people.entries()) {
-    await bumpCounters(deps, scopeOf(world, p), prepared[i]);
+    await bumpCounters(deps, scopeOf(world, p), prepared[i], fenceOf(p));
     usages.push(prepared[i].usage);
   }
   await deps.storage.documents.create(
     { collection: "conversations", scope: world.id, id: conversation.id },
     conversation,
+    { fence: fenceOf(people[0]) },
   );
-  await saveState(deps, world, { agentId: people[0].id, otherId: people[1].id, conversation });
-  await saveState(deps, world, { agentId: people[1].id, otherId: people[0].id, conversation });
+  for (const [self, partner] of [people, [people[1], people[0]]]) {
+    await saveState(deps, world, {
+      agentId: self.id,
+      otherId: partner.id,
+      conversation,
+      fence: fenceOf(self),
+    });
+  }
   return { conversation, people, usage: addUsage(...usages) };
 }
 
 /**
- * Writes each participant's memories, all or nothing (issue 14): when a write fails, the memories
- * and vectors already written (the failed one's included) are removed before the error goes up.
+ * Writes each participant's memories (each fenced by its lease), all or nothing (issue 14): when
+ * a write fails, the memories and vectors already written (the failed one's included) are
+ * removed before the error goes up.
  */
 async function writeBoth(
   deps: Pick<Deps, "storage">,
   scopes: readonly AgentScope[],
   prepared: readonly PreparedMemories[],
+  fences: readonly Lease[],
 ): Promise<void> {
   let started = 0;
   try {
     for (const [i, scope] of scopes.entries()) {
       started = i + 1;
-      await writeMemories(deps, scope, prepared[i]);
+      await writeMemories(deps, scope, prepared[i], { fence: fences[i] });
     }
   } catch (err) {
     await Promise.all(
@@ -354,6 +375,7 @@ async function bumpCounters(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
   prepared: Pick<PreparedMemories, "addedImportance" | "stillPending">,
+  fence: Lease,
 ): Promise<void> {
   await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (agent) => {
     if (agent === null) throw agentNotFound(scope);
@@ -365,6 +387,7 @@ async function bumpCounters(
   }, {
     attempts: 3,
     create: false,
+    fence,
     conflict:
       `Cannot update the counters of agent "${scope.agentId}" after a conversation: it kept changing; the conversation is stored`,
   });

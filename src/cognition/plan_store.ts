@@ -5,6 +5,7 @@ import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import { ConflictError } from "../errors.ts";
+import type { FencedWrite } from "../ports/lock.ts";
 import type { AgentScope, WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
 import { emptyUsage, type Usage } from "../model/usage.ts";
@@ -20,13 +21,18 @@ export function planKey(worldId: string, agentId: string, date: string): Documen
   return { collection: "plans", scope: worldId, id: `${agentId}:${date}` };
 }
 
-/** Creates or replaces the plan document with `next(current)`, retrying lost races. */
+/**
+ * Creates or replaces the plan document with `next(current)`, retrying lost races; with a
+ * `fence`, only while that lease is held (else `LeaseLostError`, nothing written).
+ */
 export async function writePlan(
   deps: Pick<Deps, "storage">,
   key: DocumentKey,
   next: (current: DayPlan | null) => DayPlan,
+  { fence }: FencedWrite = {},
 ): Promise<DayPlan> {
   return (await updateDocument(deps.storage.documents, key, next, {
+    fence,
     conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
   }))!;
 }
@@ -41,6 +47,7 @@ export async function cacheDecomposition(
   key: DocumentKey,
   revision: number,
   apply: (plan: DayPlan) => DayPlan | null,
+  { fence }: FencedWrite = {},
 ): Promise<DayPlan | null> {
   const stored = await updateDocument<DayPlan>(
     deps.storage.documents,
@@ -49,6 +56,7 @@ export async function cacheDecomposition(
       !current || current.revision !== revision ? undefined : apply(current) ?? undefined,
     {
       create: false,
+      fence,
       conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
     },
   );
@@ -56,11 +64,18 @@ export async function cacheDecomposition(
   return stored?.revision === revision ? stored : null;
 }
 
-/** Remembers broad items as `plan` memories: importance fixed, one embedding call, no completion. */
+/**
+ * Remembers broad items as `plan` memories: importance fixed, one embedding call, no completion;
+ * fenced by `fence` when given.
+ */
 export async function rememberItems(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   agent: Agent,
-  { plan, items, at }: { plan: DayPlan; items: readonly PlanItem[]; at: GameTime },
+  { plan, items, at, fence }: {
+    plan: DayPlan;
+    items: readonly PlanItem[];
+    at: GameTime;
+  } & FencedWrite,
 ): Promise<Usage> {
   if (items.length === 0) return emptyUsage();
   const memories: NewMemory[] = items.map((item) => ({
@@ -74,7 +89,9 @@ export async function rememberItems(
     location: item.location,
   }));
   const prepared = await prepareMemories(deps, agent, memories);
-  await writeMemories(deps, { worldId: plan.worldId as WorldId, agentId: agent.id }, prepared);
+  await writeMemories(deps, { worldId: plan.worldId as WorldId, agentId: agent.id }, prepared, {
+    fence,
+  });
   return prepared.usage;
 }
 
@@ -107,15 +124,18 @@ export async function recordAction(
   if (gameMinutes(at) < gameMinutes(world.clock.now)) return;
   const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
   try {
-    await withAgentLock(deps, scope, async () => {
+    await withAgentLock(deps, scope, async (held) => {
       const doc = await loadAgent(deps, scope);
       if (doc.value.action === action.description && doc.value.location === action.location) {
         return;
       }
       const next = { ...doc.value, action: action.description, location: action.location };
-      await deps.storage.documents.replace(agentKey(scope), next, doc.version);
+      await deps.storage.documents.replace(agentKey(scope), next, doc.version, {
+        fence: held.lease,
+      });
     }, { waitMs: RECORD_WAIT_MS });
   } catch (err) {
+    // Best effort: a busy agent, or a lease lost meanwhile (nothing written), skips the record.
     if (!(err instanceof ConflictError)) throw err;
   }
 }

@@ -7,7 +7,8 @@
  */
 import { type Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError } from "../errors.ts";
+import { ConflictError, LeaseLostError } from "../errors.ts";
+import type { FencedWrite } from "../ports/lock.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import { buildDayPlanPrompt } from "../prompts/day_plan.ts";
 import { GameTime } from "../time/game_time.ts";
@@ -56,14 +57,20 @@ export async function makeDayPlan(
   world: World,
   agent: Agent,
   date: string,
+  { fence }: FencedWrite = {},
 ): Promise<{ plan: DayPlan; usage: Usage }> {
   const draft = await draftDayPlan(deps, world, agent, date);
   const key = planKey(world.id, agent.id, date);
   const plan = await writePlan(deps, key, (current) => ({
     ...draft.plan,
     revision: (current?.revision ?? 0) + 1,
-  }));
-  const remembered = await rememberItems(deps, agent, { plan, items: plan.items, at: plan.madeAt });
+  }), { fence });
+  const remembered = await rememberItems(deps, agent, {
+    plan,
+    items: plan.items,
+    at: plan.madeAt,
+    fence,
+  });
   return { plan, usage: addUsage(draft.usage, remembered) };
 }
 
@@ -79,6 +86,7 @@ export async function makeDayPlan(
  * Also records the action as `agent.action` and its location as `agent.location`, under the
  * agent's lock (do not call this while holding it), unless `at` is earlier than the world clock
  * (looking back does not move the agent) or the agent stays busy (the record is best effort).
+ * Plan writes are fenced by `fence` when given (the lease of the step or request doing this).
  * @throws `model_*`, `store_unavailable`, `conflict` when the plan keeps changing meanwhile.
  * @see SPEC §5 "Decompose top-down … just in time"; Park et al. 2023 §4.3 and App. A (plans are
  * decomposed just in time because they change).
@@ -88,6 +96,7 @@ export async function currentAction(
   world: World,
   agent: Agent,
   at: GameTime,
+  { fence }: FencedWrite = {},
 ): Promise<{ action: PlannedAction | null; usage: Usage; plans: PlanMade[] }> {
   const date = at.slice(0, 10);
   const minute = Math.floor(minuteOfDay(date, at));
@@ -95,7 +104,7 @@ export async function currentAction(
   let usage = emptyUsage();
   const plans: PlanMade[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
-    const ensured = await ensurePlan(deps, world, agent, date);
+    const ensured = await ensurePlan(deps, world, agent, date, { fence });
     usage = addUsage(usage, ensured.usage);
     plans.push(...ensured.plans);
     let plan = ensured.plan;
@@ -130,6 +139,7 @@ export async function currentAction(
         key,
         plan.revision,
         (p) => p.items[index].chunks === null ? withItem(p, index, { chunks: made.chunks }) : null,
+        { fence },
       );
       if (cached === null) continue; // re-planned meanwhile: start over on the new plan
       plan = cached;
@@ -155,6 +165,7 @@ export async function currentAction(
           p.items[index].chunks?.[c]?.actions === null
             ? withChunk(p, index, c, made.actions)
             : null,
+        { fence },
       );
       if (cached === null) continue;
       plan = cached;
@@ -177,7 +188,7 @@ export async function currentAction(
  * passed); cached decompositions before the cut stay, everything after it is replaced. Together
  * the day keeps at most 8 broad items, except that a re-plan inside the eighth item adds one.
  * Makes the day plan first when there is none. New items become `plan` memories made at `from`.
- * With less than 5 minutes of the day left, nothing changes.
+ * With less than 5 minutes of the day left, nothing changes. Writes are fenced by `fence`.
  * @throws `model_*`, `store_unavailable`, `conflict` when another re-plan of the same day wins.
  * @see SPEC §5 "A reaction regenerates the plan from now"; Park et al. 2023 §4.3.
  */
@@ -187,10 +198,11 @@ export async function replanFrom(
   agent: Agent,
   from: GameTime,
   reason: string,
+  { fence }: FencedWrite = {},
 ): Promise<{ plan: DayPlan; usage: Usage; plans: PlanMade[] }> {
   const date = from.slice(0, 10);
   const minute = Math.floor(minuteOfDay(date, from));
-  const ensured = await ensurePlan(deps, world, agent, date);
+  const ensured = await ensurePlan(deps, world, agent, date, { fence });
   let usage = ensured.usage;
   const plans = ensured.plans;
   const base = ensured.plan;
@@ -245,8 +257,11 @@ export async function replanFrom(
       revision: current.revision + 1,
       replans: [...current.replans, { from, reason }],
     };
-  });
-  usage = addUsage(usage, await rememberItems(deps, agent, { plan, items: fresh, at: from }));
+  }, { fence });
+  usage = addUsage(
+    usage,
+    await rememberItems(deps, agent, { plan, items: fresh, at: from, fence }),
+  );
   return { plan, usage, plans };
 }
 
@@ -298,6 +313,7 @@ async function ensurePlan(
   world: World,
   agent: Agent,
   date: string,
+  { fence }: FencedWrite,
 ): Promise<{ plan: DayPlan; usage: Usage; plans: PlanMade[] }> {
   const key = planKey(world.id, agent.id, date);
   const stored = await deps.storage.documents.get<DayPlan>(key);
@@ -305,9 +321,9 @@ async function ensurePlan(
   const draft = await draftDayPlan(deps, world, agent, date);
   const plans: PlanMade[] = [{ agentId: agent.id, date, replan: false }];
   try {
-    await deps.storage.documents.create(key, draft.plan);
+    await deps.storage.documents.create(key, draft.plan, { fence });
   } catch (err) {
-    if (!(err instanceof ConflictError)) throw err;
+    if (!(err instanceof ConflictError) || err instanceof LeaseLostError) throw err;
     // A concurrent request made the plan first: use it, and forget ours.
     const winner = await deps.storage.documents.get<DayPlan>(key);
     if (winner) return { plan: winner.value, usage: draft.usage, plans };
@@ -317,6 +333,7 @@ async function ensurePlan(
     plan: draft.plan,
     items: draft.plan.items,
     at: draft.plan.madeAt,
+    fence,
   });
   return { plan: draft.plan, usage: addUsage(draft.usage, remembered), plans };
 }

@@ -56,7 +56,10 @@ export const SimulationSummary = z
       tokensPerAgentDay: z.number(),
       met: z.boolean(),
     }),
-    setup: UsageCounts.meta({ description: "Calls made creating the town (seed importance)" }),
+    setup: UsageCounts.meta({
+      description:
+        "Calls made creating the town: none, it is loaded from the template's archive (embedding calls only with another embedder)",
+    }),
     byOperation: z.record(z.string(), UsageCounts).meta({
       description: "Calls of the ticks by operation, most calls first",
     }),

@@ -3,6 +3,7 @@
  * world-scoped collection must be named here: the deletion tests scan every store afterwards
  * and fail on anything left behind.
  */
+import { agentIdempotencyScope } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import type { AgentScope, WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
@@ -23,11 +24,6 @@ export const WORLD_COLLECTIONS = [
 
 /** Documents keyed by the agent id within its world's scope. */
 const AGENT_DOCUMENTS = ["agents", "personas", "perception", "conversation_state", "summaries"];
-
-/** The idempotency scope of an agent's perceived event ids. */
-export function agentIdempotencyScope(scope: AgentScope): string {
-  return `${scope.worldId}/${scope.agentId}`;
-}
 
 /** The document scope of an agent's reply sessions. */
 export function replySessionScope(scope: AgentScope): string {

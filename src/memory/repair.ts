@@ -2,7 +2,10 @@
  * @module Repair: memories without a vector get one again, vectors without a memory go. A
  * memory is written after its vector, so neither should exist; this finds and fixes what a
  * crash between two stores, or an older build, may have left. Runs over one agent (under its
- * lock, so no write is half-way while it looks), one world, or the whole store.
+ * lock, so no write is half-way while it looks), one world, or the whole store. The start-up
+ * sweep is quick: it first counts every agent's memories and vectors (on the hosted backend one
+ * pipelined Redis request and one Vector request for the whole store) and sweeps only agents
+ * whose counts differ.
  */
 import { listAgents } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
@@ -21,6 +24,20 @@ export interface RepairReport {
   reembedded: number;
   /** Vectors that had no memory and were deleted. */
   orphanVectorsDeleted: number;
+  /** Agents swept record by record (all of them, unless `quick`). */
+  swept: number;
+}
+
+/** Options of {@linkcode repairStore}. */
+export interface RepairOptions {
+  /** Only these worlds. @default every world */
+  worlds?: readonly WorldId[];
+  /**
+   * Sweep only agents whose memory and vector counts differ (what a crash between the two
+   * writes leaves). Misses only an agent that lost a vector and kept an orphan one, which the
+   * full sweep finds. @default false
+   */
+  quick?: boolean;
 }
 
 /** Texts embedded per call. */
@@ -55,7 +72,7 @@ export async function embedAgain(
 export async function repairAgent(
   deps: Pick<Deps, "storage" | "embedder" | "sleep">,
   scope: AgentScope,
-): Promise<Omit<RepairReport, "worlds" | "agents">> {
+): Promise<Omit<RepairReport, "worlds" | "agents" | "swept">> {
   return await withAgentLock(deps, scope, async () => {
     const records = await deps.storage.memories.all(scope);
     const vectorIds = new Set<string>(await deps.storage.vectors.ids(scope));
@@ -72,28 +89,43 @@ export async function repairAgent(
   });
 }
 
-/** Repairs every agent of every world (or of the worlds named). */
+/** Repairs every agent of every world (or of the worlds named); see {@linkcode RepairOptions}. */
 export async function repairStore(
   deps: Pick<Deps, "storage" | "embedder" | "sleep">,
-  options: { worlds?: readonly WorldId[] } = {},
+  options: RepairOptions = {},
 ): Promise<RepairReport> {
+  const worlds = options.worlds ?? (await listWorlds(deps)).map((w) => w.id as WorldId);
+  // Started together, the listings (and the counts below) go out as one request where the
+  // backend batches reads.
+  const agents = await Promise.all(worlds.map((worldId) => listAgents(deps, worldId)));
+  const scopes: AgentScope[] = worlds.flatMap((worldId, i) =>
+    agents[i].map((agent) => ({ worldId, agentId: agent.id as AgentId }))
+  );
   const report: RepairReport = {
-    worlds: 0,
-    agents: 0,
+    worlds: worlds.length,
+    agents: scopes.length,
     memories: 0,
     reembedded: 0,
     orphanVectorsDeleted: 0,
+    swept: 0,
   };
-  const worlds = options.worlds ?? (await listWorlds(deps)).map((w) => w.id as WorldId);
-  for (const worldId of worlds) {
-    report.worlds++;
-    for (const agent of await listAgents(deps, worldId)) {
-      report.agents++;
-      const fixed = await repairAgent(deps, { worldId, agentId: agent.id as AgentId });
-      report.memories += fixed.memories;
-      report.reembedded += fixed.reembedded;
-      report.orphanVectorsDeleted += fixed.orphanVectorsDeleted;
-    }
+  let todo = scopes;
+  if (options.quick) {
+    const [memories, vectors] = await Promise.all([
+      Promise.all(scopes.map((scope) => deps.storage.memories.count(scope))),
+      deps.storage.vectors.counts(scopes),
+    ]);
+    const differ = scopes.map((_, i) => memories[i] !== vectors[i]);
+    todo = scopes.filter((_, i) => differ[i]);
+    // Agents swept below count their memories as they read them.
+    report.memories = memories.reduce((sum, n, i) => sum + (differ[i] ? 0 : n), 0);
+  }
+  for (const scope of todo) {
+    report.swept++;
+    const fixed = await repairAgent(deps, scope);
+    report.memories += fixed.memories;
+    report.reembedded += fixed.reembedded;
+    report.orphanVectorsDeleted += fixed.orphanVectorsDeleted;
   }
   return report;
 }

@@ -8,8 +8,8 @@ import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld } from "../world/world.ts";
 import { MemoryKind, MemoryRecord } from "../ports/memory_record.ts";
-import type { MemoryRankFields } from "../ports/memory_store.ts";
 import { rankColumns, type Scored } from "./scoring.ts";
+import { rankFromCandidates } from "./candidates.ts";
 import { resolveWeights, type Weights, WeightsOrPreset } from "../world/retrieval_weights.ts";
 
 /** The body of `POST …/agents/{agent}/retrieve`. */
@@ -49,12 +49,16 @@ export const RetrieveResult = z
   .meta({ id: "RetrieveResult" });
 export type RetrieveResult = z.infer<typeof RetrieveResult>;
 
-/**
- * How many candidates each source contributes on backends without exhaustive search. Vector
- * hits are cheap (ids and scores; Upstash caps topK at 1000); on a synthetic 10,000-memory
- * stream these sizes give recall@10 ≈ 0.99 against exact scoring (500 vector hits: 0.96).
- */
-export const CANDIDATES = { vector: 1000, recent: 100, important: 100 } as const;
+/** What {@linkcode rankMemories} found. */
+export interface Ranking {
+  ranked: Scored[];
+  /** How many memories were scored. */
+  candidates: number;
+  /** Whether every memory was scored. */
+  exact: boolean;
+  /** Whether no memory left unscored could rank above those returned (`CandidateRanking`). */
+  bounded: boolean;
+}
 
 /** Options for {@linkcode rankMemories}. */
 export interface RankMemoriesOptions {
@@ -84,12 +88,11 @@ export interface RankMemoriesOptions {
  * 0.4 ms at 10,000 memories and 4 ms at 100,000 with the local embedder's sparse vectors;
  * `tests/bench/memory_bench.ts`).
  *
- * Otherwise candidates are the vector top-K in the agent's scope ∪ the most recently accessed ∪
- * the most important (sorted sets), rescored with the same formula: recency and importance
- * leaders are always in, relevance leaders come from the vector search, so the exact top-k is
- * almost always among them (recall is measured in the tests). Candidates are scored from their
- * rank fields (`MemoryStore.rankFields`) and, outside the vector hits, `VectorIndex.cosines`;
- * full records are read only for the k returned.
+ * Otherwise {@linkcode rankFromCandidates} ranks the vector top-K in the agent's scope ∪ the
+ * most recently accessed ∪ the most important (sorted sets), normalised over the ranges of all
+ * the agent's memories, and tells whether the memories it left out provably rank below (recall
+ * is measured in `tests/src/memory/retrieval_recall_test.ts`); full records are read only for
+ * the k returned.
  *
  * A candidate without a vector is never scored as unrelated: its vector is looked up, or the
  * memory embedded again (issue 14), and the candidates ranked again; only then are the returned
@@ -102,7 +105,7 @@ export async function rankMemories(
   scope: AgentScope,
   query: Float32Array,
   options: RankMemoriesOptions,
-): Promise<{ ranked: Scored[]; candidates: number; exact: boolean }> {
+): Promise<Ranking> {
   let result = await rankOnce(deps, scope, query, { ...options, repairFirst: true });
   if (result.withoutVector.length > 0) {
     // A memory without a vector would score as unrelated. Its vector may exist yet be missing
@@ -119,8 +122,8 @@ export async function rankMemories(
     }
     result = await rankOnce(deps, scope, query, { ...options, known: found });
   }
-  const { ranked, candidates, exact } = result;
-  return { ranked, candidates, exact };
+  const { ranked, candidates, exact, bounded } = result;
+  return { ranked, candidates, exact, bounded };
 }
 
 /** One ranking pass of {@linkcode rankMemories}. */
@@ -136,8 +139,8 @@ async function rankOnce(
   scope: AgentScope,
   query: Float32Array,
   options: RankOnceOptions,
-): Promise<{ ranked: Scored[]; candidates: number; exact: boolean; withoutVector: MemoryId[] }> {
-  const { memories, vectors } = deps.storage;
+): Promise<Ranking & { withoutVector: MemoryId[] }> {
+  const { memories } = deps.storage;
   if (deps.storage.scanMemories) {
     const scanned = await deps.storage.scanMemories(scope, query, {
       kinds: options.kinds,
@@ -145,6 +148,7 @@ async function rankOnce(
         ranked: rankColumns(columns, { ...options, limit: options.k }),
         candidates: columns.records.length,
         exact: true,
+        bounded: true,
         withoutVector: [...columns.withoutVector],
       }),
     });
@@ -158,35 +162,11 @@ async function rankOnce(
     }
     return scanned;
   }
-  const [matches, recent, important] = await Promise.all([
-    vectors.query(scope, query, CANDIDATES.vector),
-    memories.top(scope, "lastAccessed", CANDIDATES.recent),
-    memories.top(scope, "importance", CANDIDATES.important),
-  ]);
-  const cosine = new Map<string, number>(options.known);
-  for (const m of matches) cosine.set(m.id, m.score);
-  const ids = [...new Set<MemoryId>([...matches.map((m) => m.id), ...recent, ...important])];
-  // A query answered with fewer than it asked for returned every vector of the scope: the
-  // other candidates have none, or one not yet searchable (`rankMemories` looks them up).
-  const outside = matches.length < CANDIDATES.vector ? [] : ids.filter((id) => !cosine.has(id));
-  // Score the candidates from their rank fields, with the cosines of those outside the vector
-  // hits (both reads go out together); full records only for the k returned.
-  const [fields, outsideCosines] = await Promise.all([
-    memories.rankFields(scope, ids, { kinds: options.kinds }),
-    vectors.cosines(scope, outside, query),
-  ]);
-  for (const [id, score] of outsideCosines) cosine.set(id, score);
-  const rows = fields.filter((r): r is MemoryRankFields => r !== null);
-  const withoutVector = rows.filter((r) => !cosine.has(r.id)).map((r) => r.id);
-  if (options.repairFirst && withoutVector.length > 0) {
-    return { ranked: [], candidates: rows.length, exact: false, withoutVector };
+  const found = await rankFromCandidates(deps.storage, scope, query, options);
+  if (options.repairFirst && found.withoutVector.length > 0) {
+    return { ...found, ranked: [], exact: false };
   }
-  const slim = rankColumns({
-    records: rows,
-    cosines: rows.map((r) => cosine.get(r.id) ?? 0),
-    accessedMinutes: rows.map((r) => r.accessedMinutes),
-    importance: rows.map((r) => r.importance),
-  }, { ...options, limit: options.k });
+  const slim = found.ranked;
   const chosen = slim.map((s) => s.memory.id);
   const [records] = await Promise.all([
     memories.getMany(scope, chosen),
@@ -198,7 +178,7 @@ async function rankOnce(
     const memory = records[i];
     if (memory) ranked.push({ ...s, memory });
   });
-  return { ranked, candidates: rows.length, exact: false, withoutVector };
+  return { ...found, ranked, exact: false };
 }
 
 /** The ids to mark accessed: those not in `options.marked`, which then holds them too. */

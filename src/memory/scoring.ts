@@ -37,6 +37,20 @@ export interface RankOptions {
   decay?: number;
   /** Return only the best `limit`. @default all */
   limit?: number;
+  /**
+   * Normalise over these ranges too (each widened to the candidates' own): the ranges of all
+   * the memories when only some are candidates, so that candidates score as exactly as if
+   * every memory were ranked. @default the candidates' ranges
+   */
+  bounds?: ComponentBounds;
+}
+
+/** The [lowest, highest] raw value of each component, for {@linkcode RankOptions.bounds}. */
+export interface ComponentBounds {
+  accessedMinutes: readonly [number, number];
+  importance: readonly [number, number];
+  /** Absent: the candidates' own range. */
+  cosine?: readonly [number, number];
 }
 
 /**
@@ -122,10 +136,24 @@ export function rankColumns<R extends RankedRow>(
     if (c < cMin) cMin = c;
     if (c > cMax) cMax = c;
   }
+  const bounds = options.bounds;
+  if (bounds) {
+    for (const minutes of bounds.accessedMinutes) {
+      const x = Math.max(0, (atMin - minutes) / 60) * logDecay;
+      if (x < xMin) xMin = x;
+      if (x > xMax) xMax = x;
+    }
+    iMin = Math.min(iMin, bounds.importance[0]);
+    iMax = Math.max(iMax, bounds.importance[1]);
+    if (bounds.cosine) {
+      cMin = Math.min(cMin, finite(bounds.cosine[0]));
+      cMax = Math.max(cMax, finite(bounds.cosine[1]));
+    }
+  }
   // Also true when every exponent is NaN (xMin > xMax).
   const exhaustive = !(xMin >= -EXP_SAFE && xMax <= EXP_SAFE && xMin <= xMax);
 
-  let rMin = Infinity, rMax = -Infinity;
+  let rMin = bounds ? Math.exp(xMin) : Infinity, rMax = bounds ? Math.exp(xMax) : -Infinity;
   let lastX = NaN, lastExp = NaN;
   for (let i = 0; i < n; i++) {
     const x = Math.max(0, (atMin - accessedMinutes[i]) / 60) * logDecay;

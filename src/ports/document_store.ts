@@ -26,8 +26,11 @@ export interface DocumentStore {
   /** Every document of a collection within a scope, ordered by id. */
   list<T>(collection: string, scope: string): Promise<Versioned<T>[]>;
 
-  /** Creates a document at version 1. Throws `conflict` when it exists. */
-  create<T>(key: DocumentKey, value: T): Promise<Versioned<T>>;
+  /**
+   * Creates a document at version 1. Throws `conflict` when it exists. With `options.fence`,
+   * creates only while that lease is held, or throws `LeaseLostError` and writes nothing.
+   */
+  create<T>(key: DocumentKey, value: T, options?: FencedWrite): Promise<Versioned<T>>;
 
   /**
    * Replaces a document only if its stored version is `expectedVersion` (atomic). Returns the

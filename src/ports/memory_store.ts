@@ -34,6 +34,16 @@ export interface MemoryRankFields {
 /** The orders a store keeps sorted per agent. */
 export type MemoryIndex = "lastAccessed" | "importance" | "created";
 
+/** The head of a sorted index with its scores, and the index's lowest score. */
+export interface IndexLeaders {
+  /** The top ids, highest first. */
+  ids: MemoryId[];
+  /** Their scores: game minutes (`lastAccessed`, `created`) or importance. */
+  scores: number[];
+  /** The lowest score of any of the agent's memories; null when it has none. */
+  lowest: number | null;
+}
+
 /**
  * Records of each agent's memory stream. Every method takes the agent's scope first; a record
  * of one scope is never returned through another. All methods throw `store_unavailable` when
@@ -91,6 +101,12 @@ export interface MemoryStore {
 
   /** The ids of the top `n` memories by an index, highest first (latest access, most important, newest). */
   top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]>;
+
+  /**
+   * As `top`, with each id's score and the index's lowest score: the range a retrieval
+   * normalises by, and a bound on every memory below the top `n`.
+   */
+  leaders(scope: AgentScope, index: MemoryIndex, n: number): Promise<IndexLeaders>;
 
   /**
    * Removes memories (records and every index entry), all or none; ids that do not exist are

@@ -3,7 +3,7 @@
  * by compare-and-set, and on a lost race read again. Every document update in `src/` goes
  * through it, so contention always ends the same way: a `ConflictError`.
  */
-import { ConflictError } from "../errors.ts";
+import { ConflictError, LeaseLostError } from "../errors.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "./document_store.ts";
 import type { Lease } from "./lock.ts";
 
@@ -18,8 +18,8 @@ export interface UpdateDocumentOptions<T> {
   /** The message of the `ConflictError` thrown when writes keep losing. */
   conflict?: string;
   /**
-   * A lease the write needs: a replace commits only while it is held, else `LeaseLostError`
-   * (a fenced write, see `lock.ts`). Creating a missing document is not fenced.
+   * A lease the write needs: a replace or create commits only while it is held, else
+   * `LeaseLostError` (a fenced write, see `lock.ts`).
    */
   fence?: Lease;
 }
@@ -51,10 +51,11 @@ export async function updateDocument<T>(
     }
     if (options.create === false) continue;
     try {
-      await store.create(key, next);
+      await store.create(key, next, { fence: options.fence });
       return next;
     } catch (err) {
-      if (!(err instanceof ConflictError)) throw err; // created meanwhile: read it again
+      // Created meanwhile: read it again (a lost lease is no race to retry).
+      if (!(err instanceof ConflictError) || err instanceof LeaseLostError) throw err;
     }
   }
   throw new ConflictError(

@@ -13,6 +13,14 @@ export interface VectorMatch {
   score: number;
 }
 
+/** What {@linkcode VectorIndex.search} finds. */
+export interface VectorSearch {
+  /** The `topK` most cosine-similar vectors, best first. */
+  matches: VectorMatch[];
+  /** The least cosine of any vector in the scope with the query; null when it has none. */
+  lowest: number | null;
+}
+
 /**
  * Embeddings keyed by memory id within an agent's scope. Vectors of one scope are never
  * matched from another. Throws `store_unavailable` when the backend fails.
@@ -26,6 +34,12 @@ export interface VectorIndex {
 
   /** The `topK` most cosine-similar vectors in the scope, best first. */
   query(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorMatch[]>;
+
+  /**
+   * As `query`, with the least cosine in the scope too (the range a retrieval normalises by);
+   * one request on the hosted backend.
+   */
+  search(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorSearch>;
 
   /** The stored vectors of these ids (missing ids are left out). */
   fetch(scope: AgentScope, ids: readonly MemoryId[]): Promise<VectorEntry[]>;
@@ -54,6 +68,12 @@ export interface VectorIndex {
 
   /** Every memory id that has a vector in the scope, in no particular order. */
   ids(scope: AgentScope): Promise<MemoryId[]>;
+
+  /**
+   * How many vectors each scope holds, in the order asked: the repair sweep's cheap first pass
+   * (one request for all scopes on the hosted backend).
+   */
+  counts(scopes: readonly AgentScope[]): Promise<number[]>;
 
   /** Removes vectors; ids that do not exist are ignored. */
   delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void>;

@@ -1,15 +1,16 @@
 /**
- * @module Who talks to whom in a tick, decided before the steps in agent-id order, and the model
- * wrapper that passes the world's seed: what makes a tick replay the same at any concurrency.
+ * @module Who talks to whom in a tick, paired before the steps in agent-id order; each pair's
+ * decision, made once by the first step of the pair; and the model wrapper that passes the
+ * world's seed: what makes a tick replay the same at any concurrency.
  */
-import { type Agent, loadAgent } from "../agents/agent.ts";
+import { type Agent, agentIdempotencyScope, loadAgent } from "../agents/agent.ts";
 import { readConversationState } from "../cognition/conversation_state.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import type { Deps } from "../deps.ts";
-import { mapBounded } from "../engine/pool.ts";
-import type { TickFrame } from "../engine/tick_engine.ts";
-import type { AgentId, AgentScope, WorldId } from "../ids.ts";
+import { errorFields, type TickFrame } from "../engine/tick_engine.ts";
+import { type ErrorCode, SimulacraError } from "../errors.ts";
+import type { AgentId, WorldId } from "../ids.ts";
 import { gameMinutes } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
 import type { Sighting } from "./perception.ts";
@@ -22,7 +23,7 @@ export interface Triggered {
   trigger?: { observed: Sighting } | { objects: Sighting[] };
 }
 
-/** A decision about a newly seen agent, made before the steps; `error` when it failed. */
+/** A decision about a newly seen agent; `error` when it failed. */
 export interface PairedReaction {
   result?: ReactionResult & { plans: PlanMade[] };
   error?: unknown;
@@ -55,6 +56,7 @@ export function byAgent(a: string, b: string): number {
  * step runs first: each agent without an object trigger takes the first newcomer in its view who
  * is not already taken, and neither talked within the world's `talkCooldownMinutes`. Both are
  * then taken: nobody is in two decisions, and two agents who see each other arrive decide once.
+ * The choice is the decider's `trigger` (the sighting it decides about).
  */
 export async function pairNewcomers(
   deps: Pick<Deps, "storage">,
@@ -62,7 +64,7 @@ export async function pairNewcomers(
   agents: readonly Agent[],
   views: ReadonlyMap<string, Triggered>,
   newcomers: ReadonlyMap<string, Sighting[]>,
-): Promise<{ agent: Agent; observed: Sighting }[]> {
+): Promise<void> {
   const taken = new Set<string>();
   const lately = new Map<string, boolean>();
   const talked = async (id: AgentId) => {
@@ -73,7 +75,6 @@ export async function pairNewcomers(
     }
     return known;
   };
-  const pairs: { agent: Agent; observed: Sighting }[] = [];
   for (const agent of [...agents].sort((a, b) => byAgent(a.id, b.id))) {
     const view = views.get(agent.id)!;
     if (view.trigger !== undefined || taken.has(agent.id)) continue;
@@ -85,42 +86,106 @@ export async function pairNewcomers(
       view.trigger = { observed: sighting };
       taken.add(agent.id);
       taken.add(other);
-      pairs.push({ agent, observed: sighting });
       break;
     }
   }
-  return pairs;
+}
+
+/** A pair's decision as stored for its tick: the result, or the error the decider reports. */
+interface StoredDecision {
+  result?: PairedReaction["result"];
+  error?: { code: ErrorCode; message: string };
+}
+
+/** A tick's pair decision is kept with the deciding agent's claims, so it goes with the agent. */
+function decisionKey(tickId: string): string {
+  return `tick:${tickId}:pair`;
 }
 
 /**
- * Decides about every pair's newcomer (and holds the conversations that follow) before the
- * steps, pairs at once up to the tick's concurrency. A pair touches only its two agents, so
- * the outcome does not depend on how the pairs or the steps interleave.
+ * The decision (and the conversation that follows) of the pair `agentId` is in this tick, as
+ * its deciding agent or as the newcomer that agent saw; undefined when it is in none. The first
+ * step of either agent makes it, before anything else of that step, and the other step awaits
+ * it (`decisions` holds what this invocation started): so on the queue it runs inside the
+ * pair's own message, and in process before both steps, as before. A pair touches only its two
+ * agents, so the outcome does not depend on how the steps of other agents interleave.
+ *
+ * Made once per tick: the outcome (a failure too) is stored under (deciding agent, tick id)
+ * and a retried step reads it back instead of holding the conversation again. A step stopped
+ * between the conversation and that write decides again, and then meets the conversation
+ * stored (both agents are talking until it ends): vetoed, no second conversation.
  */
-export async function decidePairs(
+export function pairDecision(
   deps: Deps,
   frame: TickFrame<World>,
-  pairs: readonly { agent: Agent; observed: Sighting }[],
-): Promise<Map<string, PairedReaction>> {
-  const d = withSeed(deps, frame.world.settings.seed);
-  const decided = await mapBounded(
-    pairs,
-    frame.concurrency,
-    async ({ agent, observed }): Promise<PairedReaction> => {
-      const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agent.id };
-      try {
-        const fresh = (await loadAgent(d, scope)).value;
-        const result = await decideReaction(d, { world: frame.world, agent: fresh, at: frame.to }, {
-          observations: [observed.text],
-          observed: observed.observed!,
-        });
-        return { result };
-      } catch (error) {
-        return { error };
-      }
-    },
-  );
-  return new Map(pairs.map((p, i) => [p.agent.id, decided[i]]));
+  shared: {
+    views: ReadonlyMap<string, Triggered>;
+    decisions: Map<string, Promise<PairedReaction>>;
+  },
+  agentId: string,
+): Promise<PairedReaction> | undefined {
+  const pair = pairOf(shared.views, agentId);
+  if (pair === undefined) return undefined;
+  let decision = shared.decisions.get(pair.decider);
+  if (decision === undefined) {
+    decision = decideOnce(deps, frame, pair.decider as AgentId, pair.observed);
+    shared.decisions.set(pair.decider, decision);
+  }
+  return decision;
+}
+
+/** The pair `agentId` is in: its deciding agent and the sighting that agent decides about. */
+function pairOf(
+  views: ReadonlyMap<string, Triggered>,
+  agentId: string,
+): { decider: string; observed: Sighting } | undefined {
+  for (const [decider, view] of views) {
+    const trigger = view.trigger;
+    if (trigger === undefined || !("observed" in trigger)) continue;
+    if (decider === agentId || trigger.observed.observed?.agentId === agentId) {
+      return { decider, observed: trigger.observed };
+    }
+  }
+  return undefined;
+}
+
+async function decideOnce(
+  deps: Deps,
+  frame: TickFrame<World>,
+  decider: AgentId,
+  observed: Sighting,
+): Promise<PairedReaction> {
+  const scope = agentIdempotencyScope({ worldId: frame.world.id as WorldId, agentId: decider });
+  const key = decisionKey(frame.tickId);
+  const stored = await deps.storage.idempotency.get<StoredDecision>(scope, key);
+  if (stored !== null) return fromStored(stored);
+  let decided: PairedReaction;
+  try {
+    const agent = (await loadAgent(deps, { worldId: frame.world.id as WorldId, agentId: decider }))
+      .value;
+    decided = {
+      result: await decideReaction(deps, { world: frame.world, agent, at: frame.to }, {
+        observations: [observed.text],
+        observed: observed.observed!,
+      }),
+    };
+  } catch (error) {
+    decided = { error };
+  }
+  const claim = await deps.storage.idempotency.claim(scope, key, toStored(decided));
+  return claim.created ? decided : fromStored(claim.value);
+}
+
+function toStored(decided: PairedReaction): StoredDecision {
+  if (decided.error === undefined) return { result: decided.result };
+  const { code, error } = errorFields(decided.error);
+  return { error: { code, message: error } };
+}
+
+function fromStored(stored: StoredDecision): PairedReaction {
+  return stored.error === undefined
+    ? { result: stored.result }
+    : { error: new SimulacraError(stored.error.code, stored.error.message) };
 }
 
 /**

@@ -5,7 +5,9 @@
  * (talks, re-plans or carries on) → acts along its plan → reflects when due; after the steps,
  * the objects agents started using change state in one call.
  *
- * The shared work before the steps is in `tick_prepare.ts`.
+ * The shared work before the steps is in `tick_prepare.ts`. Two agents paired this tick (one saw
+ * the other arrive) have the pair's decision and conversation made first, once for both, by
+ * whichever step of the two starts first (`_talk_pairs.ts`).
  *
  * The engine holds a per-agent step lease around each step. The agent's own lock is taken by
  * the cognition functions themselves (perceive, planning, dialogue, reflection), so a step never
@@ -35,7 +37,7 @@ import { saveSeen, type Seen } from "./perception.ts";
 import type { World } from "../world/world.ts";
 import { worldTickClock } from "../world/clock.ts";
 import { AgentView, prepare, textKey, TickShared } from "./tick_prepare.ts";
-import { byAgent, withSeed } from "./_talk_pairs.ts";
+import { byAgent, pairDecision, type PairedReaction, withSeed } from "./_talk_pairs.ts";
 
 /** What one agent did in a tick. */
 export const AgentStepSummary = z
@@ -134,6 +136,9 @@ async function step(
   };
   let failed = false;
   try {
+    // 0. The decision of the pair it is in (and the conversation), before either agent goes on.
+    const paired = await pairDecision(deps, frame, shared, agent.id);
+
     // 1. Perceive what is new in its area (event ids make a repeated tick harmless).
     const { sightings, next } = view.perception;
     if (sightings.length > 0) {
@@ -174,7 +179,7 @@ async function step(
     const current = (await loadAgent(deps, scope)).value;
 
     // 2. React to a newcomer or to objects someone changed; at most one conversation per agent.
-    const reaction = await react(deps, frame, current, view, shared);
+    const reaction = await react(deps, frame, current, view, paired);
     if (reaction) {
       usages.push(reaction.usage);
       plans.push(...reaction.plans);
@@ -290,14 +295,14 @@ async function step(
 
 /**
  * The decision about the view's trigger, if any: about objects it is made now; about a newcomer
- * it was made before the steps. Null when there is nothing to decide.
+ * it is the pair's, made before the step went on. Null when there is nothing to decide.
  */
 async function react(
   deps: Deps,
   frame: TickFrame<World>,
   agent: Agent,
   view: AgentView,
-  shared: TickShared,
+  paired: PairedReaction | undefined,
 ): Promise<(ReactionResult & { plans: PlanMade[] }) | null> {
   const trigger = view.trigger;
   if (!trigger) return null;
@@ -306,7 +311,7 @@ async function react(
       observations: trigger.objects.map((s) => s.text),
     });
   }
-  const paired = shared.paired.get(agent.id);
+  // Only a pair's deciding agent has a newcomer trigger: the decision is its own.
   if (paired?.error !== undefined) throw paired.error;
   return paired?.result ?? null;
 }

@@ -1,9 +1,10 @@
 /**
  * @module The agent tick behaviour made ready for the queue: agents paired to talk this tick
- * (one saw the other arrive) are one message, so no step waits on another's lock; the shared
- * preparation (views, scores, and the pairs' decisions made in agent-id order before the steps,
- * as the in-process tick makes them) travels as JSON in the tick's plan, and the objects each
- * step put to use come back for the close.
+ * (one saw the other arrive) are one message, so no step waits on another's lock, and the pair's
+ * decision and conversation run in that message, in its first step (`pairDecision`), not while
+ * the tick is planned. The shared preparation (views with who is paired with whom, and scores)
+ * travels as JSON in the tick's plan, and the objects each step put to use come back for the
+ * close.
  */
 import { type Agent, loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
@@ -13,22 +14,12 @@ import type { World } from "../world/world.ts";
 import { type AgentStepSummary, type AgentTickOptions, agentTickSystem } from "./agent_step.ts";
 import type { ObjectLeave, ObjectUse } from "./object_states.ts";
 import type { AgentView, TickShared } from "./tick_prepare.ts";
-import type { PairedReaction } from "./_talk_pairs.ts";
 import type { Environment } from "../world/environment.ts";
-import { errorFields } from "../engine/tick_engine.ts";
-import { type ErrorCode, SimulacraError } from "../errors.ts";
-
-/** A pair's decision as JSON: its result, or the error the deciding agent's step reports. */
-interface EncodedPaired {
-  result?: PairedReaction["result"];
-  error?: { code: ErrorCode; message: string };
-}
 
 interface EncodedShared {
   env: Environment | null;
   views: [string, AgentView][];
   scores: [string, number][];
-  paired: [string, EncodedPaired][];
 }
 
 interface Carried {
@@ -41,6 +32,9 @@ export function queuedAgentTickSystem(
   deps: Deps,
   options: AgentTickOptions = {},
 ): QueuedTickSystem<Agent, TickShared, AgentStepSummary, World> {
+  // A system serves one message, of one tick: its steps share the pair decisions they made or
+  // read back, so the second step of a pair does not read it from the store again.
+  const decisions: TickShared["decisions"] = new Map();
   return {
     ...agentTickSystem(deps, options),
     groups: (_frame, agents, shared) => conversationGroups(agents, shared.views),
@@ -51,7 +45,6 @@ export function queuedAgentTickSystem(
       env: shared.env,
       views: [...shared.views],
       scores: [...shared.scores],
-      paired: [...shared.paired].map(([id, p]) => [id, encodePaired(p)]),
     }),
     decode: (json) => {
       const e = json as EncodedShared;
@@ -59,7 +52,7 @@ export function queuedAgentTickSystem(
         env: e.env,
         views: new Map(e.views),
         scores: new Map(e.scores),
-        paired: new Map(e.paired.map(([id, p]) => [id, decodePaired(p)])),
+        decisions,
         uses: [],
         leaves: [],
       };
@@ -72,18 +65,6 @@ export function queuedAgentTickSystem(
       }
     },
   };
-}
-
-function encodePaired(paired: PairedReaction): EncodedPaired {
-  if (paired.error === undefined) return { result: paired.result };
-  const { code, error } = errorFields(paired.error);
-  return { error: { code, message: error } };
-}
-
-function decodePaired(paired: EncodedPaired): PairedReaction {
-  return paired.error === undefined
-    ? { result: paired.result }
-    : { error: new SimulacraError(paired.error.code, paired.error.message) };
 }
 
 /**

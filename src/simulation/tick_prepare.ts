@@ -1,6 +1,8 @@
 /**
- * @module The agent tick's work before the steps: each agent's view of its area, and every new
- * observation scored in one importance call and embedded in one call for all agents together.
+ * @module The agent tick's work before the steps: each agent's view of its area, who decides
+ * about whom (the pairs), and every new observation scored in one importance call and embedded
+ * in one call for all agents together. The pairs' decisions are not made here: the first step
+ * of each pair makes its own (`pairDecision`), so a queued tick's plan makes no agent's call.
  */
 import { type Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
@@ -28,7 +30,7 @@ import {
   type Sighting,
 } from "./perception.ts";
 import type { World } from "../world/world.ts";
-import { decidePairs, type PairedReaction, pairNewcomers } from "./_talk_pairs.ts";
+import { type PairedReaction, pairNewcomers } from "./_talk_pairs.ts";
 
 /** What one agent will do with what it sees this tick. */
 export interface AgentView {
@@ -46,8 +48,11 @@ export interface TickShared {
   views: Map<string, AgentView>;
   /** Importance by observation text (normalised), scored once for every agent. */
   scores: Map<string, number>;
-  /** Decisions (and conversations) about a newly seen agent, by the deciding agent's id. */
-  paired: Map<string, PairedReaction>;
+  /**
+   * Decisions (and conversations) about a newly seen agent that steps of this invocation made
+   * or read back, by the deciding agent's id (see `pairDecision`); never stored in a plan.
+   */
+  decisions: Map<string, Promise<PairedReaction>>;
   uses: ObjectUse[];
   leaves: ObjectLeave[];
 }
@@ -85,13 +90,12 @@ export async function prepare(
       trigger: changedObjects.length > 0 ? { objects: changedObjects } : undefined,
     });
   }
-  const pairs = await pairNewcomers(deps, frame, agents, views, newcomers);
   const texts = [...views.values()].flatMap((v) => v.perception.sightings.map((s) => s.text));
   const scored = await scoreForAll(deps, frame.world, texts);
   const embedded = await embedForAll(deps, frame.world, texts);
-  const paired = await decidePairs(deps, frame, pairs);
+  await pairNewcomers(deps, frame, agents, views, newcomers);
   return {
-    shared: { env, views, scores: scored.scores, paired, uses: [], leaves: [] },
+    shared: { env, views, scores: scored.scores, decisions: new Map(), uses: [], leaves: [] },
     events: [],
     usage: addUsage(scored.usage, embedded),
   };

@@ -1,57 +1,68 @@
-/** @module Creating a world as `POST /v1/worlds` asks: empty, or a whole town from a template. */
-import { createAgent } from "../persona/create_agent.ts";
+/**
+ * @module Creating a world as `POST /v1/worlds` asks: empty, or a whole town from a template,
+ * loaded from the town's shipped archive (made by `deno task templates:build`), so creating it
+ * costs no model call.
+ */
+import { importWorld } from "../archive/import_world.ts";
 import type { Deps } from "../deps.ts";
-import { mapBounded } from "../engine/pool.ts";
-import type { WorldId } from "../ids.ts";
-import { replaceEnvironment } from "../world/environment.ts";
+import type { GameTime } from "../time/game_time.ts";
 import {
   createWorld,
   type CreateWorldInput,
+  newWorld,
   type World,
+  worldKey,
+  worldTaken,
   type WorldTemplate,
 } from "../world/world.ts";
-import { smallvilleTown, type Town } from "./smallville.ts";
+import { templateTown } from "./build_town.ts";
+import { SMALLVILLE_ARCHIVE } from "./smallville_archive.gen.ts";
 
-/** Options for {@linkcode createWorldFromTemplate}. */
-export interface CreateFromTemplateOptions {
-  /**
-   * Agents created at once (each costs one importance call and one embedding call).
-   * @default 5
-   */
-  concurrency?: number;
-}
+export { templateTown };
 
-const TOWNS: Record<WorldTemplate, () => Town> = { smallville: smallvilleTown };
-
-/** The town a template creates (its data, not stored anywhere). */
-export function templateTown(template: WorldTemplate): Town {
-  return TOWNS[template]();
-}
+/** Each template's town as created from its description, as world archive lines. */
+const ARCHIVES: Record<WorldTemplate, readonly string[]> = { smallville: SMALLVILLE_ARCHIVE };
 
 /**
- * Creates a world. Without `template` that is all; with one, the world's clock starts at
- * `startTime` or else at the template's own start, and the template's environment and all its
- * agents (with their seed memories) are created too, a few agents at a time.
- *
- * Not atomic: when creating an agent fails, the world is left with the agents made so far and
- * the error is thrown; create the town again under another id.
- * @throws `conflict` (the id is taken), `model_*` and `store_unavailable` from creating agents.
+ * Creates a world. Without `template` that is all; with one, the template's town is imported
+ * from its archive under the new world's id, name, clock and settings: the clock starts at
+ * `startTime` or else at the template's own start (the town's records are moved to that start).
+ * No model call when the store's embedder made the archive (the local one); with another, each
+ * agent's seed memories are embedded again (one embedding call per agent). All or nothing, like
+ * any import.
+ * @throws `conflict` (the id is taken), `model_*` (embedding again), `store_unavailable`.
  * @see SPEC §6; API.md "Worlds" (`template`)
  */
 export async function createWorldFromTemplate(
-  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
+  deps: Pick<Deps, "storage" | "embedder" | "ids" | "sleep">,
   input: CreateWorldInput,
-  options: CreateFromTemplateOptions = {},
 ): Promise<World> {
   if (input.template === undefined) return await createWorld(deps, input);
   const town = templateTown(input.template);
-  const world = await createWorld(deps, { ...input, startTime: input.startTime ?? town.startTime });
-  const worldId = world.id as WorldId;
-  await replaceEnvironment(deps, worldId, town.environment);
-  await mapBounded(
-    town.agents,
-    Math.max(1, Math.floor(options.concurrency ?? 5)),
-    (agent) => createAgent(deps, worldId, agent),
+  const world = newWorld(deps, { ...input, startTime: input.startTime ?? town.startTime });
+  if (await deps.storage.documents.get(worldKey(world.id))) throw worldTaken(world.id);
+  const imported = await importWorld(
+    deps,
+    retimed(ARCHIVES[input.template], town.startTime, world),
+    { id: world.id, reembed: true },
   );
-  return world;
+  return imported.world as World;
+}
+
+/**
+ * The archive's lines with `world` in place of the archived world line, and every game time
+ * equal to the town's start (agents' and memories' creation and access times) moved to the
+ * world's start.
+ */
+async function* retimed(
+  lines: readonly string[],
+  start: GameTime,
+  world: World,
+): AsyncGenerator<string> {
+  const to = world.clock.now;
+  for (const line of lines) {
+    if (line.startsWith('{"type":"world"')) yield JSON.stringify({ type: "world", world });
+    else if (to === start || line.startsWith('{"type":"header"')) yield line;
+    else yield JSON.stringify(JSON.parse(line), (_, v) => (v === start ? to : v));
+  }
 }

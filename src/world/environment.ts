@@ -239,23 +239,26 @@ export async function loadEnvironment(
   return (await deps.storage.documents.get<Environment>(environmentKey(worldId)))?.value ?? null;
 }
 
+/** What `GET …/environment` answers: the tree, or no areas while none was set. */
+export const EnvironmentView = z
+  .object({ areas: z.array(Area) })
+  .meta({
+    id: "EnvironmentView",
+    description:
+      "The environment tree; `areas` is empty while the world has none (set one with PUT …/environment)",
+  });
+
 /**
- * The environment of a world.
- * @throws `world_not_found`; `not_found` when the world has no environment yet.
+ * The environment of a world; a world without one (a normal state: it was created empty) has no
+ * areas.
+ * @throws `world_not_found`
  */
 export async function getEnvironment(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
 ): Promise<Environment> {
   await getWorld(deps, worldId);
-  const env = await loadEnvironment(deps, worldId);
-  if (!env) {
-    throw new NotFoundError(
-      "not_found",
-      `Cannot find an environment for world "${worldId}": set one with PUT /v1/worlds/${worldId}/environment`,
-    );
-  }
-  return env;
+  return await loadEnvironment(deps, worldId) ?? { areas: [] };
 }
 
 /**

@@ -1,7 +1,7 @@
 /** @module Worlds: a named place with its own game clock (SPEC §6). */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
-import { ConflictError, NotFoundError, SimulacraError } from "../errors.ts";
+import { ConflictError, LeaseLostError, NotFoundError, SimulacraError } from "../errors.ts";
 import { WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
 import { WeightsOrPreset } from "./retrieval_weights.ts";
@@ -38,7 +38,12 @@ export const WorldBudget = z
     callsPerDay: z.number().int().min(0).max(1e9).optional(),
     tokensPerDay: z.number().int().min(0).max(1e12).optional(),
   })
-  .meta({ id: "WorldBudget", example: { callsPerDay: 5000, tokensPerDay: 2_000_000 } });
+  .meta({
+    id: "WorldBudget",
+    description:
+      "Checked when a request or tick starts: one that starts under budget finishes, so it (and each one started alongside it) can go over by its own cost",
+    example: { callsPerDay: 5000, tokensPerDay: 2_000_000 },
+  });
 export type WorldBudget = z.infer<typeof WorldBudget>;
 
 /** The clock fields a caller sets when creating or changing a world. */
@@ -201,23 +206,68 @@ export function worldKey(id: string): DocumentKey {
 }
 
 /**
+ * The lease that creating a world holds for a moment and importing one holds throughout, so an
+ * import and a creation of the same id exclude each other: one of them fails with `conflict`,
+ * and no world ends up part imported, part created.
+ */
+export function worldCreationKey(id: string): string {
+  return `world-create:${id}`;
+}
+
+/** How long a crashed creation or import blocks its world id. */
+export const WORLD_CREATION_TTL_MS = 10_000;
+
+/** The error of creating a world whose id is taken. */
+export function worldTaken(id: string): ConflictError {
+  return new ConflictError(`Cannot create world "${id}": it exists already, pick another id`);
+}
+
+/**
  * Creates a world whose clock starts at `startTime`; `template` is not read here (see
  * `createWorldFromTemplate`).
- * @throws `conflict` when a world with that id exists; `invalid_request` without `startTime`.
+ * @throws `conflict` when a world with that id exists or is being imported; `invalid_request`
+ * without `startTime`.
  */
 export async function createWorld(
   deps: Pick<Deps, "storage" | "ids">,
   input: CreateWorldInput,
 ): Promise<World> {
+  const world = newWorld(deps, input);
+  const lease = await deps.storage.locks.acquire(
+    worldCreationKey(world.id),
+    WORLD_CREATION_TTL_MS,
+  );
+  if (lease === null) {
+    throw new ConflictError(
+      `Cannot create world "${world.id}": a world with this id is being imported right now, pick another id`,
+    );
+  }
+  try {
+    await deps.storage.documents.create(worldKey(world.id), world, { fence: lease });
+  } catch (err) {
+    if (err instanceof ConflictError && !(err instanceof LeaseLostError)) {
+      throw worldTaken(world.id);
+    }
+    throw err;
+  } finally {
+    await deps.storage.locks.release(lease).catch(() => false);
+  }
+  return world;
+}
+
+/**
+ * The world `input` describes, with a minted id when it names none; not stored.
+ * @throws `invalid_request` without `startTime`.
+ */
+export function newWorld(deps: Pick<Deps, "ids">, input: CreateWorldInput): World {
   if (input.startTime === undefined) {
     throw new SimulacraError(
       "invalid_request",
       'Cannot create a world without a start time: give startTime, e.g. "2023-02-13T07:00:00"',
     );
   }
-  const id = input.id ?? WorldId.parse(deps.ids.next("w"));
-  const world: World = {
-    id,
+  return {
+    id: input.id ?? WorldId.parse(deps.ids.next("w")),
     name: input.name,
     clock: {
       now: input.startTime,
@@ -227,15 +277,6 @@ export async function createWorld(
     },
     settings: input.settings,
   };
-  try {
-    await deps.storage.documents.create(worldKey(id), world);
-  } catch (err) {
-    if (err instanceof ConflictError) {
-      throw new ConflictError(`Cannot create world "${id}": it exists already, pick another id`);
-    }
-    throw err;
-  }
-  return world;
 }
 
 /**

@@ -28,18 +28,3 @@ export async function withBackendApp(
   await using deps = await makeTestDeps({ storage: await backend.open(), ...overrides });
   await fn(createApp(deps, { logger: silentLogger }), deps);
 }
-
-/** Sends a request (a JSON body when given) and reads the JSON answer. */
-export async function callJson(
-  app: App,
-  request: { method: string; path: string; body?: unknown },
-  // deno-lint-ignore no-explicit-any
-): Promise<{ status: number; body: Record<string, any> }> {
-  const { method, path, body } = request;
-  const res = await app.request(path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}

@@ -1,4 +1,7 @@
-/** @module The real OpenAI client pointed at the fake server, for prompt tests. */
+/**
+ * @module The real OpenAI client pointed at the fake server, for prompt tests; the variables
+ * that point a whole server at it.
+ */
 import { type FakeOpenAi, startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
 
@@ -17,4 +20,15 @@ export async function fakeModel(): Promise<
     sleep: () => Promise.resolve(),
   });
   return { fake, model, [Symbol.asyncDispose]: () => fake.close() };
+}
+
+/** Server variables for the OpenAI path on `fake`: its chat models and its 64-d embeddings. */
+export function fakeModelEnv(fake: FakeOpenAi): Record<string, string> {
+  return {
+    OPENAI_BASE_URL: fake.url,
+    SIMULACRA_MODEL: "fake-main",
+    SIMULACRA_FAST_MODEL: "fake-fast",
+    SIMULACRA_EMBEDDING_MODEL: "fake-embedding",
+    SIMULACRA_EMBEDDING_DIMENSIONS: "64",
+  };
 }

@@ -1,6 +1,6 @@
 /** @module Contract cases every Lock adapter must pass. */
 import assert from "node:assert/strict";
-import { LeaseLostError } from "../../src/errors.ts";
+import { ConflictError, LeaseLostError } from "../../src/errors.ts";
 import { type ContractCases, delay, makeMemory, newScope, suffix } from "./_contract_support.ts";
 
 /** Long enough that no case waits for it. */
@@ -146,6 +146,33 @@ export function lockContract(cases: ContractCases): void {
         null,
         "A held fence still needs the expected version",
       );
+      assert.equal(await s.locks.release(next), true);
+    },
+  );
+
+  cases.add(
+    "DocumentStore.create() with a fence creates only while the lease is held",
+    async (s) => {
+      const key = lockKey();
+      const scope = suffix();
+      const doc = (id: string) => ({ collection: "fenced", scope, id });
+      const lease = await s.locks.acquire(key, SHORT_TTL);
+      assert.ok(lease);
+      assert.equal((await s.documents.create(doc("a"), { n: 1 }, { fence: lease })).version, 1);
+      await assert.rejects(
+        s.documents.create(doc("a"), { n: 2 }, { fence: lease }),
+        (e: unknown) => e instanceof ConflictError && !(e instanceof LeaseLostError),
+        "An existing document is a conflict, not a lost lease",
+      );
+      await delay(SHORT_TTL + 300);
+      const next = await s.locks.acquire(key, LONG_TTL);
+      assert.ok(next, "Taken over after expiry");
+      await assert.rejects(
+        s.documents.create(doc("b"), { n: 1 }, { fence: lease }),
+        (e: unknown) => e instanceof LeaseLostError && e.code === "conflict",
+      );
+      assert.equal(await s.documents.get(doc("b")), null, "Nothing written");
+      assert.equal((await s.documents.create(doc("b"), { n: 2 }, { fence: next })).version, 1);
       assert.equal(await s.locks.release(next), true);
     },
   );

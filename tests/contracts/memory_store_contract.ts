@@ -457,6 +457,39 @@ export function memoryStoreContract(cases: ContractCases): void {
     },
   );
 
+  cases.add(
+    "MemoryStore.leaders() gives the top ids with their scores and the index's lowest score",
+    async (s) => {
+      const scope = newScope();
+      assert.deepEqual(await s.memories.leaders(scope, "importance", 3), {
+        ids: [],
+        scores: [],
+        lowest: null,
+      });
+      const rows: [string, number, number][] = [["m-a", 40, 2], ["m-b", 10, 9], ["m-c", 50, 5]];
+      await s.memories.append(
+        scope,
+        rows.map(([id, l, imp]) =>
+          makeMemory(scope, id, { createdAt: at(l), lastAccessedAt: at(l), importance: imp })
+        ),
+      );
+      assert.deepEqual(await s.memories.leaders(scope, "importance", 2), {
+        ids: ["m-b", "m-c"],
+        scores: [9, 5],
+        lowest: 2,
+      });
+      const recent = await s.memories.leaders(scope, "lastAccessed", 1);
+      assert.deepEqual(recent.ids, ["m-c"]);
+      assert.deepEqual(recent.scores, [gameMinutes(at(50))]);
+      assert.equal(recent.lowest, gameMinutes(at(10)));
+      assert.deepEqual(await s.memories.leaders(scope, "created", 0), {
+        ids: [],
+        scores: [],
+        lowest: gameMinutes(at(10)),
+      });
+    },
+  );
+
   cases.add("MemoryStore.top() returns no ids for an agent without memories", async (s) => {
     const scope = newScope();
     for (const index of ["lastAccessed", "importance", "created"] as const) {

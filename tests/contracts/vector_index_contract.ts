@@ -90,6 +90,26 @@ export function vectorIndexContract(cases: ContractCases): void {
   );
 
   cases.add(
+    "VectorIndex.search() answers as query() and with the least cosine in the scope",
+    async (s) => {
+      const dims = s.vectors.dimensions;
+      const scope = newScope();
+      assert.deepEqual(await s.vectors.search(scope, angled(dims, 0), 3), {
+        matches: [],
+        lowest: null,
+      });
+      await s.vectors.upsert(scope, [
+        { id: mid("s-0"), vector: angled(dims, 0, 2) },
+        { id: mid("s-120"), vector: angled(dims, 120) },
+        { id: mid("s-60"), vector: angled(dims, 60, 0.5) },
+      ]);
+      const found = await s.vectors.search(scope, angled(dims, 0), 2);
+      assertMatches(found.matches, [["s-0", 1], ["s-60", 0.5]]);
+      assert.ok(Math.abs(found.lowest! + 0.5) < TOLERANCE, `lowest ${found.lowest}`);
+    },
+  );
+
+  cases.add(
     "VectorIndex.cosines() scores the query against these ids only, within the tolerance",
     async (s) => {
       const dims = s.vectors.dimensions;
@@ -300,6 +320,7 @@ export function vectorIndexContract(cases: ContractCases): void {
       await s.vectors.delete(scope, [mid("v-0007")]);
       const ids = (await s.vectors.ids(scope)).sort();
       assert.equal(ids.length, 1_199);
+      assert.deepEqual(await s.vectors.counts([scope, other, newScope()]), [1_199, 1, 0]);
       assert.ok(!ids.includes(mid("v-0007")));
       assert.ok(!ids.includes(mid("elsewhere")));
     },

@@ -747,7 +747,12 @@ Deno.test("rankMemories() on the embedded backend returns exactly rankCandidates
       const expected = rankCandidates(all, cosines, { ...options, limit: 10 });
 
       const got = await rankMemories({ storage, embedder }, scope, query, options);
-      assert.deepEqual(got, { ranked: expected, candidates: all.length, exact: true });
+      assert.deepEqual(got, {
+        ranked: expected,
+        candidates: all.length,
+        exact: true,
+        bounded: true,
+      });
       // A float64 brute force agrees up to the float32 rounding of the cosines.
       for (const s of got.ranked) {
         const cosine = stored.get(s.memory.id)!.reduce((sum, x, j) => sum + x * unit[j], 0);

@@ -193,13 +193,9 @@ browserTest("playground: Play ticks on its own until Pause", async (browser) => 
   await page.waitForTimeout(500);
   assert.equal(await clock.innerText(), stopped, "paused means no ticks");
   assert.deepEqual(s.outside, []);
-  // An empty world has no environment: that 404 (an empty state on the board) is the only
-  // failed request, and Chromium's line about it the only console error.
-  assert.equal(s.failed.length, 1);
-  assert.match(s.failed[0], /^404 \/v1\/worlds\/[^/]+\/environment$/);
-  assert.deepEqual(s.errors, [
-    "Failed to load resource: the server responded with a status of 404 (Not Found)",
-  ]);
+  // An empty world has no environment: an empty state on the board, not a failed request.
+  assert.deepEqual(s.failed, []);
+  assert.deepEqual(s.errors, []);
 });
 
 browserTest("playground: a failed request shows the API's own error message", async (browser) => {
@@ -237,12 +233,8 @@ browserTest(
     assert.equal(await dialog.isVisible(), false, "not asked again in the same session");
     assert.ok(s.requests.every((u) => !u.includes(key)), "the key never travels in a URL");
     assert.deepEqual(s.outside, []);
-    // The 401 that brings up the prompt, and the new empty world's environment 404.
-    assert.deepEqual(s.failed.map((f) => f.replace(/worlds\/[^/]+\//, "worlds/W/")), [
-      "401 /v1/worlds",
-      "404 /v1/worlds/W/environment",
-      "404 /v1/worlds/W/environment",
-    ]);
+    // Only the 401 that brings up the prompt.
+    assert.deepEqual(s.failed, ["401 /v1/worlds"]);
     assert.equal(s.errors.length, s.failed.length);
   },
 );

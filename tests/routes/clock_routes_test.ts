@@ -3,7 +3,8 @@ import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
 import { runScheduledTick } from "../../src/simulation/scheduled_tick.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { callJson, sanitizersFor } from "../_helpers/backend_app.ts";
+import { sanitizersFor } from "../_helpers/backend_app.ts";
+import { call as callApp } from "../_helpers/http_call.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 
 const { backends, close } = await startBackends();
@@ -20,7 +21,7 @@ for (const backend of backends) {
       let now = T0;
       const app = createApp(deps, { logger: silentLogger, now: () => now });
       const call = (method: string, path: string, body?: unknown) =>
-        callJson(app, { method, path, body });
+        callApp(app, method, path, body);
       const create = (id: string, extra: Record<string, unknown> = {}) =>
         call("POST", "/v1/worlds", { id, name: id, startTime: "2023-02-13T07:00:00", ...extra });
       const clockOf = async (id: string) => (await call("GET", `/v1/worlds/${id}`)).body.clock;

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
 import { startBackends, type StoredItem } from "../_helpers/backends.ts";
-import { callJson, sanitizersFor } from "../_helpers/backend_app.ts";
+import { sanitizersFor } from "../_helpers/backend_app.ts";
+import { call as callApp } from "../_helpers/http_call.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { RESIDENTS, TOWN } from "../src/world/_town_fixture.ts";
 
@@ -42,7 +43,7 @@ for (const backend of backends) {
       let now = Date.UTC(2026, 10, 23, 12, 0, 0);
       const app = createApp(deps, { logger: silentLogger, now: () => now });
       const call = (method: string, path: string, body?: unknown) =>
-        callJson(app, { method, path, body });
+        callApp(app, method, path, body);
       // Two full worlds: the town with its residents, ticked, talked to, reflected on.
       for (const id of [DOOMED, KEPT]) {
         const w = `/v1/worlds/${id}`;

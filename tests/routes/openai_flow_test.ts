@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { silentLogger } from "../../lib/logger.ts";
 import { startServer } from "../../main.ts";
+import { fakeModelEnv } from "../_helpers/fake_model.ts";
 
 async function call(base: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${base}${path}`, {
@@ -20,14 +21,12 @@ async function call(base: string, method: string, path: string, body?: unknown) 
 Deno.test("perceive and retrieve run on the OpenAI client against an OpenAI-compatible server", async () => {
   await using fake = await startFakeOpenAi();
   const dataDir = await Deno.makeTempDir();
-  const server = await startServer({
-    SIMULACRA_DATA_DIR: dataDir,
-    OPENAI_BASE_URL: fake.url,
-    SIMULACRA_MODEL: "fake-main",
-    SIMULACRA_FAST_MODEL: "fake-fast",
-    SIMULACRA_EMBEDDING_MODEL: "fake-embedding",
-    SIMULACRA_EMBEDDING_DIMENSIONS: "64",
-  }, { port: 0, logger: silentLogger, cron: () => {}, announce: () => {} });
+  const server = await startServer({ SIMULACRA_DATA_DIR: dataDir, ...fakeModelEnv(fake) }, {
+    port: 0,
+    logger: silentLogger,
+    cron: () => {},
+    announce: () => {},
+  });
   try {
     const health = await call(server.url, "GET", "/health");
     assert.deepEqual(health.body.model, {

@@ -11,6 +11,7 @@ import { createApp } from "../../routes/app.ts";
 import { Persona } from "../../src/persona/persona.ts";
 import { blankPng } from "../../src/persona/png_text.ts";
 import { startBackends } from "../_helpers/backends.ts";
+import { fakeModelEnv } from "../_helpers/fake_model.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { CREATOR_SECRET, maraV2, maraV3, pngCard } from "../src/persona/_card_fixture.ts";
 import { isabellaPersona } from "../src/persona/_persona_fixture.ts";
@@ -291,14 +292,12 @@ Deno.test({
   fn: async () => {
     await using fake = await startFakeOpenAi();
     const dataDir = await Deno.makeTempDir();
-    const server = await startServer({
-      SIMULACRA_DATA_DIR: dataDir,
-      OPENAI_BASE_URL: fake.url,
-      SIMULACRA_MODEL: "fake-main",
-      SIMULACRA_FAST_MODEL: "fake-fast",
-      SIMULACRA_EMBEDDING_MODEL: "fake-embedding",
-      SIMULACRA_EMBEDDING_DIMENSIONS: "64",
-    }, { port: 0, logger: silentLogger, cron: () => {}, announce: () => {} });
+    const server = await startServer({ SIMULACRA_DATA_DIR: dataDir, ...fakeModelEnv(fake) }, {
+      port: 0,
+      logger: silentLogger,
+      cron: () => {},
+      announce: () => {},
+    });
     try {
       // Scripted where the flow needs a particular answer; everything else is generated from
       // the request's JSON schema.

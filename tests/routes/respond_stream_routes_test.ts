@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { type App, callJson, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { call as callApp } from "../_helpers/http_call.ts";
 
 const { backends, close } = await startBackends();
 const W = "/v1/worlds/inn";
@@ -19,8 +20,7 @@ async function frames(res: Response): Promise<{ event: string; data: Record<stri
 }
 
 async function setUp(app: App) {
-  const call = (method: string, path: string, body?: unknown) =>
-    callJson(app, { method, path, body });
+  const call = (method: string, path: string, body?: unknown) => callApp(app, method, path, body);
   assert.equal(
     (await call("POST", "/v1/worlds", {
       id: "inn",

@@ -5,12 +5,11 @@ import type { Deps } from "../../src/deps.ts";
 import { mentionsFact } from "../../src/eval/diffusion.ts";
 import { smallvilleTown } from "../../src/templates/smallville.ts";
 import { startBackends } from "../_helpers/backends.ts";
+import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { call } from "../_helpers/http_call.ts";
 
 const { backends, close } = await startBackends();
-
-type App = ReturnType<typeof createApp>;
 
 interface AgentBody {
   id: string;
@@ -32,14 +31,8 @@ async function seedsOf(app: App, w: string, agent: string): Promise<MemoryBody[]
 }
 
 for (const backend of backends) {
-  const opts = {
-    sanitizeOps: backend.name === "embedded",
-    sanitizeResources: backend.name === "embedded",
-  };
-  const withApp = async (fn: (app: App, deps: Deps) => Promise<void>) => {
-    await using deps = await makeTestDeps({ storage: await backend.open() });
-    await fn(createApp(deps, { logger: silentLogger }), deps);
-  };
+  const opts = sanitizersFor(backend);
+  const withApp = (fn: (app: App, deps: Deps) => Promise<void>) => withBackendApp(backend, fn);
 
   Deno.test({
     name: `[${backend.name}] POST /v1/worlds with template "smallville" creates the whole town`,

@@ -53,13 +53,13 @@ async function renewKey(error) {
 }
 
 /**
- * Calls the API. `body` is sent as JSON; `raw` with `contentType` (a card file) is sent as is.
- * @returns the parsed JSON answer
+ * Sends a request with the admin key, asking for the key again after a 401/403.
+ * @returns the successful response
  * @throws ApiError with the API's message
  */
-export async function api(method, path, { body, raw, contentType, signal } = {}) {
+async function send(method, path, { body, raw, contentType, signal, accept }) {
   for (let attempt = 0;; attempt++) {
-    const headers = { accept: "application/json", ...authHeaders() };
+    const headers = { accept, ...authHeaders() };
     let payload;
     if (raw !== undefined) {
       payload = raw;
@@ -75,13 +75,48 @@ export async function api(method, path, { body, raw, contentType, signal } = {})
       if (signal?.aborted) throw err;
       throw new ApiError(0, "network_error", `Cannot reach the server: ${err.message}`);
     }
-    if (res.ok) return res.status === 204 ? null : await res.json();
+    if (res.ok) return res;
     const error = await readError(res);
     if ((res.status === 401 || res.status === 403) && attempt < 3 && await renewKey(error)) {
       continue;
     }
     throw error;
   }
+}
+
+/**
+ * Calls the API. `body` is sent as JSON; `raw` with `contentType` (a card file) is sent as is.
+ * @returns the parsed JSON answer
+ * @throws ApiError with the API's message
+ */
+export async function api(method, path, options = {}) {
+  const res = await send(method, path, { ...options, accept: "application/json" });
+  return res.status === 204 ? null : await res.json();
+}
+
+/**
+ * Calls an API route that streams server-sent events (`Accept: text/event-stream`): each `delta`
+ * event's data goes to `onDelta` as it arrives; the `done` event's data is the answer.
+ * @returns the `done` event's data
+ * @throws ApiError: the API's error, before the stream or as its `error` event
+ */
+export async function apiStream(method, path, { body, onDelta, signal }) {
+  const res = await send(method, path, { body, signal, accept: "text/event-stream" });
+  let result;
+  await readFrames(res, (frames) => {
+    for (const frame of frames) {
+      if (frame.event === "delta") onDelta(frame.data);
+      else if (frame.event === "done") result = frame.data;
+      else if (frame.event === "error") {
+        const e = frame.data?.error ?? {};
+        throw new ApiError(0, e.code ?? "error", e.message ?? "The reply failed", e.details);
+      }
+    }
+  });
+  if (result === undefined) {
+    throw new ApiError(0, "network_error", "The reply stream ended before the reply was complete");
+  }
+  return result;
 }
 
 /**
@@ -124,17 +159,38 @@ function sleep(ms, signal) {
   });
 }
 
-/** Parses one SSE frame; null for comments (keep-alives). */
+/** Parses one SSE frame into its event name and JSON data; null for comments (keep-alives). */
 function parseFrame(frame) {
+  let event = "message";
   const data = [];
   for (const line of frame.split("\n")) {
+    if (line.startsWith("event:")) event = line.slice(6).trim();
     if (line.startsWith("data:")) data.push(line.slice(line[5] === " " ? 6 : 5));
   }
   if (data.length === 0) return null;
   try {
-    return JSON.parse(data.join("\n"));
+    return { event, data: JSON.parse(data.join("\n")) };
   } catch {
     return null;
+  }
+}
+
+/** Reads an SSE body to its end, handing `onFrames` the frames of each piece as it arrives. */
+async function readFrames(res, onFrames) {
+  const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += value.replaceAll("\r\n", "\n");
+    const frames = [];
+    let end;
+    while ((end = buffer.indexOf("\n\n")) >= 0) {
+      const frame = parseFrame(buffer.slice(0, end));
+      buffer = buffer.slice(end + 2);
+      if (frame) frames.push(frame);
+    }
+    if (frames.length > 0) onFrames(frames);
   }
 }
 
@@ -162,24 +218,16 @@ export function followEvents(worldId, { after = 0, onEvents, onStatus, signal })
           continue;
         }
         onStatus("live");
-        const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
-        let buffer = "";
-        for (;;) {
-          const { value, done } = await reader.read();
-          if (done) break;
-          buffer += value.replaceAll("\r\n", "\n");
+        await readFrames(res, (frames) => {
           const batch = [];
-          let end;
-          while ((end = buffer.indexOf("\n\n")) >= 0) {
-            const event = parseFrame(buffer.slice(0, end));
-            buffer = buffer.slice(end + 2);
-            if (event && typeof event.seq === "number" && event.seq > last) {
+          for (const { data: event } of frames) {
+            if (typeof event?.seq === "number" && event.seq > last) {
               last = event.seq;
               batch.push(event);
             }
           }
           if (batch.length > 0) onEvents(batch);
-        }
+        });
         if (!signal.aborted) onStatus("reconnecting");
       } catch (err) {
         if (signal.aborted) return;

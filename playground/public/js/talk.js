@@ -1,8 +1,9 @@
 /**
  * @module Talk: chat with the agent as a chosen speaker, whisper as its inner voice, or interview
- * it; each reply shows the facets and memories it used, whether it was bounded, and its tokens.
+ * it. The reply streams in as the model writes it; then it shows the facets and memories it
+ * used, whether it was bounded, and its tokens.
  */
-import { agentPath, api } from "./api.js";
+import { agentPath, apiStream } from "./api.js";
 import { busy, count, errorState, h, nextId, replace } from "./dom.js";
 import { provenanceBadge } from "./memory_views.js";
 
@@ -155,17 +156,25 @@ export function talkSection(state, agent) {
       ...(conversationId ? { conversationId } : {}),
     };
     log.append(h("li", { class: `said ${mode}` }, h("strong", null, `${who}: `), text));
+    const words = h("span", { class: "reply-text" });
     const pending = h(
       "li",
       { class: "reply pending", role: "status" },
-      `${agent.name} is thinking…`,
+      h("strong", null, `${agent.name}: `),
+      words,
+      h("span", { class: "muted thinking" }, "…"),
     );
     log.append(pending);
     message.value = "";
     try {
+      // The spoken words appear as they arrive; the finished reply replaces them.
       const result = await busy(
         send,
-        () => api("POST", agentPath(state.id, agent.id, "/respond"), { body }),
+        () =>
+          apiStream("POST", agentPath(state.id, agent.id, "/respond"), {
+            body,
+            onDelta: ({ text }) => words.append(text),
+          }),
         "Sending…",
       );
       if (mode !== "interview") conversationId = result.conversationId;

@@ -30,14 +30,11 @@ export class WorldState {
   async load() {
     const [world, env, agents] = await Promise.all([
       api("GET", worldPath(this.id)),
-      api("GET", worldPath(this.id, "/environment")).catch((err) => {
-        if (err.code === "not_found") return null;
-        throw err;
-      }),
+      api("GET", worldPath(this.id, "/environment")),
       listAll(worldPath(this.id, "/agents"), "agents"),
     ]);
     this.world = world;
-    this.env = env;
+    this.env = hasAreas(env);
     this.agents = new Map(agents.map((a) => [a.id, { ...a, emoji: null }]));
   }
 
@@ -88,7 +85,7 @@ export class WorldState {
 
   /** Reloads the environment after an edit made here. */
   async reloadEnvironment() {
-    this.env = await api("GET", worldPath(this.id, "/environment"));
+    this.env = hasAreas(await api("GET", worldPath(this.id, "/environment")));
     this.#emit("env");
   }
 
@@ -169,6 +166,11 @@ export class WorldState {
   #emit(kind) {
     for (const fn of this.#listeners.get(kind) ?? []) fn(this);
   }
+}
+
+/** The environment, or null for a world that has none (its areas are empty). */
+function hasAreas(env) {
+  return env.areas.length > 0 ? env : null;
 }
 
 /** Every object path of an environment, "Area:Sub-area:Object". */

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { Deps } from "../../../src/deps.ts";
 import { AgentId, MemoryId, WorldId } from "../../../src/ids.ts";
 import { rankMemories } from "../../../src/memory/retrieval.ts";
 import { repairStore } from "../../../src/memory/repair.ts";
@@ -13,6 +14,16 @@ import { makeMemory } from "../../contracts/_contract_support.ts";
 
 const { backends, close } = await startBackends();
 
+/** A world of its own (the hosted backend's store is shared by the cases). */
+async function freshWorld(deps: Deps): Promise<WorldId> {
+  const id = WorldId.parse(`w${crypto.randomUUID().slice(0, 8)}`);
+  await createWorld(
+    deps,
+    CreateWorldInput.parse({ id, name: "Repair", startTime: "2023-02-13T07:00:00" }),
+  );
+  return id;
+}
+
 for (const backend of backends) {
   Deno.test({
     name:
@@ -20,11 +31,7 @@ for (const backend of backends) {
     ...sanitizersFor(backend),
     async fn() {
       await using deps = await makeTestDeps({ storage: await backend.open() });
-      const worldId = WorldId.parse(`w${crypto.randomUUID().slice(0, 8)}`);
-      await createWorld(
-        deps,
-        CreateWorldInput.parse({ id: worldId, name: "Repair", startTime: "2023-02-13T07:00:00" }),
-      );
+      const worldId = await freshWorld(deps);
       await createAgent(
         deps,
         worldId,
@@ -48,6 +55,41 @@ for (const backend of backends) {
       assert.ok(!ids.has(MemoryId.parse("orphan")));
       const again = await repairStore(deps, { worlds: [worldId] });
       assert.equal(again.reembedded + again.orphanVectorsDeleted, 0, "nothing left to fix");
+    },
+  });
+
+  Deno.test({
+    name:
+      `[${backend.name}] repairStore({ quick }) sweeps only the agents whose memory and vector counts differ`,
+    ...sanitizersFor(backend),
+    async fn() {
+      await using deps = await makeTestDeps({ storage: await backend.open() });
+      const worldId = await freshWorld(deps);
+      for (const id of ["ann", "bob", "cy"]) {
+        await createAgent(
+          deps,
+          worldId,
+          CreateAgentInput.parse({ id, name: id, description: `${id} sails; ${id} rows` }),
+        );
+      }
+      const bob = { worldId, agentId: AgentId.parse("bob") };
+      await deps.storage.memories.append(bob, [makeMemory(bob, "lost", { description: "Fog" })]);
+      const cy = { worldId, agentId: AgentId.parse("cy") };
+      const orphan = (await deps.embedder.embed(["never stored"], { operation: "t" })).vectors[0];
+      await deps.storage.vectors.upsert(cy, [{ id: MemoryId.parse("orphan"), vector: orphan }]);
+
+      const report = await repairStore(deps, { worlds: [worldId], quick: true });
+      assert.deepEqual(report, {
+        worlds: 1,
+        agents: 3,
+        memories: 7,
+        reembedded: 1,
+        orphanVectorsDeleted: 1,
+        swept: 2,
+      });
+      const again = await repairStore(deps, { worlds: [worldId], quick: true });
+      assert.equal(again.swept, 0, "counts agree everywhere now");
+      assert.equal(again.memories, 7);
     },
   });
 

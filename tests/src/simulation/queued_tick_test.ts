@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import type { WorldId } from "../../../src/ids.ts";
 import type { Deps } from "../../../src/deps.ts";
-import type { TickMessage, TickQueue } from "../../../src/ports/tick_queue.ts";
 import {
   consumeTickMessage,
   readTick,
@@ -14,24 +13,7 @@ import { updateWorld } from "../../../src/world/clock.ts";
 import { KvTickQueue } from "../../../lib/queues/kv_tick_queue.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 import { makeTown, recordingModel } from "../world/_town_fixture.ts";
-
-/** A queue that keeps what is sent, so a test delivers it (twice, late, or not at all). */
-class HeldQueue implements TickQueue {
-  sent: { message: TickMessage; delayMs: number }[] = [];
-  clock = 1_000_000;
-  send(messages: readonly TickMessage[], options: { delayMs?: number } = {}): Promise<void> {
-    for (const message of messages) this.sent.push({ message, delayMs: options.delayMs ?? 0 });
-    return Promise.resolve();
-  }
-  now(): number {
-    return this.clock;
-  }
-  take(kind: TickMessage["kind"]): TickMessage[] {
-    const taken = this.sent.filter((s) => s.message.kind === kind).map((s) => s.message);
-    this.sent = this.sent.filter((s) => s.message.kind !== kind);
-    return taken;
-  }
-}
+import { HeldQueue } from "./_held_queue.ts";
 
 async function eventCount(deps: Deps, worldId: WorldId): Promise<number> {
   return (await deps.storage.events.read(worldId, 0, 100_000)).length;
