@@ -30,11 +30,13 @@ export interface KvDocumentStoreOptions {
 /** Reads retried when a concurrent write replaced a large document's parts mid-read. */
 const READ_ATTEMPTS = 5;
 
-function headKey(key: DocumentKey): Deno.KvKey {
+/** The KV key of a document's head. */
+export function headKey(key: DocumentKey): Deno.KvKey {
   return ["doc", key.collection, key.scope, key.id];
 }
 
-function partPrefix(key: DocumentKey): Deno.KvKey {
+/** The KV key prefix of a large document's parts. */
+export function partPrefix(key: DocumentKey): Deno.KvKey {
   return ["doc_part", key.collection, key.scope, key.id];
 }
 

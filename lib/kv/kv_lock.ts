@@ -131,10 +131,22 @@ export async function leaseCheck(
   fence: Lease,
   now: () => number = Date.now,
 ): Promise<Deno.AtomicCheck> {
-  const entry = await kv.get<StoredLease>(["lock", fence.key]);
+  const check = await heldLease(kv, fence, now);
+  if (check === null) throw new LeaseLostError(fence.key);
+  return check;
+}
+
+/**
+ * The check of a lease this caller still holds (same token, not expired), to add to an atomic
+ * operation that relies on it; null when it is no longer held.
+ */
+export async function heldLease(
+  kv: Deno.Kv,
+  lease: Lease,
+  now: () => number = Date.now,
+): Promise<Deno.AtomicCheck | null> {
+  const entry = await kv.get<StoredLease>(["lock", lease.key]);
   const held = entry.value;
-  if (held === null || held.token !== fence.token || held.expiresAt <= now()) {
-    throw new LeaseLostError(fence.key);
-  }
+  if (held === null || held.token !== lease.token || held.expiresAt <= now()) return null;
   return { key: entry.key, versionstamp: entry.versionstamp };
 }

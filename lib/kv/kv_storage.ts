@@ -29,6 +29,8 @@ import type { VectorIndex } from "../../src/ports/vector_index.ts";
 import { guard } from "./_kv_support.ts";
 import { CacheBudget } from "./_cache_budget.ts";
 import { KvDocumentStore } from "./kv_document_store.ts";
+import { KvUnitOfWorkStore } from "./kv_unit_of_work_store.ts";
+import type { UnitOfWorkStore } from "../../src/ports/unit_of_work_store.ts";
 import { KvEventLog } from "./kv_event_log.ts";
 import { KvIdempotencyStore } from "./kv_idempotency_store.ts";
 import { KvLock } from "./kv_lock.ts";
@@ -70,6 +72,7 @@ export class KvStorage implements Storage {
   readonly usage: UsageLedger;
   readonly rateLimits: RateLimiter;
   readonly audit: AuditLog;
+  readonly units: UnitOfWorkStore;
   readonly #kv: Deno.Kv;
   readonly #memories: KvMemoryStore;
   readonly #vectors: KvVectorIndex;
@@ -93,6 +96,7 @@ export class KvStorage implements Storage {
     this.usage = new KvUsageLedger({ kv });
     this.rateLimits = new KvRateLimiter({ kv });
     this.audit = new KvAuditLog({ kv });
+    this.units = new KvUnitOfWorkStore({ kv, documents: this.documents, locks: this.locks });
   }
 
   /** What the per-agent caches hold now (estimated bytes, items) and their budget. */

@@ -67,7 +67,7 @@ export class UpstashDocumentStore implements DocumentStore {
   get<T>(key: DocumentKey): Promise<Versioned<T> | null> {
     return redisCall("read a document", async () => {
       const raw: unknown = await this.#redis.hget(this.#key(key.collection, key.scope), key.id);
-      return raw === null ? null : decode<T>(key.id, raw);
+      return raw === null ? null : decodeDocument<T>(key.id, raw);
     });
   }
 
@@ -76,7 +76,7 @@ export class UpstashDocumentStore implements DocumentStore {
       // Batched: the client sends HGETALL alone otherwise, and lists often start together.
       const raw = await this.#reads.read((p) => p.hgetall(this.#key(collection, scope)));
       return pairs(raw, "list documents")
-        .map(([id, value]) => decode<T>(id, value))
+        .map(([id, value]) => decodeDocument<T>(id, value))
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     });
   }
@@ -88,9 +88,9 @@ export class UpstashDocumentStore implements DocumentStore {
       const created: unknown = fence
         ? await this.#createFenced.exec(
           [hash, lockKey(this.#prefix, fence.key)],
-          [key.id, `1:${encode(value)}`, fence.token],
+          [key.id, encodeDocument(1, value), fence.token],
         )
-        : await this.#redis.hsetnx(hash, key.id, `1:${encode(value)}`);
+        : await this.#redis.hsetnx(hash, key.id, encodeDocument(1, value));
       if (Number(created) < 0) throw new LeaseLostError(fence!.key);
       if (Number(created) !== 1) {
         throw new ConflictError(
@@ -114,7 +114,7 @@ export class UpstashDocumentStore implements DocumentStore {
         [
           key.id,
           String(expectedVersion),
-          `${expectedVersion + 1}:${encode(value)}`,
+          encodeDocument(expectedVersion + 1, value),
           fence?.token ?? "",
         ],
       );
@@ -142,15 +142,22 @@ export class UpstashDocumentStore implements DocumentStore {
   }
 
   #key(collection: string, scope: string): string {
-    return redisKey(this.#prefix, "doc", collection, scope);
+    return documentHashKey(this.#prefix, collection, scope);
   }
 }
 
-function encode(value: unknown): string {
-  return JSON.stringify(value) ?? "null";
+/** The Redis hash holding a collection's documents within a scope. */
+export function documentHashKey(prefix: string, collection: string, scope: string): string {
+  return redisKey(prefix, "doc", collection, scope);
 }
 
-function decode<T>(id: string, raw: unknown): Versioned<T> {
+/** A document's stored field value: `<version>:<JSON>`. */
+export function encodeDocument(version: number, value: unknown): string {
+  return `${version}:${JSON.stringify(value) ?? "null"}`;
+}
+
+/** Reads a stored field value back (see {@linkcode encodeDocument}). */
+export function decodeDocument<T>(id: string, raw: unknown): Versioned<T> {
   const text = String(raw);
   const colon = text.indexOf(":");
   const version = Number(text.slice(0, colon));

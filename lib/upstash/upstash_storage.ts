@@ -28,6 +28,8 @@ import { UpstashUsageLedger } from "./upstash_usage_ledger.ts";
 import { UpstashAuditLog } from "./upstash_audit_log.ts";
 import { UpstashRateLimiter } from "./upstash_rate_limiter.ts";
 import { UpstashVectorIndex } from "./upstash_vector_index.ts";
+import { UpstashUnitOfWorkStore } from "./upstash_unit_of_work_store.ts";
+import type { UnitOfWorkStore } from "../../src/ports/unit_of_work_store.ts";
 
 /** Options for {@linkcode openUpstashStorage}. */
 export interface UpstashStorageOptions {
@@ -128,6 +130,7 @@ export class UpstashStorage implements Storage {
   readonly usage: UsageLedger;
   readonly rateLimits: RateLimiter;
   readonly audit: AuditLog;
+  readonly units: UnitOfWorkStore;
   readonly #redis: RedisClient;
   readonly #index: VectorClient;
 
@@ -144,6 +147,7 @@ export class UpstashStorage implements Storage {
     this.usage = new UpstashUsageLedger({ redis, keyPrefix });
     this.rateLimits = new UpstashRateLimiter({ redis, keyPrefix });
     this.audit = new UpstashAuditLog({ redis, keyPrefix });
+    this.units = new UpstashUnitOfWorkStore({ redis, keyPrefix });
     this.vectors = new UpstashVectorIndex({
       index,
       redis,

@@ -22,6 +22,11 @@ export interface AgentLockOptions {
 /** The agent lock's TTL: a crashed holder blocks its agent at most this long. */
 export const AGENT_LOCK_TTL_MS = 5_000;
 
+/** The key of the agent's lock. */
+export function agentLockKey(scope: AgentScope): string {
+  return `agent:${scope.worldId}:${scope.agentId}`;
+}
+
 /**
  * Runs `work` while holding the agent's lock (renewed while it runs), so concurrent perceives,
  * reflections and tick steps of one agent never interleave. Writes that must not outlive the
@@ -34,12 +39,16 @@ export async function withAgentLock<T>(
   work: (held: HeldLease) => Promise<T>,
   options: AgentLockOptions = {},
 ): Promise<T> {
-  return await withLease(deps, `agent:${scope.worldId}:${scope.agentId}`, work, {
+  return await withLease(deps, agentLockKey(scope), work, {
     ttlMs: options.ttlMs ?? AGENT_LOCK_TTL_MS,
     waitMs: options.waitMs ?? 60_000,
-    busy: () =>
-      new ConflictError(
-        `Cannot work on agent "${scope.agentId}": it stayed busy with another request, retry shortly`,
-      ),
+    busy: () => agentBusy(scope),
   });
+}
+
+/** The error when an agent stays busy with other work longer than a caller waits. */
+export function agentBusy(scope: AgentScope): ConflictError {
+  return new ConflictError(
+    `Cannot work on agent "${scope.agentId}": it stayed busy with another request, retry shortly`,
+  );
 }

@@ -30,7 +30,8 @@ export type AgentSummary = z.infer<typeof AgentSummary>;
 /** Memories recalled per aspect. */
 const K = 8;
 
-function summaryKey(agent: Agent): DocumentKey {
+/** Where an agent's cached summary lives. */
+export function summaryKey(agent: Pick<Agent, "worldId" | "id">): DocumentKey {
   return { collection: "summaries", scope: agent.worldId, id: agent.id };
 }
 

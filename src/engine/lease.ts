@@ -70,7 +70,11 @@ export async function withLease<T>(
   }
 }
 
-async function acquireWithin(
+/**
+ * Takes the lease `key`, polling with `deps.sleep` while another holder has it.
+ * @throws what `options.busy` returns when it stays busy longer than `options.waitMs`.
+ */
+export async function acquireWithin(
   deps: Pick<Deps, "storage" | "sleep">,
   key: string,
   options: LeaseOptions,
@@ -93,7 +97,7 @@ async function acquireWithin(
  * gone aborts `lost`; renewals that fail (the store is down) are retried until a whole TTL has
  * passed without one succeeding, after which the lease counts as lost too.
  */
-async function keepRenewed(
+export async function keepRenewed(
   deps: Pick<Deps, "storage" | "sleep">,
   lease: Lease,
   ttlMs: number,

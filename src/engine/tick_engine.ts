@@ -14,6 +14,8 @@ import { addMinutes, type GameTime, inGameYears, MAX_GAME_YEAR } from "../time/g
 import { type Clocked, type ClockState, type TickClock, TickMinutes } from "./tick_clock.ts";
 import { withLease } from "./lease.ts";
 import { mapBounded } from "./pool.ts";
+import type { Storage } from "../ports/storage.ts";
+import { withUnitOfWork, type WorkLease, type WorkNeeds } from "./unit_of_work.ts";
 
 /** What one tick is about: the world as read under the tick lock, and the span of game time. */
 export interface TickFrame<W extends Clocked = Clocked> {
@@ -55,7 +57,13 @@ export interface TickSystem<U, P, S, W extends Clocked = Clocked> {
   unitKey(unit: U): string;
   /** Work done once for all units before the steps (e.g. batched model calls). */
   prepare(frame: TickFrame<W>, units: readonly U[]): Promise<PhaseOutcome & { shared: P }>;
-  step(frame: TickFrame<W>, unit: U, shared: P): Promise<StepOutcome<S>>;
+  /**
+   * Leases (besides the step's own) and documents a step needs: taken and read with the step's
+   * lease in one round trip; the step runs in that unit of work (`unit_of_work.ts`).
+   */
+  needs?(frame: TickFrame<W>, unit: U, shared: P): WorkNeeds;
+  /** Steps a unit; `storage` is the unit of work's, when the engine runs one. */
+  step(frame: TickFrame<W>, unit: U, shared: P, storage?: Storage): Promise<StepOutcome<S>>;
   /** The outcome of a unit whose step threw (or whose lease stayed busy). */
   failed(frame: TickFrame<W>, unit: U, error: unknown): StepOutcome<S>;
   /** Work done once after every step (e.g. batched writes); it must not throw for one unit. */
@@ -296,18 +304,17 @@ async function tickLocked<U, P, S, W extends Clocked>(
   const outcomes = await mapBounded(units, options.concurrency, async (unit) => {
     const key = system.unitKey(unit);
     try {
-      return await withLease(
+      const needs = system.needs?.(frame, unit, prepared.shared) ?? { leases: [], documents: [] };
+      const stepLease: WorkLease = {
+        key: `step:${worldId}:${key}`,
+        ttlMs: options.lockTtlMs,
+        waitMs: options.stepWaitMs,
+        busy: () => new ConflictError(`Cannot step "${key}" in world "${worldId}": it is busy`),
+      };
+      return await withUnitOfWork(
         deps,
-        `step:${worldId}:${key}`,
-        () => system.step(frame, unit, prepared.shared),
-        {
-          ttlMs: options.lockTtlMs,
-          waitMs: options.stepWaitMs,
-          busy: () =>
-            new ConflictError(
-              `Cannot step "${key}" in world "${worldId}": it is being stepped already`,
-            ),
-        },
+        { leases: [stepLease, ...needs.leases], documents: needs.documents },
+        (storage) => system.step(frame, unit, prepared.shared, storage),
       );
     } catch (err) {
       return { ...system.failed(frame, unit, err), failed: true };

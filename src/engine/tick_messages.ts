@@ -13,6 +13,7 @@ import type { NewEvent } from "../ports/event_log.ts";
 import type { TickMessage, TickQueue } from "../ports/tick_queue.ts";
 import type { Clocked } from "./tick_clock.ts";
 import { type HeldLease, withLease } from "./lease.ts";
+import { withUnitOfWork } from "./unit_of_work.ts";
 import {
   CHECK_EVERY_MS,
   markerScope,
@@ -107,7 +108,14 @@ async function stepUnit<U, P, S, W extends Clocked>(
     return await withLease(deps, `step:${frame.world.id}:${key}`, async (held) => {
       if (await deps.storage.idempotency.get(scope, key)) return "done" as const;
       const shared = system.decode(options.open.shared);
-      const outcome = await system.step(frame, await system.unit(frame, key), shared);
+      const unit = await system.unit(frame, key);
+      // The step's own leases and documents as a unit of work (see tick_engine's steps); the
+      // step lease stays held around it, for the result's claim below.
+      const outcome = await withUnitOfWork(
+        deps,
+        system.needs?.(frame, unit, shared) ?? { leases: [], documents: [] },
+        (storage) => system.step(frame, unit, shared, storage),
+      );
       held.assertHeld();
       // A step that failed partway is tried again while tries remain (its writes are keyed, so
       // what it stored already is not stored twice); the last try's failure is its report.

@@ -10,6 +10,7 @@ import type { MemoryStore } from "./memory_store.ts";
 import type { RateLimiter } from "./rate_limiter.ts";
 import type { UsageLedger } from "./usage_ledger.ts";
 import type { VectorIndex } from "./vector_index.ts";
+import type { UnitOfWorkStore } from "./unit_of_work_store.ts";
 
 /** Options of {@linkcode Storage.scanMemories}. */
 export interface ScanMemoriesOptions<T> {
@@ -57,6 +58,8 @@ export interface Storage {
   readonly usage: UsageLedger;
   readonly rateLimits: RateLimiter;
   readonly audit: AuditLog;
+  /** Leases and document reads in one round trip, document writes and releases in one more. */
+  readonly units: UnitOfWorkStore;
 
   /**
    * Optional, for backends that hold an agent's memories and vectors in process: an exhaustive

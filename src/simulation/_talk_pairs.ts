@@ -135,7 +135,7 @@ export function pairDecision(
 }
 
 /** The pair `agentId` is in: its deciding agent and the sighting that agent decides about. */
-function pairOf(
+export function pairOf(
   views: ReadonlyMap<string, Triggered>,
   agentId: string,
 ): { decider: string; observed: Sighting } | undefined {

@@ -9,12 +9,19 @@
  * the other arrive) have the pair's decision and conversation made first, once for both, by
  * whichever step of the two starts first (`_talk_pairs.ts`).
  *
- * The engine holds a per-agent step lease around each step. The agent's own lock is taken by
- * the cognition functions themselves (perceive, planning, dialogue, reflection), so a step never
- * holds it while calling one of them.
+ * The engine runs each step as a unit of work (`engine/unit_of_work.ts`): the step lease and the
+ * agent's own lock are taken, and the documents a step reads (the world, the agent, its plan of
+ * the day, summary and last look, the environment) read, in one round trip; the cognition functions
+ * take the agent's lock again at no cost; every document the step changes is written, and both
+ * leases released, in one atomic commit at its end. A step in a pair neither holds its lock nor
+ * reads its documents ahead: the pair's conversation takes both agents' locks.
  */
 import { z } from "zod";
-import { type Agent, listAgents, loadAgent } from "../agents/agent.ts";
+import { type Agent, agentKey, listAgents, loadAgent } from "../agents/agent.ts";
+import { agentBusy, agentLockKey } from "../agents/agent_lock.ts";
+import { summaryKey } from "../cognition/agent_summary.ts";
+import { planKey } from "../cognition/plan_store.ts";
+import type { WorkNeeds } from "../engine/unit_of_work.ts";
 import { currentAction } from "../cognition/planning.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
@@ -28,16 +35,17 @@ import type { NewEvent } from "../ports/event_log.ts";
 import {
   errorFields,
   type StepOutcome,
+  TICK_LEASE_TTL_MS,
   type TickFrame,
   type TickSystem,
 } from "../engine/tick_engine.ts";
-import { resolvePath } from "../world/environment.ts";
+import { environmentKey, resolvePath } from "../world/environment.ts";
 import { applyObjectStates } from "./object_states.ts";
-import { saveSeen, type Seen } from "./perception.ts";
-import type { World } from "../world/world.ts";
+import { saveSeen, type Seen, seenKey } from "./perception.ts";
+import { type World, worldKey } from "../world/world.ts";
 import { worldTickClock } from "../world/clock.ts";
 import { AgentView, prepare, textKey, TickShared } from "./tick_prepare.ts";
-import { byAgent, pairDecision, type PairedReaction, withSeed } from "./_talk_pairs.ts";
+import { byAgent, pairDecision, type PairedReaction, pairOf, withSeed } from "./_talk_pairs.ts";
 
 /** What one agent did in a tick. */
 export const AgentStepSummary = z
@@ -92,8 +100,15 @@ export function agentTickSystem(
     units: (frame) => listAgents(deps, frame.world.id as WorldId),
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
-    step: (frame, agent, shared) =>
-      step(withSeed(deps, frame.world.settings.seed), frame, agent, shared, lockWaitMs),
+    needs: (frame, agent, shared) => stepNeeds(frame, agent, shared, lockWaitMs),
+    step: (frame, agent, shared, storage) =>
+      step(
+        withSeed(storage ? { ...deps, storage } : deps, frame.world.settings.seed),
+        frame,
+        agent,
+        shared,
+        lockWaitMs,
+      ),
     failed: (frame, agent, error) => ({
       summary: {
         agentId: agent.id,
@@ -112,6 +127,38 @@ export function agentTickSystem(
         uses: [...shared.uses].sort((a, b) => byAgent(a.agentId, b.agentId)),
         leaves: [...shared.leaves].sort((a, b) => byAgent(a.agentId, b.agentId)),
       }),
+  };
+}
+
+/** What a step reads for sure, and the agent's lock, held for the whole step. */
+function stepNeeds(
+  frame: TickFrame<World>,
+  agent: Agent,
+  shared: TickShared,
+  lockWaitMs: number,
+): WorkNeeds {
+  const worldId = frame.world.id;
+  const scope: AgentScope = { worldId: worldId as WorldId, agentId: agent.id };
+  if (pairOf(shared.views, agent.id)) {
+    // Its step waits for the pair's conversation, which takes both agents' locks and writes both
+    // agents' documents: it neither holds its lock nor reads its own documents ahead.
+    return { leases: [], documents: [worldKey(worldId), environmentKey(worldId)] };
+  }
+  return {
+    leases: [{
+      key: agentLockKey(scope),
+      ttlMs: TICK_LEASE_TTL_MS,
+      waitMs: lockWaitMs,
+      busy: () => agentBusy(scope),
+    }],
+    documents: [
+      agentKey(scope),
+      planKey(worldId, agent.id, frame.to.slice(0, 10)),
+      summaryKey(agent),
+      seenKey(worldId, agent.id),
+      environmentKey(worldId),
+      worldKey(worldId),
+    ],
   };
 }
 

@@ -14,7 +14,7 @@ import { buildObjectStatePrompt, type ObjectStateItem } from "../prompts/object_
 import type { GameTime } from "../time/game_time.ts";
 import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
 import { putDocument } from "../world/_put_document.ts";
-import { loadEnvironment, resolvePath, setObjectState } from "../world/environment.ts";
+import { loadEnvironment, resolvePath, setObjectStates } from "../world/environment.ts";
 
 /**
  * Who set each object's current state: path → the state and the agent whose action set it.
@@ -141,14 +141,15 @@ export async function applyObjectStates(
   const originsDoc = await deps.storage.documents.get<ObjectOrigins>(originsKey(worldId));
   const origins: ObjectOrigins = { ...originsDoc?.value };
   let originsChanged = false;
-  const write = async (path: string, state: string, previous: string, agentId: AgentId) => {
-    await setObjectState(deps, worldId, { path, state });
+  const writes: { path: string; state: string; previous: string; agentId: AgentId }[] = [];
+  const write = (path: string, state: string, previous: string, agentId: AgentId) => {
+    writes.push({ path, state, previous, agentId });
     events.push({ type: "object_state", at, agentId, path, state, previous });
   };
   for (const [path, state] of answers) {
     const { use, item } = byPath.get(path)!;
     if (state === item.state) continue;
-    await write(path, state, item.state, use.agentId);
+    write(path, state, item.state, use.agentId);
     origins[path] = { state, agentId: use.agentId };
     originsChanged = true;
   }
@@ -157,10 +158,12 @@ export async function applyObjectStates(
     if (!found?.object || byPath.has(found.path)) continue;
     const origin = origins[found.path];
     if (origin?.agentId !== leave.agentId || origin.state !== found.object.state) continue;
-    if (found.object.state !== "") await write(found.path, "", found.object.state, leave.agentId);
+    if (found.object.state !== "") write(found.path, "", found.object.state, leave.agentId);
     delete origins[found.path];
     originsChanged = true;
   }
+  // Every change in one write of the environment, then the origins that explain them.
+  if (writes.length > 0) await setObjectStates(deps, worldId, writes);
   if (originsChanged) await putDocument(deps, originsKey(worldId), origins, originsDoc?.version);
   return { events, usage };
 }

@@ -96,7 +96,8 @@ export function perceiveArea(
   return { sightings, next };
 }
 
-function seenKey(worldId: string, agentId: string): DocumentKey {
+/** Where what an agent saw at its last look is stored. */
+export function seenKey(worldId: string, agentId: string): DocumentKey {
   return { collection: "perception", scope: worldId, id: agentId };
 }
 

@@ -145,7 +145,8 @@ export interface ResolvedPath {
   path: string;
 }
 
-function environmentKey(worldId: string): DocumentKey {
+/** Where a world's environment document lives. */
+export function environmentKey(worldId: string): DocumentKey {
   return { collection: "environments", scope: worldId, id: "environment" };
 }
 
@@ -287,44 +288,65 @@ export async function setObjectState(
   input: SetObjectStateInput,
 ): Promise<PlacedObject> {
   const world = await getWorld(deps, worldId);
-  let placed: PlacedObject | undefined;
-  let previous = "";
-  await updateEnvironment(deps, worldId, (current) => {
-    const found = current ? resolvePath(current, input.path) : null;
-    if (!current || !found?.object) {
-      throw new NotFoundError(
-        "not_found",
-        `Cannot find object "${input.path}" in world "${worldId}": read the paths with GET /v1/worlds/${worldId}/environment`,
-      );
-    }
-    const [areaName, subName, objectName] = found.path.split(PATH_SEPARATOR);
-    placed = { path: found.path, name: objectName, state: input.state };
-    previous = found.object.state;
-    return {
-      areas: current.areas.map((area) =>
-        area.name !== areaName ? area : {
-          ...area,
-          subAreas: area.subAreas.map((sub) =>
-            sub.name !== subName ? sub : {
-              ...sub,
-              objects: sub.objects.map((o) =>
-                o.name === objectName ? { ...o, state: input.state } : o
-              ),
-            }
-          ),
-        }
-      ),
-    };
-  }, false);
+  const [{ placed, previous }] = await setObjectStates(deps, worldId, [input]);
   // Logged like a change an agent makes in a tick (without agentId), so live viewers see it.
   await deps.storage.events.append(worldId, [{
     type: "object_state",
     at: world.clock.now,
-    path: placed!.path,
+    path: placed.path,
     state: input.state,
     previous,
   }]);
-  return placed!;
+  return placed;
+}
+
+/**
+ * Sets several objects' states in one write of the environment (a tick's object uses), logging
+ * nothing: the caller's events describe the changes.
+ * @returns each object as placed and the state it had.
+ * @throws `not_found` naming the first path the environment does not have (nothing written).
+ */
+export async function setObjectStates(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+  inputs: readonly SetObjectStateInput[],
+): Promise<{ placed: PlacedObject; previous: string }[]> {
+  let changed: { placed: PlacedObject; previous: string }[] = [];
+  await updateEnvironment(deps, worldId, (current) => {
+    changed = [];
+    let next = current;
+    for (const input of inputs) {
+      const found = next ? resolvePath(next, input.path) : null;
+      if (!next || !found?.object) {
+        throw new NotFoundError(
+          "not_found",
+          `Cannot find object "${input.path}" in world "${worldId}": read the paths with GET /v1/worlds/${worldId}/environment`,
+        );
+      }
+      const [areaName, subName, objectName] = found.path.split(PATH_SEPARATOR);
+      changed.push({
+        placed: { path: found.path, name: objectName, state: input.state },
+        previous: found.object.state,
+      });
+      next = {
+        areas: next.areas.map((area) =>
+          area.name !== areaName ? area : {
+            ...area,
+            subAreas: area.subAreas.map((sub) =>
+              sub.name !== subName ? sub : {
+                ...sub,
+                objects: sub.objects.map((o) =>
+                  o.name === objectName ? { ...o, state: input.state } : o
+                ),
+              }
+            ),
+          }
+        ),
+      };
+    }
+    return next!;
+  }, false);
+  return changed;
 }
 
 async function updateEnvironment(

@@ -8,6 +8,7 @@
  *
  * Run with `deno run -A --lock=deno.dev.lock tests/bench/hosted_storage_cost.ts [hours=2] [start=08:00]`.
  */
+import { abortableSleep } from "../../lib/abortable_sleep.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { RandomIdSource } from "../../lib/random_id_source.ts";
@@ -27,7 +28,7 @@ try {
     model: new OfflineLanguageModel({}),
     embedder: new LocalEmbedder({ dimensions: 384 }),
     ids: new RandomIdSource(),
-    sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+    sleep: abortableSleep,
   };
   const world = await createWorldFromTemplate(
     deps,

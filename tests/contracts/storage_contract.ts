@@ -11,6 +11,7 @@ import { usageLedgerContract } from "./usage_ledger_contract.ts";
 import { rateLimiterContract } from "./rate_limiter_contract.ts";
 import { auditLogContract } from "./audit_log_contract.ts";
 import { vectorIndexContract } from "./vector_index_contract.ts";
+import { unitOfWorkContract } from "./unit_of_work_contract.ts";
 
 export type { ContractOptions, OpenStorage };
 
@@ -51,5 +52,6 @@ export function storageContract(
   rateLimiterContract(cases);
   auditLogContract(cases);
   removalContract(cases);
+  unitOfWorkContract(cases);
   cases.assertSkipsKnown();
 }

@@ -15,6 +15,9 @@ import { hasRedisServer } from "../_helpers/backends.ts";
 import { startMeteredUpstash } from "../_helpers/storage_meter.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { makeTown } from "../src/world/_town_fixture.ts";
+import { createWorldFromTemplate } from "../../src/templates/create_from_template.ts";
+import { tickWorld } from "../../src/simulation/tick_world.ts";
+import { CreateWorldInput } from "../../src/world/world.ts";
 
 const available = await hasRedisServer();
 const meter = available ? await startMeteredUpstash() : null;
@@ -124,6 +127,44 @@ Deno.test({
       assert.equal(cost.byVectorEndpoint.query, 1);
       assert.equal(cost.vectorRequests, 1, JSON.stringify(cost.byVectorEndpoint));
     }
+  },
+});
+
+Deno.test({
+  name:
+    "An agent step of the example town costs at most 3 Redis requests when quiet, about 6 on average",
+  ignore,
+  ...quiet,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const world = await createWorldFromTemplate(
+      deps,
+      CreateWorldInput.parse({
+        name: "Smallville",
+        template: "smallville",
+        startTime: "2023-02-13T08:00:00",
+      }),
+    );
+    const agents = 25;
+    const perTick: number[] = [];
+    let vector = 0;
+    for (let t = 0; t < 6; t++) {
+      const { cost } = await meter!.measure(() =>
+        tickWorld(deps, world.id as WorldId, { minutes: 10 })
+      );
+      perTick.push(cost.redisRequests);
+      vector += cost.vectorRequests;
+    }
+    const perStep = perTick.reduce((a, b) => a + b, 0) / (agents * perTick.length);
+    // deno-lint-ignore no-console
+    console.log(`requests per tick: ${perTick.join(", ")}; per step ${perStep.toFixed(2)}`);
+    // 08:20 is quiet (no plan to make, nobody new in view): each step is its unit of work's
+    // begin and commit; the tick's own reads and writes (prepare, finish, clock, events) add
+    // about one request per agent. Before units of work a quiet tick cost 10-17 per step.
+    assert.ok(perTick[2] <= 3 * agents, `quiet tick: ${perTick[2]} requests`);
+    // Whole hour (day plans, conversations inside the paired steps, retrievals, perception).
+    assert.ok(perStep <= 7, `${perStep} requests per step`);
+    assert.ok(vector / (agents * perTick.length) <= 2.5, `${vector} Vector requests`);
   },
 });
 

@@ -41,16 +41,17 @@ Deno.test("withLease() runs one holder at a time and releases on failure", async
 
 Deno.test("withLease() renews the lease while work outlasts its TTL", async () => {
   await using deps = await makeTestDeps();
-  const opts = { ttlMs: 300, waitMs: 0, busy: () => new Error("busy") };
+  // Real timers: the TTL leaves a loaded machine a second of slack for each renewal to fire.
+  const opts = { ttlMs: 1_500, waitMs: 0, busy: () => new Error("busy") };
   let renewals = 0;
   const renew = deps.storage.locks.renew.bind(deps.storage.locks);
   deps.storage.locks.renew = (lease, ttl) => (renewals++, renew(lease, ttl));
   const holder = withLease(deps, "slow", async (held) => {
-    await deps.sleep(1_000);
+    await deps.sleep(3_500);
     held.assertHeld();
     return "done";
   }, opts);
-  await deps.sleep(600);
+  await deps.sleep(2_000);
   await assert.rejects(withLease(deps, "slow", () => Promise.resolve(1), opts), /busy/);
   assert.equal(await holder, "done");
   assert.ok(renewals >= 3, `renewed ${renewals} times`);

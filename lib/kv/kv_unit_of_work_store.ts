@@ -1,0 +1,85 @@
+/**
+ * @module The embedded UnitOfWorkStore: `begin` takes the leases and reads the documents with
+ * the KV lock and document store; `commit` is one atomic operation checked against every
+ * document head, every fence and every released lease it read.
+ */
+import { ConflictError, LeaseLostError } from "../../src/errors.ts";
+import type { DocumentStore } from "../../src/ports/document_store.ts";
+import type { Lock } from "../../src/ports/lock.ts";
+import {
+  assertOneWritePerDocument,
+  type BeginRequest,
+  type Begun,
+  type CommitRequest,
+  type UnitOfWorkStore,
+  versionConflict,
+} from "../../src/ports/unit_of_work_store.ts";
+import { type BlobHead, blobWrites } from "./_kv_blob.ts";
+import { addWrites, encodeJson, guard } from "./_kv_support.ts";
+import { headKey, partPrefix } from "./kv_document_store.ts";
+import { heldLease } from "./kv_lock.ts";
+
+/** Rounds of read-then-commit while a lease or document keeps being touched meanwhile. */
+const ATTEMPTS = 8;
+
+/** Units of work on Deno KV. */
+export class KvUnitOfWorkStore implements UnitOfWorkStore {
+  readonly #kv: Deno.Kv;
+  readonly #documents: DocumentStore;
+  readonly #locks: Lock;
+
+  constructor(options: { kv: Deno.Kv; documents: DocumentStore; locks: Lock }) {
+    this.#kv = options.kv;
+    this.#documents = options.documents;
+    this.#locks = options.locks;
+  }
+
+  async begin(request: BeginRequest): Promise<Begun> {
+    const [leases, documents] = await Promise.all([
+      Promise.all(request.leases.map((l) => this.#locks.acquire(l.key, l.ttlMs))),
+      Promise.all(request.documents.map((key) => this.#documents.get(key))),
+    ]);
+    return { leases, documents };
+  }
+
+  async commit(request: CommitRequest): Promise<void> {
+    const { documents, fences, release } = request;
+    if (documents.length === 0 && release.length === 0) return;
+    assertOneWritePerDocument(documents);
+    const encoded = documents.map((w) => encodeJson(w.value ?? null));
+    await guard("commit work", async () => {
+      for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+        const op = this.#kv.atomic();
+        for (const fence of fences) {
+          const check = await heldLease(this.#kv, fence);
+          if (check === null) throw new LeaseLostError(fence.key);
+          op.check(check);
+        }
+        const heads = await Promise.all(
+          documents.map((w) => this.#kv.get<BlobHead>(headKey(w.key))),
+        );
+        documents.forEach((write, i) => {
+          const head = heads[i];
+          if ((head.value?.gen ?? 0) !== write.expectedVersion) throw versionConflict(write.key);
+          op.check(head);
+          const version = write.expectedVersion + 1;
+          const { head: next, writes } = blobWrites(
+            partPrefix(write.key),
+            version,
+            encoded[i],
+            head.value,
+            "document",
+          );
+          addWrites(op, writes).set(headKey(write.key), next);
+        });
+        for (const lease of release) {
+          const check = await heldLease(this.#kv, lease);
+          if (check !== null) op.check(check).delete(check.key);
+        }
+        if ((await op.commit()).ok) return;
+        // A lease was renewed or a document written between our reads and the commit: again.
+      }
+      throw new ConflictError("Cannot commit work: its leases and documents kept changing");
+    });
+  }
+}

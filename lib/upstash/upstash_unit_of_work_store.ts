@@ -1,0 +1,129 @@
+/**
+ * @module The hosted UnitOfWorkStore: `begin` is one pipelined request (SET NX PX per lease,
+ * HGET per document), `commit` one script that checks the fences and versions, writes the
+ * documents and releases the leases.
+ */
+import { LeaseLostError } from "../../src/errors.ts";
+import {
+  assertOneWritePerDocument,
+  type BeginRequest,
+  type Begun,
+  type CommitRequest,
+  type UnitOfWorkStore,
+  versionConflict,
+} from "../../src/ports/unit_of_work_store.ts";
+import {
+  type LuaScript,
+  luaScript,
+  redisCall,
+  type RedisClient,
+  unexpectedReply,
+} from "./_upstash_calls.ts";
+import { decodeDocument, documentHashKey, encodeDocument } from "./upstash_document_store.ts";
+import { lockKey } from "./upstash_lock.ts";
+
+/** Configuration of {@linkcode UpstashUnitOfWorkStore}. */
+export interface UpstashUnitOfWorkStoreConfig {
+  redis: RedisClient;
+  /** Prepended to every key, so deployments can share a database. */
+  keyPrefix: string;
+  /** Makes lease tokens, injectable for tests. @default crypto.randomUUID */
+  token?: () => string;
+}
+
+// Atomic, as every script. KEYS: the fences' lock keys, the released leases' lock keys, then one
+// document hash per write. ARGV: fence count, release count, the fences' tokens, the released
+// tokens, then per write: id, expected version, stored value. Returns -i when fence i is not
+// held, j when write j finds another version (both writing nothing), else 0.
+const COMMIT = `
+local nf = tonumber(ARGV[1])
+local nr = tonumber(ARGV[2])
+for i = 1, nf do
+  if redis.call('GET', KEYS[i]) ~= ARGV[2 + i] then return -i end
+end
+local d = nf + nr
+local a = 2 + nf + nr
+local n = #KEYS - d
+for j = 1, n do
+  local current = redis.call('HGET', KEYS[d + j], ARGV[a + 3 * j - 2])
+  local version = 0
+  if current then version = tonumber(string.match(current, '^(%d+):')) end
+  if version ~= tonumber(ARGV[a + 3 * j - 1]) then return j end
+end
+for j = 1, n do redis.call('HSET', KEYS[d + j], ARGV[a + 3 * j - 2], ARGV[a + 3 * j]) end
+for i = 1, nr do
+  if redis.call('GET', KEYS[nf + i]) == ARGV[2 + nf + i] then redis.call('DEL', KEYS[nf + i]) end
+end
+return 0
+`;
+
+/** Units of work on Upstash Redis. Throws `store_unavailable` when Upstash fails. */
+export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
+  readonly #redis: RedisClient;
+  readonly #prefix: string;
+  readonly #token: () => string;
+  readonly #commit: LuaScript;
+
+  constructor(config: UpstashUnitOfWorkStoreConfig) {
+    this.#redis = config.redis;
+    this.#prefix = config.keyPrefix;
+    this.#token = config.token ?? (() => crypto.randomUUID());
+    this.#commit = luaScript(config.redis, COMMIT);
+  }
+
+  begin(request: BeginRequest): Promise<Begun> {
+    const tokens = request.leases.map(() => this.#token());
+    return redisCall("begin work", async () => {
+      const pipeline = this.#redis.pipeline();
+      request.leases.forEach((lease, i) =>
+        pipeline.set(lockKey(this.#prefix, lease.key), tokens[i], {
+          nx: true,
+          px: Math.max(1, Math.ceil(lease.ttlMs)),
+        })
+      );
+      for (const key of request.documents) {
+        pipeline.hget(documentHashKey(this.#prefix, key.collection, key.scope), key.id);
+      }
+      const replies: unknown[] = request.leases.length + request.documents.length === 0
+        ? []
+        : await pipeline.exec();
+      const n = request.leases.length;
+      return {
+        leases: request.leases.map((lease, i) =>
+          replies[i] === "OK" ? { key: lease.key, token: tokens[i] } : null
+        ),
+        documents: request.documents.map((key, i) => {
+          const raw = replies[n + i];
+          return raw === null || raw === undefined ? null : decodeDocument(key.id, raw);
+        }),
+      };
+    });
+  }
+
+  async commit(request: CommitRequest): Promise<void> {
+    const { documents, fences, release } = request;
+    if (documents.length === 0 && release.length === 0) return;
+    assertOneWritePerDocument(documents);
+    const reply = await redisCall("commit work", () =>
+      this.#commit.exec(
+        [
+          ...[...fences, ...release].map((lease) => lockKey(this.#prefix, lease.key)),
+          ...documents.map((w) => documentHashKey(this.#prefix, w.key.collection, w.key.scope)),
+        ],
+        [
+          String(fences.length),
+          String(release.length),
+          ...[...fences, ...release].map((lease) => lease.token),
+          ...documents.flatMap((w) => [
+            w.key.id,
+            String(w.expectedVersion),
+            encodeDocument(w.expectedVersion + 1, w.value),
+          ]),
+        ],
+      ));
+    const code = Number(reply);
+    if (!Number.isInteger(code)) unexpectedReply("commit work");
+    if (code < 0) throw new LeaseLostError(fences[-code - 1].key);
+    if (code > 0) throw versionConflict(documents[code - 1].key);
+  }
+}

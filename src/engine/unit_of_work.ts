@@ -1,0 +1,147 @@
+/**
+ * @module Runs a piece of work (an agent's step) in two storage round trips plus what it cannot
+ * know up front: its leases are taken and the documents it needs read together
+ * (`UnitOfWorkStore.begin`); the work then reads documents from that snapshot and its document
+ * writes are held back; at its end one atomic commit checks the versions it read and that its
+ * leases are still held, writes everything and releases the leases. Inside, the held leases are
+ * re-entrant: code that takes one of them again (e.g. the agent's lock) gets it at once, and
+ * its releases and renewals cost nothing; the leases are renewed for real only when the work
+ * runs longer than a third of their TTL.
+ */
+import type { Deps } from "../deps.ts";
+import type { DocumentKey, Versioned } from "../ports/document_store.ts";
+import type { Lease, Lock } from "../ports/lock.ts";
+import type { Storage } from "../ports/storage.ts";
+import { WorkDocuments } from "./_work_documents.ts";
+import { acquireWithin, keepRenewed, type LeaseOptions } from "./lease.ts";
+
+/** A lease the work holds throughout: its key and how to take it. */
+export interface WorkLease extends LeaseOptions {
+  key: string;
+}
+
+/** What a unit of work needs up front. */
+export interface WorkNeeds {
+  leases: readonly WorkLease[];
+  /** Documents read with the leases; others are read when first asked for. */
+  documents: readonly DocumentKey[];
+}
+
+/**
+ * Runs `work` with a storage whose documents and locks belong to the unit of work (every other
+ * store writes through at once), then commits. Writes made before `work` threw are committed
+ * too, as they would have been written without the unit of work; the error is rethrown after.
+ *
+ * @throws what a lease's `busy` returns when it stays busy; `conflict` when a document written
+ * changed since it was read, or `LeaseLostError` when a lease was lost (nothing written then);
+ * what `work` throws; `store_unavailable`.
+ */
+export async function withUnitOfWork<T>(
+  deps: Pick<Deps, "storage" | "sleep">,
+  needs: WorkNeeds,
+  work: (storage: Storage) => Promise<T>,
+): Promise<T> {
+  const base = deps.storage;
+  const { leases, snapshot } = await begin(deps, needs);
+  const stop = new AbortController();
+  const lost = new AbortController();
+  const renewing = Promise.all(
+    leases.map((lease, i) =>
+      keepRenewed(deps, lease, needs.leases[i].ttlMs, { stop: stop.signal, lost })
+    ),
+  );
+  const own = (lease: Lease) => leases.some((l) => l.key === lease.key && l.token === lease.token);
+  const documents = new WorkDocuments(base.documents, own);
+  needs.documents.forEach((key, i) => documents.seed(key, snapshot[i]));
+  const storage: Storage = {
+    ...storageParts(base),
+    documents,
+    locks: reentrantLocks(base.locks, leases, own, lost.signal),
+  };
+  let outcome: { value: T } | { error: unknown };
+  try {
+    outcome = { value: await work(storage) };
+  } catch (error) {
+    outcome = { error };
+  }
+  stop.abort();
+  await renewing;
+  try {
+    if (lost.signal.aborted) throw lost.signal.reason;
+    await base.units.commit({
+      documents: documents.writes(),
+      fences: leases,
+      release: leases,
+    });
+  } catch (error) {
+    await Promise.all(leases.map((lease) => base.locks.release(lease).catch(() => false)));
+    throw "error" in outcome ? outcome.error : error;
+  }
+  if ("error" in outcome) throw outcome.error;
+  return outcome.value;
+}
+
+/** Every store of `base` as it is (methods bound), to override some of them. */
+function storageParts(base: Storage): Storage {
+  return {
+    kind: base.kind,
+    documents: base.documents,
+    memories: base.memories,
+    vectors: base.vectors,
+    locks: base.locks,
+    events: base.events,
+    idempotency: base.idempotency,
+    usage: base.usage,
+    rateLimits: base.rateLimits,
+    audit: base.audit,
+    units: base.units,
+    scanMemories: base.scanMemories?.bind(base),
+    ping: () => base.ping(),
+    close: () => base.close(),
+  };
+}
+
+/**
+ * Takes the leases and reads the documents in one round trip; a lease someone else holds is
+ * then waited for, and the documents read again after the wait.
+ */
+async function begin(
+  deps: Pick<Deps, "storage" | "sleep">,
+  needs: WorkNeeds,
+): Promise<{ leases: Lease[]; snapshot: (Versioned<unknown> | null)[] }> {
+  const units = deps.storage.units;
+  const request = { leases: needs.leases, documents: needs.documents };
+  const begun = await units.begin(request);
+  const leases: Lease[] = [];
+  try {
+    for (const [i, lease] of begun.leases.entries()) {
+      leases.push(lease ?? await acquireWithin(deps, needs.leases[i].key, needs.leases[i]));
+    }
+  } catch (error) {
+    await Promise.all(leases.map((lease) => deps.storage.locks.release(lease).catch(() => false)));
+    throw error;
+  }
+  if (begun.leases.every((lease) => lease !== null)) {
+    return { leases, snapshot: begun.documents };
+  }
+  const reread = await units.begin({ leases: [], documents: needs.documents });
+  return { leases, snapshot: reread.documents };
+}
+
+/** The unit of work's locks: its own leases are re-entrant; other keys go to the store. */
+function reentrantLocks(
+  base: Lock,
+  leases: readonly Lease[],
+  own: (lease: Lease) => boolean,
+  lost: AbortSignal,
+): Lock {
+  return {
+    acquire: (key, ttlMs) => {
+      const lease = leases.find((l) => l.key === key);
+      return lease ? Promise.resolve(lease) : base.acquire(key, ttlMs);
+    },
+    // Renewed by the unit of work itself; the commit releases them.
+    renew: (lease, ttlMs) => own(lease) ? Promise.resolve(!lost.aborted) : base.renew(lease, ttlMs),
+    release: (lease) => own(lease) ? Promise.resolve(true) : base.release(lease),
+  };
+}

@@ -1,0 +1,110 @@
+/** @module Contract cases every UnitOfWorkStore adapter must pass. */
+import assert from "node:assert/strict";
+import { ConflictError, LeaseLostError } from "../../src/errors.ts";
+import type { DocumentKey } from "../../src/ports/document_store.ts";
+import type { Storage } from "../../src/ports/storage.ts";
+import { type ContractCases, suffix } from "./_contract_support.ts";
+
+const LONG_TTL = 30_000;
+
+function doc(id: string, scope: string): DocumentKey {
+  return { collection: "uow", scope, id };
+}
+
+/** Two documents (one at version 2, one absent) and a held lease. */
+async function fixture(s: Storage) {
+  const scope = `s-${suffix()}`;
+  const a = doc("a", scope), b = doc("b", scope);
+  await s.documents.create(a, { n: 1 });
+  await s.documents.replace(a, { n: 2 }, 1);
+  const lease = await s.locks.acquire(`uow:${suffix()}`, LONG_TTL);
+  assert.ok(lease);
+  return { a, b, lease };
+}
+
+/** Registers the UnitOfWorkStore cases. */
+export function unitOfWorkContract(cases: ContractCases): void {
+  cases.add("UnitOfWorkStore.begin() takes free leases and reads documents in order", async (s) => {
+    const { a, b, lease } = await fixture(s);
+    const free = `uow:${suffix()}`;
+    const begun = await s.units.begin({
+      leases: [{ key: free, ttlMs: LONG_TTL }, { key: lease.key, ttlMs: LONG_TTL }],
+      documents: [b, a],
+    });
+    assert.equal(begun.leases[0]?.key, free);
+    assert.equal(begun.leases[1], null, "A held lease is not granted");
+    assert.equal(await s.locks.acquire(free, LONG_TTL), null, "The lease taken is held");
+    assert.deepEqual(begun.documents, [null, { id: "a", value: { n: 2 }, version: 2 }]);
+    assert.deepEqual(await s.units.begin({ leases: [], documents: [] }), {
+      leases: [],
+      documents: [],
+    });
+  });
+
+  cases.add("UnitOfWorkStore.commit() writes every document and releases the leases", async (s) => {
+    const { a, b, lease } = await fixture(s);
+    await s.units.commit({
+      documents: [
+        { key: a, value: { n: 3 }, expectedVersion: 2 },
+        { key: b, value: ["new"], expectedVersion: 0 },
+      ],
+      fences: [lease],
+      release: [lease],
+    });
+    assert.deepEqual(await s.documents.get(a), { id: "a", value: { n: 3 }, version: 3 });
+    assert.deepEqual(await s.documents.get(b), { id: "b", value: ["new"], version: 1 });
+    assert.equal(await s.locks.release(lease), false, "Released by the commit");
+    assert.ok(await s.locks.acquire(lease.key, LONG_TTL));
+  });
+
+  cases.add("UnitOfWorkStore.commit() writes nothing when one document changed", async (s) => {
+    const { a, b, lease } = await fixture(s);
+    for (const stale of [{ key: a, expectedVersion: 1 }, { key: b, expectedVersion: 1 }]) {
+      await assert.rejects(
+        s.units.commit({
+          documents: [
+            { key: b === stale.key ? a : b, value: "x", expectedVersion: b === stale.key ? 2 : 0 },
+            { ...stale, value: "y" },
+          ],
+          fences: [lease],
+          release: [lease],
+        }),
+        ConflictError,
+      );
+    }
+    // A create over an existing document is a conflict too.
+    await assert.rejects(
+      s.units.commit({
+        documents: [{ key: a, value: "z", expectedVersion: 0 }],
+        fences: [],
+        release: [lease],
+      }),
+      ConflictError,
+    );
+    assert.deepEqual(await s.documents.get(a), { id: "a", value: { n: 2 }, version: 2 });
+    assert.equal(await s.documents.get(b), null);
+    assert.equal(await s.locks.release(lease), true, "A failed commit releases nothing");
+  });
+
+  cases.add("UnitOfWorkStore.commit() writes nothing once a fence is lost", async (s) => {
+    const { a, b, lease } = await fixture(s);
+    const other = await s.locks.acquire(`uow:${suffix()}`, LONG_TTL);
+    assert.ok(other);
+    assert.equal(await s.locks.release(lease), true);
+    const taken = await s.locks.acquire(lease.key, LONG_TTL);
+    assert.ok(taken, "Someone else holds it now");
+    const error = await s.units.commit({
+      documents: [
+        { key: a, value: "x", expectedVersion: 2 },
+        { key: b, value: "y", expectedVersion: 0 },
+      ],
+      fences: [other, lease],
+      release: [other, lease],
+    }).catch((e) => e);
+    assert.ok(error instanceof LeaseLostError, String(error));
+    assert.deepEqual(await s.documents.get(a), { id: "a", value: { n: 2 }, version: 2 });
+    assert.equal(await s.documents.get(b), null);
+    assert.equal(await s.locks.release(other), true, "Nothing released");
+    assert.equal(await s.locks.release(taken), true, "The new holder keeps its lease");
+  });
+}

@@ -1,0 +1,105 @@
+import assert from "node:assert/strict";
+import { withLease } from "../../../src/engine/lease.ts";
+import { withUnitOfWork, type WorkNeeds } from "../../../src/engine/unit_of_work.ts";
+import { ConflictError } from "../../../src/errors.ts";
+import type { DocumentKey } from "../../../src/ports/document_store.ts";
+import { updateDocument } from "../../../src/ports/update_document.ts";
+import { makeTestDeps } from "../../_helpers/test_deps.ts";
+
+const a: DocumentKey = { collection: "c", scope: "s", id: "a" };
+const b: DocumentKey = { collection: "c", scope: "s", id: "b" };
+const lease = (key: string) => ({
+  key,
+  ttlMs: 5_000,
+  waitMs: 1_000,
+  busy: () => new Error("busy"),
+});
+const needs: WorkNeeds = { leases: [lease("step"), lease("agent")], documents: [a] };
+
+Deno.test("withUnitOfWork() reads once, writes at the end, and holds its leases re-entrantly", async () => {
+  await using deps = await makeTestDeps();
+  await deps.storage.documents.create(a, { n: 1 });
+  const calls: string[] = [];
+  const store = deps.storage.documents;
+  const result = await withUnitOfWork(deps, needs, async (storage) => {
+    // The agent's lock taken again inside: at once, and its release costs nothing.
+    const inner = await withLease({ ...deps, storage }, "agent", async () => {
+      calls.push("inner");
+      return await updateDocument<{ n: number }>(storage.documents, a, (v) => ({ n: v!.n + 1 }));
+    }, { ttlMs: 5_000, waitMs: 0, busy: () => new Error("not re-entrant") });
+    await storage.documents.create(b, "new");
+    assert.deepEqual(inner, { n: 2 });
+    assert.deepEqual((await storage.documents.get(a))?.version, 2, "The work sees its writes");
+    assert.equal((await store.get(a))?.version, 1, "The store does not, yet");
+    assert.equal(await store.get(b), null);
+    assert.equal(await deps.storage.locks.acquire("agent", 1_000), null, "Still held");
+    return "done";
+  });
+  assert.equal(result, "done");
+  assert.deepEqual(calls, ["inner"]);
+  assert.deepEqual(await store.get(a), { id: "a", value: { n: 2 }, version: 2 });
+  assert.deepEqual(await store.get(b), { id: "b", value: "new", version: 1 });
+  for (const key of ["step", "agent"]) {
+    assert.ok(await deps.storage.locks.acquire(key, 1_000), `${key} released by the commit`);
+  }
+});
+
+Deno.test("withUnitOfWork() writes nothing when a document it wrote changed meanwhile", async () => {
+  await using deps = await makeTestDeps();
+  await deps.storage.documents.create(a, { n: 1 });
+  await assert.rejects(
+    withUnitOfWork(deps, needs, async (storage) => {
+      await storage.documents.create(b, "new");
+      await storage.documents.replace(a, { n: 5 }, 1);
+      await deps.storage.documents.replace(a, { n: 9 }, 1); // someone else, outside the leases
+    }),
+    ConflictError,
+  );
+  assert.deepEqual((await deps.storage.documents.get(a))?.value, { n: 9 });
+  assert.equal(await deps.storage.documents.get(b), null, "All or nothing");
+  assert.ok(await deps.storage.locks.acquire("agent", 1_000), "Leases released after a conflict");
+});
+
+Deno.test("withUnitOfWork() commits what a failing work wrote, then rethrows", async () => {
+  await using deps = await makeTestDeps();
+  await assert.rejects(
+    withUnitOfWork(deps, needs, async (storage) => {
+      await storage.documents.create(a, { n: 1 });
+      throw new Error("model down");
+    }),
+    /model down/,
+  );
+  assert.deepEqual((await deps.storage.documents.get(a))?.value, { n: 1 });
+  assert.ok(await deps.storage.locks.acquire("step", 1_000));
+});
+
+Deno.test("withUnitOfWork() waits for a busy lease, then reads the documents again", async () => {
+  await using deps = await makeTestDeps();
+  await deps.storage.documents.create(a, { n: 1 });
+  const other = await deps.storage.locks.acquire("agent", 5_000);
+  const running = withUnitOfWork(deps, needs, (storage) => storage.documents.get<{ n: number }>(a));
+  await deps.sleep(30);
+  await deps.storage.documents.replace(a, { n: 2 }, 1);
+  await deps.storage.locks.release(other!);
+  assert.deepEqual((await running)?.value, { n: 2 });
+  const x = await deps.storage.locks.acquire("x", 5_000);
+  const busy = { leases: [lease("step"), { ...lease("x"), waitMs: 0 }], documents: [a] };
+  await assert.rejects(withUnitOfWork(deps, busy, async () => {}), /busy/);
+  await deps.storage.locks.release(x!);
+  assert.ok(await deps.storage.locks.acquire("step", 1_000), "A busy lease releases the others");
+});
+
+Deno.test("withUnitOfWork() writes a document fenced by another lease at once, under it", async () => {
+  await using deps = await makeTestDeps();
+  await deps.storage.documents.create(a, { n: 1 });
+  await withUnitOfWork(deps, needs, async (storage) => {
+    const other = await storage.locks.acquire("other-agent", 5_000);
+    assert.ok(other);
+    const doc = await storage.documents.get<{ n: number }>(a);
+    assert.ok(await storage.documents.replace(a, { n: 2 }, doc!.version, { fence: other }));
+    assert.equal((await deps.storage.documents.get(a))?.version, 2, "In the store already");
+    assert.equal(await storage.locks.release(other), true);
+    assert.equal((await storage.documents.get(a))?.version, 2);
+  });
+  assert.deepEqual(await deps.storage.documents.get(a), { id: "a", value: { n: 2 }, version: 2 });
+});
