@@ -3,21 +3,35 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { WorldTemplate } from "../src/world/world.ts";
 
+const MAX_HOURS = 24 * 30;
+const MAX_TOWNS = 200;
+const MAX_SEED = 2 ** 31 - 1;
+
 /** Usage text for `--help`. */
 export const SIMULATE_USAGE =
   `Runs a template town in memory and reports its cost and emergent behaviour.
 
 Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
                           [--minutes-per-tick M] [--seed N] [--json] [--save FILE]
+                          [--towns N [--processes P] [--first-town N]]
 
   --hours N             game hours to simulate, more than 0 and at most 720 (required)
   --template NAME       the town to run (default: smallville; the only one)
+  --towns N             run N copies of the town at once, 1-${MAX_TOWNS}, every tick planned and
+                        enqueued on Deno KV queues and stepped by their consumer, as the
+                        server runs ticks; prints one summary per town and the totals.
+                        With --seed, town n gets seed + n - 1
+  --processes P         with --towns: split the towns over P processes, 1-16 (default: 1),
+                        each with its own store and queue consumer, to use P cores
+  --first-town N        with --towns: number the towns from N (world ids, seeds); the
+                        processes of --processes each run a share this way (default: 1)
   --concurrency N       agents stepped at once per tick, 1-64 (default: 8)
   --minutes-per-tick M  game minutes per tick, 1-60 (default: 10)
   --seed N              replay exactly: the same seed gives the same calls, events and
                         memories at any concurrency (a whole number, 0-2147483647; the
                         world's \`seed\` setting). Without it runs may differ
   --json                print the summary as one JSON line, the last line of stdout
+                        (with --towns: {"towns": [one summary per town], "total": …})
   --save FILE           write the simulated world to FILE as an export (NDJSON) to load
                         with \`deno task world import FILE\` or POST /v1/worlds/import
   -h, --help            show this help
@@ -25,8 +39,6 @@ Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
 The model comes from the environment: the offline model unless OPENAI_API_KEY or
 OPENAI_BASE_URL is set (as for \`deno task start\`). Storage is always in memory.
 Progress goes to stderr; the summary to stdout.`;
-
-const MAX_HOURS = 24 * 30;
 
 function numberFlag(flag: string, required?: string) {
   return z.number({
@@ -60,11 +72,28 @@ export const SimulateFlags = z.strictObject({
   seed: numberFlag("--seed")
     .int("--seed must be a whole number")
     .min(0, "--seed must be at least 0")
-    .max(2 ** 31 - 1, `--seed must be at most ${2 ** 31 - 1}`)
+    .max(MAX_SEED, `--seed must be at most ${MAX_SEED}`)
     .optional(),
+  towns: numberFlag("--towns")
+    .int("--towns must be a whole number")
+    .min(1, "--towns must be at least 1")
+    .max(MAX_TOWNS, `--towns must be at most ${MAX_TOWNS}`)
+    .optional(),
+  processes: wholeNumber("--processes", 1, 16, 1),
+  firstTown: wholeNumber("--first-town", 1, MAX_SEED, 1),
   json: z.boolean().default(false),
   save: z.string().min(1, "--save needs a file name").optional(),
-});
+})
+  .refine((f) => f.towns === undefined || f.save === undefined, {
+    message: "--save writes one town: leave out --towns to save a run",
+  })
+  .refine((f) => f.towns !== undefined || (f.processes === 1 && f.firstTown === 1), {
+    message: "--processes and --first-town split a run of several towns: add --towns N",
+  })
+  .refine((f) => f.seed === undefined || f.seed + f.firstTown + (f.towns ?? 1) - 2 <= MAX_SEED, {
+    message:
+      `--seed + the last town's number - 1 must be at most ${MAX_SEED} (town n gets seed + n - 1)`,
+  });
 export type SimulateFlags = z.infer<typeof SimulateFlags>;
 
 function asNumber(text: string | boolean | undefined): number | undefined {
@@ -90,6 +119,9 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
         concurrency: { type: "string" },
         "minutes-per-tick": { type: "string" },
         seed: { type: "string" },
+        towns: { type: "string" },
+        processes: { type: "string" },
+        "first-town": { type: "string" },
         json: { type: "boolean" },
         save: { type: "string" },
         help: { type: "boolean", short: "h" },
@@ -107,6 +139,9 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
     concurrency: asNumber(values.concurrency),
     minutesPerTick: asNumber(values["minutes-per-tick"]),
     ...(values.seed === undefined ? {} : { seed: asNumber(values.seed) }),
+    ...(values.towns === undefined ? {} : { towns: asNumber(values.towns) }),
+    processes: asNumber(values.processes),
+    firstTown: asNumber(values["first-town"]),
     json: values.json,
     ...(values.save === undefined ? {} : { save: values.save }),
   });

@@ -1,6 +1,7 @@
 /** @module What `deno task simulate` prints: the progress line and the human summary. */
 import type { SimulationProgress } from "../src/eval/simulate_town.ts";
 import type { SimulationSummary } from "../src/eval/simulation_summary.ts";
+import type { TownsRun } from "./_simulate_towns.ts";
 
 const BAR = 20;
 
@@ -95,4 +96,50 @@ export function summaryText(s: SimulationSummary): string {
       ? []
       : [`  Seed ${s.seed}: the same seed replays this run exactly, at any concurrency.`]),
   ].join("\n");
+}
+
+/**
+ * A run of several towns: one line per town, then the totals. `peakRssMb` has one peak per
+ * process the towns ran in.
+ */
+export function townsText(run: TownsRun, peakRssMb: readonly number[]): string {
+  const t = run.total;
+  const towns = run.towns.map((s, i) =>
+    `  town ${i + 1}: ${s.agents} agents, ${count(s.ticks)} ticks, ${
+      count(s.modelCalls)
+    } calls, ${s.callsPerAgentDay} calls and ${count(s.tokensPerAgentDay)} tokens per agent-day, ${
+      count(s.stepErrors)
+    } failed steps, party known by ${
+      percent(s.diffusion.party.share)
+    }, density ${s.networkDensity.after}`
+  );
+  return [
+    `Simulated ${t.towns} town${t.towns === 1 ? "" : "s"} (${
+      count(t.agents)
+    } agents) for ${t.gameHours} game hours through Deno KV queues in ${t.wallSeconds} s wall time (${
+      (t.wallSeconds / 60).toFixed(1)
+    } min); ${memory(peakRssMb)}`,
+    ...towns,
+    `Model calls: ${count(t.modelCalls)}, tokens: ${count(t.promptTokens)} prompt + ${
+      count(t.completionTokens)
+    } completion`,
+    `Per agent-day: ${t.callsPerAgentDay} calls, ${
+      count(t.tokensPerAgentDay)
+    } tokens (budget ≤ ${t.budget.callsPerAgentDay} and ≤ ${count(t.budget.tokensPerAgentDay)}: ${
+      t.budget.met ? "met" : "NOT met"
+    })`,
+    `Agent steps: ${count(t.steps)}, failed: ${
+      count(t.stepErrors)
+    }; ticks asked again after a busy answer or a lost lease: ${count(t.busyRetries)}; events: ${
+      count(t.events)
+    }`,
+  ].join("\n");
+}
+
+function memory(peaks: readonly number[]): string {
+  if (peaks.length === 1) return `peak RSS ${count(peaks[0])} MB`;
+  const sum = peaks.reduce((a, b) => a + b, 0);
+  return `peak RSS ${count(sum)} MB over ${peaks.length} processes (${
+    peaks.map(count).join(" + ")
+  })`;
 }

@@ -8,13 +8,16 @@ import { openKvStorage } from "../lib/kv/kv_storage.ts";
 import { jsonLogger } from "../lib/logger.ts";
 import { openServices } from "../lib/services.ts";
 import type { Deps } from "../src/deps.ts";
-import { tickWorld } from "../src/simulation/tick_world.ts";
+import { tickWorld, type TickWorldOptions } from "../src/simulation/tick_world.ts";
+import type { WorldId } from "../src/ids.ts";
+import { consumeTicksFromKv, mergeRuns, simulateTowns } from "./_simulate_towns.ts";
+import { runShards, type ShardRun, shardsOf } from "./_simulate_shards.ts";
 import { SimulacraError } from "../src/errors.ts";
 import { simulateTown, type SimulationProgress } from "../src/eval/simulate_town.ts";
 import { exportWorld } from "../src/archive/export_world.ts";
-import { parseSimulateFlags, SIMULATE_USAGE } from "./_simulate_flags.ts";
+import { parseSimulateFlags, SIMULATE_USAGE, type SimulateFlags } from "./_simulate_flags.ts";
 import { writeLines } from "../lib/ndjson_lines.ts";
-import { progressLine, summaryText } from "./_simulate_report.ts";
+import { progressLine, summaryText, townsText } from "./_simulate_report.ts";
 
 /** Where the command writes; the entry passes the process's streams. */
 export interface SimulateIo {
@@ -51,6 +54,9 @@ export async function simulateCommand(
     return 2;
   }
   const flags = parsed.flags;
+  if (flags.towns !== undefined && flags.processes > 1) {
+    return await simulateInProcesses({ ...flags, towns: flags.towns }, io);
+  }
   let deps: Deps;
   try {
     const config = loadConfig(env, { runtime: "deno" });
@@ -68,23 +74,40 @@ export async function simulateCommand(
     return 1;
   }
   try {
+    const towns = flags.towns === undefined ? "" : `${flags.towns} copies of `;
     io.err(
-      `Simulating ${flags.template} for ${flags.hours} game hours in memory; model: ${
+      `Simulating ${towns}${flags.template} for ${flags.hours} game hours in memory; model: ${
         modelLine(deps)
       }\n`,
     );
-    const started = performance.now();
-    const bar = progressBar(io, started);
-    const { summary, worldId } = await simulateTown(deps, {
+    const bar = progressBar(io, performance.now());
+    const run = {
       template: flags.template,
       hours: flags.hours,
       concurrency: flags.concurrency,
       minutesPerTick: flags.minutesPerTick,
       seed: flags.seed,
-      tick: (d, worldId, options) => tickWorld(d, worldId, options),
+      tick: (d: Deps, worldId: WorldId, options: TickWorldOptions) =>
+        tickWorld(d, worldId, options),
       wallClock: () => performance.now(),
       onProgress: bar.update,
-    });
+    };
+    if (flags.towns !== undefined) {
+      await using _consumer = await consumeTicksFromKv(deps);
+      const result = await simulateTowns(deps, {
+        ...run,
+        towns: flags.towns,
+        firstTown: flags.firstTown,
+      });
+      bar.done();
+      io.out(
+        flags.json
+          ? JSON.stringify({ ...result, peakRssMb: bar.peakRssMb() })
+          : townsText(result, [bar.peakRssMb()]),
+      );
+      return 0;
+    }
+    const { summary, worldId } = await simulateTown(deps, run);
     bar.done();
     if (flags.save !== undefined) {
       const open = io.openWrite ??
@@ -109,6 +132,41 @@ export async function simulateCommand(
   }
 }
 
+/** `--processes P`: the towns split over P child processes of this command, then merged. */
+async function simulateInProcesses(
+  flags: SimulateFlags & { towns: number },
+  io: SimulateIo,
+): Promise<number> {
+  const shards = shardsOf(flags.towns, flags.processes);
+  io.err(`Simulating ${flags.towns} copies of ${flags.template} in ${shards.length} processes\n`);
+  const started = performance.now();
+  let runs: ShardRun[];
+  try {
+    runs = await runShards(shards, {
+      args: (shard) => [
+        ...["run", "-A", "cli/simulate.ts", "--json", "--template", flags.template],
+        ...["--hours", String(flags.hours), "--concurrency", String(flags.concurrency)],
+        ...["--minutes-per-tick", String(flags.minutesPerTick)],
+        ...(flags.seed === undefined ? [] : ["--seed", String(flags.seed)]),
+        ...["--towns", String(shard.towns), "--first-town", String(shard.firstTown)],
+      ],
+      err: io.err,
+    });
+  } catch (err) {
+    if (!(err instanceof Error)) throw err;
+    io.err(`${err.message}\n`);
+    return 1;
+  }
+  const merged = mergeRuns(runs, (performance.now() - started) / 1000);
+  const peaks = runs.map((r) => r.peakRssMb);
+  io.out(
+    flags.json
+      ? JSON.stringify({ ...merged, peakRssMb: peaks.reduce((a, b) => a + b, 0), processes: peaks })
+      : townsText(merged, peaks),
+  );
+  return 0;
+}
+
 function modelLine(deps: Deps): string {
   const info = deps.model.info;
   return info.mode === "offline"
@@ -118,16 +176,20 @@ function modelLine(deps: Deps): string {
 
 /**
  * A single progress line on stderr. On a terminal it redraws in place (at most every 100 ms);
- * otherwise it prints a line each game hour, so logs stay readable.
+ * otherwise it prints a line each game hour, so logs stay readable. It samples the process's
+ * resident memory at every update, for the peak a run of several towns reports.
  */
 function progressBar(io: SimulateIo, started: number) {
   let drawn = 0;
   let lastHour = -1;
   let last: SimulationProgress | null = null;
+  let peakRss = 0;
   const line = (p: SimulationProgress) => progressLine(p, (performance.now() - started) / 1000);
   return {
+    peakRssMb: () => Math.round(peakRss / 2 ** 20),
     update(p: SimulationProgress) {
       last = p;
+      peakRss = Math.max(peakRss, Deno.memoryUsage().rss);
       const finished = p.minutesDone >= p.minutesTotal;
       if (io.errIsTerminal) {
         const t = performance.now();

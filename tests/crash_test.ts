@@ -10,57 +10,10 @@ import { startRedisServer } from "../dev/redis_server.ts";
 import { startUpstashRedisGateway } from "../dev/upstash_redis_gateway.ts";
 import { startUpstashVectorServer } from "../dev/upstash_vector_server.ts";
 import { call, type RequestTarget } from "./_helpers/http_call.ts";
-import { OFFLINE_ENV } from "./_helpers/offline_env.ts";
 import { hasRedisServer } from "./_helpers/backends.ts";
 import { startFakeOpenAi } from "../dev/fake_openai_server.ts";
 import { RESIDENTS, TOWN } from "./src/world/_town_fixture.ts";
-
-const ROOT = new URL("../", import.meta.url).pathname;
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
-interface Server {
-  url: string;
-  kill(): Promise<void>;
-}
-
-async function startMain(env: Record<string, string>): Promise<Server> {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "main.ts"],
-    cwd: ROOT,
-    env: { ...OFFLINE_ENV, ...env, PORT: String(port) },
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`${url}/health`);
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return {
-    url,
-    async kill() {
-      try {
-        child.kill("SIGKILL");
-      } catch {
-        // Already gone.
-      }
-      await child.status;
-    },
-  };
-}
+import { startMain } from "./_helpers/main_process.ts";
 
 /** Requests over the network, to the spawned server. */
 const network: RequestTarget = { request: (url, init) => fetch(url, init) };

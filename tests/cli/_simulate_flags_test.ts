@@ -4,7 +4,15 @@ import { parseSimulateFlags } from "../../cli/_simulate_flags.ts";
 Deno.test("parseSimulateFlags() fills defaults and converts numbers", () => {
   assert.deepEqual(parseSimulateFlags(["--hours", "24"]), {
     kind: "run",
-    flags: { template: "smallville", hours: 24, concurrency: 8, minutesPerTick: 10, json: false },
+    flags: {
+      template: "smallville",
+      hours: 24,
+      concurrency: 8,
+      minutesPerTick: 10,
+      json: false,
+      processes: 1,
+      firstTown: 1,
+    },
   });
   assert.deepEqual(
     parseSimulateFlags([
@@ -19,7 +27,15 @@ Deno.test("parseSimulateFlags() fills defaults and converts numbers", () => {
     ]),
     {
       kind: "run",
-      flags: { template: "smallville", hours: 1.5, concurrency: 4, minutesPerTick: 15, json: true },
+      flags: {
+        template: "smallville",
+        hours: 1.5,
+        concurrency: 4,
+        minutesPerTick: 15,
+        json: true,
+        processes: 1,
+        firstTown: 1,
+      },
     },
   );
   assert.deepEqual(parseSimulateFlags(["--help"]), { kind: "help" });
@@ -56,4 +72,32 @@ Deno.test("parseSimulateFlags() takes --save FILE and refuses an empty one", () 
   assert.equal(parsed.kind === "run" && parsed.flags.save, "town.ndjson");
   const empty = parseSimulateFlags(["--hours", "1", "--save", ""]);
   assert.equal(empty.kind, "invalid");
+});
+
+Deno.test("parseSimulateFlags() takes --towns N and refuses what cannot run", async (t) => {
+  const parsed = parseSimulateFlags(["--hours", "1", "--towns", "40", "--seed", "7"]);
+  assert.equal(parsed.kind === "run" && parsed.flags.towns, 40);
+  const cases: [string[], RegExp][] = [
+    [["--towns", "0"], /--towns must be at least 1/],
+    [["--towns", "1.5"], /--towns must be a whole number/],
+    [["--towns", "201"], /--towns must be at most 200/],
+    [["--towns", "many"], /--towns must be a number/],
+    [["--towns", "2", "--save", "t.ndjson"], /--save writes one town: leave out --towns/],
+    [
+      ["--towns", "3", "--seed", "2147483646"],
+      /--seed \+ the last town's number - 1 must be at most/,
+    ],
+    [["--towns", "2", "--first-town", "3", "--seed", "2147483645"], /the last town's number/],
+    [["--towns", "2", "--processes", "17"], /--processes must be at most 16/],
+    [["--processes", "2"], /--processes and --first-town split a run of several towns/],
+    [["--first-town", "5"], /add --towns N/],
+    [["--towns", "2", "--first-town", "0"], /--first-town must be at least 1/],
+  ];
+  for (const [args, message] of cases) {
+    await t.step(args.join(" "), () => {
+      const invalid = parseSimulateFlags(["--hours", "1", ...args]);
+      assert.ok(invalid.kind === "invalid", JSON.stringify(invalid));
+      assert.match(invalid.problems.join("; "), message);
+    });
+  }
 });

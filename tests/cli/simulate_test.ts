@@ -135,3 +135,42 @@ Deno.test({
     assert.ok(came.informed >= 1, JSON.stringify(came));
   },
 });
+
+Deno.test("simulate --towns 2 runs two towns through the queue: a summary each and totals", async () => {
+  const json = await simulate("--towns", "2", "--hours", "0.5", "--seed", "3", "--json");
+  assert.equal(json.code, 0, json.stderr);
+  assert.match(json.stderr, /Simulating 2 copies of smallville for 0.5 game hours/);
+  assert.match(json.stderr, /100% 2023-02-13 07:30 · 0h30 of 0h30 · [\d,]+ events/);
+  const run = JSON.parse(json.stdout.trim().split("\n").at(-1)!);
+  const towns = run.towns.map((s: unknown) => SimulationSummary.parse(s));
+  assert.deepEqual(towns.map((s: SimulationSummary) => [s.agents, s.ticks, s.seed]), [
+    [25, 3, 3],
+    [25, 3, 4],
+  ]);
+  assert.equal(run.total.agents, 50);
+  assert.equal(run.total.steps, 150);
+  assert.equal(run.total.stepErrors, 0);
+  assert.equal(run.total.modelCalls, towns[0].modelCalls + towns[1].modelCalls);
+  assert.ok(run.peakRssMb > 0);
+
+  const text = await simulate("--towns", "1", "--hours", "0.2");
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(
+    text.stdout,
+    /Simulated 1 town \(25 agents\) for 0.2 game hours through Deno KV queues/,
+  );
+  assert.match(text.stdout, /town 1: 25 agents, 2 ticks, [\d,]+ calls/);
+  assert.match(text.stdout, /Agent steps: 50, failed: 0/);
+});
+
+Deno.test("simulate --towns 3 --processes 2 splits the towns over two processes and merges them", async () => {
+  const run = await simulate("--towns", "3", "--processes", "2", "--hours", "0.2", "--seed", "9");
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /Simulating 3 copies of smallville in 2 processes/);
+  assert.match(run.stderr, /\[towns 1-2\] Simulating 2 copies/);
+  assert.match(run.stderr, /\[towns 3-3\] Simulating 1 copies/);
+  assert.match(run.stdout, /Simulated 3 towns \(75 agents\)/);
+  assert.match(run.stdout, /peak RSS [\d,]+ MB over 2 processes \([\d,]+ \+ [\d,]+\)/);
+  assert.match(run.stdout, /town 3: 25 agents, 2 ticks/);
+  assert.match(run.stdout, /Agent steps: 150, failed: 0/);
+});
