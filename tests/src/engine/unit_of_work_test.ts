@@ -103,3 +103,28 @@ Deno.test("withUnitOfWork() writes a document fenced by another lease at once, u
   });
   assert.deepEqual(await deps.storage.documents.get(a), { id: "a", value: { n: 2 }, version: 2 });
 });
+
+Deno.test("withUnitOfWork() claims in its commit: the work sees the claim read up front, and a claim taken meanwhile writes nothing", async () => {
+  await using deps = await makeTestDeps();
+  await deps.storage.documents.create(a, { n: 1 });
+  const claim = { scope: "results", key: "t1/a" };
+  const stored = await withUnitOfWork(deps, { ...needs, claim }, async (storage, claimed) => {
+    await storage.documents.replace(a, { n: 2 }, 1);
+    claimed.set({ first: true });
+    return claimed.stored;
+  });
+  assert.equal(stored, null, "Nothing was claimed when the work began");
+  assert.deepEqual(await deps.storage.idempotency.get("results", "t1/a"), { first: true });
+  // A retry sees the claim; one that claims again anyway conflicts and writes nothing.
+  await assert.rejects(
+    withUnitOfWork(deps, { ...needs, claim }, async (storage, claimed) => {
+      assert.deepEqual(claimed.stored, { first: true });
+      await storage.documents.replace(a, { n: 3 }, 2);
+      claimed.set({ first: false });
+    }),
+    ConflictError,
+  );
+  assert.deepEqual(await deps.storage.idempotency.get("results", "t1/a"), { first: true });
+  assert.deepEqual((await deps.storage.documents.get(a))?.value, { n: 2 }, "All or nothing");
+  assert.ok(await deps.storage.locks.acquire("step", 1_000), "Leases released after a conflict");
+});
