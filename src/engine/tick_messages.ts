@@ -87,11 +87,16 @@ export async function handleTickMessage<U, P, S, W extends Clocked>(
   if (await allReported(deps, open)) await closeLocked(deps, message, context);
 }
 
+/**
+ * Whether every unit has its result. The last unit of the plan is read first, alone: messages
+ * mostly finish in plan order, so for all but the last message it is missing and one small read
+ * answers; only then are the others read (together: one pipelined request on a hosted store).
+ */
 async function allReported<W>(deps: Pick<Deps, "storage">, open: OpenTick<W>): Promise<boolean> {
   const unitResults = stepResults(deps, (open.world as Clocked).id, open.tickId);
-  const results = await Promise.all(
-    open.groups.flat().map((k) => unitResults.get(k)),
-  );
+  const keys = open.groups.flat();
+  if (await unitResults.get(keys[keys.length - 1]) === null) return false;
+  const results = await Promise.all(keys.slice(0, -1).map((k) => unitResults.get(k)));
   return results.every((r) => r !== null);
 }
 
