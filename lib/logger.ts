@@ -42,7 +42,8 @@ export function jsonLogger(options: JsonLoggerOptions = {}): Logger {
   return {
     log(level, msg, fields = {}) {
       if (rank[level] < min) return;
-      const line = { time: new Date().toISOString(), level, msg, ...(redact(fields) as object) };
+      // The line's own keys come last: a field named like one cannot overwrite it.
+      const line = { ...(redact(fields) as object), time: new Date().toISOString(), level, msg };
       write(JSON.stringify(line), level);
     },
   };

@@ -14,7 +14,7 @@ export interface StartupFacts {
   model: string;
   offline: boolean;
   embedder: string;
-  time: string;
+  clock: string;
 }
 
 const TIME = "each real minute the cron advances every running world by its minutesPerTick; " +
@@ -49,7 +49,7 @@ export function startupFacts(
     model,
     offline,
     embedder: `${e.model} (${e.mode}, ${e.dimensions} dimensions)`,
-    time: TIME,
+    clock: TIME,
   };
 }
 
@@ -62,7 +62,7 @@ export function startupBanner(facts: StartupFacts): string {
     ["Storage", facts.storage],
     ["Model", facts.offline ? `OFFLINE, ${facts.model.slice("offline: ".length)}` : facts.model],
     ["Embedder", facts.embedder],
-    ["Time", facts.time.replace("; ", ";\n              ")],
+    ["Time", facts.clock.replace("; ", ";\n              ")],
   ];
   return [
     `Simulacra ${facts.version}`,

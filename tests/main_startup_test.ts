@@ -46,5 +46,6 @@ Deno.test("startServer() off a terminal logs one JSON line with the same facts a
   assert.equal(line.playground, `${url}/`);
   assert.equal(line.offline, true);
   assert.match(line.storage, /^embedded at /);
-  assert.match(line.time, /manual/);
+  assert.match(line.clock, /manual/);
+  assert.match(line.time, /^\d{4}-\d\d-\d\dT/, "the log line keeps its own timestamp");
 });
