@@ -1,7 +1,8 @@
 /**
  * @module The embedded UnitOfWorkStore: `begin` takes the leases and reads the documents with
  * the KV lock, document and idempotency stores; `commit` is one atomic operation checked
- * against every document head, every fence, every released lease and the claim it read.
+ * against every document head, every fence, every released lease, the claim it read and the
+ * claim's counter it increments.
  */
 import { ConflictError, LeaseLostError } from "../../src/errors.ts";
 import type { DocumentStore } from "../../src/ports/document_store.ts";
@@ -13,11 +14,12 @@ import {
   type Begun,
   claimTaken,
   type CommitRequest,
+  type Committed,
   type UnitOfWorkStore,
   versionConflict,
 } from "../../src/ports/unit_of_work_store.ts";
 import { type BlobHead, blobWrites } from "./_kv_blob.ts";
-import { addWrites, encodeJson, guard } from "./_kv_support.ts";
+import { addWrites, decodeJson, encodeJson, guard } from "./_kv_support.ts";
 import { headKey, partPrefix } from "./kv_document_store.ts";
 import * as idem from "./kv_idempotency_store.ts";
 import { heldLease } from "./kv_lock.ts";
@@ -51,9 +53,9 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
     return { leases, documents, claimed };
   }
 
-  async commit(request: CommitRequest): Promise<void> {
+  async commit(request: CommitRequest): Promise<Committed> {
     const { documents, fences, release, claim } = request;
-    if (documents.length === 0 && release.length === 0 && !claim) return;
+    if (documents.length === 0 && release.length === 0 && !claim) return { count: null };
     assertOneWritePerDocument(documents);
     const encoded = documents.map((w) => encodeJson(w.value ?? null));
     const claimed = claim &&
@@ -64,7 +66,7 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
         null,
         "idempotent result",
       );
-    await guard("commit work", async () => {
+    return await guard("commit work", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const op = this.#kv.atomic();
         for (const fence of fences) {
@@ -77,6 +79,9 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
           if ((await this.#kv.get(key)).versionstamp !== null) throw claimTaken(claim);
           addWrites(op.check({ key, versionstamp: null }), claimed.writes).set(key, claimed.head);
         }
+        const count = claim?.counter === undefined
+          ? null
+          : await this.#countUp(op, claim.scope, claim.counter);
         const heads = await Promise.all(
           documents.map((w) => this.#kv.get<BlobHead>(headKey(w.key))),
         );
@@ -98,10 +103,30 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
           const check = await heldLease(this.#kv, lease);
           if (check !== null) op.check(check).delete(check.key);
         }
-        if ((await op.commit()).ok) return;
+        if ((await op.commit()).ok) return { count };
         // A lease was renewed or a document written between our reads and the commit: again.
       }
       throw new ConflictError("Cannot commit work: its leases and documents kept changing");
     });
+  }
+
+  /**
+   * Adds to `op` the write of a counter one higher than it is (checked unchanged), stored as an
+   * idempotency value so `IdempotencyStore.get` reads it; returns the new count.
+   */
+  async #countUp(op: Deno.AtomicOperation, scope: string, key: string): Promise<number> {
+    const head = await this.#kv.get<BlobHead>(idem.headKey(scope, key));
+    const stored = head.value?.data;
+    const count = (stored === undefined ? 0 : decodeJson<number>(stored)) + 1;
+    const gen = (head.value?.gen ?? 0) + 1;
+    const next = blobWrites(
+      idem.partPrefix(scope, key),
+      gen,
+      encodeJson(count),
+      head.value,
+      "count",
+    );
+    addWrites(op.check(head), next.writes).set(head.key, next.head);
+    return count;
   }
 }

@@ -1,7 +1,7 @@
 /**
  * @module The hosted UnitOfWorkStore: `begin` is one pipelined request (SET NX PX per lease,
  * HGET per document, GET of the claim), `commit` one script that checks the fences, the claim
- * and the versions, writes the documents and the claim and releases the leases.
+ * and the versions, writes the documents and the claim (and counts it) and releases the leases.
  */
 import { LeaseLostError } from "../../src/errors.ts";
 import {
@@ -10,6 +10,7 @@ import {
   type Begun,
   claimTaken,
   type CommitRequest,
+  type Committed,
   type UnitOfWorkStore,
   versionConflict,
 } from "../../src/ports/unit_of_work_store.ts";
@@ -34,10 +35,11 @@ export interface UpstashUnitOfWorkStoreConfig {
 }
 
 // Atomic, as every script. KEYS: the fences' lock keys, the released leases' lock keys, the
-// claim's key when ARGV[3] is 1, then one document hash per write. ARGV: fence count, release
-// count, claim flag, claim value, the fences' tokens, the released tokens, then per write: id,
-// expected version, stored value. Returns -i when fence i is not held, j when write j finds
-// another version, "claimed" when the claim's key holds a value (all writing nothing), else 0.
+// claim's key when ARGV[3] is 1 or 2 and its counter's key when it is 2, then one document hash
+// per write. ARGV: fence count, release count, claim flag, claim value, the fences' tokens, the
+// released tokens, then per write: id, expected version, stored value. Returns -i when fence i
+// is not held, j when write j finds another version, "claimed" when the claim's key holds a
+// value (all writing nothing), else {0, the counter's new value or 0}.
 const COMMIT = `
 local nf = tonumber(ARGV[1])
 local nr = tonumber(ARGV[2])
@@ -45,7 +47,7 @@ local nc = tonumber(ARGV[3])
 for i = 1, nf do
   if redis.call('GET', KEYS[i]) ~= ARGV[4 + i] then return -i end
 end
-if nc == 1 and redis.call('EXISTS', KEYS[nf + nr + 1]) == 1 then return 'claimed' end
+if nc > 0 and redis.call('EXISTS', KEYS[nf + nr + 1]) == 1 then return 'claimed' end
 local d = nf + nr + nc
 local a = 4 + nf + nr
 local n = #KEYS - d
@@ -56,11 +58,13 @@ for j = 1, n do
   if version ~= tonumber(ARGV[a + 3 * j - 1]) then return j end
 end
 for j = 1, n do redis.call('HSET', KEYS[d + j], ARGV[a + 3 * j - 2], ARGV[a + 3 * j]) end
-if nc == 1 then redis.call('SET', KEYS[nf + nr + 1], ARGV[4]) end
+local count = 0
+if nc > 0 then redis.call('SET', KEYS[nf + nr + 1], ARGV[4]) end
+if nc == 2 then count = redis.call('INCR', KEYS[nf + nr + 2]) end
 for i = 1, nr do
   if redis.call('GET', KEYS[nf + i]) == ARGV[4 + nf + i] then redis.call('DEL', KEYS[nf + i]) end
 end
-return 0
+return {0, count}
 `;
 
 /** Units of work on Upstash Redis. Throws `store_unavailable` when Upstash fails. */
@@ -109,21 +113,22 @@ export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
     });
   }
 
-  async commit(request: CommitRequest): Promise<void> {
+  async commit(request: CommitRequest): Promise<Committed> {
     const { documents, fences, release, claim } = request;
-    if (documents.length === 0 && release.length === 0 && !claim) return;
+    if (documents.length === 0 && release.length === 0 && !claim) return { count: null };
     assertOneWritePerDocument(documents);
     const reply = await redisCall("commit work", () =>
       this.#commit.exec(
         [
           ...[...fences, ...release].map((lease) => lockKey(this.#prefix, lease.key)),
           ...(claim ? [idempotencyKey(this.#prefix, claim.scope, claim.key)] : []),
+          ...(claim?.counter ? [idempotencyKey(this.#prefix, claim.scope, claim.counter)] : []),
           ...documents.map((w) => documentHashKey(this.#prefix, w.key.collection, w.key.scope)),
         ],
         [
           String(fences.length),
           String(release.length),
-          claim ? "1" : "0",
+          claim ? (claim.counter ? "2" : "1") : "0",
           claim ? encode(claim.value) : "",
           ...[...fences, ...release].map((lease) => lease.token),
           ...documents.flatMap((w) => [
@@ -134,10 +139,13 @@ export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
         ],
       ));
     if (reply === "claimed" && claim) throw claimTaken(claim);
+    if (Array.isArray(reply) && Number(reply[0]) === 0) {
+      return { count: claim?.counter ? Number(reply[1]) : null };
+    }
     const code = Number(reply);
-    if (!Number.isInteger(code)) unexpectedReply("commit work");
+    if (!Number.isInteger(code) || code === 0) unexpectedReply("commit work");
     if (code < 0) throw new LeaseLostError(fences[-code - 1].key);
-    if (code > 0) throw versionConflict(documents[code - 1].key);
+    throw versionConflict(documents[code - 1].key);
   }
 }
 

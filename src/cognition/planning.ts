@@ -13,7 +13,7 @@ import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import { buildDayPlanPrompt } from "../prompts/day_plan.ts";
 import { GameTime } from "../time/game_time.ts";
 import { clockMinutes, clockTime } from "../time/time_of_day.ts";
-import { loadEnvironment } from "../world/environment.ts";
+import { type Environment, loadEnvironment } from "../world/environment.ts";
 import { type World } from "../world/world.ts";
 import { type AgentSummary, agentSummary } from "./agent_summary.ts";
 import { knownPlaces, sleepLocation } from "./_plan_places.ts";
@@ -86,7 +86,8 @@ export async function makeDayPlan(
  * Also records the action as `agent.action` and its location as `agent.location`, under the
  * agent's lock (do not call this while holding it), unless `at` is earlier than the world clock
  * (looking back does not move the agent) or the agent stays busy (the record is best effort).
- * Plan writes are fenced by `fence` when given (the lease of the step or request doing this).
+ * Plan writes are fenced by `fence` when given (the lease of the step or request doing this);
+ * `env` is the world's environment when the caller has it (a tick's), read otherwise.
  * @throws `model_*`, `store_unavailable`, `conflict` when the plan keeps changing meanwhile.
  * @see SPEC §5 "Decompose top-down … just in time"; Park et al. 2023 §4.3 and App. A (plans are
  * decomposed just in time because they change).
@@ -96,7 +97,7 @@ export async function currentAction(
   world: World,
   agent: Agent,
   at: GameTime,
-  { fence }: FencedWrite = {},
+  { fence, env: known }: FencedWrite & KnownEnvironment = {},
 ): Promise<{ action: PlannedAction | null; usage: Usage; plans: PlanMade[] }> {
   const date = at.slice(0, 10);
   const minute = Math.floor(minuteOfDay(date, at));
@@ -104,11 +105,11 @@ export async function currentAction(
   let usage = emptyUsage();
   const plans: PlanMade[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
-    const ensured = await ensurePlan(deps, world, agent, date, { fence });
+    const ensured = await ensurePlan(deps, world, agent, date, { fence, env: known });
     usage = addUsage(usage, ensured.usage);
     plans.push(...ensured.plans);
     let plan = ensured.plan;
-    const env = await loadEnvironment(deps, world.id);
+    const env = await environmentOf(deps, world, known);
     const index = plan.items.findIndex((item) =>
       minuteOfDay(date, item.start) <= minute && minute < minuteOfDay(date, item.end)
     );
@@ -270,10 +271,11 @@ async function draftDayPlan(
   world: World,
   agent: Agent,
   date: string,
+  known?: Environment | null,
 ): Promise<{ plan: DayPlan; usage: Usage }> {
   const at = planningTime(world, date);
   const summary = await agentSummary(deps, world, agent, at);
-  const env = await loadEnvironment(deps, world.id);
+  const env = await environmentOf(deps, world, known);
   const places = knownPlaces(env, agent);
   const completion = await deps.model.complete(
     buildDayPlanPrompt({
@@ -313,12 +315,12 @@ async function ensurePlan(
   world: World,
   agent: Agent,
   date: string,
-  { fence }: FencedWrite,
+  { fence, env }: FencedWrite & KnownEnvironment,
 ): Promise<{ plan: DayPlan; usage: Usage; plans: PlanMade[] }> {
   const key = planKey(world.id, agent.id, date);
   const stored = await deps.storage.documents.get<DayPlan>(key);
   if (stored) return { plan: stored.value, usage: emptyUsage(), plans: [] };
-  const draft = await draftDayPlan(deps, world, agent, date);
+  const draft = await draftDayPlan(deps, world, agent, date, env);
   const plans: PlanMade[] = [{ agentId: agent.id, date, replan: false }];
   try {
     await deps.storage.documents.create(key, draft.plan, { fence });
@@ -336,4 +338,17 @@ async function ensurePlan(
     fence,
   });
   return { plan: draft.plan, usage: addUsage(draft.usage, remembered), plans };
+}
+
+/** The world's environment, when the caller has it already (a tick carries it). */
+interface KnownEnvironment {
+  env?: Environment | null;
+}
+
+function environmentOf(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  known: Environment | null | undefined,
+): Promise<Environment | null> {
+  return known === undefined ? loadEnvironment(deps, world.id) : Promise.resolve(known);
 }

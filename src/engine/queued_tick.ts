@@ -8,6 +8,7 @@
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
+import type { Storage } from "../ports/storage.ts";
 import type { TickMessage, TickQueue } from "../ports/tick_queue.ts";
 import { ConflictError } from "../errors.ts";
 import { addMinutes, type GameTime } from "../time/game_time.ts";
@@ -16,6 +17,7 @@ import {
   assertCanAdvance,
   busy,
   markerError,
+  type PhaseOutcome,
   type RunTickOptions,
   TICK_LEASE_TTL_MS,
   type TickFrame,
@@ -25,14 +27,17 @@ import {
   validateTickOptions,
 } from "./tick_engine.ts";
 import { withLease } from "./lease.ts";
-import { closeTick } from "./tick_messages.ts";
+import { closeTick } from "./tick_close.ts";
 
 /** What a tick system adds so its steps can run in other invocations. */
 export interface QueuedTickSystem<U, P, S, W extends Clocked> extends TickSystem<U, P, S, W> {
   /** Units stepped one after another in one message (e.g. agents that may talk together). */
   groups(frame: TickFrame<W>, units: readonly U[], shared: P): U[][];
-  /** One unit read again by the invocation that steps it. */
-  unit(frame: TickFrame<W>, key: string): Promise<U>;
+  /**
+   * One unit read again by the invocation that steps it: from `storage` when given, the step's
+   * unit of work's (its `needs` list the unit's document, so this read costs nothing).
+   */
+  unit(frame: TickFrame<W>, key: string, storage?: Storage): Promise<U>;
   /** The shared preparation as JSON (stored in the plan). */
   encode(shared: P): unknown;
   /** The shared preparation back from JSON, with fresh per-step state. */
@@ -41,6 +46,11 @@ export interface QueuedTickSystem<U, P, S, W extends Clocked> extends TickSystem
   carried(shared: P): unknown;
   /** Puts every step's carried state back into `shared` before `finish`. */
   merge(shared: P, carried: readonly unknown[]): void;
+  /**
+   * The documents the close reads (`finish`'s and the clock's), read together with one round
+   * trip; the close's writes to them are committed at once, fenced by the tick lease.
+   */
+  closeNeeds?(frame: TickFrame<W>): DocumentKey[];
 }
 
 /** The plan of a world's open tick, stored until it closes. */
@@ -59,6 +69,11 @@ export interface OpenTick<W> {
   deadlineAt: number;
   /** Units whose step failed are tried this many times in all. */
   maxAttempts: number;
+  /**
+   * The preparation's events and usage, for the close (plans stored before this field keep
+   * them in the step results, as unit `_prepare`).
+   */
+  prepared?: PhaseOutcome;
 }
 
 /** Options for {@linkcode planQueuedTick}. */
@@ -108,16 +123,24 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
   if (seen?.status === "done") return { tickId, status: "done", result: seen.result };
 
   const planned = await withLease(deps, `tick:${worldId}`, async (held) => {
-    const open = await currentOpenTick<W, S>(deps, worldId);
+    // The marker and the world are read with the open tick (again after closing a late one).
+    const markerAndWorld = () =>
+      Promise.all([
+        deps.storage.idempotency.get<TickMarker<S>>(scope, tickId),
+        system.clock.load(deps, worldId),
+      ]);
+    const [open, read] = await Promise.all([
+      currentOpenTick<W, S>(deps, worldId),
+      markerAndWorld(),
+    ]);
     if (open?.tickId === tickId) return { tickId, status: "queued" } as const;
     if (open && queue.now() < open.deadlineAt) throw busy(tickId, worldId);
-    if (open) await closeTick(deps, { worldId, tickId: open.tickId }, { system, queue, held });
-    const marker = await deps.storage.idempotency.get<TickMarker<S>>(scope, tickId);
+    if (open) await closeTick(deps, open, { system, queue, held });
+    const [marker, world] = open ? await markerAndWorld() : read;
     if (marker?.status === "done") {
       return { tickId, status: "done", result: marker.result } as const;
     }
     if (marker?.status === "failed" && !marker.retryable) throw markerError(marker);
-    const world = await system.clock.load(deps, worldId);
     assertCanAdvance(world, options);
     if (marker?.status === "running" && marker.from !== world.clock.now) {
       throw new ConflictError(
@@ -152,16 +175,14 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
       shared: system.encode(prepared.shared),
       deadlineAt: queue.now() + (options.deadlineMs ?? 300_000),
       maxAttempts: options.maxAttempts ?? 3,
+      prepared: { events: prepared.events, usage: prepared.usage },
     };
-    // The preparation's events wait in the plan's result slot for the close.
-    await stepResults(deps, worldId, tickId).put("_prepare", {
-      events: prepared.events,
-      usage: prepared.usage,
-    });
     await deps.storage.documents.create(openTickKey(worldId), plan);
     if (groups.length === 0) {
-      const result = await closeTick<S>(deps, { worldId, tickId }, { system, queue, held });
-      if (result) return { tickId, status: "done", result } as const;
+      const closed = await closeTick<S>(deps, plan, { system, queue, held });
+      if (closed.closed && closed.result) {
+        return { tickId, status: "done", result: closed.result } as const;
+      }
     }
     const steps: TickMessage[] = groups.map((_, group) => ({
       kind: "step",
@@ -205,18 +226,20 @@ export function stepScope(worldId: string): string {
   return `tickstep:${worldId}`;
 }
 
-/** A tick's per-unit results, keyed by tick id and unit within the world's step scope. */
+/**
+ * A tick's per-unit results, keyed by tick id and unit within the world's step scope, and how
+ * many units have reported (counted by the commits that claim their results).
+ */
 export function stepResults(deps: Pick<Deps, "storage">, worldId: string, tickId: string) {
   const { idempotency } = deps.storage;
   const scope = stepScope(worldId);
-  // Units are ids or "_prepare" (no "/"), so the key's last "/" splits it unambiguously.
+  // Units are ids or "_prepare" (no "/"), so the key's last "/" splits it unambiguously; the
+  // count's "#" is in no id.
   const key = (unit: string) => `${tickId}/${unit}`;
   return {
     get: <T>(unit: string) => idempotency.get<T>(scope, key(unit)),
-    claim: <T>(unit: string, value: T) => idempotency.claim<T>(scope, key(unit), value),
-    put: <T>(unit: string, value: T) => idempotency.put<T>(scope, key(unit), value),
-    /** Where a unit's result is claimed, for a unit of work to claim it in its commit. */
-    claimKey: (unit: string) => ({ scope, key: key(unit) }),
+    /** Where a unit's result is claimed (and counted), for a commit to claim it. */
+    claimKey: (unit: string) => ({ scope, key: key(unit), counter: key("#reported") }),
   };
 }
 

@@ -58,11 +58,11 @@ export interface TickSystem<U, P, S, W extends Clocked = Clocked> {
   /** Work done once for all units before the steps (e.g. batched model calls). */
   prepare(frame: TickFrame<W>, units: readonly U[]): Promise<PhaseOutcome & { shared: P }>;
   /**
-   * Leases (besides the step's own) and documents a step needs: taken and read with the step's
-   * lease in one round trip; the step runs in that unit of work (`unit_of_work.ts`).
+   * Leases (besides the step's own) and documents the step of unit `key` needs: taken and read
+   * with the step's lease in one round trip; the step runs in that unit of work.
    */
-  needs?(frame: TickFrame<W>, unit: U, shared: P): WorkNeeds;
-  /** Steps a unit; `storage` is the unit of work's, when the engine runs one. */
+  needs?(frame: TickFrame<W>, key: string, shared: P): WorkNeeds;
+  /** Steps a unit (and `finish`, the tick): `storage` is the unit of work's, when there is one. */
   step(frame: TickFrame<W>, unit: U, shared: P, storage?: Storage): Promise<StepOutcome<S>>;
   /** The outcome of a unit whose step threw (or whose lease stayed busy). */
   failed(frame: TickFrame<W>, unit: U, error: unknown): StepOutcome<S>;
@@ -71,6 +71,7 @@ export interface TickSystem<U, P, S, W extends Clocked = Clocked> {
     frame: TickFrame<W>,
     shared: P,
     outcomes: readonly StepOutcome<S>[],
+    storage?: Storage,
   ): Promise<PhaseOutcome>;
 }
 
@@ -304,7 +305,7 @@ async function tickLocked<U, P, S, W extends Clocked>(
   const outcomes = await mapBounded(units, options.concurrency, async (unit) => {
     const key = system.unitKey(unit);
     try {
-      const needs = system.needs?.(frame, unit, prepared.shared) ?? { leases: [], documents: [] };
+      const needs = system.needs?.(frame, key, prepared.shared) ?? { leases: [], documents: [] };
       const stepLease: WorkLease = {
         key: `step:${worldId}:${key}`,
         ttlMs: options.lockTtlMs,

@@ -26,8 +26,16 @@ export interface WorkNeeds {
   leases: readonly WorkLease[];
   /** Documents read with the leases; others are read when first asked for. */
   documents: readonly DocumentKey[];
-  /** An idempotency key read with the leases, which the work may claim in its commit. */
-  claim?: ClaimKey;
+  /**
+   * Leases the caller holds already (and renews and releases itself): the commit checks them
+   * too, and writes fenced by them wait for it.
+   */
+  held?: readonly Lease[];
+  /**
+   * An idempotency key read with the leases, which the work may claim in its commit; with
+   * `counter`, a key of its scope counting the claims (see `CommitRequest.claim`).
+   */
+  claim?: ClaimKey & { counter?: string };
 }
 
 /** The work's view of its idempotency key (see {@linkcode WorkNeeds.claim}). */
@@ -36,6 +44,8 @@ export interface WorkClaim {
   readonly stored: unknown;
   /** Stores `value` under the key in the commit, first write wins (else the commit conflicts). */
   set(value: unknown): void;
+  /** Once the work committed its claim: the counter's new value (else null). */
+  readonly count: number | null;
 }
 
 /**
@@ -55,9 +65,10 @@ export async function withUnitOfWork<T>(
   const base = deps.storage;
   const { leases, snapshot, claimed } = await begin(deps, needs);
   const claiming: { value?: unknown; set?: true } = {};
-  const claim: WorkClaim = {
+  const claim = {
     stored: claimed,
-    set: (value) => Object.assign(claiming, { value, set: true }),
+    set: (value: unknown) => Object.assign(claiming, { value, set: true }),
+    count: null as number | null,
   };
   const stop = new AbortController();
   const lost = new AbortController();
@@ -66,13 +77,14 @@ export async function withUnitOfWork<T>(
       keepRenewed(deps, lease, needs.leases[i].ttlMs, { stop: stop.signal, lost })
     ),
   );
-  const own = (lease: Lease) => leases.some((l) => l.key === lease.key && l.token === lease.token);
+  const fences = [...leases, ...needs.held ?? []];
+  const own = (lease: Lease) => fences.some((l) => l.key === lease.key && l.token === lease.token);
   const documents = new WorkDocuments(base.documents, own);
   needs.documents.forEach((key, i) => documents.seed(key, snapshot[i]));
   const storage: Storage = {
     ...storageParts(base),
     documents,
-    locks: reentrantLocks(base.locks, leases, own, lost.signal),
+    locks: reentrantLocks(base.locks, fences, own, lost.signal),
   };
   let outcome: { value: T } | { error: unknown };
   try {
@@ -84,12 +96,13 @@ export async function withUnitOfWork<T>(
   await renewing;
   try {
     if (lost.signal.aborted) throw lost.signal.reason;
-    await base.units.commit({
+    const committed = await base.units.commit({
       documents: documents.writes(),
-      fences: leases,
+      fences,
       release: leases,
       claim: needs.claim && claiming.set ? { ...needs.claim, value: claiming.value } : undefined,
     });
+    claim.count = committed.count;
   } catch (error) {
     await Promise.all(leases.map((lease) => base.locks.release(lease).catch(() => false)));
     throw "error" in outcome ? outcome.error : error;
@@ -157,7 +170,7 @@ function reentrantLocks(
       const lease = leases.find((l) => l.key === key);
       return lease ? Promise.resolve(lease) : base.acquire(key, ttlMs);
     },
-    // Renewed by the unit of work itself; the commit releases them.
+    // Renewed by the unit of work (held ones by their holder); the commit releases its own.
     renew: (lease, ttlMs) => own(lease) ? Promise.resolve(!lost.aborted) : base.renew(lease, ttlMs),
     release: (lease) => own(lease) ? Promise.resolve(true) : base.release(lease),
   };

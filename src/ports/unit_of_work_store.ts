@@ -56,7 +56,21 @@ export interface CommitRequest {
   /** Leases released after the writes, in the same atomic step (those no longer held are skipped). */
   release: readonly Lease[];
   /** An idempotency key to store `value` under, first write wins, with the documents. */
-  claim?: ClaimKey & { value: unknown };
+  claim?: ClaimKey & {
+    value: unknown;
+    /**
+     * A key of the claim's scope counting the claims made with it: incremented by one when the
+     * claim is written (in the same atomic step), its new value returned by the commit. It reads
+     * as a number through `IdempotencyStore.get`.
+     */
+    counter?: string;
+  };
+}
+
+/** What {@linkcode UnitOfWorkStore.commit} answers. */
+export interface Committed {
+  /** The claim's counter after this commit incremented it (null without a counter). */
+  count: number | null;
 }
 
 /**
@@ -73,7 +87,7 @@ export interface UnitOfWorkStore {
    * `expectedVersion` (a create finds it existing) or the claim's key holds a value already,
    * writing and releasing nothing.
    */
-  commit(request: CommitRequest): Promise<void>;
+  commit(request: CommitRequest): Promise<Committed>;
 }
 
 /** @throws `invalid_request` when two writes of a commit name the same document. */

@@ -11,8 +11,8 @@
  *
  * The engine runs each step as a unit of work (`engine/unit_of_work.ts`): the step lease and the
  * agent's own lock are taken, and the documents a step reads (the world, the agent, its plan of
- * the day, summary and last look, the environment) read, in one round trip; the cognition functions
- * take the agent's lock again at no cost; every document the step changes is written, and both
+ * the day, summary and last look) read, in one round trip (the environment is the tick's, read
+ * once by `prepare`); the cognition functions take the agent's lock again at no cost; every document the step changes is written, and both
  * leases released, in one atomic commit at its end. A step in a pair neither holds its lock nor
  * reads its documents ahead: the pair's conversation takes both agents' locks.
  */
@@ -39,7 +39,7 @@ import {
   type TickFrame,
   type TickSystem,
 } from "../engine/tick_engine.ts";
-import { environmentKey, resolvePath } from "../world/environment.ts";
+import { resolvePath } from "../world/environment.ts";
 import { applyObjectStates } from "./object_states.ts";
 import { saveSeen, type Seen, seenKey } from "./perception.ts";
 import { type World, worldKey } from "../world/world.ts";
@@ -100,7 +100,7 @@ export function agentTickSystem(
     units: (frame) => listAgents(deps, frame.world.id as WorldId),
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
-    needs: (frame, agent, shared) => stepNeeds(frame, agent, shared, lockWaitMs),
+    needs: (frame, agentId, shared) => stepNeeds(frame, agentId, shared, lockWaitMs),
     step: (frame, agent, shared, storage) =>
       step(
         withSeed(storage ? { ...deps, storage } : deps, frame.world.settings.seed),
@@ -121,8 +121,8 @@ export function agentTickSystem(
       usage: emptyUsage(),
     }),
     // Steps push uses as they finish: sorted, the object states do not depend on which was first.
-    finish: (frame, shared) =>
-      applyObjectStates(deps, frame.world.id as WorldId, {
+    finish: (frame, shared, _outcomes, storage) =>
+      applyObjectStates(storage ? { ...deps, storage } : deps, frame.world.id as WorldId, {
         at: frame.to,
         uses: [...shared.uses].sort((a, b) => byAgent(a.agentId, b.agentId)),
         leaves: [...shared.leaves].sort((a, b) => byAgent(a.agentId, b.agentId)),
@@ -130,19 +130,22 @@ export function agentTickSystem(
   };
 }
 
-/** What a step reads for sure, and the agent's lock, held for the whole step. */
+/**
+ * What a step reads for sure, and the agent's lock, held for the whole step. The environment is
+ * not among them: the step reads the tick's (`shared.env`).
+ */
 function stepNeeds(
   frame: TickFrame<World>,
-  agent: Agent,
+  agentId: string,
   shared: TickShared,
   lockWaitMs: number,
 ): WorkNeeds {
   const worldId = frame.world.id;
-  const scope: AgentScope = { worldId: worldId as WorldId, agentId: agent.id };
-  if (pairOf(shared.views, agent.id)) {
+  const scope: AgentScope = { worldId: worldId as WorldId, agentId: agentId as AgentId };
+  if (pairOf(shared.views, agentId)) {
     // Its step waits for the pair's conversation, which takes both agents' locks and writes both
     // agents' documents: it neither holds its lock nor reads its own documents ahead.
-    return { leases: [], documents: [worldKey(worldId), environmentKey(worldId)] };
+    return { leases: [], documents: [worldKey(worldId)] };
   }
   return {
     leases: [{
@@ -153,10 +156,9 @@ function stepNeeds(
     }],
     documents: [
       agentKey(scope),
-      planKey(worldId, agent.id, frame.to.slice(0, 10)),
-      summaryKey(agent),
-      seenKey(worldId, agent.id),
-      environmentKey(worldId),
+      planKey(worldId, agentId, frame.to.slice(0, 10)),
+      summaryKey({ worldId: scope.worldId, id: scope.agentId }),
+      seenKey(worldId, agentId),
       worldKey(worldId),
     ],
   };
@@ -261,7 +263,7 @@ async function step(
     }
 
     // 3. Act and move along the plan (a new game day makes its plan here).
-    const acted = await currentAction(deps, world, current, to);
+    const acted = await currentAction(deps, world, current, to, { env: shared.env });
     usages.push(acted.usage);
     plans.push(...acted.plans);
     const action = acted.action;

@@ -14,7 +14,12 @@ import { buildObjectStatePrompt, type ObjectStateItem } from "../prompts/object_
 import type { GameTime } from "../time/game_time.ts";
 import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
 import { putDocument } from "../world/_put_document.ts";
-import { loadEnvironment, resolvePath, setObjectStates } from "../world/environment.ts";
+import {
+  environmentKey,
+  loadEnvironment,
+  resolvePath,
+  setObjectStates,
+} from "../world/environment.ts";
 
 /**
  * Who set each object's current state: path → the state and the agent whose action set it.
@@ -50,6 +55,11 @@ function originsKey(worldId: string): DocumentKey {
 
 function cacheKey(worldId: string): DocumentKey {
   return { collection: "object_states", scope: worldId, id: "answers" };
+}
+
+/** The documents {@linkcode applyObjectStates} reads (and may write), to read them up front. */
+export function objectStateDocuments(worldId: string): DocumentKey[] {
+  return [environmentKey(worldId), cacheKey(worldId), originsKey(worldId)];
 }
 
 /** Who set which object's state; empty when no agent ever did. */

@@ -6,13 +6,14 @@
  * travels as JSON in the tick's plan, and the objects each step put to use come back for the
  * close.
  */
-import { type Agent, loadAgent } from "../agents/agent.ts";
+import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
-import type { AgentId, WorldId } from "../ids.ts";
+import type { AgentId, AgentScope, WorldId } from "../ids.ts";
 import type { QueuedTickSystem } from "../engine/queued_tick.ts";
-import type { World } from "../world/world.ts";
+import type { TickFrame } from "../engine/tick_engine.ts";
+import { type World, worldKey } from "../world/world.ts";
 import { type AgentStepSummary, type AgentTickOptions, agentTickSystem } from "./agent_step.ts";
-import type { ObjectLeave, ObjectUse } from "./object_states.ts";
+import { type ObjectLeave, objectStateDocuments, type ObjectUse } from "./object_states.ts";
 import type { AgentView, TickShared } from "./tick_prepare.ts";
 import type { Environment } from "../world/environment.ts";
 
@@ -35,12 +36,26 @@ export function queuedAgentTickSystem(
   // A system serves one message, of one tick: its steps share the pair decisions they made or
   // read back, so the second step of a pair does not read it from the store again.
   const decisions: TickShared["decisions"] = new Map();
+  const base = agentTickSystem(deps, options);
+  const scopeOf = (frame: TickFrame<World>, key: string): AgentScope => ({
+    worldId: frame.world.id as WorldId,
+    agentId: key as AgentId,
+  });
   return {
-    ...agentTickSystem(deps, options),
+    ...base,
     groups: (_frame, agents, shared) => conversationGroups(agents, shared.views),
-    unit: async (frame, key) =>
-      (await loadAgent(deps, { worldId: frame.world.id as WorldId, agentId: key as AgentId }))
-        .value,
+    // The agent is read with the rest of the step's needs; a paired step reads it too (unlocked):
+    // the pair's steps run one after the other in its message, so the second reads it after the
+    // first one's conversation wrote it.
+    needs: (frame, key, shared) => {
+      const needs = base.needs!(frame, key, shared);
+      const agent = agentKey(scopeOf(frame, key));
+      const listed = needs.documents.some((d) => JSON.stringify(d) === JSON.stringify(agent));
+      return listed ? needs : { ...needs, documents: [agent, ...needs.documents] };
+    },
+    unit: async (frame, key, storage) =>
+      (await loadAgent(storage ? { storage } : deps, scopeOf(frame, key))).value,
+    closeNeeds: (frame) => [worldKey(frame.world.id), ...objectStateDocuments(frame.world.id)],
     encode: (shared): EncodedShared => ({
       env: shared.env,
       views: [...shared.views],

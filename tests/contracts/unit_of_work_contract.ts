@@ -72,6 +72,55 @@ export function unitOfWorkContract(cases: ContractCases): void {
     },
   );
 
+  cases.add(
+    "UnitOfWorkStore.commit() counts each claim once with its counter and answers the new count",
+    async (s) => {
+      const { a, lease } = await fixture(s);
+      const scope = `uow:${suffix()}`;
+      const claimOf = (key: string, value: unknown) => ({ scope, key, value, counter: "t1/#" });
+      const first = await s.units.commit({
+        documents: [{ key: a, value: { n: 3 }, expectedVersion: 2 }],
+        fences: [lease],
+        release: [],
+        claim: claimOf("t1/x", 1),
+      });
+      assert.deepEqual(first, { count: 1 });
+      // A claim with no documents nor leases still counts (a failure reported by itself).
+      assert.deepEqual(
+        await s.units.commit({ documents: [], fences: [], release: [], claim: claimOf("t1/y", 2) }),
+        { count: 2 },
+      );
+      // A claim of a key claimed already counts nothing.
+      await assert.rejects(
+        s.units.commit({ documents: [], fences: [], release: [], claim: claimOf("t1/x", 3) }),
+        ConflictError,
+      );
+      // Nor does a commit that writes nothing because a document changed.
+      await assert.rejects(
+        s.units.commit({
+          documents: [{ key: a, value: { n: 9 }, expectedVersion: 2 }],
+          fences: [],
+          release: [],
+          claim: claimOf("t1/z", 4),
+        }),
+        ConflictError,
+      );
+      assert.equal(await s.idempotency.get(scope, "t1/#"), 2, "The count reads as a number");
+      // Concurrent claims of distinct keys each get their own count.
+      const counts = await Promise.all(
+        ["p", "q", "r"].map((k) =>
+          s.units.commit({ documents: [], fences: [], release: [], claim: claimOf(`t1/${k}`, k) })
+        ),
+      );
+      assert.deepEqual(counts.map((c) => c.count).sort(), [3, 4, 5]);
+      assert.deepEqual(
+        await s.units.commit({ documents: [], fences: [], release: [lease] }),
+        { count: null },
+        "No counter, no count",
+      );
+    },
+  );
+
   cases.add("UnitOfWorkStore.commit() claims nothing when a document changed", async (s) => {
     const { a, lease } = await fixture(s);
     const claim = { scope: `uow:${suffix()}`, key: "t1/agent" };
