@@ -54,7 +54,7 @@ try {
   };
   for (let t = 0; t < ticks; t++) {
     const { cost } = await meter.measure(async () => {
-      if (queued) await tickThroughQueue(deps, id);
+      if (queued) console.log(`tick ${t}: ${await tickThroughQueue(deps, id)}`);
       else await tickWorld(deps, id, { minutes: 10 });
     });
     total.redisRequests += cost.redisRequests;
@@ -93,12 +93,24 @@ try {
   await meter.close();
 }
 
-/** A tick started on a queue, then each message sent delivered once until none is left. */
-async function tickThroughQueue(deps: Deps, id: WorldId): Promise<void> {
+/**
+ * A tick started on a queue, then each message sent delivered once until none is left. Returns
+ * the Redis requests of the plan, of the step messages (the last one closes the tick) and of
+ * the close checks.
+ */
+async function tickThroughQueue(deps: Deps, id: WorldId): Promise<string> {
   const queue = new HeldQueue();
-  await startTick(deps, id, { minutes: 10, queue });
+  const plan = await meter.measure(() => startTick(deps, id, { minutes: 10, queue }));
+  const spent: Record<string, number[]> = { step: [], close: [] };
   for (let sent = queue.sent; sent.length > 0; sent = queue.sent) {
     queue.sent = [];
-    for (const { message } of sent) await consumeTickMessage(deps, message, queue);
+    for (const { message } of sent) {
+      const { cost } = await meter.measure(() => consumeTickMessage(deps, message, queue));
+      spent[message.kind].push(cost.redisRequests);
+    }
   }
+  const total = (n: number[]) => n.reduce((a, b) => a + b, 0);
+  return `plan ${plan.cost.redisRequests}, ${spent.step.length} step messages ${
+    total(spent.step)
+  } (${spent.step.join(" ")}), close checks ${total(spent.close)}`;
 }
