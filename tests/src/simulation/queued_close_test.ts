@@ -1,0 +1,88 @@
+/**
+ * Queued ticks around their close: the plan each process keeps in memory, the count of reported
+ * steps that tells one message to close, and a close left to whoever holds the tick lease.
+ */
+import assert from "node:assert/strict";
+import type { Deps } from "../../../src/deps.ts";
+import type { AgentId, WorldId } from "../../../src/ids.ts";
+import { stepResults, stepScope } from "../../../src/engine/queued_tick.ts";
+import type { Storage } from "../../../src/ports/storage.ts";
+import { consumeTickMessage, readTick, startTick } from "../../../src/simulation/tick_world.ts";
+import { getWorld } from "../../../src/world/world.ts";
+import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { makeTown, recordingModel } from "../world/_town_fixture.ts";
+import { HeldQueue } from "./_held_queue.ts";
+
+/** The same store as another process sees it: it keeps its own copies of open ticks' plans. */
+function otherProcess(deps: Deps): Deps {
+  const storage = new Proxy(deps.storage, {
+    get(target, name) {
+      const value = Reflect.get(target, name);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as Storage;
+  return { ...deps, storage };
+}
+
+async function agentVersions(deps: Deps, id: WorldId): Promise<number[]> {
+  return (await deps.storage.documents.list("agents", id)).map((d) => d.version);
+}
+
+Deno.test("a step message delivered after its tick closed steps nothing in a process that kept the plan, even once the step results are gone", async () => {
+  const { model, calls } = recordingModel();
+  await using deps = await makeTestDeps({ model });
+  const other = otherProcess(deps);
+  const queue = new HeldQueue();
+  const id = await makeTown(deps);
+  await startTick(deps, id, { tickId: "late", queue });
+  const steps = queue.take("step");
+  assert.ok(steps.length >= 2, `${steps.length} step messages`);
+  await consumeTickMessage(other, steps[0], queue); // the other process keeps the plan
+  for (const m of steps.slice(1)) await consumeTickMessage(deps, m, queue);
+  assert.equal((await readTick(deps, id, "late")).status, "done");
+
+  // Results may expire after the close: the world's clock tells a late step the tick is over.
+  await deps.storage.idempotency.clear(stepScope(id));
+  const before = {
+    calls: calls.length,
+    events: (await deps.storage.events.read(id, 0, 10_000)).length,
+    clock: (await getWorld(deps, id)).clock.now,
+    agents: await agentVersions(deps, id),
+  };
+  queue.sent = [];
+  for (const m of steps) await consumeTickMessage(other, m, queue);
+  assert.deepEqual({
+    calls: calls.length,
+    events: (await deps.storage.events.read(id, 0, 10_000)).length,
+    clock: (await getWorld(deps, id)).clock.now,
+    agents: await agentVersions(deps, id),
+  }, before);
+  assert.deepEqual(queue.sent, [], "no retry, no check");
+  const first = (await deps.storage.documents.list<{ id: AgentId }>("agents", id))[0].value.id;
+  assert.equal(await stepResults(deps, id, "late").get(first), null, "no result claimed");
+});
+
+Deno.test("the message completing a tick leaves the close to the holder of the tick lease, quietly; the tick's check closes it", async () => {
+  await using deps = await makeTestDeps();
+  const queue = new HeldQueue();
+  const id = await makeTown(deps);
+  await startTick(deps, id, { tickId: "held", queue });
+  const steps = queue.take("step");
+  const [check] = queue.take("close");
+  for (const m of steps.slice(0, -1)) await consumeTickMessage(deps, m, queue);
+  const lease = await deps.storage.locks.acquire(`tick:${id}`, 60_000);
+  assert.ok(lease);
+  // Reports its step (the count completes the tick) and returns: no error to redeliver on.
+  await consumeTickMessage(deps, steps.at(-1)!, queue);
+  assert.equal((await readTick(deps, id, "held")).status, "running");
+  assert.equal(await stepResults(deps, id, "held").get("#reported"), 3);
+  await deps.storage.locks.release(lease);
+
+  await consumeTickMessage(deps, check, queue);
+  const done = await readTick(deps, id, "held");
+  assert.equal(done.status, "done");
+  assert.equal(done.result!.steps.length, 3);
+  const ticks = (await deps.storage.events.read(id, 0, 10_000)).filter((e) => e.type === "tick");
+  assert.equal(ticks.length, 1);
+  assert.deepEqual(queue.take("close"), [], "closed: the check does not come again");
+});
