@@ -5,6 +5,7 @@ import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts"
 import type {
   IndexLeaders,
   ListMemoriesOptions,
+  MemoryCandidates,
   MemoryIndex,
   MemoryPage,
   MemoryRankFields,
@@ -125,6 +126,46 @@ if desc then return redis.call('ZRANGE', KEYS[1], start, start + count - 1, 'REV
 return redis.call('ZRANGE', KEYS[1], start, start + count - 1)
 `;
 
+// KEYS: created, accessed, importance, then the created-set of each kind filtered on. ARGV: the
+// heads' size, then ids. Reads only sorted-set scores. Returns the accessed head and its lowest
+// entry, the same of importance (ZRANGE WITHSCORES replies), then, for the ids followed by both
+// heads' ids (each once), one ZMSCORE reply per key (none when there are no ids).
+const CANDIDATES = `
+local n = tonumber(ARGV[1])
+local out = {}
+for z = 2, 3 do
+  if n > 0 then
+    out[#out + 1] = redis.call('ZRANGE', KEYS[z], 0, n - 1, 'REV', 'WITHSCORES')
+  else
+    out[#out + 1] = {}
+  end
+  out[#out + 1] = redis.call('ZRANGE', KEYS[z], 0, 0, 'WITHSCORES')
+end
+local ids, seen = {}, {}
+local function add(id)
+  if not seen[id] then
+    seen[id] = true
+    ids[#ids + 1] = id
+  end
+end
+for i = 2, #ARGV do add(ARGV[i]) end
+for h = 1, 3, 2 do
+  for i = 1, #out[h], 2 do add(out[h][i]) end
+end
+if #ids > 0 then
+  for k = 1, #KEYS do
+    -- In parts of 4,000 ids: Lua's unpack takes fewer than 8,000.
+    local scores = {}
+    for from = 1, #ids, 4000 do
+      local part = redis.call('ZMSCORE', KEYS[k], unpack(ids, from, math.min(from + 3999, #ids)))
+      for i = 1, #part do scores[#scores + 1] = part[i] end
+    end
+    out[#out + 1] = scores
+  end
+end
+return out
+`;
+
 /**
  * Each memory is a hash (one field per record field, values JSON-encoded) so `touch` and
  * `setImportance` change one field without rewriting the record. Per agent, sorted sets keep
@@ -143,6 +184,7 @@ export class UpstashMemoryStore implements MemoryStore {
   readonly #setImportance: LuaScript;
   readonly #page: LuaScript;
   readonly #remove: LuaScript;
+  readonly #candidates: LuaScript;
 
   constructor(config: UpstashMemoryStoreConfig) {
     this.#redis = config.redis;
@@ -153,6 +195,7 @@ export class UpstashMemoryStore implements MemoryStore {
     this.#setImportance = luaScript(config.redis, SET_IMPORTANCE);
     this.#page = luaScript(config.redis, PAGE);
     this.#remove = luaScript(config.redis, REMOVE);
+    this.#candidates = luaScript(config.redis, CANDIDATES);
   }
 
   async remove(scope: AgentScope, ids: readonly MemoryId[]): Promise<number> {
@@ -252,41 +295,50 @@ export class UpstashMemoryStore implements MemoryStore {
   }
 
   /**
-   * Three ZMSCOREs (created, accessed, importance), plus one per kind asked for, sent together
-   * in one pipelined request: a thousand candidates cost a handful of commands, not a thousand
-   * record reads. Scores are game minutes, exact to the second, so `createdAt` round-trips.
+   * One read-only script, queued in the shared read pipeline: four ZRANGEs (the two heads and
+   * their lowest scores) and three ZMSCOREs of the candidates (created, accessed, importance), plus
+   * one per kind filtered on. A thousand candidates cost a handful of commands and no record
+   * reads, so the database-wide script lock is held briefly. Scores are game minutes, exact to
+   * the second, so `createdAt` round-trips.
    */
-  async rankFields(
+  async candidates(
     scope: AgentScope,
     ids: readonly MemoryId[],
-    options: { kinds?: readonly MemoryKind[] } = {},
-  ): Promise<(MemoryRankFields | null)[]> {
-    if (ids.length === 0) return [];
+    options: { heads: number; kinds?: readonly MemoryKind[] },
+  ): Promise<MemoryCandidates> {
+    const heads = Math.max(0, Math.floor(options.heads));
     const keys = this.#zsetKeys(scope);
     const kinds = options.kinds && KINDS.some((k) => !options.kinds!.includes(k))
       ? [...new Set(options.kinds)]
       : [];
-    const members = [...ids];
-    const replies = await redisCall("rank memories", () =>
-      Promise.all([
-        ...[0, 1, 2, ...kinds.map((kind) => 3 + KINDS.indexOf(kind))].map((k) =>
-          this.#reads.read((p) => p.zmscore(keys[k], members))
-        ),
-      ]));
-    for (const reply of replies) {
-      if (!Array.isArray(reply) || reply.length !== ids.length) unexpectedReply("rank memories");
-    }
-    const [created, accessed, importance, ...ofKinds] = replies as unknown[][];
-    return ids.map((id, i) => {
-      if (created[i] === null || accessed[i] === null || importance[i] === null) return null;
-      if (kinds.length > 0 && ofKinds.every((scores) => scores[i] === null)) return null;
-      return {
+    const reply = await redisCall("rank memories", () =>
+      this.#reads.script(
+        this.#candidates,
+        [...keys.slice(0, 3), ...kinds.map((kind) => keys[3 + KINDS.indexOf(kind)])],
+        [String(heads), ...ids],
+      ));
+    if (!Array.isArray(reply) || reply.length < 4) unexpectedReply("rank memories");
+    const recent = leadersOf(reply[0], reply[1]);
+    const important = leadersOf(reply[2], reply[3]);
+    // The script's union, in its order.
+    const union = [...new Set([...ids, ...recent.ids, ...important.ids])];
+    const columns = reply.slice(4);
+    const [created, accessed, importance, ...ofKinds] = columns as unknown[][];
+    if (
+      columns.length !== (union.length === 0 ? 0 : 3 + kinds.length) ||
+      !columns.every((c) => Array.isArray(c) && c.length === union.length)
+    ) unexpectedReply("rank memories");
+    const fields = union.flatMap((id, i): MemoryRankFields[] => {
+      if (created[i] === null || accessed[i] === null || importance[i] === null) return [];
+      if (kinds.length > 0 && ofKinds.every((scores) => scores[i] === null)) return [];
+      return [{
         id,
         createdAt: fromGameMinutes(Number(created[i])),
         accessedMinutes: Number(accessed[i]),
         importance: Number(importance[i]),
-      };
+      }];
     });
+    return { recent, important, fields };
   }
 
   async all(scope: AgentScope): Promise<MemoryRecord[]> {
@@ -345,10 +397,12 @@ export class UpstashMemoryStore implements MemoryStore {
       throw new SimulacraError("invalid_request", `Cannot mark memories accessed at "${at}"`);
     }
     const unique = [...new Set(ids)];
+    // In the shared pipeline: a retrieval's touch goes with its reads of the records.
     await redisCall(
       "mark memories accessed",
       () =>
-        this.#touch.exec(
+        this.#reads.script(
+          this.#touch,
           [this.#zsetKeys(scope)[1], ...unique.map((id) => this.#recordKey(scope, id))],
           [String(score), JSON.stringify(at), ...unique],
         ),
@@ -375,27 +429,6 @@ export class UpstashMemoryStore implements MemoryStore {
     return redisCall("rank memories", async () => {
       const reply = await this.#reads.read((p) => p.zrange(key, 0, count - 1, { rev: true }));
       return idList(reply, "rank memories");
-    });
-  }
-
-  /** Two ZRANGEs WITHSCORES (the top and the lowest), sent in the shared read pipeline. */
-  leaders(scope: AgentScope, index: MemoryIndex, n: number): Promise<IndexLeaders> {
-    const count = Math.max(0, Math.floor(n));
-    const key = this.#indexKey(scope, index);
-    return redisCall("rank memories", async () => {
-      const [top, bottom] = await Promise.all([
-        count > 0
-          ? this.#reads.read((p) => p.zrange(key, 0, count - 1, { rev: true, withScores: true }))
-          : [],
-        this.#reads.read((p) => p.zrange(key, 0, 0, { withScores: true })),
-      ]);
-      const leaders = pairs(top, "rank memories");
-      const lowest = pairs(bottom, "rank memories");
-      return {
-        ids: leaders.map(([id]) => id as MemoryId),
-        scores: leaders.map(([, score]) => Number(score)),
-        lowest: lowest.length > 0 ? Number(lowest[0][1]) : null,
-      };
     });
   }
 
@@ -460,6 +493,17 @@ function conflict(scope: AgentScope, id: string): ConflictError {
   return new ConflictError(
     `Cannot append memory "${id}": agent "${scope.agentId}" of world "${scope.worldId}" already has it`,
   );
+}
+
+/** A head (ZRANGE WITHSCORES, highest first) and the index's lowest entry as `IndexLeaders`. */
+function leadersOf(top: unknown, bottom: unknown): IndexLeaders {
+  const leaders = pairs(top, "rank memories");
+  const lowest = pairs(bottom, "rank memories");
+  return {
+    ids: leaders.map(([id]) => id as MemoryId),
+    scores: leaders.map(([, score]) => Number(score)),
+    lowest: lowest.length > 0 ? Number(lowest[0][1]) : null,
+  };
 }
 
 function idList(reply: unknown, action: string): MemoryId[] {
