@@ -3,16 +3,14 @@ import { ConflictError, LeaseLostError, SimulacraError } from "../../src/errors.
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
-  IndexLeaders,
   ListMemoriesOptions,
   MemoryCandidates,
   MemoryIndex,
   MemoryPage,
-  MemoryRankFields,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
 import type { FencedWrite } from "../../src/ports/lock.ts";
-import { fromGameMinutes, gameMinutes, type GameTime } from "../../src/time/game_time.ts";
+import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import {
   type LuaScript,
   luaScript,
@@ -24,6 +22,7 @@ import {
   unexpectedReply,
 } from "./_upstash_calls.ts";
 import { lockKey } from "./upstash_lock.ts";
+import { CANDIDATES, decodeCandidates } from "./_memory_candidates.ts";
 
 /** Configuration of {@linkcode UpstashMemoryStore}. */
 export interface UpstashMemoryStoreConfig {
@@ -126,52 +125,12 @@ if desc then return redis.call('ZRANGE', KEYS[1], start, start + count - 1, 'REV
 return redis.call('ZRANGE', KEYS[1], start, start + count - 1)
 `;
 
-// KEYS: created, accessed, importance, then the created-set of each kind filtered on. ARGV: the
-// heads' size, then ids. Reads only sorted-set scores. Returns the accessed head and its lowest
-// entry, the same of importance (ZRANGE WITHSCORES replies), then, for the ids followed by both
-// heads' ids (each once), one ZMSCORE reply per key (none when there are no ids).
-const CANDIDATES = `
-local n = tonumber(ARGV[1])
-local out = {}
-for z = 2, 3 do
-  if n > 0 then
-    out[#out + 1] = redis.call('ZRANGE', KEYS[z], 0, n - 1, 'REV', 'WITHSCORES')
-  else
-    out[#out + 1] = {}
-  end
-  out[#out + 1] = redis.call('ZRANGE', KEYS[z], 0, 0, 'WITHSCORES')
-end
-local ids, seen = {}, {}
-local function add(id)
-  if not seen[id] then
-    seen[id] = true
-    ids[#ids + 1] = id
-  end
-end
-for i = 2, #ARGV do add(ARGV[i]) end
-for h = 1, 3, 2 do
-  for i = 1, #out[h], 2 do add(out[h][i]) end
-end
-if #ids > 0 then
-  for k = 1, #KEYS do
-    -- In parts of 4,000 ids: Lua's unpack takes fewer than 8,000.
-    local scores = {}
-    for from = 1, #ids, 4000 do
-      local part = redis.call('ZMSCORE', KEYS[k], unpack(ids, from, math.min(from + 3999, #ids)))
-      for i = 1, #part do scores[#scores + 1] = part[i] end
-    end
-    out[#out + 1] = scores
-  end
-end
-return out
-`;
-
 /**
  * Each memory is a hash (one field per record field, values JSON-encoded) so `touch` and
  * `setImportance` change one field without rewriting the record. Per agent, sorted sets keep
  * the `created`, `lastAccessed` and `importance` orders plus one created-set per kind; scores
  * are game minutes or the importance, and Redis orders equal scores by id. `append`, `touch`,
- * `setImportance` and reads of several records are scripts, hence atomic. Throws
+ * `setImportance` and `candidates` are scripts, hence atomic. Throws
  * `store_unavailable` when Upstash fails, `conflict` on an existing id, `invalid_request` on a
  * record of another scope or a bad cursor.
  */
@@ -317,28 +276,7 @@ export class UpstashMemoryStore implements MemoryStore {
         [...keys.slice(0, 3), ...kinds.map((kind) => keys[3 + KINDS.indexOf(kind)])],
         [String(heads), ...ids],
       ));
-    if (!Array.isArray(reply) || reply.length < 4) unexpectedReply("rank memories");
-    const recent = leadersOf(reply[0], reply[1]);
-    const important = leadersOf(reply[2], reply[3]);
-    // The script's union, in its order.
-    const union = [...new Set([...ids, ...recent.ids, ...important.ids])];
-    const columns = reply.slice(4);
-    const [created, accessed, importance, ...ofKinds] = columns as unknown[][];
-    if (
-      columns.length !== (union.length === 0 ? 0 : 3 + kinds.length) ||
-      !columns.every((c) => Array.isArray(c) && c.length === union.length)
-    ) unexpectedReply("rank memories");
-    const fields = union.flatMap((id, i): MemoryRankFields[] => {
-      if (created[i] === null || accessed[i] === null || importance[i] === null) return [];
-      if (kinds.length > 0 && ofKinds.every((scores) => scores[i] === null)) return [];
-      return [{
-        id,
-        createdAt: fromGameMinutes(Number(created[i])),
-        accessedMinutes: Number(accessed[i]),
-        importance: Number(importance[i]),
-      }];
-    });
-    return { recent, important, fields };
+    return decodeCandidates(reply, ids, kinds.length);
   }
 
   async all(scope: AgentScope): Promise<MemoryRecord[]> {
@@ -493,17 +431,6 @@ function conflict(scope: AgentScope, id: string): ConflictError {
   return new ConflictError(
     `Cannot append memory "${id}": agent "${scope.agentId}" of world "${scope.worldId}" already has it`,
   );
-}
-
-/** A head (ZRANGE WITHSCORES, highest first) and the index's lowest entry as `IndexLeaders`. */
-function leadersOf(top: unknown, bottom: unknown): IndexLeaders {
-  const leaders = pairs(top, "rank memories");
-  const lowest = pairs(bottom, "rank memories");
-  return {
-    ids: leaders.map(([id]) => id as MemoryId),
-    scores: leaders.map(([, score]) => Number(score)),
-    lowest: lowest.length > 0 ? Number(lowest[0][1]) : null,
-  };
 }
 
 function idList(reply: unknown, action: string): MemoryId[] {
