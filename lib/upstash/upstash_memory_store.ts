@@ -67,13 +67,23 @@ end
 return 0
 `;
 
-// KEYS: accessed, then one record hash per id. ARGV: score, JSON time, then the ids.
+// KEYS: accessed, then one record hash per id. ARGV: score, JSON time, then the ids. A memory
+// exists when it is in the accessed set (append and remove change record and sets together), so
+// per 1,000 ids one ZMSCORE finds them and one ZADD re-sorts them: k + 2 commands, not 3k.
 const TOUCH = `
-for r = 2, #KEYS do
-  if redis.call('EXISTS', KEYS[r]) == 1 then
-    redis.call('HSET', KEYS[r], 'lastAccessedAt', ARGV[2])
-    redis.call('ZADD', KEYS[1], ARGV[1], ARGV[r + 1])
+local n = #ARGV - 2
+for from = 1, n, 1000 do
+  local to = math.min(from + 999, n)
+  local found = redis.call('ZMSCORE', KEYS[1], unpack(ARGV, from + 2, to + 2))
+  local members = {}
+  for r = from, to do
+    if found[r - from + 1] then
+      redis.call('HSET', KEYS[r + 1], 'lastAccessedAt', ARGV[2])
+      members[#members + 1] = ARGV[1]
+      members[#members + 1] = ARGV[r + 2]
+    end
   end
+  if #members > 0 then redis.call('ZADD', KEYS[1], unpack(members)) end
 end
 return 0
 `;

@@ -105,7 +105,7 @@ async function fillMemories(deps: Deps, scope: AgentScope, count: number): Promi
 
 Deno.test({
   name:
-    "A hosted retrieve over 2,000 memories runs at most 60 Redis commands in 3 requests and one Vector request",
+    "A hosted retrieve over 2,000 memories runs at most 40 Redis commands in 3 requests and one Vector request",
   ignore,
   ...quiet,
   fn: async () => {
@@ -121,7 +121,7 @@ Deno.test({
       console.log(`retrieve (kinds ${kinds ?? "all"}): ${JSON.stringify(cost)}`);
       assert.equal(result.memories.length, 10);
       assert.ok(kinds === undefined || result.memories.every((m) => m.kind === "plan"));
-      assert.ok(cost.redisCommands <= 60, `${cost.redisCommands} commands`);
+      assert.ok(cost.redisCommands <= 40, `${cost.redisCommands} commands`);
       // World and agent; candidates (the heads and every candidate's rank fields, one script);
       // records and the touch. The first run of each script costs one more request (EVALSHA
       // falls back to EVAL).
