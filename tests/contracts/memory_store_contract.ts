@@ -487,6 +487,14 @@ export function memoryStoreContract(cases: ContractCases): void {
         accessedMinutes: gameMinutes(at(10)),
         importance: 9,
       });
+      // A head deeper than the index holds all of it, its last entry the lowest.
+      const whole = await s.memories.candidates(scope, [], { heads: 5 });
+      assert.deepEqual(whole.important, {
+        ids: ["m-b", "m-c", "m-a"],
+        scores: [9, 5, 2],
+        lowest: 2,
+      });
+      assert.equal(whole.recent.lowest, gameMinutes(at(10)));
       const bare = await s.memories.candidates(scope, [], { heads: 0 });
       assert.deepEqual(bare.recent, { ids: [], scores: [], lowest: gameMinutes(at(10)) });
       assert.deepEqual(bare.fields, []);
