@@ -34,9 +34,9 @@ import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts"
 import type {
   IndexLeaders,
   ListMemoriesOptions,
+  MemoryCandidates,
   MemoryIndex,
   MemoryPage,
-  MemoryRankFields,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
 import type { FencedWrite, Lease } from "../../src/ports/lock.ts";
@@ -313,21 +313,25 @@ export class KvMemoryStore implements MemoryStore {
     return (await this.#state(scope)).columns;
   }
 
-  /** Every memory, by creation time then id. */
-  async rankFields(
+  /** The heads as {@linkcode leaders} reads them, and the rank fields of the candidates. */
+  async candidates(
     scope: AgentScope,
     ids: readonly MemoryId[],
-    options: { kinds?: readonly MemoryKind[] } = {},
-  ): Promise<(MemoryRankFields | null)[]> {
-    const records = await this.getMany(scope, ids);
-    return records.map((r) =>
-      r === null || (options.kinds !== undefined && !options.kinds.includes(r.kind)) ? null : {
+    options: { heads: number; kinds?: readonly MemoryKind[] },
+  ): Promise<MemoryCandidates> {
+    const recent = await this.leaders(scope, "lastAccessed", options.heads);
+    const important = await this.leaders(scope, "importance", options.heads);
+    const union = new Set([...ids, ...recent.ids, ...important.ids]);
+    const records = await this.getMany(scope, [...union]);
+    const fields = records.flatMap((r) =>
+      r === null || (options.kinds !== undefined && !options.kinds.includes(r.kind)) ? [] : [{
         id: r.id,
         createdAt: r.createdAt,
         accessedMinutes: gameMinutes(r.lastAccessedAt),
         importance: r.importance,
-      }
+      }]
     );
+    return { recent, important, fields };
   }
 
   async all(scope: AgentScope): Promise<MemoryRecord[]> {
@@ -413,6 +417,7 @@ export class KvMemoryStore implements MemoryStore {
     return (await this.leaders(scope, index, n)).ids;
   }
 
+  /** The top `n` ids of an index with their scores, and the index's lowest score. */
   async leaders(scope: AgentScope, index: MemoryIndex, n: number): Promise<IndexLeaders> {
     const state = await this.#state(scope);
     const sorted = index === "created"
