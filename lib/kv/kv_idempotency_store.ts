@@ -1,8 +1,9 @@
 /**
  * @module The embedded IdempotencyStore: first-writer-wins values per key in Deno KV.
  *
- * `["idem", scope, key]` → a blob head (`_kv_blob.ts`); values over 60 KB (e.g. a large tick
- * result) spill into `["idem_part", scope, key, gen, i]` in the same atomic operation. A claim is
+ * `["idem", scope, key]` → a blob head (`_kv_blob.ts`), or a `Deno.KvU64` for the unit of
+ * work's claim counters; values over 60 KB (e.g. a large tick result) spill into
+ * `["idem_part", scope, key, gen, i]` in the same atomic operation. A claim is
  * one atomic operation checked for "no value yet" (a null versionstamp), so of concurrent
  * claims exactly one stores its value and every other one reads it.
  */
@@ -117,8 +118,10 @@ export class KvIdempotencyStore implements IdempotencyStore {
   /** The stored value, or undefined when there is none. */
   async #read<T>(scope: string, key: string): Promise<T | undefined> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const entry = await this.#kv.get<BlobHead>(headKey(scope, key));
+      const entry = await this.#kv.get<BlobHead | Deno.KvU64>(headKey(scope, key));
       if (entry.value === null) return undefined;
+      // A count the unit of work keeps (`CommitRequest.claim.counter`).
+      if (entry.value instanceof Deno.KvU64) return Number(entry.value.value) as T;
       const bytes = await readBlob(this.#kv, partPrefix(scope, key), entry.value);
       if (bytes !== null) return decodeJson<T>(bytes);
     }

@@ -1,8 +1,9 @@
 /**
  * @module The embedded UnitOfWorkStore: `begin` takes the leases and reads the documents with
  * the KV lock, document and idempotency stores; `commit` is one atomic operation checked
- * against every document head, every fence, every released lease, the claim it read and the
- * claim's counter it increments.
+ * against every document head, every fence, every released lease and the claim it read; the
+ * claim's counter is a `Deno.KvU64` summed in that operation (unchecked: a tick's steps commit at
+ * once) and read right after it.
  */
 import { ConflictError, LeaseLostError } from "../../src/errors.ts";
 import type { DocumentStore } from "../../src/ports/document_store.ts";
@@ -19,7 +20,7 @@ import {
   versionConflict,
 } from "../../src/ports/unit_of_work_store.ts";
 import { type BlobHead, blobWrites } from "./_kv_blob.ts";
-import { addWrites, decodeJson, encodeJson, guard } from "./_kv_support.ts";
+import { addWrites, encodeJson, guard } from "./_kv_support.ts";
 import { headKey, partPrefix } from "./kv_document_store.ts";
 import * as idem from "./kv_idempotency_store.ts";
 import { heldLease } from "./kv_lock.ts";
@@ -79,9 +80,6 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
           if ((await this.#kv.get(key)).versionstamp !== null) throw claimTaken(claim);
           addWrites(op.check({ key, versionstamp: null }), claimed.writes).set(key, claimed.head);
         }
-        const count = claim?.counter === undefined
-          ? null
-          : await this.#countUp(op, claim.scope, claim.counter);
         const heads = await Promise.all(
           documents.map((w) => this.#kv.get<BlobHead>(headKey(w.key))),
         );
@@ -103,30 +101,21 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
           const check = await heldLease(this.#kv, lease);
           if (check !== null) op.check(check).delete(check.key);
         }
-        if ((await op.commit()).ok) return { count };
+        const counter = claim?.counter === undefined
+          ? null
+          : idem.headKey(claim.scope, claim.counter);
+        if (counter) op.sum(counter, 1n);
+        const committed = await op.commit();
+        if (committed.ok) return { count: counter && await this.#countAfter(counter, committed) };
         // A lease was renewed or a document written between our reads and the commit: again.
       }
       throw new ConflictError("Cannot commit work: its leases and documents kept changing");
     });
   }
 
-  /**
-   * Adds to `op` the write of a counter one higher than it is (checked unchanged), stored as an
-   * idempotency value so `IdempotencyStore.get` reads it; returns the new count.
-   */
-  async #countUp(op: Deno.AtomicOperation, scope: string, key: string): Promise<number> {
-    const head = await this.#kv.get<BlobHead>(idem.headKey(scope, key));
-    const stored = head.value?.data;
-    const count = (stored === undefined ? 0 : decodeJson<number>(stored)) + 1;
-    const gen = (head.value?.gen ?? 0) + 1;
-    const next = blobWrites(
-      idem.partPrefix(scope, key),
-      gen,
-      encodeJson(count),
-      head.value,
-      "count",
-    );
-    addWrites(op.check(head), next.writes).set(head.key, next.head);
-    return count;
+  /** The counter as the commit left it, or null when a later commit changed it already. */
+  async #countAfter(counter: Deno.KvKey, commit: Deno.KvCommitResult): Promise<number | null> {
+    const entry = await this.#kv.get<Deno.KvU64>(counter);
+    return entry.versionstamp === commit.versionstamp ? Number(entry.value!.value) : null;
   }
 }

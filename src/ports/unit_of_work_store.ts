@@ -60,8 +60,8 @@ export interface CommitRequest {
     value: unknown;
     /**
      * A key of the claim's scope counting the claims made with it: incremented by one when the
-     * claim is written (in the same atomic step), its new value returned by the commit. It reads
-     * as a number through `IdempotencyStore.get`.
+     * claim is written (in the same atomic step); the commit returns its value after that. It
+     * reads as a number through `IdempotencyStore.get`.
      */
     counter?: string;
   };
@@ -69,7 +69,11 @@ export interface CommitRequest {
 
 /** What {@linkcode UnitOfWorkStore.commit} answers. */
 export interface Committed {
-  /** The claim's counter after this commit incremented it (null without a counter). */
+  /**
+   * The claim's counter as this commit left it. Null without a counter, or when a commit made at
+   * the same time changed it before it was read (the embedded store reads it after the commit);
+   * the last commit to count always reads it, so one commit sees each value, the total included.
+   */
   count: number | null;
 }
 
