@@ -28,6 +28,7 @@ import {
 } from "./tick_engine.ts";
 import { withLease } from "./lease.ts";
 import { closeTick } from "./tick_close.ts";
+import { TICK_RECORD_TTL_MS } from "./tick_records.ts";
 
 /** What a tick system adds so its steps can run in other invocations. */
 export interface QueuedTickSystem<U, P, S, W extends Clocked> extends TickSystem<U, P, S, W> {
@@ -228,18 +229,22 @@ export function stepScope(worldId: string): string {
 
 /**
  * A tick's per-unit results, keyed by tick id and unit within the world's step scope, and how
- * many units have reported (counted by the commits that claim their results).
+ * many units have reported (counted by the commits that claim their results). They expire a day
+ * after they are stored ({@linkcode TICK_RECORD_TTL_MS}), long after the close.
  */
 export function stepResults(deps: Pick<Deps, "storage">, worldId: string, tickId: string) {
   const { idempotency } = deps.storage;
   const scope = stepScope(worldId);
+  const keep = { ttlMs: TICK_RECORD_TTL_MS };
   // Units are ids or "_prepare" (no "/"), so the key's last "/" splits it unambiguously; the
   // count's "#" is in no id.
   const key = (unit: string) => `${tickId}/${unit}`;
   return {
     get: <T>(unit: string) => idempotency.get<T>(scope, key(unit)),
     /** Where a unit's result is claimed (and counted), for a commit to claim it. */
-    claimKey: (unit: string) => ({ scope, key: key(unit), counter: key("#reported") }),
+    claimKey: (unit: string) => ({ scope, key: key(unit), counter: key("#reported"), ...keep }),
+    /** Stores the count again to expire with the results (a store may count without expiry). */
+    keepCount: (count: number) => idempotency.put(scope, key("#reported"), count, keep),
   };
 }
 

@@ -176,7 +176,10 @@ export async function closeTick<S>(
     usage,
     events: logged.length,
   };
-  await deps.storage.idempotency.put<TickMarker<S>>(markerAt, tickId, { status: "done", result });
+  await Promise.all([
+    deps.storage.idempotency.put<TickMarker<S>>(markerAt, tickId, { status: "done", result }),
+    unitResults.keepCount(keys.length), // one request with the marker on a hosted store
+  ]);
   await deps.storage.documents.delete(openTickKey(worldId));
   forgetOpenTick(deps, worldId, tickId);
   return { closed: true, result };

@@ -10,6 +10,7 @@
  */
 import type { Deps } from "../deps.ts";
 import type { DocumentKey, Versioned } from "../ports/document_store.ts";
+import type { KeepOptions } from "../ports/idempotency_store.ts";
 import type { Lease, Lock } from "../ports/lock.ts";
 import type { Storage } from "../ports/storage.ts";
 import type { ClaimKey } from "../ports/unit_of_work_store.ts";
@@ -35,7 +36,7 @@ export interface WorkNeeds {
    * An idempotency key read with the leases, which the work may claim in its commit; with
    * `counter`, a key of its scope counting the claims (see `CommitRequest.claim`).
    */
-  claim?: ClaimKey & { counter?: string };
+  claim?: ClaimKey & KeepOptions & { counter?: string };
 }
 
 /** The work's view of its idempotency key (see {@linkcode WorkNeeds.claim}). */

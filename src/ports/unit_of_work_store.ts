@@ -7,6 +7,7 @@
  */
 import { ConflictError, SimulacraError } from "../errors.ts";
 import type { DocumentKey, Versioned } from "./document_store.ts";
+import type { KeepOptions } from "./idempotency_store.ts";
 import type { Lease } from "./lock.ts";
 
 /** A lease to take in {@linkcode UnitOfWorkStore.begin}. */
@@ -56,12 +57,13 @@ export interface CommitRequest {
   /** Leases released after the writes, in the same atomic step (those no longer held are skipped). */
   release: readonly Lease[];
   /** An idempotency key to store `value` under, first write wins, with the documents. */
-  claim?: ClaimKey & {
+  claim?: ClaimKey & KeepOptions & {
     value: unknown;
     /**
      * A key of the claim's scope counting the claims made with it: incremented by one when the
      * claim is written (in the same atomic step); the commit returns its value after that. It
-     * reads as a number through `IdempotencyStore.get`.
+     * reads as a number through `IdempotencyStore.get`. It lives at least as long as the claim
+     * (`ttlMs`) from its first count, or until its scope is cleared.
      */
     counter?: string;
   };
