@@ -7,6 +7,7 @@ import type { Deps } from "../../../src/deps.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
 import { stepResults, stepScope } from "../../../src/engine/queued_tick.ts";
 import type { Storage } from "../../../src/ports/storage.ts";
+import type { UnitOfWorkStore } from "../../../src/ports/unit_of_work_store.ts";
 import { consumeTickMessage, readTick, startTick } from "../../../src/simulation/tick_world.ts";
 import { getWorld } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
@@ -85,4 +86,41 @@ Deno.test("the message completing a tick leaves the close to the holder of the t
   const ticks = (await deps.storage.events.read(id, 0, 10_000)).filter((e) => e.type === "tick");
   assert.equal(ticks.length, 1);
   assert.deepEqual(queue.take("close"), [], "closed: the check does not come again");
+});
+
+/** Deps whose store never commits the step of `key` (its failure reports commit). */
+function neverKeepingStep(deps: Deps, key: string): Deps {
+  const inner = deps.storage.units;
+  const units: UnitOfWorkStore = {
+    begin: (request) => inner.begin(request),
+    commit(request) {
+      const step = request.fences.length > 0 && request.claim?.key.endsWith(`/${key}`);
+      return step ? Promise.reject(new Error("the store went away")) : inner.commit(request);
+    },
+  };
+  const storage = new Proxy(deps.storage, {
+    get(target, name) {
+      if (name === "units") return units;
+      const value = Reflect.get(target, name);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  }) as Storage;
+  return { ...deps, storage };
+}
+
+Deno.test("a step that keeps throwing is reported once, and its report counts: the step messages alone close the tick", async () => {
+  await using base = await makeTestDeps();
+  const deps = neverKeepingStep(base, "john");
+  const queue = new HeldQueue();
+  const id = await makeTown(deps);
+  await startTick(deps, id, { tickId: "throws", queue, maxAttempts: 2 });
+  queue.take("close"); // never delivered: the count alone closes
+  for (let pending = queue.take("step"); pending.length > 0; pending = queue.take("step")) {
+    for (const m of pending) await consumeTickMessage(deps, m, queue);
+  }
+  const done = await readTick(deps, id, "throws");
+  assert.equal(done.status, "done");
+  const john = done.result!.steps.find((s) => s.agentId === "john")!;
+  assert.ok(john.error, "reported as failed");
+  assert.equal(await stepResults(deps, id, "throws").get("#reported"), 3, "each unit once");
 });
