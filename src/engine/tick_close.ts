@@ -5,12 +5,12 @@
  * tick removed. Also the failure report of a unit, counted with the step results like a step's.
  */
 import type { Deps } from "../deps.ts";
-import { ConflictError, SimulacraError } from "../errors.ts";
+import { ConflictError, LeaseLostError, SimulacraError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import { addUsage, emptyUsage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
 import type { TickQueue } from "../ports/tick_queue.ts";
-import type { Clocked } from "./tick_clock.ts";
+import type { Clocked, ClockState } from "./tick_clock.ts";
 import { type HeldLease, withLease } from "./lease.ts";
 import { withUnitOfWork } from "./unit_of_work.ts";
 import { forgetOpenTick } from "./_open_tick_cache.ts";
@@ -85,7 +85,7 @@ export async function closeTick<S>(
   // deno-lint-ignore no-explicit-any
   context: TickMessageContext<any, any, S, any> & { held: HeldLease },
 ): Promise<Closing<S>> {
-  const { system, queue, held } = context;
+  const { system, queue } = context;
   const { tickId } = open;
   const worldId = open.world.id;
   const markerAt = markerScope(worldId);
@@ -116,28 +116,7 @@ export async function closeTick<S>(
     ),
   );
   const outcomes = results.map((r) => r.outcome);
-  // `finish` and the clock's move as one unit of work under the tick lease: what they read in
-  // one round trip, what they write in one commit.
-  const needs = { leases: [], held: [held.lease], documents: system.closeNeeds?.(frame) ?? [] };
-  const moved = await withUnitOfWork(deps, needs, async (storage) => {
-    const world = await system.clock.load({ storage }, worldId);
-    if (world.clock.now !== open.from) return null;
-    const shared = system.decode(open.shared);
-    system.merge(shared, results.map((r) => r.carried).filter((c) => c !== null));
-    let finished: PhaseOutcome;
-    try {
-      finished = await system.finish(frame, shared, outcomes, storage);
-    } catch (err) {
-      finished = {
-        events: [{ type: "tick_error", at: frame.to, phase: "finish", ...errorFields(err) }],
-        usage: emptyUsage(),
-      };
-    }
-    const clock = await system.clock.advance({ storage }, worldId, open.from, open.to, {
-      fence: held.lease,
-    });
-    return { finished, clock };
-  });
+  const moved = await finishAndMove(deps, open, { ...context, results });
   if (moved === null) {
     // A closer before this one moved the clock and died before it finished: never stuck.
     await deps.storage.idempotency.put<TickMarker<S>>(markerAt, tickId, {
@@ -183,6 +162,55 @@ export async function closeTick<S>(
   await deps.storage.documents.delete(openTickKey(worldId));
   forgetOpenTick(deps, worldId, tickId);
   return { closed: true, result };
+}
+
+/** Tries of the close's unit of work when a document it writes changed meanwhile. */
+const CLOSE_TRIES = 3;
+
+/**
+ * `finish` and the clock's move as one unit of work under the tick lease: what they read in one
+ * round trip, what they write in one commit; tried again when a document changed meanwhile (a
+ * `PATCH` of the world, say). Null when the clock no longer reads the tick's start.
+ */
+async function finishAndMove<S>(
+  deps: Pick<Deps, "storage" | "sleep">,
+  open: OpenTick<Clocked>,
+  // deno-lint-ignore no-explicit-any
+  context: TickMessageContext<any, any, S, any> & {
+    held: HeldLease;
+    results: readonly UnitResult<S>[];
+  },
+): Promise<{ finished: PhaseOutcome; clock: ClockState } | null> {
+  const { system, held, results } = context;
+  const frame = frameOf(open);
+  const worldId = open.world.id;
+  const needs = { leases: [], held: [held.lease], documents: system.closeNeeds?.(frame) ?? [] };
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await withUnitOfWork(deps, needs, async (storage) => {
+        const world = await system.clock.load({ storage }, worldId);
+        if (world.clock.now !== open.from) return null;
+        const shared = system.decode(open.shared);
+        system.merge(shared, results.map((r) => r.carried).filter((c) => c !== null));
+        let finished: PhaseOutcome;
+        try {
+          finished = await system.finish(frame, shared, results.map((r) => r.outcome), storage);
+        } catch (err) {
+          finished = {
+            events: [{ type: "tick_error", at: frame.to, phase: "finish", ...errorFields(err) }],
+            usage: emptyUsage(),
+          };
+        }
+        const clock = await system.clock.advance({ storage }, worldId, open.from, open.to, {
+          fence: held.lease,
+        });
+        return { finished, clock };
+      });
+    } catch (err) {
+      const changed = err instanceof ConflictError && !(err instanceof LeaseLostError);
+      if (!changed || attempt >= CLOSE_TRIES) throw err;
+    }
+  }
 }
 
 /**

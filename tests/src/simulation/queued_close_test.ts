@@ -7,7 +7,11 @@ import type { Deps } from "../../../src/deps.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
 import { stepResults, stepScope } from "../../../src/engine/queued_tick.ts";
 import type { Storage } from "../../../src/ports/storage.ts";
-import type { UnitOfWorkStore } from "../../../src/ports/unit_of_work_store.ts";
+import {
+  type CommitRequest,
+  type UnitOfWorkStore,
+  versionConflict,
+} from "../../../src/ports/unit_of_work_store.ts";
 import { consumeTickMessage, readTick, startTick } from "../../../src/simulation/tick_world.ts";
 import { getWorld } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
@@ -88,14 +92,14 @@ Deno.test("the message completing a tick leaves the close to the holder of the t
   assert.deepEqual(queue.take("close"), [], "closed: the check does not come again");
 });
 
-/** Deps whose store never commits the step of `key` (its failure reports commit). */
-function neverKeepingStep(deps: Deps, key: string): Deps {
+/** Deps whose store refuses the commits `refuse` picks. */
+function refusing(deps: Deps, refuse: (request: CommitRequest) => Error | null): Deps {
   const inner = deps.storage.units;
   const units: UnitOfWorkStore = {
     begin: (request) => inner.begin(request),
     commit(request) {
-      const step = request.fences.length > 0 && request.claim?.key.endsWith(`/${key}`);
-      return step ? Promise.reject(new Error("the store went away")) : inner.commit(request);
+      const error = refuse(request);
+      return error ? Promise.reject(error) : inner.commit(request);
     },
   };
   const storage = new Proxy(deps.storage, {
@@ -110,7 +114,14 @@ function neverKeepingStep(deps: Deps, key: string): Deps {
 
 Deno.test("a step that keeps throwing is reported once, and its report counts: the step messages alone close the tick", async () => {
   await using base = await makeTestDeps();
-  const deps = neverKeepingStep(base, "john");
+  // Never the step of John (a failure report, which holds no lease, commits).
+  const deps = refusing(
+    base,
+    (request) =>
+      request.fences.length > 0 && request.claim?.key.endsWith("/john")
+        ? new Error("the store went away")
+        : null,
+  );
   const queue = new HeldQueue();
   const id = await makeTown(deps);
   await startTick(deps, id, { tickId: "throws", queue, maxAttempts: 2 });
@@ -123,4 +134,22 @@ Deno.test("a step that keeps throwing is reported once, and its report counts: t
   const john = done.result!.steps.find((s) => s.agentId === "john")!;
   assert.ok(john.error, "reported as failed");
   assert.equal(await stepResults(deps, id, "throws").get("#reported"), 3, "each unit once");
+});
+
+Deno.test("a close whose commit finds the world changed (a PATCH meanwhile) reads it again and closes", async () => {
+  await using base = await makeTestDeps();
+  let refused = 0;
+  const deps = refusing(base, (request) => {
+    const closing = request.fences.some((lease) => lease.key.startsWith("tick:"));
+    if (!closing || refused > 0) return null;
+    refused++;
+    return versionConflict(request.documents[0].key);
+  });
+  const queue = new HeldQueue();
+  const id = await makeTown(deps);
+  await startTick(deps, id, { tickId: "patched", queue });
+  for (const m of queue.take("step")) await consumeTickMessage(deps, m, queue);
+  assert.equal(refused, 1);
+  assert.equal((await readTick(deps, id, "patched")).status, "done");
+  assert.equal((await getWorld(deps, id)).clock.now, "2023-02-13T07:00:00");
 });
