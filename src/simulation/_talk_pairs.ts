@@ -66,23 +66,28 @@ export async function pairNewcomers(
   newcomers: ReadonlyMap<string, Sighting[]>,
 ): Promise<void> {
   const taken = new Set<string>();
-  const lately = new Map<string, boolean>();
-  const talked = async (id: AgentId) => {
-    let known = lately.get(id);
-    if (known === undefined) {
-      known = await talkedLately(deps, frame, id);
-      lately.set(id, known);
-    }
-    return known;
-  };
+  // Everyone who may be asked about, read at once (one round trip on the hosted backend).
+  const asked = new Set<AgentId>();
+  for (const agent of agents) {
+    const seenNow = newcomers.get(agent.id) ?? [];
+    if (views.get(agent.id)!.trigger !== undefined || seenNow.length === 0) continue;
+    asked.add(agent.id);
+    for (const sighting of seenNow) asked.add(sighting.observed!.agentId as AgentId);
+  }
+  const lately = new Map(
+    await Promise.all(
+      [...asked].map(async (id) => [id as string, await talkedLately(deps, frame, id)] as const),
+    ),
+  );
+  const talked = (id: string) => lately.get(id) ?? false;
   for (const agent of [...agents].sort((a, b) => byAgent(a.id, b.id))) {
     const view = views.get(agent.id)!;
     if (view.trigger !== undefined || taken.has(agent.id)) continue;
     const seenNow = newcomers.get(agent.id) ?? [];
-    if (seenNow.length === 0 || await talked(agent.id)) continue;
+    if (seenNow.length === 0 || talked(agent.id)) continue;
     for (const sighting of seenNow) {
       const other = sighting.observed!.agentId;
-      if (taken.has(other) || await talked(other)) continue;
+      if (taken.has(other) || talked(other)) continue;
       view.trigger = { observed: sighting };
       taken.add(agent.id);
       taken.add(other);
