@@ -3,14 +3,17 @@
  * decision, made once by the first step of the pair; and the model wrapper that passes the
  * world's seed: what makes a tick replay the same at any concurrency.
  */
-import { type Agent, agentIdempotencyScope, loadAgent } from "../agents/agent.ts";
-import { readConversationState } from "../cognition/conversation_state.ts";
+import { type Agent, agentIdempotencyScope, agentKey, loadAgent } from "../agents/agent.ts";
+import { summaryKey } from "../cognition/agent_summary.ts";
+import { readConversationState, stateKey } from "../cognition/conversation_state.ts";
+import { planKey } from "../cognition/plan_store.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import type { Deps } from "../deps.ts";
 import { errorFields, type TickFrame } from "../engine/tick_engine.ts";
 import { type ErrorCode, SimulacraError } from "../errors.ts";
 import type { AgentId, WorldId } from "../ids.ts";
+import { addDays } from "../time/calendar.ts";
 import { gameMinutes } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
 import type { Sighting } from "./perception.ts";
@@ -166,6 +169,7 @@ async function decideOnce(
   if (stored !== null) return fromStored(stored);
   let decided: PairedReaction;
   try {
+    await readAhead(deps, frame, [decider, observed.observed!.agentId as AgentId]);
     const agent = (await loadAgent(deps, { worldId: frame.world.id as WorldId, agentId: decider }))
       .value;
     decided = {
@@ -179,6 +183,23 @@ async function decideOnce(
   }
   const claim = await deps.storage.idempotency.claim(scope, key, toStored(decided));
   return claim.created ? decided : fromStored(claim.value);
+}
+
+/**
+ * Reads the documents the pair's conversation reads of both agents as it goes, all at once (one
+ * round trip on the hosted backend): the step's unit of work keeps them for the conversation.
+ */
+async function readAhead(deps: Deps, frame: TickFrame<World>, ids: AgentId[]): Promise<void> {
+  const { world } = frame;
+  const date = frame.to.slice(0, 10);
+  const keys = ids.flatMap((agentId) => [
+    agentKey({ worldId: world.id as WorldId, agentId }),
+    stateKey(world, agentId),
+    summaryKey({ worldId: world.id, id: agentId }),
+    planKey(world.id, agentId, date),
+    planKey(world.id, agentId, addDays(date, -1)),
+  ]);
+  await Promise.all(keys.map((key) => deps.storage.documents.get(key)));
 }
 
 function toStored(decided: PairedReaction): StoredDecision {

@@ -132,7 +132,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "An agent step of the example town costs at most 3 Redis requests when quiet, 6-7 on average",
+    "An agent step of the example town costs at most 3 Redis requests when quiet, 4-5 on average",
   ignore,
   ...quiet,
   fn: async () => {
@@ -163,9 +163,11 @@ Deno.test({
     // about one request per agent. Before units of work a quiet tick cost 10-17 per step.
     assert.ok(perTick[2] <= 3 * agents, `quiet tick: ${perTick[2]} requests`);
     // Whole hour (day plans, conversations inside the paired steps, retrievals, perception):
-    // 6.0-7.2 measured; the conversation tick varies most (475-653 requests), as a paired step
-    // polls for its partner's lock as long as the other's step happens to hold it.
-    assert.ok(perStep <= 9, `${perStep} requests per step`);
+    // 4.1-4.9 measured (6.0-7.2 before perception wrote in one request and paired steps ran
+    // as units of work); the conversation tick varies most (280-350 requests), with how the
+    // retrievals of concurrent steps happen to share pipelined requests.
+    assert.ok(perStep <= 6.5, `${perStep} requests per step`);
+    assert.ok(perTick[1] <= 550, `conversation tick: ${perTick[1]} requests`);
     assert.ok(vector / (agents * perTick.length) <= 2.5, `${vector} Vector requests`);
   },
 });
