@@ -149,7 +149,7 @@ export class UpstashStorage implements Storage {
     this.usage = new UpstashUsageLedger({ redis, keyPrefix });
     this.rateLimits = new UpstashRateLimiter({ redis, keyPrefix });
     this.audit = new UpstashAuditLog({ redis, keyPrefix });
-    this.units = new UpstashUnitOfWorkStore({ redis, keyPrefix });
+    this.units = new UpstashUnitOfWorkStore({ redis, keyPrefix, reads });
     this.vectors = new UpstashVectorIndex({
       index,
       redis,
