@@ -17,7 +17,12 @@ import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { makeTown } from "../src/world/_town_fixture.ts";
 import { createWorldFromTemplate } from "../../src/templates/create_from_template.ts";
 import { tickWorld } from "../../src/simulation/tick_world.ts";
-import { CreateWorldInput } from "../../src/world/world.ts";
+import { CreateWorldInput, getWorld, worldKey } from "../../src/world/world.ts";
+import { withUnitOfWork } from "../../src/engine/unit_of_work.ts";
+import { agentBusy, agentLockKey } from "../../src/agents/agent_lock.ts";
+import { agentKey } from "../../src/agents/agent.ts";
+import { environmentKey } from "../../src/world/environment.ts";
+import { perceiveScored } from "../../src/memory/perceive.ts";
 
 const available = await hasRedisServer();
 const meter = available ? await startMeteredUpstash() : null;
@@ -127,6 +132,45 @@ Deno.test({
       assert.equal(cost.byVectorEndpoint.query, 1);
       assert.equal(cost.vectorRequests, 1, JSON.stringify(cost.byVectorEndpoint));
     }
+  },
+});
+
+Deno.test({
+  name:
+    "A step's perceive costs two Redis reads and one write (one Vector upsert), and its repeat writes nothing",
+  ignore,
+  ...quiet,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const worldId = await makeTown(deps, { startTime: "2023-02-13T07:00:00" });
+    const world = await getWorld(deps, worldId);
+    const scope: AgentScope = { worldId, agentId: "eddy" as AgentId };
+    const observations = ["Maria is reading", "Klaus is writing", "The stove is on"].map((
+      text,
+      i,
+    ) => ({ text, eventId: `t1:${i}`, at: world.clock.now, importance: 3 }));
+    // As the tick runs it: in a unit of work holding the agent's lock, with its documents read.
+    const perceiveInStep = () =>
+      withUnitOfWork(deps, {
+        leases: [{
+          key: agentLockKey(scope),
+          ttlMs: 60_000,
+          waitMs: 1_000,
+          busy: () => agentBusy(scope),
+        }],
+        documents: [agentKey(scope), environmentKey(worldId), worldKey(worldId)],
+      }, (storage) => perceiveScored({ ...deps, storage }, world, scope.agentId, observations));
+    const before = await deps.storage.memories.count(scope);
+    const first = await meter!.measure(perceiveInStep);
+    assert.deepEqual(first.result.outcomes, ["created", "created", "created"]);
+    // begin; the event ids' claims with the recent page; the page's records; the write; commit.
+    assert.equal(first.cost.redisRequests, 5, JSON.stringify(first.cost));
+    assert.deepEqual(first.cost.byVectorEndpoint, { upsert: 1 });
+    const again = await meter!.measure(perceiveInStep);
+    assert.deepEqual(again.result.outcomes, ["existing", "existing", "existing"]);
+    assert.ok(again.cost.redisRequests <= 5, JSON.stringify(again.cost));
+    assert.equal(again.cost.vectorRequests, 0);
+    assert.equal(await deps.storage.memories.count(scope), before + 3);
   },
 });
 
