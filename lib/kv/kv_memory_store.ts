@@ -372,13 +372,15 @@ export class KvMemoryStore implements MemoryStore {
     const state = await this.#state(scope);
     const index = kind === undefined ? state.created : state.kinds.get(kind);
     if (index === undefined) return { memories: [], next: null };
+    // The first entry created at or after `since` (ids are never empty, so "" sorts first).
+    const first = options.since === undefined ? 0 : index.lowerBound([options.since, ""]);
     let window: Entry[];
     if ((options.order ?? "desc") === "asc") {
-      const start = after === null ? 0 : index.upperBound(after);
+      const start = Math.max(first, after === null ? 0 : index.upperBound(after));
       window = index.slice(start, start + limit + 1);
     } else {
       const end = after === null ? index.size : index.lowerBound(after);
-      window = index.slice(Math.max(0, end - limit - 1), end).reverse();
+      window = index.slice(Math.max(first, end - limit - 1), Math.max(first, end)).reverse();
     }
     const page = window.slice(0, limit);
     return {

@@ -338,23 +338,38 @@ export class UpstashMemoryStore implements MemoryStore {
       throw new SimulacraError("invalid_request", `Cannot list memories of kind "${kind}"`);
     }
     const cursor = options.cursor === undefined ? null : decodeCursor(options.cursor, order, kind);
+    const since = options.since === undefined ? null : gameMinutes(options.since);
+    if (since !== null && !Number.isFinite(since)) {
+      throw new SimulacraError("invalid_request", `Cannot list memories since "${options.since}"`);
+    }
     const key = kind === null
       ? this.#zsetKeys(scope)[0]
       : this.#zsetKeys(scope)[3 + KINDS.indexOf(kind)];
     const ids = await redisCall("list memories", async () => {
       // A first page is a plain ZRANGE, sent with other reads started at the same time (a
       // perceive reads its recent observations with its event ids).
-      const reply: unknown = cursor === null
+      const reply: unknown = cursor !== null
+        ? await this.#page.exec([key], [order, String(limit + 1), cursor.id, String(cursor.score)])
+        : since === null
         ? await this.#reads.read((p) => p.zrange(key, 0, limit, { rev: order === "desc" }))
-        : await this.#page.exec([key], [order, String(limit + 1), cursor.id, String(cursor.score)]);
+        : await this.#reads.read((p) =>
+          order === "desc"
+            ? p.zrange(key, "+inf", since, {
+              byScore: true,
+              rev: true,
+              offset: 0,
+              count: limit + 1,
+            })
+            : p.zrange(key, since, "+inf", { byScore: true, offset: 0, count: limit + 1 })
+        );
       return idList(reply, "list memories");
     });
     const pageIds = ids.slice(0, limit);
-    const records = (await this.getMany(scope, pageIds)).filter((r): r is MemoryRecord =>
-      r !== null
-    );
+    const read = (await this.getMany(scope, pageIds)).filter((r): r is MemoryRecord => r !== null);
+    // A later page of newest-first order reaches older memories: it ends at the first of them.
+    const records = since === null ? read : read.filter((r) => gameMinutes(r.createdAt) >= since);
     const last = records.at(-1);
-    const next = ids.length > limit && last
+    const next = ids.length > limit && last && records.length === read.length
       ? encodeCursor({ order, kind, id: last.id, score: gameMinutes(last.createdAt) })
       : null;
     return { memories: records, next };

@@ -8,7 +8,7 @@ import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts
 import type { Lease } from "../ports/lock.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import { UsageCounts } from "../model/usage.ts";
-import { gameMinutes, GameTime } from "../time/game_time.ts";
+import { fromGameMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
 import { FUTURE_MARGIN_MINUTES, getWorld, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
 import { type NewMemory, type PreparedMemories, prepareMemories, writeMemories } from "./ingest.ts";
@@ -311,6 +311,7 @@ async function recentObservations(
     kind: "observation",
     limit: 200,
     order: "desc",
+    since: fromGameMinutes(earliest),
   });
   return page.memories.filter((m) => gameMinutes(m.createdAt) >= earliest);
 }

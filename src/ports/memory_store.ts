@@ -26,6 +26,11 @@ export interface ListMemoriesOptions {
   cursor?: string;
   /** By creation game time (ties by id). @default "desc" (newest first) */
   order?: "asc" | "desc";
+  /**
+   * Only memories created at or after this game time (newest first, the last page ends at the
+   * first older one), e.g. the recent ones a perceive compares new observations with.
+   */
+  since?: GameTime;
 }
 
 /** One page of memories. `next` is null on the last page. */

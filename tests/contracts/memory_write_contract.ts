@@ -1,6 +1,7 @@
 /**
- * @module Contract cases of writing memories with what must go with them: the claims of
- * `MemoryStore.append` and `Storage.appendWithVectors` (for backends that have it).
+ * @module Contract cases of what a perceive needs of the memory store: writing memories with
+ * what must go with them (the claims of `MemoryStore.append`, `Storage.appendWithVectors` for
+ * backends that have it) and reading the recent ones (`list`'s `since`).
  */
 import assert from "node:assert/strict";
 import type { AgentScope } from "../../src/ids.ts";
@@ -96,6 +97,35 @@ export function memoryWriteContract(cases: ContractCases): void {
       const [d] = makeMemories(scope, "d", 1);
       await assertRejectsCode(s.appendWithVectors(scope, [d], []), "invalid_request");
       assert.equal(await s.memories.get(scope, d.id), null);
+    },
+  );
+}
+
+/** Registers the cases of `list`'s `since`. */
+export function memorySinceContract(cases: ContractCases): void {
+  cases.add(
+    "MemoryStore.list() with since returns only memories created at or after it, in pages",
+    async (s) => {
+      const scope = newScope();
+      const memories = makeMemories(scope, "m", 10); // created at T0 + 0…9 minutes
+      await s.memories.append(scope, memories);
+      const since = memories[4].createdAt;
+      const all = async (order: "asc" | "desc") => {
+        const ids: string[] = [];
+        let cursor: string | undefined;
+        do {
+          const page = await s.memories.list(scope, { limit: 2, order, since, cursor });
+          ids.push(...page.memories.map((m) => m.id));
+          cursor = page.next ?? undefined;
+        } while (cursor !== undefined);
+        return ids;
+      };
+      const newer = memories.slice(4).map((m) => m.id as string);
+      assert.deepEqual(await all("desc"), [...newer].reverse());
+      assert.deepEqual(await all("asc"), newer);
+      const one = await s.memories.list(scope, { limit: 100, kind: "observation", since });
+      assert.deepEqual(one.memories.map((m) => m.id), [...newer].reverse());
+      assert.equal(one.next, null);
     },
   );
 }
