@@ -62,7 +62,8 @@ export async function startServer(
       openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions, cacheBytes }),
   });
   const queueKv = await openQueueKv(config, options.tickQueue ?? tickQueueMode(env));
-  const listening = queueKv ? listenForTicks(deps, queueKv, logger) : Promise.resolve();
+  const queue = queueKv ? new KvTickQueue(queueKv) : null;
+  const listening = queue ? listenForTicks(deps, queue, logger) : Promise.resolve();
   const app = createApp(deps, {
     adminKey: config.adminKey,
     keyRateLimit: config.keyRateLimit,
@@ -105,6 +106,9 @@ export async function startServer(
     async shutdown() {
       await repaired;
       await server.shutdown();
+      // In order: the messages being handled finish (they send and store), then their KV
+      // closes, then the store.
+      await queue?.stop();
       queueKv?.close();
       await listening;
       await deps.storage.close();
@@ -139,8 +143,7 @@ async function openQueueKv(
  * Consumes tick messages in this process: each step runs as its own message (Deno Deploy spreads
  * them over isolates). A message whose handling throws (the store is down) is redelivered.
  */
-function listenForTicks(deps: Deps, kv: Deno.Kv, logger: Logger): Promise<void> {
-  const queue = new KvTickQueue(kv);
+function listenForTicks(deps: Deps, queue: KvTickQueue, logger: Logger): Promise<void> {
   deps.queue = queue;
   return queue.listen(async (message) => {
     try {

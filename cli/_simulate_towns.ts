@@ -207,8 +207,8 @@ export const CONSUMER_AT_ONCE = 100;
  * Gives `deps` a tick queue on a fresh in-memory Deno KV and consumes it in this process, as
  * `main.ts` does with its KV file, handling at most `atOnce` messages at a time (as a platform
  * caps an isolate's concurrent invocations; more only queue up CPU work and stretch every held
- * lease). Dispose of it to stop consuming: it waits for the messages being handled, so the store
- * can close after it.
+ * lease). Dispose of it to stop consuming: it waits for the messages being handled, then closes
+ * its KV, so the store can close after it.
  */
 export async function consumeTicksFromKv(
   deps: Deps,
@@ -218,17 +218,13 @@ export async function consumeTicksFromKv(
   const queue = new KvTickQueue(kv);
   deps.queue = queue;
   const slots = new Slots(options.atOnce ?? CONSUMER_AT_ONCE);
-  const handling = new Set<Promise<void>>();
-  const listening = queue.listen((m) => {
-    const handled = slots.run(() => consumeTickMessage(deps, m, queue));
-    handling.add(handled);
-    return handled.finally(() => handling.delete(handled));
-  }).catch(() => {});
+  const listening = queue.listen((m) => slots.run(() => consumeTickMessage(deps, m, queue)));
   return {
     async [Symbol.asyncDispose]() {
+      // The messages being handled finish first: they may still send, and the KV must be open.
+      await queue.stop();
       kv.close();
       await listening;
-      await Promise.allSettled([...handling]);
     },
   };
 }

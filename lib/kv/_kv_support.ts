@@ -123,13 +123,14 @@ export function deleteKey(key: Deno.KvKey): KvWrite {
   return { op: "delete", key };
 }
 
-/** Adds planned writes to an atomic operation. */
+/** Adds planned writes to an atomic operation (its sets expiring as `options` say). */
 export function addWrites(
   op: Deno.AtomicOperation,
   writes: readonly KvWrite[],
+  options?: { expireIn?: number },
 ): Deno.AtomicOperation {
   for (const w of writes) {
-    if (w.op === "set") op.set(w.key, w.value);
+    if (w.op === "set") op.set(w.key, w.value, options);
     else op.delete(w.key);
   }
   return op;

@@ -4,9 +4,11 @@
  * `["idem", scope, key]` → a blob head (`_kv_blob.ts`); values over 60 KB (e.g. a large tick
  * result) spill into `["idem_part", scope, key, gen, i]` in the same atomic operation. A claim is
  * one atomic operation checked for "no value yet" (a null versionstamp), so of concurrent
- * claims exactly one stores its value and every other one reads it.
+ * claims exactly one stores its value and every other one reads it. A time to live is the
+ * head's `expireIn`; its parts expire a minute later, so a head read just before it expires
+ * finds them (Deno KV deletes expired keys lazily: a value may be read a while after its time).
  */
-import type { Claim, IdempotencyStore } from "../../src/ports/idempotency_store.ts";
+import type { Claim, IdempotencyStore, KeepOptions } from "../../src/ports/idempotency_store.ts";
 import { type BlobHead, blobWrites, readBlob } from "./_kv_blob.ts";
 import {
   addWrites,
@@ -36,6 +38,39 @@ export function partPrefix(scope: string, key: string): Deno.KvKey {
   return ["idem_part", scope, key];
 }
 
+/** How much longer than its head a value's parts are kept. */
+const PART_MARGIN_MS = 60_000;
+
+/**
+ * Adds to `op` the writes that store `bytes` as generation `gen` of a key, expiring as `options`
+ * say (shared with the unit of work's claims).
+ *
+ * @throws {SimulacraError} `payload_too_large` above ~600 KB of JSON.
+ */
+export function addValueWrites(
+  op: Deno.AtomicOperation,
+  { scope, key, gen, bytes, previous }: {
+    scope: string;
+    key: string;
+    gen: number;
+    bytes: Uint8Array;
+    previous: BlobHead | null;
+  },
+  options?: KeepOptions,
+): Deno.AtomicOperation {
+  const { head, writes } = blobWrites(
+    partPrefix(scope, key),
+    gen,
+    bytes,
+    previous,
+    "idempotent result",
+  );
+  if (options?.ttlMs === undefined) return addWrites(op, writes).set(headKey(scope, key), head);
+  const expireIn = Math.max(1, Math.ceil(options.ttlMs));
+  return addWrites(op, writes, { expireIn: expireIn + PART_MARGIN_MS })
+    .set(headKey(scope, key), head, { expireIn });
+}
+
 /** Idempotency keys in Deno KV. Values are stored as JSON and returned as parsed JSON. */
 export class KvIdempotencyStore implements IdempotencyStore {
   readonly #kv: Deno.Kv;
@@ -49,20 +84,19 @@ export class KvIdempotencyStore implements IdempotencyStore {
    *
    * @throws {SimulacraError} `payload_too_large` above ~600 KB of JSON.
    */
-  async claim<T>(scope: string, key: string, value: T): Promise<Claim<T>> {
+  async claim<T>(
+    scope: string,
+    key: string,
+    value: T,
+    options?: KeepOptions,
+  ): Promise<Claim<T>> {
     assertKeySize(headKey(scope, key), "idempotency key");
     const bytes = encodeJson(value ?? null);
-    const { head, writes } = blobWrites(
-      partPrefix(scope, key),
-      1,
-      bytes,
-      null,
-      "idempotent result",
-    );
+    const write = { scope, key, gen: 1, bytes, previous: null };
     return await guard("claim an idempotency key", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const op = this.#kv.atomic().check({ key: headKey(scope, key), versionstamp: null });
-        const result = await addWrites(op, writes).set(headKey(scope, key), head).commit();
+        const result = await addValueWrites(op, write, options).commit();
         if (result.ok) return { created: true, value: decodeJson<T>(bytes) };
         const stored = await this.#read<T>(scope, key);
         if (stored !== undefined) return { created: false, value: stored };
@@ -85,21 +119,15 @@ export class KvIdempotencyStore implements IdempotencyStore {
    *
    * @throws {SimulacraError} `payload_too_large` above ~600 KB of JSON.
    */
-  async put<T>(scope: string, key: string, value: T): Promise<void> {
+  async put<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<void> {
     assertKeySize(headKey(scope, key), "idempotency key");
     const bytes = encodeJson(value ?? null);
     await guard("store an idempotency result", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const entry = await this.#kv.get<BlobHead>(headKey(scope, key));
         const gen = (entry.value?.gen ?? 0) + 1;
-        const { head, writes } = blobWrites(
-          partPrefix(scope, key),
-          gen,
-          bytes,
-          entry.value,
-          "idempotent result",
-        );
-        const op = addWrites(this.#kv.atomic().check(entry), writes).set(headKey(scope, key), head);
+        const write = { scope, key, gen, bytes, previous: entry.value };
+        const op = addValueWrites(this.#kv.atomic().check(entry), write, options);
         if ((await op.commit()).ok) return;
       }
       throw new Error("The idempotency key kept changing");

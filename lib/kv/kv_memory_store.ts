@@ -35,14 +35,14 @@ import type {
   AppendOptions,
   IndexLeaders,
   ListMemoriesOptions,
+  MemoryCandidates,
   MemoryIndex,
   MemoryPage,
-  MemoryRankFields,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
 import type { Lease } from "../../src/ports/lock.ts";
 import { claimTaken } from "../../src/ports/unit_of_work_store.ts";
-import { type BlobHead, blobWrites, readBlob } from "./_kv_blob.ts";
+import { type BlobHead, readBlob } from "./_kv_blob.ts";
 import * as idem from "./kv_idempotency_store.ts";
 import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import { CacheBudget } from "./_cache_budget.ts";
@@ -332,21 +332,25 @@ export class KvMemoryStore implements MemoryStore {
     return (await this.#state(scope)).columns;
   }
 
-  /** Every memory, by creation time then id. */
-  async rankFields(
+  /** The heads as {@linkcode leaders} reads them, and the rank fields of the candidates. */
+  async candidates(
     scope: AgentScope,
     ids: readonly MemoryId[],
-    options: { kinds?: readonly MemoryKind[] } = {},
-  ): Promise<(MemoryRankFields | null)[]> {
-    const records = await this.getMany(scope, ids);
-    return records.map((r) =>
-      r === null || (options.kinds !== undefined && !options.kinds.includes(r.kind)) ? null : {
+    options: { heads: number; kinds?: readonly MemoryKind[] },
+  ): Promise<MemoryCandidates> {
+    const recent = await this.leaders(scope, "lastAccessed", options.heads);
+    const important = await this.leaders(scope, "importance", options.heads);
+    const union = new Set([...ids, ...recent.ids, ...important.ids]);
+    const records = await this.getMany(scope, [...union]);
+    const fields = records.flatMap((r) =>
+      r === null || (options.kinds !== undefined && !options.kinds.includes(r.kind)) ? [] : [{
         id: r.id,
         createdAt: r.createdAt,
         accessedMinutes: gameMinutes(r.lastAccessedAt),
         importance: r.importance,
-      }
+      }]
     );
+    return { recent, important, fields };
   }
 
   async all(scope: AgentScope): Promise<MemoryRecord[]> {
@@ -434,6 +438,7 @@ export class KvMemoryStore implements MemoryStore {
     return (await this.leaders(scope, index, n)).ids;
   }
 
+  /** The top `n` ids of an index with their scores, and the index's lowest score. */
   async leaders(scope: AgentScope, index: MemoryIndex, n: number): Promise<IndexLeaders> {
     const state = await this.#state(scope);
     const sorted = index === "created"
@@ -525,15 +530,9 @@ export class KvMemoryStore implements MemoryStore {
       const bytes = encodeJson(claim.value ?? null);
       const entry = await this.#kv.get<BlobHead>(key);
       if (entry.value === null) {
-        const { head, writes } = blobWrites(
-          idem.partPrefix(claim.scope, claim.key),
-          1,
-          bytes,
-          null,
-          "idempotent result",
-        );
+        const write = { scope: claim.scope, key: claim.key, gen: 1, bytes, previous: null };
         return (op: Deno.AtomicOperation) =>
-          addWrites(op.check({ key, versionstamp: null }), writes).set(key, head);
+          void idem.addValueWrites(op.check({ key, versionstamp: null }), write);
       }
       const stored = await readBlob(this.#kv, idem.partPrefix(claim.scope, claim.key), entry.value);
       if (stored === null || new TextDecoder().decode(stored) !== new TextDecoder().decode(bytes)) {

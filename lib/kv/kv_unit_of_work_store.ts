@@ -56,14 +56,13 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
     if (documents.length === 0 && release.length === 0 && !claim) return;
     assertOneWritePerDocument(documents);
     const encoded = documents.map((w) => encodeJson(w.value ?? null));
-    const claimed = claim &&
-      blobWrites(
-        idem.partPrefix(claim.scope, claim.key),
-        1,
-        encodeJson(claim.value ?? null),
-        null,
-        "idempotent result",
-      );
+    const claimed = claim && {
+      scope: claim.scope,
+      key: claim.key,
+      gen: 1,
+      bytes: encodeJson(claim.value ?? null),
+      previous: null,
+    };
     await guard("commit work", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const op = this.#kv.atomic();
@@ -75,7 +74,7 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
         if (claim && claimed) {
           const key = idem.headKey(claim.scope, claim.key);
           if ((await this.#kv.get(key)).versionstamp !== null) throw claimTaken(claim);
-          addWrites(op.check({ key, versionstamp: null }), claimed.writes).set(key, claimed.head);
+          idem.addValueWrites(op.check({ key, versionstamp: null }), claimed, claim);
         }
         const heads = await Promise.all(
           documents.map((w) => this.#kv.get<BlobHead>(headKey(w.key))),

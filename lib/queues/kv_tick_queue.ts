@@ -12,9 +12,15 @@ const REDELIVERY_MS = [1_000, 5_000, 15_000, 30_000];
 /** Deno KV's limit on mutations in one atomic commit is generous; enqueues go in tens. */
 const BATCH = 10;
 
-/** A {@linkcode TickQueue} on a Deno KV handle, which the caller owns. */
+/**
+ * A {@linkcode TickQueue} on a Deno KV handle, which the caller owns. To shut down, `stop()`
+ * before closing the KV: a handler still running when its KV closes fails on its next enqueue
+ * ("Exception in queue handler BadResource: Bad resource ID").
+ */
 export class KvTickQueue implements TickQueue {
   readonly #kv: Deno.Kv;
+  readonly #handling = new Set<Promise<void>>();
+  #stopped = false;
 
   constructor(kv: Deno.Kv) {
     this.#kv = kv;
@@ -40,9 +46,23 @@ export class KvTickQueue implements TickQueue {
    * message redelivered with back-off; values that are not tick messages are dropped.
    */
   listen(handler: (message: TickMessage) => Promise<void>): Promise<void> {
-    return this.#kv.listenQueue(async (value: unknown) => {
+    return this.#kv.listenQueue((value: unknown) => {
+      // Left unanswered once stopped: the KV keeps it for the next start, as after a crash.
+      if (this.#stopped) return new Promise<void>(() => {});
       const parsed = TickMessageSchema.safeParse(value);
-      if (parsed.success) await handler(parsed.data);
+      if (!parsed.success) return;
+      const handled = handler(parsed.data);
+      this.#handling.add(handled);
+      return handled.finally(() => this.#handling.delete(handled));
     });
+  }
+
+  /**
+   * Stops handling messages and resolves once those being handled are done (they may still
+   * send); the KV can close after it. Messages delivered meanwhile are left to the next start.
+   */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await Promise.allSettled([...this.#handling]);
   }
 }

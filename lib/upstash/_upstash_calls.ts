@@ -14,6 +14,7 @@ import { SimulacraError, StoreUnavailableError } from "../../src/errors.ts";
 export type RedisClient = Pick<
   Redis,
   | "createScript"
+  | "eval"
   | "get"
   | "set"
   | "hget"
@@ -42,6 +43,8 @@ export type RedisPipeline = ReturnType<RedisClient["pipeline"]>;
 
 interface QueuedRead {
   add: (pipeline: RedisPipeline) => void;
+  /** Settles before `add` is called (a script's hash being computed). */
+  ready?: Promise<unknown>;
   resolve: (reply: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -50,7 +53,8 @@ interface QueuedRead {
  * Sends the reads the stores queue in one turn of the event loop as one pipelined request. The
  * client pipelines some commands on its own but sends others (ZRANGE, HGETALL) one request
  * each; reads that a caller starts together (the candidate lists of a retrieval, a page of
- * records) go through here so they share one round trip. Not atomic: use it for reads only.
+ * records) go through here so they share one round trip. Not atomic: use it for reads, and for
+ * scripts (each atomic on its own) whose order relative to the other commands does not matter.
  */
 export class ReadBatcher {
   readonly #redis: RedisClient;
@@ -61,9 +65,9 @@ export class ReadBatcher {
   }
 
   /** Queues one read (`add` puts its command on the pipeline); resolves to its raw reply. */
-  read(add: (pipeline: RedisPipeline) => void): Promise<unknown> {
+  read(add: (pipeline: RedisPipeline) => void, ready?: Promise<unknown>): Promise<unknown> {
     return new Promise((resolve, reject) => {
-      this.#queue.push({ add, resolve, reject });
+      this.#queue.push({ add, ready, resolve, reject });
       // Two microtasks: callers that start reads from inside `async` helpers still make it.
       if (this.#queue.length === 1) void Promise.resolve().then().then(() => this.#flush());
     });
@@ -73,6 +77,7 @@ export class ReadBatcher {
     const batch = this.#queue;
     this.#queue = [];
     try {
+      await Promise.all(batch.map((item) => item.ready));
       const pipeline = this.#redis.pipeline();
       for (const item of batch) item.add(pipeline);
       const results = await pipeline.exec({ keepErrors: true });
@@ -85,12 +90,31 @@ export class ReadBatcher {
       for (const item of batch) item.reject(error);
     }
   }
+
+  /**
+   * Queues a script's EVALSHA like a read, so it shares the request; when Redis does not have the
+   * script cached, runs it again by its source (EVAL, one more request, once per server).
+   */
+  async script(script: LuaScript, keys: string[], args: string[]): Promise<unknown> {
+    let sha = "";
+    const ready = script.sha1().then((hash) => sha = hash);
+    try {
+      return await this.read((p) => p.evalsha(sha, keys, args), ready);
+    } catch (error) {
+      if (!String(error).toLowerCase().includes("noscript")) throw error;
+      return await script.eval(keys, args);
+    }
+  }
 }
 
 /** A Lua script run with EVALSHA, falling back to EVAL when Redis does not have it cached. */
 export interface LuaScript {
   /** Runs the script; the reply is raw (see {@linkcode RedisClient}). */
   exec(keys: string[], args: string[]): Promise<unknown>;
+  /** Runs the script by its source (EVAL). */
+  eval(keys: string[], args: string[]): Promise<unknown>;
+  /** The script's SHA-1 in hex, for EVALSHA. */
+  sha1(): Promise<string>;
 }
 
 /**
@@ -99,10 +123,18 @@ export interface LuaScript {
  */
 export function luaScript(redis: RedisClient, source: string): LuaScript {
   let script: ReturnType<RedisClient["createScript"]> | undefined;
+  let sha1: Promise<string> | undefined;
   return {
     exec(keys, args) {
       script ??= redis.createScript(source);
       return script.exec(keys, args);
+    },
+    eval: (keys, args) => redis.eval(source, keys, args),
+    sha1() {
+      sha1 ??= crypto.subtle.digest("SHA-1", new TextEncoder().encode(source)).then((hash) =>
+        [...new Uint8Array(hash)].map((b) => b.toString(16).padStart(2, "0")).join("")
+      );
+      return sha1;
     },
   };
 }

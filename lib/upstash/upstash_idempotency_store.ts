@@ -1,5 +1,5 @@
 /** @module The hosted IdempotencyStore: first-write-wins values in Upstash Redis. */
-import type { Claim, IdempotencyStore } from "../../src/ports/idempotency_store.ts";
+import type { Claim, IdempotencyStore, KeepOptions } from "../../src/ports/idempotency_store.ts";
 import {
   deleteKeys,
   type LuaScript,
@@ -22,11 +22,15 @@ export interface UpstashIdempotencyStoreConfig {
 }
 
 // SET NX and the read of the winner in one atomic script, so the caller that loses the race
-// gets exactly the value that won, in one round trip.
+// gets exactly the value that won, in one round trip. ARGV[2]: the time to live in ms, 0 none.
 const CLAIM = `
 local current = redis.call('GET', KEYS[1])
 if current then return {0, current} end
-redis.call('SET', KEYS[1], ARGV[1], 'NX')
+if ARGV[2] ~= '0' then
+  redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2])
+else
+  redis.call('SET', KEYS[1], ARGV[1], 'NX')
+end
 return {1, ARGV[1]}
 `;
 
@@ -48,9 +52,12 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
     this.#claim = luaScript(config.redis, CLAIM);
   }
 
-  claim<T>(scope: string, key: string, value: T): Promise<Claim<T>> {
+  claim<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<Claim<T>> {
     return redisCall("claim an idempotency key", async () => {
-      const reply: unknown = await this.#claim.exec([this.#key(scope, key)], [encode(value)]);
+      const reply: unknown = await this.#claim.exec([this.#key(scope, key)], [
+        encode(value),
+        String(ttlArgument(options)),
+      ]);
       if (!Array.isArray(reply) || reply.length !== 2) unexpectedReply("claim an idempotency key");
       return { created: Number(reply[0]) === 1, value: JSON.parse(String(reply[1])) as T };
     });
@@ -64,9 +71,10 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  put<T>(scope: string, key: string, value: T): Promise<void> {
+  put<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<void> {
+    const px = ttlArgument(options);
     return redisCall("store an idempotency key", async () => {
-      await this.#redis.set(this.#key(scope, key), encode(value));
+      await this.#redis.set(this.#key(scope, key), encode(value), px > 0 ? { px } : undefined);
     });
   }
 
@@ -86,6 +94,12 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
 /** The Redis key of an idempotency key (shared with the unit of work's claims). */
 export function idempotencyKey(prefix: string, scope: string, key: string): string {
   return redisKey(prefix, "idem", scope, key);
+}
+
+/** A time to live as Redis takes it: whole ms, at least 1; 0 when the value is kept. */
+export function ttlArgument(options: KeepOptions | undefined): number {
+  const ttl = options?.ttlMs;
+  return ttl === undefined ? 0 : Math.max(1, Math.ceil(ttl));
 }
 
 /** How an idempotency value is stored (shared with the unit of work's claims). */

@@ -3,16 +3,15 @@ import { ConflictError, LeaseLostError, SimulacraError } from "../../src/errors.
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
-  IndexLeaders,
   ListMemoriesOptions,
+  MemoryCandidates,
   MemoryIndex,
   MemoryPage,
-  MemoryRankFields,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
 import type { AppendOptions } from "../../src/ports/memory_store.ts";
 import { claimTaken } from "../../src/ports/unit_of_work_store.ts";
-import { fromGameMinutes, gameMinutes, type GameTime } from "../../src/time/game_time.ts";
+import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import {
   type LuaScript,
   luaScript,
@@ -25,6 +24,7 @@ import {
 } from "./_upstash_calls.ts";
 import { lockKey } from "./upstash_lock.ts";
 import { encode, idempotencyKey } from "./upstash_idempotency_store.ts";
+import { CANDIDATES, decodeCandidates } from "./_memory_candidates.ts";
 
 /** Configuration of {@linkcode UpstashMemoryStore}. */
 export interface UpstashMemoryStoreConfig {
@@ -82,13 +82,23 @@ end
 return 0
 `;
 
-// KEYS: accessed, then one record hash per id. ARGV: score, JSON time, then the ids.
+// KEYS: accessed, then one record hash per id. ARGV: score, JSON time, then the ids. A memory
+// exists when it is in the accessed set (append and remove change record and sets together), so
+// per 1,000 ids one ZMSCORE finds them and one ZADD re-sorts them: k + 2 commands, not 3k.
 const TOUCH = `
-for r = 2, #KEYS do
-  if redis.call('EXISTS', KEYS[r]) == 1 then
-    redis.call('HSET', KEYS[r], 'lastAccessedAt', ARGV[2])
-    redis.call('ZADD', KEYS[1], ARGV[1], ARGV[r + 1])
+local n = #ARGV - 2
+for from = 1, n, 1000 do
+  local to = math.min(from + 999, n)
+  local found = redis.call('ZMSCORE', KEYS[1], unpack(ARGV, from + 2, to + 2))
+  local members = {}
+  for r = from, to do
+    if found[r - from + 1] then
+      redis.call('HSET', KEYS[r + 1], 'lastAccessedAt', ARGV[2])
+      members[#members + 1] = ARGV[1]
+      members[#members + 1] = ARGV[r + 2]
+    end
   end
+  if #members > 0 then redis.call('ZADD', KEYS[1], unpack(members)) end
 end
 return 0
 `;
@@ -145,7 +155,7 @@ return redis.call('ZRANGE', KEYS[1], start, start + count - 1)
  * `setImportance` change one field without rewriting the record. Per agent, sorted sets keep
  * the `created`, `lastAccessed` and `importance` orders plus one created-set per kind; scores
  * are game minutes or the importance, and Redis orders equal scores by id. `append`, `touch`,
- * `setImportance` and reads of several records are scripts, hence atomic. Throws
+ * `setImportance` and `candidates` are scripts, hence atomic. Throws
  * `store_unavailable` when Upstash fails, `conflict` on an existing id, `invalid_request` on a
  * record of another scope or a bad cursor.
  */
@@ -158,6 +168,7 @@ export class UpstashMemoryStore implements MemoryStore {
   readonly #setImportance: LuaScript;
   readonly #page: LuaScript;
   readonly #remove: LuaScript;
+  readonly #candidates: LuaScript;
 
   constructor(config: UpstashMemoryStoreConfig) {
     this.#redis = config.redis;
@@ -168,6 +179,7 @@ export class UpstashMemoryStore implements MemoryStore {
     this.#setImportance = luaScript(config.redis, SET_IMPORTANCE);
     this.#page = luaScript(config.redis, PAGE);
     this.#remove = luaScript(config.redis, REMOVE);
+    this.#candidates = luaScript(config.redis, CANDIDATES);
   }
 
   async remove(scope: AgentScope, ids: readonly MemoryId[]): Promise<number> {
@@ -283,41 +295,29 @@ export class UpstashMemoryStore implements MemoryStore {
   }
 
   /**
-   * Three ZMSCOREs (created, accessed, importance), plus one per kind asked for, sent together
-   * in one pipelined request: a thousand candidates cost a handful of commands, not a thousand
-   * record reads. Scores are game minutes, exact to the second, so `createdAt` round-trips.
+   * One read-only script, queued in the shared read pipeline: four ZRANGEs (the two heads and
+   * their lowest scores) and three ZMSCOREs of the candidates (created, accessed, importance), plus
+   * one per kind filtered on. A thousand candidates cost a handful of commands and no record
+   * reads, so the database-wide script lock is held briefly. Scores are game minutes, exact to
+   * the second, so `createdAt` round-trips.
    */
-  async rankFields(
+  async candidates(
     scope: AgentScope,
     ids: readonly MemoryId[],
-    options: { kinds?: readonly MemoryKind[] } = {},
-  ): Promise<(MemoryRankFields | null)[]> {
-    if (ids.length === 0) return [];
+    options: { heads: number; kinds?: readonly MemoryKind[] },
+  ): Promise<MemoryCandidates> {
+    const heads = Math.max(0, Math.floor(options.heads));
     const keys = this.#zsetKeys(scope);
     const kinds = options.kinds && KINDS.some((k) => !options.kinds!.includes(k))
       ? [...new Set(options.kinds)]
       : [];
-    const members = [...ids];
-    const replies = await redisCall("rank memories", () =>
-      Promise.all([
-        ...[0, 1, 2, ...kinds.map((kind) => 3 + KINDS.indexOf(kind))].map((k) =>
-          this.#reads.read((p) => p.zmscore(keys[k], members))
-        ),
-      ]));
-    for (const reply of replies) {
-      if (!Array.isArray(reply) || reply.length !== ids.length) unexpectedReply("rank memories");
-    }
-    const [created, accessed, importance, ...ofKinds] = replies as unknown[][];
-    return ids.map((id, i) => {
-      if (created[i] === null || accessed[i] === null || importance[i] === null) return null;
-      if (kinds.length > 0 && ofKinds.every((scores) => scores[i] === null)) return null;
-      return {
-        id,
-        createdAt: fromGameMinutes(Number(created[i])),
-        accessedMinutes: Number(accessed[i]),
-        importance: Number(importance[i]),
-      };
-    });
+    const reply = await redisCall("rank memories", () =>
+      this.#reads.script(
+        this.#candidates,
+        [...keys.slice(0, 3), ...kinds.map((kind) => keys[3 + KINDS.indexOf(kind)])],
+        [String(heads), ...ids],
+      ));
+    return decodeCandidates(reply, ids, kinds.length);
   }
 
   async all(scope: AgentScope): Promise<MemoryRecord[]> {
@@ -390,10 +390,12 @@ export class UpstashMemoryStore implements MemoryStore {
       throw new SimulacraError("invalid_request", `Cannot mark memories accessed at "${at}"`);
     }
     const unique = [...new Set(ids)];
+    // In the shared pipeline: a retrieval's touch goes with its reads of the records.
     await redisCall(
       "mark memories accessed",
       () =>
-        this.#touch.exec(
+        this.#reads.script(
+          this.#touch,
           [this.#zsetKeys(scope)[1], ...unique.map((id) => this.#recordKey(scope, id))],
           [String(score), JSON.stringify(at), ...unique],
         ),
@@ -420,27 +422,6 @@ export class UpstashMemoryStore implements MemoryStore {
     return redisCall("rank memories", async () => {
       const reply = await this.#reads.read((p) => p.zrange(key, 0, count - 1, { rev: true }));
       return idList(reply, "rank memories");
-    });
-  }
-
-  /** Two ZRANGEs WITHSCORES (the top and the lowest), sent in the shared read pipeline. */
-  leaders(scope: AgentScope, index: MemoryIndex, n: number): Promise<IndexLeaders> {
-    const count = Math.max(0, Math.floor(n));
-    const key = this.#indexKey(scope, index);
-    return redisCall("rank memories", async () => {
-      const [top, bottom] = await Promise.all([
-        count > 0
-          ? this.#reads.read((p) => p.zrange(key, 0, count - 1, { rev: true, withScores: true }))
-          : [],
-        this.#reads.read((p) => p.zrange(key, 0, 0, { withScores: true })),
-      ]);
-      const leaders = pairs(top, "rank memories");
-      const lowest = pairs(bottom, "rank memories");
-      return {
-        ids: leaders.map(([id]) => id as MemoryId),
-        scores: leaders.map(([, score]) => Number(score)),
-        lowest: lowest.length > 0 ? Number(lowest[0][1]) : null,
-      };
     });
   }
 

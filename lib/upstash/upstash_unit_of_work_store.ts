@@ -22,7 +22,7 @@ import {
   unexpectedReply,
 } from "./_upstash_calls.ts";
 import { decodeDocument, documentHashKey, encodeDocument } from "./upstash_document_store.ts";
-import { encode, idempotencyKey } from "./upstash_idempotency_store.ts";
+import { encode, idempotencyKey, ttlArgument } from "./upstash_idempotency_store.ts";
 import { lockKey } from "./upstash_lock.ts";
 
 /** Configuration of {@linkcode UpstashUnitOfWorkStore}. */
@@ -39,7 +39,7 @@ export interface UpstashUnitOfWorkStoreConfig {
 // Atomic, as every script. KEYS: the fences' lock keys, the released leases' lock keys, the
 // claim's key when ARGV[3] is 1, then one document hash per write. ARGV: fence count, release
 // count, claim flag, claim value, the fences' tokens, the released tokens, then per write: id,
-// expected version, stored value. Returns -i when fence i is not held, j when write j finds
+// expected version, stored value, and last the claim's time to live in ms (0: kept). Returns -i when fence i is not held, j when write j finds
 // another version, "claimed" when the claim's key holds a value (all writing nothing), else 0.
 const COMMIT = `
 local nf = tonumber(ARGV[1])
@@ -59,7 +59,9 @@ for j = 1, n do
   if version ~= tonumber(ARGV[a + 3 * j - 1]) then return j end
 end
 for j = 1, n do redis.call('HSET', KEYS[d + j], ARGV[a + 3 * j - 2], ARGV[a + 3 * j]) end
-if nc == 1 then redis.call('SET', KEYS[nf + nr + 1], ARGV[4]) end
+local ttl = ARGV[#ARGV]
+if nc == 1 and ttl ~= '0' then redis.call('SET', KEYS[nf + nr + 1], ARGV[4], 'PX', ttl)
+elseif nc == 1 then redis.call('SET', KEYS[nf + nr + 1], ARGV[4]) end
 for i = 1, nr do
   if redis.call('GET', KEYS[nf + i]) == ARGV[4 + nf + i] then redis.call('DEL', KEYS[nf + i]) end
 end
@@ -140,6 +142,7 @@ export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
             String(w.expectedVersion),
             encodeDocument(w.expectedVersion + 1, w.value),
           ]),
+          String(ttlArgument(claim)),
         ],
       ));
     if (reply === "claimed" && claim) throw claimTaken(claim);

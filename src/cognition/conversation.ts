@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { AgentId, WorldId } from "../ids.ts";
 import { UsageCounts } from "../model/usage.ts";
+import type { DocumentKey } from "../ports/document_store.ts";
 import { GameTime } from "../time/game_time.ts";
 
 /** One line of a conversation. */
@@ -35,6 +36,11 @@ export const Conversation = z
   })
   .meta({ id: "Conversation" });
 export type Conversation = z.infer<typeof Conversation>;
+
+/** Where a conversation of a world is stored. */
+export function conversationKey(worldId: string, id: string): DocumentKey {
+  return { collection: "conversations", scope: worldId, id };
+}
 
 /** What {@linkcode converse} returns: the stored conversation and what it cost. */
 export const ConversationResult = Conversation.extend({

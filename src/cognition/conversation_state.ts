@@ -7,11 +7,11 @@ import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { AgentId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
-import type { FencedWrite } from "../ports/lock.ts";
+import type { FencedWrite, Lease } from "../ports/lock.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
-import type { Conversation } from "./conversation.ts";
+import { type Conversation, conversationKey } from "./conversation.ts";
 
 /**
  * Per agent: the conversation it is in or last had, until when, and when it last talked with
@@ -61,7 +61,7 @@ export function minutesSinceTalked(
  * Records that `agentId` talked with `otherId` until the conversation's end; with a `fence`,
  * only while that lease (the agent's lock) is held.
  */
-export async function saveState(
+async function saveState(
   deps: Pick<Deps, "storage">,
   world: World,
   { agentId, otherId, conversation, fence }: {
@@ -83,4 +83,33 @@ export async function saveState(
     conflict:
       `Cannot record the conversation state of agent "${agentId}": it kept changing; the conversation is stored`,
   });
+}
+
+/** Records the conversation in both participants' states, each fenced by its lease. */
+export async function saveBothStates(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  conversation: Conversation,
+  fences: ReadonlyMap<AgentId, Lease>,
+): Promise<void> {
+  const [a, b] = conversation.participants;
+  for (const [agentId, otherId] of [[a, b], [b, a]]) {
+    await saveState(deps, world, { agentId, otherId, conversation, fence: fences.get(agentId) });
+  }
+}
+
+/**
+ * The conversation `id` when it is stored already, with both participants' states (re)written:
+ * an earlier try held it and stopped between storing it and the states. Null when it is not.
+ */
+export async function finishHeld(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  id: string,
+  fences: ReadonlyMap<AgentId, Lease>,
+): Promise<Conversation | null> {
+  const stored = await deps.storage.documents.get<Conversation>(conversationKey(world.id, id));
+  if (stored === null) return null;
+  await saveBothStates(deps, world, stored.value, fences);
+  return stored.value;
 }

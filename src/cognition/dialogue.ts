@@ -13,19 +13,20 @@ import {
   writeMemories,
 } from "../memory/ingest.ts";
 import { recall } from "../memory/recall.ts";
-import { addUsage, type Usage } from "../model/usage.ts";
+import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import { buildDialogueLinePrompt } from "../prompts/dialogue_line.ts";
 import { addMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
 import { agentSummary } from "./agent_summary.ts";
-import type {
-  Conversation,
-  ConversationEnd,
-  ConversationLine,
-  ConversationResult,
-  StartConversationInput,
+import {
+  type Conversation,
+  type ConversationEnd,
+  conversationKey,
+  type ConversationLine,
+  type ConversationResult,
+  type StartConversationInput,
 } from "./conversation.ts";
-import { readConversationState, saveState } from "./conversation_state.ts";
+import { finishHeld, readConversationState, saveBothStates } from "./conversation_state.ts";
 import { checkCalendar } from "./plan.ts";
 import { replanFrom } from "./planning.ts";
 import type { PlanMade } from "./plan.ts";
@@ -39,6 +40,11 @@ export interface ConverseOptions {
    * talk starts when that one ends, so an agent's conversations never overlap in game time.
    */
   at: GameTime;
+  /**
+   * The id, for a caller whose try may be retried (a tick's pair): a conversation of this id
+   * stored already is finished (see `finishHeld`; both re-plan), not held again. @default new
+   */
+  id?: string;
 }
 
 /** Memories per retrieval query that condition a line. */
@@ -182,6 +188,8 @@ async function talkLocked(
     ),
   );
   const people: [Agent, Agent] = [docs[0].value, docs[1].value];
+  const held = options.id && await finishHeld(deps, world, options.id, fences);
+  if (held) return { conversation: held, people, usage: emptyUsage() };
   const states = await Promise.all(people.map((p) => readConversationState(deps, world, p.id)));
   const start = [options.at, ...states.map((s) => s?.until ?? options.at)].reduce((x, y) =>
     gameMinutes(y) > gameMinutes(x) ? y : x
@@ -231,7 +239,7 @@ async function talkLocked(
     }
   }
   const conversation: Conversation = {
-    id: deps.ids.next("c"),
+    id: options.id ?? deps.ids.next("c"),
     worldId: world.id as WorldId,
     participants: [people[0].id, people[1].id],
     topic: options.topic ?? null,
@@ -253,19 +261,11 @@ async function talkLocked(
     await bumpCounters(deps, scopeOf(world, p), prepared[i], fenceOf(p));
     usages.push(prepared[i].usage);
   }
-  await deps.storage.documents.create(
-    { collection: "conversations", scope: world.id, id: conversation.id },
-    conversation,
-    { fence: fenceOf(people[0]) },
-  );
-  for (const [self, partner] of [people, [people[1], people[0]]]) {
-    await saveState(deps, world, {
-      agentId: self.id,
-      otherId: partner.id,
-      conversation,
-      fence: fenceOf(self),
-    });
-  }
+  // The transcript first: a try stopped after it is finished by a retry with the same id.
+  await deps.storage.documents.create(conversationKey(world.id, conversation.id), conversation, {
+    fence: fenceOf(people[0]),
+  });
+  await saveBothStates(deps, world, conversation, fences);
   return { conversation, people, usage: addUsage(...usages) };
 }
 

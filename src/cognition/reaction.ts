@@ -11,7 +11,7 @@ import { buildReactionPrompt, ReactionDecision } from "../prompts/reaction.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld } from "../world/world.ts";
 import { agentSummary } from "./agent_summary.ts";
-import { ConversationResult } from "./conversation.ts";
+import { type Conversation, conversationKey, ConversationResult } from "./conversation.ts";
 import { isTalking, minutesSinceTalked, readConversationState } from "./conversation_state.ts";
 import { converse } from "./dialogue.ts";
 import { checkCalendar, type PlanMade } from "./plan.ts";
@@ -108,6 +108,11 @@ function isLateNight(at: GameTime): boolean {
  * observations). "react" re-plans the rest of the day from `at`; "talk" starts a conversation
  * with the observed agent about the reaction.
  *
+ * With a `conversationId` (a tick's pair), a conversation of that id already stored means an
+ * earlier try of this decision talked and stopped before finishing: it is finished (see
+ * `ConverseOptions.id`) before any veto or model call, and answered as the "talk" it was (the
+ * first try's reason is lost; the conversation's topic stands in for it).
+ *
  * Not atomic with what it starts: two reactions racing for the same agent may both pass the
  * vetoes; their conversations are then serialised by the agents' locks.
  * @throws `invalid_request` (an agent observing itself), `agent_not_found`, `conflict`,
@@ -117,10 +122,12 @@ function isLateNight(at: GameTime): boolean {
 export async function decideReaction(
   deps: Deps,
   { world, agent, at }: AgentMoment,
-  { observations, observed }: {
+  { observations, observed, conversationId }: {
     observations: string[];
     /** The agent the observations are about, when one is. */
     observed?: ObservedAgent;
+    /** The id a conversation it starts gets. @default a new id */
+    conversationId?: string;
   },
 ): Promise<ReactionResult & { plans: PlanMade[] }> {
   if (observed?.agentId === agent.id) {
@@ -128,6 +135,17 @@ export async function decideReaction(
       "invalid_request",
       `Cannot react to agent "${agent.id}" observing itself: name another agent in "observed"`,
     );
+  }
+  if (conversationId !== undefined && observed !== undefined) {
+    const held = await deps.storage.documents.get<Conversation>(
+      conversationKey(world.id, conversationId),
+    );
+    if (held !== null) {
+      const topic = held.value.topic;
+      const talked = await talkTo(deps, { world, agent, at }, observed, { topic, conversationId });
+      const reason = topic ?? `talked with ${observed.name}`;
+      return { decision: "talk", reason, reaction: topic, ...talked };
+    }
   }
   const veto = await hardVeto(deps, { world, agent, at }, observed);
   if (veto !== null) return { ...vetoed(veto.code, veto.reason, []), plans: [] };
@@ -172,19 +190,31 @@ export async function decideReaction(
     usages.push(replanned.usage);
     plans.push(...replanned.plans);
   } else if (decision === "talk" && observed !== undefined) {
-    const other = await loadAgent(deps, {
-      worldId: world.id as WorldId,
-      agentId: observed.agentId,
-    });
-    const { plans: talked, ...conversation } = await converse(deps, world, agent, other.value, {
+    const talked = await talkTo(deps, { world, agent, at }, observed, {
       topic: reaction ?? reason,
-      at,
+      conversationId,
     });
-    usages.push(conversation.usage);
-    plans.push(...talked);
-    return { decision, reason, reaction, conversation, usage: addUsage(...usages), plans };
+    usages.push(talked.usage);
+    plans.push(...talked.plans);
+    return { decision, reason, reaction, ...talked, usage: addUsage(...usages), plans };
   }
   return { decision, reason, reaction, usage: addUsage(...usages), plans };
+}
+
+/** The conversation `agent` starts with the observed agent (or finishes, see `converse`). */
+async function talkTo(
+  deps: Deps,
+  { world, agent, at }: AgentMoment,
+  observed: ObservedAgent,
+  { topic, conversationId }: { topic: string | null; conversationId?: string },
+): Promise<{ conversation: ConversationResult; usage: Usage; plans: PlanMade[] }> {
+  const other = await loadAgent(deps, { worldId: world.id as WorldId, agentId: observed.agentId });
+  const { plans, ...conversation } = await converse(deps, world, agent, other.value, {
+    topic: topic ?? undefined,
+    at,
+    id: conversationId,
+  });
+  return { conversation, usage: conversation.usage, plans };
 }
 
 /**

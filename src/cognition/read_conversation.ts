@@ -3,7 +3,7 @@ import type { Deps } from "../deps.ts";
 import { NotFoundError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import { getWorld } from "../world/world.ts";
-import type { Conversation } from "./conversation.ts";
+import { type Conversation, conversationKey } from "./conversation.ts";
 
 /**
  * The conversation `id` of a world, with every line (what a `conversation` event refers to).
@@ -15,11 +15,7 @@ export async function readConversation(
   id: string,
 ): Promise<Conversation> {
   await getWorld(deps, worldId);
-  const doc = await deps.storage.documents.get<Conversation>({
-    collection: "conversations",
-    scope: worldId,
-    id,
-  });
+  const doc = await deps.storage.documents.get<Conversation>(conversationKey(worldId, id));
   if (!doc) {
     throw new NotFoundError(
       "not_found",

@@ -26,6 +26,7 @@ import {
 } from "./tick_engine.ts";
 import { withLease } from "./lease.ts";
 import { closeTick } from "./tick_messages.ts";
+import { TICK_RECORD_TTL_MS } from "./tick_records.ts";
 
 /** What a tick system adds so its steps can run in other invocations. */
 export interface QueuedTickSystem<U, P, S, W extends Clocked> extends TickSystem<U, P, S, W> {
@@ -205,18 +206,22 @@ export function stepScope(worldId: string): string {
   return `tickstep:${worldId}`;
 }
 
-/** A tick's per-unit results, keyed by tick id and unit within the world's step scope. */
+/**
+ * A tick's per-unit results, keyed by tick id and unit within the world's step scope. They
+ * expire a day after they are stored ({@linkcode TICK_RECORD_TTL_MS}), long after the close.
+ */
 export function stepResults(deps: Pick<Deps, "storage">, worldId: string, tickId: string) {
   const { idempotency } = deps.storage;
   const scope = stepScope(worldId);
+  const keep = { ttlMs: TICK_RECORD_TTL_MS };
   // Units are ids or "_prepare" (no "/"), so the key's last "/" splits it unambiguously.
   const key = (unit: string) => `${tickId}/${unit}`;
   return {
     get: <T>(unit: string) => idempotency.get<T>(scope, key(unit)),
-    claim: <T>(unit: string, value: T) => idempotency.claim<T>(scope, key(unit), value),
-    put: <T>(unit: string, value: T) => idempotency.put<T>(scope, key(unit), value),
+    claim: <T>(unit: string, value: T) => idempotency.claim<T>(scope, key(unit), value, keep),
+    put: <T>(unit: string, value: T) => idempotency.put<T>(scope, key(unit), value, keep),
     /** Where a unit's result is claimed, for a unit of work to claim it in its commit. */
-    claimKey: (unit: string) => ({ scope, key: key(unit) }),
+    claimKey: (unit: string) => ({ scope, key: key(unit), ...keep }),
   };
 }
 

@@ -10,6 +10,7 @@
  */
 import type { Deps } from "../deps.ts";
 import type { DocumentKey, Versioned } from "../ports/document_store.ts";
+import type { KeepOptions } from "../ports/idempotency_store.ts";
 import type { Lease, Lock } from "../ports/lock.ts";
 import type { Storage } from "../ports/storage.ts";
 import type { ClaimKey } from "../ports/unit_of_work_store.ts";
@@ -27,7 +28,7 @@ export interface WorkNeeds {
   /** Documents read with the leases; others are read when first asked for. */
   documents: readonly DocumentKey[];
   /** An idempotency key read with the leases, which the work may claim in its commit. */
-  claim?: ClaimKey;
+  claim?: ClaimKey & KeepOptions;
 }
 
 /** The work's view of its idempotency key (see {@linkcode WorkNeeds.claim}). */

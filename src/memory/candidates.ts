@@ -11,7 +11,7 @@ import { type ComponentBounds, rankColumns, type Scored } from "./scoring.ts";
  * the two sorted-set heads are ids and scores too, so reading a thousand costs one command
  * each, and only the few candidates that can still make the top k are read further.
  */
-export const CANDIDATES = { vector: 1000, recent: 1000, important: 1000 } as const;
+export const CANDIDATES = { vector: 1000, heads: 1000 } as const;
 
 /** What {@linkcode rankFromCandidates} scores by. */
 export interface CandidateOptions {
@@ -42,8 +42,9 @@ export interface CandidateRanking {
 
 /**
  * The best `k` memories from candidates: the vector top {@linkcode CANDIDATES.vector} ∪ the
- * most recently accessed ∪ the most important, with one Vector request and three rounds of
- * reads that stay small at any stream size.
+ * most recently accessed ∪ the most important, with one Vector request then one small read
+ * (`MemoryStore.candidates`), and rarely a second (cosines of a few contenders), that stay
+ * small at any stream size.
  *
  * 1. The search also answers the least cosine in the scope, and the sorted sets their lowest
  *    scores: every component is normalised over the ranges of all the agent's memories, so a
@@ -64,17 +65,17 @@ export async function rankFromCandidates(
   options: CandidateOptions,
 ): Promise<CandidateRanking> {
   const { memories, vectors } = storage;
-  const [search, recent, important] = await Promise.all([
-    vectors.search(scope, query, CANDIDATES.vector),
-    memories.leaders(scope, "lastAccessed", CANDIDATES.recent),
-    memories.leaders(scope, "importance", CANDIDATES.important),
-  ]);
+  // The heads and rank fields are read once the hits are known: one Redis request after the
+  // Vector one (reading the heads alongside the search would cost a request of their own).
+  const search = await vectors.search(scope, query, CANDIDATES.vector);
   const { matches } = search;
+  const { recent, important, fields: rows } = await memories.candidates(
+    scope,
+    matches.map((m) => m.id),
+    { heads: CANDIDATES.heads, kinds: options.kinds },
+  );
   const cosine = new Map<MemoryId, number>(options.known);
   for (const m of matches) cosine.set(m.id, m.score);
-  const ids = [
-    ...new Set<MemoryId>([...matches.map((m) => m.id), ...recent.ids, ...important.ids]),
-  ];
   if (recent.lowest === null || important.lowest === null) {
     return { ranked: [], candidates: 0, withoutVector: [], bounded: true };
   }
@@ -93,8 +94,6 @@ export async function rankFromCandidates(
       importance: rows.map((r) => r.importance),
     }, { ...options, bounds, limit });
 
-  const rows = (await memories.rankFields(scope, ids, { kinds: options.kinds }))
-    .filter((r): r is MemoryRankFields => r !== null);
   const scored = rows.filter((r) => cosine.has(r.id));
   // A search answered with fewer than it asked for returned every vector of the scope: the other
   // candidates have none, or one not yet searchable (`rankMemories` looks them up). Otherwise
@@ -126,8 +125,7 @@ export async function rankFromCandidates(
       outsidersBelow(
         ranked,
         options.k,
-        recent.ids.length < CANDIDATES.recent ||
-          important.ids.length < CANDIDATES.important
+        recent.ids.length < CANDIDATES.heads || important.ids.length < CANDIDATES.heads
           ? null
           : [recent.scores.at(-1)!, important.scores.at(-1)!, full ? last : NaN],
         rank,

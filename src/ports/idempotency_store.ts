@@ -6,19 +6,29 @@ export interface Claim<T> {
   value: T;
 }
 
+/** How long a stored value must be kept. */
+export interface KeepOptions {
+  /**
+   * After this many ms the value may be forgotten (it is kept at least that long). A backend
+   * may keep it a while longer (Deno KV deletes expired keys lazily), so a caller never relies
+   * on it being gone. @default kept until its scope is cleared
+   */
+  ttlMs?: number;
+}
+
 /**
  * Remembers a value per key within a scope, first write wins. Used for perceive `eventId`s
  * and tick ids. Throws `store_unavailable` when the backend fails.
  */
 export interface IdempotencyStore {
   /** Stores `value` under the key unless one is stored already (atomic); returns what is stored. */
-  claim<T>(scope: string, key: string, value: T): Promise<Claim<T>>;
+  claim<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<Claim<T>>;
 
   /** The stored value, or null. */
   get<T>(scope: string, key: string): Promise<T | null>;
 
-  /** Overwrites the value of a key (e.g. a claimed tick's final result). */
-  put<T>(scope: string, key: string, value: T): Promise<void>;
+  /** Overwrites the value of a key (e.g. a claimed tick's final result), and its time to live. */
+  put<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<void>;
 
   /** Forgets every key of a scope (e.g. of a deleted agent or world). */
   clear(scope: string): Promise<void>;

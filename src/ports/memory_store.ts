@@ -48,6 +48,19 @@ export interface MemoryRankFields {
   importance: number;
 }
 
+/** What {@linkcode MemoryStore.candidates} reads. */
+export interface MemoryCandidates {
+  /** The head of the lastAccessed index (scores in game minutes). */
+  recent: IndexLeaders;
+  /** The head of the importance index. */
+  important: IndexLeaders;
+  /**
+   * The rank fields of the ids asked for, then of both heads' ids, each once: only memories that
+   * exist and (with `kinds`) are of one of those kinds.
+   */
+  fields: MemoryRankFields[];
+}
+
 /** The orders a store keeps sorted per agent. */
 export type MemoryIndex = "lastAccessed" | "importance" | "created";
 
@@ -86,15 +99,16 @@ export interface MemoryStore {
   getMany(scope: AgentScope, ids: readonly MemoryId[]): Promise<(MemoryRecord | null)[]>;
 
   /**
-   * The rank fields of these ids, in the same order; null where a memory does not exist or (with
-   * `kinds`) is of another kind. Lets a hosted backend score a thousand candidates from its
-   * sorted indexes and read full records only for the few it returns.
+   * What a retrieval ranks from, in one read: the top `heads` of the lastAccessed and importance
+   * indexes (with their scores and lowest scores), and the rank fields of `ids` (the vector hits)
+   * and of both heads. Lets a hosted backend score a thousand candidates from its sorted indexes
+   * in one request and read full records only for the few it returns.
    */
-  rankFields(
+  candidates(
     scope: AgentScope,
     ids: readonly MemoryId[],
-    options?: { kinds?: readonly MemoryKind[] },
-  ): Promise<(MemoryRankFields | null)[]>;
+    options: { heads: number; kinds?: readonly MemoryKind[] },
+  ): Promise<MemoryCandidates>;
 
   /** Every memory of the agent, in creation order. For exact scoring and rebuilding caches. */
   all(scope: AgentScope): Promise<MemoryRecord[]>;
@@ -119,12 +133,6 @@ export interface MemoryStore {
 
   /** The ids of the top `n` memories by an index, highest first (latest access, most important, newest). */
   top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]>;
-
-  /**
-   * As `top`, with each id's score and the index's lowest score: the range a retrieval
-   * normalises by, and a bound on every memory below the top `n`.
-   */
-  leaders(scope: AgentScope, index: MemoryIndex, n: number): Promise<IndexLeaders>;
 
   /**
    * Removes memories (records and every index entry), all or none; ids that do not exist are

@@ -7,6 +7,7 @@
  */
 import { ConflictError, SimulacraError } from "../errors.ts";
 import type { DocumentKey, Versioned } from "./document_store.ts";
+import type { KeepOptions } from "./idempotency_store.ts";
 import type { Lease } from "./lock.ts";
 
 /** A lease to take in {@linkcode UnitOfWorkStore.begin}. */
@@ -56,7 +57,7 @@ export interface CommitRequest {
   /** Leases released after the writes, in the same atomic step (those no longer held are skipped). */
   release: readonly Lease[];
   /** An idempotency key to store `value` under, first write wins, with the documents. */
-  claim?: ClaimKey & { value: unknown };
+  claim?: ClaimKey & { value: unknown } & KeepOptions;
 }
 
 /**

@@ -6,11 +6,13 @@
 import { type Agent, agentIdempotencyScope, agentKey, loadAgent } from "../agents/agent.ts";
 import { summaryKey } from "../cognition/agent_summary.ts";
 import { readConversationState, stateKey } from "../cognition/conversation_state.ts";
+import { tickConversationId } from "../cognition/conversation_id.ts";
 import { planKey } from "../cognition/plan_store.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import type { Deps } from "../deps.ts";
 import { errorFields, type TickFrame } from "../engine/tick_engine.ts";
+import { TICK_RECORD_TTL_MS } from "../engine/tick_records.ts";
 import { type ErrorCode, SimulacraError } from "../errors.ts";
 import type { AgentId, WorldId } from "../ids.ts";
 import { addDays } from "../time/calendar.ts";
@@ -119,9 +121,11 @@ function decisionKey(tickId: string): string {
  * agents, so the outcome does not depend on how the steps of other agents interleave.
  *
  * Made once per tick: the outcome (a failure too) is stored under (deciding agent, tick id)
- * and a retried step reads it back instead of holding the conversation again. A step stopped
- * between the conversation and that write decides again, and then meets the conversation
- * stored (both agents are talking until it ends): vetoed, no second conversation.
+ * and a retried step reads it back instead of holding the conversation again. The record
+ * expires with the tick's other working records ({@linkcode TICK_RECORD_TTL_MS}). A step
+ * stopped between the conversation and that write decides again with the conversation id
+ * derived from the tick and the decider, finds the conversation stored and finishes it
+ * (both agents' states written): no second conversation.
  */
 export function pairDecision(
   deps: Deps,
@@ -176,12 +180,15 @@ async function decideOnce(
       result: await decideReaction(deps, { world: frame.world, agent, at: frame.to }, {
         observations: [observed.text],
         observed: observed.observed!,
+        conversationId: tickConversationId(frame.tickId, decider),
       }),
     };
   } catch (error) {
     decided = { error };
   }
-  const claim = await deps.storage.idempotency.claim(scope, key, toStored(decided));
+  const claim = await deps.storage.idempotency.claim(scope, key, toStored(decided), {
+    ttlMs: TICK_RECORD_TTL_MS,
+  });
   return claim.created ? decided : fromStored(claim.value);
 }
 

@@ -66,6 +66,15 @@ try {
     for (const [k, v] of Object.entries(cost.byVectorEndpoint)) {
       total.byVectorEndpoint[k] = (total.byVectorEndpoint[k] ?? 0) + v;
     }
+    // Progress on long runs: a line per game hour, to stderr so stdout stays the summary.
+    if ((t + 1) % 6 === 0) {
+      const done = agents * (t + 1);
+      console.error(
+        `hour ${(t + 1) / 6}/${hours}: ${(total.redisRequests / done).toFixed(2)} requests, ${
+          (total.redisCommands / done).toFixed(1)
+        } commands per step so far`,
+      );
+    }
   }
   const steps = agents * ticks;
   const perStep = (n: number) => (n / steps).toFixed(1);

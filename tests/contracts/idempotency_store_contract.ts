@@ -66,6 +66,31 @@ export function idempotencyStoreContract(cases: ContractCases): void {
     });
   });
 
+  cases.add(
+    "IdempotencyStore.claim() and put() with a time to live keep the value, first write wins",
+    async (s) => {
+      // What every backend guarantees until the time to live has passed (Deno KV may keep an
+      // expired value a while longer, so when it goes is asserted per backend, not here).
+      const scope = scopeName();
+      const keep = { ttlMs: 60_000 };
+      assert.deepEqual(await s.idempotency.claim(scope, "t1/a", { n: 1 }, keep), {
+        created: true,
+        value: { n: 1 },
+      });
+      assert.deepEqual(await s.idempotency.claim(scope, "t1/a", { n: 2 }, keep), {
+        created: false,
+        value: { n: 1 },
+      });
+      await s.idempotency.put(scope, "t1/a", { n: 3 }, keep);
+      await s.idempotency.put(scope, "t1/b", "big".repeat(40_000), keep);
+      assert.deepEqual(await s.idempotency.get(scope, "t1/a"), { n: 3 });
+      assert.equal(await s.idempotency.get(scope, "t1/b"), "big".repeat(40_000));
+      await s.idempotency.clear(scope);
+      assert.equal(await s.idempotency.get(scope, "t1/a"), null, "clear() forgets them too");
+      assert.equal(await s.idempotency.get(scope, "t1/b"), null);
+    },
+  );
+
   cases.add("IdempotencyStore keeps scopes apart", async (s) => {
     const a = scopeName();
     const b = scopeName();

@@ -334,7 +334,7 @@ export function memoryStoreContract(cases: ContractCases): void {
   );
 
   cases.add(
-    "MemoryStore.rankFields() reads creation, access and importance per id, filtered by kind",
+    "MemoryStore.candidates() reads creation, access and importance per id, filtered by kind",
     async (s) => {
       const scope = newScope();
       await s.memories.append(scope, [
@@ -343,10 +343,10 @@ export function memoryStoreContract(cases: ContractCases): void {
       ]);
       await s.memories.touch(scope, [mid("obs")], "2023-02-13T09:30:45" as GameTime);
       await s.memories.setImportance(scope, mid("plan"), 9);
-      const ids = [mid("plan"), mid("ghost"), mid("obs")];
-      assert.deepEqual(await s.memories.rankFields(scope, ids), [
+      const ids = [mid("plan"), mid("ghost"), mid("obs"), mid("plan")];
+      const fields = (await s.memories.candidates(scope, ids, { heads: 0 })).fields;
+      assert.deepEqual(fields, [
         { id: "plan", createdAt: at(5), accessedMinutes: gameMinutes(T0), importance: 9 },
-        null,
         {
           id: "obs",
           createdAt: "2023-02-13T07:00:07",
@@ -354,10 +354,14 @@ export function memoryStoreContract(cases: ContractCases): void {
           importance: 2,
         },
       ]);
-      const plans = await s.memories.rankFields(scope, ids, { kinds: ["plan", "chat"] });
-      assert.deepEqual(plans.map((r) => r?.id ?? null), ["plan", null, null]);
-      assert.deepEqual(await s.memories.rankFields(scope, []), []);
-      assert.deepEqual(await s.memories.rankFields(newScope(), ids), [null, null, null]);
+      const plans = await s.memories.candidates(scope, ids, { heads: 0, kinds: ["plan", "chat"] });
+      assert.deepEqual(plans.fields.map((r) => r.id), ["plan"]);
+      const none = { ids: [], scores: [], lowest: null };
+      assert.deepEqual(await s.memories.candidates(newScope(), ids, { heads: 5 }), {
+        recent: none,
+        important: none,
+        fields: [],
+      });
     },
   );
 
@@ -458,14 +462,9 @@ export function memoryStoreContract(cases: ContractCases): void {
   );
 
   cases.add(
-    "MemoryStore.leaders() gives the top ids with their scores and the index's lowest score",
+    "MemoryStore.candidates() gives both heads with their scores and lowest scores, and their fields",
     async (s) => {
       const scope = newScope();
-      assert.deepEqual(await s.memories.leaders(scope, "importance", 3), {
-        ids: [],
-        scores: [],
-        lowest: null,
-      });
       const rows: [string, number, number][] = [["m-a", 40, 2], ["m-b", 10, 9], ["m-c", 50, 5]];
       await s.memories.append(
         scope,
@@ -473,20 +472,32 @@ export function memoryStoreContract(cases: ContractCases): void {
           makeMemory(scope, id, { createdAt: at(l), lastAccessedAt: at(l), importance: imp })
         ),
       );
-      assert.deepEqual(await s.memories.leaders(scope, "importance", 2), {
-        ids: ["m-b", "m-c"],
-        scores: [9, 5],
-        lowest: 2,
-      });
-      const recent = await s.memories.leaders(scope, "lastAccessed", 1);
-      assert.deepEqual(recent.ids, ["m-c"]);
-      assert.deepEqual(recent.scores, [gameMinutes(at(50))]);
-      assert.equal(recent.lowest, gameMinutes(at(10)));
-      assert.deepEqual(await s.memories.leaders(scope, "created", 0), {
-        ids: [],
-        scores: [],
+      const found = await s.memories.candidates(scope, [mid("m-a"), mid("m-x")], { heads: 2 });
+      assert.deepEqual(found.important, { ids: ["m-b", "m-c"], scores: [9, 5], lowest: 2 });
+      assert.deepEqual(found.recent, {
+        ids: ["m-c", "m-a"],
+        scores: [gameMinutes(at(50)), gameMinutes(at(40))],
         lowest: gameMinutes(at(10)),
       });
+      // The ids asked for, then the heads', each once.
+      assert.deepEqual(found.fields.map((r) => r.id), ["m-a", "m-c", "m-b"]);
+      assert.deepEqual(found.fields[2], {
+        id: "m-b",
+        createdAt: at(10),
+        accessedMinutes: gameMinutes(at(10)),
+        importance: 9,
+      });
+      // A head deeper than the index holds all of it, its last entry the lowest.
+      const whole = await s.memories.candidates(scope, [], { heads: 5 });
+      assert.deepEqual(whole.important, {
+        ids: ["m-b", "m-c", "m-a"],
+        scores: [9, 5, 2],
+        lowest: 2,
+      });
+      assert.equal(whole.recent.lowest, gameMinutes(at(10)));
+      const bare = await s.memories.candidates(scope, [], { heads: 0 });
+      assert.deepEqual(bare.recent, { ids: [], scores: [], lowest: gameMinutes(at(10)) });
+      assert.deepEqual(bare.fields, []);
     },
   );
 

@@ -72,6 +72,28 @@ export function unitOfWorkContract(cases: ContractCases): void {
     },
   );
 
+  cases.add("UnitOfWorkStore.commit() claims with a time to live, first write wins", async (s) => {
+    const { a, lease } = await fixture(s);
+    const claim = { scope: `uow:${suffix()}`, key: "t1/agent" };
+    await s.units.commit({
+      documents: [{ key: a, value: { n: 3 }, expectedVersion: 2 }],
+      fences: [lease],
+      release: [lease],
+      claim: { ...claim, value: { result: 1 }, ttlMs: 60_000 },
+    });
+    assert.deepEqual((await s.units.begin({ leases: [], documents: [], claim })).claimed, {
+      result: 1,
+    });
+    await assert.rejects(
+      s.units.commit({ documents: [], fences: [], release: [], claim: { ...claim, value: 2 } }),
+      ConflictError,
+    );
+    assert.deepEqual(await s.idempotency.claim(claim.scope, claim.key, 3), {
+      created: false,
+      value: { result: 1 },
+    });
+  });
+
   cases.add("UnitOfWorkStore.commit() claims nothing when a document changed", async (s) => {
     const { a, lease } = await fixture(s);
     const claim = { scope: `uow:${suffix()}`, key: "t1/agent" };

@@ -73,6 +73,36 @@ if (!(await hasRedisServer())) {
     }
   });
 
+  Deno.test("UpstashStorage forgets an idempotency value after its time to live", async () => {
+    // Redis expires a key at its time (Deno KV only within about a minute: not asserted there).
+    const storage = await open();
+    try {
+      const scope = `w-${suffix()}`;
+      const ttl = { ttlMs: 300 };
+      await storage.idempotency.claim(scope, "claimed", 1, ttl);
+      await storage.idempotency.put(scope, "put", 2, ttl);
+      await storage.units.commit({
+        documents: [],
+        fences: [],
+        release: [],
+        claim: { scope, key: "committed", value: 3, ...ttl },
+      });
+      await storage.idempotency.claim(scope, "kept", 4);
+      assert.equal(await storage.idempotency.get(scope, "committed"), 3);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      for (const key of ["claimed", "put", "committed"]) {
+        assert.equal(await storage.idempotency.get(scope, key), null, key);
+      }
+      assert.equal(await storage.idempotency.get(scope, "kept"), 4, "no time to live: kept");
+      assert.deepEqual(await storage.idempotency.claim(scope, "claimed", 5), {
+        created: true,
+        value: 5,
+      });
+    } finally {
+      await storage.close();
+    }
+  });
+
   Deno.test("openUpstashStorage() throws config_error on a key prefix with a space", async () => {
     const error = await rejection(open("bad prefix"));
     assert.equal(error.code, "config_error");

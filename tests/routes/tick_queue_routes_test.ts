@@ -64,6 +64,7 @@ Deno.test("POST …/tick?wait=false answers 202 with the tick id; GET …/ticks/
     assert.equal((await call(app, "GET", `/v1/worlds/missing/ticks/nope`)).status, 404);
   } finally {
     release();
+    await queue.stop();
     kv.close();
     await listening.catch(() => {});
   }

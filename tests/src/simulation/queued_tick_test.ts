@@ -199,6 +199,7 @@ Deno.test("tickWorld() through Deno KV queues waits for the close and answers li
       "same id, same result",
     );
   } finally {
+    await queue.stop();
     kv.close();
     await listening.catch(() => {});
   }

@@ -1,0 +1,98 @@
+/**
+ * @module Private to lib/upstash: the hosted `MemoryStore.candidates` read, one read-only script
+ * over the agent's sorted sets (scores only, never records, so Upstash's database-wide script
+ * lock is held briefly).
+ */
+import type { MemoryId } from "../../src/ids.ts";
+import type {
+  IndexLeaders,
+  MemoryCandidates,
+  MemoryRankFields,
+} from "../../src/ports/memory_store.ts";
+import { fromGameMinutes } from "../../src/time/game_time.ts";
+import { pairs, unexpectedReply } from "./_upstash_calls.ts";
+
+// KEYS: created, accessed, importance, then the created-set of each kind filtered on. ARGV: the
+// heads' size, then ids. Reads only sorted-set scores. Returns the accessed head and its lowest
+// entry, the same of importance (ZRANGE WITHSCORES replies), then, for the ids followed by both
+// heads' ids (each once), one ZMSCORE reply per key (none when there are no ids).
+export const CANDIDATES = `
+local n = tonumber(ARGV[1])
+local out = {}
+for z = 2, 3 do
+  if n > 0 then
+    out[#out + 1] = redis.call('ZRANGE', KEYS[z], 0, n - 1, 'REV', 'WITHSCORES')
+  else
+    out[#out + 1] = {}
+  end
+  out[#out + 1] = redis.call('ZRANGE', KEYS[z], 0, 0, 'WITHSCORES')
+end
+local ids, seen = {}, {}
+local function add(id)
+  if not seen[id] then
+    seen[id] = true
+    ids[#ids + 1] = id
+  end
+end
+for i = 2, #ARGV do add(ARGV[i]) end
+for h = 1, 3, 2 do
+  for i = 1, #out[h], 2 do add(out[h][i]) end
+end
+if #ids > 0 then
+  for k = 1, #KEYS do
+    -- In parts of 4,000 ids: Lua's unpack takes fewer than 8,000.
+    local scores = {}
+    for from = 1, #ids, 4000 do
+      local part = redis.call('ZMSCORE', KEYS[k], unpack(ids, from, math.min(from + 3999, #ids)))
+      for i = 1, #part do scores[#scores + 1] = part[i] end
+    end
+    out[#out + 1] = scores
+  end
+end
+return out
+`;
+
+/**
+ * The script's reply as `MemoryCandidates`: `ids` as sent, `kindCount` the kind sets filtered on.
+ * Rebuilds the script's union (the ids, then both heads' ids, each once) rather than have it sent
+ * back.
+ */
+export function decodeCandidates(
+  reply: unknown,
+  ids: readonly MemoryId[],
+  kindCount: number,
+): MemoryCandidates {
+  if (!Array.isArray(reply) || reply.length < 4) unexpectedReply("rank memories");
+  const recent = leadersOf(reply[0], reply[1]);
+  const important = leadersOf(reply[2], reply[3]);
+  // The script's union, in its order.
+  const union = [...new Set([...ids, ...recent.ids, ...important.ids])];
+  const columns = reply.slice(4);
+  const [created, accessed, importance, ...ofKinds] = columns as unknown[][];
+  if (
+    columns.length !== (union.length === 0 ? 0 : 3 + kindCount) ||
+    !columns.every((c) => Array.isArray(c) && c.length === union.length)
+  ) unexpectedReply("rank memories");
+  const fields = union.flatMap((id, i): MemoryRankFields[] => {
+    if (created[i] === null || accessed[i] === null || importance[i] === null) return [];
+    if (kindCount > 0 && ofKinds.every((scores) => scores[i] === null)) return [];
+    return [{
+      id,
+      createdAt: fromGameMinutes(Number(created[i])),
+      accessedMinutes: Number(accessed[i]),
+      importance: Number(importance[i]),
+    }];
+  });
+  return { recent, important, fields };
+}
+
+/** A head (ZRANGE WITHSCORES, highest first) and the index's lowest entry as `IndexLeaders`. */
+function leadersOf(top: unknown, bottom: unknown): IndexLeaders {
+  const leaders = pairs(top, "rank memories");
+  const lowest = pairs(bottom, "rank memories");
+  return {
+    ids: leaders.map(([id]) => id as MemoryId),
+    scores: leaders.map(([, score]) => Number(score)),
+    lowest: lowest.length > 0 ? Number(lowest[0][1]) : null,
+  };
+}
