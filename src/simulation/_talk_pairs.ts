@@ -7,6 +7,7 @@ import { type Agent, agentIdempotencyScope, agentKey, loadAgent } from "../agent
 import { summaryKey } from "../cognition/agent_summary.ts";
 import { readConversationState, stateKey } from "../cognition/conversation_state.ts";
 import { tickConversationId } from "../cognition/conversation_id.ts";
+import { conversationKey } from "../cognition/conversation.ts";
 import { planKey } from "../cognition/plan_store.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
@@ -169,11 +170,15 @@ async function decideOnce(
 ): Promise<PairedReaction> {
   const scope = agentIdempotencyScope({ worldId: frame.world.id as WorldId, agentId: decider });
   const key = decisionKey(frame.tickId);
-  const stored = await deps.storage.idempotency.get<StoredDecision>(scope, key);
+  // The stored decision and what the conversation reads, together (one round trip). Reading
+  // ahead only fills the step's cache: what fails there is read again when needed.
+  const [stored] = await Promise.all([
+    deps.storage.idempotency.get<StoredDecision>(scope, key),
+    readAhead(deps, frame, decider, observed.observed!.agentId as AgentId).catch(() => {}),
+  ]);
   if (stored !== null) return fromStored(stored);
   let decided: PairedReaction;
   try {
-    await readAhead(deps, frame, [decider, observed.observed!.agentId as AgentId]);
     const agent = (await loadAgent(deps, { worldId: frame.world.id as WorldId, agentId: decider }))
       .value;
     decided = {
@@ -196,16 +201,23 @@ async function decideOnce(
  * Reads the documents the pair's conversation reads of both agents as it goes, all at once (one
  * round trip on the hosted backend): the step's unit of work keeps them for the conversation.
  */
-async function readAhead(deps: Deps, frame: TickFrame<World>, ids: AgentId[]): Promise<void> {
+async function readAhead(
+  deps: Deps,
+  frame: TickFrame<World>,
+  decider: AgentId,
+  other: AgentId,
+): Promise<void> {
   const { world } = frame;
   const date = frame.to.slice(0, 10);
-  const keys = ids.flatMap((agentId) => [
+  const keys = [decider, other].flatMap((agentId) => [
     agentKey({ worldId: world.id as WorldId, agentId }),
     stateKey(world, agentId),
     summaryKey({ worldId: world.id, id: agentId }),
     planKey(world.id, agentId, date),
     planKey(world.id, agentId, addDays(date, -1)),
   ]);
+  // The conversation of this tick, if an earlier attempt of the step started it.
+  keys.push(conversationKey(world.id, tickConversationId(frame.tickId, decider)));
   await Promise.all(keys.map((key) => deps.storage.documents.get(key)));
 }
 
