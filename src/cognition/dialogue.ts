@@ -271,7 +271,7 @@ async function talkLocked(
 
 /**
  * Writes each participant's memories (each fenced by its lease), all or nothing (issue 14): when
- * a write fails, the memories and vectors already written (the failed one's included) are
+ * a write fails, the memories and vectors the others wrote (the failed one's included) are
  * removed before the error goes up.
  */
 async function writeBoth(
@@ -280,22 +280,21 @@ async function writeBoth(
   prepared: readonly PreparedMemories[],
   fences: readonly Lease[],
 ): Promise<void> {
-  let started = 0;
-  try {
-    for (const [i, scope] of scopes.entries()) {
-      started = i + 1;
-      await writeMemories(deps, scope, prepared[i], { fence: fences[i] });
-    }
-  } catch (err) {
+  // Together: the hosted backend sends the writes' scripts in one request.
+  const written = await Promise.allSettled(
+    scopes.map((scope, i) => writeMemories(deps, scope, prepared[i], { fence: fences[i] })),
+  );
+  const failed = written.find((w) => w.status === "rejected");
+  if (failed) {
     await Promise.all(
-      scopes.slice(0, started).map(async (scope, i) => {
+      scopes.map(async (scope, i) => {
         const ids = prepared[i].records.map((r) => r.id);
         // Records first: a record is never visible without its vector.
         await deps.storage.memories.remove(scope, ids);
         await deps.storage.vectors.delete(scope, ids);
       }),
     );
-    throw err;
+    throw failed.reason;
   }
 }
 
