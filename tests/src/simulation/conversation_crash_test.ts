@@ -18,6 +18,10 @@ import {
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 import { makeTown, recordingModel } from "../world/_town_fixture.ts";
 import { HeldQueue } from "./_held_queue.ts";
+import { sanitizersFor } from "../../_helpers/backend_app.ts";
+import { startBackends } from "../../_helpers/backends.ts";
+
+const { backends, close } = await startBackends();
 
 /** Store methods that change something (all others read). */
 const WRITES = new Set([
@@ -176,98 +180,119 @@ async function assertFinishedOnce(deps: Deps, worldId: WorldId): Promise<Convers
   return talk;
 }
 
-Deno.test("a pair's step that dies anywhere while its conversation is stored: the retry leaves it stored once, remembered once", async (t) => {
-  for (let landed = 0;; landed++) {
-    const { model, calls } = recordingModel();
-    await using deps = await makeTestDeps({ model });
-    const queue = new HeldQueue();
-    const id = await makeTown(deps);
-    await tickWorld(deps, id, { tickId: "t0" }); // Eddy and John share a house
-    await startTick(deps, id, { tickId: "t1", queue });
+for (const backend of backends) {
+  Deno.test({
+    name:
+      `[${backend.name}] a pair's step that dies anywhere while its conversation is stored: the retry leaves it stored once, remembered once`,
+    ...sanitizersFor(backend),
+    fn: async (t) => {
+      for (let landed = 0;; landed++) {
+        const { model, calls } = recordingModel();
+        await using deps = await makeTestDeps({ model, storage: await backend.open() });
+        const queue = new HeldQueue();
+        const id = await makeTown(deps);
+        await tickWorld(deps, id, { tickId: "t0" }); // Eddy and John share a house
+        await startTick(deps, id, { tickId: "t1", queue });
 
-    // The first delivery of every message: the pair's dies `landed` writes into its talk.
-    let died = false;
-    for (const m of queue.take("step")) {
-      const dying = dyingDuringTheTalk(deps, landed);
-      await consumeTickMessage(dying.deps, m, queue).catch(() => queue.send([m]));
-      died ||= dying.died();
-    }
-    if (!died) break; // past the message's last write: every point was tried
-    const first = await deps.storage.documents.list<Conversation>("conversations", id);
-    const beforeRetry = calls.length;
-    await deliverAll(deps, queue);
-    await t.step(`died after ${landed} writes of the talk landed`, async () => {
-      const talk = await assertFinishedOnce(deps, id);
-      if (first.length === 1) {
-        assert.deepEqual(talk, first[0].value, "the first try's conversation");
-        const retried = calls.slice(beforeRetry).filter((c) =>
-          c.kind === "reaction" || c.kind === "dialogue_line"
-        );
-        assert.deepEqual(retried, [], "not decided or talked again");
+        // The first delivery of every message: the pair's dies `landed` writes into its talk.
+        let died = false;
+        for (const m of queue.take("step")) {
+          const dying = dyingDuringTheTalk(deps, landed);
+          await consumeTickMessage(dying.deps, m, queue).catch(() => queue.send([m]));
+          died ||= dying.died();
+        }
+        if (!died) break; // past the message's last write: every point was tried
+        const first = await deps.storage.documents.list<Conversation>("conversations", id);
+        const beforeRetry = calls.length;
+        await deliverAll(deps, queue);
+        await t.step(`died after ${landed} writes of the talk landed`, async () => {
+          const talk = await assertFinishedOnce(deps, id);
+          if (first.length === 1) {
+            assert.deepEqual(talk, first[0].value, "the first try's conversation");
+            const retried = calls.slice(beforeRetry).filter((c) =>
+              c.kind === "reaction" || c.kind === "dialogue_line"
+            );
+            assert.deepEqual(retried, [], "not decided or talked again");
+          }
+        });
       }
-    });
-  }
-});
-
-Deno.test("a pair's conversation that fails after its transcript is stored is not kept as the pair's decision: the retry finishes it", async () => {
-  await using deps = await makeTestDeps();
-  const queue = new HeldQueue();
-  const id = await makeTown(deps);
-  await tickWorld(deps, id, { tickId: "t0" });
-  await startTick(deps, id, { tickId: "t1", queue });
-  // The first try: the store refuses the participants' conversation states (an ordinary error;
-  // the transcript, memories and counters are stored, and so would be a decision).
-  const refusingStates = faulty(deps, (name, args) => {
-    const key = args[0] as { collection?: string };
-    if ((name === "create" || name === "replace") && key?.collection === "conversation_state") {
-      throw new StoreUnavailableError("Cannot reach Redis");
-    }
+    },
   });
-  await deliverAll((m) => m.attempt === 1 ? refusingStates : deps, queue);
-  await assertFinishedOnce(deps, id);
-});
 
-for (const tries of [2, 3]) {
-  Deno.test(
-    `a pair's conversation whose store fails after the transcript and whose model fails on the retry: ${
-      tries === 3 ? "finished by the third try" : "the decider's agent_error when tries run out"
-    }`,
-    async () => {
-      const local = new LocalEmbedder({ dimensions: 384 });
-      const embedder: Embedder = {
-        info: local.info,
-        embed: (texts, attribution) =>
-          downFor === attribution.agentId
-            ? Promise.reject(new ModelUnavailableError("model_unavailable", "Cannot embed"))
-            : local.embed(texts, attribution),
-      };
-      let downFor: string | undefined;
-      await using deps = await makeTestDeps({ embedder });
+  Deno.test({
+    name:
+      `[${backend.name}] a pair's conversation that fails after its transcript is stored is not kept as the pair's decision: the retry finishes it`,
+    ...sanitizersFor(backend),
+    fn: async () => {
+      await using deps = await makeTestDeps({ storage: await backend.open() });
       const queue = new HeldQueue();
       const id = await makeTown(deps);
       await tickWorld(deps, id, { tickId: "t0" });
-      await startTick(deps, id, { tickId: "t1", queue, maxAttempts: tries });
-      // The first try: every write after the transcript fails (the removal of what it wrote too).
-      // The second: the store works, the embedder does not, while the retry embeds the memories.
-      let stored = false;
-      const downAfterTranscript = faulty(deps, (name, args) => {
-        if (stored && WRITES.has(String(name))) throw new StoreUnavailableError("Redis is gone");
-        if (writesTheTalk(name, args)) return () => void (stored = true);
+      await startTick(deps, id, { tickId: "t1", queue });
+      // The first try: the store refuses the participants' conversation states (an ordinary error;
+      // the transcript, memories and counters are stored, and so would be a decision).
+      const refusingStates = faulty(deps, (name, args) => {
+        const key = args[0] as { collection?: string };
+        if ((name === "create" || name === "replace") && key?.collection === "conversation_state") {
+          throw new StoreUnavailableError("Cannot reach Redis");
+        }
       });
-      await deliverAll((m) => {
-        downFor = m.attempt === 2 ? "eddy" : undefined;
-        return m.attempt === 1 ? downAfterTranscript : deps;
-      }, queue);
-      if (tries === 3) {
-        await assertFinishedOnce(deps, id);
-        return;
-      }
-      const result = (await readTick(deps, id, "t1")).result!;
-      assert.deepEqual(result.steps.filter((s) => s.error).map((s) => s.agentId), ["eddy"]);
-      const errors = (await deps.storage.events.read(id, 0, 10_000)).filter((e) =>
-        e.tickId === "t1" && e.type === "agent_error"
-      );
-      assert.deepEqual(errors.map((e) => [e.agentId, e.code]), [["eddy", "model_unavailable"]]);
+      await deliverAll((m) => m.attempt === 1 ? refusingStates : deps, queue);
+      await assertFinishedOnce(deps, id);
     },
-  );
+  });
+
+  for (const tries of [2, 3]) {
+    Deno.test({
+      name:
+        `[${backend.name}] a pair's conversation whose store fails after the transcript and whose model fails on the retry: ${
+          tries === 3 ? "finished by the third try" : "the decider's agent_error when tries run out"
+        }`,
+      ...sanitizersFor(backend),
+      fn: async () => {
+        const local = new LocalEmbedder({ dimensions: 384 });
+        const embedder: Embedder = {
+          info: local.info,
+          embed: (texts, attribution) =>
+            downFor === attribution.agentId
+              ? Promise.reject(new ModelUnavailableError("model_unavailable", "Cannot embed"))
+              : local.embed(texts, attribution),
+        };
+        let downFor: string | undefined;
+        await using deps = await makeTestDeps({ embedder, storage: await backend.open() });
+        const queue = new HeldQueue();
+        const id = await makeTown(deps);
+        await tickWorld(deps, id, { tickId: "t0" });
+        await startTick(deps, id, { tickId: "t1", queue, maxAttempts: tries });
+        // The first try: every write after the transcript fails (the removal of what it wrote too).
+        // The second: the store works, the embedder does not, while the retry embeds the memories.
+        let stored = false;
+        const downAfterTranscript = faulty(deps, (name, args) => {
+          if (stored && WRITES.has(String(name))) throw new StoreUnavailableError("Redis is gone");
+          if (writesTheTalk(name, args)) return () => void (stored = true);
+        });
+        await deliverAll((m) => {
+          downFor = m.attempt === 2 ? "eddy" : undefined;
+          return m.attempt === 1 ? downAfterTranscript : deps;
+        }, queue);
+        if (tries === 3) {
+          await assertFinishedOnce(deps, id);
+          return;
+        }
+        const result = (await readTick(deps, id, "t1")).result!;
+        assert.deepEqual(result.steps.filter((s) => s.error).map((s) => s.agentId), ["eddy"]);
+        const errors = (await deps.storage.events.read(id, 0, 10_000)).filter((e) =>
+          e.tickId === "t1" && e.type === "agent_error"
+        );
+        assert.deepEqual(errors.map((e) => [e.agentId, e.code]), [["eddy", "model_unavailable"]]);
+      },
+    });
+  }
 }
+
+Deno.test({
+  name: "conversation crash tests: stop the hosted backend's servers",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: close,
+});
