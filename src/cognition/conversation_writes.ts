@@ -76,8 +76,9 @@ export async function storeConversation(
         // Records first: a record is never visible without its vector.
         await deps.storage.memories.remove(scope, ids);
         await deps.storage.vectors.delete(scope, ids);
-      }));
-      await deps.storage.documents.delete(key);
+      })).then(() => deps.storage.documents.delete(key)).catch(() => {
+        // The transcript stays: a retry with its id finishes the talk.
+      });
     }
     throw err;
   }
