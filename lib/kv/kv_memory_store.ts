@@ -32,6 +32,7 @@ import { ConflictError, SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
+  AppendOptions,
   IndexLeaders,
   ListMemoriesOptions,
   MemoryCandidates,
@@ -39,7 +40,10 @@ import type {
   MemoryPage,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
-import type { FencedWrite, Lease } from "../../src/ports/lock.ts";
+import type { Lease } from "../../src/ports/lock.ts";
+import { claimTaken } from "../../src/ports/unit_of_work_store.ts";
+import { type BlobHead, readBlob } from "./_kv_blob.ts";
+import * as idem from "./kv_idempotency_store.ts";
 import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import { CacheBudget } from "./_cache_budget.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
@@ -126,8 +130,11 @@ const byImportance = (e: Entry): SortKey => [e.record.importance, e.record.id];
  */
 const MEMORY_CACHE_BYTES = 1_200;
 
-/** Room the final atomic operation keeps for the head write and its check. */
-const HEAD_RESERVE = { mutations: 1, bytes: 200 };
+/** Most claims the final atomic operation of an append checks (KV allows 100 checks). */
+const CLAIMS_IN_COMMIT = 64;
+
+/** Room the final atomic operation keeps for the head write and its check, and for claims. */
+const HEAD_RESERVE = { mutations: 1 + CLAIMS_IN_COMMIT, bytes: 200 + CLAIMS_IN_COMMIT * 300 };
 
 function prefixOf(scope: AgentScope): Deno.KvKey {
   return ["mem", scope.worldId, scope.agentId];
@@ -247,9 +254,10 @@ export class KvMemoryStore implements MemoryStore {
   async append(
     scope: AgentScope,
     memories: readonly MemoryRecord[],
-    options: FencedWrite = {},
+    options: AppendOptions = {},
   ): Promise<void> {
     if (memories.length === 0) return;
+    const claims = options.claims ?? [];
     const ids = new Set<string>();
     for (const memory of memories) {
       if (memory.worldId !== scope.worldId || memory.agentId !== scope.agentId) {
@@ -285,7 +293,18 @@ export class KvMemoryStore implements MemoryStore {
         entries.push({ seq, row: -1, base, overlay: null, record: base });
       });
       const head = { seq: state.head.seq + memories.length, txn: state.head.txn + 1 };
-      await this.#commit(scope, state, writes, head, options.fence);
+      // KV checks at most 100 keys per atomic operation: many claims are stored ahead (a crash
+      // then leaves claims of ids never stored, which a retry with the same ids goes through).
+      const inFinal = claims.length <= CLAIMS_IN_COMMIT;
+      if (!inFinal) await this.#claimAhead(claims, options.fence);
+      await this.#commit(
+        scope,
+        state,
+        writes,
+        head,
+        options.fence,
+        inFinal && claims.length > 0 ? () => this.#claiming(claims) : undefined,
+      );
       for (const entry of entries) addEntry(state, entry);
     });
   }
@@ -357,13 +376,15 @@ export class KvMemoryStore implements MemoryStore {
     const state = await this.#state(scope);
     const index = kind === undefined ? state.created : state.kinds.get(kind);
     if (index === undefined) return { memories: [], next: null };
+    // The first entry created at or after `since` (ids are never empty, so "" sorts first).
+    const first = options.since === undefined ? 0 : index.lowerBound([options.since, ""]);
     let window: Entry[];
     if ((options.order ?? "desc") === "asc") {
-      const start = after === null ? 0 : index.upperBound(after);
+      const start = Math.max(first, after === null ? 0 : index.upperBound(after));
       window = index.slice(start, start + limit + 1);
     } else {
       const end = after === null ? index.size : index.lowerBound(after);
-      window = index.slice(Math.max(0, end - limit - 1), end).reverse();
+      window = index.slice(Math.max(first, end - limit - 1), Math.max(first, end)).reverse();
     }
     const page = window.slice(0, limit);
     return {
@@ -480,6 +501,48 @@ export class KvMemoryStore implements MemoryStore {
       }));
   }
 
+  /** Stores claims in atomic operations of their own (see `append`), fence checked first. */
+  async #claimAhead(
+    claims: NonNullable<AppendOptions["claims"]>,
+    fence: Lease | undefined,
+  ): Promise<void> {
+    if (fence) await leaseCheck(this.#kv, fence);
+    for (let i = 0; i < claims.length; i += CLAIMS_IN_COMMIT) {
+      const chunk = claims.slice(i, i + CLAIMS_IN_COMMIT);
+      for (;;) {
+        const op = this.#kv.atomic();
+        (await this.#claiming(chunk))(op);
+        if ((await op.commit()).ok) break;
+      }
+    }
+  }
+
+  /**
+   * What the final atomic operation of an append checks and writes for its claims: a key that
+   * holds nothing is set (checked still empty), one that holds the same value is checked
+   * unchanged. @throws {ConflictError} when a key holds another value.
+   */
+  async #claiming(
+    claims: NonNullable<AppendOptions["claims"]>,
+  ): Promise<(op: Deno.AtomicOperation) => void> {
+    const steps = await Promise.all(claims.map(async (claim) => {
+      const key = idem.headKey(claim.scope, claim.key);
+      const bytes = encodeJson(claim.value ?? null);
+      const entry = await this.#kv.get<BlobHead>(key);
+      if (entry.value === null) {
+        const write = { scope: claim.scope, key: claim.key, gen: 1, bytes, previous: null };
+        return (op: Deno.AtomicOperation) =>
+          void idem.addValueWrites(op.check({ key, versionstamp: null }), write);
+      }
+      const stored = await readBlob(this.#kv, idem.partPrefix(claim.scope, claim.key), entry.value);
+      if (stored === null || new TextDecoder().decode(stored) !== new TextDecoder().decode(bytes)) {
+        throw claimTaken(claim);
+      }
+      return (op: Deno.AtomicOperation) => void op.check(entry);
+    }));
+    return (op) => steps.forEach((step) => step(op));
+  }
+
   /** Writes new overlays for entries in one transaction, then applies them to the cache. */
   async #update(
     scope: AgentScope,
@@ -515,6 +578,7 @@ export class KvMemoryStore implements MemoryStore {
     writes: KvWrite[],
     head: Head,
     fence?: Lease,
+    final?: () => Promise<(op: Deno.AtomicOperation) => void>,
   ): Promise<void> {
     const headKey = [...prefixOf(scope), "head"];
     const batches = planBatches(writes, HEAD_RESERVE);
@@ -527,6 +591,7 @@ export class KvMemoryStore implements MemoryStore {
           batches[i],
           last ? head : null,
           fence,
+          last ? final : undefined,
         );
         if (!result.ok) throw changedElsewhere();
         if (last) {
@@ -552,15 +617,18 @@ export class KvMemoryStore implements MemoryStore {
     batch: KvWrite[],
     head: Head | null,
     fence: Lease | undefined,
+    final: (() => Promise<(op: Deno.AtomicOperation) => void>) | undefined,
   ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
     for (;;) {
       const fenceCheck = head !== null && fence ? await leaseCheck(this.#kv, fence) : null;
+      const finalOps = await final?.();
       const op = this.#kv.atomic().check({ key: headKey, versionstamp: state.headStamp });
       addWrites(op, batch);
       if (head !== null) op.set(headKey, head);
       if (fenceCheck !== null) op.check(fenceCheck);
+      finalOps?.(op);
       const result = await op.commit();
-      if (result.ok || fenceCheck === null) return result;
+      if (result.ok || (fenceCheck === null && finalOps === undefined)) return result;
       const current = await this.#kv.get(headKey);
       if (current.versionstamp !== state.headStamp) return result;
     }

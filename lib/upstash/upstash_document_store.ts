@@ -66,7 +66,10 @@ export class UpstashDocumentStore implements DocumentStore {
 
   get<T>(key: DocumentKey): Promise<Versioned<T> | null> {
     return redisCall("read a document", async () => {
-      const raw: unknown = await this.#redis.hget(this.#key(key.collection, key.scope), key.id);
+      // Batched: documents read together (e.g. every agent's conversation state) share a request.
+      const raw: unknown = await this.#reads.read((p) =>
+        p.hget(this.#key(key.collection, key.scope), key.id)
+      );
       return raw === null ? null : decodeDocument<T>(key.id, raw);
     });
   }

@@ -4,6 +4,7 @@ import {
   deleteKeys,
   type LuaScript,
   luaScript,
+  ReadBatcher,
   redisCall,
   type RedisClient,
   redisKey,
@@ -14,6 +15,8 @@ import {
 /** Configuration of {@linkcode UpstashIdempotencyStore}. */
 export interface UpstashIdempotencyStoreConfig {
   redis: RedisClient;
+  /** Shared with the other stores so reads started together go out together. */
+  reads?: ReadBatcher;
   /** Prepended to every key, so deployments can share a database. */
   keyPrefix: string;
 }
@@ -38,11 +41,13 @@ return {1, ARGV[1]}
  */
 export class UpstashIdempotencyStore implements IdempotencyStore {
   readonly #redis: RedisClient;
+  readonly #reads: ReadBatcher;
   readonly #prefix: string;
   readonly #claim: LuaScript;
 
   constructor(config: UpstashIdempotencyStoreConfig) {
     this.#redis = config.redis;
+    this.#reads = config.reads ?? new ReadBatcher(config.redis);
     this.#prefix = config.keyPrefix;
     this.#claim = luaScript(config.redis, CLAIM);
   }
@@ -60,7 +65,8 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
 
   get<T>(scope: string, key: string): Promise<T | null> {
     return redisCall("read an idempotency key", async () => {
-      const raw: unknown = await this.#redis.get(this.#key(scope, key));
+      // Batched: a perceive reads every observation's event id at once.
+      const raw: unknown = await this.#reads.read((p) => p.get(this.#key(scope, key)));
       return raw === null ? null : JSON.parse(String(raw)) as T;
     });
   }

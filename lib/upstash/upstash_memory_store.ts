@@ -9,7 +9,8 @@ import type {
   MemoryPage,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
-import type { FencedWrite } from "../../src/ports/lock.ts";
+import type { AppendOptions } from "../../src/ports/memory_store.ts";
+import { claimTaken } from "../../src/ports/unit_of_work_store.ts";
 import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import {
   type LuaScript,
@@ -22,6 +23,7 @@ import {
   unexpectedReply,
 } from "./_upstash_calls.ts";
 import { lockKey } from "./upstash_lock.ts";
+import { encode, idempotencyKey } from "./upstash_idempotency_store.ts";
 import { CANDIDATES, decodeCandidates } from "./_memory_candidates.ts";
 
 /** Configuration of {@linkcode UpstashMemoryStore}. */
@@ -40,20 +42,33 @@ const ZSET_COUNT = 3 + KINDS.length;
 // client's command. Every key a script touches is passed in KEYS (none is built inside Lua).
 
 // KEYS: created, accessed, importance, one created-set per kind (KINDS order), the fence's lock
-// key, then one record hash per memory. ARGV: the fence's token ("" for none), then per memory:
-// id, created score, accessed score, importance, kind number (1-based), field count, then
-// field/value pairs. Returns -1 (writing nothing) when the fence is not held; checks every id
-// and returns the position (1-based) of the first that exists, writing nothing; otherwise
+// key, one key per claim, the vector copies' hash when ARGV[3] is 1, then one record hash per
+// memory. ARGV: the fence's token ("" for none), claim count, copies flag, the claims' values,
+// the copies' id/value pairs when the flag is 1 (one per memory), then per memory: id, created
+// score, accessed score, importance, kind number (1-based), field count, then field/value
+// pairs. Returns -1 (writing nothing) when the fence is not held, "claimed:<i>" when claim i
+// holds another value, the position (1-based) of the first memory whose id exists; otherwise
 // writes all and returns 0.
 const APPEND = `
 local zsets = ${ZSET_COUNT}
 if ARGV[1] ~= '' and redis.call('GET', KEYS[zsets + 1]) ~= ARGV[1] then return -1 end
-local first = zsets + 2
+local nc = tonumber(ARGV[2])
+local copies = tonumber(ARGV[3])
+for c = 1, nc do
+  local held = redis.call('GET', KEYS[zsets + 1 + c])
+  if held and held ~= ARGV[3 + c] then return 'claimed:' .. c end
+end
+local first = zsets + 2 + nc + copies
 local n = #KEYS - first + 1
 for r = 1, n do
   if redis.call('EXISTS', KEYS[first + r - 1]) == 1 then return r end
 end
-local i = 2
+for c = 1, nc do redis.call('SET', KEYS[zsets + 1 + c], ARGV[3 + c]) end
+local i = 4 + nc
+if copies == 1 then
+  redis.call('HSET', KEYS[zsets + 2 + nc], unpack(ARGV, i, i + 2 * n - 1))
+  i = i + 2 * n
+end
 for r = 1, n do
   local id = ARGV[i]
   local fields = tonumber(ARGV[i + 5])
@@ -189,10 +204,16 @@ export class UpstashMemoryStore implements MemoryStore {
     await redisCall("remove memories", () => this.#redis.del(...this.#zsetKeys(scope)));
   }
 
+  /**
+   * One script. `copies` (the hosted vector index's half-precision copies of the memories'
+   * vectors, one per memory in order, see `UpstashVectorIndex.storeRemote`) are written with
+   * the records, so storing a memory with its vector costs one Redis request.
+   */
   async append(
     scope: AgentScope,
     memories: readonly MemoryRecord[],
-    options: FencedWrite = {},
+    options: AppendOptions = {},
+    copies?: { key: string; values: readonly string[] },
   ): Promise<void> {
     if (memories.length === 0) return;
     const seen = new Set<string>();
@@ -218,12 +239,21 @@ export class UpstashMemoryStore implements MemoryStore {
       }
     }
     const { fence } = options;
+    const claims = options.claims ?? [];
     const keys = [
       ...this.#zsetKeys(scope),
       lockKey(this.#prefix, fence?.key ?? "-"),
+      ...claims.map((c) => idempotencyKey(this.#prefix, c.scope, c.key)),
+      ...(copies ? [copies.key] : []),
       ...memories.map((m) => this.#recordKey(scope, m.id)),
     ];
-    const args: string[] = [fence?.token ?? ""];
+    const args: string[] = [
+      fence?.token ?? "",
+      String(claims.length),
+      copies ? "1" : "0",
+      ...claims.map((c) => encode(c.value)),
+      ...(copies ? memories.flatMap((m, i) => [m.id, copies.values[i]]) : []),
+    ];
     for (const memory of memories) {
       const fields = Object.entries(memory).filter(([, v]) => v !== undefined);
       args.push(
@@ -236,9 +266,10 @@ export class UpstashMemoryStore implements MemoryStore {
         ...fields.flatMap(([field, value]) => [field, JSON.stringify(value)]),
       );
     }
-    const existing = Number(
-      await redisCall("append memories", () => this.#append.exec(keys, args)),
-    );
+    const reply = await redisCall("append memories", () => this.#append.exec(keys, args));
+    const claimed = /^claimed:(\d+)$/.exec(String(reply));
+    if (claimed) throw claimTaken(claims[Number(claimed[1]) - 1]);
+    const existing = Number(reply);
     if (!Number.isInteger(existing)) unexpectedReply("append memories");
     if (existing < 0) throw new LeaseLostError(fence!.key);
     if (existing > 0) throw conflict(scope, memories[existing - 1].id);
@@ -307,24 +338,38 @@ export class UpstashMemoryStore implements MemoryStore {
       throw new SimulacraError("invalid_request", `Cannot list memories of kind "${kind}"`);
     }
     const cursor = options.cursor === undefined ? null : decodeCursor(options.cursor, order, kind);
+    const since = options.since === undefined ? null : gameMinutes(options.since);
+    if (since !== null && !Number.isFinite(since)) {
+      throw new SimulacraError("invalid_request", `Cannot list memories since "${options.since}"`);
+    }
     const key = kind === null
       ? this.#zsetKeys(scope)[0]
       : this.#zsetKeys(scope)[3 + KINDS.indexOf(kind)];
     const ids = await redisCall("list memories", async () => {
-      const reply: unknown = await this.#page.exec([key], [
-        order,
-        String(limit + 1),
-        cursor?.id ?? "",
-        cursor ? String(cursor.score) : "0",
-      ]);
+      // A first page is a plain ZRANGE, sent with other reads started at the same time (a
+      // perceive reads its recent observations with its event ids).
+      const reply: unknown = cursor !== null
+        ? await this.#page.exec([key], [order, String(limit + 1), cursor.id, String(cursor.score)])
+        : since === null
+        ? await this.#reads.read((p) => p.zrange(key, 0, limit, { rev: order === "desc" }))
+        : await this.#reads.read((p) =>
+          order === "desc"
+            ? p.zrange(key, "+inf", since, {
+              byScore: true,
+              rev: true,
+              offset: 0,
+              count: limit + 1,
+            })
+            : p.zrange(key, since, "+inf", { byScore: true, offset: 0, count: limit + 1 })
+        );
       return idList(reply, "list memories");
     });
     const pageIds = ids.slice(0, limit);
-    const records = (await this.getMany(scope, pageIds)).filter((r): r is MemoryRecord =>
-      r !== null
-    );
+    const read = (await this.getMany(scope, pageIds)).filter((r): r is MemoryRecord => r !== null);
+    // A later page of newest-first order reaches older memories: it ends at the first of them.
+    const records = since === null ? read : read.filter((r) => gameMinutes(r.createdAt) >= since);
     const last = records.at(-1);
-    const next = ids.length > limit && last
+    const next = ids.length > limit && last && records.length === read.length
       ? encodeCursor({ order, kind, id: last.id, score: gameMinutes(last.createdAt) })
       : null;
     return { memories: records, next };

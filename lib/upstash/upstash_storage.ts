@@ -1,17 +1,19 @@
 /** @module The hosted backend: every store on Upstash Redis (records, indexes, counters) and Upstash Vector (embeddings). */
 import { Redis } from "@upstash/redis";
 import { Index } from "@upstash/vector";
-import { ConfigError, StoreUnavailableError } from "../../src/errors.ts";
+import { ConfigError, SimulacraError, StoreUnavailableError } from "../../src/errors.ts";
+import type { AgentScope } from "../../src/ids.ts";
+import type { MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { DocumentStore } from "../../src/ports/document_store.ts";
 import type { EventLog } from "../../src/ports/event_log.ts";
 import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
 import type { Lock } from "../../src/ports/lock.ts";
-import type { MemoryStore } from "../../src/ports/memory_store.ts";
+import type { AppendOptions } from "../../src/ports/memory_store.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
 import type { AuditLog } from "../../src/ports/audit_log.ts";
 import type { RateLimiter } from "../../src/ports/rate_limiter.ts";
-import type { VectorIndex } from "../../src/ports/vector_index.ts";
+import type { VectorEntry } from "../../src/ports/vector_index.ts";
 import {
   ReadBatcher,
   redisCall,
@@ -122,8 +124,8 @@ interface UpstashStorageSettings {
 export class UpstashStorage implements Storage {
   readonly kind = "upstash";
   readonly documents: DocumentStore;
-  readonly memories: MemoryStore;
-  readonly vectors: VectorIndex;
+  readonly memories: UpstashMemoryStore;
+  readonly vectors: UpstashVectorIndex;
   readonly locks: Lock;
   readonly events: EventLog;
   readonly idempotency: IdempotencyStore;
@@ -143,11 +145,11 @@ export class UpstashStorage implements Storage {
     this.memories = new UpstashMemoryStore({ redis, keyPrefix, reads });
     this.locks = new UpstashLock({ redis, keyPrefix });
     this.events = new UpstashEventLog({ redis, keyPrefix });
-    this.idempotency = new UpstashIdempotencyStore({ redis, keyPrefix });
+    this.idempotency = new UpstashIdempotencyStore({ redis, keyPrefix, reads });
     this.usage = new UpstashUsageLedger({ redis, keyPrefix });
     this.rateLimits = new UpstashRateLimiter({ redis, keyPrefix });
     this.audit = new UpstashAuditLog({ redis, keyPrefix });
-    this.units = new UpstashUnitOfWorkStore({ redis, keyPrefix });
+    this.units = new UpstashUnitOfWorkStore({ redis, keyPrefix, reads });
     this.vectors = new UpstashVectorIndex({
       index,
       redis,
@@ -155,6 +157,29 @@ export class UpstashStorage implements Storage {
       keyPrefix,
       dimensions: settings.dimensions,
       similarity: settings.similarity,
+    });
+  }
+
+  /** One Vector request, then one Redis request: the copies are written with the records. */
+  async appendWithVectors(
+    scope: AgentScope,
+    memories: readonly MemoryRecord[],
+    vectors: readonly VectorEntry[],
+    options: AppendOptions = {},
+  ): Promise<void> {
+    if (memories.length === 0) return;
+    const byId = new Map(vectors.map((v) => [v.id as string, v]));
+    const ordered = memories.map((m) => byId.get(m.id));
+    if (ordered.some((v) => v === undefined) || vectors.length !== memories.length) {
+      throw new SimulacraError(
+        "invalid_request",
+        "Cannot append memories with vectors: pass exactly one vector per memory",
+      );
+    }
+    const copies = await this.vectors.storeRemote(scope, ordered as VectorEntry[]);
+    await this.memories.append(scope, memories, options, {
+      key: this.vectors.copyKey(scope),
+      values: copies,
     });
   }
 

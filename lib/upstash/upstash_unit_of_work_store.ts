@@ -1,6 +1,6 @@
 /**
  * @module The hosted UnitOfWorkStore: `begin` is one pipelined request (SET NX PX per lease,
- * HGET per document, GET of the claim), `commit` one script that checks the fences, the claim
+ * HGET per document, GET of the claim; shared with other begins and reads started together), `commit` one script that checks the fences, the claim
  * and the versions, writes the documents and the claim and releases the leases.
  */
 import { LeaseLostError } from "../../src/errors.ts";
@@ -16,6 +16,7 @@ import {
 import {
   type LuaScript,
   luaScript,
+  ReadBatcher,
   redisCall,
   type RedisClient,
   unexpectedReply,
@@ -27,6 +28,8 @@ import { lockKey } from "./upstash_lock.ts";
 /** Configuration of {@linkcode UpstashUnitOfWorkStore}. */
 export interface UpstashUnitOfWorkStoreConfig {
   redis: RedisClient;
+  /** Shared with the other stores so requests started together go out together. */
+  reads?: ReadBatcher;
   /** Prepended to every key, so deployments can share a database. */
   keyPrefix: string;
   /** Makes lease tokens, injectable for tests. @default crypto.randomUUID */
@@ -67,13 +70,13 @@ return 0
 
 /** Units of work on Upstash Redis. Throws `store_unavailable` when Upstash fails. */
 export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
-  readonly #redis: RedisClient;
+  readonly #reads: ReadBatcher;
   readonly #prefix: string;
   readonly #token: () => string;
   readonly #commit: LuaScript;
 
   constructor(config: UpstashUnitOfWorkStoreConfig) {
-    this.#redis = config.redis;
+    this.#reads = config.reads ?? new ReadBatcher(config.redis);
     this.#prefix = config.keyPrefix;
     this.#token = config.token ?? (() => crypto.randomUUID());
     this.#commit = luaScript(config.redis, COMMIT);
@@ -82,21 +85,27 @@ export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
   begin(request: BeginRequest): Promise<Begun> {
     const tokens = request.leases.map(() => this.#token());
     return redisCall("begin work", async () => {
-      const pipeline = this.#redis.pipeline();
-      request.leases.forEach((lease, i) =>
-        pipeline.set(lockKey(this.#prefix, lease.key), tokens[i], {
-          nx: true,
-          px: Math.max(1, Math.ceil(lease.ttlMs)),
-        })
-      );
-      for (const key of request.documents) {
-        pipeline.hget(documentHashKey(this.#prefix, key.collection, key.scope), key.id);
-      }
+      // Through the shared pipeline (not atomic, as a pipeline of its own would not be either):
+      // the units of work that begin together (a tick's steps) share one request.
       const { claim } = request;
-      if (claim) pipeline.get(idempotencyKey(this.#prefix, claim.scope, claim.key));
-      const replies: unknown[] = request.leases.length + request.documents.length === 0 && !claim
-        ? []
-        : await pipeline.exec();
+      const replies = await Promise.all([
+        ...request.leases.map((lease, i) =>
+          this.#reads.read((p) =>
+            p.set(lockKey(this.#prefix, lease.key), tokens[i], {
+              nx: true,
+              px: Math.max(1, Math.ceil(lease.ttlMs)),
+            })
+          )
+        ),
+        ...request.documents.map((key) =>
+          this.#reads.read((p) =>
+            p.hget(documentHashKey(this.#prefix, key.collection, key.scope), key.id)
+          )
+        ),
+        ...(claim
+          ? [this.#reads.read((p) => p.get(idempotencyKey(this.#prefix, claim.scope, claim.key)))]
+          : []),
+      ]);
       const n = request.leases.length;
       return {
         leases: request.leases.map((lease, i) =>

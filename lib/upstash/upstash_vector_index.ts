@@ -49,7 +49,7 @@ const MAX_TOP_K = 1000;
  *
  * Next to each agent's namespace, a Redis hash (`<prefix>:vq:<worldId>:<agentId>`) keeps every
  * vector in half precision (base64 of a Float16Array: 2 bytes per dimension), written with the
- * same upsert (after the Vector write) and removed with the same delete (before it). `cosines` answers from it with one HMGET, so a
+ * same upsert (after the Vector writes) and removed with the same delete (before it). `cosines` answers from it with one HMGET, so a
  * retrieval needs one Vector request (its `search`) even for candidates outside the query's top
  * 1,000. Vectors stored before the copy existed are fetched from Vector instead. Throws `store_unavailable` when
  * Upstash fails and `invalid_request` on a vector of the wrong dimension.
@@ -72,6 +72,25 @@ export class UpstashVectorIndex implements VectorIndex {
   }
 
   async upsert(scope: AgentScope, entries: readonly VectorEntry[]): Promise<void> {
+    const copies = await this.storeRemote(scope, entries);
+    for (let i = 0; i < entries.length; i += BATCH) {
+      const fields: Record<string, string> = {};
+      for (let j = i; j < Math.min(entries.length, i + BATCH); j++) {
+        fields[entries[j].id] = copies[j];
+      }
+      await redisCall("store embeddings", () => this.#redis.hset(this.copyKey(scope), fields));
+    }
+  }
+
+  /**
+   * The Vector half of `upsert`: stores the vectors in Upstash Vector and returns their
+   * half-precision copies (in order), which the caller must write to {@linkcode copyKey} after
+   * (`upsert` does; `UpstashStorage.appendWithVectors` writes them with the memories). Vector
+   * first, the copy after it (and the reverse on delete): a crash in between leaves a vector
+   * without a copy (read from Vector instead), never a copy that `ids` cannot list and the
+   * repair sweep would therefore never delete.
+   */
+  async storeRemote(scope: AgentScope, entries: readonly VectorEntry[]): Promise<string[]> {
     for (const entry of entries) this.#checkDimensions(entry.vector, `memory "${entry.id}"`);
     const namespace = this.#namespace(scope);
     for (let i = 0; i < entries.length; i += BATCH) {
@@ -80,14 +99,9 @@ export class UpstashVectorIndex implements VectorIndex {
         vector: Array.from(entry.vector),
         metadata: { worldId: scope.worldId, agentId: scope.agentId },
       }));
-      const copies: Record<string, string> = {};
-      for (const entry of batch) copies[entry.id] = encodeHalf(entry.vector);
-      // Vector first, the copy after it (and the reverse on delete): a crash in between leaves a
-      // vector without a copy (read from Vector instead), never a copy that `ids` cannot list
-      // and the repair sweep would therefore never delete.
       await vectorCall("store embeddings", () => namespace.upsert(batch));
-      await redisCall("store embeddings", () => this.#redis.hset(this.#copyKey(scope), copies));
     }
+    return entries.map((entry) => encodeHalf(entry.vector));
   }
 
   /**
@@ -105,7 +119,7 @@ export class UpstashVectorIndex implements VectorIndex {
     if (unique.length === 0) return out;
     const reply: unknown = await redisCall(
       "read embeddings",
-      () => this.#reads.read((p) => p.hmget(this.#copyKey(scope), ...unique)),
+      () => this.#reads.read((p) => p.hmget(this.copyKey(scope), ...unique)),
     );
     // With automatic deserialisation off the client answers HMGET as the raw value array.
     if (!Array.isArray(reply) || reply.length !== unique.length) unexpectedReply("read embeddings");
@@ -230,7 +244,7 @@ export class UpstashVectorIndex implements VectorIndex {
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
       // The copy first (see `upsert`).
-      await redisCall("delete embeddings", () => this.#redis.hdel(this.#copyKey(scope), ...batch));
+      await redisCall("delete embeddings", () => this.#redis.hdel(this.copyKey(scope), ...batch));
       await vectorCall(
         "delete embeddings",
         () => ifNamespaceExists(() => this.#namespace(scope).delete(batch), { deleted: 0 }),
@@ -240,14 +254,15 @@ export class UpstashVectorIndex implements VectorIndex {
 
   async clear(scope: AgentScope): Promise<void> {
     // The copies first (see `upsert`).
-    await redisCall("delete embeddings", () => this.#redis.del(this.#copyKey(scope)));
+    await redisCall("delete embeddings", () => this.#redis.del(this.copyKey(scope)));
     await vectorCall(
       "delete embeddings",
       () => ifNamespaceExists(() => this.#index.deleteNamespace(this.#name(scope)), "Success"),
     );
   }
 
-  #copyKey(scope: AgentScope): string {
+  /** The Redis hash of the scope's half-precision copies (see the class doc). */
+  copyKey(scope: AgentScope): string {
     return redisKey(this.#prefix, "vq", scope.worldId, scope.agentId);
   }
 

@@ -27,7 +27,8 @@ export const ConversationState = z.object({
 });
 export type ConversationState = z.infer<typeof ConversationState>;
 
-function stateKey(world: World, agentId: AgentId): DocumentKey {
+/** The document of an agent's conversation state. */
+export function stateKey(world: Pick<World, "id">, agentId: AgentId): DocumentKey {
   return { collection: "conversation_state", scope: world.id, id: agentId };
 }
 

@@ -102,13 +102,14 @@ export async function previousDayNotes(
   date: string,
 ): Promise<string[]> {
   const yesterday = addDays(date, -1);
-  const previous = await deps.storage.documents.get<DayPlan>(
-    planKey(world.id, agent.id, yesterday),
-  );
-  const reflections = await deps.storage.memories.list(
-    { worldId: world.id as WorldId, agentId: agent.id },
-    { kind: "reflection", limit: 10, order: "desc" },
-  );
+  // Read together: one round trip on the hosted backend.
+  const [previous, reflections] = await Promise.all([
+    deps.storage.documents.get<DayPlan>(planKey(world.id, agent.id, yesterday)),
+    deps.storage.memories.list(
+      { worldId: world.id as WorldId, agentId: agent.id },
+      { kind: "reflection", limit: 10, order: "desc" },
+    ),
+  ]);
   return [
     ...(previous?.value.items.map((item) => `${yesterday} ${itemLine(yesterday, item)}`) ?? []),
     ...reflections.memories.filter((m) => m.createdAt <= at).slice(0, 3).map((m) => m.description),

@@ -114,6 +114,7 @@ function storageParts(base: Storage): Storage {
     audit: base.audit,
     units: base.units,
     scanMemories: base.scanMemories?.bind(base),
+    appendWithVectors: base.appendWithVectors?.bind(base),
     ping: () => base.ping(),
     close: () => base.close(),
   };

@@ -3,7 +3,7 @@ import type { Agent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import { type AgentScope, MemoryId } from "../ids.ts";
 import { addUsage, type Usage } from "../model/usage.ts";
-import type { FencedWrite } from "../ports/lock.ts";
+import type { AppendOptions } from "../ports/memory_store.ts";
 import type { VectorEntry } from "../ports/vector_index.ts";
 import type { GameTime } from "../time/game_time.ts";
 import { scoreImportance } from "./importance.ts";
@@ -110,18 +110,24 @@ export async function prepareMemories(
 
 /**
  * Writes prepared memories: vectors first (invisible until their records exist, and idempotent),
- * then the records in one atomic append (fenced by `options.fence`, when given), then late
- * importance scores.
+ * then the records in one atomic append with `options.claims` (fenced by `options.fence`, when
+ * given), then late importance scores. On the hosted backend that is one Vector request and
+ * one Redis request (`Storage.appendWithVectors`).
  */
 export async function writeMemories(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
   prepared: Pick<PreparedMemories, "records" | "vectors" | "filled">,
-  options: FencedWrite = {},
+  options: AppendOptions = {},
 ): Promise<void> {
+  const { storage } = deps;
   if (prepared.records.length > 0) {
-    await deps.storage.vectors.upsert(scope, prepared.vectors);
-    await deps.storage.memories.append(scope, prepared.records, options);
+    if (storage.appendWithVectors) {
+      await storage.appendWithVectors(scope, prepared.records, prepared.vectors, options);
+    } else {
+      await storage.vectors.upsert(scope, prepared.vectors);
+      await storage.memories.append(scope, prepared.records, options);
+    }
   }
   await Promise.all(
     prepared.filled.map((f) => deps.storage.memories.setImportance(scope, f.id, f.importance)),

@@ -8,7 +8,7 @@ import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts
 import type { Lease } from "../ports/lock.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import { UsageCounts } from "../model/usage.ts";
-import { gameMinutes, GameTime } from "../time/game_time.ts";
+import { fromGameMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
 import { FUTURE_MARGIN_MINUTES, getWorld, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
 import { type NewMemory, type PreparedMemories, prepareMemories, writeMemories } from "./ingest.ts";
@@ -169,10 +169,16 @@ async function perceiveLocked(
   const results: (MemoryRecord | undefined)[] = new Array(obs.length);
   const outcomes: Outcome[] = new Array(obs.length).fill("created");
 
-  // 1. Known event ids return their memory (or reuse the id a crashed attempt claimed).
-  const claimed = await Promise.all(
-    obs.map((o) => o.eventId ? idempotency.get<string>(idemScope, `event:${o.eventId}`) : null),
-  );
+  // 1. Read what deciding needs together (one pipelined request on the hosted backend): the
+  //    event ids' claims, the recent observations (dedupe) and the memories scored late.
+  const [claimed, recent, pendingRecords] = await Promise.all([
+    Promise.all(
+      obs.map((o) => o.eventId ? idempotency.get<string>(idemScope, eventKey(o.eventId)) : null),
+    ),
+    recentObservations(deps, scope, obs, world.settings.retentionMinutes),
+    store.getMany(scope, agent.pendingImportance),
+  ]);
+  // Known event ids return their memory (or reuse the id an earlier attempt claimed).
   const claimedIds = [...new Set(claimed.filter((id): id is string => id !== null))];
   const claimedRecords = await store.getMany(scope, claimedIds.map((id) => MemoryId.parse(id)));
   const byId = new Map(claimedRecords.filter((r) => r !== null).map((r) => [r!.id as string, r!]));
@@ -196,7 +202,6 @@ async function perceiveLocked(
 
   // 2. Within the batch, a repeated event id or repeated text points at its first occurrence;
   //    against the stream, the same text within the retention window is not stored again.
-  const recent = await recentObservations(deps, scope, obs, world.settings.retentionMinutes);
   const firstOfEvent = new Map<string, number>();
   const firstOfText = new Map<string, number>();
   const sameAs = new Map<number, number>();
@@ -229,18 +234,21 @@ async function perceiveLocked(
     firstOfText.set(key, i);
   });
 
-  // 3. Claim an id for each new event before spending anything on it, so that a holder whose
-  //    lock expired mid-call and the holder that took over write the same id (and only one of
-  //    them can: the append is fenced). Then prepare the new memories (importance +
-  //    embeddings), including pending scores of earlier batches.
+  // 3. Give each new event an id, claimed for it with the memory's append (atomic with it, and
+  //    fenced by the agent's lease: a holder whose lock expired mid-call writes neither). Then
+  //    prepare the new memories (importance + embeddings), including pending scores of earlier
+  //    batches.
   const fresh = obs
     .map((o, i) => ({ o, i }))
     .filter(({ i }) => !results[i] && !sameAs.has(i));
-  await Promise.all(fresh.map(async ({ o, i }) => {
-    if (o.eventId === undefined || reuseId.has(i)) return;
-    const claim = await idempotency.claim(idemScope, `event:${o.eventId}`, deps.ids.next("m"));
-    reuseId.set(i, claim.value);
-  }));
+  for (const { o, i } of fresh) {
+    if (o.eventId !== undefined && !reuseId.has(i)) reuseId.set(i, deps.ids.next("m"));
+  }
+  const claims = fresh.flatMap(({ o, i }) =>
+    o.eventId === undefined
+      ? []
+      : [{ scope: idemScope, key: eventKey(o.eventId), value: reuseId.get(i) }]
+  );
   const newMemories: NewMemory[] = fresh.map(({ o, i }) => ({
     id: reuseId.get(i),
     description: o.text,
@@ -251,17 +259,18 @@ async function perceiveLocked(
     eventId: o.eventId,
     importance: o.importance,
   }));
-  const pending = (await store.getMany(scope, agent.pendingImportance)).filter((r) => r !== null);
-  const prepared = await prepareMemories(deps, agent, newMemories, pending as MemoryRecord[]);
+  const pending = pendingRecords.filter((r): r is MemoryRecord => r !== null);
+  const prepared = await prepareMemories(deps, agent, newMemories, pending);
   fresh.forEach(({ i }, j) => (results[i] = prepared.records[j]));
   for (const [i, first] of sameAs) {
     results[i] = results[first];
     if (outcomes[i] === "created") outcomes[i] = "existing";
   }
 
-  // 4. Write: vectors, records, late importance, then the agent's counters. The record append
-  //    and the counters are fenced by the agent's lease: a holder that lost it writes nothing.
-  await writeMemories(deps, scope, prepared, { fence });
+  // 4. Write: vectors, then records with their claims (one Vector and one Redis request on the
+  //    hosted backend), late importance, then the agent's counters. The record append and the
+  //    counters are fenced by the agent's lease: a holder that lost it writes nothing.
+  await writeMemories(deps, scope, prepared, { fence, claims });
   // Perceiving a location in an area the agent did not know adds that area (SPEC §6).
   const knownAreas = await knownAreasAfter(
     deps,
@@ -281,6 +290,11 @@ async function perceiveLocked(
   };
 }
 
+/** The idempotency key of an observation's event id (its value: the memory's id). */
+function eventKey(eventId: string): string {
+  return `event:${eventId}`;
+}
+
 function textKey(text: string): string {
   return text.trim().toLowerCase().replace(/\s+/g, " ");
 }
@@ -297,6 +311,7 @@ async function recentObservations(
     kind: "observation",
     limit: 200,
     order: "desc",
+    since: fromGameMinutes(earliest),
   });
   return page.memories.filter((m) => gameMinutes(m.createdAt) >= earliest);
 }

@@ -3,6 +3,18 @@ import type { AgentScope, MemoryId } from "../ids.ts";
 import type { MemoryKind, MemoryRecord } from "./memory_record.ts";
 import type { GameTime } from "../time/game_time.ts";
 import type { FencedWrite } from "./lock.ts";
+import type { ClaimKey } from "./unit_of_work_store.ts";
+
+/** Options for {@linkcode MemoryStore.append}. */
+export interface AppendOptions extends FencedWrite {
+  /**
+   * Idempotency keys (as `IdempotencyStore` keeps them) stored with the memories in the same
+   * atomic step, e.g. each observation's event id → its memory id, so a memory is never stored
+   * without its claim nor a claim taken for a memory never stored. A key may already hold the
+   * same value (left as it is); one holding another value makes the append write nothing.
+   */
+  claims?: readonly (ClaimKey & { value: unknown })[];
+}
 
 /** Options for {@linkcode MemoryStore.list}. */
 export interface ListMemoriesOptions {
@@ -14,6 +26,11 @@ export interface ListMemoriesOptions {
   cursor?: string;
   /** By creation game time (ties by id). @default "desc" (newest first) */
   order?: "asc" | "desc";
+  /**
+   * Only memories created at or after this game time (newest first, the last page ends at the
+   * first older one), e.g. the recent ones a perceive compares new observations with.
+   */
+  since?: GameTime;
 }
 
 /** One page of memories. `next` is null on the last page. */
@@ -64,14 +81,15 @@ export interface IndexLeaders {
  */
 export interface MemoryStore {
   /**
-   * Appends new memories to one agent, all or none. Each record's `worldId`/`agentId` must match
-   * the scope. Throws `conflict` (and writes nothing) when an id already exists in the scope, or
-   * when `options.fence` is given and no longer held (`LeaseLostError`).
+   * Appends new memories to one agent, all or none, with `options.claims`. Each record's
+   * `worldId`/`agentId` must match the scope. Throws `conflict` (and writes nothing) when an id
+   * already exists in the scope, when a claim's key holds another value, or when
+   * `options.fence` is given and no longer held (`LeaseLostError`).
    */
   append(
     scope: AgentScope,
     memories: readonly MemoryRecord[],
-    options?: FencedWrite,
+    options?: AppendOptions,
   ): Promise<void>;
 
   /** The memory with this id in the scope, or null. */

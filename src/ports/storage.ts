@@ -6,10 +6,10 @@ import type { DocumentStore } from "./document_store.ts";
 import type { EventLog } from "./event_log.ts";
 import type { IdempotencyStore } from "./idempotency_store.ts";
 import type { Lock } from "./lock.ts";
-import type { MemoryStore } from "./memory_store.ts";
+import type { AppendOptions, MemoryStore } from "./memory_store.ts";
 import type { RateLimiter } from "./rate_limiter.ts";
 import type { UsageLedger } from "./usage_ledger.ts";
-import type { VectorIndex } from "./vector_index.ts";
+import type { VectorEntry, VectorIndex } from "./vector_index.ts";
 import type { UnitOfWorkStore } from "./unit_of_work_store.ts";
 
 /** Options of {@linkcode Storage.scanMemories}. */
@@ -79,6 +79,18 @@ export interface Storage {
     options: ScanMemoriesOptions<T>,
   ): Promise<T>;
 
+  /**
+   * Optional, for backends that keep something of each vector beside the memories (the hosted
+   * one keeps a half-precision copy in Redis): `vectors.upsert(scope, vectors)` then
+   * `memories.append(scope, memories, options)`, in that order (a memory is never visible
+   * without its vector), in fewer round trips. Throws as those two do.
+   */
+  appendWithVectors?(
+    scope: AgentScope,
+    memories: readonly MemoryRecord[],
+    vectors: readonly VectorEntry[],
+    options?: AppendOptions,
+  ): Promise<void>;
   /** Checks the backend answers; throws `store_unavailable` otherwise. */
   ping(): Promise<void>;
   /** Releases connections and files. */

@@ -3,15 +3,19 @@
  * decision, made once by the first step of the pair; and the model wrapper that passes the
  * world's seed: what makes a tick replay the same at any concurrency.
  */
-import { type Agent, agentIdempotencyScope, loadAgent } from "../agents/agent.ts";
-import { readConversationState } from "../cognition/conversation_state.ts";
+import { type Agent, agentIdempotencyScope, agentKey, loadAgent } from "../agents/agent.ts";
+import { summaryKey } from "../cognition/agent_summary.ts";
+import { readConversationState, stateKey } from "../cognition/conversation_state.ts";
 import { tickConversationId } from "../cognition/conversation_id.ts";
+import { conversationKey } from "../cognition/conversation.ts";
+import { planKey } from "../cognition/plan_store.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import type { Deps } from "../deps.ts";
 import type { TickFrame } from "../engine/tick_engine.ts";
 import { TICK_RECORD_TTL_MS } from "../engine/tick_records.ts";
 import type { AgentId, WorldId } from "../ids.ts";
+import { addDays } from "../time/calendar.ts";
 import { gameMinutes } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
 import type { Sighting } from "./perception.ts";
@@ -67,23 +71,28 @@ export async function pairNewcomers(
   newcomers: ReadonlyMap<string, Sighting[]>,
 ): Promise<void> {
   const taken = new Set<string>();
-  const lately = new Map<string, boolean>();
-  const talked = async (id: AgentId) => {
-    let known = lately.get(id);
-    if (known === undefined) {
-      known = await talkedLately(deps, frame, id);
-      lately.set(id, known);
-    }
-    return known;
-  };
+  // Everyone who may be asked about, read at once (one round trip on the hosted backend).
+  const asked = new Set<AgentId>();
+  for (const agent of agents) {
+    const seenNow = newcomers.get(agent.id) ?? [];
+    if (views.get(agent.id)!.trigger !== undefined || seenNow.length === 0) continue;
+    asked.add(agent.id);
+    for (const sighting of seenNow) asked.add(sighting.observed!.agentId as AgentId);
+  }
+  const lately = new Map(
+    await Promise.all(
+      [...asked].map(async (id) => [id as string, await talkedLately(deps, frame, id)] as const),
+    ),
+  );
+  const talked = (id: string) => lately.get(id) ?? false;
   for (const agent of [...agents].sort((a, b) => byAgent(a.id, b.id))) {
     const view = views.get(agent.id)!;
     if (view.trigger !== undefined || taken.has(agent.id)) continue;
     const seenNow = newcomers.get(agent.id) ?? [];
-    if (seenNow.length === 0 || await talked(agent.id)) continue;
+    if (seenNow.length === 0 || talked(agent.id)) continue;
     for (const sighting of seenNow) {
       const other = sighting.observed!.agentId;
-      if (taken.has(other) || await talked(other)) continue;
+      if (taken.has(other) || talked(other)) continue;
       view.trigger = { observed: sighting };
       taken.add(agent.id);
       taken.add(other);
@@ -162,7 +171,12 @@ async function decideOnce(
 ): Promise<PairedReaction> {
   const scope = agentIdempotencyScope({ worldId: frame.world.id as WorldId, agentId: decider });
   const key = decisionKey(frame.tickId);
-  const stored = await deps.storage.idempotency.get<StoredDecision>(scope, key);
+  // The stored decision and what the conversation reads, together (one round trip). Reading
+  // ahead only fills the step's cache: what fails there is read again when needed.
+  const [stored] = await Promise.all([
+    deps.storage.idempotency.get<StoredDecision>(scope, key),
+    readAhead(deps, frame, decider, observed.observed!.agentId as AgentId).catch(() => {}),
+  ]);
   if (stored !== null) return { result: stored.result };
   let result: PairedReaction["result"];
   try {
@@ -180,6 +194,30 @@ async function decideOnce(
     ttlMs: TICK_RECORD_TTL_MS,
   });
   return { result: claim.created ? result : claim.value.result };
+}
+
+/**
+ * Reads the documents the pair's conversation reads of both agents as it goes, all at once (one
+ * round trip on the hosted backend): the step's unit of work keeps them for the conversation.
+ */
+async function readAhead(
+  deps: Deps,
+  frame: TickFrame<World>,
+  decider: AgentId,
+  other: AgentId,
+): Promise<void> {
+  const { world } = frame;
+  const date = frame.to.slice(0, 10);
+  const keys = [decider, other].flatMap((agentId) => [
+    agentKey({ worldId: world.id as WorldId, agentId }),
+    stateKey(world, agentId),
+    summaryKey({ worldId: world.id, id: agentId }),
+    planKey(world.id, agentId, date),
+    planKey(world.id, agentId, addDays(date, -1)),
+  ]);
+  // The conversation of this tick, if an earlier attempt of the step started it.
+  keys.push(conversationKey(world.id, tickConversationId(frame.tickId, decider)));
+  await Promise.all(keys.map((key) => deps.storage.documents.get(key)));
 }
 
 /**

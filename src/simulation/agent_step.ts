@@ -13,15 +13,16 @@
  * agent's own lock are taken, and the documents a step reads (the world, the agent, its plan of
  * the day, summary and last look, the environment) read, in one round trip; the cognition functions
  * take the agent's lock again at no cost; every document the step changes is written, and both
- * leases released, in one atomic commit at its end. A step in a pair neither holds its lock nor
- * reads its documents ahead: the pair's conversation takes both agents' locks.
+ * leases released, in one atomic commit at its end. A step in a pair cannot hold its lock from
+ * the start (the pair's conversation takes both agents' locks): once the pair's decision is
+ * made, the rest of the step runs as a unit of work of its own, in the same way.
  */
 import { z } from "zod";
 import { type Agent, agentKey, listAgents, loadAgent } from "../agents/agent.ts";
 import { agentBusy, agentLockKey } from "../agents/agent_lock.ts";
 import { summaryKey } from "../cognition/agent_summary.ts";
 import { planKey } from "../cognition/plan_store.ts";
-import type { WorkNeeds } from "../engine/unit_of_work.ts";
+import { withUnitOfWork, type WorkNeeds } from "../engine/unit_of_work.ts";
 import { currentAction } from "../cognition/planning.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
@@ -29,7 +30,6 @@ import { reflectIfDue } from "../cognition/reflection.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError } from "../errors.ts";
 import { AgentId, type AgentScope, type WorldId } from "../ids.ts";
-import { perceiveScored } from "../memory/perceive.ts";
 import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
 import {
@@ -41,10 +41,11 @@ import {
 } from "../engine/tick_engine.ts";
 import { environmentKey, resolvePath } from "../world/environment.ts";
 import { applyObjectStates } from "./object_states.ts";
-import { saveSeen, type Seen, seenKey } from "./perception.ts";
+import { seenKey } from "./perception.ts";
 import { type World, worldKey } from "../world/world.ts";
 import { worldTickClock } from "../world/clock.ts";
-import { AgentView, prepare, textKey, TickShared } from "./tick_prepare.ts";
+import { AgentView, prepare, TickShared } from "./tick_prepare.ts";
+import { clip, EVENT_LIST_MAX, perceiveNew, type StepLog } from "./_step_perceive.ts";
 import { byAgent, pairDecision, type PairedReaction, pairOf, withSeed } from "./_talk_pairs.ts";
 
 /** What one agent did in a tick. */
@@ -73,11 +74,6 @@ export interface AgentTickOptions {
   /** How long a step waits for its agent's lock (a conversation holds it). @default 120000 */
   lockWaitMs?: number;
 }
-
-/** Most observation texts listed in one `perceived` event. */
-const EVENT_LIST_MAX = 20;
-
-const EVENT_TEXT_MAX = 300;
 
 /**
  * The agent behaviour of a world tick, for {@linkcode runTick}. Model calls per tick: at most
@@ -138,12 +134,18 @@ function stepNeeds(
   lockWaitMs: number,
 ): WorkNeeds {
   const worldId = frame.world.id;
+  const common = [environmentKey(worldId), worldKey(worldId)];
+  // A paired step waits for the pair's conversation, which takes both agents' locks and writes
+  // both agents' documents: it takes its lock and reads its own documents after (`step`).
+  if (pairOf(shared.views, agent.id)) return { leases: [], documents: common };
+  const own = agentNeeds(frame, agent, lockWaitMs);
+  return { leases: own.leases, documents: [...own.documents, ...common] };
+}
+
+/** The agent's lock and its own documents. */
+function agentNeeds(frame: TickFrame<World>, agent: Agent, lockWaitMs: number): WorkNeeds {
+  const worldId = frame.world.id;
   const scope: AgentScope = { worldId: worldId as WorldId, agentId: agent.id };
-  if (pairOf(shared.views, agent.id)) {
-    // Its step waits for the pair's conversation, which takes both agents' locks and writes both
-    // agents' documents: it neither holds its lock nor reads its own documents ahead.
-    return { leases: [], documents: [worldKey(worldId), environmentKey(worldId)] };
-  }
   return {
     leases: [{
       key: agentLockKey(scope),
@@ -156,8 +158,6 @@ function stepNeeds(
       planKey(worldId, agent.id, frame.to.slice(0, 10)),
       summaryKey(agent),
       seenKey(worldId, agent.id),
-      environmentKey(worldId),
-      worldKey(worldId),
     ],
   };
 }
@@ -169,10 +169,8 @@ async function step(
   shared: TickShared,
   lockWaitMs: number,
 ): Promise<StepOutcome<AgentStepSummary>> {
-  const { world, to } = frame;
-  const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
+  const { to } = frame;
   const plans: PlanMade[] = [];
-  const view = shared.views.get(agent.id)!;
   const events: NewEvent[] = [];
   const usages: Usage[] = [];
   const summary: AgentStepSummary = {
@@ -184,145 +182,20 @@ async function step(
   let failed = false;
   try {
     // 0. The decision of the pair it is in (and the conversation), before either agent goes on.
-    const paired = await pairDecision(deps, frame, shared, agent.id);
-
-    // 1. Perceive what is new in its area (event ids make a repeated tick harmless).
-    const { sightings, next } = view.perception;
-    if (sightings.length > 0) {
-      const result = await perceiveScored(
+    // The conversation has released both agents' locks by then: the rest of a paired step is a
+    // unit of work of its own, as an unpaired step is (its lock taken and its documents read in
+    // one round trip, its writes in one commit); each step of the pair takes only its own lock.
+    const pair = pairDecision(deps, frame, shared, agent.id);
+    const paired = await pair;
+    const rest = (deps: Deps) =>
+      goOn(deps, frame, agent, shared, lockWaitMs, paired, { summary, events, usages, plans });
+    if (pair === undefined) await rest(deps);
+    else {
+      await withUnitOfWork(
         deps,
-        world,
-        agent.id,
-        sightings.map((s) => ({
-          text: s.text,
-          eventId: `${frame.tickId}:${s.subject}`,
-          at: to,
-          location: s.location,
-          importance: shared.scores.get(textKey(s.text)),
-        })),
-        { lockWaitMs },
+        agentNeeds(frame, agent, lockWaitMs),
+        (storage) => rest({ ...deps, storage }),
       );
-      usages.push(result.usage);
-      const created = sightings.filter((_, i) => result.outcomes[i] === "created");
-      summary.perceived = created.length;
-      if (created.length > 0) {
-        events.push({
-          type: "perceived",
-          at: to,
-          agentId: agent.id,
-          count: created.length,
-          observations: created.slice(0, EVENT_LIST_MAX).map((s) => clip(s.text)),
-        });
-      }
-    }
-    if (!sameSeen(next, view.seen)) {
-      await saveSeen(deps, { worldId: scope.worldId, agentId: agent.id }, {
-        seen: next,
-        version: view.seenVersion,
-      });
-    }
-
-    // The agent as perceiving left it (known areas, counters): what reacting and acting read.
-    const current = (await loadAgent(deps, scope)).value;
-
-    // 2. React to a newcomer or to objects someone changed; at most one conversation per agent.
-    const reaction = await react(deps, frame, current, view, paired);
-    if (reaction) {
-      usages.push(reaction.usage);
-      plans.push(...reaction.plans);
-      if (reaction.vetoed === undefined) summary.reacted = reaction.decision;
-      events.push({
-        type: "reaction",
-        at: to,
-        agentId: agent.id,
-        decision: reaction.decision,
-        reason: clip(reaction.reason),
-        reaction: reaction.reaction,
-        ...(reaction.vetoed ? { vetoed: reaction.vetoed } : {}),
-        ...(view.trigger && "observed" in view.trigger
-          ? { observed: view.trigger.observed.observed!.agentId }
-          : {}),
-      });
-      const talk = reaction.conversation;
-      if (talk) {
-        summary.conversationId = talk.id;
-        events.push({
-          type: "conversation",
-          at: talk.startedAt,
-          agentId: agent.id,
-          conversationId: talk.id,
-          participants: talk.participants,
-          topic: talk.topic === null ? null : clip(talk.topic),
-          lines: talk.lines.length,
-          endedBy: talk.endedBy,
-          endedAt: talk.endedAt,
-        });
-      }
-    }
-
-    // 3. Act and move along the plan (a new game day makes its plan here).
-    const acted = await currentAction(deps, world, current, to);
-    usages.push(acted.usage);
-    plans.push(...acted.plans);
-    const action = acted.action;
-    if (action) {
-      summary.location = action.location;
-      summary.action = action.description;
-      summary.emoji = action.emoji;
-      const moved = action.location !== agent.location;
-      if (moved || action.description !== agent.action) {
-        events.push({
-          type: "action",
-          at: to,
-          agentId: agent.id,
-          action: action.description,
-          emoji: action.emoji,
-          location: action.location,
-          start: action.start,
-          end: action.end,
-        });
-        if (shared.env && resolvePath(shared.env, action.location)?.object) {
-          shared.uses.push({
-            agentId: agent.id,
-            agentName: agent.name,
-            path: action.location,
-            action: action.description,
-          });
-        }
-      }
-      if (moved) {
-        events.push({
-          type: "moved",
-          at: to,
-          agentId: agent.id,
-          from: agent.location,
-          to: action.location,
-        });
-        if (agent.location !== null) {
-          shared.leaves.push({ agentId: agent.id, path: agent.location });
-        }
-      }
-    }
-
-    // 4. Reflect when the importance since the last reflection reached the threshold. Read
-    // again: a conversation this step added to the counter.
-    const latest = (await loadAgent(deps, scope)).value;
-    try {
-      const reflected = await reflectIfDue(deps, world, latest, to);
-      usages.push(reflected.usage);
-      if (reflected.reflections.length > 0) {
-        summary.reflected = reflected.reflections.length;
-        events.push({
-          type: "reflection",
-          at: to,
-          agentId: agent.id,
-          count: reflected.reflections.length,
-          insights: reflected.reflections.slice(0, EVENT_LIST_MAX).map((m) => clip(m.description)),
-        });
-      }
-    } catch (err) {
-      // Busy (e.g. in another agent's conversation): the reflection stays due for the next tick.
-      if (!(err instanceof ConflictError)) throw err;
     }
   } catch (err) {
     failed = true;
@@ -338,6 +211,127 @@ async function step(
     ...(p.reason ? { reason: clip(p.reason) } : {}),
   })));
   return { summary, events, usage: addUsage(...usages), failed };
+}
+
+/** A step after its pair's decision: perceive, react, act, reflect. */
+async function goOn(
+  deps: Deps,
+  frame: TickFrame<World>,
+  agent: Agent,
+  shared: TickShared,
+  lockWaitMs: number,
+  paired: PairedReaction | undefined,
+  log: StepLog,
+): Promise<void> {
+  const { summary, events, usages, plans } = log;
+  const { world, to } = frame;
+  const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
+  const view = shared.views.get(agent.id)!;
+  // 1. Perceive what is new in its area (event ids make a repeated tick harmless).
+  await perceiveNew(deps, frame, agent, shared, lockWaitMs, log);
+
+  // The agent as perceiving left it (known areas, counters): what reacting and acting read.
+  const current = (await loadAgent(deps, scope)).value;
+
+  // 2. React to a newcomer or to objects someone changed; at most one conversation per agent.
+  const reaction = await react(deps, frame, current, view, paired);
+  if (reaction) {
+    usages.push(reaction.usage);
+    plans.push(...reaction.plans);
+    if (reaction.vetoed === undefined) summary.reacted = reaction.decision;
+    events.push({
+      type: "reaction",
+      at: to,
+      agentId: agent.id,
+      decision: reaction.decision,
+      reason: clip(reaction.reason),
+      reaction: reaction.reaction,
+      ...(reaction.vetoed ? { vetoed: reaction.vetoed } : {}),
+      ...(view.trigger && "observed" in view.trigger
+        ? { observed: view.trigger.observed.observed!.agentId }
+        : {}),
+    });
+    const talk = reaction.conversation;
+    if (talk) {
+      summary.conversationId = talk.id;
+      events.push({
+        type: "conversation",
+        at: talk.startedAt,
+        agentId: agent.id,
+        conversationId: talk.id,
+        participants: talk.participants,
+        topic: talk.topic === null ? null : clip(talk.topic),
+        lines: talk.lines.length,
+        endedBy: talk.endedBy,
+        endedAt: talk.endedAt,
+      });
+    }
+  }
+
+  // 3. Act and move along the plan (a new game day makes its plan here).
+  const acted = await currentAction(deps, world, current, to);
+  usages.push(acted.usage);
+  plans.push(...acted.plans);
+  const action = acted.action;
+  if (action) {
+    summary.location = action.location;
+    summary.action = action.description;
+    summary.emoji = action.emoji;
+    const moved = action.location !== agent.location;
+    if (moved || action.description !== agent.action) {
+      events.push({
+        type: "action",
+        at: to,
+        agentId: agent.id,
+        action: action.description,
+        emoji: action.emoji,
+        location: action.location,
+        start: action.start,
+        end: action.end,
+      });
+      if (shared.env && resolvePath(shared.env, action.location)?.object) {
+        shared.uses.push({
+          agentId: agent.id,
+          agentName: agent.name,
+          path: action.location,
+          action: action.description,
+        });
+      }
+    }
+    if (moved) {
+      events.push({
+        type: "moved",
+        at: to,
+        agentId: agent.id,
+        from: agent.location,
+        to: action.location,
+      });
+      if (agent.location !== null) {
+        shared.leaves.push({ agentId: agent.id, path: agent.location });
+      }
+    }
+  }
+
+  // 4. Reflect when the importance since the last reflection reached the threshold. Read
+  // again: a conversation this step added to the counter.
+  const latest = (await loadAgent(deps, scope)).value;
+  try {
+    const reflected = await reflectIfDue(deps, world, latest, to);
+    usages.push(reflected.usage);
+    if (reflected.reflections.length > 0) {
+      summary.reflected = reflected.reflections.length;
+      events.push({
+        type: "reflection",
+        at: to,
+        agentId: agent.id,
+        count: reflected.reflections.length,
+        insights: reflected.reflections.slice(0, EVENT_LIST_MAX).map((m) => clip(m.description)),
+      });
+    }
+  } catch (err) {
+    // Busy (e.g. in another agent's conversation): the reflection stays due for the next tick.
+    if (!(err instanceof ConflictError)) throw err;
+  }
 }
 
 /**
@@ -363,15 +357,6 @@ async function react(
   return paired?.result ?? null;
 }
 
-function sameSeen(a: Seen, b: Seen): boolean {
-  const keys = Object.keys(a);
-  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
-}
-
 function agentError(frame: TickFrame<World>, agentId: string, err: unknown): NewEvent {
   return { type: "agent_error", at: frame.to, agentId, ...errorFields(err) };
-}
-
-function clip(text: string): string {
-  return text.length <= EVENT_TEXT_MAX ? text : `${text.slice(0, EVENT_TEXT_MAX - 1)}…`;
 }

@@ -6,6 +6,7 @@ import { eventLogContract } from "./event_log_contract.ts";
 import { idempotencyStoreContract } from "./idempotency_store_contract.ts";
 import { lockContract } from "./lock_contract.ts";
 import { memoryStoreContract } from "./memory_store_contract.ts";
+import { memorySinceContract, memoryWriteContract } from "./memory_write_contract.ts";
 import { removalContract } from "./removal_contract.ts";
 import { usageLedgerContract } from "./usage_ledger_contract.ts";
 import { rateLimiterContract } from "./rate_limiter_contract.ts";
@@ -43,6 +44,8 @@ export function storageContract(
   });
 
   memoryStoreContract(cases);
+  memoryWriteContract(cases);
+  memorySinceContract(cases);
   vectorIndexContract(cases);
   documentStoreContract(cases);
   lockContract(cases);
