@@ -60,30 +60,36 @@ function writesTheTalk(name: PropertyKey, args: unknown[]): boolean {
  * a function to run once the call landed (which may throw in turn). Leases always pass, so a
  * retry need not wait for them to expire.
  */
+type Method = (...args: unknown[]) => unknown;
+
 function faulty(
   deps: Deps,
   fault: (name: PropertyKey, args: unknown[]) => (() => void) | void,
 ): Deps {
+  const call =
+    (target: object, name: PropertyKey, method: Method) => async (...args: unknown[]) => {
+      const after = fault(name, args);
+      const out = await method.apply(target, args);
+      after?.();
+      return out;
+    };
   const wrap = <T extends object>(port: T): T =>
     new Proxy(port, {
       get(target, name) {
         const value = Reflect.get(target, name);
-        if (typeof value !== "function") return value;
-        return async (...args: unknown[]) => {
-          const after = fault(name, args);
-          const out = await value.apply(target, args);
-          after?.();
-          return out;
-        };
+        return typeof value === "function" ? call(target, name, value as Method) : value;
       },
     });
   const ports = new Map<PropertyKey, object>();
   const storage = new Proxy(deps.storage, {
     get(target, name) {
       const value = Reflect.get(target, name);
-      if (name === "locks" || typeof value !== "object" || value === null) {
+      if (name === "close" || name === "locks") {
         return typeof value === "function" ? value.bind(target) : value;
       }
+      // The store's own methods too (e.g. appendWithVectors, the hosted memory write).
+      if (typeof value === "function") return call(target, name, value as Method);
+      if (typeof value !== "object" || value === null) return value;
       if (!ports.has(name)) ports.set(name, wrap(value));
       return ports.get(name);
     },
