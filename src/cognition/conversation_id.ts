@@ -1,4 +1,7 @@
-/** @module The id of a tick's conversation: what lets a retried step find the one it held. */
+/**
+ * @module The id of a tick's conversation, and of each of its chat memories: what lets a retried
+ * step find the conversation it held and write each memory of it once.
+ */
 
 /**
  * The id of the conversation the pair of `deciderId` may hold in a tick: the same on every try
@@ -8,6 +11,15 @@
  */
 export function tickConversationId(tickId: string, deciderId: string): string {
   return `ct_${fnv1a64(tickId)}_${deciderId}`;
+}
+
+/**
+ * The id of the memory a participant keeps of line `line` of conversation `conversationId`: the
+ * same in each participant's stream (ids are unique per agent) and on every try, so a retry
+ * finds what an earlier try wrote. The conversation id is hashed to fit a memory id (at most 64).
+ */
+export function chatMemoryId(conversationId: string, line: number): string {
+  return `mc_${fnv1a64(conversationId)}_${String(line).padStart(3, "0")}`;
 }
 
 const FNV_OFFSET = 0xcbf29ce484222325n;

@@ -11,7 +11,7 @@ import type { FencedWrite, Lease } from "../ports/lock.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
-import { type Conversation, conversationKey } from "./conversation.ts";
+import type { Conversation } from "./conversation.ts";
 
 /**
  * Per agent: the conversation it is in or last had, until when, and when it last talked with
@@ -96,20 +96,4 @@ export async function saveBothStates(
   for (const [agentId, otherId] of [[a, b], [b, a]]) {
     await saveState(deps, world, { agentId, otherId, conversation, fence: fences.get(agentId) });
   }
-}
-
-/**
- * The conversation `id` when it is stored already, with both participants' states (re)written:
- * an earlier try held it and stopped between storing it and the states. Null when it is not.
- */
-export async function finishHeld(
-  deps: Pick<Deps, "storage">,
-  world: World,
-  id: string,
-  fences: ReadonlyMap<AgentId, Lease>,
-): Promise<Conversation | null> {
-  const stored = await deps.storage.documents.get<Conversation>(conversationKey(world.id, id));
-  if (stored === null) return null;
-  await saveBothStates(deps, world, stored.value, fences);
-  return stored.value;
 }

@@ -1,19 +1,12 @@
 /** @module Dialogue: two agents talk line by line from their memories of each other, and both remember it (SPEC §5). */
-import { type Agent, agentKey, agentNotFound, loadAgent } from "../agents/agent.ts";
+import { type Agent, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
-import { updateDocument } from "../ports/update_document.ts";
 import { SimulacraError } from "../errors.ts";
 import type { AgentId, AgentScope, WorldId } from "../ids.ts";
 import type { Lease } from "../ports/lock.ts";
-import {
-  type NewMemory,
-  type PreparedMemories,
-  prepareMemories,
-  writeMemories,
-} from "../memory/ingest.ts";
 import { recall } from "../memory/recall.ts";
-import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
+import { addUsage, type Usage } from "../model/usage.ts";
 import { buildDialogueLinePrompt } from "../prompts/dialogue_line.ts";
 import { addMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
 import { getWorld, type World } from "../world/world.ts";
@@ -21,12 +14,12 @@ import { agentSummary } from "./agent_summary.ts";
 import {
   type Conversation,
   type ConversationEnd,
-  conversationKey,
   type ConversationLine,
   type ConversationResult,
   type StartConversationInput,
 } from "./conversation.ts";
-import { finishHeld, readConversationState, saveBothStates } from "./conversation_state.ts";
+import { readConversationState } from "./conversation_state.ts";
+import { finishHeld, prepareChats, storeConversation } from "./conversation_writes.ts";
 import { checkCalendar } from "./plan.ts";
 import { replanFrom } from "./planning.ts";
 import type { PlanMade } from "./plan.ts";
@@ -42,7 +35,8 @@ export interface ConverseOptions {
   at: GameTime;
   /**
    * The id, for a caller whose try may be retried (a tick's pair): a conversation of this id
-   * stored already is finished (see `finishHeld`; both re-plan), not held again. @default new
+   * stored already is finished (the memories, counters and states an earlier try did not write
+   * are written, see `finishHeld`; both re-plan), not held again. @default new
    */
   id?: string;
 }
@@ -70,14 +64,15 @@ function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
  * after the last line.
  *
  * Both agents' locks are taken in id order, so two conversations never deadlock. Under them,
- * every line goes into both memory streams as a `chat` memory (heard lines with provenance
- * `told_by:<speaker name>`, own lines `self`; one importance call and one embedding call per
- * participant, each participant's memories written all at once), the transcript into the
- * "conversations" collection, and both conversation states are updated; each participant's
- * writes are fenced by its lock's lease, so a holder that lost a lock writes nothing of the
- * talk (`LeaseLostError`). After the locks are
- * released both participants re-plan from the end of the talk; a re-plan that fails is
- * reported in `replanFailed`, not thrown, because the conversation is already stored.
+ * the transcript goes into the "conversations" collection, then every line into both memory
+ * streams as a `chat` memory (heard lines with provenance `told_by:<speaker name>`, own lines
+ * `self`; one importance call and one embedding call per participant, made before anything is
+ * written; each participant's memories written all at once, with ids keyed by the conversation
+ * and line), and both conversation states are updated (`conversation_writes.ts`); each
+ * participant's writes are fenced by its lock's lease, so a holder that lost a lock writes
+ * nothing of the talk (`LeaseLostError`). After the locks are released both participants
+ * re-plan from the end of the talk; a re-plan that fails is reported in `replanFailed`, not
+ * thrown, because the conversation is already stored.
  *
  * Callers must not hold either agent's lock.
  * @throws `invalid_request` (same agent twice), `agent_not_found`, `conflict` (a participant
@@ -188,8 +183,8 @@ async function talkLocked(
     ),
   );
   const people: [Agent, Agent] = [docs[0].value, docs[1].value];
-  const held = options.id && await finishHeld(deps, world, options.id, fences);
-  if (held) return { conversation: held, people, usage: emptyUsage() };
+  const held = options.id && await finishHeld(deps, world, options.id, { people, fences });
+  if (held) return { ...held, people };
   const states = await Promise.all(people.map((p) => readConversationState(deps, world, p.id)));
   const start = [options.at, ...states.map((s) => s?.until ?? options.at)].reduce((x, y) =>
     gameMinutes(y) > gameMinutes(x) ? y : x
@@ -249,53 +244,12 @@ async function talkLocked(
     endedBy,
   };
 
-  // Prepare both participants' memories before writing either, so a failed embedding call
-  // leaves no half-remembered conversation.
-  const prepared = [
-    await prepareMemories(deps, people[0], chatMemories(people[0], people[1], lines)),
-    await prepareMemories(deps, people[1], chatMemories(people[1], people[0], lines)),
-  ];
-  const fenceOf = (p: Agent) => fences.get(p.id)!;
-  await writeBoth(deps, people.map((p) => scopeOf(world, p)), prepared, people.map(fenceOf));
-  for (const [i, p] of people.entries()) {
-    await bumpCounters(deps, scopeOf(world, p), prepared[i], fenceOf(p));
-    usages.push(prepared[i].usage);
-  }
-  // The transcript first: a try stopped after it is finished by a retry with the same id.
-  await deps.storage.documents.create(conversationKey(world.id, conversation.id), conversation, {
-    fence: fenceOf(people[0]),
-  });
-  await saveBothStates(deps, world, conversation, fences);
+  // Prepared before anything is written: a failed model call leaves no trace of the talk.
+  const talk = { conversation, people, fences };
+  const prepared = await prepareChats(deps, talk);
+  usages.push(...prepared.map((p) => p.usage));
+  await storeConversation(deps, world, talk, prepared);
   return { conversation, people, usage: addUsage(...usages) };
-}
-
-/**
- * Writes each participant's memories (each fenced by its lease), all or nothing (issue 14): when
- * a write fails, the memories and vectors the others wrote (the failed one's included) are
- * removed before the error goes up.
- */
-async function writeBoth(
-  deps: Pick<Deps, "storage">,
-  scopes: readonly AgentScope[],
-  prepared: readonly PreparedMemories[],
-  fences: readonly Lease[],
-): Promise<void> {
-  // Together: the hosted backend sends the writes' scripts in one request.
-  const written = await Promise.allSettled(
-    scopes.map((scope, i) => writeMemories(deps, scope, prepared[i], { fence: fences[i] })),
-  );
-  const failed = written.find((w) => w.status === "rejected");
-  if (failed) {
-    await Promise.all(
-      scopes.map(async (scope, i) => {
-        const ids = prepared[i].records.map((r) => r.id);
-        // Records first: a record is never visible without its vector.
-        await deps.storage.memories.remove(scope, ids);
-        await deps.storage.vectors.delete(scope, ids);
-      }),
-    );
-    throw failed.reason;
-  }
 }
 
 /**
@@ -345,51 +299,6 @@ function mergeRecalled(results: string[][]): string[] {
     for (const m of row) if (!out.includes(m) && out.length < MEMORIES_PER_LINE) out.push(m);
   }
   return out;
-}
-
-/** The lines as one agent remembers them: its own as `self`, the other's as told by them. */
-function chatMemories(self: Agent, other: Agent, lines: readonly ConversationLine[]): NewMemory[] {
-  const location = self.location ?? undefined;
-  return lines.map((l) =>
-    l.speaker === self.id
-      ? {
-        description: `${self.name} said to ${other.name}: "${l.text}"`,
-        kind: "chat",
-        provenance: "self",
-        at: l.at,
-        location,
-      }
-      : {
-        description: `${other.name} said to ${self.name}: "${l.text}"`,
-        kind: "chat",
-        provenance: `told_by:${other.name}`,
-        at: l.at,
-        location,
-      }
-  );
-}
-
-/** Adds the chat's importance to the reflection counter (and any pending scores). */
-async function bumpCounters(
-  deps: Pick<Deps, "storage">,
-  scope: AgentScope,
-  prepared: Pick<PreparedMemories, "addedImportance" | "stillPending">,
-  fence: Lease,
-): Promise<void> {
-  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (agent) => {
-    if (agent === null) throw agentNotFound(scope);
-    return {
-      ...agent,
-      importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
-      pendingImportance: [...agent.pendingImportance, ...prepared.stillPending],
-    };
-  }, {
-    attempts: 3,
-    create: false,
-    fence,
-    conflict:
-      `Cannot update the counters of agent "${scope.agentId}" after a conversation: it kept changing; the conversation is stored`,
-  });
 }
 
 function clip(text: string, max: number): string {

@@ -12,9 +12,8 @@ import { planKey } from "../cognition/plan_store.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import type { Deps } from "../deps.ts";
-import { errorFields, type TickFrame } from "../engine/tick_engine.ts";
+import type { TickFrame } from "../engine/tick_engine.ts";
 import { TICK_RECORD_TTL_MS } from "../engine/tick_records.ts";
-import { type ErrorCode, SimulacraError } from "../errors.ts";
 import type { AgentId, WorldId } from "../ids.ts";
 import { addDays } from "../time/calendar.ts";
 import { gameMinutes } from "../time/game_time.ts";
@@ -102,10 +101,9 @@ export async function pairNewcomers(
   }
 }
 
-/** A pair's decision as stored for its tick: the result, or the error the decider reports. */
+/** A pair's decision as stored for its tick (a failure is not stored: see `pairDecision`). */
 interface StoredDecision {
-  result?: PairedReaction["result"];
-  error?: { code: ErrorCode; message: string };
+  result: PairedReaction["result"];
 }
 
 /** A tick's pair decision is kept with the deciding agent's claims, so it goes with the agent. */
@@ -121,12 +119,15 @@ function decisionKey(tickId: string): string {
  * pair's own message, and in process before both steps, as before. A pair touches only its two
  * agents, so the outcome does not depend on how the steps of other agents interleave.
  *
- * Made once per tick: the outcome (a failure too) is stored under (deciding agent, tick id)
- * and a retried step reads it back instead of holding the conversation again. The record
- * expires with the tick's other working records ({@linkcode TICK_RECORD_TTL_MS}). A step
- * stopped between the conversation and that write decides again with the conversation id
- * derived from the tick and the decider, finds the conversation stored and finishes it
- * (both agents' states written): no second conversation.
+ * Made once per tick: the result is stored under (deciding agent, tick id) and a retried step
+ * reads it back instead of holding the conversation again. The record expires with the tick's
+ * other working records ({@linkcode TICK_RECORD_TTL_MS}). A failure is not stored: it fails the
+ * decider's step (the other's goes on), which is retried and reported as `agent_error` when its
+ * tries run out. A retry, like a step stopped between the conversation and that write, decides
+ * again with the conversation id derived from the tick and the decider: when a try stored the
+ * transcript, it finds it and finishes it (the memories, counters and states it lacks, both
+ * re-plan) instead of holding a second conversation, so a stored conversation is never left
+ * behind a stored failure.
  */
 export function pairDecision(
   deps: Deps,
@@ -176,25 +177,23 @@ async function decideOnce(
     deps.storage.idempotency.get<StoredDecision>(scope, key),
     readAhead(deps, frame, decider, observed.observed!.agentId as AgentId).catch(() => {}),
   ]);
-  if (stored !== null) return fromStored(stored);
-  let decided: PairedReaction;
+  if (stored !== null) return { result: stored.result };
+  let result: PairedReaction["result"];
   try {
     const agent = (await loadAgent(deps, { worldId: frame.world.id as WorldId, agentId: decider }))
       .value;
-    decided = {
-      result: await decideReaction(deps, { world: frame.world, agent, at: frame.to }, {
-        observations: [observed.text],
-        observed: observed.observed!,
-        conversationId: tickConversationId(frame.tickId, decider),
-      }),
-    };
+    result = await decideReaction(deps, { world: frame.world, agent, at: frame.to }, {
+      observations: [observed.text],
+      observed: observed.observed!,
+      conversationId: tickConversationId(frame.tickId, decider),
+    });
   } catch (error) {
-    decided = { error };
+    return { error };
   }
-  const claim = await deps.storage.idempotency.claim(scope, key, toStored(decided), {
+  const claim = await deps.storage.idempotency.claim(scope, key, { result }, {
     ttlMs: TICK_RECORD_TTL_MS,
   });
-  return claim.created ? decided : fromStored(claim.value);
+  return { result: claim.created ? result : claim.value.result };
 }
 
 /**
@@ -219,18 +218,6 @@ async function readAhead(
   // The conversation of this tick, if an earlier attempt of the step started it.
   keys.push(conversationKey(world.id, tickConversationId(frame.tickId, decider)));
   await Promise.all(keys.map((key) => deps.storage.documents.get(key)));
-}
-
-function toStored(decided: PairedReaction): StoredDecision {
-  if (decided.error === undefined) return { result: decided.result };
-  const { code, error } = errorFields(decided.error);
-  return { error: { code, message: error } };
-}
-
-function fromStored(stored: StoredDecision): PairedReaction {
-  return stored.error === undefined
-    ? { result: stored.result }
-    : { error: new SimulacraError(stored.error.code, stored.error.message) };
 }
 
 /**

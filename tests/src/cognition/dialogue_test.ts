@@ -256,7 +256,7 @@ Deno.test("converse() writes no memories for either participant when an embeddin
   assert.equal(await readConversationState(deps, world, eddy.id), null);
 });
 
-Deno.test("converse() leaves no memories or vectors for either participant when the second write fails", async () => {
+Deno.test("converse() leaves no transcript, memories or vectors for either participant when the second write fails", async () => {
   await using deps = await makeTestDeps();
   const { world, john, eddy } = await family(deps);
   const memories = deps.storage.memories;
@@ -274,6 +274,11 @@ Deno.test("converse() leaves no memories or vectors for either participant when 
     assert.deepEqual(vectors, records, `${agent.id}: a vector for each memory, no other`);
   }
   assert.equal(await readConversationState(deps, world, eddy.id), null);
+  assert.deepEqual(
+    await deps.storage.documents.list("conversations", world.id),
+    [],
+    "no transcript",
+  );
 });
 
 Deno.test("converse() call budget: a 4-line dialogue", async (t) => {

@@ -104,7 +104,7 @@ Deno.test("a queued tick where two agents meet: planning decides nothing, the pa
   assert.equal(talks.length, 1);
 });
 
-Deno.test("a pair's decision that fails is the deciding agent's agent_error, decided once over the message's tries", async () => {
+Deno.test("a pair's decision that fails is not kept: the decider's step is tried again, then reported as its agent_error", async () => {
   const { model: recording, calls } = recordingModel();
   const model: typeof recording = {
     info: recording.info,
@@ -124,7 +124,7 @@ Deno.test("a pair's decision that fails is the deciding agent's agent_error, dec
     for (const m of pending) await consumeTickMessage(deps, m, queue);
   }
   const reactions = calls.filter((c) => c.kind === "reaction");
-  assert.deepEqual(reactions.map((c) => c.agentId), ["eddy"], "not decided again on the retry");
+  assert.deepEqual(reactions.map((c) => c.agentId), ["eddy", "eddy"], "decided again on the retry");
   const result = (await readTick(deps, id, "t1")).result!;
   assert.deepEqual(result.steps.filter((s) => s.error).map((s) => s.agentId), ["eddy"]);
   const errors = (await deps.storage.events.read(id, 0, 10_000)).filter((e) =>
