@@ -151,6 +151,27 @@ return redis.call('ZRANGE', KEYS[1], start, start + count - 1)
 `;
 
 /**
+ * A first page since a game minute, records included: the ids by score (newest or oldest first,
+ * `limit + 1` of them to know whether a next page exists), then the first `limit` records whole.
+ * Read-only, so it rides the shared read pipeline: a perceive reads its recent observations in
+ * one command instead of a ZRANGE and a round trip of HGETALLs. Record keys are the prefix plus
+ * the id (ids need no encoding: letters, digits, '_' and '-').
+ */
+const SINCE = `
+local ids
+if ARGV[1] == 'desc' then
+  ids = redis.call('ZRANGE', KEYS[1], '+inf', ARGV[2], 'BYSCORE', 'REV', 'LIMIT', 0, ARGV[3] + 1)
+else
+  ids = redis.call('ZRANGE', KEYS[1], ARGV[2], '+inf', 'BYSCORE', 'LIMIT', 0, ARGV[3] + 1)
+end
+local records = {}
+for i = 1, math.min(#ids, tonumber(ARGV[3])) do
+  records[i] = redis.call('HGETALL', ARGV[4] .. ids[i])
+end
+return { ids, records }
+`;
+
+/**
  * Each memory is a hash (one field per record field, values JSON-encoded) so `touch` and
  * `setImportance` change one field without rewriting the record. Per agent, sorted sets keep
  * the `created`, `lastAccessed` and `importance` orders plus one created-set per kind; scores
@@ -167,6 +188,7 @@ export class UpstashMemoryStore implements MemoryStore {
   readonly #touch: LuaScript;
   readonly #setImportance: LuaScript;
   readonly #page: LuaScript;
+  readonly #since: LuaScript;
   readonly #remove: LuaScript;
   readonly #candidates: LuaScript;
 
@@ -178,6 +200,7 @@ export class UpstashMemoryStore implements MemoryStore {
     this.#touch = luaScript(config.redis, TOUCH);
     this.#setImportance = luaScript(config.redis, SET_IMPORTANCE);
     this.#page = luaScript(config.redis, PAGE);
+    this.#since = luaScript(config.redis, SINCE);
     this.#remove = luaScript(config.redis, REMOVE);
     this.#candidates = luaScript(config.redis, CANDIDATES);
   }
@@ -345,34 +368,41 @@ export class UpstashMemoryStore implements MemoryStore {
     const key = kind === null
       ? this.#zsetKeys(scope)[0]
       : this.#zsetKeys(scope)[3 + KINDS.indexOf(kind)];
+    if (cursor === null && since !== null) {
+      return this.#firstPageSince(scope, key, { order, kind, limit, since });
+    }
     const ids = await redisCall("list memories", async () => {
-      // A first page is a plain ZRANGE, sent with other reads started at the same time (a
-      // perceive reads its recent observations with its event ids).
+      // A first page is a plain ZRANGE, sent with other reads started at the same time.
       const reply: unknown = cursor !== null
         ? await this.#page.exec([key], [order, String(limit + 1), cursor.id, String(cursor.score)])
-        : since === null
-        ? await this.#reads.read((p) => p.zrange(key, 0, limit, { rev: order === "desc" }))
-        : await this.#reads.read((p) =>
-          order === "desc"
-            ? p.zrange(key, "+inf", since, {
-              byScore: true,
-              rev: true,
-              offset: 0,
-              count: limit + 1,
-            })
-            : p.zrange(key, since, "+inf", { byScore: true, offset: 0, count: limit + 1 })
-        );
+        : await this.#reads.read((p) => p.zrange(key, 0, limit, { rev: order === "desc" }));
       return idList(reply, "list memories");
     });
     const pageIds = ids.slice(0, limit);
     const read = (await this.getMany(scope, pageIds)).filter((r): r is MemoryRecord => r !== null);
-    // A later page of newest-first order reaches older memories: it ends at the first of them.
-    const records = since === null ? read : read.filter((r) => gameMinutes(r.createdAt) >= since);
-    const last = records.at(-1);
-    const next = ids.length > limit && last && records.length === read.length
-      ? encodeCursor({ order, kind, id: last.id, score: gameMinutes(last.createdAt) })
-      : null;
-    return { memories: records, next };
+    return pageOf(read, ids.length > limit, { order, kind, since });
+  }
+
+  /** {@linkcode list}'s first page of memories since a game minute, in one scripted read. */
+  async #firstPageSince(
+    scope: AgentScope,
+    key: string,
+    page: { order: "asc" | "desc"; kind: MemoryKind | null; limit: number; since: number },
+  ): Promise<MemoryPage> {
+    const { order, kind, limit, since } = page;
+    const reply = await redisCall("list memories", () =>
+      this.#reads.script(this.#since, [key], [
+        order,
+        String(since),
+        String(limit),
+        this.#recordKey(scope, ""),
+      ]));
+    if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[1])) {
+      unexpectedReply("list memories");
+    }
+    const ids = idList(reply[0], "list memories");
+    const read = reply[1].map((hash) => decodeRecord(hash)).filter((r) => r !== null);
+    return pageOf(read, ids.length > limit, { order, kind, since });
   }
 
   count(scope: AgentScope): Promise<number> {
@@ -486,6 +516,23 @@ function conflict(scope: AgentScope, id: string): ConflictError {
   return new ConflictError(
     `Cannot append memory "${id}": agent "${scope.agentId}" of world "${scope.worldId}" already has it`,
   );
+}
+
+/**
+ * A page of `read` records; `more` when the store holds more after them. A page of newest-first
+ * order since a minute ends at the first record older than it.
+ */
+function pageOf(
+  read: MemoryRecord[],
+  more: boolean,
+  { order, kind, since }: { order: "asc" | "desc"; kind: MemoryKind | null; since: number | null },
+): MemoryPage {
+  const records = since === null ? read : read.filter((r) => gameMinutes(r.createdAt) >= since);
+  const last = records.at(-1);
+  const next = more && last && records.length === read.length
+    ? encodeCursor({ order, kind, id: last.id, score: gameMinutes(last.createdAt) })
+    : null;
+  return { memories: records, next };
 }
 
 function idList(reply: unknown, action: string): MemoryId[] {

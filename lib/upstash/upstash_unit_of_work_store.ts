@@ -89,6 +89,9 @@ export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
     this.#commit = luaScript(config.redis, COMMIT);
   }
 
+  /** Reads go through the same pipeline, queued after the leases' SET NX. */
+  readonly readsFollowBegin = true;
+
   begin(request: BeginRequest): Promise<Begun> {
     const tokens = request.leases.map(() => this.#token());
     return redisCall("begin work", async () => {

@@ -37,7 +37,19 @@ export interface WorkNeeds {
    * `counter`, a key of its scope counting the claims (see `CommitRequest.claim`).
    */
   claim?: ClaimKey & KeepOptions & { counter?: string };
+  /**
+   * Reads the work will make, started with the leases (in their round trip when the store can
+   * order them after the leases, else once the leases are taken; again after a wait for a
+   * lease), so they are made under the leases; the work gets their promise.
+   */
+  reads?: (storage: Storage) => Promise<unknown>;
 }
+
+/**
+ * What a step run in a unit of work gets besides its own arguments: the unit's storage, and the
+ * promise of its `needs.reads`.
+ */
+export type WorkArgs = [storage?: Storage, reads?: Promise<unknown>];
 
 /** The work's view of its idempotency key (see {@linkcode WorkNeeds.claim}). */
 export interface WorkClaim {
@@ -61,10 +73,10 @@ export interface WorkClaim {
 export async function withUnitOfWork<T>(
   deps: Pick<Deps, "storage" | "sleep">,
   needs: WorkNeeds,
-  work: (storage: Storage, claim: WorkClaim) => Promise<T>,
+  work: (storage: Storage, claim: WorkClaim, reads?: Promise<unknown>) => Promise<T>,
 ): Promise<T> {
   const base = deps.storage;
-  const { leases, snapshot, claimed } = await begin(deps, needs);
+  const { leases, snapshot, claimed, reads } = await begin(deps, needs);
   const claiming: { value?: unknown; set?: true } = {};
   const claim = {
     stored: claimed,
@@ -89,7 +101,7 @@ export async function withUnitOfWork<T>(
   };
   let outcome: { value: T } | { error: unknown };
   try {
-    outcome = { value: await work(storage, claim) };
+    outcome = { value: await work(storage, claim, reads) };
   } catch (error) {
     outcome = { error };
   }
@@ -137,13 +149,12 @@ function storageParts(base: Storage): Storage {
  * Takes the leases and reads the documents in one round trip; a lease someone else holds is
  * then waited for, and the documents read again after the wait.
  */
-async function begin(
-  deps: Pick<Deps, "storage" | "sleep">,
-  needs: WorkNeeds,
-): Promise<{ leases: Lease[]; snapshot: (Versioned<unknown> | null)[]; claimed: unknown }> {
+async function begin(deps: Pick<Deps, "storage" | "sleep">, needs: WorkNeeds): Promise<Begun> {
   const units = deps.storage.units;
   const request = { leases: needs.leases, documents: needs.documents, claim: needs.claim };
-  const begun = await units.begin(request);
+  const beginning = units.begin(request);
+  let reads = units.readsFollowBegin ? startReads(deps.storage, needs) : undefined;
+  const begun = await beginning;
   const leases: Lease[] = [];
   try {
     for (const [i, lease] of begun.leases.entries()) {
@@ -154,10 +165,28 @@ async function begin(
     throw error;
   }
   if (begun.leases.every((lease) => lease !== null)) {
-    return { leases, snapshot: begun.documents, claimed: begun.claimed };
+    reads ??= startReads(deps.storage, needs);
+    return { leases, snapshot: begun.documents, claimed: begun.claimed, reads };
   }
-  const reread = await units.begin({ ...request, leases: [] });
-  return { leases, snapshot: reread.documents, claimed: reread.claimed };
+  // Read before a lease was ours: read again, under it.
+  const rereading = units.begin({ ...request, leases: [] });
+  reads = startReads(deps.storage, needs);
+  const reread = await rereading;
+  return { leases, snapshot: reread.documents, claimed: reread.claimed, reads };
+}
+
+interface Begun {
+  leases: Lease[];
+  snapshot: (Versioned<unknown> | null)[];
+  claimed: unknown;
+  reads?: Promise<unknown>;
+}
+
+/** Starts `needs.reads`; a failure is the work's to see, never an unhandled rejection. */
+function startReads(storage: Storage, needs: WorkNeeds): Promise<unknown> | undefined {
+  const reads = needs.reads?.(storage);
+  reads?.catch(() => {});
+  return reads;
 }
 
 /** The unit of work's locks: its own leases are re-entrant; other keys go to the store. */

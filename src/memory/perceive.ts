@@ -142,42 +142,79 @@ export async function perceiveScored(
   world: World,
   agentId: AgentId,
   observations: readonly ScoredObservation[],
-  options: { lockWaitMs?: number } = {},
+  options: { lockWaitMs?: number; read?: Promise<PerceiveReads> } = {},
 ): Promise<Omit<PerceiveResult, "reflections">> {
   const scope: AgentScope = { worldId: world.id as WorldId, agentId };
   return await withAgentLock(
     deps,
     scope,
-    (held) => perceiveLocked(deps, world, scope, { observations, fence: held.lease }),
+    (held) =>
+      perceiveLocked(deps, world, scope, { observations, fence: held.lease, read: options.read }),
     { waitMs: options.lockWaitMs },
   );
+}
+
+/** What perceiving reads before deciding, besides the agent: see {@linkcode readForPerceive}. */
+export interface PerceiveReads {
+  /** Per observation, the memory id its event id claimed (null: none or no event id). */
+  claimed: (string | null)[];
+  /** The observations stored within the retention window of the batch's times. */
+  recent: MemoryRecord[];
+}
+
+/**
+ * The reads of perceiving `observations` (times default to the world clock) that do not depend
+ * on the agent's document, started together (one pipelined request on the hosted backend). A
+ * caller that knows the observations before taking the agent's lock may start them with it and
+ * pass them to {@linkcode perceiveScored}: they must be made while the lock is held, since the
+ * lock's holder alone writes the agent's memories and claims.
+ */
+export async function readForPerceive(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  scope: AgentScope,
+  observations: readonly Observation[],
+): Promise<PerceiveReads> {
+  const obs = observations.map((o) => ({ ...o, at: o.at ?? world.clock.now }));
+  const idemScope = `${scope.worldId}/${scope.agentId}`;
+  const [claimed, recent] = await Promise.all([
+    Promise.all(
+      obs.map((o) =>
+        o.eventId ? deps.storage.idempotency.get<string>(idemScope, eventKey(o.eventId)) : null
+      ),
+    ),
+    recentObservations(deps, scope, obs, world.settings.retentionMinutes),
+  ]);
+  return { claimed, recent };
 }
 
 async function perceiveLocked(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   scope: AgentScope,
-  input: { observations: readonly ScoredObservation[]; fence: Lease },
+  input: {
+    observations: readonly ScoredObservation[];
+    fence: Lease;
+    read?: Promise<PerceiveReads>;
+  },
 ): Promise<Omit<PerceiveResult, "reflections">> {
-  const { memories: store, idempotency } = deps.storage;
+  const store = deps.storage.memories;
   const { fence } = input;
-  const agentDoc = await loadAgent(deps, scope);
+  // 1. Read what deciding needs together (one pipelined request on the hosted backend): the
+  //    agent, the event ids' claims and the recent observations (dedupe); then the memories
+  //    scored late, when there are any.
+  const [agentDoc, { claimed, recent }] = await Promise.all([
+    loadAgent(deps, scope),
+    input.read ?? readForPerceive(deps, world, scope, input.observations),
+  ]);
   const agent = agentDoc.value;
+  const pendingRecords = await store.getMany(scope, agent.pendingImportance);
   const idemScope = `${scope.worldId}/${scope.agentId}`;
   const obs = input.observations.map((o) => ({ ...o, at: o.at ?? world.clock.now }));
 
   const results: (MemoryRecord | undefined)[] = new Array(obs.length);
   const outcomes: Outcome[] = new Array(obs.length).fill("created");
 
-  // 1. Read what deciding needs together (one pipelined request on the hosted backend): the
-  //    event ids' claims, the recent observations (dedupe) and the memories scored late.
-  const [claimed, recent, pendingRecords] = await Promise.all([
-    Promise.all(
-      obs.map((o) => o.eventId ? idempotency.get<string>(idemScope, eventKey(o.eventId)) : null),
-    ),
-    recentObservations(deps, scope, obs, world.settings.retentionMinutes),
-    store.getMany(scope, agent.pendingImportance),
-  ]);
   // Known event ids return their memory (or reuse the id an earlier attempt claimed).
   const claimedIds = [...new Set(claimed.filter((id): id is string => id !== null))];
   const claimedRecords = await store.getMany(scope, claimedIds.map((id) => MemoryId.parse(id)));

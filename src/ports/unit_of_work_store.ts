@@ -88,6 +88,13 @@ export interface UnitOfWorkStore {
   begin(request: BeginRequest): Promise<Begun>;
 
   /**
+   * True when reads of the other stores started in the same turn as `begin`, after it, reach
+   * the backend after its leases are taken (in its pipelined request): they can then start with
+   * it and still be read under the leases. Otherwise they wait for `begin`.
+   */
+  readonly readsFollowBegin?: boolean;
+
+  /**
    * Writes every document and releases the leases, all or nothing: throws `LeaseLostError` when
    * a fence is not held, and `ConflictError` when a document's stored version is not its
    * `expectedVersion` (a create finds it existing) or the claim's key holds a value already,

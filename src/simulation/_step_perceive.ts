@@ -6,8 +6,14 @@ import type { Agent } from "../agents/agent.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import type { Deps } from "../deps.ts";
 import type { TickFrame } from "../engine/tick_engine.ts";
-import type { WorldId } from "../ids.ts";
-import { perceiveScored } from "../memory/perceive.ts";
+import type { AgentId, AgentScope, WorldId } from "../ids.ts";
+import {
+  type PerceiveReads,
+  perceiveScored,
+  readForPerceive,
+  type ScoredObservation,
+} from "../memory/perceive.ts";
+import type { Storage } from "../ports/storage.ts";
 import type { Usage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
 import type { World } from "../world/world.ts";
@@ -37,7 +43,7 @@ export async function perceiveNew(
   frame: TickFrame<World>,
   agent: Agent,
   shared: TickShared,
-  lockWaitMs: number,
+  options: { lockWaitMs: number; read?: Promise<unknown> },
   { summary, events, usages }: StepLog,
 ): Promise<void> {
   const { world, to } = frame;
@@ -48,14 +54,12 @@ export async function perceiveNew(
       deps,
       world,
       agent.id,
-      sightings.map((s) => ({
-        text: s.text,
-        eventId: `${frame.tickId}:${s.subject}`,
-        at: to,
-        location: s.location,
-        importance: shared.scores.get(textKey(s.text)),
-      })),
-      { lockWaitMs },
+      observationsOf(frame, agent.id, shared),
+      {
+        lockWaitMs: options.lockWaitMs,
+        // What `perceiveReads` started with the step's unit of work, for these observations.
+        read: options.read as Promise<PerceiveReads> | undefined,
+      },
     );
     usages.push(result.usage);
     const created = sightings.filter((_, i) => result.outcomes[i] === "created");
@@ -76,6 +80,36 @@ export async function perceiveNew(
       version: view.seenVersion,
     });
   }
+}
+
+/**
+ * The reads perceiving the agent's sightings makes (none without sightings), for its step's unit
+ * of work to start with the agent's lock: the step knows them from the tick's view.
+ */
+export function perceiveReads(
+  frame: TickFrame<World>,
+  agentId: string,
+  shared: TickShared,
+): ((storage: Storage) => Promise<PerceiveReads>) | undefined {
+  if (shared.views.get(agentId)!.perception.sightings.length === 0) return undefined;
+  const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agentId as AgentId };
+  const observations = observationsOf(frame, agentId, shared);
+  return (storage) => readForPerceive({ storage }, frame.world, scope, observations);
+}
+
+/** The agent's sightings as the observations it stores, scored by the tick. */
+function observationsOf(
+  frame: TickFrame<World>,
+  agentId: string,
+  shared: TickShared,
+): ScoredObservation[] {
+  return shared.views.get(agentId)!.perception.sightings.map((s) => ({
+    text: s.text,
+    eventId: `${frame.tickId}:${s.subject}`,
+    at: frame.to,
+    location: s.location,
+    importance: shared.scores.get(textKey(s.text)),
+  }));
 }
 
 /** `text` cut to the length an event keeps. */

@@ -45,7 +45,13 @@ import { seenKey } from "./perception.ts";
 import { type World, worldKey } from "../world/world.ts";
 import { worldTickClock } from "../world/clock.ts";
 import { AgentView, prepare, TickShared } from "./tick_prepare.ts";
-import { clip, EVENT_LIST_MAX, perceiveNew, type StepLog } from "./_step_perceive.ts";
+import {
+  clip,
+  EVENT_LIST_MAX,
+  perceiveNew,
+  perceiveReads,
+  type StepLog,
+} from "./_step_perceive.ts";
 import { byAgent, pairDecision, type PairedReaction, pairOf, withSeed } from "./_talk_pairs.ts";
 
 /** What one agent did in a tick. */
@@ -97,13 +103,13 @@ export function agentTickSystem(
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
     needs: (frame, agentId, shared) => stepNeeds(frame, agentId, shared, lockWaitMs),
-    step: (frame, agent, shared, storage) =>
+    step: (frame, agent, shared, storage, read) =>
       step(
         withSeed(storage ? { ...deps, storage } : deps, frame.world.settings.seed),
         frame,
         agent,
         shared,
-        lockWaitMs,
+        { lockWaitMs, read },
       ),
     failed: (frame, agent, error) => ({
       summary: {
@@ -140,12 +146,17 @@ function stepNeeds(
   // A paired step waits for the pair's conversation, which takes both agents' locks and writes
   // both agents' documents: it takes its lock and reads its own documents after (`step`).
   if (pairOf(shared.views, agentId)) return { leases: [], documents: common };
-  const own = agentNeeds(frame, agentId, lockWaitMs);
-  return { leases: own.leases, documents: [...own.documents, ...common] };
+  const own = agentNeeds(frame, agentId, shared, lockWaitMs);
+  return { ...own, documents: [...own.documents, ...common] };
 }
 
-/** The agent's lock and its own documents. */
-function agentNeeds(frame: TickFrame<World>, agentId: string, lockWaitMs: number): WorkNeeds {
+/** The agent's lock, its own documents, and the reads of its perceive. */
+function agentNeeds(
+  frame: TickFrame<World>,
+  agentId: string,
+  shared: TickShared,
+  lockWaitMs: number,
+): WorkNeeds {
   const worldId = frame.world.id;
   const scope: AgentScope = { worldId: worldId as WorldId, agentId: agentId as AgentId };
   return {
@@ -161,6 +172,7 @@ function agentNeeds(frame: TickFrame<World>, agentId: string, lockWaitMs: number
       summaryKey({ worldId: scope.worldId, id: scope.agentId }),
       seenKey(worldId, agentId),
     ],
+    reads: perceiveReads(frame, agentId, shared),
   };
 }
 
@@ -169,7 +181,7 @@ async function step(
   frame: TickFrame<World>,
   agent: Agent,
   shared: TickShared,
-  lockWaitMs: number,
+  perceiving: { lockWaitMs: number; read?: Promise<unknown> },
 ): Promise<StepOutcome<AgentStepSummary>> {
   const { to } = frame;
   const plans: PlanMade[] = [];
@@ -189,14 +201,14 @@ async function step(
     // one round trip, its writes in one commit); each step of the pair takes only its own lock.
     const pair = pairDecision(deps, frame, shared, agent.id);
     const paired = await pair;
-    const rest = (deps: Deps) =>
-      goOn(deps, frame, agent, shared, lockWaitMs, paired, { summary, events, usages, plans });
-    if (pair === undefined) await rest(deps);
+    const log = { summary, events, usages, plans };
+    if (pair === undefined) await goOn(deps, frame, agent, shared, perceiving, paired, log);
     else {
       await withUnitOfWork(
         deps,
-        agentNeeds(frame, agent.id, lockWaitMs),
-        (storage) => rest({ ...deps, storage }),
+        agentNeeds(frame, agent.id, shared, perceiving.lockWaitMs),
+        (storage, _claim, read) =>
+          goOn({ ...deps, storage }, frame, agent, shared, { ...perceiving, read }, paired, log),
       );
     }
   } catch (err) {
@@ -221,7 +233,7 @@ async function goOn(
   frame: TickFrame<World>,
   agent: Agent,
   shared: TickShared,
-  lockWaitMs: number,
+  perceiving: { lockWaitMs: number; read?: Promise<unknown> },
   paired: PairedReaction | undefined,
   log: StepLog,
 ): Promise<void> {
@@ -230,7 +242,7 @@ async function goOn(
   const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
   const view = shared.views.get(agent.id)!;
   // 1. Perceive what is new in its area (event ids make a repeated tick harmless).
-  await perceiveNew(deps, frame, agent, shared, lockWaitMs, log);
+  await perceiveNew(deps, frame, agent, shared, perceiving, log);
 
   // The agent as perceiving left it (known areas, counters): what reacting and acting read.
   const current = (await loadAgent(deps, scope)).value;
