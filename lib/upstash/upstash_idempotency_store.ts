@@ -36,7 +36,7 @@ return {1, ARGV[1]}
 
 /**
  * One string key per (scope, key) holding the value's JSON. `claim` is a script (atomic:
- * exactly one concurrent caller gets `created: true`); `put` is a plain SET. Throws
+ * exactly one concurrent caller gets `created: true`); `put` is a plain SET, pipelined. Throws
  * `store_unavailable` when Upstash fails.
  */
 export class UpstashIdempotencyStore implements IdempotencyStore {
@@ -74,7 +74,10 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
   put<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<void> {
     const px = ttlArgument(options);
     return redisCall("store an idempotency key", async () => {
-      await this.#redis.set(this.#key(scope, key), encode(value), px > 0 ? { px } : undefined);
+      // In the shared pipeline (its commands run in the order started): a tick's plan writes
+      // its marker in the request that reads its units.
+      const stored = this.#key(scope, key);
+      await this.#reads.read((p) => p.set(stored, encode(value), px > 0 ? { px } : undefined));
     });
   }
 

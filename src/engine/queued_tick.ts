@@ -148,10 +148,6 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
         `Cannot answer tick "${tickId}" of world "${worldId}": its first run stopped after the clock moved: send a new tick id`,
       );
     }
-    await deps.storage.idempotency.put<TickMarker<S>>(scope, tickId, {
-      status: "running",
-      from: world.clock.now,
-    });
     const minutes = options.minutes ?? world.clock.minutesPerTick;
     const frame: TickFrame<W> = {
       world,
@@ -161,7 +157,15 @@ export async function planQueuedTick<U, P, S, W extends Clocked>(
       minutes,
       concurrency,
     };
-    const units = await system.units(frame);
+    // The units are read with the marker's write (one round trip on a hosted store): a failed
+    // write fails the plan before anything else is written.
+    const [, units] = await Promise.all([
+      deps.storage.idempotency.put<TickMarker<S>>(scope, tickId, {
+        status: "running",
+        from: world.clock.now,
+      }),
+      system.units(frame),
+    ]);
     const prepared = await system.prepare(frame, units);
     const groups = system.groups(frame, units, prepared.shared)
       .map((g) => g.map((u) => system.unitKey(u)));
