@@ -1,0 +1,115 @@
+/**
+ * @module The example town ticked on the metered hosted backend: what its ticks cost in storage,
+ * in process or through a queue. Shared by the storage cost bench and the whole-day pin.
+ */
+import { abortableSleep } from "../../lib/abortable_sleep.ts";
+import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
+import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
+import { RandomIdSource } from "../../lib/random_id_source.ts";
+import type { Deps } from "../../src/deps.ts";
+import type { WorldId } from "../../src/ids.ts";
+import { consumeTickMessage, startTick, tickWorld } from "../../src/simulation/tick_world.ts";
+import { createWorldFromTemplate } from "../../src/templates/create_from_template.ts";
+import { CreateWorldInput } from "../../src/world/world.ts";
+import { HeldQueue } from "../src/simulation/_held_queue.ts";
+import type { MeteredUpstash, StorageCost } from "./storage_meter.ts";
+
+/** The smallville template's agents. */
+export const TOWN_AGENTS = 25;
+
+/** How to tick the town. */
+export interface TownTicks {
+  /** 10-minute ticks to run. */
+  ticks: number;
+  /** Game time of day of the first tick, `HH:MM`. */
+  start: string;
+  /** Through a queue (every message delivered once, closes included) instead of in process. */
+  queued: boolean;
+  /** Called after each tick with its cost and, when queued, what its plan and messages cost. */
+  onTick?: (tick: number, cost: StorageCost, detail: string) => void;
+}
+
+/** Creates the town on `meter`'s fresh storage, ticks it and returns the total cost. */
+export async function meterTownTicks(meter: MeteredUpstash, run: TownTicks): Promise<StorageCost> {
+  const deps: Deps = {
+    storage: await meter.open(),
+    model: new OfflineLanguageModel({}),
+    embedder: new LocalEmbedder({ dimensions: 384 }),
+    ids: new RandomIdSource(),
+    sleep: abortableSleep,
+  };
+  try {
+    const world = await createWorldFromTemplate(
+      deps,
+      CreateWorldInput.parse({
+        name: "Smallville",
+        template: "smallville",
+        startTime: `2023-02-13T${run.start}:00`,
+      }),
+    );
+    const id = world.id as WorldId;
+    const total = emptyCost();
+    for (let t = 0; t < run.ticks; t++) {
+      let detail = "";
+      const { cost } = await meter.measure(async () => {
+        if (run.queued) detail = await tickThroughQueue(deps, id, meter, run.onTick !== undefined);
+        else await tickWorld(deps, id, { minutes: 10 });
+      });
+      addCost(total, cost);
+      run.onTick?.(t, cost, detail);
+    }
+    return total;
+  } finally {
+    await deps.storage.close();
+  }
+}
+
+function emptyCost(): StorageCost {
+  return {
+    redisRequests: 0,
+    redisCommands: 0,
+    byCommand: {},
+    vectorRequests: 0,
+    byVectorEndpoint: {},
+  };
+}
+
+function addCost(total: StorageCost, cost: StorageCost): void {
+  total.redisRequests += cost.redisRequests;
+  total.redisCommands += cost.redisCommands;
+  total.vectorRequests += cost.vectorRequests;
+  for (const [k, v] of Object.entries(cost.byCommand)) {
+    total.byCommand[k] = (total.byCommand[k] ?? 0) + v;
+  }
+  for (const [k, v] of Object.entries(cost.byVectorEndpoint)) {
+    total.byVectorEndpoint[k] = (total.byVectorEndpoint[k] ?? 0) + v;
+  }
+}
+
+/**
+ * A tick started on a queue, then each message sent delivered once until none is left. With
+ * `detail`, returns the Redis requests of the plan, of the step messages (the last one closes
+ * the tick) and of the close checks.
+ */
+async function tickThroughQueue(
+  deps: Deps,
+  id: WorldId,
+  meter: MeteredUpstash,
+  detail: boolean,
+): Promise<string> {
+  const queue = new HeldQueue();
+  const measure = async (work: () => Promise<unknown>) =>
+    detail ? (await meter.measure(work)).cost.redisRequests : (await work(), 0);
+  const plan = await measure(() => startTick(deps, id, { minutes: 10, queue }));
+  const spent: Record<string, number[]> = { step: [], close: [] };
+  for (let sent = queue.sent; sent.length > 0; sent = queue.sent) {
+    queue.sent = [];
+    for (const { message } of sent) {
+      spent[message.kind].push(await measure(() => consumeTickMessage(deps, message, queue)));
+    }
+  }
+  const sum = (n: number[]) => n.reduce((a, b) => a + b, 0);
+  return `plan ${plan}, ${spent.step.length} step messages ${sum(spent.step)} (${
+    spent.step.join(" ")
+  }), close checks ${sum(spent.close)}`;
+}
