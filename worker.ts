@@ -87,31 +87,35 @@ async function scheduledHandler(
 }
 
 /**
- * Consumes tick messages (one per invocation as configured). A message whose handling throws
- * (the store is down) is retried by the platform after a pause; failing steps are retried and
- * reported by the engine itself, so they do not throw here.
+ * Consumes a batch of tick messages (`max_batch_size` in wrangler.toml), all at once: their
+ * steps share the isolate's services, so reads and commits that start together share one
+ * storage request. A message whose handling throws (the store is down) is retried by the
+ * platform after a pause; failing steps are retried and reported by the engine itself, so they
+ * do not throw here.
  */
 async function queueHandler(batch: MessageBatch, env: WorkerEnv): Promise<void> {
   const { deps } = await start(env);
+  await Promise.all(batch.messages.map((message) => consumeOne(deps, message)));
+}
+
+async function consumeOne(deps: Deps, message: QueueMessage): Promise<void> {
   const queue = deps.queue;
-  for (const message of batch.messages) {
-    const parsed = TickMessageSchema.safeParse(message.body);
-    if (!parsed.success || !queue) {
-      message.ack(); // not ours, or no producer to continue with: nothing to retry
-      continue;
-    }
-    try {
-      await consumeTickMessage(deps, parsed.data, queue);
-      message.ack();
-    } catch (err) {
-      logger.log("warn", "tick message failed; it will be redelivered", {
-        kind: parsed.data.kind,
-        worldId: parsed.data.worldId,
-        tickId: parsed.data.tickId,
-        error: err,
-      });
-      message.retry({ delaySeconds: Math.min(60, 2 ** message.attempts) });
-    }
+  const parsed = TickMessageSchema.safeParse(message.body);
+  if (!parsed.success || !queue) {
+    message.ack(); // not ours, or no producer to continue with: nothing to retry
+    return;
+  }
+  try {
+    await consumeTickMessage(deps, parsed.data, queue);
+    message.ack();
+  } catch (err) {
+    logger.log("warn", "tick message failed; it will be redelivered", {
+      kind: parsed.data.kind,
+      worldId: parsed.data.worldId,
+      tickId: parsed.data.tickId,
+      error: err,
+    });
+    message.retry({ delaySeconds: Math.min(60, 2 ** message.attempts) });
   }
 }
 

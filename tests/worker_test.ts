@@ -241,7 +241,7 @@ Deno.test({
     withWorker({
       // As wrangler.toml declares them.
       queueProducers: { TICK_QUEUE: { queueName: "simulacra-ticks" } },
-      queueConsumers: { "simulacra-ticks": { maxBatchSize: 1, maxBatchTimeout: 0 } },
+      queueConsumers: { "simulacra-ticks": { maxBatchSize: 10, maxBatchTimeout: 0 } },
     }, async ({ mf, gatewayUrl }) => {
       const admin = { authorization: `Bearer ${ADMIN_KEY}`, "content-type": "application/json" };
       const send = async (method: string, path: string, body?: unknown) => {

@@ -23,8 +23,15 @@ export interface TownTicks {
   ticks: number;
   /** Game time of day of the first tick, `HH:MM`. */
   start: string;
-  /** Through a queue (every message delivered once, closes included) instead of in process. */
-  queued: boolean;
+  /**
+   * Through a queue (every message delivered once, closes included) instead of in process:
+   * `one-by-one` as Workers consume it with `max_batch_size = 1` (one message per invocation),
+   * `at-once` as a Deno KV queue's listener does (the messages sent together handled
+   * concurrently in one process) or, with `batch`, as Workers handle batches of that size.
+   */
+  queued?: "one-by-one" | "at-once";
+  /** With `at-once`: at most this many messages handled together. @default all sent together */
+  batch?: number;
   /** Called after each tick with its cost and, when queued, what its plan and messages cost. */
   onTick?: (tick: number, cost: StorageCost, detail: string) => void;
 }
@@ -52,8 +59,12 @@ export async function meterTownTicks(meter: MeteredUpstash, run: TownTicks): Pro
     for (let t = 0; t < run.ticks; t++) {
       let detail = "";
       const { cost } = await meter.measure(async () => {
-        if (run.queued) detail = await tickThroughQueue(deps, id, meter, run.onTick !== undefined);
-        else await tickWorld(deps, id, { minutes: 10 });
+        if (run.queued) {
+          detail = await tickThroughQueue(deps, id, meter, {
+            detail: run.onTick !== undefined,
+            atOnce: run.queued === "at-once" ? run.batch ?? Infinity : 1,
+          });
+        } else await tickWorld(deps, id, { minutes: 10 });
       });
       addCost(total, cost);
       run.onTick?.(t, cost, detail);
@@ -87,27 +98,37 @@ function addCost(total: StorageCost, cost: StorageCost): void {
 }
 
 /**
- * A tick started on a queue, then each message sent delivered once until none is left. With
- * `detail`, returns the Redis requests of the plan, of the step messages (the last one closes
- * the tick) and of the close checks.
+ * A tick started on a queue, then each message sent delivered once until none is left (the
+ * messages sent together one by one, or all at once). With `detail` (one by one only), returns
+ * the Redis requests of the plan, of the step messages (the last one closes the tick) and of the
+ * close checks.
  */
 async function tickThroughQueue(
   deps: Deps,
   id: WorldId,
   meter: MeteredUpstash,
-  detail: boolean,
+  options: { detail: boolean; atOnce: number },
 ): Promise<string> {
   const queue = new HeldQueue();
+  const detail = options.detail && options.atOnce === 1;
   const measure = async (work: () => Promise<unknown>) =>
     detail ? (await meter.measure(work)).cost.redisRequests : (await work(), 0);
   const plan = await measure(() => startTick(deps, id, { minutes: 10, queue }));
   const spent: Record<string, number[]> = { step: [], close: [] };
   for (let sent = queue.sent; sent.length > 0; sent = queue.sent) {
     queue.sent = [];
+    if (options.atOnce > 1) {
+      for (let i = 0; i < sent.length; i += options.atOnce) {
+        const batch = sent.slice(i, i + options.atOnce);
+        await Promise.all(batch.map(({ message }) => consumeTickMessage(deps, message, queue)));
+      }
+      continue;
+    }
     for (const { message } of sent) {
       spent[message.kind].push(await measure(() => consumeTickMessage(deps, message, queue)));
     }
   }
+  if (!detail) return "";
   const sum = (n: number[]) => n.reduce((a, b) => a + b, 0);
   return `plan ${plan}, ${spent.step.length} step messages ${sum(spent.step)} (${
     spent.step.join(" ")

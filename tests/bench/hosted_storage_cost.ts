@@ -6,16 +6,23 @@
  * inside scripts count) and the dev vector server. Prints Redis HTTP requests, commands and
  * Vector requests per agent step and per agent-day, and the commands by name. With `queued`, each
  * tick goes through the queue as a server with `TICK_QUEUE` runs it (`startTick`, then every
- * message delivered once, closes included) instead of in one process.
+ * message delivered once, closes included) instead of in one process: one message at a time, as
+ * Workers consume them, or with `queued-at-once` the messages sent together handled concurrently,
+ * as a Deno KV queue's listener handles them.
  *
- * Run with `deno run -A --lock=deno.dev.lock tests/bench/hosted_storage_cost.ts [hours=2] [start=08:00] [queued]`.
+ * Run with `deno run -A --lock=deno.dev.lock tests/bench/hosted_storage_cost.ts [hours=2] [start=08:00] [queued|queued-at-once [batch]]`.
  */
 import { meterTownTicks, TOWN_AGENTS } from "../_helpers/town_storage_cost.ts";
 import { startMeteredUpstash } from "../_helpers/storage_meter.ts";
 
 const hours = Number(Deno.args[0] ?? 2);
 const start = Deno.args[1] ?? "08:00";
-const queued = Deno.args[2] === "queued";
+const mode = Deno.args[2];
+if (mode !== undefined && mode !== "queued" && mode !== "queued-at-once") {
+  throw new Error(`Unknown mode "${mode}": queued or queued-at-once`);
+}
+const queued = mode === "queued" ? "one-by-one" : mode === "queued-at-once" ? "at-once" : undefined;
+const batch = Deno.args[3] === undefined ? undefined : Number(Deno.args[3]);
 const meter = await startMeteredUpstash();
 try {
   const agents = TOWN_AGENTS;
@@ -26,8 +33,9 @@ try {
     ticks,
     start,
     queued,
+    batch,
     onTick: (t, cost, detail) => {
-      if (queued) console.log(`tick ${t}: ${detail}`);
+      if (detail) console.log(`tick ${t}: ${detail}`);
       requests += cost.redisRequests;
       commands += cost.redisCommands;
       // Progress on long runs: a line per game hour, to stderr so stdout stays the summary.
@@ -46,7 +54,7 @@ try {
   const perDay = (n: number) => Math.round((n / steps) * 144);
   console.log(
     `${
-      queued ? "queued: " : ""
+      queued ? `queued (${queued}${batch ? `, batches of ${batch}` : ""}): ` : ""
     }${agents} agents × ${ticks} ticks of 10 min from ${start} (${steps} agent steps)`,
   );
   console.log(
