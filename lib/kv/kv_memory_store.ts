@@ -40,32 +40,39 @@ import type {
   MemoryPage,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
-import type { Lease } from "../../src/ports/lock.ts";
-import { claimTaken } from "../../src/ports/unit_of_work_store.ts";
-import { type BlobHead, readBlob } from "./_kv_blob.ts";
-import * as idem from "./kv_idempotency_store.ts";
 import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
 import { CacheBudget } from "./_cache_budget.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
-import { MemoryColumns } from "./_memory_columns.ts";
+import type { MemoryColumns } from "./_memory_columns.ts";
 import {
-  addWrites,
   assertKeySize,
-  decodeJson,
   deleteKey,
   deletePrefixes,
-  encodeJson,
   guard,
-  joinBytes,
   type KvWrite,
   listAll,
-  planBatches,
-  setBytes,
   setValue,
-  splitBytes,
 } from "./_kv_support.ts";
-import { SortedIndex, type SortKey } from "./_sorted_index.ts";
-import { leaseCheck } from "./kv_lock.ts";
+import {
+  claimAhead,
+  claiming,
+  CLAIMS_IN_COMMIT,
+  commitWrites,
+  loadAgent,
+  recordWrites,
+  type Transaction,
+} from "./_memory_commit.ts";
+import { leadersOf, pageOf, pageStart } from "./_memory_reads.ts";
+import {
+  addEntry,
+  type AgentState,
+  type Entry,
+  type Overlay,
+  overlayOf,
+  prefixOf,
+  setOverlay,
+  type StoredOverlay,
+} from "./_memory_state.ts";
 
 /** Configuration of {@linkcode KvMemoryStore}. */
 export interface KvMemoryStoreOptions {
@@ -75,161 +82,11 @@ export interface KvMemoryStoreOptions {
   budget?: CacheBudget;
 }
 
-/** The commit point of an agent's stream. */
-interface Head {
-  /** The last committed record seq. */
-  seq: number;
-  /** The last committed transaction. */
-  txn: number;
-}
-
-/** The mutable fields of a record. */
-interface Overlay {
-  lastAccessedAt: string;
-  importance: number;
-  importancePending?: boolean;
-}
-
-/** An overlay as stored: `next` once `txn` is committed, `prev` until then. */
-interface StoredOverlay {
-  txn: number;
-  next: Overlay;
-  prev: Overlay | null;
-}
-
-/** One memory in the cache. `record` is frozen and shared with callers. */
-interface Entry {
-  seq: number;
-  /** The memory's row in the agent's columns. */
-  row: number;
-  base: MemoryRecord;
-  overlay: Overlay | null;
-  record: MemoryRecord;
-}
-
-/** One agent's cached stream. */
-interface AgentState {
-  head: Head;
-  headStamp: string | null;
-  byId: Map<string, Entry>;
-  created: SortedIndex<Entry>;
-  kinds: Map<string, SortedIndex<Entry>>;
-  accessed: SortedIndex<Entry>;
-  importance: SortedIndex<Entry>;
-  /** Every memory as columns, for exhaustive scans (`KvStorage.scanMemories`). */
-  columns: MemoryColumns;
-}
-
-const byCreated = (e: Entry): SortKey => [e.record.createdAt, e.record.id];
-const byAccessed = (e: Entry): SortKey => [e.record.lastAccessedAt, e.record.id];
-const byImportance = (e: Entry): SortKey => [e.record.importance, e.record.id];
-
 /**
  * Estimated bytes one cached memory takes (record, four sorted indexes, columns), for the cache
  * budget; measured with `tests/bench/embedded_cache_rss.ts`.
  */
 const MEMORY_CACHE_BYTES = 1_200;
-
-/** Most claims the final atomic operation of an append checks (KV allows 100 checks). */
-const CLAIMS_IN_COMMIT = 64;
-
-/** Room the final atomic operation keeps for the head write and its check, and for claims. */
-const HEAD_RESERVE = { mutations: 1 + CLAIMS_IN_COMMIT, bytes: 200 + CLAIMS_IN_COMMIT * 300 };
-
-function prefixOf(scope: AgentScope): Deno.KvKey {
-  return ["mem", scope.worldId, scope.agentId];
-}
-
-function freezeRecord(record: MemoryRecord): MemoryRecord {
-  if (record.evidence !== undefined) Object.freeze(record.evidence);
-  return Object.freeze(record);
-}
-
-function overlayOf(entry: Entry): Overlay {
-  if (entry.overlay !== null) return entry.overlay;
-  const { lastAccessedAt, importance, importancePending } = entry.base;
-  return importancePending === undefined
-    ? { lastAccessedAt, importance }
-    : { lastAccessedAt, importance, importancePending };
-}
-
-function visible(base: MemoryRecord, overlay: Overlay | null): MemoryRecord {
-  if (overlay === null) return base;
-  const record: MemoryRecord = {
-    ...base,
-    lastAccessedAt: overlay.lastAccessedAt as GameTime,
-    importance: overlay.importance,
-  };
-  if (overlay.importancePending === undefined) delete record.importancePending;
-  else record.importancePending = overlay.importancePending;
-  return Object.freeze(record);
-}
-
-function encodeCursor(entry: Entry): string {
-  return btoa(JSON.stringify([entry.record.createdAt, entry.record.id]))
-    .replaceAll("+", "-").replaceAll("/", "_").replaceAll("=", "");
-}
-
-function decodeCursor(cursor: string): SortKey {
-  try {
-    const parsed = JSON.parse(atob(cursor.replaceAll("-", "+").replaceAll("_", "/")));
-    if (
-      Array.isArray(parsed) && parsed.length === 2 && typeof parsed[0] === "string" &&
-      typeof parsed[1] === "string"
-    ) {
-      return [parsed[0], parsed[1]];
-    }
-  } catch {
-    // Reported below.
-  }
-  throw new SimulacraError(
-    "invalid_request",
-    "Cannot read the page cursor: pass the `next` value of the previous page unchanged",
-  );
-}
-
-function newState(head: Head, headStamp: string | null, entries: Entry[]): AgentState {
-  const kinds = new Map<string, Entry[]>();
-  const columns = new MemoryColumns();
-  for (const entry of entries) {
-    entry.row = columns.push(entry.record);
-    const list = kinds.get(entry.record.kind);
-    if (list === undefined) kinds.set(entry.record.kind, [entry]);
-    else list.push(entry);
-  }
-  return {
-    head,
-    headStamp,
-    byId: new Map(entries.map((e) => [e.record.id, e])),
-    created: new SortedIndex(byCreated, entries),
-    kinds: new Map([...kinds].map(([kind, list]) => [kind, new SortedIndex(byCreated, list)])),
-    accessed: new SortedIndex(byAccessed, entries),
-    importance: new SortedIndex(byImportance, entries),
-    columns,
-  };
-}
-
-function addEntry(state: AgentState, entry: Entry): void {
-  entry.row = state.columns.push(entry.record);
-  state.byId.set(entry.record.id, entry);
-  state.created.insert(entry);
-  let kind = state.kinds.get(entry.record.kind);
-  if (kind === undefined) state.kinds.set(entry.record.kind, kind = new SortedIndex(byCreated));
-  kind.insert(entry);
-  state.accessed.insert(entry);
-  state.importance.insert(entry);
-}
-
-/** Replaces an entry's overlay, re-sorting the two indexes it affects. */
-function setOverlay(state: AgentState, entry: Entry, overlay: Overlay): void {
-  state.accessed.remove(entry);
-  state.importance.remove(entry);
-  entry.overlay = overlay;
-  entry.record = visible(entry.base, overlay);
-  state.columns.update(entry.row, entry.record);
-  state.accessed.insert(entry);
-  state.importance.insert(entry);
-}
 
 /** A memory stream per agent in Deno KV, cached in process. See the module doc for the design. */
 export class KvMemoryStore implements MemoryStore {
@@ -280,31 +137,18 @@ export class KvMemoryStore implements MemoryStore {
           );
         }
       }
-      const writes: KvWrite[] = [];
-      const entries: Entry[] = [];
-      memories.forEach((memory, i) => {
-        const seq = state.head.seq + i + 1;
-        const bytes = encodeJson(memory);
-        splitBytes(bytes).forEach((part, p) => {
-          writes.push(setBytes([...prefixOf(scope), "rec", seq, p], part));
-        });
-        // The cache holds what a reload would read: the JSON form, frozen.
-        const base = freezeRecord(decodeJson<MemoryRecord>(bytes));
-        entries.push({ seq, row: -1, base, overlay: null, record: base });
-      });
+      const { writes, entries } = recordWrites(scope, memories, state.head.seq);
       const head = { seq: state.head.seq + memories.length, txn: state.head.txn + 1 };
       // KV checks at most 100 keys per atomic operation: many claims are stored ahead (a crash
       // then leaves claims of ids never stored, which a retry with the same ids goes through).
       const inFinal = claims.length <= CLAIMS_IN_COMMIT;
-      if (!inFinal) await this.#claimAhead(claims, options.fence);
-      await this.#commit(
-        scope,
-        state,
+      if (!inFinal) await claimAhead(this.#kv, claims, options.fence);
+      await this.#commit(scope, state, {
         writes,
         head,
-        options.fence,
-        inFinal && claims.length > 0 ? () => this.#claiming(claims) : undefined,
-      );
+        fence: options.fence,
+        final: inFinal && claims.length > 0 ? () => claiming(this.#kv, claims) : undefined,
+      });
       for (const entry of entries) addEntry(state, entry);
     });
   }
@@ -365,32 +209,8 @@ export class KvMemoryStore implements MemoryStore {
    * @throws {SimulacraError} `invalid_request` on a limit outside 1-1000 or a malformed cursor.
    */
   async list(scope: AgentScope, options: ListMemoriesOptions): Promise<MemoryPage> {
-    const { limit, kind, cursor } = options;
-    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) {
-      throw new SimulacraError(
-        "invalid_request",
-        `Cannot list ${limit} memories per page: use 1-1000`,
-      );
-    }
-    const after = cursor === undefined ? null : decodeCursor(cursor);
-    const state = await this.#state(scope);
-    const index = kind === undefined ? state.created : state.kinds.get(kind);
-    if (index === undefined) return { memories: [], next: null };
-    // The first entry created at or after `since` (ids are never empty, so "" sorts first).
-    const first = options.since === undefined ? 0 : index.lowerBound([options.since, ""]);
-    let window: Entry[];
-    if ((options.order ?? "desc") === "asc") {
-      const start = Math.max(first, after === null ? 0 : index.upperBound(after));
-      window = index.slice(start, start + limit + 1);
-    } else {
-      const end = after === null ? index.size : index.lowerBound(after);
-      window = index.slice(Math.max(first, end - limit - 1), Math.max(first, end)).reverse();
-    }
-    const page = window.slice(0, limit);
-    return {
-      memories: page.map((e) => e.record),
-      next: window.length > limit ? encodeCursor(page[page.length - 1]) : null,
-    };
+    const after = pageStart(options);
+    return pageOf(await this.#state(scope), options, after);
   }
 
   /** How many memories the agent has. */
@@ -440,23 +260,7 @@ export class KvMemoryStore implements MemoryStore {
 
   /** The top `n` ids of an index with their scores, and the index's lowest score. */
   async leaders(scope: AgentScope, index: MemoryIndex, n: number): Promise<IndexLeaders> {
-    const state = await this.#state(scope);
-    const sorted = index === "created"
-      ? state.created
-      : index === "lastAccessed"
-      ? state.accessed
-      : state.importance;
-    const score = (e: Entry) =>
-      index === "importance"
-        ? e.record.importance
-        : gameMinutes(index === "created" ? e.record.createdAt : e.record.lastAccessedAt);
-    const count = Math.max(0, Math.min(Math.floor(n), sorted.size));
-    const top = count > 0 ? sorted.slice(sorted.size - count).reverse() : [];
-    return {
-      ids: top.map((e) => e.record.id),
-      scores: top.map(score),
-      lowest: sorted.size > 0 ? score(sorted.at(0)) : null,
-    };
+    return leadersOf(await this.#state(scope), index, n);
   }
 
   /**
@@ -477,7 +281,10 @@ export class KvMemoryStore implements MemoryStore {
         writes.push(deleteKey([...prefix, "ovl", entry.seq]));
       }
       try {
-        await this.#commit(scope, state, writes, { seq: state.head.seq, txn: state.head.txn + 1 });
+        await this.#commit(scope, state, {
+          writes,
+          head: { seq: state.head.seq, txn: state.head.txn + 1 },
+        });
       } finally {
         this.#agents.delete(JSON.stringify(prefix));
       }
@@ -501,48 +308,6 @@ export class KvMemoryStore implements MemoryStore {
       }));
   }
 
-  /** Stores claims in atomic operations of their own (see `append`), fence checked first. */
-  async #claimAhead(
-    claims: NonNullable<AppendOptions["claims"]>,
-    fence: Lease | undefined,
-  ): Promise<void> {
-    if (fence) await leaseCheck(this.#kv, fence);
-    for (let i = 0; i < claims.length; i += CLAIMS_IN_COMMIT) {
-      const chunk = claims.slice(i, i + CLAIMS_IN_COMMIT);
-      for (;;) {
-        const op = this.#kv.atomic();
-        (await this.#claiming(chunk))(op);
-        if ((await op.commit()).ok) break;
-      }
-    }
-  }
-
-  /**
-   * What the final atomic operation of an append checks and writes for its claims: a key that
-   * holds nothing is set (checked still empty), one that holds the same value is checked
-   * unchanged. @throws {ConflictError} when a key holds another value.
-   */
-  async #claiming(
-    claims: NonNullable<AppendOptions["claims"]>,
-  ): Promise<(op: Deno.AtomicOperation) => void> {
-    const steps = await Promise.all(claims.map(async (claim) => {
-      const key = idem.headKey(claim.scope, claim.key);
-      const bytes = encodeJson(claim.value ?? null);
-      const entry = await this.#kv.get<BlobHead>(key);
-      if (entry.value === null) {
-        const write = { scope: claim.scope, key: claim.key, gen: 1, bytes, previous: null };
-        return (op: Deno.AtomicOperation) =>
-          void idem.addValueWrites(op.check({ key, versionstamp: null }), write);
-      }
-      const stored = await readBlob(this.#kv, idem.partPrefix(claim.scope, claim.key), entry.value);
-      if (stored === null || new TextDecoder().decode(stored) !== new TextDecoder().decode(bytes)) {
-        throw claimTaken(claim);
-      }
-      return (op: Deno.AtomicOperation) => void op.check(entry);
-    }));
-    return (op) => steps.forEach((step) => step(op));
-  }
-
   /** Writes new overlays for entries in one transaction, then applies them to the cache. */
   async #update(
     scope: AgentScope,
@@ -562,75 +327,19 @@ export class KvMemoryStore implements MemoryStore {
         } satisfies StoredOverlay,
       )
     );
-    await this.#commit(scope, state, writes, { seq: state.head.seq, txn });
+    await this.#commit(scope, state, { writes, head: { seq: state.head.seq, txn } });
     entries.forEach((entry, i) => setOverlay(state, entry, overlays[i]));
   }
 
-  /**
-   * Writes `writes` in as many atomic operations as KV's limits need, each checked against the
-   * head's versionstamp, the last one also setting the head (and checking `fence`, when given:
-   * earlier batches are invisible until then). On any failure the agent's cache is dropped, so
-   * the next call reloads (and cleans up) from KV.
-   */
-  async #commit(
-    scope: AgentScope,
-    state: AgentState,
-    writes: KvWrite[],
-    head: Head,
-    fence?: Lease,
-    final?: () => Promise<(op: Deno.AtomicOperation) => void>,
-  ): Promise<void> {
-    const headKey = [...prefixOf(scope), "head"];
-    const batches = planBatches(writes, HEAD_RESERVE);
+  /** {@linkcode commitWrites}, dropping the agent's cache on any failure so the next call reloads. */
+  async #commit(scope: AgentScope, state: AgentState, txn: Transaction): Promise<void> {
     try {
-      for (let i = 0; i < batches.length; i++) {
-        const last = i === batches.length - 1;
-        const result = await this.#commitBatch(
-          state,
-          headKey,
-          batches[i],
-          last ? head : null,
-          fence,
-          last ? final : undefined,
-        );
-        if (!result.ok) throw changedElsewhere();
-        if (last) {
-          state.head = head;
-          state.headStamp = result.versionstamp;
-        }
-      }
+      await commitWrites(this.#kv, scope, state, txn);
     } catch (error) {
       const key = JSON.stringify(prefixOf(scope));
       this.#agents.delete(key);
       this.#budget.forget(`mem:${key}`);
       throw error;
-    }
-  }
-
-  /**
-   * One atomic operation checked against the head; the final one sets `head` and checks the
-   * fence. A failed check caused only by the fence's holder renewing it is retried.
-   */
-  async #commitBatch(
-    state: AgentState,
-    headKey: Deno.KvKey,
-    batch: KvWrite[],
-    head: Head | null,
-    fence: Lease | undefined,
-    final: (() => Promise<(op: Deno.AtomicOperation) => void>) | undefined,
-  ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
-    for (;;) {
-      const fenceCheck = head !== null && fence ? await leaseCheck(this.#kv, fence) : null;
-      const finalOps = await final?.();
-      const op = this.#kv.atomic().check({ key: headKey, versionstamp: state.headStamp });
-      addWrites(op, batch);
-      if (head !== null) op.set(headKey, head);
-      if (fenceCheck !== null) op.check(fenceCheck);
-      finalOps?.(op);
-      const result = await op.commit();
-      if (result.ok || (fenceCheck === null && finalOps === undefined)) return result;
-      const current = await this.#kv.get(headKey);
-      if (current.versionstamp !== state.headStamp) return result;
     }
   }
 
@@ -662,63 +371,11 @@ export class KvMemoryStore implements MemoryStore {
 
   /** Loads an agent from KV (call under its mutex), dropping what uncommitted writes left. */
   async #load(scope: AgentScope): Promise<AgentState> {
-    const prefix = prefixOf(scope);
-    const key = JSON.stringify(prefix);
+    const key = JSON.stringify(prefixOf(scope));
     const cached = this.#agents.get(key);
     if (cached !== undefined) return this.#used(key, cached);
-
-    const headKey = [...prefix, "head"];
-    const headEntry = await this.#kv.get<Head>(headKey);
-    const head = headEntry.value ?? { seq: 0, txn: 0 };
-    const records = await listAll<Uint8Array>(this.#kv, { prefix: [...prefix, "rec"] });
-    const stored = await listAll<StoredOverlay>(this.#kv, { prefix: [...prefix, "ovl"] });
-
-    const cleanup: KvWrite[] = [];
-    const overlays = new Map<number, Overlay>();
-    for (const { key: ovlKey, value } of stored) {
-      const seq = ovlKey[4] as number;
-      if (seq > head.seq) {
-        cleanup.push(deleteKey(ovlKey));
-      } else if (value.txn <= head.txn) {
-        overlays.set(seq, value.next);
-      } else if (value.prev === null) {
-        cleanup.push(deleteKey(ovlKey));
-      } else {
-        overlays.set(seq, value.prev);
-        cleanup.push(setValue(ovlKey, { txn: head.txn, next: value.prev, prev: null }));
-      }
-    }
-
-    const entries: Entry[] = [];
-    let parts: Uint8Array[] = [];
-    for (let i = 0; i < records.length; i++) {
-      const { key: recKey, value } = records[i];
-      const seq = recKey[4] as number;
-      if (seq > head.seq) {
-        cleanup.push(deleteKey(recKey));
-        continue;
-      }
-      parts.push(value);
-      if (i + 1 < records.length && records[i + 1].key[4] === seq) continue;
-      const base = freezeRecord(decodeJson<MemoryRecord>(joinBytes(parts)));
-      parts = [];
-      const overlay = overlays.get(seq) ?? null;
-      entries.push({ seq, row: -1, base, overlay, record: visible(base, overlay) });
-    }
-
-    for (const batch of planBatches(cleanup)) {
-      if (batch.length === 0) continue;
-      const op = this.#kv.atomic().check({ key: headKey, versionstamp: headEntry.versionstamp });
-      if (!(await addWrites(op, batch).commit()).ok) throw changedElsewhere();
-    }
-    const state = newState(head, headEntry.versionstamp, entries);
+    const state = await loadAgent(this.#kv, scope);
     this.#agents.set(key, state);
     return this.#used(key, state);
   }
-}
-
-function changedElsewhere(): ConflictError {
-  return new ConflictError(
-    "Cannot write the memory stream: it changed outside this process; the embedded store allows one process per file",
-  );
 }

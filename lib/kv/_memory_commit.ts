@@ -1,0 +1,238 @@
+/**
+ * @module The embedded memory store's transactions: writes spread over as many atomic operations
+ * as KV's limits need, committed by moving the head; the claims an append checks; and loading an
+ * agent, which drops what uncommitted writes left (see `kv_memory_store.ts` for the design).
+ */
+import { ConflictError } from "../../src/errors.ts";
+import type { AgentScope } from "../../src/ids.ts";
+import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import type { AppendOptions } from "../../src/ports/memory_store.ts";
+import type { Lease } from "../../src/ports/lock.ts";
+import { claimTaken } from "../../src/ports/unit_of_work_store.ts";
+import { type BlobHead, readBlob } from "./_kv_blob.ts";
+import * as idem from "./kv_idempotency_store.ts";
+import {
+  addWrites,
+  decodeJson,
+  deleteKey,
+  encodeJson,
+  joinBytes,
+  type KvWrite,
+  listAll,
+  planBatches,
+  setBytes,
+  setValue,
+  splitBytes,
+} from "./_kv_support.ts";
+import { leaseCheck } from "./kv_lock.ts";
+import {
+  type AgentState,
+  type Entry,
+  freezeRecord,
+  type Head,
+  newState,
+  type Overlay,
+  prefixOf,
+  type StoredOverlay,
+  visible,
+} from "./_memory_state.ts";
+
+/** Most claims the final atomic operation of an append checks (KV allows 100 checks). */
+export const CLAIMS_IN_COMMIT = 64;
+
+/** Room the final atomic operation keeps for the head write and its check, and for claims. */
+const HEAD_RESERVE = { mutations: 1 + CLAIMS_IN_COMMIT, bytes: 200 + CLAIMS_IN_COMMIT * 300 };
+
+/** One write of an agent's stream: its keys, and the head that commits them. */
+export interface Transaction {
+  writes: KvWrite[];
+  head: Head;
+  /** The lease the final atomic operation checks, when the write is fenced. */
+  fence?: Lease;
+  /** Adds the claims' checks and writes to the final atomic operation. */
+  final?: () => Promise<(op: Deno.AtomicOperation) => void>;
+}
+
+/**
+ * The writes that store `memories` as the records after `seq`, and their cache entries: the
+ * cache holds what a reload would read, the JSON form, frozen.
+ */
+export function recordWrites(
+  scope: AgentScope,
+  memories: readonly MemoryRecord[],
+  seq: number,
+): { writes: KvWrite[]; entries: Entry[] } {
+  const writes: KvWrite[] = [];
+  const entries: Entry[] = [];
+  memories.forEach((memory, i) => {
+    const bytes = encodeJson(memory);
+    splitBytes(bytes).forEach((part, p) => {
+      writes.push(setBytes([...prefixOf(scope), "rec", seq + i + 1, p], part));
+    });
+    const base = freezeRecord(decodeJson<MemoryRecord>(bytes));
+    entries.push({ seq: seq + i + 1, row: -1, base, overlay: null, record: base });
+  });
+  return { writes, entries };
+}
+
+/**
+ * Writes `writes` in as many atomic operations as KV's limits need, each checked against the
+ * head's versionstamp, the last one also setting the head (and checking `fence`, when given:
+ * earlier batches are invisible until then). On failure the caller drops the agent's cache, so
+ * the next call reloads (and cleans up) from KV.
+ */
+export async function commitWrites(
+  kv: Deno.Kv,
+  scope: AgentScope,
+  state: AgentState,
+  txn: Transaction,
+): Promise<void> {
+  const { writes, head, fence, final } = txn;
+  const headKey = [...prefixOf(scope), "head"];
+  const batches = planBatches(writes, HEAD_RESERVE);
+  for (let i = 0; i < batches.length; i++) {
+    const last = i === batches.length - 1;
+    const result = await commitBatch(
+      kv,
+      state,
+      headKey,
+      batches[i],
+      last ? head : null,
+      fence,
+      last ? final : undefined,
+    );
+    if (!result.ok) throw changedElsewhere();
+    if (last) {
+      state.head = head;
+      state.headStamp = result.versionstamp;
+    }
+  }
+}
+
+/**
+ * One atomic operation checked against the head; the final one sets `head` and checks the
+ * fence. A failed check caused only by the fence's holder renewing it is retried.
+ */
+async function commitBatch(
+  kv: Deno.Kv,
+  state: AgentState,
+  headKey: Deno.KvKey,
+  batch: KvWrite[],
+  head: Head | null,
+  fence: Lease | undefined,
+  final: (() => Promise<(op: Deno.AtomicOperation) => void>) | undefined,
+): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  for (;;) {
+    const fenceCheck = head !== null && fence ? await leaseCheck(kv, fence) : null;
+    const finalOps = await final?.();
+    const op = kv.atomic().check({ key: headKey, versionstamp: state.headStamp });
+    addWrites(op, batch);
+    if (head !== null) op.set(headKey, head);
+    if (fenceCheck !== null) op.check(fenceCheck);
+    finalOps?.(op);
+    const result = await op.commit();
+    if (result.ok || (fenceCheck === null && finalOps === undefined)) return result;
+    const current = await kv.get(headKey);
+    if (current.versionstamp !== state.headStamp) return result;
+  }
+}
+
+/** Stores claims in atomic operations of their own (see `append`), fence checked first. */
+export async function claimAhead(
+  kv: Deno.Kv,
+  claims: NonNullable<AppendOptions["claims"]>,
+  fence: Lease | undefined,
+): Promise<void> {
+  if (fence) await leaseCheck(kv, fence);
+  for (let i = 0; i < claims.length; i += CLAIMS_IN_COMMIT) {
+    const chunk = claims.slice(i, i + CLAIMS_IN_COMMIT);
+    for (;;) {
+      const op = kv.atomic();
+      (await claiming(kv, chunk))(op);
+      if ((await op.commit()).ok) break;
+    }
+  }
+}
+
+/**
+ * What the final atomic operation of an append checks and writes for its claims: a key that
+ * holds nothing is set (checked still empty), one that holds the same value is checked
+ * unchanged. @throws {ConflictError} when a key holds another value.
+ */
+export async function claiming(
+  kv: Deno.Kv,
+  claims: NonNullable<AppendOptions["claims"]>,
+): Promise<(op: Deno.AtomicOperation) => void> {
+  const steps = await Promise.all(claims.map(async (claim) => {
+    const key = idem.headKey(claim.scope, claim.key);
+    const bytes = encodeJson(claim.value ?? null);
+    const entry = await kv.get<BlobHead>(key);
+    if (entry.value === null) {
+      const write = { scope: claim.scope, key: claim.key, gen: 1, bytes, previous: null };
+      return (op: Deno.AtomicOperation) =>
+        void idem.addValueWrites(op.check({ key, versionstamp: null }), write);
+    }
+    const stored = await readBlob(kv, idem.partPrefix(claim.scope, claim.key), entry.value);
+    if (stored === null || new TextDecoder().decode(stored) !== new TextDecoder().decode(bytes)) {
+      throw claimTaken(claim);
+    }
+    return (op: Deno.AtomicOperation) => void op.check(entry);
+  }));
+  return (op) => steps.forEach((step) => step(op));
+}
+
+/** Reads an agent from KV (call under its mutex), dropping what uncommitted writes left. */
+export async function loadAgent(kv: Deno.Kv, scope: AgentScope): Promise<AgentState> {
+  const prefix = prefixOf(scope);
+  const headKey = [...prefix, "head"];
+  const headEntry = await kv.get<Head>(headKey);
+  const head = headEntry.value ?? { seq: 0, txn: 0 };
+  const records = await listAll<Uint8Array>(kv, { prefix: [...prefix, "rec"] });
+  const stored = await listAll<StoredOverlay>(kv, { prefix: [...prefix, "ovl"] });
+
+  const cleanup: KvWrite[] = [];
+  const overlays = new Map<number, Overlay>();
+  for (const { key: ovlKey, value } of stored) {
+    const seq = ovlKey[4] as number;
+    if (seq > head.seq) {
+      cleanup.push(deleteKey(ovlKey));
+    } else if (value.txn <= head.txn) {
+      overlays.set(seq, value.next);
+    } else if (value.prev === null) {
+      cleanup.push(deleteKey(ovlKey));
+    } else {
+      overlays.set(seq, value.prev);
+      cleanup.push(setValue(ovlKey, { txn: head.txn, next: value.prev, prev: null }));
+    }
+  }
+
+  const entries: Entry[] = [];
+  let parts: Uint8Array[] = [];
+  for (let i = 0; i < records.length; i++) {
+    const { key: recKey, value } = records[i];
+    const seq = recKey[4] as number;
+    if (seq > head.seq) {
+      cleanup.push(deleteKey(recKey));
+      continue;
+    }
+    parts.push(value);
+    if (i + 1 < records.length && records[i + 1].key[4] === seq) continue;
+    const base = freezeRecord(decodeJson<MemoryRecord>(joinBytes(parts)));
+    parts = [];
+    const overlay = overlays.get(seq) ?? null;
+    entries.push({ seq, row: -1, base, overlay, record: visible(base, overlay) });
+  }
+
+  for (const batch of planBatches(cleanup)) {
+    if (batch.length === 0) continue;
+    const op = kv.atomic().check({ key: headKey, versionstamp: headEntry.versionstamp });
+    if (!(await addWrites(op, batch).commit()).ok) throw changedElsewhere();
+  }
+  return newState(head, headEntry.versionstamp, entries);
+}
+
+function changedElsewhere(): ConflictError {
+  return new ConflictError(
+    "Cannot write the memory stream: it changed outside this process; the embedded store allows one process per file",
+  );
+}
