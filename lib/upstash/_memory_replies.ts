@@ -1,0 +1,81 @@
+/**
+ * @module Private to lib/upstash: decoding the hosted memory store's replies (records, id lists)
+ * and its pages with their cursors.
+ */
+import { SimulacraError } from "../../src/errors.ts";
+import type { MemoryId } from "../../src/ids.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
+import type { MemoryPage } from "../../src/ports/memory_store.ts";
+import { gameMinutes } from "../../src/time/game_time.ts";
+import { pairs, unexpectedReply } from "./_upstash_calls.ts";
+
+interface Cursor {
+  order: "asc" | "desc";
+  kind: MemoryKind | null;
+  id: string;
+  score: number;
+}
+
+export function encodeCursor(cursor: Cursor): string {
+  const json = JSON.stringify([cursor.order, cursor.kind, cursor.id, cursor.score]);
+  return btoa(json).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+}
+
+export function decodeCursor(text: string, order: "asc" | "desc", kind: MemoryKind | null): Cursor {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(atob(text.replaceAll("-", "+").replaceAll("_", "/")));
+  } catch {
+    parsed = null;
+  }
+  if (
+    !Array.isArray(parsed) || parsed.length !== 4 || typeof parsed[2] !== "string" ||
+    typeof parsed[3] !== "number"
+  ) {
+    throw new SimulacraError(
+      "invalid_request",
+      "Cannot read the cursor: pass the `next` value of the previous page unchanged",
+    );
+  }
+  if (parsed[0] !== order || parsed[1] !== kind) {
+    throw new SimulacraError(
+      "invalid_request",
+      "Cannot use the cursor with another order or kind: keep the options of the first page",
+    );
+  }
+  return { order, kind, id: parsed[2], score: parsed[3] };
+}
+
+/**
+ * A page of `read` records; `more` when the store holds more after them. A page of newest-first
+ * order since a minute ends at the first record older than it.
+ */
+export function pageOf(
+  read: MemoryRecord[],
+  more: boolean,
+  { order, kind, since }: { order: "asc" | "desc"; kind: MemoryKind | null; since: number | null },
+): MemoryPage {
+  const records = since === null ? read : read.filter((r) => gameMinutes(r.createdAt) >= since);
+  const last = records.at(-1);
+  const next = more && last && records.length === read.length
+    ? encodeCursor({ order, kind, id: last.id, score: gameMinutes(last.createdAt) })
+    : null;
+  return { memories: records, next };
+}
+
+export function idList(reply: unknown, action: string): MemoryId[] {
+  if (!Array.isArray(reply)) unexpectedReply(action);
+  return reply.map((id) => String(id) as MemoryId);
+}
+
+function parseField(raw: unknown): unknown {
+  return JSON.parse(String(raw));
+}
+
+export function decodeRecord(hash: unknown): MemoryRecord | null {
+  const fields = pairs(hash, "read memories");
+  if (fields.length === 0) return null;
+  const record: Record<string, unknown> = {};
+  for (const [field, value] of fields) record[field] = parseField(value);
+  return record as unknown as MemoryRecord;
+}
