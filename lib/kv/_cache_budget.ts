@@ -3,19 +3,23 @@
  * (memory streams and vector slabs), evicted least recently used.
  */
 
+import type { AgentScope } from "../../src/ids.ts";
+
 /** Default budget of the embedded store's caches: 256 MiB. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 
 interface Cached {
   bytes: number;
   evict: () => void;
+  owner: string;
 }
 
 /**
  * Tracks the estimated size of each cached item and, when their total passes `maxBytes`, evicts
- * the least recently used ones (never the one just used, so a single agent larger than the
- * budget still works: it is simply the only one kept). Eviction only drops the in-process copy;
- * the KV file has everything, and the next use reloads it.
+ * the least recently used ones — never the one just used nor another item of its owner (an
+ * agent's memory stream and its vector slab are two items used together), so a single agent
+ * larger than the budget still works: it is simply the only one kept. Eviction only drops the
+ * in-process copy; the KV file has everything, and the next use reloads it.
  */
 export class CacheBudget {
   readonly maxBytes: number;
@@ -39,18 +43,19 @@ export class CacheBudget {
 
   /**
    * Marks `key` as just used, with its current estimated size and how to drop it, then evicts
-   * the least recently used other items while the total is over budget.
+   * the least recently used items of other owners while the total is over budget.
    */
-  use(key: string, bytes: number, evict: () => void): void {
+  use(key: string, bytes: number, evict: () => void, owner = key): void {
     const old = this.#items.get(key);
     if (old !== undefined) {
       this.#items.delete(key);
       this.#total -= old.bytes;
     }
-    this.#items.set(key, { bytes, evict });
+    this.#items.set(key, { bytes, evict, owner });
     this.#total += bytes;
     for (const [other, item] of this.#items) {
-      if (this.#total <= this.maxBytes || other === key) break;
+      if (this.#total <= this.maxBytes) break;
+      if (item.owner === owner) continue;
       this.#items.delete(other);
       this.#total -= item.bytes;
       item.evict();
@@ -64,4 +69,9 @@ export class CacheBudget {
     this.#items.delete(key);
     this.#total -= item.bytes;
   }
+}
+
+/** The owner of an agent's cached items, the same for its memory stream and its vector slab. */
+export function agentOwner(scope: AgentScope): string {
+  return JSON.stringify([scope.worldId, scope.agentId]);
 }

@@ -41,7 +41,7 @@ import type {
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
 import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
-import { CacheBudget } from "./_cache_budget.ts";
+import { agentOwner, CacheBudget } from "./_cache_budget.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
 import type { MemoryColumns } from "./_memory_columns.ts";
 import {
@@ -357,15 +357,16 @@ export class KvMemoryStore implements MemoryStore {
   async #state(scope: AgentScope): Promise<AgentState> {
     const key = JSON.stringify(prefixOf(scope));
     const cached = this.#agents.get(key);
-    if (cached !== undefined) return this.#used(key, cached);
+    if (cached !== undefined) return this.#used(scope, cached);
     return await this.#mutex.run(key, () => guard("read memories", () => this.#load(scope)));
   }
 
   /** Marks an agent's state as just used in the cache budget (which may evict others). */
-  #used(key: string, state: AgentState): AgentState {
+  #used(scope: AgentScope, state: AgentState): AgentState {
+    const key = JSON.stringify(prefixOf(scope));
     this.#budget.use(`mem:${key}`, state.byId.size * MEMORY_CACHE_BYTES, () => {
       if (this.#agents.get(key) === state) this.#agents.delete(key);
-    });
+    }, agentOwner(scope));
     return state;
   }
 
@@ -373,9 +374,9 @@ export class KvMemoryStore implements MemoryStore {
   async #load(scope: AgentScope): Promise<AgentState> {
     const key = JSON.stringify(prefixOf(scope));
     const cached = this.#agents.get(key);
-    if (cached !== undefined) return this.#used(key, cached);
+    if (cached !== undefined) return this.#used(scope, cached);
     const state = await loadAgent(this.#kv, scope);
     this.#agents.set(key, state);
-    return this.#used(key, state);
+    return this.#used(scope, state);
   }
 }

@@ -20,7 +20,7 @@ import type {
   VectorSearch,
 } from "../../src/ports/vector_index.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
-import { CacheBudget } from "./_cache_budget.ts";
+import { agentOwner, CacheBudget } from "./_cache_budget.ts";
 import {
   addWrites,
   assertKeySize,
@@ -262,11 +262,11 @@ export class KvVectorIndex implements VectorIndex {
   async #slab(scope: AgentScope): Promise<VectorSlab> {
     const key = scopeKey(scope);
     const cached = this.#slabs.get(key);
-    if (cached !== undefined) return this.#used(key, cached);
+    if (cached !== undefined) return this.#used(scope, cached);
     return await this.#mutex.run(key, () =>
       guard("load vectors", async () => {
         const loaded = this.#slabs.get(key);
-        if (loaded !== undefined) return this.#used(key, loaded);
+        if (loaded !== undefined) return this.#used(scope, loaded);
         const slab = new VectorSlab(this.dimensions);
         const prefix = ["vec", scope.worldId, scope.agentId];
         for (const entry of await listAll<Uint8Array>(this.#kv, { prefix })) {
@@ -281,15 +281,16 @@ export class KvVectorIndex implements VectorIndex {
           slab.set(entry.key[3] as string, fromBytes(entry.value));
         }
         this.#slabs.set(key, slab);
-        return this.#used(key, slab);
+        return this.#used(scope, slab);
       }));
   }
 
   /** Marks an agent's slab as just used in the cache budget (which may evict others). */
-  #used(key: string, slab: VectorSlab): VectorSlab {
+  #used(scope: AgentScope, slab: VectorSlab): VectorSlab {
+    const key = scopeKey(scope);
     this.#budget.use(`vec:${key}`, slab.size * (this.dimensions * 4 + 64), () => {
       if (this.#slabs.get(key) === slab) this.#slabs.delete(key);
-    });
+    }, agentOwner(scope));
     return slab;
   }
 

@@ -27,6 +27,20 @@ Deno.test("CacheBudget evicts least recently used items past its budget, never t
   assert.deepEqual(evicted, ["b", "a", "c"], "forgotten items are not evicted again");
 });
 
+Deno.test("CacheBudget keeps every item of the owner just used (an agent's memories and vectors)", () => {
+  const budget = new CacheBudget(100);
+  const evicted: string[] = [];
+  const use = (key: string, owner: string, bytes: number) =>
+    budget.use(key, bytes, () => evicted.push(key), owner);
+  use("mem:x", "x", 30);
+  use("mem:big", "big", 80);
+  use("vec:big", "big", 80); // 190 > 100: x goes, and the agent's memories stay with its vectors
+  assert.deepEqual(evicted, ["mem:x"]);
+  use("mem:big", "big", 80); // used again, both still cached: nothing to reload
+  assert.deepEqual(evicted, ["mem:x"]);
+  assert.equal(budget.size, 2);
+});
+
 const T0 = "2023-02-13T07:00:00" as GameTime;
 const embedder = new LocalEmbedder({ dimensions: 384 });
 
@@ -98,6 +112,34 @@ Deno.test("KvStorage drops least recently used agents past SIMULACRA_CACHE_MB an
   } finally {
     await storage.close();
     await Deno.remove(path);
+  }
+});
+
+Deno.test("KvStorage keeps an agent larger than its cache budget whole: retrieval reloads nothing", async () => {
+  // 200 memories with vectors are ~560 KB estimated: over this budget on their own.
+  const storage = await openKvStorage({ dimensions: 384, cacheBytes: 300_000 });
+  try {
+    const scope: AgentScope = { worldId: "w" as WorldId, agentId: "big" as AgentId };
+    const records = memories(scope, 200);
+    await storage.memories.append(scope, records);
+    const { vectors } = await embedder.embed(records.map((r) => r.description), {
+      operation: "test",
+    });
+    await storage.vectors.upsert(scope, records.map((r, i) => ({ id: r.id, vector: vectors[i] })));
+    const options = {
+      at: addMinutes(T0, 300),
+      weights: resolveWeights("paper"),
+      decay: 0.995,
+      k: 5,
+    };
+    await rankMemories({ storage, embedder }, scope, embedder.vector("jazz"), options);
+    // Its memory stream and its vector slab are both kept: before, each use of one evicted the
+    // other, so every retrieval of a large agent reloaded it from the KV file (1.9 s at 100,000).
+    assert.equal(storage.cache.items, 2, JSON.stringify(storage.cache));
+    await rankMemories({ storage, embedder }, scope, embedder.vector("rent"), options);
+    assert.equal(storage.cache.items, 2, JSON.stringify(storage.cache));
+  } finally {
+    await storage.close();
   }
 });
 
