@@ -2,10 +2,6 @@
  * @module The example town ticked on the metered hosted backend: what its ticks cost in storage,
  * in process or through a queue. Shared by the storage cost bench and the whole-day pin.
  */
-import { abortableSleep } from "../../lib/abortable_sleep.ts";
-import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
-import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
-import { RandomIdSource } from "../../lib/random_id_source.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { WorldId } from "../../src/ids.ts";
 import { consumeTickMessage, startTick, tickWorld } from "../../src/simulation/tick_world.ts";
@@ -13,6 +9,7 @@ import { createWorldFromTemplate } from "../../src/templates/create_from_templat
 import { CreateWorldInput } from "../../src/world/world.ts";
 import { HeldQueue } from "../src/simulation/_held_queue.ts";
 import type { MeteredUpstash, StorageCost } from "./storage_meter.ts";
+import { makeTestDeps } from "./test_deps.ts";
 
 /** The smallville template's agents. */
 export const TOWN_AGENTS = 25;
@@ -32,47 +29,47 @@ export interface TownTicks {
   queued?: "one-by-one" | "at-once";
   /** With `at-once`: at most this many messages handled together. @default all sent together */
   batch?: number;
-  /** Called after each tick with its cost and, when queued, what its plan and messages cost. */
-  onTick?: (tick: number, cost: StorageCost, detail: string) => void;
+  /**
+   * Called after each tick with its cost and, when queued one by one, the Redis requests of its
+   * plan, of each step message (the last one closes the tick) and of each close check.
+   */
+  onTick?: (tick: number, cost: StorageCost, queued?: QueuedTickCost) => void;
+}
+
+/** Redis requests of a queued tick's parts. */
+export interface QueuedTickCost {
+  plan: number;
+  steps: number[];
+  checks: number[];
 }
 
 /** Creates the town on `meter`'s fresh storage, ticks it and returns the total cost. */
 export async function meterTownTicks(meter: MeteredUpstash, run: TownTicks): Promise<StorageCost> {
-  const deps: Deps = {
-    storage: await meter.open(),
-    model: new OfflineLanguageModel({}),
-    embedder: new LocalEmbedder({ dimensions: 384 }),
-    ids: new RandomIdSource(),
-    sleep: abortableSleep,
-  };
-  try {
-    const world = await createWorldFromTemplate(
-      deps,
-      CreateWorldInput.parse({
-        name: "Smallville",
-        template: "smallville",
-        startTime: `2023-02-13T${run.start}:00`,
-      }),
-    );
-    const id = world.id as WorldId;
-    const total = emptyCost();
-    for (let t = 0; t < run.ticks; t++) {
-      let detail = "";
-      const { cost } = await meter.measure(async () => {
-        if (run.queued) {
-          detail = await tickThroughQueue(deps, id, meter, {
-            detail: run.onTick !== undefined,
-            atOnce: run.queued === "at-once" ? run.batch ?? Infinity : 1,
-          });
-        } else await tickWorld(deps, id, { minutes: 10 });
-      });
-      addCost(total, cost);
-      run.onTick?.(t, cost, detail);
-    }
-    return total;
-  } finally {
-    await deps.storage.close();
+  await using deps = await makeTestDeps({ storage: await meter.open() });
+  const world = await createWorldFromTemplate(
+    deps,
+    CreateWorldInput.parse({
+      name: "Smallville",
+      template: "smallville",
+      startTime: `2023-02-13T${run.start}:00`,
+    }),
+  );
+  const id = world.id as WorldId;
+  const total = emptyCost();
+  for (let t = 0; t < run.ticks; t++) {
+    let detail: QueuedTickCost | undefined;
+    const { cost } = await meter.measure(async () => {
+      if (run.queued) {
+        detail = await tickThroughQueue(deps, id, meter, {
+          detail: run.onTick !== undefined,
+          atOnce: run.queued === "at-once" ? run.batch ?? Infinity : 1,
+        });
+      } else await tickWorld(deps, id, { minutes: 10 });
+    });
+    addCost(total, cost);
+    run.onTick?.(t, cost, detail);
   }
+  return total;
 }
 
 function emptyCost(): StorageCost {
@@ -99,38 +96,35 @@ function addCost(total: StorageCost, cost: StorageCost): void {
 
 /**
  * A tick started on a queue, then each message sent delivered once until none is left (the
- * messages sent together one by one, or all at once). With `detail` (one by one only), returns
- * the Redis requests of the plan, of the step messages (the last one closes the tick) and of the
- * close checks.
+ * messages sent together one by one, or `atOnce` at a time concurrently). With `detail` (one by
+ * one only), returns what its parts cost.
  */
 async function tickThroughQueue(
   deps: Deps,
   id: WorldId,
   meter: MeteredUpstash,
   options: { detail: boolean; atOnce: number },
-): Promise<string> {
+): Promise<QueuedTickCost | undefined> {
   const queue = new HeldQueue();
   const detail = options.detail && options.atOnce === 1;
   const measure = async (work: () => Promise<unknown>) =>
     detail ? (await meter.measure(work)).cost.redisRequests : (await work(), 0);
-  const plan = await measure(() => startTick(deps, id, { minutes: 10, queue }));
-  const spent: Record<string, number[]> = { step: [], close: [] };
+  const tick: QueuedTickCost = {
+    plan: await measure(() => startTick(deps, id, { minutes: 10, queue })),
+    steps: [],
+    checks: [],
+  };
   for (let sent = queue.sent; sent.length > 0; sent = queue.sent) {
     queue.sent = [];
-    if (options.atOnce > 1) {
-      for (let i = 0; i < sent.length; i += options.atOnce) {
-        const batch = sent.slice(i, i + options.atOnce);
-        await Promise.all(batch.map(({ message }) => consumeTickMessage(deps, message, queue)));
-      }
-      continue;
-    }
-    for (const { message } of sent) {
-      spent[message.kind].push(await measure(() => consumeTickMessage(deps, message, queue)));
+    for (let i = 0; i < sent.length; i += options.atOnce) {
+      const batch = sent.slice(i, i + options.atOnce);
+      const spent = await Promise.all(
+        batch.map(({ message }) => measure(() => consumeTickMessage(deps, message, queue))),
+      );
+      batch.forEach(({ message }, j) =>
+        (message.kind === "step" ? tick.steps : tick.checks).push(spent[j])
+      );
     }
   }
-  if (!detail) return "";
-  const sum = (n: number[]) => n.reduce((a, b) => a + b, 0);
-  return `plan ${plan}, ${spent.step.length} step messages ${sum(spent.step)} (${
-    spent.step.join(" ")
-  }), close checks ${sum(spent.close)}`;
+  return detail ? tick : undefined;
 }

@@ -34,8 +34,15 @@ try {
     start,
     queued,
     batch,
-    onTick: (t, cost, detail) => {
-      if (detail) console.log(`tick ${t}: ${detail}`);
+    onTick: (t, cost, parts) => {
+      if (parts) {
+        const sum = (n: number[]) => n.reduce((a, b) => a + b, 0);
+        console.log(
+          `tick ${t}: plan ${parts.plan}, ${parts.steps.length} step messages ${
+            sum(parts.steps)
+          } (${parts.steps.join(" ")}), close checks ${sum(parts.checks)}`,
+        );
+      }
       requests += cost.redisRequests;
       commands += cost.redisCommands;
       // Progress on long runs: a line per game hour, to stderr so stdout stays the summary.

@@ -14,12 +14,10 @@ import { resolveWeights } from "../../src/world/retrieval_weights.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
 import { hasRedisServer } from "../_helpers/backends.ts";
 import { startMeteredUpstash } from "../_helpers/storage_meter.ts";
+import { meterTownTicks, type QueuedTickCost, TOWN_AGENTS } from "../_helpers/town_storage_cost.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { makeTown } from "../src/world/_town_fixture.ts";
-import { HeldQueue } from "../src/simulation/_held_queue.ts";
-import { createWorldFromTemplate } from "../../src/templates/create_from_template.ts";
-import { consumeTickMessage, startTick, tickWorld } from "../../src/simulation/tick_world.ts";
-import { CreateWorldInput, getWorld, worldKey } from "../../src/world/world.ts";
+import { getWorld, worldKey } from "../../src/world/world.ts";
 import { withUnitOfWork } from "../../src/engine/unit_of_work.ts";
 import { agentBusy, agentLockKey } from "../../src/agents/agent_lock.ts";
 import { agentKey } from "../../src/agents/agent.ts";
@@ -209,25 +207,17 @@ Deno.test({
   ignore,
   ...quiet,
   fn: async () => {
-    await using deps = await makeTestDeps({ storage: await meter!.open() });
-    const world = await createWorldFromTemplate(
-      deps,
-      CreateWorldInput.parse({
-        name: "Smallville",
-        template: "smallville",
-        startTime: "2023-02-13T08:00:00",
-      }),
-    );
-    const agents = 25;
+    const agents = TOWN_AGENTS;
     const perTick: number[] = [];
     let vector = 0;
-    for (let t = 0; t < 6; t++) {
-      const { cost } = await meter!.measure(() =>
-        tickWorld(deps, world.id as WorldId, { minutes: 10 })
-      );
-      perTick.push(cost.redisRequests);
-      vector += cost.vectorRequests;
-    }
+    await meterTownTicks(meter!, {
+      ticks: 6,
+      start: "08:00",
+      onTick: (_t, cost) => {
+        perTick.push(cost.redisRequests);
+        vector += cost.vectorRequests;
+      },
+    });
     const perStep = perTick.reduce((a, b) => a + b, 0) / (agents * perTick.length);
     // deno-lint-ignore no-console
     console.log(`requests per tick: ${perTick.join(", ")}; per step ${perStep.toFixed(2)}`);
@@ -253,33 +243,15 @@ Deno.test({
   ignore,
   ...quiet,
   fn: async () => {
-    await using deps = await makeTestDeps({ storage: await meter!.open() });
-    const world = await createWorldFromTemplate(
-      deps,
-      CreateWorldInput.parse({
-        name: "Smallville",
-        template: "smallville",
-        startTime: "2023-02-13T08:00:00",
-      }),
-    );
-    const agents = 25;
-    const ticks: { plan: number; steps: number[]; checks: number[] }[] = [];
-    for (let t = 0; t < 3; t++) {
-      // As a server with a queue runs it: planned, then every message delivered once.
-      const queue = new HeldQueue();
-      const planned = await meter!.measure(() =>
-        startTick(deps, world.id as WorldId, { minutes: 10, queue })
-      );
-      const tick = { plan: planned.cost.redisRequests, steps: [] as number[], checks: [] };
-      for (let sent = queue.sent; sent.length > 0; sent = queue.sent) {
-        queue.sent = [];
-        for (const { message } of sent) {
-          const { cost } = await meter!.measure(() => consumeTickMessage(deps, message, queue));
-          (message.kind === "step" ? tick.steps : tick.checks).push(cost.redisRequests);
-        }
-      }
-      ticks.push(tick);
-    }
+    const agents = TOWN_AGENTS;
+    const ticks: QueuedTickCost[] = [];
+    // As a server with a queue runs it: planned, then every message delivered once.
+    await meterTownTicks(meter!, {
+      ticks: 3,
+      start: "08:00",
+      queued: "one-by-one",
+      onTick: (_t, _cost, parts) => ticks.push(parts!),
+    });
     // deno-lint-ignore no-console
     console.log(`queued ticks: ${JSON.stringify(ticks)}`);
     // 08:20 is quiet. Each step message is its unit of work's begin (leases, the agent and the
