@@ -1,4 +1,4 @@
-/** @module Offline poignancy rating: scores an observation 1–10 from the words it uses (SPEC §3). */
+/** @module Offline poignancy rating: scores an observation 1–10 from the words it uses (Generative Agents §4.1). */
 import { stem, words } from "./_text.ts";
 
 // Score bands follow the paper's anchors: 1 is mundane (brushing teeth), 10 extremely poignant

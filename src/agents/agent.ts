@@ -1,4 +1,4 @@
-/** @module Agents: a character in a world, seeded from its one-paragraph description (SPEC §3). */
+/** @module Agents: a character in a world, seeded from its one-paragraph description (Generative Agents §4.1). */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { ConflictError, NotFoundError, SimulacraError } from "../errors.ts";
@@ -17,13 +17,13 @@ export const Agent = z
     traits: z.array(z.string()),
     description: z.string(),
     createdAt: GameTime,
-    /** Summed importance of memories since the last reflection (SPEC §4 trigger). */
+    /** Summed importance of memories since the last reflection (Generative Agents §4.2 trigger). */
     importanceSinceReflection: z.number().int().min(0),
     /** Memories stored while the importance model was down, scored on the next perceive. */
     pendingImportance: z.array(MemoryId),
     location: z.string().nullable(),
     action: z.string().nullable(),
-    /** The area the agent lives in, spelled as in the environment (SPEC §6). */
+    /** The area the agent lives in, spelled as in the environment (Generative Agents §5). */
     home: z.string().nullable(),
     workplace: z.string().nullable(),
     /** Areas of the environment the agent knows: home, workplace, common areas, and perceived ones. */

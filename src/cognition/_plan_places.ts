@@ -1,4 +1,4 @@
-/** @module Where plans happen: the places and locations an agent knows, offered to the planning prompts (SPEC §5–6). */
+/** @module Where plans happen: the places and locations an agent knows, offered to the planning prompts (Generative Agents §4.3, §5). */
 import type { Agent } from "../agents/agent.ts";
 import type { ActionLocation } from "../prompts/actions.ts";
 import type { DayPlanPlace } from "../prompts/day_plan.ts";

@@ -1,4 +1,4 @@
-/** @module Fits plan steps a model proposed into contiguous spans of minutes within a day (SPEC §5). */
+/** @module Fits plan steps a model proposed into contiguous spans of minutes within a day (Generative Agents §4.3). */
 
 /** The shortest piece at any plan level, in minutes (the prompts' schemas use the same bound). */
 export const MIN_MINUTES = 5;

@@ -1,4 +1,4 @@
-/** @module A conversation between two agents, as stored and as the API shows it (SPEC §5). */
+/** @module A conversation between two agents, as stored and as the API shows it (Generative Agents §4.3). */
 import { z } from "zod";
 import { AgentId, WorldId } from "../ids.ts";
 import { UsageCounts } from "../model/usage.ts";

@@ -1,4 +1,4 @@
-/** @module Dialogue: two agents talk line by line from their memories of each other, and both remember it (SPEC §5). */
+/** @module Dialogue: two agents talk line by line from their memories of each other, and both remember it (Generative Agents §4.3). */
 import { type Agent, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
@@ -77,7 +77,7 @@ function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
  * Callers must not hold either agent's lock.
  * @throws `invalid_request` (same agent twice), `agent_not_found`, `conflict` (a participant
  * stayed busy longer than the lock wait), `model_*`, `store_unavailable`.
- * @see SPEC §5 "Dialogue"; Park et al. 2023 §4.3.2.
+ * @see Generative Agents §4.3 "Dialogue"; Park et al. 2023 §4.3.2.
  */
 export async function converse(
   deps: Deps,

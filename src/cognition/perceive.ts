@@ -1,6 +1,6 @@
 /**
  * @module Perceive as the API offers it: store the observations (memory), then reflect when that
- * made a reflection due and the world's `autoReflect` is on (SPEC §4). Memory only reports
+ * made a reflection due and the world's `autoReflect` is on (Generative Agents §4.2). Memory only reports
  * `reflectionDue`; deciding to reflect is cognition's job.
  */
 import type { Deps } from "../deps.ts";

@@ -1,5 +1,5 @@
 /**
- * @module The day plan (SPEC §5): its schema (broad items, hour chunks, actions) and the pure
+ * @module The day plan (Generative Agents §4.3): its schema (broad items, hour chunks, actions) and the pure
  * helpers that read and change it. No storage and no model calls here.
  */
 import { z } from "zod";
@@ -87,7 +87,7 @@ export const DAY_PLAN_ITEMS = { min: 5, max: 8 } as const;
  * intentions and are written several times a day (each plan and re-plan); rating them would add
  * a call each time for little gain. 5 is the middle of the scale, so plans neither crowd out nor
  * sink below what the agent witnesses in retrieval. They do not count towards the reflection
- * trigger, which sums the importance of perceived events (SPEC §4).
+ * trigger, which sums the importance of perceived events (Generative Agents §4.2).
  */
 export const PLAN_IMPORTANCE = 5;
 

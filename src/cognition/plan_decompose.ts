@@ -1,5 +1,5 @@
 /**
- * @module Decomposing just in time (SPEC §5): a broad plan item into hour chunks, an hour chunk
+ * @module Decomposing just in time (Generative Agents §4.3): a broad plan item into hour chunks, an hour chunk
  * into 5–60-minute actions, one model call each.
  */
 import { type Agent } from "../agents/agent.ts";

@@ -1,6 +1,6 @@
 /**
  * @module Planning: a day plan in broad strokes, decomposed just in time into hour chunks and
- * 5–60-minute actions, and re-planned from a moment when something comes up (SPEC §5). The
+ * 5–60-minute actions, and re-planned from a moment when something comes up (Generative Agents §4.3). The
  * operations; the plan model is in `plan.ts`, its storage in `plan_store.ts`, decomposition in
  * `plan_decompose.ts`, the HTTP schemas in `plan_api.ts`, the
  * route-facing operations in `plan_requests.ts`.
@@ -50,7 +50,7 @@ import { DAY_MINUTES, minuteOfDay, timeAt, weekdayOf } from "../time/calendar.ts
  * wake-up time and each placed in an area the agent knows. Each item is also remembered as a
  * `plan` memory (importance `PLAN_IMPORTANCE` in plan.ts, one embedding call).
  * @throws `model_*`, `store_unavailable`, `conflict` when concurrent writes keep winning.
- * @see SPEC §5 "Daily plan in broad strokes"; Park et al. 2023 §4.3.
+ * @see Generative Agents §4.3 "Daily plan in broad strokes"; Park et al. 2023 §4.3.
  */
 export async function makeDayPlan(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
@@ -89,7 +89,7 @@ export async function makeDayPlan(
  * Plan writes are fenced by `fence` when given (the lease of the step or request doing this);
  * `env` is the world's environment when the caller has it (a tick's), read otherwise.
  * @throws `model_*`, `store_unavailable`, `conflict` when the plan keeps changing meanwhile.
- * @see SPEC §5 "Decompose top-down … just in time"; Park et al. 2023 §4.3 and App. A (plans are
+ * @see Generative Agents §4.3 "Decompose top-down … just in time"; Park et al. 2023 §4.3 and App. A (plans are
  * decomposed just in time because they change).
  */
 export async function currentAction(
@@ -191,7 +191,7 @@ export async function currentAction(
  * Makes the day plan first when there is none. New items become `plan` memories made at `from`.
  * With less than 5 minutes of the day left, nothing changes. Writes are fenced by `fence`.
  * @throws `model_*`, `store_unavailable`, `conflict` when another re-plan of the same day wins.
- * @see SPEC §5 "A reaction regenerates the plan from now"; Park et al. 2023 §4.3.
+ * @see Generative Agents §4.3 "A reaction regenerates the plan from now"; Park et al. 2023 §4.3.
  */
 export async function replanFrom(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,

@@ -1,4 +1,4 @@
-/** @module Reacting: carry on, react (re-plan) or talk after an observation, with vetoes that cost no model call (SPEC §5). */
+/** @module Reacting: carry on, react (re-plan) or talk after an observation, with vetoes that cost no model call (Generative Agents §4.3). */
 import { z } from "zod";
 import { loadAgent } from "../agents/agent.ts";
 import type { AgentMoment } from "../agents/agent_context.ts";
@@ -117,7 +117,7 @@ function isLateNight(at: GameTime): boolean {
  * vetoes; their conversations are then serialised by the agents' locks.
  * @throws `invalid_request` (an agent observing itself), `agent_not_found`, `conflict`,
  * `model_*`, `store_unavailable`.
- * @see SPEC §5 "Reacting"; Park et al. 2023 §4.3.2.
+ * @see Generative Agents §4.3 "Reacting"; Park et al. 2023 §4.3.2.
  */
 export async function decideReaction(
   deps: Deps,

@@ -1,4 +1,4 @@
-/** @module Reflection: questions from recent memories, cited insights, stored as a tree of reflection memories (SPEC §4). */
+/** @module Reflection: questions from recent memories, cited insights, stored as a tree of reflection memories (Generative Agents §4.2). */
 import type { Lease } from "../ports/lock.ts";
 import { z } from "zod";
 import { type Agent, agentKey, agentNotFound, loadAgent } from "../agents/agent.ts";
@@ -93,7 +93,7 @@ export interface CitedInsight {
  *
  * @throws `world_not_found`, `agent_not_found`, `model_*`, `store_unavailable`, `conflict`
  * (the agent stayed busy).
- * @see SPEC §4; Park et al. 2023 §4.2.
+ * @see Generative Agents §4.2; Park et al. 2023 §4.2.
  */
 export async function reflect(
   deps: Deps,
@@ -114,7 +114,7 @@ export async function reflect(
  * without touching the store. Takes the agent's lock (it is not re-entrant: do not call while
  * holding it) and checks again under it, so a reflection that just happened is not repeated.
  * @throws as {@linkcode reflect}.
- * @see SPEC §4 "Trigger".
+ * @see Generative Agents §4.2 "Trigger".
  */
 export async function reflectIfDue(
   deps: Deps,
@@ -154,7 +154,7 @@ export async function reflectAfterPerceive(
  * left without evidence is discarded. Identical insights (ignoring case and spacing) become one
  * with the union of their evidence. Depth is 1 + the deepest evidence, where a reflection counts
  * its own depth and any other memory 0, so reflections on reflections form trees.
- * @see SPEC §4 "Step 2".
+ * @see Generative Agents §4.2 "Step 2".
  */
 export function citeInsights(
   shown: readonly (readonly MemoryRecord[])[],

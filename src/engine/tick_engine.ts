@@ -1,7 +1,7 @@
 /**
  * @module The generic tick loop: one tick of one world at a time, idempotent by tick id, units
  * stepped concurrently with failures isolated, the clock moved by compare-and-set, events
- * appended together. What a unit does lives in a {@linkcode TickSystem} (rule 13; AI Town's
+ * appended together. What a unit does lives in a {@linkcode TickSystem} (AI Town's
  * engine/game split).
  */
 import type { Lease } from "../ports/lock.ts";

@@ -7,6 +7,6 @@
  * open and came back hours later (its queue then delivers the close). A tick left open longer
  * (its close messages lost and nobody ticking the world) closes with the units whose results
  * expired recorded as failed. Tick markers have no time to live: a repeated tick id answers
- * its result (API.md).
+ * its result (README, "How time moves").
  */
 export const TICK_RECORD_TTL_MS = 24 * 60 * 60 * 1000;

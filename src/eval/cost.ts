@@ -1,6 +1,6 @@
 /**
- * @module Cost per agent per game day: the unit the budget is set in (SPEC §9).
- * @see SPEC §9; issue 6 budget: ≤ 60 calls and ≤ 60,000 tokens per agent-day
+ * @module Cost per agent per game day: the unit the budget is set in (BENCHMARKS.md).
+ * @see BENCHMARKS.md; issue 6 budget: ≤ 60 calls and ≤ 60,000 tokens per agent-day
  */
 import type { Usage } from "../model/usage.ts";
 

@@ -1,7 +1,7 @@
 /**
  * @module Information diffusion: who knows a seeded fact, checked against memory streams so a
  * claim to know it must rest on a memory that mentions it.
- * @see SPEC §8 "information diffusion"; Park et al. 2023 §7.1
+ * @see Generative Agents §6–7 "information diffusion"; Park et al. 2023 §7.1
  */
 
 /** Memory texts (descriptions) of each agent, by agent id. */

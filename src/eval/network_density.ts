@@ -1,6 +1,6 @@
 /**
  * @module Relationship network density: the share of agent pairs who both remember each other.
- * @see SPEC §8 "relationship network density"; Park et al. 2023 §7.1 (0.167 → 0.74)
+ * @see Generative Agents §6–7 "relationship network density"; Park et al. 2023 §7.1 (0.167 → 0.74)
  */
 import type { MemoryTexts } from "./diffusion.ts";
 

@@ -1,6 +1,6 @@
 /**
  * @module Coordination: who shows up at a gathering, from where agents were during a run.
- * @see SPEC §8 "coordination (invitees who show up)"; Park et al. 2023 §7.1 (5 of 12 invitees)
+ * @see Generative Agents §6–7 "coordination (invitees who show up)"; Park et al. 2023 §7.1 (5 of 12 invitees)
  */
 import { gameMinutes, type GameTime } from "../time/game_time.ts";
 import { areaOfPath } from "../world/environment.ts";

@@ -1,7 +1,7 @@
 /**
  * @module Running a template town for some game hours and measuring it: the core of
  * `deno task simulate`, apart from flags, wiring and printing.
- * @see SPEC §8, §9; issue 6 items 7 and 8
+ * @see Generative Agents §6–7; BENCHMARKS.md; issue 6 items 7 and 8
  */
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";

@@ -1,7 +1,7 @@
 /**
  * @module The summary of a simulation run, as `deno task simulate --json` prints it: cost per
  * agent-day and the paper's emergent measures (diffusion, density, coordination).
- * @see SPEC §8, §9; API.md "CLI"
+ * @see Generative Agents §6–7; BENCHMARKS.md; README, "Development" (the CLI)
  */
 import { z } from "zod";
 import { type Usage, UsageCounts } from "../model/usage.ts";

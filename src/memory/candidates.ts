@@ -1,4 +1,4 @@
-/** @module Ranking from candidates, for backends without exhaustive search (SPEC §3, Scale). */
+/** @module Ranking from candidates, for backends without exhaustive search (Generative Agents §4.1, Scale). */
 import type { AgentScope, MemoryId } from "../ids.ts";
 import type { MemoryKind } from "../ports/memory_record.ts";
 import type { MemoryRankFields } from "../ports/memory_store.ts";

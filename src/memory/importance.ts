@@ -1,4 +1,4 @@
-/** @module Scores the importance of new memories in one batched fast-model call (SPEC §3). */
+/** @module Scores the importance of new memories in one batched fast-model call (Generative Agents §4.1). */
 import type { Deps } from "../deps.ts";
 import { ModelUnavailableError } from "../errors.ts";
 import { emptyUsage, type Usage } from "../model/usage.ts";

@@ -1,4 +1,4 @@
-/** @module Perceive: store a batch of observations, idempotently, with one importance call and one embedding call (SPEC §3). */
+/** @module Perceive: store a batch of observations, idempotently, with one importance call and one embedding call (Generative Agents §4.1). */
 import { z } from "zod";
 import { type Agent, agentKey, agentNotFound, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
@@ -83,7 +83,7 @@ export interface PerceivedObservations {
  * text within the world's retention window is stored once; importance is scored in one call
  * (idle events get 1 without one) and embeddings in one call. Runs under the agent's lock, so
  * concurrent perceives neither lose nor duplicate anything. `result.reflectionDue` says whether
- * the agent should reflect now; memory never reflects itself: its caller decides (SPEC §4).
+ * the agent should reflect now; memory never reflects itself: its caller decides (Generative Agents §4.2).
  *
  * @throws `world_not_found`, `agent_not_found`, `model_*` (embedding failed: nothing stored),
  * `store_unavailable`, `conflict` (agent busy too long).
@@ -308,7 +308,7 @@ async function perceiveLocked(
   //    hosted backend), late importance, then the agent's counters. The record append and the
   //    counters are fenced by the agent's lease: a holder that lost it writes nothing.
   await writeMemories(deps, scope, prepared, { fence, claims });
-  // Perceiving a location in an area the agent did not know adds that area (SPEC §6).
+  // Perceiving a location in an area the agent did not know adds that area (Generative Agents §5).
   const knownAreas = await knownAreasAfter(
     deps,
     scope.worldId,

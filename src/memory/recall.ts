@@ -28,7 +28,7 @@ export interface Recalled {
 /**
  * Retrieves an agent's memories for each query with the world's weights: one embedding call for
  * all queries; every memory returned is marked accessed at `at` (the paper's retrieval).
- * @see SPEC §3; Park et al. 2023 §4.1.
+ * @see Generative Agents §4.1; Park et al. 2023 §4.1.
  */
 export async function recall(
   deps: Pick<Deps, "storage" | "embedder">,

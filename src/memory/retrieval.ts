@@ -1,4 +1,4 @@
-/** @module Retrieve: the memories that matter now, scored and explained (SPEC §3, paper §4.1). */
+/** @module Retrieve: the memories that matter now, scored and explained (Generative Agents §4.1, paper §4.1). */
 import { embedAgain } from "./repair.ts";
 import { z } from "zod";
 import { loadAgent } from "../agents/agent.ts";

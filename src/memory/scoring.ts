@@ -1,4 +1,4 @@
-/** @module The retrieval score: recency, importance and relevance, min–max normalised (SPEC §3). */
+/** @module The retrieval score: recency, importance and relevance, min–max normalised (Generative Agents §4.1). */
 import type { MemoryRecord } from "../ports/memory_record.ts";
 import { gameMinutesFast } from "../time/game_time.ts";
 import { type Weights } from "../world/retrieval_weights.ts";

@@ -1,4 +1,4 @@
-/** @module Bound: spot questions that reach past what the character can know (SPEC §7, Magic-If stage three). */
+/** @module Bound: spot questions that reach past what the character can know (Memory-Driven Role-Playing §3.3, Magic-If stage three). */
 import type { GameTime } from "../time/game_time.ts";
 
 const YEAR = /\b(1[5-9]\d\d|2\d\d\d)\b/g;

@@ -1,4 +1,4 @@
-/** @module Derive a persona from an agent's description and memories, or from a narrative (SPEC §7). */
+/** @module Derive a persona from an agent's description and memories, or from a narrative (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
 import { type Agent, loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";

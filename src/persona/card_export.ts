@@ -1,4 +1,4 @@
-/** @module Exporting an agent as a Character Card V2 (SPEC §7). */
+/** @module Exporting an agent as a Character Card V2 (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
 import { type Agent, loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";

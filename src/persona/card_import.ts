@@ -1,6 +1,6 @@
 /**
  * @module Importing a character card as a new agent with a persona, seed memories and lorebook
- * knowledge (SPEC §7).
+ * knowledge (Memory-Driven Role-Playing §3.3).
  */
 import { z } from "zod";
 import {

@@ -1,7 +1,7 @@
 /**
  * @module Character Cards V2/V3 (JSON or PNG): parse them without their creator notes, and the
  * text helpers an import uses (macros, seed phrases). Importing is `card_import.ts`, exporting
- * `card_export.ts` (SPEC §7).
+ * `card_export.ts` (Memory-Driven Role-Playing §3.3).
  * @see https://github.com/malfoyslastname/character-card-spec-v2
  * @see https://github.com/kwaroran/character-card-spec-v3
  */

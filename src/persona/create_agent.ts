@@ -1,4 +1,4 @@
-/** @module Creating an agent: its document plus one seed memory per description phrase (SPEC §3). */
+/** @module Creating an agent: its document plus one seed memory per description phrase (Generative Agents §4.1). */
 import type { Deps } from "../deps.ts";
 import type { AgentScope, MemoryId, WorldId } from "../ids.ts";
 import { prepareMemories, writeMemories } from "../memory/ingest.ts";

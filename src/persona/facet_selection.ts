@@ -1,4 +1,4 @@
-/** @module Select: rank a persona's scene facets against the recent dialogue (SPEC §7, beyond the paper). */
+/** @module Select: rank a persona's scene facets against the recent dialogue (Memory-Driven Role-Playing §3.3, beyond the paper). */
 import type { Deps } from "../deps.ts";
 import { emptyUsage, type Usage } from "../model/usage.ts";
 import type { Attribution } from "../model/usage.ts";

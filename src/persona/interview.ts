@@ -1,6 +1,6 @@
 /**
  * @module The interview battery: five categories of five questions, with the paper's ablations,
- * answered in character without writing any memory (SPEC §8; Park et al. 2023 §6, App. B).
+ * answered in character without writing any memory (Generative Agents §6–7; Park et al. 2023 §6, App. B).
  */
 import { z } from "zod";
 import { type Agent, loadAgent } from "../agents/agent.ts";

@@ -1,6 +1,6 @@
 /**
  * @module The Magic-If pipeline shared by replies and interviews: anchor, select, recall, bound,
- * enact, each stage reported (SPEC §7; Wang et al. 2026 §3.3).
+ * enact, each stage reported (Wang et al. 2026 §3.3).
  */
 import { type Agent } from "../agents/agent.ts";
 import { agentSummary, identityLine } from "../cognition/agent_summary.ts";
@@ -33,7 +33,7 @@ import { completeReply } from "./reply_stream.ts";
  * Which parts of the memory stream a reply may use (the paper's interview ablations):
  * everything; nothing (identity and description only); observations without reflections and
  * plans; everything but reflections.
- * @see SPEC §8; Park et al. 2023 §6 "Conditions".
+ * @see Generative Agents §6–7; Park et al. 2023 §6 "Conditions".
  */
 export type Ablation = "full" | "no_memory" | "no_reflection_no_plan" | "no_reflection";
 

@@ -1,4 +1,4 @@
-/** @module The Narrative Schema persona of an agent, validated and stored as one document (SPEC §7). */
+/** @module The Narrative Schema persona of an agent, validated and stored as one document (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
 import { loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
@@ -56,7 +56,7 @@ export type SceneFacet = z.infer<typeof SceneFacet>;
  * The Narrative Schema persona: identity fields, a global summary, 4–8 core traits and 1–12
  * scene facets (the paper builds 5–8; we accept fewer for small characters and a few more for
  * rich ones). Facet titles are unique, since replies report facets by title.
- * @see SPEC §7; Wang et al. 2026 §3.3 and Appendix C.
+ * @see Wang et al. 2026 §3.3 and Appendix C.
  */
 export const Persona = z
   .strictObject({

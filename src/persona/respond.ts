@@ -1,6 +1,6 @@
 /**
  * @module Respond: one in-character reply by the Magic-If protocol, with visible stages, a
- * server-side session, provenance for what was heard, and the inner voice (SPEC §7).
+ * server-side session, provenance for what was heard, and the inner voice (Memory-Driven Role-Playing §3.3).
  */
 import { z } from "zod";
 import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";

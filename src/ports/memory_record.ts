@@ -1,4 +1,4 @@
-/** @module The memory record: one entry of an agent's memory stream (SPEC §3). */
+/** @module The memory record: one entry of an agent's memory stream (Generative Agents §4.1). */
 import { z } from "zod";
 import { AgentId, MemoryId, WorldId } from "../ids.ts";
 import { GameTime } from "../time/game_time.ts";

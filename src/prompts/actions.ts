@@ -1,6 +1,6 @@
 /**
  * @module Prompt: break one hour chunk into 5–15-minute actions, each with a location picked
- * from a numbered list and an emoji rendering, in one call (SPEC §5).
+ * from a numbered list and an emoji rendering, in one call (Generative Agents §4.3).
  *
  * Cost decision: the reference implementation walks the environment tree with one call per
  * level (area, then sub-area, then object) and asks for the emoji in yet another call, for every
@@ -100,8 +100,8 @@ function locationLines(input: ActionsInput): string[] {
  * one day plan and one hour plan per broad item), and the creative choices are already made by
  * the levels above: the chunk fixes what the hour is about, locations come from a numbered list,
  * and the schema plus the plan code enforce times. What remains is constrained splitting that a
- * small model does well, so the cost saving (SPEC §9) outweighs the small loss in nuance.
- * @see SPEC §5 "then 5–15 minute actions", "Location", "emoji rendering"; Park et al. 2023 §4.3, §5.1.
+ * small model does well, so the cost saving (BENCHMARKS.md) outweighs the small loss in nuance.
+ * @see Generative Agents §4.3 "then 5–15 minute actions", "Location", "emoji rendering"; Park et al. 2023 §4.3, §5.1.
  */
 export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
   const { chunk } = input;

@@ -59,7 +59,7 @@ function indexAspects(input: AgentSummaryInput): {
 /**
  * Builds the agent-summary prompt. The paper makes three calls, one per aspect; we ask for all
  * three in one answer from the same three retrievals, listing each memory once.
- * @see SPEC §4 "Agent summary"; Park et al. 2023 Appendix A.
+ * @see Generative Agents §4.2 "Agent summary"; Park et al. 2023 Appendix A.
  */
 export function buildAgentSummaryPrompt(input: AgentSummaryInput): Prompt<AgentSummaryOutput> {
   const { memories, aspects } = indexAspects(input);

@@ -1,4 +1,4 @@
-/** @module Prompt: a character's day in broad strokes (5–8 timed items), or the rest of a day after something came up (SPEC §5). */
+/** @module Prompt: a character's day in broad strokes (5–8 timed items), or the rest of a day after something came up (Generative Agents §4.3). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
 import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
@@ -86,7 +86,7 @@ function placeLine(place: DayPlanPlace, i: number): string {
  * day's agenda in broad strokes (paper: five to eight chunks), each with a start, a duration and
  * a place. With `remainder`, the same prompt plans only the rest of the day from a given time,
  * taking what came up into account (a re-plan after a reaction or a conversation).
- * @see SPEC §5 "Daily plan in broad strokes"; Park et al. 2023 §4.3.
+ * @see Generative Agents §4.3 "Daily plan in broad strokes"; Park et al. 2023 §4.3.
  */
 export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
   const { minItems: min, maxItems: max, remainder } = input;

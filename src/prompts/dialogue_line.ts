@@ -1,4 +1,4 @@
-/** @module Prompt: the next line one agent says to another in a conversation (SPEC §5). */
+/** @module Prompt: the next line one agent says to another in a conversation (Generative Agents §4.3). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
 import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
@@ -52,7 +52,7 @@ export type DialogueLineOutput = z.infer<typeof DialogueLineOutput>;
  * Builds the dialogue-line prompt (main tier). The paper conditions each utterance on a
  * summarised memory about the other person; we pass the recalled memories themselves and let
  * this call do the summarising, which saves one call per line.
- * @see SPEC §5 "Dialogue"; Park et al. 2023 §4.3.2.
+ * @see Generative Agents §4.3 "Dialogue"; Park et al. 2023 §4.3.2.
  */
 export function buildDialogueLinePrompt(input: DialogueLineInput): Prompt<DialogueLineOutput> {
   const opening = input.history.length === 0;

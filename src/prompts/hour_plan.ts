@@ -1,4 +1,4 @@
-/** @module Prompt: break one broad item of a day plan into hour-long chunks that cover it (SPEC §5). */
+/** @module Prompt: break one broad item of a day plan into hour-long chunks that cover it (Generative Agents §4.3). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
 import { DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
@@ -40,7 +40,7 @@ export type HourPlanOutput = z.infer<ReturnType<typeof hourPlanSchema>>;
  * Builds the hour-plan prompt: one broad item ("work on the composition from 13:00 to 17:00")
  * becomes steps of about an hour that fill it ("13:00 brainstorm ideas", …). Only the item in
  * progress is decomposed, just in time, because plans change.
- * @see SPEC §5 "Decompose top-down: hour-long chunks"; Park et al. 2023 §4.3.
+ * @see Generative Agents §4.3 "Decompose top-down: hour-long chunks"; Park et al. 2023 §4.3.
  */
 export function buildHourPlanPrompt(input: HourPlanInput): Prompt<HourPlanOutput> {
   const { start, end } = input.item;

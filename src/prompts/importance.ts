@@ -1,4 +1,4 @@
-/** @module Prompt: rate the poignancy of a batch of observations in one call (SPEC §3). */
+/** @module Prompt: rate the poignancy of a batch of observations in one call (Generative Agents §4.1). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
 import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
@@ -19,7 +19,7 @@ export type ImportanceOutput = z.infer<ReturnType<typeof importanceSchema>>;
 /**
  * Builds the batched importance prompt: 1 is mundane (brushing teeth, making the bed), 10 is
  * life-changing (a break-up, a death, being accepted to college).
- * @see SPEC §3 "Importance"; Park et al. 2023 §4.1.
+ * @see Generative Agents §4.1 "Importance"; Park et al. 2023 §4.1.
  */
 export function buildImportancePrompt(input: ImportanceInput): Prompt<ImportanceOutput> {
   const n = input.observations.length;

@@ -1,6 +1,6 @@
 /**
  * @module Prompt: the new state of objects agents act on, for every such object of a tick in
- * one fast-model call (SPEC §5 "Acting on an object may change its state").
+ * one fast-model call (Generative Agents §4.3 "Acting on an object may change its state").
  *
  * Cost decision: the reference implementation asks once per action. The tick engine collects
  * every agent whose action changed at an object and asks for all of them at once, so a whole
@@ -44,7 +44,7 @@ export type ObjectStateOutput = z.infer<ReturnType<typeof objectStateSchema>>;
 /**
  * Builds the object-state prompt (fast tier): for each object, its state while the agent does
  * what it does there, in a few words ("brewing coffee", "off", "in use").
- * @see SPEC §5 "Acting on an object may change its state (e.g. coffee machine: off → brewing
+ * @see Generative Agents §4.3 "Acting on an object may change its state (e.g. coffee machine: off → brewing
  * coffee)"; Park et al. 2023 §5.1.
  */
 export function buildObjectStatePrompt(input: ObjectStateInput): Prompt<ObjectStateOutput> {

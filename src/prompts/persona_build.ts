@@ -1,4 +1,4 @@
-/** @module Prompt: derive a Narrative Schema persona from what is known about a character (SPEC §7). */
+/** @module Prompt: derive a Narrative Schema persona from what is known about a character (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
 import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
@@ -63,7 +63,7 @@ export type PersonaBuildOutput = z.infer<typeof PersonaBuildOutput>;
 /**
  * Builds the persona-derivation prompt (main tier): abstract stable traits and cluster recurring
  * situations into cue-addressable facets, staying faithful to the sources.
- * @see SPEC §7; Wang et al. 2026 Appendix C (schema) and Appendix O.1 (construction).
+ * @see Wang et al. 2026 Appendix C (schema) and Appendix O.1 (construction).
  */
 export function buildPersonaBuildPrompt(input: PersonaBuildInput): Prompt<PersonaBuildOutput> {
   return {

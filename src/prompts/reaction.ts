@@ -1,4 +1,4 @@
-/** @module Prompt: should an agent carry on, react, or start talking after an observation (SPEC §5). */
+/** @module Prompt: should an agent carry on, react, or start talking after an observation (Generative Agents §4.3). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
 import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
@@ -61,7 +61,7 @@ export function reactionSchema(canTalk: boolean): z.ZodType<ReactionOutput> {
  * Builds the reaction prompt (fast tier). The paper first summarises the two retrievals in a
  * separate call and then asks whether to react; to save one call per observation we hand the
  * recalled memories straight to this one call, which weighs them and decides.
- * @see SPEC §5 "Reacting"; Park et al. 2023 §4.3.2.
+ * @see Generative Agents §4.3 "Reacting"; Park et al. 2023 §4.3.2.
  */
 export function buildReactionPrompt(input: ReactionInput): Prompt<ReactionOutput> {
   const canTalk = input.observed !== null;

@@ -1,4 +1,4 @@
-/** @module Prompt: insights that answer one reflection question, each citing its numbered evidence (SPEC §4). */
+/** @module Prompt: insights that answer one reflection question, each citing its numbered evidence (Generative Agents §4.2). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
 import { clipLine, DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
@@ -44,7 +44,7 @@ function numbered(memories: readonly string[]): string[] {
  * Builds the reflection-insights prompt for one question: up to 5 high-level statements, each
  * citing the numbers of the memories that support it (the paper's "(because of 1, 5, 3)",
  * as a structured `evidence` list).
- * @see SPEC §4 "Step 2"; Park et al. 2023 §4.2.
+ * @see Generative Agents §4.2 "Step 2"; Park et al. 2023 §4.2.
  */
 export function buildReflectionInsightsPrompt(
   input: ReflectionInsightsInput,

@@ -1,4 +1,4 @@
-/** @module Prompt: the high-level questions an agent's recent memories raise, step 1 of reflection (SPEC §4). */
+/** @module Prompt: the high-level questions an agent's recent memories raise, step 1 of reflection (Generative Agents §4.2). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
 import { clipLine, DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
@@ -43,7 +43,7 @@ function memoryLines(memories: readonly string[]): string[] {
  * Builds the reflection-questions prompt: from the agent's 100 most recent memories, one compact
  * line each (see {@linkcode memoryLines}), the model proposes `count` salient high-level
  * questions that the memories can answer; each becomes a retrieval query for the insights step.
- * @see SPEC §4 "Step 1"; Park et al. 2023 §4.2.
+ * @see Generative Agents §4.2 "Step 1"; Park et al. 2023 §4.2.
  */
 export function buildReflectionQuestionsPrompt(
   input: ReflectionQuestionsInput,

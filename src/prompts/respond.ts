@@ -1,4 +1,4 @@
-/** @module Prompt: one in-character turn by the Magic-If protocol: anchor, select, bound, enact (SPEC §7). */
+/** @module Prompt: one in-character turn by the Magic-If protocol: anchor, select, bound, enact (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
 import type { Prompt } from "../ports/language_model.ts";
 import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
@@ -97,7 +97,7 @@ function modeLine(input: RespondPromptInput): string {
  * Builds the reply prompt (main tier). Instead of pasting the whole persona, only the anchor,
  * the selected facets and the recalled memories go in; every piece of character, user and
  * memory text sits in a data block, and provenance is spelled out so claims stay claims.
- * @see SPEC §7; Wang et al. 2026 §3.3 (Magic-If Protocol).
+ * @see Wang et al. 2026 §3.3 (Magic-If Protocol).
  */
 export function buildRespondPrompt(input: RespondPromptInput): Prompt<RespondPromptOutput> {
   const name = JSON.stringify(input.agentName);

@@ -224,7 +224,7 @@ async function readAhead(
  * Whether the agent talked with anyone within the world's `talkCooldownMinutes` (or is still
  * talking): then no conversation starts and no model call decides about one. The pair cooldown
  * of the reaction vetoes stops two agents talking again; this one stops an agent from talking
- * to everyone who walks by, the largest cost of a busy town (SPEC §9).
+ * to everyone who walks by, the largest cost of a busy town (BENCHMARKS.md).
  */
 async function talkedLately(
   deps: Pick<Deps, "storage">,

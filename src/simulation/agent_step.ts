@@ -1,6 +1,6 @@
 /**
  * @module The behaviour of a world tick for agents: what the generic engine runs per tick
- * (SPEC §5–6). Before the steps, every agent's view of its area is worked out and all new
+ * (Generative Agents §4.3, §5). Before the steps, every agent's view of its area is worked out and all new
  * observations are scored in one call (and embedded in one); each agent then perceives → reacts
  * (talks, re-plans or carries on) → acts along its plan → reflects when due; after the steps,
  * the objects agents started using change state in one call.
@@ -90,7 +90,7 @@ export interface AgentTickOptions {
  * agent and tick, one per pair, none when either talked within the world's
  * `talkCooldownMinutes`) or about objects whose state someone other than an agent changed, and
  * never while the observer sleeps.
- * @see SPEC §5–6, §9 (cost).
+ * @see Generative Agents §4.3, §5, §9 (cost).
  */
 export function agentTickSystem(
   deps: Deps,

@@ -1,7 +1,7 @@
 /**
  * @module Objects agents act on change state: one batched fast-model call per tick for every
  * object whose user started a new action there, a cache of answers already known, and the
- * object left as it was found when its user walks away (SPEC §5–6).
+ * object left as it was found when its user walks away (Generative Agents §4.3, §5).
  */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";

@@ -1,6 +1,6 @@
 /**
  * @module What an agent sees in a tick: other agents' actions and object states in its area
- * (its "visual range"), minus what it already saw and what did not change (SPEC §6).
+ * (its "visual range"), minus what it already saw and what did not change (Generative Agents §5).
  */
 import { z } from "zod";
 import type { Agent } from "../agents/agent.ts";
@@ -51,7 +51,7 @@ function sameArea(a: string | null, b: string | null): boolean {
  * action, and every object of that area with its state. Returns no sightings, and the old
  * `seen` unchanged, while the observer is asleep or nowhere; otherwise sightings for what entered
  * its view (with a non-blank action or state) or changed since, and the new `seen`.
- * @see SPEC §6 "Perception per tick = actions of agents and object states in the same area".
+ * @see Generative Agents §5 "Perception per tick = actions of agents and object states in the same area".
  */
 export function perceiveArea(
   observer: Agent,

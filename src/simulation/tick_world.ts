@@ -1,4 +1,4 @@
-/** @module One tick of a world: the generic engine running the agent behaviour (SPEC §6). */
+/** @module One tick of a world: the generic engine running the agent behaviour (Generative Agents §5). */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
@@ -88,7 +88,7 @@ export const TICK_DEADLINE_MS = 300_000;
  * tick of a paused or manual world, or
  * busy longer than `waitMs`), `store_unavailable`. A failing agent does not throw: its summary
  * has `error` and the log an `agent_error` event.
- * @see SPEC §6 "Clock"; API.md "POST /v1/worlds/{world}/tick".
+ * @see Generative Agents §5; README, "How time moves".
  */
 export async function tickWorld(
   deps: Deps,

@@ -31,7 +31,7 @@ const ARCHIVES: Record<WorldTemplate, readonly string[]> = { smallville: SMALLVI
  * agent's seed memories are embedded again (one embedding call per agent). All or nothing, like
  * any import.
  * @throws `conflict` (the id is taken), `model_*` (embedding again), `store_unavailable`.
- * @see SPEC §6; API.md "Worlds" (`template`)
+ * @see Generative Agents §5; README, "Quick start" (`template`)
  */
 export async function createWorldFromTemplate(
   deps: Pick<Deps, "storage" | "embedder" | "ids" | "sleep">,

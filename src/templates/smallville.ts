@@ -5,7 +5,7 @@
  * of seed phrases per resident) and its two scenarios: the cafe owner means to host a Valentine's
  * Day party at her cafe on February 14 from 5 to 7 pm, and a retired carpenter is running for
  * mayor. Places, people and wording are our own.
- * @see SPEC §6 (environment tree), §8 (diffusion, density, coordination); Park et al. 2023 §3, §7
+ * @see Generative Agents §5 (environment tree), §8 (diffusion, density, coordination); Park et al. 2023 §3, §7
  */
 import { type AgentId, AgentId as AgentIdSchema } from "../ids.ts";
 import { type CreateAgentInput, CreateAgentInput as CreateAgentSchema } from "../agents/agent.ts";

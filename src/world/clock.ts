@@ -1,6 +1,6 @@
 /**
  * @module A world's clock and settings as they change: `PATCH` of name, tick length, pause and
- * settings, and the compare-and-set that moves game time forward (SPEC §6).
+ * settings, and the compare-and-set that moves game time forward (Generative Agents §5).
  */
 import type { FencedWrite } from "../ports/lock.ts";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-/** @module The environment tree of a world: areas → sub-areas → objects with a state (SPEC §6). */
+/** @module The environment tree of a world: areas → sub-areas → objects with a state (Generative Agents §5). */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { updateDocument } from "../ports/update_document.ts";
@@ -168,7 +168,7 @@ export function renderArea(area: Area): string {
  * Renders the tree as prompt text, one line per area, e.g.
  * `Hobbs Cafe: cafe (counter, coffee machine: brewing coffee), kitchen (stove: off)`.
  * With `known`, only those areas (matched case-insensitively) are rendered.
- * @see SPEC §6 "Environment tree"
+ * @see Generative Agents §5 "Environment tree"
  */
 export function renderEnvironment(tree: Environment, known?: readonly string[]): string {
   return knownAreasOf(tree, known).map(renderArea).join("\n");
@@ -367,7 +367,7 @@ async function updateEnvironment(
  * (with the environment's spelling) when the environment has it and the agent did not know it.
  * Reads the environment only when some location names an area not yet known; returns `known`
  * itself when nothing changes.
- * @see SPEC §6 "Each agent knows a sub-tree … that grows as it perceives new areas"
+ * @see Generative Agents §5 "Each agent knows a sub-tree … that grows as it perceives new areas"
  */
 export async function knownAreasAfter(
   deps: Pick<Deps, "storage">,

@@ -1,5 +1,5 @@
 /**
- * @module The retrieval weights a world sets (SPEC §3): recency, importance and relevance, as a
+ * @module The retrieval weights a world sets (Generative Agents §4.1): recency, importance and relevance, as a
  * named preset or numbers. A world setting, so it lives with the world; memory scoring reads it.
  */
 import { z } from "zod";

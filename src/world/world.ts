@@ -1,4 +1,4 @@
-/** @module Worlds: a named place with its own game clock (SPEC §6). */
+/** @module Worlds: a named place with its own game clock (Generative Agents §5). */
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { ConflictError, LeaseLostError, NotFoundError, SimulacraError } from "../errors.ts";
@@ -136,7 +136,7 @@ export const WorldSettings = z
       }),
     disclosure: z.boolean().default(false).meta({
       description:
-        "When true, an agent sincerely asked whether it is an AI says so, in character (SPEC §7)",
+        "When true, an agent sincerely asked whether it is an AI says so, in character (Memory-Driven Role-Playing §3.3)",
     }),
     futureMarginMinutes: z
       .number()
