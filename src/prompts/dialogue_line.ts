@@ -1,6 +1,6 @@
 /** @module Prompt: the next line one agent says to another in a conversation (Generative Agents §4.3). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
 
 /** Longest memory line the prompt shows, in characters; longer ones are cut with "…". */

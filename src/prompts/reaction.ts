@@ -1,6 +1,6 @@
 /** @module Prompt: should an agent carry on, react, or start talking after an observation (Generative Agents §4.3). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
 
 /** Inputs of {@linkcode buildReactionPrompt}. */

@@ -1,6 +1,6 @@
 /** @module Prompt: the high-level questions an agent's recent memories raise, step 1 of reflection (Generative Agents §4.2). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { clipLine, DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 
 /** Inputs of {@linkcode buildReflectionQuestionsPrompt}. */
