@@ -25,13 +25,11 @@ import type { EventsTokens } from "../lib/access/events_token.ts";
 import { runInRequest } from "../lib/access/request_context.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorBody, statusOf } from "./errors.ts";
-import type { MatchedOperation } from "./permissions.ts";
+import { type MatchedOperation, matchedOperation } from "./permissions.ts";
 
 /** Options of {@linkcode accessControl}. */
 export interface AccessOptions {
   adminKey?: string;
-  /** Joins a request to its operation (see routes/permissions.ts). */
-  match: (method: string, path: string) => MatchedOperation | null;
   /** Keys without their own `rateLimit` get this one. */
   keyRateLimit: RateLimitRule;
   /** The client's address, for failed-auth back-off. */
@@ -54,14 +52,18 @@ export const AUTH_FAILURE_WINDOWS = [
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
-/** The middleware for `/v1/*`; sets `principal` and `operation` for the routes. */
+/**
+ * The middleware for `/v1/*`; sets `principal` and `operation` for the routes. It enforces the
+ * rule the matched route declares (routes/permissions.ts) before any other /v1 middleware, so a
+ * refused key learns nothing from query or body checks.
+ */
 export function accessControl(
   deps: Pick<Deps, "storage">,
   options: AccessOptions,
 ): MiddlewareHandler<AppEnv> {
   const storage = deps.storage;
   return async function accessControlMiddleware(c, next) {
-    const matched = options.match(c.req.method, c.req.path);
+    const matched = matchedOperation(c);
     c.set("operation", matched);
     if (options.adminKey === undefined && !isLoopbackHost(c.req.header("host"))) {
       return fail(
