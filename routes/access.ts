@@ -104,7 +104,7 @@ export function accessControl(
     const token = c.req.query("token");
     if (
       header === undefined && token !== undefined && options.eventsTokens &&
-      matched?.operation === "GET /v1/worlds/{world}/events"
+      matched?.rule?.eventsToken
     ) {
       const claims = await options.eventsTokens.verify(token, options.now());
       const minter = claims?.keyId ? await keyById(storage.documents, claims.keyId) : null;
@@ -165,8 +165,8 @@ export function accessControl(
       principal.kind === "key" && principal.key.budget
         ? storage.usage.spend(keySubject(principal.key.id), "total")
         : undefined,
-      // A tick with a spent world budget still runs (agents keep their plans, no calls).
-      worldId === undefined || matched.operation === "POST /v1/worlds/{world}/tick"
+      // A route that runs past a spent world budget (the tick) skips reading it.
+      worldId === undefined || matched.rule?.pastWorldBudget
         ? undefined
         : storage.documents.get<World>(worldKey(worldId)),
     ]);

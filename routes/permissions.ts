@@ -20,6 +20,13 @@ export interface OperationRule {
   model?: boolean;
   /** World-level, yet open to keys scoped to agents (their results are filtered). */
   agentScoped?: boolean;
+  /**
+   * Runs once its world's daily budget is spent, without model calls (a tick moves agents on
+   * their plans); a key's own budget still applies.
+   */
+  pastWorldBudget?: boolean;
+  /** Also takes an events token as `?token=` instead of the Authorization header (EventSource). */
+  eventsToken?: boolean;
 }
 
 /** A request joined to the route Hono matched for it, with that route's declared rule. */

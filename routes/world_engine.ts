@@ -53,7 +53,7 @@ const TickQuery = z.object({
 const tickRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/tick",
-  middleware: requires("simulate", { model: true }),
+  middleware: requires("simulate", { model: true, pastWorldBudget: true }),
   operationId: "tick",
   tags: ["Worlds"],
   summary: "Advance the clock and step every agent: perceive, react or talk, act and move, reflect",
@@ -106,7 +106,7 @@ const LastEventId = z.object({
 const eventsRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/events",
-  middleware: requires("read"),
+  middleware: requires("read", { eventsToken: true }),
   operationId: "listEvents",
   tags: ["Worlds"],
   summary:
