@@ -54,8 +54,8 @@ const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /**
  * The middleware for `/v1/*`; sets `principal` and `operation` for the routes. It enforces the
- * rule the matched route declares (routes/permissions.ts) before any other /v1 middleware, so a
- * refused key learns nothing from query or body checks.
+ * rule the matched route declares (routes/permissions.ts) before any other /v1 middleware, so
+ * refusals come before query and body checks.
  */
 export function accessControl(
   deps: Pick<Deps, "storage">,
