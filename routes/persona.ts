@@ -191,7 +191,10 @@ export function personaRoutes(
   });
   app.openapi(buildPersonaRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json(await buildPersona(deps, world, agent, c.req.valid("json")), 200);
+    return c.json(
+      await buildPersona(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
+      200,
+    );
   });
   app.openapi(exportCardRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
@@ -202,7 +205,10 @@ export function personaRoutes(
       c.req.header("content-type") ?? "",
       new Uint8Array(await c.req.arrayBuffer()),
     );
-    const imported = await importCard(deps, c.req.valid("param").world, card, c.req.valid("query"));
+    const imported = await importCard(deps, card, {
+      worldId: c.req.valid("param").world,
+      ...c.req.valid("query"),
+    });
     const { agent, ...rest } = imported;
     return c.json({ ...agent, ...rest }, 201);
   });
@@ -215,11 +221,15 @@ export function personaRoutes(
       const request = { worldId: world, agentId: agent, input, keyId, logger: options.logger };
       return await streamRespond(c, deps, request);
     }
-    return c.json(await respond(deps, world, agent, input, { keyId }), 200);
+    const scope = { worldId: world, agentId: agent };
+    return c.json(await respond(deps, { scope, input }, { keyId }), 200);
   });
   app.openapi(interviewRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json(await interview(deps, world, agent, c.req.valid("json")), 200);
+    return c.json(
+      await interview(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
+      200,
+    );
   });
   return app;
 }

@@ -174,7 +174,8 @@ export function worldEngineRoutes(
     const resumeAt = c.req.valid("header")["last-event-id"];
     const stop = new AbortController();
     const after = resumeAt ? Number(resumeAt) : await startSeq(deps, world, query);
-    const feed = await followEvents(deps, world, after, {
+    const feed = await followEvents(deps, world, {
+      after,
       signal: stop.signal,
       filter: eventFilter(query),
     });

@@ -205,10 +205,14 @@ async function talkLocked(
     const listener = people[1 - side];
     const at = addMinutes(start, i);
     const last = lines.at(-1);
-    const recalled = await recall(deps, world, speaker, [
-      `${speaker.name}'s relationship with ${listener.name}`,
-      last?.text ?? options.topic ?? listener.name,
-    ], { at, k: RECALL_K });
+    const recalled = await recall(deps, {
+      world,
+      agent: speaker,
+      queries: [
+        `${speaker.name}'s relationship with ${listener.name}`,
+        last?.text ?? options.topic ?? listener.name,
+      ],
+    }, { at, k: RECALL_K });
     usages.push(recalled.usage);
     const completion = await deps.model.complete(
       buildDialogueLinePrompt({

@@ -164,7 +164,7 @@ export async function currentAction(
         plan.revision,
         (p) =>
           p.items[index].chunks?.[c]?.actions === null
-            ? withChunk(p, index, c, made.actions)
+            ? withChunk(p, { item: index, chunk: c }, made.actions)
             : null,
         { fence },
       );

@@ -165,7 +165,7 @@ export async function decideReaction(
     `${agent.name}'s relationship with ${observed.name}`,
     `${observed.name} is ${observed.status}`,
   ];
-  const recalled = await recall(deps, world, agent, queries, { at, k: RECALL_K });
+  const recalled = await recall(deps, { world, agent, queries }, { at, k: RECALL_K });
   usages.push(recalled.usage);
   const memories = recalled.results.map((r) => r.map((s) => s.memory.description));
   const completion = await deps.model.complete(

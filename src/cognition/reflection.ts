@@ -242,7 +242,7 @@ async function reflectLocked(
   const questions = asked.value.questions;
 
   // Step 2: evidence for every question in one recall, then the insights of each question.
-  const recalled = await recall(deps, world, agent, questions, {
+  const recalled = await recall(deps, { world, agent, queries: questions }, {
     at: options.at,
     k: EVIDENCE_PER_QUESTION,
   });

@@ -309,12 +309,10 @@ async function perceiveLocked(
   //    counters are fenced by the agent's lease: a holder that lost it writes nothing.
   await writeMemories(deps, scope, prepared, { fence, claims });
   // Perceiving a location in an area the agent did not know adds that area (Generative Agents §5).
-  const knownAreas = await knownAreasAfter(
-    deps,
-    scope.worldId,
-    agent.knownAreas ?? [],
-    obs.map((o) => o.location),
-  );
+  const knownAreas = await knownAreasAfter(deps, scope.worldId, {
+    known: agent.knownAreas ?? [],
+    locations: obs.map((o) => o.location),
+  });
   const updated = await bumpCounters(deps, scope, { knownAreas, fence }, prepared);
 
   return {

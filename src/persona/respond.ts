@@ -8,7 +8,7 @@ import { withAgentLock } from "../agents/agent_lock.ts";
 import { replanFrom } from "../cognition/planning.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, SimulacraError } from "../errors.ts";
-import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
+import { type AgentScope, MemoryId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
 import { MemoryKind, Provenance } from "../ports/memory_record.ts";
 import { addUsage, type Usage, UsageCounts } from "../model/usage.ts";
@@ -233,14 +233,12 @@ export function memoriesOfTurn(turn: {
  */
 export async function respond(
   deps: Deps,
-  worldId: WorldId,
-  agentId: AgentId,
-  body: RespondInput,
+  request: { scope: AgentScope; input: RespondInput },
   options: RespondOptions = {},
 ): Promise<RespondResult> {
-  const input = RespondInput.parse(body);
-  const world = await getWorld(deps, worldId);
-  const scope: AgentScope = { worldId, agentId };
+  const { scope } = request;
+  const input = RespondInput.parse(request.input);
+  const world = await getWorld(deps, scope.worldId);
   const agent = (await loadAgent(deps, scope)).value;
   const at = input.at ?? world.clock.now;
   const conversationId = input.conversationId ?? deps.ids.next("c");
@@ -259,11 +257,14 @@ export async function respond(
   const { anchor, usage: anchorUsage } = await anchorStage(deps, base);
   const ctx: ReplyContext = { ...base, anchor };
   const query = dialogueText(cuesOf(history, input.message));
-  const embedded = await embedDialogue(deps, record?.persona ?? null, [query], {
-    worldId,
-    agentId,
-    operation: "respond.select",
-  });
+  const embedded = await embedDialogue(
+    deps,
+    { persona: record?.persona ?? null, queries: [query] },
+    {
+      ...scope,
+      operation: "respond.select",
+    },
+  );
   const enacted = await enactTurn(deps, ctx, {
     mode: input.mode,
     speaker: input.mode === "inner_voice" ? null : speaker,

@@ -72,7 +72,7 @@ async function time(
     };
     const input = CreateWorldInput.parse({ id: "town", name: "Town", template: "smallville" });
     const t0 = performance.now();
-    if (way === "build") await buildTown(deps, "smallville", input);
+    if (way === "build") await buildTown(deps, input);
     else await createWorldFromTemplate(deps, input);
     times.push(performance.now() - t0);
     calls = c.calls;

@@ -92,7 +92,7 @@ Deno.test("interview() runs 25 questions with names from memory and stores nothi
   await using _ = deps;
   const before = (await deps.storage.memories.all(scope)).length;
   rec.prompts.length = 0;
-  const out = await interview(deps, worldId, agentId, {});
+  const out = await interview(deps, { worldId, agentId }, {});
   assert.equal(out.transcript.length, 25);
   assert.equal(out.names[0], "Wolfgang Schulz");
   assert.ok(!out.names.includes("Oak Hill College") && !out.names.includes("Hobbs Cafe"));
@@ -105,7 +105,7 @@ Deno.test("interview() runs 25 questions with names from memory and stores nothi
 Deno.test("interview() ablations restrict what the answers may use", async () => {
   const { deps, rec, worldId, agentId, reflection } = await town();
   await using _ = deps;
-  const none = await interview(deps, worldId, agentId, {
+  const none = await interview(deps, { worldId, agentId }, {
     ablation: "no_memory",
     categories: ["memory"],
   });
@@ -116,7 +116,7 @@ Deno.test("interview() ablations restrict what the answers may use", async () =>
   assert.match(sent.anchor.summary, /^Name: Klaus Mueller\nKlaus Mueller is a student/);
 
   const uses = async (ablation: "full" | "no_reflection" | "no_reflection_no_plan") => {
-    const out = await interview(deps, worldId, agentId, { ablation, categories: ["memory"] });
+    const out = await interview(deps, { worldId, agentId }, { ablation, categories: ["memory"] });
     assert.ok(out.transcript.some((a) => a.memories.length > 0));
     return out.transcript.some((a) => a.memories.includes(reflection));
   };

@@ -195,7 +195,7 @@ Deno.test("recallStage() keeps to the kinds each ablation allows", async () => {
   const turn = await turnOf(t, "How is the party coming along?");
   const kindsFor = async (ablation: Ablation) => {
     const ctx = contextOf(t, ablation);
-    const recalled = await recallStage(t.deps, ctx, turn, cuesOf([], turn.message));
+    const recalled = await recallStage(t.deps, ctx, turn);
     return new Set(recalled.map((r) => r.memory.kind));
   };
   const full = await kindsFor("full");
@@ -212,7 +212,7 @@ Deno.test("recallStage() puts lore a key calls up first, bounds retrieval by k a
   await using _ = t.deps;
   const rent = t.ids.get("The landlord raised the cafe's rent by a third")!;
   const turn = await turnOf(t, "Did the landlord call about the party?", { memories: 2 });
-  const recalled = await recallStage(t.deps, contextOf(t), turn, cuesOf([], turn.message));
+  const recalled = await recallStage(t.deps, contextOf(t), turn);
   assert.equal(recalled[0].via, "lore");
   assert.equal(recalled[0].score, null);
   assert.equal(recalled[0].memory.id, rent);
@@ -224,17 +224,17 @@ Deno.test("recallStage() puts lore a key calls up first, bounds retrieval by k a
   assert.notEqual(untouched[0]!.lastAccessedAt, AT, "a turn without touch marks nothing");
 
   const touching = { ...turn, touch: true };
-  const marked = await recallStage(t.deps, contextOf(t), touching, cuesOf([], turn.message));
+  const marked = await recallStage(t.deps, contextOf(t), touching);
   const stored = await t.deps.storage.memories.getMany(t.scope, marked.map((r) => r.memory.id));
   assert.ok(stored.every((m) => m!.lastAccessedAt === AT));
 
   const none = await recallStage(t.deps, contextOf(t), {
     ...turn,
     options: { ...turn.options, memories: 0 },
-  }, cuesOf([], turn.message));
+  });
   assert.deepEqual(none, []);
   const silent = { ...turn, vector: new Float32Array(turn.vector!.length) };
-  const loreOnly = await recallStage(t.deps, contextOf(t), silent, cuesOf([], turn.message));
+  const loreOnly = await recallStage(t.deps, contextOf(t), silent);
   assert.deepEqual(loreOnly.map((r) => r.via), ["lore"], "a zero vector ranks nothing");
 });
 

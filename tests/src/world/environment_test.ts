@@ -176,7 +176,10 @@ Deno.test("perceive() adds the area of a perceived location the agent did not kn
   const after = (await loadAgent(deps, { worldId: id, agentId: agent.id as AgentId })).value;
   assert.deepEqual(after.knownAreas, ["Home", "Hobbs Cafe"]);
   assert.deepEqual(
-    await knownAreasAfter(deps, id, after.knownAreas, ["Home:kitchen", undefined]),
+    await knownAreasAfter(deps, id, {
+      known: after.knownAreas,
+      locations: ["Home:kitchen", undefined],
+    }),
     ["Home", "Hobbs Cafe"],
     "known areas need no environment read",
   );

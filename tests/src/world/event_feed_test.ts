@@ -52,7 +52,12 @@ Deno.test("followEvents() delivers existing and new events, keeps alive, and sto
   const { deps, id } = await withEvents(2);
   await using _ = deps;
   const stop = new AbortController();
-  const feed = await followEvents(deps, id, 1, { pollMs: 10, idleMs: 30, signal: stop.signal });
+  const feed = await followEvents(deps, id, {
+    after: 1,
+    pollMs: 10,
+    idleMs: 30,
+    signal: stop.signal,
+  });
   const got: LoggedEvent[][] = [];
   const reading = (async () => {
     for await (const batch of feed) {
@@ -65,5 +70,5 @@ Deno.test("followEvents() delivers existing and new events, keeps alive, and sto
   await reading;
   assert.deepEqual(got.flat().map((e) => e.seq), [2, 3]);
   assert.ok(got.some((b) => b.length === 0), "an empty batch for keep-alives");
-  await assert.rejects(followEvents(deps, "none" as WorldId, 0), SimulacraError);
+  await assert.rejects(followEvents(deps, "none" as WorldId), SimulacraError);
 });
