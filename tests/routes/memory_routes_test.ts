@@ -5,10 +5,9 @@ import { createApp } from "../../routes/app.ts";
 import { ModelUnavailableError } from "../../src/errors.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { Embedder } from "../../src/ports/embedder.ts";
-import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
-import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps, unreachableModel } from "../_helpers/test_deps.ts";
 import { call } from "../_helpers/http_call.ts";
 
 const { backends, close } = await startBackends();
@@ -32,23 +31,6 @@ async function town(app: App, settings: Record<string, unknown> = {}) {
   });
   assert.equal(agent.status, 201, JSON.stringify(agent.body));
   return { w: `/v1/worlds/${world.body.id}`, a: `/v1/worlds/${world.body.id}/agents/isabella` };
-}
-
-function countingModel(inner: LanguageModel, fail = false) {
-  const calls: string[] = [];
-  const model: LanguageModel = {
-    info: inner.info,
-    complete(prompt, attribution) {
-      calls.push(prompt.kind);
-      if (fail) {
-        return Promise.reject(
-          new ModelUnavailableError("model_unavailable", "Cannot reach the model"),
-        );
-      }
-      return inner.complete(prompt, attribution);
-    },
-  };
-  return { model, calls };
 }
 
 for (const backend of backends) {
@@ -85,7 +67,7 @@ for (const backend of backends) {
       `[${backend.name}] perceive stores a batch with one importance call and is idempotent by eventId`,
     ...opts,
     fn: async () => {
-      const { model, calls } = countingModel(new OfflineLanguageModel({}));
+      const { model, kinds: calls } = countingModel();
       await withApp(async (app) => {
         const { a } = await town(app);
         calls.length = 0;
@@ -308,7 +290,7 @@ for (const backend of backends) {
       `[${backend.name}] an importance model failure stores the observation as pending and scores it later`,
     ...opts,
     fn: async () => {
-      const failing = countingModel(new OfflineLanguageModel({}), true);
+      const failing = countingModel(unreachableModel());
       await using deps = await makeTestDeps({ storage: await backend.open() });
       const { a } = await town(createApp(deps, { logger: silentLogger }));
       const down = createApp({ ...deps, model: failing.model }, { logger: silentLogger });
