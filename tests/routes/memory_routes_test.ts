@@ -9,28 +9,21 @@ import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { countingModel, makeTestDeps, unreachableModel } from "../_helpers/test_deps.ts";
 import { call } from "../_helpers/http_call.ts";
+import { worldWithAgent } from "../_helpers/http_world.ts";
 
 const { backends, close } = await startBackends();
 
 type App = ReturnType<typeof createApp>;
 
-async function town(app: App, settings: Record<string, unknown> = {}) {
-  const world = await call(app, "POST", "/v1/worlds", {
-    name: "Smallville",
-    startTime: "2023-02-13T07:00:00",
-    settings,
-  });
-  assert.equal(world.status, 201, JSON.stringify(world.body));
-  const agent = await call(app, "POST", `/v1/worlds/${world.body.id}/agents`, {
+function town(app: App, settings: Record<string, unknown> = {}) {
+  return worldWithAgent(app, {
     id: "isabella",
     name: "Isabella Rodriguez",
     age: 34,
     traits: "friendly, outgoing, hospitable",
     description:
       "Isabella Rodriguez is the owner of Hobbs Cafe; she loves to make people feel welcome; she is planning a Valentine's Day party at the cafe",
-  });
-  assert.equal(agent.status, 201, JSON.stringify(agent.body));
-  return { w: `/v1/worlds/${world.body.id}`, a: `/v1/worlds/${world.body.id}/agents/isabella` };
+  }, settings);
 }
 
 for (const backend of backends) {

@@ -5,6 +5,7 @@ import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
 import { call } from "../_helpers/http_call.ts";
+import { worldWithAgent } from "../_helpers/http_world.ts";
 import { countingModel } from "../_helpers/test_deps.ts";
 
 const { backends, close } = await startBackends();
@@ -33,21 +34,13 @@ const OBSERVATIONS = [
 ];
 
 /** A world with Klaus (2 seeds); `settings` are the world's. */
-async function town(app: App, settings: Record<string, unknown> = {}) {
-  const world = await call(app, "POST", "/v1/worlds", {
-    name: "Smallville",
-    startTime: "2023-02-13T07:00:00",
-    settings,
-  });
-  assert.equal(world.status, 201, JSON.stringify(world.body));
-  const agent = await call(app, "POST", `/v1/worlds/${world.body.id}/agents`, {
+function town(app: App, settings: Record<string, unknown> = {}) {
+  return worldWithAgent(app, {
     id: "klaus",
     name: "Klaus Mueller",
     description:
       "Klaus Mueller is a student of sociology at Oak Hill College; Klaus Mueller is writing a research paper on gentrification",
-  });
-  assert.equal(agent.status, 201, JSON.stringify(agent.body));
-  return { w: `/v1/worlds/${world.body.id}`, a: `/v1/worlds/${world.body.id}/agents/klaus` };
+  }, settings);
 }
 
 async function allMemories(app: App, a: string): Promise<Memory[]> {
