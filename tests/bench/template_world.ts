@@ -32,6 +32,7 @@ function counted(delayMs: number): Counted {
   const model = new OfflineLanguageModel({});
   const embedder = new LocalEmbedder({ dimensions: 384 });
   const calls = { completions: 0, embeddings: 0 };
+  // Real time on purpose: a model's latency is what this benchmark simulates.
   const wait = () => delayMs > 0 ? new Promise((r) => setTimeout(r, delayMs)) : null;
   return {
     calls,

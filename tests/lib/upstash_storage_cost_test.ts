@@ -50,6 +50,7 @@ Deno.test({
     assert.equal(res.status, 200);
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     try {
+      // Real time: what an idle stream costs a real Redis per second is the measure.
       // Let the stream make its first read, then watch it idle.
       await new Promise((resolve) => setTimeout(resolve, 200));
       const idle = await meter!.measure(() => new Promise((resolve) => setTimeout(resolve, 3_000)));

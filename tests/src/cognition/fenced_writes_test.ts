@@ -42,6 +42,7 @@ async function town(deps: Deps): Promise<World> {
 async function lostLease(storage: Storage, key: string): Promise<Lease> {
   const lease = await storage.locks.acquire(key, 100);
   assert.ok(lease);
+  // Real time: the lease expires in each real backend's store.
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.ok(await storage.locks.acquire(key, 30_000), "Taken over");
   return lease;

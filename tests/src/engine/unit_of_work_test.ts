@@ -5,6 +5,8 @@ import { ConflictError } from "../../../src/errors.ts";
 import type { DocumentKey } from "../../../src/ports/document_store.ts";
 import { updateDocument } from "../../../src/ports/update_document.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { observedSleep } from "../../_helpers/fake_clock.ts";
+import { abortableSleep } from "../../../lib/abortable_sleep.ts";
 
 const a: DocumentKey = { collection: "c", scope: "s", id: "a" };
 const b: DocumentKey = { collection: "c", scope: "s", id: "b" };
@@ -74,11 +76,12 @@ Deno.test("withUnitOfWork() commits what a failing work wrote, then rethrows", a
 });
 
 Deno.test("withUnitOfWork() waits for a busy lease, then reads the documents again", async () => {
-  await using deps = await makeTestDeps();
+  const { sleep, slept } = observedSleep(abortableSleep);
+  await using deps = await makeTestDeps({ sleep });
   await deps.storage.documents.create(a, { n: 1 });
   const other = await deps.storage.locks.acquire("agent", 5_000);
   const running = withUnitOfWork(deps, needs, (storage) => storage.documents.get<{ n: number }>(a));
-  await deps.sleep(30);
+  await slept; // it found the lease busy and waits
   await deps.storage.documents.replace(a, { n: 2 }, 1);
   await deps.storage.locks.release(other!);
   assert.deepEqual((await running)?.value, { n: 2 });

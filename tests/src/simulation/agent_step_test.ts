@@ -4,12 +4,10 @@ import { loadAgent } from "../../../src/agents/agent.ts";
 import { converse } from "../../../src/cognition/dialogue.ts";
 import { runTick } from "../../../src/engine/tick_engine.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
-import type { Attribution } from "../../../src/model/usage.ts";
-import type { LanguageModel, Prompt } from "../../../src/ports/language_model.ts";
 import { agentTickSystem } from "../../../src/simulation/agent_step.ts";
 import { updateWorld } from "../../../src/world/clock.ts";
 import { getWorld } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 import { makeTown } from "../world/_town_fixture.ts";
 
 /** The offline model whose reactions always want to talk, recording who asked what. */
@@ -19,15 +17,7 @@ function talkativeModel() {
       reaction: () => ({ decision: "talk", reason: "they just met", reaction: "say good morning" }),
     },
   });
-  const calls: { kind: string; agentId?: string }[] = [];
-  const model: LanguageModel = {
-    info: inner.info,
-    complete<T>(prompt: Prompt<T>, attribution: Attribution) {
-      calls.push({ kind: prompt.kind, agentId: attribution.agentId });
-      return inner.complete(prompt, attribution);
-    },
-  };
-  return { model, calls };
+  return countingModel(inner);
 }
 
 /** Eddy and John live in the same house; the first tick places them, the second they meet. */
@@ -39,14 +29,14 @@ async function step(deps: Parameters<typeof agentTickSystem>[0], id: WorldId, ti
 }
 
 Deno.test("agent step: of two agents who meet, only one decides, and one conversation holds both", async () => {
-  const { model, calls } = talkativeModel();
+  const { model, sent } = talkativeModel();
   await using deps = await makeTestDeps({ model });
   const id = await makeTown(deps);
   await step(deps, id, "t0");
-  const before = calls.length;
+  const before = sent.length;
   const result = await step(deps, id, "t1");
-  const reactions = calls.slice(before).filter((c) => c.kind === "reaction");
-  assert.deepEqual(reactions.map((c) => c.agentId), [EDDY]);
+  const reactions = sent.slice(before).filter((c) => c.prompt.kind === "reaction");
+  assert.deepEqual(reactions.map((c) => c.attribution.agentId), [EDDY]);
   const eddy = result.steps.find((s) => s.agentId === EDDY)!;
   const john = result.steps.find((s) => s.agentId === JOHN)!;
   assert.equal(eddy.reacted, "talk");
@@ -65,7 +55,7 @@ Deno.test("agent step: of two agents who meet, only one decides, and one convers
 Deno.test("agent step: an agent who talked within talkCooldownMinutes decides nothing about a newcomer", async (t) => {
   for (const [cooldown, expected] of [[120, []], [0, [EDDY]]] as const) {
     await t.step(`talkCooldownMinutes ${cooldown}`, async () => {
-      const { model, calls } = talkativeModel();
+      const { model, sent } = talkativeModel();
       await using deps = await makeTestDeps({ model });
       const id = await makeTown(deps);
       await updateWorld(deps, id, { settings: { talkCooldownMinutes: cooldown } });
@@ -78,10 +68,10 @@ Deno.test("agent step: an agent who talked within talkCooldownMinutes decides no
         ),
       );
       await converse(deps, world, eddy, isabella, { at: "2023-02-13T06:00:00" });
-      const before = calls.length;
+      const before = sent.length;
       await step(deps, id, "t1");
-      const reactions = calls.slice(before).filter((c) => c.kind === "reaction");
-      assert.deepEqual(reactions.map((c) => c.agentId), expected);
+      const reactions = sent.slice(before).filter((c) => c.prompt.kind === "reaction");
+      assert.deepEqual(reactions.map((c) => c.attribution.agentId), expected);
     });
   }
 });

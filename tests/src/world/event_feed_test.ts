@@ -59,13 +59,15 @@ Deno.test("followEvents() delivers existing and new events, keeps alive, and sto
     signal: stop.signal,
   });
   const got: LoggedEvent[][] = [];
+  const first = Promise.withResolvers<void>();
   const reading = (async () => {
     for await (const batch of feed) {
       got.push(batch);
+      first.resolve();
       if (got.flat().length === 2 && got.some((b) => b.length === 0)) stop.abort();
     }
   })();
-  await deps.sleep(20);
+  await first.promise; // the existing event came; the feed now waits for more
   await deps.storage.events.append(id, [{ type: "later", at: "2023-02-13T07:10:00" }]);
   await reading;
   assert.deepEqual(got.flat().map((e) => e.seq), [2, 3]);
