@@ -106,7 +106,10 @@ export function memoryRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.openapi(retrieveRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json(await retrieve(deps, world, agent, c.req.valid("json")), 200);
+    return c.json(
+      await retrieve(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
+      200,
+    );
   });
   app.openapi(listRoute, async (c) => {
     const { world, agent } = c.req.valid("param");

@@ -3,7 +3,7 @@
  * kind) in append order, updated in place, for exhaustive scans without per-query parsing.
  */
 import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
-import type { ScannedMemories } from "../../src/ports/storage.ts";
+import type { ScannedMemories } from "../../src/ports/memory_scan.ts";
 import { gameMinutesFast } from "../../src/time/game_time.ts";
 
 const INITIAL_CAPACITY = 64;

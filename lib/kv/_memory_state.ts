@@ -50,7 +50,7 @@ export interface AgentState {
   kinds: Map<string, SortedIndex<Entry>>;
   accessed: SortedIndex<Entry>;
   importance: SortedIndex<Entry>;
-  /** Every memory as columns, for exhaustive scans (`KvStorage.scanMemories`). */
+  /** Every memory as columns, for exhaustive scans (`kvMemoryScan`). */
   columns: MemoryColumns;
 }
 

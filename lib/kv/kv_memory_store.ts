@@ -21,7 +21,7 @@
  * ## The cache, and why this backend is single-process
  * The first call for an agent loads its whole stream into memory (records, plus sorted indexes
  * by creation, kind, last access and importance, plus columns of every memory in append order
- * for `KvStorage.scanMemories`); reads are then served from memory and every write updates KV
+ * for `kvMemoryScan`); reads are then served from memory and every write updates KV
  * first, the cache after. The KV file stays the source of truth: a restart reloads it. Writes
  * per agent are serialised by an in-process mutex, so one process must own the file; the head
  * check makes a second writer fail with `conflict` instead of corrupting it. Loaded agents share
@@ -167,7 +167,7 @@ export class KvMemoryStore implements MemoryStore {
 
   /**
    * The agent's memories as live columns, in append order (loading the agent on first use): for
-   * `KvStorage.scanMemories`, which reads them synchronously. Writes change them in place and
+   * `kvMemoryScan`, which reads them synchronously. Writes change them in place and
    * only append rows; a reload (after a failed write) builds new columns.
    *
    * @throws {SimulacraError} `store_unavailable` when loading from KV fails.

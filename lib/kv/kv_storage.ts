@@ -7,21 +7,19 @@
  * commit point make a second writer fail with `conflict` rather than corrupt data. For several
  * processes or the edge, use the hosted (Upstash) backend.
  *
- * Because one process holds both an agent's memories and its vectors, this backend offers the
- * exhaustive scan of the `Storage` port ({@linkcode KvStorage.scanMemories}): the memory store
- * keeps each agent's memories as columns in append order, the vector slab maps that order to
- * its slots once (extending the mapping as memories arrive), and a query reads only the vector
- * columns where it is not zero.
+ * Because one process holds both an agent's memories and its vectors, its `memoryScan` scores
+ * every memory of an agent exactly (`kv_memory_scan.ts`).
  */
 import { dirname } from "node:path";
 import { ConfigError } from "../../src/errors.ts";
-import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { DocumentStore } from "../../src/ports/document_store.ts";
 import type { EventLog } from "../../src/ports/event_log.ts";
 import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
 import type { Lock } from "../../src/ports/lock.ts";
 import type { MemoryStore } from "../../src/ports/memory_store.ts";
-import type { ScanMemoriesOptions, Storage } from "../../src/ports/storage.ts";
+import type { Storage } from "../../src/ports/storage.ts";
+import type { MemoryScan } from "../../src/ports/memory_scan.ts";
+import { type MemoryWriter, UpsertThenAppend } from "../../src/ports/memory_writer.ts";
 import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
 import type { AuditLog } from "../../src/ports/audit_log.ts";
 import type { RateLimiter } from "../../src/ports/rate_limiter.ts";
@@ -34,6 +32,7 @@ import type { UnitOfWorkStore } from "../../src/ports/unit_of_work_store.ts";
 import { KvEventLog } from "./kv_event_log.ts";
 import { KvIdempotencyStore } from "./kv_idempotency_store.ts";
 import { KvLock } from "./kv_lock.ts";
+import { kvMemoryScan } from "./kv_memory_scan.ts";
 import { KvMemoryStore } from "./kv_memory_store.ts";
 import { KvUsageLedger } from "./kv_usage_ledger.ts";
 import { KvAuditLog } from "./kv_audit_log.ts";
@@ -73,9 +72,9 @@ export class KvStorage implements Storage {
   readonly rateLimits: RateLimiter;
   readonly audit: AuditLog;
   readonly units: UnitOfWorkStore;
+  readonly memoryScan: MemoryScan;
+  readonly memoryWriter: MemoryWriter;
   readonly #kv: Deno.Kv;
-  readonly #memories: KvMemoryStore;
-  readonly #vectors: KvVectorIndex;
   readonly #budget: CacheBudget;
   #closed = false;
 
@@ -84,12 +83,14 @@ export class KvStorage implements Storage {
     this.#kv = kv;
     const budget = this.#budget = new CacheBudget(options.cacheBytes);
     this.documents = new KvDocumentStore({ kv });
-    this.memories = this.#memories = new KvMemoryStore({ kv, budget });
-    this.vectors = this.#vectors = new KvVectorIndex({
+    const memories = this.memories = new KvMemoryStore({ kv, budget });
+    const vectors = this.vectors = new KvVectorIndex({
       kv,
       dimensions: options.dimensions,
       budget,
     });
+    this.memoryScan = kvMemoryScan({ memories, vectors });
+    this.memoryWriter = new UpsertThenAppend({ memories, vectors });
     this.locks = new KvLock({ kv });
     this.events = new KvEventLog({ kv });
     this.idempotency = new KvIdempotencyStore({ kv });
@@ -108,32 +109,6 @@ export class KvStorage implements Storage {
   get cache(): { bytes: number; items: number; maxBytes: number } {
     const b = this.#budget;
     return { bytes: b.totalBytes, items: b.size, maxBytes: b.maxBytes };
-  }
-
-  /**
-   * Every memory of the agent (of `kinds`, when given) with the exact cosine of its vector with
-   * `query` (0 without a vector), as aligned columns handed to `options.read`: one scan of the
-   * vector columns where the query is not zero, no per-memory lookups, parsing or copies
-   * (without `kinds`, `read` gets views of the store's own columns; nothing can write while it
-   * runs, since it runs synchronously).
-   *
-   * @throws {SimulacraError} `invalid_request` on a wrong dimension or a zero or non-finite query.
-   * @throws {SimulacraError} `store_unavailable` when KV fails.
-   */
-  async scanMemories<T>(
-    scope: AgentScope,
-    query: Float32Array,
-    options: ScanMemoriesOptions<T>,
-  ): Promise<T> {
-    const [columns, score] = await Promise.all([
-      this.#memories.columns(scope),
-      this.#vectors.scorer(scope, query),
-    ]);
-    // Synchronous from here: the columns and the slab stay as they are until `read` returns.
-    const { cosines, missing } = score(columns.ids, columns.size);
-    const view = columns.view(cosines, options.kinds);
-    const withoutVector = missing.map((row) => columns.ids[row] as MemoryId);
-    return options.read({ ...view, withoutVector });
   }
 
   /**

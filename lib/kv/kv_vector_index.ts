@@ -136,7 +136,7 @@ export class KvVectorIndex implements VectorIndex {
   /**
    * Validates `vector` and loads the agent's slab, then returns a synchronous scorer: the exact
    * cosine of `vector` with the vectors of `ids[0..count)`, aligned with them (0 for an id
-   * without a vector), for `KvStorage.scanMemories`. `ids` must be append-only (the memory
+   * without a vector), for `kvMemoryScan`. `ids` must be append-only (the memory
    * store's column of ids): the slab caches which slot each holds and extends that mapping as
    * `ids` grows, so a scan makes no lookups by id. The scorer's cosines are the slab's scratch
    * array, overwritten by its next scan: read them before awaiting anything. `missing` lists

@@ -5,7 +5,8 @@
  */
 import type { AuditEntry, AuditLog, AuditPage, AuditQuery } from "../../src/ports/audit_log.ts";
 import { auditCutoffId, auditEntryId } from "../access/audit_ids.ts";
-import { redisCall, type RedisClient, redisKey, unexpectedReply } from "./_upstash_calls.ts";
+import { redisCall, type RedisClient, unexpectedReply } from "./redis_calls.ts";
+import { RedisKeys } from "./layout.ts";
 
 /** Configuration of {@linkcode UpstashAuditLog}. */
 export interface UpstashAuditLogConfig {
@@ -22,12 +23,12 @@ const SEPARATOR = "|";
 /** The audit log in Upstash Redis. */
 export class UpstashAuditLog implements AuditLog {
   readonly #redis: RedisClient;
-  readonly #prefix: string;
+  readonly #keys: RedisKeys;
   readonly #now: () => number;
 
   constructor(config: UpstashAuditLogConfig) {
     this.#redis = config.redis;
-    this.#prefix = config.keyPrefix;
+    this.#keys = new RedisKeys(config.keyPrefix);
     this.#now = config.now ?? Date.now;
   }
 
@@ -90,6 +91,6 @@ export class UpstashAuditLog implements AuditLog {
   }
 
   #key(...parts: string[]): string {
-    return redisKey(this.#prefix, "audit", ...parts);
+    return this.#keys.audit(parts);
   }
 }

@@ -1,18 +1,13 @@
 /** @module The hosted DocumentStore: versioned JSON documents in Upstash Redis hashes. */
-import { ConflictError, LeaseLostError } from "../../src/errors.ts";
+import { ConflictError } from "../../src/errors.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/document_store.ts";
 import type { FencedWrite } from "../../src/ports/lock.ts";
-import {
-  type LuaScript,
-  luaScript,
-  pairs,
-  ReadBatcher,
-  redisCall,
-  type RedisClient,
-  redisKey,
-  unexpectedReply,
-} from "./_upstash_calls.ts";
-import { lockKey } from "./upstash_lock.ts";
+import { decodeDocument, encodeDocument, RedisKeys } from "./layout.ts";
+import { ReadBatcher } from "./read_batcher.ts";
+import { pairs, redisCall, type RedisClient } from "./redis_calls.ts";
+import { createDocumentFenced } from "./scripts/create_document_fenced.ts";
+import { replaceDocument } from "./scripts/replace_document.ts";
+import { ScriptRunner } from "./scripts/script.ts";
 
 /** Configuration of {@linkcode UpstashDocumentStore}. */
 export interface UpstashDocumentStoreConfig {
@@ -23,27 +18,6 @@ export interface UpstashDocumentStoreConfig {
   keyPrefix: string;
 }
 
-// Compare-and-set in one script: Redis runs a script without interleaving any other command,
-// so the version check and the write cannot be split by a concurrent writer. KEYS: the hash,
-// the fence's lock key. ARGV: id, expected version, new value, the fence's token ("" for none).
-// Returns -1 when the fence is not held, 0 on a version mismatch, else the new version.
-const REPLACE = `
-if ARGV[4] ~= '' and redis.call('GET', KEYS[2]) ~= ARGV[4] then return -1 end
-local current = redis.call('HGET', KEYS[1], ARGV[1])
-if not current then return 0 end
-local version = tonumber(string.match(current, '^(%d+):'))
-if version ~= tonumber(ARGV[2]) then return 0 end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[3])
-return version + 1
-`;
-
-// A fenced create. KEYS: the hash, the fence's lock key. ARGV: id, value, the fence's token.
-// Returns -1 when the fence is not held, 0 when the document exists, 1 when created.
-const CREATE_FENCED = `
-if redis.call('GET', KEYS[2]) ~= ARGV[3] then return -1 end
-return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
-`;
-
 /**
  * Keeps each (collection, scope) as one hash, field = document id, value =
  * `<version>:<JSON>`. `create` is a single HSETNX (a script when fenced) and `replace` a script, so both are atomic;
@@ -52,16 +26,14 @@ return redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2])
 export class UpstashDocumentStore implements DocumentStore {
   readonly #redis: RedisClient;
   readonly #reads: ReadBatcher;
-  readonly #prefix: string;
-  readonly #replace: LuaScript;
-  readonly #createFenced: LuaScript;
+  readonly #keys: RedisKeys;
+  readonly #scripts: ScriptRunner;
 
   constructor(config: UpstashDocumentStoreConfig) {
     this.#redis = config.redis;
     this.#reads = config.reads ?? new ReadBatcher(config.redis);
-    this.#prefix = config.keyPrefix;
-    this.#replace = luaScript(config.redis, REPLACE);
-    this.#createFenced = luaScript(config.redis, CREATE_FENCED);
+    this.#keys = new RedisKeys(config.keyPrefix);
+    this.#scripts = new ScriptRunner(config.redis, this.#reads);
   }
 
   get<T>(key: DocumentKey): Promise<Versioned<T> | null> {
@@ -84,24 +56,21 @@ export class UpstashDocumentStore implements DocumentStore {
     });
   }
 
-  create<T>(key: DocumentKey, value: T, options: FencedWrite = {}): Promise<Versioned<T>> {
+  async create<T>(key: DocumentKey, value: T, options: FencedWrite = {}): Promise<Versioned<T>> {
     const { fence } = options;
     const hash = this.#key(key.collection, key.scope);
-    return redisCall("create a document", async () => {
-      const created: unknown = fence
-        ? await this.#createFenced.exec(
-          [hash, lockKey(this.#prefix, fence.key)],
-          [key.id, encodeDocument(1, value), fence.token],
-        )
-        : await this.#redis.hsetnx(hash, key.id, encodeDocument(1, value));
-      if (Number(created) < 0) throw new LeaseLostError(fence!.key);
-      if (Number(created) !== 1) {
-        throw new ConflictError(
-          `Cannot create document "${key.id}" in "${key.collection}": it exists already`,
-        );
-      }
-      return { id: key.id, value, version: 1 };
-    });
+    const created = fence
+      ? await this.#scripts.run(createDocumentFenced, { keys: this.#keys, key, value, fence })
+      : await redisCall(
+        "create a document",
+        async () => Number(await this.#redis.hsetnx(hash, key.id, encodeDocument(1, value))) === 1,
+      );
+    if (!created) {
+      throw new ConflictError(
+        `Cannot create document "${key.id}" in "${key.collection}": it exists already`,
+      );
+    }
+    return { id: key.id, value, version: 1 };
   }
 
   replace<T>(
@@ -110,21 +79,12 @@ export class UpstashDocumentStore implements DocumentStore {
     expectedVersion: number,
     options: FencedWrite = {},
   ): Promise<Versioned<T> | null> {
-    const { fence } = options;
-    return redisCall("replace a document", async () => {
-      const version: unknown = await this.#replace.exec(
-        [this.#key(key.collection, key.scope), lockKey(this.#prefix, fence?.key ?? "-")],
-        [
-          key.id,
-          String(expectedVersion),
-          encodeDocument(expectedVersion + 1, value),
-          fence?.token ?? "",
-        ],
-      );
-      const next = Number(version);
-      if (!Number.isInteger(next)) unexpectedReply("replace a document");
-      if (next < 0) throw new LeaseLostError(fence!.key);
-      return next === 0 ? null : { id: key.id, value, version: next };
+    return this.#scripts.run(replaceDocument<T>(), {
+      keys: this.#keys,
+      key,
+      value,
+      expectedVersion,
+      fence: options.fence,
     });
   }
 
@@ -145,25 +105,6 @@ export class UpstashDocumentStore implements DocumentStore {
   }
 
   #key(collection: string, scope: string): string {
-    return documentHashKey(this.#prefix, collection, scope);
+    return this.#keys.documents(collection, scope);
   }
-}
-
-/** The Redis hash holding a collection's documents within a scope. */
-export function documentHashKey(prefix: string, collection: string, scope: string): string {
-  return redisKey(prefix, "doc", collection, scope);
-}
-
-/** A document's stored field value: `<version>:<JSON>`. */
-export function encodeDocument(version: number, value: unknown): string {
-  return `${version}:${JSON.stringify(value) ?? "null"}`;
-}
-
-/** Reads a stored field value back (see {@linkcode encodeDocument}). */
-export function decodeDocument<T>(id: string, raw: unknown): Versioned<T> {
-  const text = String(raw);
-  const colon = text.indexOf(":");
-  const version = Number(text.slice(0, colon));
-  if (colon < 1 || !Number.isInteger(version)) unexpectedReply("read a document");
-  return { id, value: JSON.parse(text.slice(colon + 1)) as T, version };
 }

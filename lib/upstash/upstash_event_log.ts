@@ -1,14 +1,10 @@
 /** @module The hosted EventLog: each world's events in an Upstash Redis sorted set by sequence number. */
 import type { EventLog, LoggedEvent, NewEvent } from "../../src/ports/event_log.ts";
 import { AppendBell, type BellWaitOptions } from "../_append_bell.ts";
-import {
-  type LuaScript,
-  luaScript,
-  redisCall,
-  type RedisClient,
-  redisKey,
-  unexpectedReply,
-} from "./_upstash_calls.ts";
+import { RedisKeys } from "./layout.ts";
+import { redisCall, type RedisClient, unexpectedReply } from "./redis_calls.ts";
+import { appendEvents } from "./scripts/append_events.ts";
+import { ScriptRunner } from "./scripts/script.ts";
 
 /** Configuration of {@linkcode UpstashEventLog}. */
 export interface UpstashEventLogConfig {
@@ -17,25 +13,6 @@ export interface UpstashEventLogConfig {
   keyPrefix: string;
 }
 
-// KEYS: the counter, the log. ARGV: each event as a JSON object without `seq`. INCRBY reserves
-// the whole range and the events are written in the same script, so the sequence is gap-free:
-// no other append can run in between, and no number is taken without its event being written.
-// `seq` is spliced in as the first field of each JSON object, which keeps members unique.
-const APPEND = `
-local n = #ARGV
-local last = redis.call('INCRBY', KEYS[1], n)
-local first = last - n + 1
-for i = 1, n do
-  local seq = first + i - 1
-  local body = ARGV[i]
-  local json
-  if body == '{}' then json = '{"seq":' .. seq .. '}'
-  else json = '{"seq":' .. seq .. ',' .. string.sub(body, 2) end
-  redis.call('ZADD', KEYS[2], seq, json)
-end
-return first
-`;
-
 /**
  * Per world, a counter (INCRBY) and a sorted set scored by `seq` whose members are the events'
  * JSON. `append` is one script (atomic, all or none); `read` is one ZRANGE BYSCORE. Throws
@@ -43,14 +20,14 @@ return first
  */
 export class UpstashEventLog implements EventLog {
   readonly #redis: RedisClient;
-  readonly #prefix: string;
-  readonly #append: LuaScript;
+  readonly #keys: RedisKeys;
+  readonly #scripts: ScriptRunner;
   readonly #bell = new AppendBell();
 
   constructor(config: UpstashEventLogConfig) {
     this.#redis = config.redis;
-    this.#prefix = config.keyPrefix;
-    this.#append = luaScript(config.redis, APPEND);
+    this.#keys = new RedisKeys(config.keyPrefix);
+    this.#scripts = new ScriptRunner(config.redis);
   }
 
   async append(worldId: string, events: readonly NewEvent[]): Promise<LoggedEvent[]> {
@@ -59,13 +36,7 @@ export class UpstashEventLog implements EventLog {
       const { seq: _ignored, ...rest } = event as NewEvent & { seq?: unknown };
       return JSON.stringify(rest);
     });
-    const first = Number(
-      await redisCall(
-        "append events",
-        () => this.#append.exec([this.#key(worldId, "seq"), this.#key(worldId, "log")], bodies),
-      ),
-    );
-    if (!Number.isInteger(first)) unexpectedReply("append events");
+    const first = await this.#scripts.run(appendEvents, { keys: this.#keys, worldId, bodies });
     this.#bell.ring(worldId, first + bodies.length - 1);
     return bodies.map((body, i) => ({ ...JSON.parse(body), seq: first + i }) as LoggedEvent);
   }
@@ -122,7 +93,7 @@ export class UpstashEventLog implements EventLog {
     });
   }
 
-  #key(worldId: string, part: string): string {
-    return redisKey(this.#prefix, "events", worldId, part);
+  #key(worldId: string, part: "seq" | "log"): string {
+    return this.#keys.events(worldId, part);
   }
 }

@@ -8,7 +8,8 @@
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
 import type { RateDecision, RateLimiter, RateWindow } from "../../src/ports/rate_limiter.ts";
-import { redisCall } from "./_upstash_calls.ts";
+import { RedisKeys } from "./layout.ts";
+import { redisCall } from "./redis_calls.ts";
 
 /** Configuration of {@linkcode UpstashRateLimiter}. */
 export interface UpstashRateLimiterConfig {
@@ -24,12 +25,12 @@ export interface UpstashRateLimiterConfig {
  */
 export class UpstashRateLimiter implements RateLimiter {
   readonly #redis: Redis;
-  readonly #prefix: string;
+  readonly #keys: RedisKeys;
   readonly #limiters = new Map<string, Ratelimit>();
 
   constructor(config: UpstashRateLimiterConfig) {
     this.#redis = config.redis;
-    this.#prefix = `${config.keyPrefix}:ratelimit`;
+    this.#keys = new RedisKeys(config.keyPrefix);
   }
 
   limit(identifier: string, window: RateWindow): Promise<RateDecision> {
@@ -53,7 +54,7 @@ export class UpstashRateLimiter implements RateLimiter {
       limiter = new Ratelimit({
         redis: this.#redis,
         limiter: Ratelimit.slidingWindow(window.requests, `${window.windowMs} ms`),
-        prefix: `${this.#prefix}:${id}`,
+        prefix: this.#keys.rateLimit(id),
         ephemeralCache: false,
         analytics: false,
         timeout: 0,

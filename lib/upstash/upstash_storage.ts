@@ -1,31 +1,25 @@
 /** @module The hosted backend: every store on Upstash Redis (records, indexes, counters) and Upstash Vector (embeddings). */
 import { Redis } from "@upstash/redis";
 import { Index } from "@upstash/vector";
-import { ConfigError, SimulacraError, StoreUnavailableError } from "../../src/errors.ts";
-import type { AgentScope } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import { ConfigError, StoreUnavailableError } from "../../src/errors.ts";
 import type { DocumentStore } from "../../src/ports/document_store.ts";
 import type { EventLog } from "../../src/ports/event_log.ts";
 import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
 import type { Lock } from "../../src/ports/lock.ts";
-import type { AppendOptions } from "../../src/ports/memory_store.ts";
+import type { MemoryScan } from "../../src/ports/memory_scan.ts";
+import type { MemoryWriter } from "../../src/ports/memory_writer.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
 import type { AuditLog } from "../../src/ports/audit_log.ts";
 import type { RateLimiter } from "../../src/ports/rate_limiter.ts";
-import type { VectorEntry } from "../../src/ports/vector_index.ts";
-import {
-  ReadBatcher,
-  redisCall,
-  type RedisClient,
-  vectorCall,
-  type VectorClient,
-} from "./_upstash_calls.ts";
+import { ReadBatcher } from "./read_batcher.ts";
+import { redisCall, type RedisClient, vectorCall, type VectorClient } from "./redis_calls.ts";
 import { UpstashDocumentStore } from "./upstash_document_store.ts";
 import { UpstashEventLog } from "./upstash_event_log.ts";
 import { UpstashIdempotencyStore } from "./upstash_idempotency_store.ts";
 import { UpstashLock } from "./upstash_lock.ts";
 import { UpstashMemoryStore } from "./upstash_memory_store.ts";
+import { upstashMemoryWriter } from "./upstash_memory_writer.ts";
 import { UpstashUsageLedger } from "./upstash_usage_ledger.ts";
 import { UpstashAuditLog } from "./upstash_audit_log.ts";
 import { UpstashRateLimiter } from "./upstash_rate_limiter.ts";
@@ -133,6 +127,14 @@ export class UpstashStorage implements Storage {
   readonly rateLimits: RateLimiter;
   readonly audit: AuditLog;
   readonly units: UnitOfWorkStore;
+  readonly memoryWriter: MemoryWriter;
+  /**
+   * Reading every memory per query would cost too much here: retrieval ranks from candidates
+   * (the vector top-K and the sorted sets' heads) in two requests.
+   */
+  readonly memoryScan: MemoryScan = {
+    rank: (_scope, _query, options) => options.fromCandidates(),
+  };
   readonly #redis: RedisClient;
   readonly #index: VectorClient;
 
@@ -158,29 +160,7 @@ export class UpstashStorage implements Storage {
       dimensions: settings.dimensions,
       similarity: settings.similarity,
     });
-  }
-
-  /** One Vector request, then one Redis request: the copies are written with the records. */
-  async appendWithVectors(
-    scope: AgentScope,
-    memories: readonly MemoryRecord[],
-    vectors: readonly VectorEntry[],
-    options: AppendOptions = {},
-  ): Promise<void> {
-    if (memories.length === 0) return;
-    const byId = new Map(vectors.map((v) => [v.id as string, v]));
-    const ordered = memories.map((m) => byId.get(m.id));
-    if (ordered.some((v) => v === undefined) || vectors.length !== memories.length) {
-      throw new SimulacraError(
-        "invalid_request",
-        "Cannot append memories with vectors: pass exactly one vector per memory",
-      );
-    }
-    const copies = await this.vectors.storeRemote(scope, ordered as VectorEntry[]);
-    await this.memories.append(scope, memories, options, {
-      key: this.vectors.copyKey(scope),
-      values: copies,
-    });
+    this.memoryWriter = upstashMemoryWriter({ memories: this.memories, vectors: this.vectors });
   }
 
   async ping(): Promise<void> {

@@ -9,7 +9,8 @@ import type {
   UsageLedger,
   UsageTotals,
 } from "../../src/ports/usage_ledger.ts";
-import { pairs, redisCall, type RedisClient, redisKey } from "./_upstash_calls.ts";
+import { pairs, redisCall, type RedisClient } from "./redis_calls.ts";
+import { RedisKeys } from "./layout.ts";
 
 /** Configuration of {@linkcode UpstashUsageLedger}. */
 export interface UpstashUsageLedgerConfig {
@@ -28,11 +29,11 @@ const METRICS = ["calls", "promptTokens", "completionTokens"] as const;
  */
 export class UpstashUsageLedger implements UsageLedger {
   readonly #redis: RedisClient;
-  readonly #prefix: string;
+  readonly #keys: RedisKeys;
 
   constructor(config: UpstashUsageLedgerConfig) {
     this.#redis = config.redis;
-    this.#prefix = config.keyPrefix;
+    this.#keys = new RedisKeys(config.keyPrefix);
   }
 
   async add(record: UsageRecord): Promise<void> {
@@ -83,7 +84,7 @@ export class UpstashUsageLedger implements UsageLedger {
         );
       }
     }
-    const key = redisKey(this.#prefix, "spend", subject, period);
+    const key = this.#keys.spend(subject, period);
     const tx = this.#redis.multi();
     tx.hincrby(key, "calls", Math.round(spend.calls));
     tx.hincrby(key, "tokens", Math.round(spend.tokens));
@@ -94,7 +95,7 @@ export class UpstashUsageLedger implements UsageLedger {
   spend(subject: string, period: string): Promise<Spend> {
     return redisCall("read budget spend", async () => {
       const reply: unknown = await this.#redis.hgetall(
-        redisKey(this.#prefix, "spend", subject, period),
+        this.#keys.spend(subject, period),
       );
       const spend: Spend = { calls: 0, tokens: 0 };
       for (const [field, value] of pairs(reply, "read budget spend")) {
@@ -110,7 +111,7 @@ export class UpstashUsageLedger implements UsageLedger {
     return redisCall("remove model usage", async () => {
       if (agentId === undefined) {
         // A removed world takes its daily budget counters along (ids are [A-Za-z0-9_-]).
-        const match = `${redisKey(this.#prefix, "spend", worldSubject(worldId))}:*`;
+        const match = this.#keys.spend(worldSubject(worldId));
         const keys = [key];
         let cursor = "0";
         do {
@@ -129,7 +130,7 @@ export class UpstashUsageLedger implements UsageLedger {
   }
 
   #key(worldId: string): string {
-    return redisKey(this.#prefix, "usage", worldId);
+    return this.#keys.usage(worldId);
   }
 }
 

@@ -7,15 +7,15 @@ import type {
   VectorMatch,
   VectorSearch,
 } from "../../src/ports/vector_index.ts";
+import { RedisKeys } from "./layout.ts";
+import { ReadBatcher } from "./read_batcher.ts";
 import {
-  ReadBatcher,
   redisCall,
   type RedisClient,
-  redisKey,
   unexpectedReply,
   vectorCall,
   type VectorClient,
-} from "./_upstash_calls.ts";
+} from "./redis_calls.ts";
 
 /** Configuration of {@linkcode UpstashVectorIndex}. */
 export interface UpstashVectorIndexConfig {
@@ -60,6 +60,7 @@ export class UpstashVectorIndex implements VectorIndex {
   readonly #redis: RedisClient;
   readonly #reads: ReadBatcher;
   readonly #prefix: string;
+  readonly #keys: RedisKeys;
   readonly #similarity: UpstashVectorIndexConfig["similarity"];
 
   constructor(config: UpstashVectorIndexConfig) {
@@ -68,6 +69,7 @@ export class UpstashVectorIndex implements VectorIndex {
     this.#reads = config.reads ?? new ReadBatcher(config.redis);
     this.dimensions = config.dimensions;
     this.#prefix = config.keyPrefix;
+    this.#keys = new RedisKeys(config.keyPrefix);
     this.#similarity = config.similarity;
   }
 
@@ -78,14 +80,17 @@ export class UpstashVectorIndex implements VectorIndex {
       for (let j = i; j < Math.min(entries.length, i + BATCH); j++) {
         fields[entries[j].id] = copies[j];
       }
-      await redisCall("store embeddings", () => this.#redis.hset(this.copyKey(scope), fields));
+      await redisCall(
+        "store embeddings",
+        () => this.#redis.hset(this.#keys.vectorCopies(scope), fields),
+      );
     }
   }
 
   /**
    * The Vector half of `upsert`: stores the vectors in Upstash Vector and returns their
-   * half-precision copies (in order), which the caller must write to {@linkcode copyKey} after
-   * (`upsert` does; `UpstashStorage.appendWithVectors` writes them with the memories). Vector
+   * half-precision copies (in order), which the caller must write to the copies hash after
+   * (`upsert` does; `upstashMemoryWriter` writes them with the memories). Vector
    * first, the copy after it (and the reverse on delete): a crash in between leaves a vector
    * without a copy (read from Vector instead), never a copy that `ids` cannot list and the
    * repair sweep would therefore never delete.
@@ -119,7 +124,7 @@ export class UpstashVectorIndex implements VectorIndex {
     if (unique.length === 0) return out;
     const reply: unknown = await redisCall(
       "read embeddings",
-      () => this.#reads.read((p) => p.hmget(this.copyKey(scope), ...unique)),
+      () => this.#reads.read((p) => p.hmget(this.#keys.vectorCopies(scope), ...unique)),
     );
     // With automatic deserialisation off the client answers HMGET as the raw value array.
     if (!Array.isArray(reply) || reply.length !== unique.length) unexpectedReply("read embeddings");
@@ -244,7 +249,10 @@ export class UpstashVectorIndex implements VectorIndex {
     for (let i = 0; i < ids.length; i += BATCH) {
       const batch = ids.slice(i, i + BATCH);
       // The copy first (see `upsert`).
-      await redisCall("delete embeddings", () => this.#redis.hdel(this.copyKey(scope), ...batch));
+      await redisCall(
+        "delete embeddings",
+        () => this.#redis.hdel(this.#keys.vectorCopies(scope), ...batch),
+      );
       await vectorCall(
         "delete embeddings",
         () => ifNamespaceExists(() => this.#namespace(scope).delete(batch), { deleted: 0 }),
@@ -254,16 +262,11 @@ export class UpstashVectorIndex implements VectorIndex {
 
   async clear(scope: AgentScope): Promise<void> {
     // The copies first (see `upsert`).
-    await redisCall("delete embeddings", () => this.#redis.del(this.copyKey(scope)));
+    await redisCall("delete embeddings", () => this.#redis.del(this.#keys.vectorCopies(scope)));
     await vectorCall(
       "delete embeddings",
       () => ifNamespaceExists(() => this.#index.deleteNamespace(this.#name(scope)), "Success"),
     );
-  }
-
-  /** The Redis hash of the scope's half-precision copies (see the class doc). */
-  copyKey(scope: AgentScope): string {
-    return redisKey(this.#prefix, "vq", scope.worldId, scope.agentId);
   }
 
   #namespace(scope: AgentScope): ReturnType<VectorClient["namespace"]> {

@@ -40,8 +40,12 @@ export async function prepareChats(
   { conversation, people }: Pick<HeldTalk, "conversation" | "people">,
 ): Promise<PreparedMemories[]> {
   return [
-    await prepareMemories(deps, people[0], chatMemories(conversation, people[0], people[1])),
-    await prepareMemories(deps, people[1], chatMemories(conversation, people[1], people[0])),
+    await prepareMemories(deps, people[0], {
+      items: chatMemories(conversation, people[0], people[1]),
+    }),
+    await prepareMemories(deps, people[1], {
+      items: chatMemories(conversation, people[1], people[0]),
+    }),
   ];
 }
 
@@ -119,7 +123,9 @@ export async function finishHeld(
   );
   const prepared: PreparedMemories[] = [];
   for (const [i, p] of talk.people.entries()) {
-    prepared.push(await prepareMemories(deps, p, chats[i].filter((_, j) => found[i][j] === null)));
+    prepared.push(
+      await prepareMemories(deps, p, { items: chats[i].filter((_, j) => found[i][j] === null) }),
+    );
   }
   await writeBoth(deps, world, talk, prepared);
   await settle(deps, world, talk, prepared);
@@ -139,7 +145,7 @@ async function writeBoth(
 ): Promise<void> {
   const written = await Promise.allSettled(
     people.map((p, i) =>
-      writeMemories(deps, scopeOf(world, p), prepared[i], { fence: fences.get(p.id)! })
+      writeMemories(deps, scopeOf(world, p), { prepared: prepared[i], fence: fences.get(p.id)! })
     ),
   );
   const failed = written.find((w) => w.status === "rejected");

@@ -88,8 +88,9 @@ export async function rememberItems(
     importance: PLAN_IMPORTANCE,
     location: item.location,
   }));
-  const prepared = await prepareMemories(deps, agent, memories);
-  await writeMemories(deps, { worldId: plan.worldId as WorldId, agentId: agent.id }, prepared, {
+  const prepared = await prepareMemories(deps, agent, { items: memories });
+  await writeMemories(deps, { worldId: plan.worldId as WorldId, agentId: agent.id }, {
+    prepared,
     fence,
   });
   return prepared.usage;

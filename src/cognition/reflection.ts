@@ -262,10 +262,8 @@ async function reflectLocked(
 
   // Step 3: store every insight of this reflection together, all or nothing.
   const insights = citeInsights(shown, answers.map((a) => a?.value ?? null));
-  const prepared = await prepareMemories(
-    deps,
-    agent,
-    insights.map((insight): NewMemory => ({
+  const prepared = await prepareMemories(deps, agent, {
+    items: insights.map((insight): NewMemory => ({
       description: insight.description,
       kind: "reflection",
       provenance: "self",
@@ -273,8 +271,8 @@ async function reflectLocked(
       evidence: insight.evidence,
       depth: insight.depth,
     })),
-  );
-  await writeMemories(deps, scope, prepared, { fence: options.fence });
+  });
+  await writeMemories(deps, scope, { prepared, fence: options.fence });
   // Reset even when no insight survived: the agent did reflect, and keeping the counter would
   // re-run the same reflection after every perceive.
   await resetCounter(deps, scope, doc, { pending: prepared.stillPending, fence: options.fence });

@@ -138,8 +138,8 @@ function storageParts(base: Storage): Storage {
     rateLimits: base.rateLimits,
     audit: base.audit,
     units: base.units,
-    scanMemories: base.scanMemories?.bind(base),
-    appendWithVectors: base.appendWithVectors?.bind(base),
+    memoryScan: base.memoryScan,
+    memoryWriter: base.memoryWriter,
     ping: () => base.ping(),
     close: () => base.close(),
   };

@@ -27,6 +27,13 @@ export interface NewMemory {
   keyId?: string;
 }
 
+/** What {@linkcode prepareMemories} prepares. */
+export interface NewMemories {
+  items: readonly NewMemory[];
+  /** Earlier memories stored with a provisional importance, to score in the same call. */
+  pending?: readonly MemoryRecord[];
+}
+
 /** Records and vectors ready to write, with what preparing them cost. */
 export interface PreparedMemories {
   records: MemoryRecord[];
@@ -50,9 +57,9 @@ export interface PreparedMemories {
 export async function prepareMemories(
   deps: Pick<Deps, "model" | "embedder" | "ids">,
   agent: Agent,
-  items: readonly NewMemory[],
-  pending: readonly MemoryRecord[] = [],
+  batch: NewMemories,
 ): Promise<PreparedMemories> {
+  const { items, pending = [] } = batch;
   const attribution = { worldId: agent.worldId, agentId: agent.id, agentName: agent.name };
   const unscored = items.map((m, i) => ({ m, i })).filter(({ m }) => m.importance === undefined);
   const texts = [...unscored.map(({ m }) => m.description), ...pending.map((p) => p.description)];
@@ -108,28 +115,29 @@ export async function prepareMemories(
   };
 }
 
+/** What {@linkcode writeMemories} writes, and how (`fence`, `claims`). */
+export interface WriteMemoriesOptions extends AppendOptions {
+  prepared: Pick<PreparedMemories, "records" | "vectors" | "filled">;
+}
+
 /**
  * Writes prepared memories: vectors first (invisible until their records exist, and idempotent),
  * then the records in one atomic append with `options.claims` (fenced by `options.fence`, when
  * given), then late importance scores. On the hosted backend that is one Vector request and
- * one Redis request (`Storage.appendWithVectors`).
+ * one Redis request (`Storage.memoryWriter`).
  */
 export async function writeMemories(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
-  prepared: Pick<PreparedMemories, "records" | "vectors" | "filled">,
-  options: AppendOptions = {},
+  options: WriteMemoriesOptions,
 ): Promise<void> {
+  const { prepared, ...append } = options;
   const { storage } = deps;
   if (prepared.records.length > 0) {
-    if (storage.appendWithVectors) {
-      await storage.appendWithVectors(scope, prepared.records, prepared.vectors, options);
-    } else {
-      await storage.vectors.upsert(scope, prepared.vectors);
-      await storage.memories.append(scope, prepared.records, options);
-    }
+    const write = { memories: prepared.records, vectors: prepared.vectors };
+    await storage.memoryWriter.append(scope, write, append);
   }
   await Promise.all(
-    prepared.filled.map((f) => deps.storage.memories.setImportance(scope, f.id, f.importance)),
+    prepared.filled.map((f) => storage.memories.setImportance(scope, f.id, f.importance)),
   );
 }

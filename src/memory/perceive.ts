@@ -297,7 +297,7 @@ async function perceiveLocked(
     importance: o.importance,
   }));
   const pending = pendingRecords.filter((r): r is MemoryRecord => r !== null);
-  const prepared = await prepareMemories(deps, agent, newMemories, pending);
+  const prepared = await prepareMemories(deps, agent, { items: newMemories, pending });
   fresh.forEach(({ i }, j) => (results[i] = prepared.records[j]));
   for (const [i, first] of sameAs) {
     results[i] = results[first];
@@ -307,7 +307,7 @@ async function perceiveLocked(
   // 4. Write: vectors, then records with their claims (one Vector and one Redis request on the
   //    hosted backend), late importance, then the agent's counters. The record append and the
   //    counters are fenced by the agent's lease: a holder that lost it writes nothing.
-  await writeMemories(deps, scope, prepared, { fence, claims });
+  await writeMemories(deps, scope, { prepared, fence, claims });
   // Perceiving a location in an area the agent did not know adds that area (Generative Agents §5).
   const knownAreas = await knownAreasAfter(deps, scope.worldId, {
     known: agent.knownAreas ?? [],

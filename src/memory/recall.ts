@@ -45,7 +45,8 @@ export async function recall(
   const results: Scored[][] = [];
   const marked = new Set<MemoryId>();
   for (const vector of embedded.vectors) {
-    const { ranked } = await rankMemories(deps, scope, vector, {
+    const { ranked } = await rankMemories(deps, scope, {
+      query: vector,
       at: options.at,
       weights,
       decay: world.settings.recencyDecay,

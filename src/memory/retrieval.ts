@@ -3,7 +3,8 @@ import { embedAgain } from "./repair.ts";
 import { z } from "zod";
 import { loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
-import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
+import type { AgentScope, MemoryId } from "../ids.ts";
+import type { Storage } from "../ports/storage.ts";
 import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
 import { getWorld } from "../world/world.ts";
@@ -62,6 +63,8 @@ export interface Ranking {
 
 /** Options for {@linkcode rankMemories}. */
 export interface RankMemoriesOptions {
+  /** The query's embedding. */
+  query: Float32Array;
   at: string;
   weights: Weights;
   decay: number;
@@ -82,13 +85,13 @@ export interface RankMemoriesOptions {
 /**
  * The agent's best `k` memories for a query vector.
  *
- * Backends with an exhaustive scan (`Storage.scanMemories`: the embedded one) score every
- * memory exactly: the scan returns all the agent's memories (of `kinds`) as columns with their
+ * The backend's `MemoryScan` picks how. The embedded one scores every memory exactly: the scan
+ * returns all the agent's memories (of `kinds`) as columns with their
  * cosines, and {@linkcode rankColumns} ranks them without parsing anything per memory (about
  * 0.4 ms at 10,000 memories and 4 ms at 100,000 with the local embedder's sparse vectors;
  * `tests/bench/memory_bench.ts`).
  *
- * Otherwise {@linkcode rankFromCandidates} ranks the vector top-K in the agent's scope ∪ the
+ * The hosted one ranks from candidates: {@linkcode rankFromCandidates} ranks the vector top-K in the agent's scope ∪ the
  * most recently accessed ∪ the most important (sorted sets), normalised over the ranges of all
  * the agent's memories, and tells whether the memories it left out provably rank below (recall
  * is measured in `tests/src/memory/retrieval_recall_test.ts`); full records are read only for
@@ -103,10 +106,10 @@ export interface RankMemoriesOptions {
 export async function rankMemories(
   deps: Pick<Deps, "storage" | "embedder">,
   scope: AgentScope,
-  query: Float32Array,
   options: RankMemoriesOptions,
 ): Promise<Ranking> {
-  let result = await rankOnce(deps, scope, query, { ...options, repairFirst: true });
+  const { query } = options;
+  let result = await rankOnce(deps, scope, { ...options, repairFirst: true });
   if (result.withoutVector.length > 0) {
     // A memory without a vector would score as unrelated. Its vector may exist yet be missing
     // from the search (the hosted index is eventually consistent, and a short answer is taken
@@ -120,7 +123,7 @@ export async function rankMemories(
       await embedAgain(deps, scope, records.filter((r): r is MemoryRecord => r !== null));
       for (const [id, score] of await vectors.cosines(scope, lacking, query)) found.set(id, score);
     }
-    result = await rankOnce(deps, scope, query, { ...options, known: found });
+    result = await rankOnce(deps, scope, { ...options, known: found });
   }
   const { ranked, candidates, exact, bounded } = result;
   return { ranked, candidates, exact, bounded };
@@ -134,35 +137,46 @@ interface RankOnceOptions extends RankMemoriesOptions {
   known?: ReadonlyMap<MemoryId, number>;
 }
 
-async function rankOnce(
+type Pass = Ranking & { withoutVector: MemoryId[] };
+
+/** The backend ranks (see {@linkcode rankMemories}); then the returned memories are marked. */
+function rankOnce(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
-  query: Float32Array,
   options: RankOnceOptions,
-): Promise<Ranking & { withoutVector: MemoryId[] }> {
-  const { memories } = deps.storage;
-  if (deps.storage.scanMemories) {
-    const scanned = await deps.storage.scanMemories(scope, query, {
-      kinds: options.kinds,
-      read: (columns) => ({
+): Promise<Pass> {
+  const { memories, memoryScan } = deps.storage;
+  // Each way marks its memories itself: from candidates, the touch goes out with the reads of
+  // the records (one round trip on the hosted backend).
+  return memoryScan.rank(scope, options.query, {
+    kinds: options.kinds,
+    exact: async (columns): Promise<Pass> => {
+      const scanned = {
         ranked: rankColumns(columns, { ...options, limit: options.k }),
         candidates: columns.records.length,
         exact: true,
         bounded: true,
         withoutVector: [...columns.withoutVector],
-      }),
-    });
-    if (options.repairFirst && scanned.withoutVector.length > 0) return scanned;
-    if (options.markAccessed) {
-      await memories.touch(
-        scope,
-        toMark(scanned.ranked.map((s) => s.memory.id), options),
-        options.at,
-      );
-    }
-    return scanned;
-  }
-  const found = await rankFromCandidates(deps.storage, { scope, query }, options);
+      };
+      if (options.repairFirst && scanned.withoutVector.length > 0) return scanned;
+      if (options.markAccessed) {
+        const ids = toMark(scanned.ranked.map((s) => s.memory.id), options);
+        await memories.touch(scope, ids, options.at);
+      }
+      return scanned;
+    },
+    fromCandidates: () => rankCandidates(deps.storage, scope, options),
+  });
+}
+
+/** {@linkcode rankOnce} from candidates: rank fields first, records only for the k returned. */
+async function rankCandidates(
+  storage: Storage,
+  scope: AgentScope,
+  options: RankOnceOptions,
+): Promise<Pass> {
+  const { memories } = storage;
+  const found = await rankFromCandidates(storage, { scope, query: options.query }, options);
   if (options.repairFirst && found.withoutVector.length > 0) {
     return { ...found, ranked: [], exact: false };
   }
@@ -202,12 +216,11 @@ export function estimateTokens(text: string): number {
  */
 export async function retrieve(
   deps: Pick<Deps, "storage" | "embedder">,
-  worldId: WorldId,
-  agentId: AgentId,
+  scope: AgentScope,
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
   const params = RetrieveInput.parse(input);
-  const scope: AgentScope = { worldId, agentId };
+  const { worldId, agentId } = scope;
   // Read together (one round trip on the hosted backend); a missing world is reported first.
   const [world, agent] = await Promise.allSettled([
     getWorld(deps, worldId),
@@ -223,7 +236,8 @@ export async function retrieve(
     agentId,
     operation: "retrieve.query",
   });
-  const { ranked, candidates, exact } = await rankMemories(deps, scope, embedded.vectors[0], {
+  const { ranked, candidates, exact } = await rankMemories(deps, scope, {
+    query: embedded.vectors[0],
     at,
     weights,
     decay: settings.recencyDecay,

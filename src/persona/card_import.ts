@@ -158,7 +158,7 @@ export async function importCard(
     ...built!.persona,
     nickname: built!.persona.nickname || d.nickname.trim().slice(0, 100),
   };
-  const prepared = await prepareMemories(deps, agent, items);
+  const prepared = await prepareMemories(deps, agent, { items });
   const stored: Agent = { ...agent, pendingImportance: prepared.stillPending };
   await storeNewAgent(deps, stored);
   const scope: AgentScope = { worldId, agentId: stored.id };
@@ -184,7 +184,7 @@ export async function importCard(
     ),
   };
   try {
-    await writeMemories(deps, scope, prepared);
+    await writeMemories(deps, scope, { prepared });
     await updatePersonaRecord(deps, scope, () => ({ persona, lore, card }));
   } catch (err) {
     // All or nothing: the next agent created with this id must not inherit these seeds.

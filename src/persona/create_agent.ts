@@ -52,22 +52,20 @@ export async function createAgent(
   const created = newAgent(deps, worldId, input, world.clock.now);
   // Validate places before any model call, so a bad home costs nothing.
   const draft: Agent = { ...created, ...(await startingAreas(deps, created)) };
-  const prepared = await prepareMemories(
-    deps,
-    draft,
-    seedPhrases(input.description).map((description) => ({
+  const prepared = await prepareMemories(deps, draft, {
+    items: seedPhrases(input.description).map((description) => ({
       description,
       kind: "seed" as const,
       provenance: "seed" as const,
       at: world.clock.now,
     })),
-  );
+  });
   // Seeds describe who the agent is; they do not count towards its first reflection.
   const agent: Agent = { ...draft, pendingImportance: prepared.stillPending };
   await storeNewAgent(deps, agent);
   const scope = { worldId, agentId: agent.id };
   try {
-    await writeMemories(deps, scope, prepared);
+    await writeMemories(deps, scope, { prepared });
   } catch (err) {
     await discardNewAgent(deps, scope, prepared.records.map((r) => r.id));
     throw err;

@@ -208,7 +208,8 @@ export async function recallStage(
   const lore = (await deps.storage.memories.getMany(scope, loreIds))
     .filter((m): m is MemoryRecord => m !== null && (!kinds || kinds.includes(m.kind)));
   const ranked = nonZero(turn.vector)
-    ? (await rankMemories(deps, scope, turn.vector, {
+    ? (await rankMemories(deps, scope, {
+      query: turn.vector,
       at: ctx.at,
       weights: resolveWeights(ctx.world.settings.retrievalWeights),
       decay: ctx.world.settings.recencyDecay,

@@ -368,8 +368,8 @@ async function storeTurn(
   { records: { id: MemoryId; kind: MemoryKind; provenance: Provenance }[]; usage: Usage }
 > {
   const doc = await loadAgent(deps, scope);
-  const prepared = await prepareMemories(deps, doc.value, items);
-  await writeMemories(deps, scope, prepared);
+  const prepared = await prepareMemories(deps, doc.value, { items });
+  await writeMemories(deps, scope, { prepared });
   const next: Agent = {
     ...doc.value,
     importanceSinceReflection: doc.value.importanceSinceReflection + prepared.addedImportance,

@@ -59,7 +59,7 @@ export interface VectorIndex {
   /**
    * Optional, for in-process indexes: the exact cosine of `vector` with every vector in the
    * scope, as a lookup by id (undefined for ids without a vector). Exact retrieval uses
-   * `Storage.scanMemories` where a backend has it; this is the per-index building block.
+   * `Storage.memoryScan` on a backend that scans; this is the per-index building block.
    */
   similarities?(
     scope: AgentScope,

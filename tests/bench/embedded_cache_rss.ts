@@ -87,7 +87,7 @@ try {
   };
   let peak = start;
   for (const [i, scope] of scopes.entries()) {
-    await rankMemories({ storage, embedder }, scope, query, options);
+    await rankMemories({ storage, embedder }, scope, { query: query, ...options });
     const now = rss();
     peak = Math.max(peak, now);
     if ((i + 1) % Math.max(1, Math.floor(agents / 10)) === 0) {

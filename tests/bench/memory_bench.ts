@@ -133,7 +133,7 @@ const at = "2023-03-15T12:00:00";
 
 function retrieveAt(n: number, q: number): Promise<unknown> {
   const scope = scopes.get(n)!;
-  return retrieve(deps, scope.worldId, scope.agentId, {
+  return retrieve(deps, { worldId: scope.worldId, agentId: scope.agentId }, {
     query: queries[q % queries.length],
     k: 10,
     at,
@@ -176,7 +176,8 @@ for (const n of sizes) {
     name: `rankMemories() k=10 over ${n.toLocaleString("en")} memories (scan and ranking only)`,
     group: "rank",
     async fn() {
-      await rankMemories(deps, scopes.get(n)!, queryVectors[q++ % queryVectors.length], {
+      await rankMemories(deps, scopes.get(n)!, {
+        query: queryVectors[q++ % queryVectors.length],
         at,
         weights: paper,
         decay: 0.995,

@@ -1,6 +1,6 @@
 /**
  * @module Contract cases of what a perceive needs of the memory store: writing memories with
- * what must go with them (the claims of `MemoryStore.append`, `Storage.appendWithVectors` for
+ * what must go with them (the claims of `MemoryStore.append`, `Storage.memoryWriter` for
  * backends that have it) and reading the recent ones (`list`'s `since`).
  */
 import assert from "node:assert/strict";
@@ -78,13 +78,12 @@ export function memoryWriteContract(cases: ContractCases): void {
   });
 
   cases.add(
-    "Storage.appendWithVectors() stores each memory with its vector and its claims",
+    "MemoryWriter.append() stores each memory with its vector and its claims",
     async (s) => {
-      if (!s.appendWithVectors) return; // Optional: callers upsert then append instead.
       const scope = newScope();
       const memories = makeMemories(scope, "m", 3);
       const vectors = vectorsOf(s, memories);
-      await s.appendWithVectors(scope, memories, vectors, {
+      await s.memoryWriter.append(scope, { memories, vectors }, {
         claims: memories.map((m) => claimOf(scope, m)),
       });
       assert.equal(await s.memories.count(scope), 3);
@@ -95,7 +94,10 @@ export function memoryWriteContract(cases: ContractCases): void {
       assert.equal(await s.idempotency.get(claimScope, key), memories[2].id);
       // A vector per memory, or nothing is written.
       const [d] = makeMemories(scope, "d", 1);
-      await assertRejectsCode(s.appendWithVectors(scope, [d], []), "invalid_request");
+      await assertRejectsCode(
+        s.memoryWriter.append(scope, { memories: [d], vectors: [] }),
+        "invalid_request",
+      );
       assert.equal(await s.memories.get(scope, d.id), null);
     },
   );

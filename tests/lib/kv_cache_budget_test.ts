@@ -88,7 +88,10 @@ Deno.test("KvStorage drops least recently used agents past SIMULACRA_CACHE_MB an
         records.map((r, i) => ({ id: r.id, vector: vectors[i] })),
       );
       await storage.memories.touch(scope, [records[0].id], addMinutes(T0, 250));
-      const { ranked } = await rankMemories({ storage, embedder }, scope, query, options);
+      const { ranked } = await rankMemories({ storage, embedder }, scope, {
+        query: query,
+        ...options,
+      });
       before.push(ranked.map((s) => s.memory.id));
       assert.ok(
         storage.cache.bytes <= storage.cache.maxBytes || storage.cache.items <= 2,
@@ -106,7 +109,10 @@ Deno.test("KvStorage drops least recently used agents past SIMULACRA_CACHE_MB an
       assert.equal(all.length, 200);
       assert.equal(all[0].lastAccessedAt, addMinutes(T0, 250), "a touch survives the reload");
       assert.deepEqual(await storage.memories.top(scope, "lastAccessed", 1), ["m0"]);
-      const { ranked } = await rankMemories({ storage, embedder }, scope, query, options);
+      const { ranked } = await rankMemories({ storage, embedder }, scope, {
+        query: query,
+        ...options,
+      });
       assert.deepEqual(ranked.map((s) => s.memory.id), before[i]);
       assert.ok(ranked.every((s) => s.memory.agentId === scope.agentId));
     }
@@ -133,11 +139,17 @@ Deno.test("KvStorage keeps an agent larger than its cache budget whole: retrieva
       decay: 0.995,
       k: 5,
     };
-    await rankMemories({ storage, embedder }, scope, embedder.vector("jazz"), options);
+    await rankMemories({ storage, embedder }, scope, {
+      query: embedder.vector("jazz"),
+      ...options,
+    });
     // Its memory stream and its vector slab are both kept: before, each use of one evicted the
     // other, so every retrieval of a large agent reloaded it from the KV file (1.9 s at 100,000).
     assert.equal(storage.cache.items, 2, JSON.stringify(storage.cache));
-    await rankMemories({ storage, embedder }, scope, embedder.vector("rent"), options);
+    await rankMemories({ storage, embedder }, scope, {
+      query: embedder.vector("rent"),
+      ...options,
+    });
     assert.equal(storage.cache.items, 2, JSON.stringify(storage.cache));
   } finally {
     await storage.close();

@@ -480,15 +480,22 @@ interface ScannedRow {
 }
 
 /** Scans an agent, copying the rows out of `read`, by id. */
+/** A scan that reads nothing, for the checks of the query. */
+const scanNothing = {
+  exact: () => null,
+  fromCandidates: () => Promise.resolve(null),
+};
+
 async function scanRows(
   storage: Storage,
   scope: AgentScope,
   query: Float32Array,
   kinds?: readonly MemoryKind[],
 ): Promise<Map<string, ScannedRow>> {
-  return await storage.scanMemories!(scope, query, {
+  return await storage.memoryScan.rank(scope, query, {
     kinds,
-    read: (columns) => {
+    fromCandidates: () => Promise.reject(new Error("the embedded backend scans every memory")),
+    exact: (columns) => {
       const rows = new Map<string, ScannedRow>();
       columns.records.forEach((record, i) => {
         assert.ok(!rows.has(record.id), `"${record.id}" is scanned once`);
@@ -562,7 +569,7 @@ class Upserts {
   }
 }
 
-Deno.test("KvStorage.scanMemories() keeps memories aligned with their vectors through writes and a restart", async () => {
+Deno.test("kvMemoryScan().rank() keeps memories aligned with their vectors through writes and a restart", async () => {
   await withTempDir(async (dir) => {
     const path = join(dir, "scan.kv");
     const scope = newScope();
@@ -622,11 +629,11 @@ Deno.test("KvStorage.scanMemories() keeps memories aligned with their vectors th
       await check(first, twin);
       assert.equal((await scanRows(first, newScope(), query)).size, 0);
       await assertRejectsCode(
-        first.scanMemories!(scope, new Float32Array(DIMENSIONS), { read: () => null }),
+        first.memoryScan.rank(scope, new Float32Array(DIMENSIONS), scanNothing),
         "invalid_request",
       );
       await assertRejectsCode(
-        first.scanMemories!(scope, new Float32Array(DIMENSIONS + 1).fill(1), { read: () => null }),
+        first.memoryScan.rank(scope, new Float32Array(DIMENSIONS + 1).fill(1), scanNothing),
         "invalid_request",
       );
     } finally {
@@ -648,7 +655,7 @@ Deno.test("KvStorage.scanMemories() keeps memories aligned with their vectors th
   });
 });
 
-Deno.test("KvStorage.scanMemories() scores like a float32 brute force as the slab grows past its block sizes", async () => {
+Deno.test("kvMemoryScan().rank() scores like a float32 brute force as the slab grows past its block sizes", async () => {
   const dims = 24;
   const storage = await openKvStorage({ dimensions: dims });
   try {
@@ -746,7 +753,7 @@ Deno.test("rankMemories() on the embedded backend returns exactly rankCandidates
       const cosines = all.map((m) => float32Cosine(stored.get(m.id)!, unit));
       const expected = rankCandidates(all, cosines, { ...options, limit: 10 });
 
-      const got = await rankMemories({ storage, embedder }, scope, query, options);
+      const got = await rankMemories({ storage, embedder }, scope, { query: query, ...options });
       assert.deepEqual(got, {
         ranked: expected,
         candidates: all.length,

@@ -120,7 +120,11 @@ Deno.test({
     await fillMemories(deps, scope, 2_000);
     for (const [run, kinds] of [undefined, ["plan" as const]].entries()) {
       const { result, cost } = await meter!.measure(() =>
-        retrieve(deps, world, scope.agentId, { query: "the election at the cafe", k: 10, kinds })
+        retrieve(deps, { worldId: world, agentId: scope.agentId }, {
+          query: "the election at the cafe",
+          k: 10,
+          kinds,
+        })
       );
       // deno-lint-ignore no-console
       console.log(`retrieve (kinds ${kinds ?? "all"}): ${JSON.stringify(cost)}`);
@@ -139,7 +143,8 @@ Deno.test({
     const { clock, settings } = await getWorld(deps, world);
     const { vectors } = await deps.embedder.embed(["a lost cat"], { operation: "test" });
     const { result, cost } = await meter!.measure(() =>
-      rankMemories(deps, scope, vectors[0], {
+      rankMemories(deps, scope, {
+        query: vectors[0],
         at: clock.now,
         weights: resolveWeights(settings.retrievalWeights),
         decay: settings.recencyDecay,

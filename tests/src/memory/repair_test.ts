@@ -104,7 +104,8 @@ for (const backend of backends) {
       const lost = makeMemory(scope, "lost", { description: "The lighthouse keeper waved" });
       await deps.storage.memories.append(scope, [lost]);
       const query = (await deps.embedder.embed([lost.description], { operation: "t" })).vectors[0];
-      const { ranked } = await rankMemories(deps, scope, query, {
+      const { ranked } = await rankMemories(deps, scope, {
+        query: query,
         at: lost.createdAt,
         weights: resolveWeights("paper"),
         decay: 0.995,

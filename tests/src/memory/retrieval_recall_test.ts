@@ -5,6 +5,7 @@ import type { MemoryRecord } from "../../../src/ports/memory_record.ts";
 import { rankMemories } from "../../../src/memory/retrieval.ts";
 import { rankCandidates } from "../../../src/memory/scoring.ts";
 import { resolveWeights } from "../../../src/world/retrieval_weights.ts";
+import type { MemoryScan } from "../../../src/ports/memory_scan.ts";
 import type { Storage } from "../../../src/ports/storage.ts";
 import { fromGameMinutes, gameMinutes } from "../../../src/time/game_time.ts";
 import { startBackends } from "../../_helpers/backends.ts";
@@ -139,7 +140,8 @@ for (const n of [2_000, 10_000]) {
         cosines: v.cosines.bind(v),
         delete: v.delete.bind(v),
       };
-      const storage = { memories: opened.memories, vectors } as unknown as Storage;
+      const memoryScan: MemoryScan = { rank: (_scope, _query, o) => o.fromCandidates() };
+      const storage = { memories: opened.memories, vectors, memoryScan } as unknown as Storage;
       const scope: AgentScope = { worldId: "recall" as WorldId, agentId: `agent${n}` as AgentId };
       try {
         await fillStream(storage, scope, n);
@@ -163,7 +165,8 @@ for (const n of [2_000, 10_000]) {
           for (const preset of ["paper", "reference"] as const) {
             const weights = resolveWeights(preset);
             const exact = rankCandidates(all, cosines, { at, weights, decay: 0.995, limit: 10 });
-            const got = await rankMemories({ storage, embedder }, scope, q, {
+            const got = await rankMemories({ storage, embedder }, scope, {
+              query: q,
               at,
               weights,
               decay: 0.995,

@@ -46,9 +46,11 @@ function retrievalTest(
     Deno.test(`retrieve() ${name} [${path}]`, async () => {
       const embedder = new LocalEmbedder({ dimensions: 384 });
       await using base = await makeTestDeps({ embedder });
-      const deps: Deps = path === "exhaustive scan"
-        ? base
-        : { ...base, storage: { ...base.storage, scanMemories: undefined } };
+      const deps: Deps = path === "exhaustive scan" ? base : {
+        ...base,
+        // As the hosted backend ranks: from candidates.
+        storage: { ...base.storage, memoryScan: { rank: (_s, _q, o) => o.fromCandidates() } },
+      };
       const world = await createWorld(
         deps,
         CreateWorldInput.parse({ name: "Town", startTime: "2023-02-13T07:00:00", settings }),
@@ -101,7 +103,7 @@ retrievalTest(
   async (f) => {
     const best = async (weights: { recency: number; importance: number; relevance: number }) =>
       idsOf(
-        await retrieve(f.deps, f.worldId, f.agentId, {
+        await retrieve(f.deps, { worldId: f.worldId, agentId: f.agentId }, {
           query: "piano practice for the recital",
           at: NOW,
           k: 1,
@@ -121,7 +123,11 @@ retrievalTest(
   TOWN,
   async (f) => {
     const ask = (weights?: "paper" | "reference") =>
-      retrieve(f.deps, f.worldId, f.agentId, { query: "the recital", at: NOW, weights });
+      retrieve(f.deps, { worldId: f.worldId, agentId: f.agentId }, {
+        query: "the recital",
+        at: NOW,
+        weights,
+      });
     const paper = await ask("paper");
     assert.deepEqual(paper.weights, { recency: 1, importance: 1, relevance: 1 });
     const reference = await ask("reference");
@@ -137,7 +143,13 @@ retrievalTest(
 
 retrievalTest("keeps to the kinds asked for", TOWN, async (f) => {
   const ask = async (kinds: MemoryKind[]) =>
-    idsOf(await retrieve(f.deps, f.worldId, f.agentId, { query: "recital", at: NOW, kinds }))
+    idsOf(
+      await retrieve(f.deps, { worldId: f.worldId, agentId: f.agentId }, {
+        query: "recital",
+        at: NOW,
+        kinds,
+      }),
+    )
       .sort();
   assert.deepEqual(await ask(["reflection"]), ["thought"]);
   assert.deepEqual(await ask(["chat", "reflection"]), ["chat", "thought"]);
@@ -147,7 +159,12 @@ retrievalTest("keeps to the kinds asked for", TOWN, async (f) => {
 
 retrievalTest("returns at most k, best first, and says how many it scored", TOWN, async (f) => {
   const ask = (k: number) =>
-    retrieve(f.deps, f.worldId, f.agentId, { query: "recital", at: NOW, k, kinds: NOT_SEEDS });
+    retrieve(f.deps, { worldId: f.worldId, agentId: f.agentId }, {
+      query: "recital",
+      at: NOW,
+      k,
+      kinds: NOT_SEEDS,
+    });
   const out = await ask(2);
   assert.equal(out.memories.length, 2);
   const all = await ask(10);
@@ -160,16 +177,19 @@ retrievalTest("returns at most k, best first, and says how many it scored", TOWN
 });
 
 retrievalTest("stops before the token budget, keeping the best-first prefix", TOWN, async (f) => {
-  const full = await retrieve(f.deps, f.worldId, f.agentId, { query: "recital", at: NOW });
+  const full = await retrieve(f.deps, { worldId: f.worldId, agentId: f.agentId }, {
+    query: "recital",
+    at: NOW,
+  });
   const cost = full.memories.map((m) => estimateTokens(m.description));
   const budget = cost[0] + cost[1] + cost[2] - 1; // two fit, the third does not
-  const out = await retrieve(f.deps, f.worldId, f.agentId, {
+  const out = await retrieve(f.deps, { worldId: f.worldId, agentId: f.agentId }, {
     query: "recital",
     at: NOW,
     tokenBudget: budget,
   });
   assert.deepEqual(idsOf(out), idsOf(full).slice(0, 2));
-  const none = await retrieve(f.deps, f.worldId, f.agentId, {
+  const none = await retrieve(f.deps, { worldId: f.worldId, agentId: f.agentId }, {
     query: "recital",
     at: NOW,
     tokenBudget: cost[0] - 1,
@@ -179,7 +199,7 @@ retrievalTest("stops before the token budget, keeping the best-first prefix", TO
 
 retrievalTest("marks only what it returned as accessed at the question's time", TOWN, async (f) => {
   const at = "2023-02-13T15:30:00";
-  const out = await retrieve(f.deps, f.worldId, f.agentId, {
+  const out = await retrieve(f.deps, { worldId: f.worldId, agentId: f.agentId }, {
     query: "recital",
     at,
     k: 2,
@@ -201,7 +221,7 @@ retrievalTest(
     { id: "b", text: "Klaus reads a book" },
   ],
   async (f) => {
-    const out = await retrieve(f.deps, f.worldId, f.agentId, {
+    const out = await retrieve(f.deps, { worldId: f.worldId, agentId: f.agentId }, {
       query: "reads a book",
       at: NOW,
       kinds: ["observation"],
@@ -217,8 +237,10 @@ retrievalTest(
 
 retrievalTest("refuses an unknown agent and an empty query", TOWN, async (f) => {
   await assert.rejects(
-    retrieve(f.deps, f.worldId, "nobody" as AgentId, { query: "recital" }),
+    retrieve(f.deps, { worldId: f.worldId, agentId: "nobody" as AgentId }, { query: "recital" }),
     (e: unknown) => e instanceof SimulacraError && e.code === "agent_not_found",
   );
-  await assert.rejects(retrieve(f.deps, f.worldId, f.agentId, { query: "   " }));
+  await assert.rejects(
+    retrieve(f.deps, { worldId: f.worldId, agentId: f.agentId }, { query: "   " }),
+  );
 });

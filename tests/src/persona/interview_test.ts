@@ -37,14 +37,16 @@ async function town() {
   });
   const scope = { worldId, agentId };
   const agent = (await loadAgent(deps, scope)).value;
-  const prepared = await prepareMemories(deps, agent, [{
-    description: "Klaus admires how dedicated Wolfgang Schulz is to research",
-    kind: "reflection",
-    provenance: "self",
-    at: "2023-02-13T07:00:00",
-    importance: 8,
-  }]);
-  await writeMemories(deps, scope, prepared);
+  const prepared = await prepareMemories(deps, agent, {
+    items: [{
+      description: "Klaus admires how dedicated Wolfgang Schulz is to research",
+      kind: "reflection",
+      provenance: "self",
+      at: "2023-02-13T07:00:00",
+      importance: 8,
+    }],
+  });
+  await writeMemories(deps, scope, { prepared });
   return { deps, rec, worldId, agentId, scope, reflection: prepared.records[0].id };
 }
 

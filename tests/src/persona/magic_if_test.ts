@@ -68,12 +68,14 @@ async function town(): Promise<Town> {
     { description: "Isabella plans to buy party decorations at noon", kind: "plan" },
     { description: "The landlord raised the cafe's rent by a third", kind: "observation" },
   ];
-  const prepared = await prepareMemories(
-    deps,
-    agent,
-    added.map((m) => ({ ...m, provenance: "witnessed" as const, at: "2023-02-13T08:00:00" })),
-  );
-  await writeMemories(deps, scope, prepared);
+  const prepared = await prepareMemories(deps, agent, {
+    items: added.map((m) => ({
+      ...m,
+      provenance: "witnessed" as const,
+      at: "2023-02-13T08:00:00",
+    })),
+  });
+  await writeMemories(deps, scope, { prepared });
   const ids = new Map(prepared.records.map((r) => [r.description, r.id]));
   const record: PersonaRecord = {
     persona: Persona.parse(isabellaPersona()),

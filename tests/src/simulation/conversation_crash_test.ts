@@ -26,7 +26,6 @@ const { backends, close } = await startBackends();
 /** Store methods that change something (all others read). */
 const WRITES = new Set([
   "append",
-  "appendWithVectors",
   "claim",
   "clear",
   "commit",
@@ -51,8 +50,10 @@ function writesTheTalk(name: PropertyKey, args: unknown[]): boolean {
   if (name === "commit") {
     return first?.documents?.some((d) => d.key.collection === "conversations") ?? false;
   }
-  return (name === "append" || name === "appendWithVectors") &&
-    Array.isArray(second) && second.some((m) => m?.kind === "chat");
+  // MemoryStore.append takes the records, MemoryWriter.append `{ memories, vectors }`.
+  const memories = Array.isArray(second) ? second : (second as { memories?: unknown })?.memories;
+  return name === "append" && Array.isArray(memories) &&
+    memories.some((m: { kind?: string }) => m?.kind === "chat");
 }
 
 /**
@@ -87,7 +88,7 @@ function faulty(
       if (name === "close" || name === "locks") {
         return typeof value === "function" ? value.bind(target) : value;
       }
-      // The store's own methods too (e.g. appendWithVectors, the hosted memory write).
+      // The store's own methods too.
       if (typeof value === "function") return call(target, name, value as Method);
       if (typeof value !== "object" || value === null) return value;
       if (!ports.has(name)) ports.set(name, wrap(value));

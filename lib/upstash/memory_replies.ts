@@ -1,5 +1,5 @@
 /**
- * @module Private to lib/upstash: decoding the hosted memory store's replies (records, id lists)
+ * @module Decoding the hosted memory store's replies (records, id lists)
  * and its pages with their cursors.
  */
 import { SimulacraError } from "../../src/errors.ts";
@@ -7,7 +7,7 @@ import type { MemoryId } from "../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { MemoryPage } from "../../src/ports/memory_store.ts";
 import { gameMinutes } from "../../src/time/game_time.ts";
-import { pairs, unexpectedReply } from "./_upstash_calls.ts";
+import { pairs, unexpectedReply } from "./redis_calls.ts";
 
 interface Cursor {
   order: "asc" | "desc";

@@ -1,22 +1,37 @@
 /**
- * @module Private to lib/upstash: the hosted `MemoryStore.candidates` read, one read-only script
- * over the agent's sorted sets (scores only, never records, so Upstash's database-wide script
- * lock is held briefly).
+ * @module The script of the hosted `MemoryStore.candidates` read: read-only, over the agent's
+ * sorted sets (scores only, never records, so Upstash's database-wide script lock is held
+ * briefly).
  */
-import type { MemoryId } from "../../src/ids.ts";
+import type { AgentScope, MemoryId } from "../../../src/ids.ts";
+import type { MemoryKind } from "../../../src/ports/memory_record.ts";
 import type {
   IndexLeaders,
   MemoryCandidates,
   MemoryRankFields,
-} from "../../src/ports/memory_store.ts";
-import { fromGameMinutes } from "../../src/time/game_time.ts";
-import { pairs, unexpectedReply } from "./_upstash_calls.ts";
+} from "../../../src/ports/memory_store.ts";
+import { fromGameMinutes } from "../../../src/time/game_time.ts";
+import { KINDS, type RedisKeys } from "../layout.ts";
+import { pairs, unexpectedReply } from "../redis_calls.ts";
+import type { Script } from "./script.ts";
+
+/** The candidates to read the rank fields of. */
+export interface MemoryCandidatesInput {
+  keys: RedisKeys;
+  scope: AgentScope;
+  /** Candidates besides the heads (the vector search's hits). */
+  ids: readonly MemoryId[];
+  /** How many of the most recently accessed and of the most important to add. */
+  heads: number;
+  /** Only memories of these kinds; absent or every kind: no filter. */
+  kinds?: readonly MemoryKind[];
+}
 
 // KEYS: created, accessed, importance, then the created-set of each kind filtered on. ARGV: the
 // heads' size, then ids. Reads only sorted-set scores. Returns the accessed head and its lowest
 // entry, the same of importance (ZRANGE WITHSCORES replies), then, for the ids followed by both
 // heads' ids (each once), one ZMSCORE reply per key (none when there are no ids).
-export const CANDIDATES = `
+const LUA = `
 local n = tonumber(ARGV[1])
 local out = {}
 for z = 2, 3 do
@@ -53,11 +68,36 @@ return out
 `;
 
 /**
+ * Four ZRANGEs (the two heads and their lowest scores) and three ZMSCOREs of the candidates
+ * (created, accessed, importance), plus one per kind filtered on. A thousand candidates cost a
+ * handful of commands and no record reads. Scores are game minutes, exact to the second, so
+ * `createdAt` round-trips.
+ */
+export const memoryCandidates: Script<MemoryCandidatesInput, MemoryCandidates> = {
+  action: "rank memories",
+  lua: LUA,
+  encode(input) {
+    const { keys, scope } = input;
+    const sets = keys.memorySets(scope);
+    return {
+      keys: [...sets.slice(0, 3), ...filtered(input).map((kind) => keys.memoryKind(scope, kind))],
+      args: [String(Math.max(0, Math.floor(input.heads))), ...input.ids],
+    };
+  },
+  decode: (reply, input) => decodeCandidates(reply, input.ids, filtered(input).length),
+};
+
+/** The kinds filtered on: none when every kind is asked for. */
+function filtered({ kinds }: MemoryCandidatesInput): MemoryKind[] {
+  return kinds && KINDS.some((k) => !kinds.includes(k)) ? [...new Set(kinds)] : [];
+}
+
+/**
  * The script's reply as `MemoryCandidates`: `ids` as sent, `kindCount` the kind sets filtered on.
  * Rebuilds the script's union (the ids, then both heads' ids, each once) rather than have it sent
  * back.
  */
-export function decodeCandidates(
+function decodeCandidates(
   reply: unknown,
   ids: readonly MemoryId[],
   kindCount: number,
