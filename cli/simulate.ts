@@ -93,9 +93,11 @@ export async function simulateCommand(
       onProgress: bar.update,
     };
     if (flags.towns !== undefined) {
-      await using _consumer = await consumeTicksFromKv(deps);
+      await using consumer = await consumeTicksFromKv(deps);
       const result = await simulateTowns(deps, {
         ...run,
+        tick: (d: Deps, worldId: WorldId, options: TickWorldOptions) =>
+          tickWorld(d, worldId, { ...options, queue: consumer.queue }),
         towns: flags.towns,
         firstTown: flags.firstTown,
       });
