@@ -46,12 +46,13 @@ function numberFlag(flag: string, required?: string) {
   });
 }
 
-function wholeNumber(flag: string, min: number, max: number, fallback: number) {
+function wholeNumber(flag: string, range: { min: number; max: number; fallback: number }) {
+  const { min, max } = range;
   return numberFlag(flag)
     .int(`${flag} must be a whole number`)
     .min(min, `${flag} must be at least ${min}`)
     .max(max, `${flag} must be at most ${max}`)
-    .default(fallback);
+    .default(range.fallback);
 }
 
 /** Validated flags (numbers already converted from their text). */
@@ -67,8 +68,8 @@ export const SimulateFlags = z.strictObject({
   hours: numberFlag("--hours", "--hours is required, e.g. --hours 24")
     .gt(0, "--hours must be more than 0")
     .max(MAX_HOURS, `--hours must be at most ${MAX_HOURS}`),
-  concurrency: wholeNumber("--concurrency", 1, 64, 8),
-  minutesPerTick: wholeNumber("--minutes-per-tick", 1, 60, 10),
+  concurrency: wholeNumber("--concurrency", { min: 1, max: 64, fallback: 8 }),
+  minutesPerTick: wholeNumber("--minutes-per-tick", { min: 1, max: 60, fallback: 10 }),
   seed: numberFlag("--seed")
     .int("--seed must be a whole number")
     .min(0, "--seed must be at least 0")
@@ -79,8 +80,8 @@ export const SimulateFlags = z.strictObject({
     .min(1, "--towns must be at least 1")
     .max(MAX_TOWNS, `--towns must be at most ${MAX_TOWNS}`)
     .optional(),
-  processes: wholeNumber("--processes", 1, 16, 1),
-  firstTown: wholeNumber("--first-town", 1, MAX_SEED, 1),
+  processes: wholeNumber("--processes", { min: 1, max: 16, fallback: 1 }),
+  firstTown: wholeNumber("--first-town", { min: 1, max: MAX_SEED, fallback: 1 }),
   json: z.boolean().default(false),
   save: z.string().min(1, "--save needs a file name").optional(),
 })
