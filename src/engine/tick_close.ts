@@ -1,5 +1,5 @@
 /**
- * @module Closing a queued tick, once, under the world's tick lease: when every unit reported
+ * @module Closing a tick, once, under the world's tick lease: when every unit reported
  * or its deadline passed (stragglers recorded as failed), `finish` runs and the clock moves (one
  * unit of work fenced by the lease), the events are appended, the marker is done and the open
  * tick removed. Also the failure report of a unit, counted with the step results like a step's.
