@@ -2,13 +2,10 @@
 import { loadConfig } from "./lib/config.ts";
 import { openKvStorage } from "./lib/kv/kv_storage.ts";
 import { jsonLogger, type Logger } from "./lib/logger.ts";
-import { openServices } from "./lib/services.ts";
+import { type Services, wireServices } from "./lib/services.ts";
 import { startupBanner, startupFacts } from "./lib/startup_report.ts";
-import { meteredDeps } from "./lib/access/budget_meter.ts";
 import { createApp } from "./routes/app.ts";
 import type { Deps } from "./src/deps.ts";
-import { runScheduledTick } from "./src/simulation/scheduled_tick.ts";
-import { consumeTickMessage } from "./src/simulation/tick_world.ts";
 import { KvTickQueue } from "./lib/queues/kv_tick_queue.ts";
 import { SimulacraError } from "./src/errors.ts";
 import { type RepairReport, repairStore } from "./src/memory/repair.ts";
@@ -56,30 +53,28 @@ export async function startServer(
 ): Promise<RunningServer> {
   const logger = options.logger ?? jsonLogger();
   const config = loadConfig(env, { runtime: "deno" });
-  const deps = await openServices(config, {
-    logger,
-    openEmbedded: (dataDir, dimensions, { cacheBytes }) =>
-      openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions, cacheBytes }),
-  });
   const queueKv = await openQueueKv(config, options.tickQueue ?? tickQueueMode(env));
-  const queue = queueKv ? new KvTickQueue(queueKv) : null;
-  const listening = queue ? listenForTicks(deps, queue, logger) : Promise.resolve();
-  const app = createApp(deps, {
-    adminKey: config.adminKey,
-    keyRateLimit: config.keyRateLimit,
-    auditRetentionDays: config.auditRetentionDays,
-    clientIpHeader: config.clientIpHeader,
-    corsOrigins: config.corsOrigins,
-    logger,
-    compress: true,
-  });
+  const queue = queueKv ? new KvTickQueue(queueKv) : undefined;
+  let services: Services;
+  try {
+    services = await wireServices(config, {
+      logger,
+      openEmbedded: (dataDir, dimensions, { cacheBytes }) =>
+        openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions, cacheBytes }),
+      queue,
+    });
+  } catch (err) {
+    queueKv?.close();
+    throw err;
+  }
+  const { deps } = services;
+  const listening = queue ? listenForTicks(services, queue, logger) : Promise.resolve();
+  const app = createApp(deps, { ...services.app, logger, compress: true });
   const hostname = config.adminKey ? "0.0.0.0" : "127.0.0.1";
-  // The cron's model calls count against world budgets like the routes' do.
-  const cronDeps = meteredDeps(deps);
   const tick = async () => {
     const minute = Math.floor(Date.now() / 60_000) * 60_000;
     try {
-      await runScheduledTick(cronDeps, minute);
+      await services.tick(minute);
     } catch (err) {
       logger.log("error", "scheduled tick failed", { error: err });
     }
@@ -143,11 +138,10 @@ async function openQueueKv(
  * Consumes tick messages in this process: each step runs as its own message (Deno Deploy spreads
  * them over isolates). A message whose handling throws (the store is down) is redelivered.
  */
-function listenForTicks(deps: Deps, queue: KvTickQueue, logger: Logger): Promise<void> {
-  deps.queue = queue;
+function listenForTicks(services: Services, queue: KvTickQueue, logger: Logger): Promise<void> {
   return queue.listen(async (message) => {
     try {
-      await consumeTickMessage(deps, message, queue);
+      await services.consume(message);
     } catch (err) {
       logger.log("warn", "tick message failed; it will be redelivered", {
         kind: message.kind,

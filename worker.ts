@@ -1,13 +1,9 @@
 /** @module The Cloudflare Workers entry: `fetch` serves the API, `scheduled` runs the minute cron. */
 import { loadConfig } from "./lib/config.ts";
 import { jsonLogger } from "./lib/logger.ts";
-import { openServices } from "./lib/services.ts";
-import { meteredDeps } from "./lib/access/budget_meter.ts";
+import { type Services, wireServices } from "./lib/services.ts";
 import { createApp } from "./routes/app.ts";
 import { errorBody } from "./routes/errors.ts";
-import type { Deps } from "./src/deps.ts";
-import { runScheduledTick } from "./src/simulation/scheduled_tick.ts";
-import { consumeTickMessage } from "./src/simulation/tick_world.ts";
 import { TickMessageSchema } from "./src/ports/tick_message.ts";
 import { SimulacraError } from "./src/errors.ts";
 import { CloudflareTickQueue, isQueueProducer } from "./lib/queues/cloudflare_tick_queue.ts";
@@ -32,7 +28,9 @@ interface MessageBatch {
 type WorkerEnv = Record<string, unknown>;
 
 interface Running {
-  deps: Deps;
+  services: Services;
+  /** Whether a Queue producer is bound: without it, tick messages cannot go on. */
+  queued: boolean;
   fetch: (request: Request) => Response | Promise<Response>;
 }
 
@@ -43,19 +41,22 @@ let running: Promise<Running> | undefined;
 function start(env: WorkerEnv): Promise<Running> {
   running ??= (async () => {
     const config = loadConfig(env, { runtime: "workers" });
-    const deps = await openServices(config, { logger });
     // With the Queue bound (wrangler.toml), ticks fan their steps out through it.
-    if (isQueueProducer(env.TICK_QUEUE)) deps.queue = new CloudflareTickQueue(env.TICK_QUEUE);
-    const app = createApp(deps, {
-      adminKey: config.adminKey,
-      keyRateLimit: config.keyRateLimit,
-      auditRetentionDays: config.auditRetentionDays,
-      corsOrigins: config.corsOrigins,
+    const queue = isQueueProducer(env.TICK_QUEUE)
+      ? new CloudflareTickQueue(env.TICK_QUEUE)
+      : undefined;
+    const services = await wireServices(config, { logger, queue });
+    const app = createApp(services.deps, {
+      ...services.app,
       logger,
       // Cloudflare sets this header itself; a client cannot forge it past the edge.
       clientIpHeader: config.clientIpHeader ?? "cf-connecting-ip",
     });
-    return { deps: meteredDeps(deps), fetch: (request: Request) => app.fetch(request) };
+    return {
+      services,
+      queued: queue !== undefined,
+      fetch: (request: Request) => app.fetch(request),
+    };
   })().catch((err) => {
     running = undefined; // a fixed secret takes effect on the next request
     throw err;
@@ -82,8 +83,8 @@ async function scheduledHandler(
   env: WorkerEnv,
   ctx: ExecutionContext,
 ): Promise<void> {
-  const { deps } = await start(env);
-  ctx.waitUntil(runScheduledTick(deps, controller.scheduledTime));
+  const { services } = await start(env);
+  ctx.waitUntil(services.tick(controller.scheduledTime));
 }
 
 /**
@@ -94,19 +95,18 @@ async function scheduledHandler(
  * do not throw here.
  */
 async function queueHandler(batch: MessageBatch, env: WorkerEnv): Promise<void> {
-  const { deps } = await start(env);
-  await Promise.all(batch.messages.map((message) => consumeOne(deps, message)));
+  const running = await start(env);
+  await Promise.all(batch.messages.map((message) => consumeOne(running, message)));
 }
 
-async function consumeOne(deps: Deps, message: QueueMessage): Promise<void> {
-  const queue = deps.queue;
+async function consumeOne(running: Running, message: QueueMessage): Promise<void> {
   const parsed = TickMessageSchema.safeParse(message.body);
-  if (!parsed.success || !queue) {
+  if (!parsed.success || !running.queued) {
     message.ack(); // not ours, or no producer to continue with: nothing to retry
     return;
   }
   try {
-    await consumeTickMessage(deps, parsed.data, queue);
+    await running.services.consume(parsed.data);
     message.ack();
   } catch (err) {
     logger.log("warn", "tick message failed; it will be redelivered", {

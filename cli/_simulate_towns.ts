@@ -6,6 +6,7 @@
  */
 import { KvTickQueue } from "../lib/queues/kv_tick_queue.ts";
 import type { Deps } from "../src/deps.ts";
+import type { TickQueue } from "../src/ports/tick_queue.ts";
 import { perAgentDay } from "../src/eval/cost.ts";
 import { ConflictError, LeaseLostError } from "../src/errors.ts";
 import {
@@ -69,8 +70,8 @@ export function townWorldId(options: { template: string; seed?: number }, n: num
 }
 
 /**
- * Runs `towns` copies of the template town at once through `deps.queue` (which must be set and
- * consumed, see {@linkcode consumeTicksFromKv}). With a seed, town n gets seed + n - 1, so the
+ * Runs `towns` copies of the template town at once, each tick through `options.tick` (which
+ * sends its steps through a consumed queue, see {@linkcode consumeTicksFromKv}). With a seed, town n gets seed + n - 1, so the
  * copies differ from one another and each replays.
  * @throws as `simulateTown` (a failed agent step does not throw: it is counted).
  */
@@ -78,7 +79,6 @@ export async function simulateTowns(
   deps: Deps,
   options: SimulateTownsOptions,
 ): Promise<TownsRun> {
-  if (!deps.queue) throw new Error("simulateTowns needs deps.queue: the towns tick through it");
   const started = options.wallClock();
   const retried = { busy: 0 };
   const tick = retryingBusy(deps, options.tick, retried);
@@ -204,7 +204,7 @@ function totalsOf(
 export const CONSUMER_AT_ONCE = 100;
 
 /**
- * Gives `deps` a tick queue on a fresh in-memory Deno KV and consumes it in this process, as
+ * A tick queue on a fresh in-memory Deno KV, consumed in this process with `deps`, as
  * `main.ts` does with its KV file, handling at most `atOnce` messages at a time (as a platform
  * caps an isolate's concurrent invocations; more only queue up CPU work and stretch every held
  * lease). Dispose of it to stop consuming: it waits for the messages being handled, then closes
@@ -213,13 +213,13 @@ export const CONSUMER_AT_ONCE = 100;
 export async function consumeTicksFromKv(
   deps: Deps,
   options: { atOnce?: number } = {},
-): Promise<AsyncDisposable> {
+): Promise<AsyncDisposable & { queue: TickQueue }> {
   const kv = await Deno.openKv(":memory:");
   const queue = new KvTickQueue(kv);
-  deps.queue = queue;
   const slots = new Slots(options.atOnce ?? CONSUMER_AT_ONCE);
   const listening = queue.listen((m) => slots.run(() => consumeTickMessage(deps, m, queue)));
   return {
+    queue,
     async [Symbol.asyncDispose]() {
       // The messages being handled finish first: they may still send, and the KV must be open.
       await queue.stop();

@@ -6,7 +6,7 @@
 import { loadConfig } from "../lib/config.ts";
 import { openKvStorage } from "../lib/kv/kv_storage.ts";
 import { jsonLogger } from "../lib/logger.ts";
-import { openServices } from "../lib/services.ts";
+import { wireServices } from "../lib/services.ts";
 import type { Deps } from "../src/deps.ts";
 import { tickWorld, type TickWorldOptions } from "../src/simulation/tick_world.ts";
 import type { WorldId } from "../src/ids.ts";
@@ -61,13 +61,13 @@ export async function simulateCommand(
   try {
     const config = loadConfig(env, { runtime: "deno" });
     // Always in memory: a simulation is a throwaway town, whatever storage is configured.
-    deps = await openServices({
+    deps = (await wireServices({
       ...config,
       storage: { kind: "embedded", dataDir: ":memory:", cacheMb: 256 },
     }, {
       logger: jsonLogger({ level: "warn", write: (line) => io.err(`${line}\n`) }),
       openEmbedded: (_dir, dimensions, { cacheBytes }) => openKvStorage({ dimensions, cacheBytes }),
-    });
+    })).deps;
   } catch (err) {
     if (!(err instanceof SimulacraError)) throw err;
     io.err(`${err.message}\n`);
@@ -93,9 +93,11 @@ export async function simulateCommand(
       onProgress: bar.update,
     };
     if (flags.towns !== undefined) {
-      await using _consumer = await consumeTicksFromKv(deps);
+      await using consumer = await consumeTicksFromKv(deps);
       const result = await simulateTowns(deps, {
         ...run,
+        tick: (d: Deps, worldId: WorldId, options: TickWorldOptions) =>
+          tickWorld(d, worldId, { ...options, queue: consumer.queue }),
         towns: flags.towns,
         firstTown: flags.firstTown,
       });

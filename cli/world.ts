@@ -8,7 +8,7 @@ import { loadConfig } from "../lib/config.ts";
 import { openKvStorage } from "../lib/kv/kv_storage.ts";
 import { jsonLogger } from "../lib/logger.ts";
 import { ndjsonLines, writeLines } from "../lib/ndjson_lines.ts";
-import { openServices } from "../lib/services.ts";
+import { wireServices } from "../lib/services.ts";
 import { exportWorld } from "../src/archive/export_world.ts";
 import { importWorld } from "../src/archive/import_world.ts";
 import type { Deps } from "../src/deps.ts";
@@ -80,11 +80,11 @@ export async function worldCommand(
   }
   let deps: Deps;
   try {
-    deps = await openServices(loadConfig(env, { runtime: "deno" }), {
+    deps = (await wireServices(loadConfig(env, { runtime: "deno" }), {
       logger: jsonLogger({ level: "warn", write: (line) => io.err(`${line}\n`) }),
       openEmbedded: (dataDir, dimensions) =>
         openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions }),
-    });
+    })).deps;
   } catch (err) {
     if (!(err instanceof SimulacraError)) throw err;
     io.err(`${err.message}\n`);

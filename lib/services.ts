@@ -1,10 +1,19 @@
-/** @module Wires the configured storage, model and embedder into the core's `Deps`. */
+/**
+ * @module Wires the configuration into the running service, the one place every entry (`main.ts`,
+ * `worker.ts`, `cli/`) builds it: storage, model and embedder as the core's `Deps`, budget
+ * metering for the cron and the queue's consumer, and the platform's queue, passed explicitly to
+ * whatever ticks.
+ */
 import type { Deps } from "../src/deps.ts";
 import { ensureEmbeddingMatches } from "../src/memory/embedding_check.ts";
 import type { UsageRecord } from "../src/model/usage.ts";
 import type { Embedder } from "../src/ports/embedder.ts";
 import type { LanguageModel } from "../src/ports/language_model.ts";
 import type { Storage } from "../src/ports/storage.ts";
+import type { TickMessage, TickQueue } from "../src/ports/tick_queue.ts";
+import { runScheduledTick, type ScheduledRun } from "../src/simulation/scheduled_tick.ts";
+import { consumeTickMessage } from "../src/simulation/tick_world.ts";
+import { meteredDeps } from "./access/budget_meter.ts";
 import type { Config, StorageConfig } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { LocalEmbedder } from "./offline/local_embedder.ts";
@@ -28,6 +37,57 @@ export interface OpenServicesOptions {
   logger: Logger;
   /** Required when the configuration selects the embedded store. */
   openEmbedded?: EmbeddedOpener;
+}
+
+/** The running service's parts, as {@linkcode wireServices} builds them. */
+export interface Services {
+  /** The ports (model calls not metered: `createApp` meters its routes' own). */
+  deps: Deps;
+  /** What `createApp` takes from the configuration, the tick queue among it. */
+  app: {
+    adminKey?: string;
+    keyRateLimit?: Config["keyRateLimit"];
+    auditRetentionDays?: number;
+    clientIpHeader?: string;
+    corsOrigins?: Config["corsOrigins"];
+    tickQueue?: TickQueue;
+  };
+  /** The minute cron for `scheduledAt` (ms): every cron world ticked, its model calls metered. */
+  tick(scheduledAt: number): Promise<ScheduledRun>;
+  /** Handles one delivered tick message, its model calls metered; needs the queue. */
+  consume(message: TickMessage): Promise<void>;
+}
+
+/**
+ * Opens the services ({@linkcode openServices}) and wires them for an entry: with `queue`, ticks
+ * (the cron's and the routes') send their steps through it and `consume` handles its messages;
+ * without it every tick steps its agents in the call.
+ * @throws as {@linkcode openServices}.
+ */
+export async function wireServices(
+  config: Config,
+  options: OpenServicesOptions & { queue?: TickQueue },
+): Promise<Services> {
+  const deps = await openServices(config, options);
+  const { queue } = options;
+  // The cron's and the consumer's model calls count against world budgets as the routes' do.
+  const metered = meteredDeps(deps);
+  return {
+    deps,
+    app: {
+      adminKey: config.adminKey,
+      keyRateLimit: config.keyRateLimit,
+      auditRetentionDays: config.auditRetentionDays,
+      clientIpHeader: config.clientIpHeader,
+      corsOrigins: config.corsOrigins,
+      tickQueue: queue,
+    },
+    tick: (scheduledAt) => runScheduledTick(metered, scheduledAt, { queue }),
+    consume: (message) => {
+      if (!queue) throw new TypeError("Cannot consume tick messages without a tick queue");
+      return consumeTickMessage(metered, message, queue);
+    },
+  };
 }
 
 /**

@@ -5,6 +5,7 @@ import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import type { Deps } from "../src/deps.ts";
+import type { TickQueue } from "../src/ports/tick_queue.ts";
 import { SimulacraError } from "../src/errors.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type AppEnv, validationHook } from "./app_env.ts";
@@ -68,6 +69,8 @@ export interface AppOptions {
    * compresses. @default false
    */
   compress?: boolean;
+  /** The platform's queue ticks send their steps through. @default none: steps run in the call */
+  tickQueue?: TickQueue;
 }
 
 /** Builds the whole HTTP app over the given ports. */
@@ -148,7 +151,10 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.route("/v1", personaRoutes(deps, { logger }));
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
-  app.route("/v1", worldEngineRoutes(deps, { onStreamAlive: activity.touch }));
+  app.route(
+    "/v1",
+    worldEngineRoutes(deps, { onStreamAlive: activity.touch, tickQueue: options.tickQueue }),
+  );
   app.route("/v1", eventsTokenRoutes(deps, eventsTokens));
   app.route("/v1", keyRoutes(deps));
   app.route("/v1", auditRoutes(deps, { retentionDays }));

@@ -4,6 +4,7 @@ import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import type { WorldId } from "../src/ids.ts";
+import type { TickQueue } from "../src/ports/tick_queue.ts";
 import {
   eventFilter,
   EventPage,
@@ -138,8 +139,13 @@ const eventsRoute = createRoute({
 /** The world engine routes under `/v1`. */
 export function worldEngineRoutes(
   deps: Deps,
-  options: { onStreamAlive?: (worldId: WorldId, requestId?: string) => Promise<void> } = {},
+  options: {
+    onStreamAlive?: (worldId: WorldId, requestId?: string) => Promise<void>;
+    /** The platform's queue ticks send their steps through; without it they run in the call. */
+    tickQueue?: TickQueue;
+  } = {},
 ): OpenAPIHono<AppEnv> {
+  const queue = options.tickQueue;
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(patchWorldRoute, async (c) => {
     const { world } = c.req.valid("param");
@@ -149,8 +155,8 @@ export function worldEngineRoutes(
     const { world } = c.req.valid("param");
     const input = c.req.valid("json") ?? {};
     const day = utcDay(Date.now());
-    if (c.req.valid("query").wait === "false" && deps.queue) {
-      const planned = await startTick(deps, world, { ...input, day, queue: deps.queue });
+    if (c.req.valid("query").wait === "false" && queue) {
+      const planned = await startTick(deps, world, { ...input, day, queue });
       if (planned.status === "done") {
         return c.json(
           { tickId: planned.tickId, status: "done" as const, result: planned.result },
@@ -159,7 +165,7 @@ export function worldEngineRoutes(
       }
       return c.json({ tickId: planned.tickId, status: "running" as const }, 202);
     }
-    return c.json(await tickWorld(deps, world, { ...input, day }), 200);
+    return c.json(await tickWorld(deps, world, { ...input, day, queue }), 200);
   });
   app.openapi(tickStatusRoute, async (c) => {
     const { world, tickId } = c.req.valid("param");

@@ -3,7 +3,6 @@ import type { IdSource } from "./ids.ts";
 import type { Embedder } from "./ports/embedder.ts";
 import type { LanguageModel } from "./ports/language_model.ts";
 import type { Storage } from "./ports/storage.ts";
-import type { TickQueue } from "./ports/tick_queue.ts";
 
 /** The ports a running service wires together. */
 export interface Deps {
@@ -13,9 +12,4 @@ export interface Deps {
   ids: IdSource;
   /** Waits; resolves early when `signal` aborts. The core never touches timers itself. */
   sleep: (ms: number, signal?: AbortSignal) => Promise<void>;
-  /**
-   * The platform's queue: when set, ticks fan their steps out through it (each step in its own
-   * invocation); without it a tick steps every agent in the calling process.
-   */
-  queue?: TickQueue;
 }

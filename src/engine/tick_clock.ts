@@ -36,15 +36,15 @@ export interface TickClock<W extends Clocked> {
   /** The current state. @throws a not-found error when it does not exist. */
   load(deps: Pick<Deps, "storage">, id: string): Promise<W>;
   /**
-   * Moves the clock from `from` to `to` by compare-and-set and returns the new clock; with
-   * `options.fence`, only while the tick's lease is held.
+   * Moves the clock from `move.from` to `move.to` by compare-and-set and returns the new clock;
+   * with `move.fence`, only while the tick's lease is held.
    * @throws `conflict` when the clock no longer reads `from` or the fence was lost.
    */
-  advance(
-    deps: Pick<Deps, "storage">,
-    id: string,
-    from: GameTime,
-    to: GameTime,
-    options?: FencedWrite,
-  ): Promise<ClockState>;
+  advance(deps: Pick<Deps, "storage">, id: string, move: ClockMove): Promise<ClockState>;
+}
+
+/** A move of a clock: from the time it was read, to the time after the tick. */
+export interface ClockMove extends FencedWrite {
+  from: GameTime;
+  to: GameTime;
 }

@@ -1,5 +1,5 @@
 /**
- * @module Closing a queued tick, once, under the world's tick lease: when every unit reported
+ * @module Closing a tick, once, under the world's tick lease: when every unit reported
  * or its deadline passed (stragglers recorded as failed), `finish` runs and the clock moves (one
  * unit of work fenced by the lease), the events are appended, the marker is done and the open
  * tick removed. Also the failure report of a unit, counted with the step results like a step's.
@@ -9,20 +9,23 @@ import { ConflictError, LeaseLostError, SimulacraError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import { addUsage, emptyUsage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
-import type { TickQueue } from "../ports/tick_queue.ts";
 import type { Clocked, ClockState } from "./tick_clock.ts";
-import { type HeldLease, withLease } from "./lease.ts";
+import { withLease } from "./lease.ts";
 import { withUnitOfWork } from "./unit_of_work.ts";
-import { forgetOpenTick } from "./_open_tick_cache.ts";
 import {
+  type Closing,
+  forgetOpenTick,
+  frameOf,
   markerScope,
   type OpenTick,
   openTickKey,
-  type QueuedTickSystem,
+  type RunnerContext,
   stepResults,
-} from "./queued_tick.ts";
+  type UnitResult,
+} from "./tick_store.ts";
 import {
   errorFields,
+  type FullTickSystem,
   type PhaseOutcome,
   type StepOutcome,
   TICK_LEASE_TTL_MS,
@@ -31,20 +34,11 @@ import {
   type TickRecord,
 } from "./tick_engine.ts";
 
-/** A unit's stored result: what its step produced and what it left for `finish`. */
-export interface UnitResult<S> {
-  outcome: StepOutcome<S>;
-  carried: unknown;
+/** What a close works with: the system and runner's clock, and the tick lease once held. */
+export interface CloseContext<S> extends RunnerContext<S> {
+  /** Wall-clock ms now, for the tick's deadline. */
+  now: () => number;
 }
-
-/** The engine pieces a message needs. */
-export interface TickMessageContext<U, P, S, W extends Clocked> {
-  system: QueuedTickSystem<U, P, S, W>;
-  queue: TickQueue;
-}
-
-/** What a close found: the tick still open (not complete), or closed (by it or before). */
-export type Closing<S> = { closed: false } | { closed: true; result: TickRecord<S> | null };
 
 /**
  * Closes the tick holding the world's tick lease, waiting at most `waitMs` for it. A lease held
@@ -55,16 +49,14 @@ export type Closing<S> = { closed: false } | { closed: true; result: TickRecord<
 export async function closeLocked<S>(
   deps: Pick<Deps, "storage" | "sleep">,
   open: OpenTick<Clocked>,
-  // deno-lint-ignore no-explicit-any
-  context: TickMessageContext<any, any, S, any>,
-  waitMs: number,
+  context: Omit<CloseContext<S>, "held"> & { waitMs: number },
 ): Promise<Closing<S> | "busy"> {
   try {
     return await withLease(
       deps,
       `tick:${open.world.id}`,
       (held) => closeTick<S>(deps, open, { ...context, held }),
-      { ttlMs: TICK_LEASE_TTL_MS, waitMs, busy: () => new LeaseBusy() },
+      { ttlMs: TICK_LEASE_TTL_MS, waitMs: context.waitMs, busy: () => new LeaseBusy() },
     );
   } catch (err) {
     if (err instanceof LeaseBusy) return "busy";
@@ -82,10 +74,9 @@ class LeaseBusy extends Error {}
 export async function closeTick<S>(
   deps: Pick<Deps, "storage" | "sleep">,
   open: OpenTick<Clocked>,
-  // deno-lint-ignore no-explicit-any
-  context: TickMessageContext<any, any, S, any> & { held: HeldLease },
+  context: CloseContext<S>,
 ): Promise<Closing<S>> {
-  const { system, queue } = context;
+  const { system } = context;
   const { tickId } = open;
   const worldId = open.world.id;
   const markerAt = markerScope(worldId);
@@ -101,13 +92,14 @@ export async function closeTick<S>(
     forgetOpenTick(deps, worldId, tickId);
     return { closed: true, result: marker?.status === "done" ? marker.result : null };
   }
-  const late = queue.now() >= open.deadlineAt;
+  const late = context.now() >= open.deadlineAt;
   if (!late && stored.some((r) => r === null)) return { closed: false };
   const frame = frameOf(open);
   const results = await Promise.all(
     stored.map(async (r, i) =>
-      r ?? (await reportFailed<S>(deps, frame, keys[i], {
-        context: { system, queue },
+      r ?? (await reportFailed<S>(deps, frame, {
+        key: keys[i],
+        system,
         error: new SimulacraError(
           "internal_error",
           `The step of "${keys[i]}" did not report before the tick's deadline`,
@@ -175,33 +167,36 @@ const CLOSE_TRIES = 3;
 async function finishAndMove<S>(
   deps: Pick<Deps, "storage" | "sleep">,
   open: OpenTick<Clocked>,
-  // deno-lint-ignore no-explicit-any
-  context: TickMessageContext<any, any, S, any> & {
-    held: HeldLease;
-    results: readonly UnitResult<S>[];
-  },
+  context: CloseContext<S> & { results: readonly UnitResult<S>[] },
 ): Promise<{ finished: PhaseOutcome; clock: ClockState } | null> {
   const { system, held, results } = context;
   const frame = frameOf(open);
   const worldId = open.world.id;
-  const needs = { leases: [], held: [held.lease], documents: system.closeNeeds?.(frame) ?? [] };
+  const needs = { leases: [], held: [held.lease], documents: system.closeNeeds(frame) };
   for (let attempt = 1;; attempt++) {
     try {
       return await withUnitOfWork(deps, needs, async (storage) => {
         const world = await system.clock.load({ storage }, worldId);
         if (world.clock.now !== open.from) return null;
-        const shared = system.decode(open.shared);
-        system.merge(shared, results.map((r) => r.carried).filter((c) => c !== null));
+        const shared = system.merge(
+          system.decode(open.shared),
+          results.map((r) => r.carried).filter((c) => c !== null),
+        );
         let finished: PhaseOutcome;
         try {
-          finished = await system.finish(frame, shared, results.map((r) => r.outcome), storage);
+          finished = await system.finish(frame, results.map((r) => r.outcome), {
+            shared,
+            storage,
+          });
         } catch (err) {
           finished = {
             events: [{ type: "tick_error", at: frame.to, phase: "finish", ...errorFields(err) }],
             usage: emptyUsage(),
           };
         }
-        const clock = await system.clock.advance({ storage }, worldId, open.from, open.to, {
+        const clock = await system.clock.advance({ storage }, worldId, {
+          from: open.from,
+          to: open.to,
           fence: held.lease,
         });
         return { finished, clock };
@@ -221,11 +216,10 @@ async function finishAndMove<S>(
 export async function reportFailed<S>(
   deps: Pick<Deps, "storage">,
   frame: TickFrame<Clocked>,
-  key: string,
   // deno-lint-ignore no-explicit-any
-  options: { context: TickMessageContext<any, any, S, any>; error: unknown },
+  options: { key: string; system: FullTickSystem<any, any, S, any>; error: unknown },
 ): Promise<{ result: UnitResult<S>; count: number | null }> {
-  const { system } = options.context;
+  const { system, key } = options;
   let unit: unknown = null;
   try {
     unit = await system.unit(frame, key);
@@ -255,16 +249,4 @@ export async function reportFailed<S>(
     if (stored === null) throw err;
     return { result: stored, count: null };
   }
-}
-
-/** The frame of an open tick's steps. */
-export function frameOf<W extends Clocked>(open: OpenTick<W>): TickFrame<W> {
-  return {
-    world: open.world,
-    tickId: open.tickId,
-    from: open.from,
-    to: open.to,
-    minutes: open.minutes,
-    concurrency: open.concurrency,
-  };
 }

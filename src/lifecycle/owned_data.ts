@@ -7,7 +7,7 @@ import { agentIdempotencyScope } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import type { AgentScope, WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
-import { markerScope, stepScope } from "../engine/queued_tick.ts";
+import { markerScope, stepScope } from "../engine/tick_store.ts";
 
 /** Document collections whose scope is a world id. */
 export const WORLD_COLLECTIONS = [

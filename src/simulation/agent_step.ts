@@ -75,14 +75,15 @@ export const AgentStepSummary = z
 
 export type AgentStepSummary = z.infer<typeof AgentStepSummary>;
 
-/** Options for {@linkcode agentTickSystem}. */
+/** Options for {@linkcode agentSteps}. */
 export interface AgentTickOptions {
   /** How long a step waits for its agent's lock (a conversation holds it). @default 120000 */
   lockWaitMs?: number;
 }
 
 /**
- * The agent behaviour of a world tick, for {@linkcode runTick}. Model calls per tick: at most
+ * The agent behaviour of a world tick: what `agentTickSystem` (`agent_tick.ts`) runs. Model
+ * calls per tick: at most
  * one importance call for every agent's new observations together (idle texts and texts scored
  * in earlier ticks cost none), one object-state call for every object put to a new use (known
  * object and action pairs cost none), and per agent only what its plan, reaction and reflection
@@ -92,7 +93,7 @@ export interface AgentTickOptions {
  * never while the observer sleeps.
  * @see Generative Agents §4.3, §5, §9 (cost).
  */
-export function agentTickSystem(
+export function agentSteps(
   deps: Deps,
   options: AgentTickOptions = {},
 ): TickSystem<Agent, TickShared, AgentStepSummary, World> {
@@ -103,13 +104,13 @@ export function agentTickSystem(
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
     needs: (frame, agentId, shared) => stepNeeds(frame, agentId, shared, lockWaitMs),
-    step: (frame, agent, shared, storage, read) =>
+    step: (frame, agent, { shared, storage, reads }) =>
       step(
         withSeed(storage ? { ...deps, storage } : deps, frame.world.settings.seed),
         frame,
         agent,
         shared,
-        { lockWaitMs, read },
+        { lockWaitMs, read: reads },
       ),
     failed: (frame, agent, error) => ({
       summary: {
@@ -123,7 +124,7 @@ export function agentTickSystem(
       usage: emptyUsage(),
     }),
     // Steps push uses as they finish: sorted, the object states do not depend on which was first.
-    finish: (frame, shared, _outcomes, storage) =>
+    finish: (frame, _outcomes, { shared, storage }) =>
       applyObjectStates(storage ? { ...deps, storage } : deps, frame.world.id as WorldId, {
         at: frame.to,
         uses: [...shared.uses].sort((a, b) => byAgent(a.agentId, b.agentId)),

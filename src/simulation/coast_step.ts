@@ -3,13 +3,13 @@
  * the plans they have (no perception, reactions, planning or reflection: all need the model),
  * and the first such tick of the UTC day logs one `budget.exhausted` event.
  */
-import { type Agent, listAgents } from "../agents/agent.ts";
+import { type Agent, agentKey, listAgents, loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
-import type { WorldId } from "../ids.ts";
+import type { AgentId, AgentScope, WorldId } from "../ids.ts";
 import { emptyUsage } from "../model/usage.ts";
 import type { TickSystem } from "../engine/tick_engine.ts";
 import { worldTickClock } from "../world/clock.ts";
-import type { World } from "../world/world.ts";
+import { type World, worldKey } from "../world/world.ts";
 import type { AgentStepSummary } from "./agent_step.ts";
 import type { SpentWorldBudget } from "../world/budget.ts";
 
@@ -22,6 +22,11 @@ export function coastTickSystem(
     clock: worldTickClock,
     units: (frame) => listAgents(deps, frame.world.id as WorldId),
     unitKey: (agent) => agent.id,
+    // The agent is read with the step's lease, in one round trip, and the world with the close's.
+    needs: (frame, key) => ({ leases: [], documents: [agentKey(scopeOf(frame.world, key))] }),
+    unit: async (frame, key, storage) =>
+      (await loadAgent(storage ? { storage } : deps, scopeOf(frame.world, key))).value,
+    closeNeeds: (frame) => [worldKey(frame.world.id)],
     async prepare(frame) {
       // One event per world and day, however many ticks coast (the cron ticks every minute).
       const claim = await deps.storage.idempotency.claim(
@@ -59,4 +64,8 @@ export function coastTickSystem(
     }),
     finish: () => Promise.resolve({ events: [], usage: emptyUsage() }),
   };
+}
+
+function scopeOf(world: World, key: string): AgentScope {
+  return { worldId: world.id as WorldId, agentId: key as AgentId };
 }

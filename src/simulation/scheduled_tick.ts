@@ -4,6 +4,7 @@ import { ConflictError } from "../errors.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
 import type { WorldId } from "../ids.ts";
+import type { TickQueue } from "../ports/tick_queue.ts";
 import { lastActivity, recordActivity } from "../world/activity.ts";
 import { updateWorld } from "../world/clock.ts";
 import { startTick, tickWorld } from "./tick_world.ts";
@@ -49,13 +50,18 @@ export interface ScheduledTickOptions {
    * @default 5000
    */
   waitMs?: number;
+  /**
+   * The platform's queue: each world's tick is only planned here and its steps enqueued.
+   * @default none: every world's agents are stepped in this call
+   */
+  queue?: TickQueue;
 }
 
 /**
  * Runs the cron for the wall-clock minute of `scheduledAt` (ms since epoch): records a heartbeat,
  * then advances every unpaused cron-mode world once by its `minutesPerTick` through the same
  * {@linkcode tickWorld} as `POST …/tick`, with the tick id `cron:<world>:<minute ISO>`. With the
- * platform's queue (`deps.queue`) it only plans each world's tick and enqueues its steps: the
+ * platform's queue (`options.queue`) it only plans each world's tick and enqueues its steps: the
  * steps run as messages in their own invocations, and the last one to report closes the tick. A
  * duplicate delivery of the same minute therefore returns the first result instead of advancing
  * again. Manual-mode worlds are never touched. A world with no API request for its
@@ -79,11 +85,11 @@ export async function runScheduledTick(
       if (await pausedForIdleness(deps, world, scheduledAt)) {
         return { worldId: world.id, tickId, paused: "idle" as const };
       }
-      if (deps.queue) {
+      if (options.queue) {
         const planned = await startTick(deps, world.id, {
           tickId,
           day: minute.slice(0, 10),
-          queue: deps.queue,
+          queue: options.queue,
           scheduled: true,
         });
         return planned.status === "done"

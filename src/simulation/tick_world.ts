@@ -2,28 +2,17 @@
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import type { WorldId } from "../ids.ts";
-import {
-  busy,
-  markerError,
-  runTick,
-  type TickMarker,
-  type TickRecord,
-} from "../engine/tick_engine.ts";
-import {
-  awaitTick,
-  markerScope,
-  type OpenTick,
-  openTickKey,
-  type PlannedTick,
-  planQueuedTick,
-} from "../engine/queued_tick.ts";
+import { busy, markerError, type TickMarker, type TickRecord } from "../engine/tick_engine.ts";
+import { planTick, TICK_DEADLINE_MS } from "../engine/tick_plan.ts";
+import { inlineRunner, queueRunner, runTick } from "../engine/tick_runners.ts";
+import { markerScope, type OpenTick, openTickKey } from "../engine/tick_store.ts";
 import { handleTickMessage } from "../engine/tick_messages.ts";
 import { NotFoundError } from "../errors.ts";
 import type { TickMessage, TickQueue } from "../ports/tick_queue.ts";
-import { queuedAgentTickSystem } from "./queued_agent_tick.ts";
+import { agentTickSystem } from "./agent_tick.ts";
 import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
-import { AgentStepSummary, agentTickSystem } from "./agent_step.ts";
+import { AgentStepSummary } from "./agent_step.ts";
 import { Clock, getWorld } from "../world/world.ts";
 import { spentWorldBudget } from "../world/budget.ts";
 import { coastTickSystem } from "./coast_step.ts";
@@ -54,7 +43,7 @@ export interface TickWorldOptions {
   tickId?: string;
   /** Agents stepped at once. @default 8 */
   concurrency?: number;
-  /** How long to wait while another tick of the world runs. @default 30000 */
+  /** How long to wait while another tick of the world runs. @default 30000 (5000 queued) */
   waitMs?: number;
   /** With a queue: how long the tick may take before its stragglers are recorded as failed. */
   deadlineMs?: number;
@@ -68,10 +57,14 @@ export interface TickWorldOptions {
   day?: string;
   /** From the scheduler: refused when the world is paused or manual. @default false */
   scheduled?: boolean;
+  /**
+   * The platform's queue the steps go through, each group of agents in its own invocation.
+   * @default none: every agent is stepped in this call
+   */
+  queue?: TickQueue;
 }
 
-/** Default deadline of a queued tick. */
-export const TICK_DEADLINE_MS = 300_000;
+export { TICK_DEADLINE_MS };
 
 /**
  * Advances a world by one tick and steps every agent at the new time: perceive what is new in
@@ -97,17 +90,15 @@ export async function tickWorld(
 ): Promise<TickResult> {
   const coasted = await coastIfSpent(deps, worldId, options);
   if (coasted) return coasted;
-  if (!deps.queue) return withMode(await runTick(deps, worldId, agentTickSystem(deps), options));
-  const planned = await startTick(deps, worldId, { ...options, queue: deps.queue });
-  if (planned.status === "done") return planned.result;
-  // The close may take the whole deadline, and a little more to be noticed.
-  const waitMs = (options.deadlineMs ?? TICK_DEADLINE_MS) + 30_000;
-  return withMode(await awaitTick<AgentStepSummary>(deps, worldId, planned.tickId, { waitMs }));
+  const { queue, ...tick } = options;
+  const runner = queue ? queueRunner(queue) : inlineRunner();
+  return withMode(await runTick(deps, worldId, { ...tick, system: agentTickSystem(deps), runner }));
 }
 
 /**
  * The tick of a world whose daily budget is spent, or null when it is not (or `day` is unset).
  * It runs in this process, queue or not: with no model call in it there is nothing to fan out.
+ * An agents' tick still open keeps the world (its steps would be lost if the clock moved).
  */
 async function coastIfSpent(
   deps: Deps,
@@ -117,16 +108,14 @@ async function coastIfSpent(
   if (options.day === undefined) return null;
   const spent = await spentWorldBudget(deps, await getWorld(deps, worldId), { day: options.day });
   if (!spent) return null;
-  if (deps.queue) {
-    // A queued tick still open keeps the world: its steps would be lost if the clock moved.
+  const { queue, ...tick } = options;
+  if (queue) {
     const open = (await deps.storage.documents.get<OpenTick<unknown>>(openTickKey(worldId)))
       ?.value;
     if (open?.tickId === options.tickId) return null;
-    if (open && deps.queue.now() < open.deadlineAt) {
-      throw busy(options.tickId ?? "(new)", worldId);
-    }
+    if (open && queue.now() < open.deadlineAt) throw busy(options.tickId ?? "(new)", worldId);
   }
-  const record = await runTick(deps, worldId, coastTickSystem(deps, spent), options);
+  const record = await runTick(deps, worldId, { ...tick, system: coastTickSystem(deps, spent) });
   return { ...withMode(record), budgetExhausted: true };
 }
 
@@ -151,12 +140,12 @@ export async function startTick(
 > {
   const coasted = await coastIfSpent(deps, worldId, options);
   if (coasted) return { tickId: coasted.tickId, status: "done", result: coasted };
-  const planned: PlannedTick<AgentStepSummary> = await planQueuedTick(
-    deps,
-    worldId,
-    queuedAgentTickSystem(deps),
-    { ...options, deadlineMs: options.deadlineMs ?? TICK_DEADLINE_MS },
-  );
+  const { queue, ...tick } = options;
+  const planned = await planTick(deps, worldId, {
+    ...tick,
+    system: agentTickSystem(deps),
+    runner: queueRunner(queue),
+  });
   return planned.status === "done" ? { ...planned, result: withMode(planned.result) } : planned;
 }
 
@@ -166,7 +155,7 @@ export async function consumeTickMessage(
   message: TickMessage,
   queue: TickQueue,
 ): Promise<void> {
-  await handleTickMessage(deps, message, { system: queuedAgentTickSystem(deps), queue });
+  await handleTickMessage(deps, message, { system: agentTickSystem(deps), queue });
 }
 
 /** The state of a tick id, as `GET /v1/worlds/{world}/ticks/{tickId}` answers it. */

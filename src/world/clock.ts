@@ -2,15 +2,13 @@
  * @module A world's clock and settings as they change: `PATCH` of name, tick length, pause and
  * settings, and the compare-and-set that moves game time forward (Generative Agents §5).
  */
-import type { FencedWrite } from "../ports/lock.ts";
 import { z } from "zod";
 import type { Deps } from "../deps.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import { ConflictError } from "../errors.ts";
 import type { WorldId } from "../ids.ts";
 import type { Versioned } from "../ports/document_store.ts";
-import type { GameTime } from "../time/game_time.ts";
-import { type TickClock, TickMinutes } from "../engine/tick_clock.ts";
+import { type ClockMove, type TickClock, TickMinutes } from "../engine/tick_clock.ts";
 import {
   type Clock,
   ClockInput,
@@ -163,10 +161,9 @@ export async function updateWorld(
 export async function advanceClock(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
-  from: GameTime,
-  to: GameTime,
-  options: FencedWrite = {},
+  move: ClockMove,
 ): Promise<Clock> {
+  const { from, to } = move;
   const world = await updateDocument<World>(
     deps.storage.documents,
     worldKey(worldId),
@@ -183,7 +180,7 @@ export async function advanceClock(
       attempts: ATTEMPTS,
       read: await loadWorldDoc(deps, worldId),
       create: false,
-      fence: options.fence,
+      fence: move.fence,
       conflict:
         `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
     },
@@ -194,5 +191,5 @@ export async function advanceClock(
 /** The engine's clock port for worlds: reads the world document and moves its clock. */
 export const worldTickClock: TickClock<World> = {
   load: async (deps, id) => (await loadWorldDoc(deps, id as WorldId)).value,
-  advance: (deps, id, from, to, options) => advanceClock(deps, id as WorldId, from, to, options),
+  advance: (deps, id, move) => advanceClock(deps, id as WorldId, move),
 };

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { createApp } from "../../routes/app.ts";
 import { silentLogger } from "../../lib/logger.ts";
 import { KvTickQueue } from "../../lib/queues/kv_tick_queue.ts";
-import type { Deps } from "../../src/deps.ts";
 import type { TickMessage } from "../../src/ports/tick_queue.ts";
 import { consumeTickMessage } from "../../src/simulation/tick_world.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
@@ -20,13 +19,12 @@ Deno.test("POST …/tick?wait=false answers 202 with the tick id; GET …/ticks/
   // Messages wait until the test releases them, so the tick is seen running.
   let release!: () => void;
   const gate = new Promise<void>((resolve) => release = resolve);
-  const queued: Deps = { ...deps, queue };
   // Each handled message wakes the test, which reads the tick again only then.
   let handled = 0;
   let wake = () => {};
   const listening = queue.listen(async (m: TickMessage) => {
     await gate;
-    await consumeTickMessage(queued, m, queue);
+    await consumeTickMessage(deps, m, queue);
     handled++;
     wake();
   });
@@ -34,7 +32,7 @@ Deno.test("POST …/tick?wait=false answers 202 with the tick id; GET …/ticks/
     handled > seen ? Promise.resolve() : new Promise<void>((resolve) => wake = resolve);
   try {
     const id = await makeTown(deps);
-    const app = createApp(queued, { logger: silentLogger });
+    const app = createApp(deps, { logger: silentLogger, tickQueue: queue });
     const started = await call(app, "POST", `/v1/worlds/${id}/tick?wait=false`);
     assert.equal(started.status, 202, JSON.stringify(started.body));
     const tickId = started.body.tickId;

@@ -3,12 +3,8 @@ import type { Deps } from "../../../src/deps.ts";
 import { ConflictError, ModelUnavailableError, SimulacraError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";
 import { emptyUsage } from "../../../src/model/usage.ts";
-import {
-  runTick,
-  type StepOutcome,
-  type TickFrame,
-  type TickSystem,
-} from "../../../src/engine/tick_engine.ts";
+import type { StepOutcome, TickFrame, TickSystem } from "../../../src/engine/tick_engine.ts";
+import { runTick } from "../../../src/engine/tick_runners.ts";
 import { updateWorld, worldTickClock } from "../../../src/world/clock.ts";
 import { createWorld, CreateWorldInput, getWorld } from "../../../src/world/world.ts";
 import { gate } from "../../_helpers/fake_clock.ts";
@@ -92,12 +88,12 @@ Deno.test("runTick() advances the clock once per tick id, sequentially and concu
   const { system, stepped } = fakeSystem({ stepMs: 30, sleep: deps.sleep });
 
   await t.step("a repeated id returns the first result", async () => {
-    const first = await runTick(deps, id, system, { tickId: "one" });
+    const first = await runTick(deps, id, { system, tickId: "one" });
     assert.equal(first.from, "2023-02-13T07:00:00");
     assert.equal(first.clock.now, "2023-02-13T07:10:00");
     assert.deepEqual(first.steps.map((s) => s.unit), ["a", "b", "c"]);
     assert.deepEqual(first.usage, { calls: 7, promptTokens: 70, completionTokens: 7 });
-    const again = await runTick(deps, id, system, { tickId: "one", minutes: 60 });
+    const again = await runTick(deps, id, { system, tickId: "one", minutes: 60 });
     assert.deepEqual(again, first);
     assert.equal((await getWorld(deps, id)).clock.now, "2023-02-13T07:10:00");
     assert.equal(stepped.length, 3);
@@ -105,7 +101,7 @@ Deno.test("runTick() advances the clock once per tick id, sequentially and concu
 
   await t.step("five concurrent requests with one id advance once", async () => {
     const results = await Promise.all(
-      Array.from({ length: 5 }, () => runTick(deps, id, system, { tickId: "two" })),
+      Array.from({ length: 5 }, () => runTick(deps, id, { system, tickId: "two" })),
     );
     for (const r of results) assert.deepEqual(r, results[0]);
     assert.equal(results[0].clock.now, "2023-02-13T07:20:00");
@@ -115,7 +111,7 @@ Deno.test("runTick() advances the clock once per tick id, sequentially and concu
 
   await t.step("distinct concurrent ids advance one after another", async () => {
     const results = await Promise.all(
-      ["x", "y", "z"].map((tickId) => runTick(deps, id, system, { tickId, minutes: 5 })),
+      ["x", "y", "z"].map((tickId) => runTick(deps, id, { system, tickId, minutes: 5 })),
     );
     const spans = results.map((r) => [r.from, r.clock.now]).sort();
     assert.deepEqual(spans, [
@@ -149,22 +145,22 @@ Deno.test("runTick() refuses scheduled ticks of paused worlds and bad minutes, a
   const { system, stepped } = fakeSystem();
   for (const minutes of [0, 1441, 2.5, -10]) {
     await assert.rejects(
-      runTick(deps, id, system, { minutes }),
+      runTick(deps, id, { system, minutes }),
       (err) => err instanceof SimulacraError && err.code === "invalid_request",
     );
   }
   await assert.rejects(
-    runTick(deps, "nowhere" as WorldId, system),
+    runTick(deps, "nowhere" as WorldId, { system }),
     (err) => err instanceof SimulacraError && err.code === "world_not_found",
   );
   await updateWorld(deps, id, { paused: true });
   await assert.rejects(
-    runTick(deps, id, system, { tickId: "p", scheduled: true }),
+    runTick(deps, id, { system, tickId: "p", scheduled: true }),
     (err) => err instanceof ConflictError && /paused/.test(err.message),
   );
   assert.equal(stepped.length, 0);
   await updateWorld(deps, id, { paused: false });
-  const resumed = await runTick(deps, id, system, { tickId: "p", scheduled: true });
+  const resumed = await runTick(deps, id, { system, tickId: "p", scheduled: true });
   assert.equal(resumed.clock.now, "2023-02-13T07:10:00", "a refused id can run once resumed");
 });
 
@@ -172,7 +168,7 @@ Deno.test("runTick() isolates a failing unit: the others step and the clock adva
   await using deps = await makeTestDeps();
   const id = await world(deps);
   const { system, stepped } = fakeSystem({ failing: new Set(["b"]) });
-  const result = await runTick(deps, id, system, { tickId: "f" });
+  const result = await runTick(deps, id, { system, tickId: "f" });
   assert.deepEqual(stepped.map((s) => s.unit).sort(), ["a", "c"]);
   assert.match(result.steps[1].error ?? "", /Cannot reach the model for "b"/);
   assert.equal(result.clock.now, "2023-02-13T07:10:00");
@@ -185,7 +181,7 @@ Deno.test("runTick() reports a failed finish as a tick_error and still advances"
   await using deps = await makeTestDeps();
   const id = await world(deps);
   const { system } = fakeSystem({ finishThrows: true });
-  const result = await runTick(deps, id, system);
+  const result = await runTick(deps, id, { system });
   assert.equal(result.clock.now, "2023-02-13T07:10:00");
   const events = await deps.storage.events.read(id, 0, 100);
   const error = events.find((e) => e.type === "tick_error");
@@ -196,12 +192,12 @@ Deno.test("runTick() leaves the clock alone when a tick fails before it moved, a
   await using deps = await makeTestDeps();
   const id = await world(deps);
   await assert.rejects(
-    runTick(deps, id, fakeSystem({ prepareThrows: true }).system, { tickId: "r" }),
+    runTick(deps, id, { system: fakeSystem({ prepareThrows: true }).system, tickId: "r" }),
     (err) => err instanceof SimulacraError && err.code === "model_unavailable",
   );
   assert.equal((await getWorld(deps, id)).clock.now, "2023-02-13T07:00:00");
   assert.equal((await deps.storage.events.read(id, 0, 10)).length, 0);
-  const retried = await runTick(deps, id, fakeSystem().system, { tickId: "r" });
+  const retried = await runTick(deps, id, { system: fakeSystem().system, tickId: "r" });
   assert.equal(retried.clock.now, "2023-02-13T07:10:00");
 });
 
@@ -209,15 +205,18 @@ Deno.test("runTick() answers 409 when another tick holds the world longer than w
   await using deps = await makeTestDeps();
   const id = await world(deps);
   const steps = gate();
-  const running = runTick(deps, id, fakeSystem({ hold: steps.opened }).system, { tickId: "slow" });
+  const running = runTick(deps, id, {
+    system: fakeSystem({ hold: steps.opened }).system,
+    tickId: "slow",
+  });
   await steps.entered;
   await assert.rejects(
-    runTick(deps, id, fakeSystem().system, { tickId: "slow", waitMs: 0 }),
+    runTick(deps, id, { system: fakeSystem().system, tickId: "slow", waitMs: 0 }),
     (err) => err instanceof ConflictError && /still running/.test(err.message),
   );
   steps.open();
   const first = await running;
-  assert.deepEqual(await runTick(deps, id, fakeSystem().system, { tickId: "slow" }), first);
+  assert.deepEqual(await runTick(deps, id, { system: fakeSystem().system, tickId: "slow" }), first);
 });
 
 Deno.test("runTick() rejects a concurrency outside 1-64", async () => {
@@ -225,7 +224,7 @@ Deno.test("runTick() rejects a concurrency outside 1-64", async () => {
   const id = await world(deps);
   for (const concurrency of [0, 65, 1.5]) {
     await assert.rejects(
-      runTick(deps, id, fakeSystem().system, { concurrency }),
+      runTick(deps, id, { system: fakeSystem().system, concurrency }),
       (err) => err instanceof SimulacraError && err.code === "invalid_request",
     );
   }
@@ -240,7 +239,7 @@ Deno.test("runTick() recovers a tick id whose first run stopped midway", async (
 
   await t.step("before the clock moved: the id runs again", async () => {
     await dead("2023-02-13T07:00:00");
-    const result = await runTick(deps, id, system, { tickId: "dead" });
+    const result = await runTick(deps, id, { system, tickId: "dead" });
     assert.equal(result.from, "2023-02-13T07:00:00");
     assert.equal(result.clock.now, "2023-02-13T07:10:00");
   });
@@ -249,7 +248,7 @@ Deno.test("runTick() recovers a tick id whose first run stopped midway", async (
     await dead("2023-02-13T07:00:00");
     for (let i = 0; i < 2; i++) {
       await assert.rejects(
-        runTick(deps, id, system, { tickId: "dead" }),
+        runTick(deps, id, { system, tickId: "dead" }),
         (err) => err instanceof ConflictError && /send a new tick id/.test(err.message),
       );
     }

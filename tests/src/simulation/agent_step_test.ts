@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { loadAgent } from "../../../src/agents/agent.ts";
 import { converse } from "../../../src/cognition/dialogue.ts";
-import { runTick } from "../../../src/engine/tick_engine.ts";
+import { runTick } from "../../../src/engine/tick_runners.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
-import { agentTickSystem } from "../../../src/simulation/agent_step.ts";
+import { agentTickSystem } from "../../../src/simulation/agent_tick.ts";
 import { updateWorld } from "../../../src/world/clock.ts";
 import { getWorld } from "../../../src/world/world.ts";
 import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
@@ -25,7 +25,7 @@ const EDDY = "eddy" as AgentId;
 const JOHN = "john" as AgentId;
 
 async function step(deps: Parameters<typeof agentTickSystem>[0], id: WorldId, tickId: string) {
-  return await runTick(deps, id, agentTickSystem(deps), { tickId });
+  return await runTick(deps, id, { system: agentTickSystem(deps), tickId });
 }
 
 Deno.test("agent step: of two agents who meet, only one decides, and one conversation holds both", async () => {

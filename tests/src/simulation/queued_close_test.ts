@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import type { Deps } from "../../../src/deps.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
-import { stepResults, stepScope } from "../../../src/engine/queued_tick.ts";
+import { stepResults, stepScope } from "../../../src/engine/tick_store.ts";
 import type { Storage } from "../../../src/ports/storage.ts";
 import {
   type CommitRequest,

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Deps } from "../../../src/deps.ts";
 import { ModelUnavailableError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";
-import { type OpenTick, openTickKey, stepResults } from "../../../src/engine/queued_tick.ts";
+import { type OpenTick, openTickKey, stepResults } from "../../../src/engine/tick_store.ts";
 import { deleteWorld } from "../../../src/lifecycle/delete.ts";
 import type { TickMessage } from "../../../src/ports/tick_queue.ts";
 import type { UnitOfWorkStore } from "../../../src/ports/unit_of_work_store.ts";

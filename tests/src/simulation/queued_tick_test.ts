@@ -150,9 +150,8 @@ Deno.test("cron with several worlds only plans and enqueues (skipping paused and
   await updateWorld(deps, paused, { clock: { paused: true } });
   const manual = await makeTown(deps, { id: "m" });
   await updateWorld(deps, manual, { clock: { mode: "manual" } });
-  const queued: Deps = { ...deps, queue };
   const before = calls.length;
-  const run = await runScheduledTick(queued, Date.UTC(2026, 10, 22, 10, 0, 0));
+  const run = await runScheduledTick(deps, Date.UTC(2026, 10, 22, 10, 0, 0), { queue });
   assert.deepEqual(run.ticks.map((t) => [t.worldId, t.queued]), [
     ["a", true],
     ["b", true],
@@ -166,7 +165,7 @@ Deno.test("cron with several worlds only plans and enqueues (skipping paused and
   for (const w of worlds) {
     assert.equal((await getWorld(deps, w)).clock.now, "2023-02-13T06:50:00");
   }
-  for (const m of queue.take("step")) await consumeTickMessage(queued, m, queue);
+  for (const m of queue.take("step")) await consumeTickMessage(deps, m, queue);
   for (const w of worlds) {
     assert.equal((await getWorld(deps, w)).clock.now, "2023-02-13T07:00:00");
   }
@@ -185,16 +184,15 @@ Deno.test("tickWorld() through Deno KV queues waits for the close and answers li
   await using deps = await makeTestDeps();
   const kv = await Deno.openKv(":memory:");
   const queue = new KvTickQueue(kv);
-  const queued: Deps = { ...deps, queue };
-  const listening = queue.listen((m) => consumeTickMessage(queued, m, queue));
+  const listening = queue.listen((m) => consumeTickMessage(deps, m, queue));
   try {
     const id = await makeTown(deps);
-    const result = await tickWorld(queued, id, { tickId: "kv1" });
+    const result = await tickWorld(deps, id, { tickId: "kv1", queue });
     assert.equal(result.steps.length, 3);
     assert.ok(result.steps.every((s) => !s.error), JSON.stringify(result.steps));
     assert.equal(result.clock.now, "2023-02-13T07:00:00");
     assert.deepEqual(
-      await tickWorld(queued, id, { tickId: "kv1" }),
+      await tickWorld(deps, id, { tickId: "kv1", queue }),
       result,
       "same id, same result",
     );
@@ -208,12 +206,11 @@ Deno.test("tickWorld() through Deno KV queues waits for the close and answers li
 Deno.test("a queued tick of a world whose daily budget is spent coasts in process: no messages, no model calls, one budget.exhausted event", async () => {
   await using deps = await makeTestDeps();
   const queue = new HeldQueue();
-  const queued: Deps = { ...deps, queue };
   const id = await makeTown(deps);
   await updateWorld(deps, id, { settings: { budget: { callsPerDay: 1 } } });
   await deps.storage.usage.addSpend(`world:${id}`, "2026-11-23", { calls: 1, tokens: 10 });
   const before = await getWorld(deps, id);
-  const first = await startTick(queued, id, { tickId: "b1", day: "2026-11-23", queue });
+  const first = await startTick(deps, id, { tickId: "b1", day: "2026-11-23", queue });
   assert.equal(first.status, "done");
   assert.equal(queue.sent.length, 0, "nothing was enqueued");
   const result = first.status === "done" ? first.result : undefined;
@@ -222,7 +219,7 @@ Deno.test("a queued tick of a world whose daily budget is spent coasts in proces
   assert.equal(result?.steps.length, 3);
   assert.notEqual(result?.clock.now, before.clock.now, "the clock moved");
   // The cron's queued path coasts the same way, and the day's event is logged once.
-  const cron = await runScheduledTick(queued, Date.parse("2026-11-23T10:00:00Z"));
+  const cron = await runScheduledTick(deps, Date.parse("2026-11-23T10:00:00Z"), { queue });
   assert.equal(cron.ticks.find((t) => t.worldId === id)?.queued, undefined);
   assert.equal(queue.sent.length, 0);
   const events = await deps.storage.events.read(id, 0, 100_000);

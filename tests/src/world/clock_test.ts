@@ -73,11 +73,14 @@ Deno.test("advanceClock() moves the clock only from the time it was read", async
   );
   const id = world.id as WorldId;
   await updateWorld(deps, id, { name: "Renamed" }); // bumps the version only
-  const clock = await advanceClock(deps, id, "2023-02-13T07:00:00", "2023-02-13T07:10:00");
+  const clock = await advanceClock(deps, id, {
+    from: "2023-02-13T07:00:00",
+    to: "2023-02-13T07:10:00",
+  });
   assert.equal(clock.now, "2023-02-13T07:10:00");
   assert.equal((await getWorld(deps, id)).name, "Renamed");
   await assert.rejects(
-    advanceClock(deps, id, "2023-02-13T07:00:00", "2023-02-13T07:10:00"),
+    advanceClock(deps, id, { from: "2023-02-13T07:00:00", to: "2023-02-13T07:10:00" }),
     (err) => err instanceof ConflictError && /another tick moved it/.test(err.message),
   );
 });

@@ -1,5 +1,6 @@
 /**
- * @module The agent tick behaviour made ready for the queue: agents paired to talk this tick
+ * @module The agent tick system: the behaviour of `agent_step.ts` with how its steps travel, in
+ * process or through the queue alike. Agents paired to talk this tick
  * (one saw the other arrive) are one message, so no step waits on another's lock, and the pair's
  * decision and conversation run in that message, in its first step (`pairDecision`), not while
  * the tick is planned. The shared preparation (views with who is paired with whom, and scores)
@@ -9,10 +10,9 @@
 import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import type { AgentId, AgentScope, WorldId } from "../ids.ts";
-import type { QueuedTickSystem } from "../engine/queued_tick.ts";
-import type { TickFrame } from "../engine/tick_engine.ts";
+import type { TickFrame, TickSystem } from "../engine/tick_engine.ts";
 import { type World, worldKey } from "../world/world.ts";
-import { type AgentStepSummary, type AgentTickOptions, agentTickSystem } from "./agent_step.ts";
+import { agentSteps, type AgentStepSummary, type AgentTickOptions } from "./agent_step.ts";
 import { type ObjectLeave, objectStateDocuments, type ObjectUse } from "./object_states.ts";
 import type { AgentView, TickShared } from "./tick_prepare.ts";
 import type { Environment } from "../world/environment.ts";
@@ -28,15 +28,15 @@ interface Carried {
   leaves: ObjectLeave[];
 }
 
-/** {@linkcode agentTickSystem} with what the queued engine needs. */
-export function queuedAgentTickSystem(
+/** The tick system of a world's agents (see `agentSteps` for what a step does). */
+export function agentTickSystem(
   deps: Deps,
   options: AgentTickOptions = {},
-): QueuedTickSystem<Agent, TickShared, AgentStepSummary, World> {
-  // A system serves one message, of one tick: its steps share the pair decisions they made or
+): TickSystem<Agent, TickShared, AgentStepSummary, World> {
+  // A system serves one tick (in process) or one message of it: its steps share the pair decisions they made or
   // read back, so the second step of a pair does not read it from the store again.
   const decisions: TickShared["decisions"] = new Map();
-  const base = agentTickSystem(deps, options);
+  const base = agentSteps(deps, options);
   const scopeOf = (frame: TickFrame<World>, key: string): AgentScope => ({
     worldId: frame.world.id as WorldId,
     agentId: key as AgentId,
@@ -73,12 +73,11 @@ export function queuedAgentTickSystem(
       };
     },
     carried: (shared): Carried => ({ uses: shared.uses, leaves: shared.leaves }),
-    merge: (shared, carried) => {
-      for (const c of carried as Carried[]) {
-        shared.uses.push(...c.uses);
-        shared.leaves.push(...c.leaves);
-      }
-    },
+    merge: (shared, carried) => ({
+      ...shared,
+      uses: [...shared.uses, ...(carried as Carried[]).flatMap((c) => c.uses)],
+      leaves: [...shared.leaves, ...(carried as Carried[]).flatMap((c) => c.leaves)],
+    }),
   };
 }
 
