@@ -117,6 +117,7 @@ export async function closeTick<S>(
       code: "conflict",
       message: `Tick "${tickId}" stopped after its clock moved and its result was lost`,
     });
+    await unitResults.clear();
     await deps.storage.documents.delete(openTickKey(worldId));
     forgetOpenTick(deps, worldId, tickId);
     return { closed: true, result: null };
@@ -147,10 +148,9 @@ export async function closeTick<S>(
     usage,
     events: logged.length,
   };
-  await Promise.all([
-    deps.storage.idempotency.put<TickMarker<S>>(markerAt, tickId, { status: "done", result }),
-    unitResults.keepCount(keys.length), // one request with the marker on a hosted store
-  ]);
+  await deps.storage.idempotency.put<TickMarker<S>>(markerAt, tickId, { status: "done", result });
+  // Only once the result is stored: a close cut short before finds the results again.
+  await unitResults.clear();
   await deps.storage.documents.delete(openTickKey(worldId));
   forgetOpenTick(deps, worldId, tickId);
   return { closed: true, result };

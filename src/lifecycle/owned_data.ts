@@ -7,7 +7,7 @@ import { agentIdempotencyScope } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import type { AgentScope, WorldId } from "../ids.ts";
 import type { DocumentKey } from "../ports/document_store.ts";
-import { markerScope, stepScope } from "../engine/tick_store.ts";
+import { markerScope, openTickKey, stepScope } from "../engine/tick_store.ts";
 
 /** Document collections whose scope is a world id. */
 export const WORLD_COLLECTIONS = [
@@ -77,13 +77,14 @@ export async function removeWorldData(
   keys: { world: DocumentKey; activity: DocumentKey },
 ): Promise<void> {
   const { storage } = deps;
+  const open = await storage.documents.get<{ tickId: string }>(openTickKey(worldId));
   for (const collection of WORLD_COLLECTIONS) {
     await storage.documents.deleteAll(collection, worldId);
   }
   await storage.events.remove(worldId);
   await storage.usage.remove(worldId);
   await storage.idempotency.clear(markerScope(worldId));
-  await storage.idempotency.clear(stepScope(worldId));
+  if (open) await storage.idempotency.clear(stepScope(worldId, open.value.tickId));
   await storage.documents.delete(keys.activity);
   await storage.documents.delete(keys.world);
 }
