@@ -3,10 +3,8 @@
  * offline one by default) and prints its cost per agent-day and emergent behaviour. Wiring and
  * printing only; the run and its measures are `simulateTown` in `src/eval/`.
  */
-import { loadConfig } from "../lib/config.ts";
 import { openKvStorage } from "../lib/kv/kv_storage.ts";
-import { jsonLogger } from "../lib/logger.ts";
-import { wireServices } from "../lib/services.ts";
+import { cliDeps } from "./_cli_deps.ts";
 import type { Deps } from "../src/deps.ts";
 import { tickWorld, type TickWorldOptions } from "../src/simulation/tick_world.ts";
 import type { WorldId } from "../src/ids.ts";
@@ -57,22 +55,15 @@ export async function simulateCommand(
   if (flags.towns !== undefined && flags.processes > 1) {
     return await simulateInProcesses({ ...flags, towns: flags.towns }, io);
   }
-  let deps: Deps;
-  try {
-    const config = loadConfig(env, { runtime: "deno" });
+  const deps = await cliDeps(env, (text) => io.err(text), {
     // Always in memory: a simulation is a throwaway town, whatever storage is configured.
-    deps = (await wireServices({
+    adjust: (config) => ({
       ...config,
       storage: { kind: "embedded", dataDir: ":memory:", cacheMb: 256 },
-    }, {
-      logger: jsonLogger({ level: "warn", write: (line) => io.err(`${line}\n`) }),
-      openEmbedded: (_dir, dimensions, { cacheBytes }) => openKvStorage({ dimensions, cacheBytes }),
-    })).deps;
-  } catch (err) {
-    if (!(err instanceof SimulacraError)) throw err;
-    io.err(`${err.message}\n`);
-    return 1;
-  }
+    }),
+    openEmbedded: (_dir, dimensions, { cacheBytes }) => openKvStorage({ dimensions, cacheBytes }),
+  });
+  if (deps === null) return 1;
   try {
     const towns = flags.towns === undefined ? "" : `${flags.towns} copies of `;
     io.err(

@@ -4,14 +4,11 @@
  * forked. Wiring only: the archive is `exportWorld` / `importWorld` in `src/archive/`.
  */
 import { parseArgs } from "node:util";
-import { loadConfig } from "../lib/config.ts";
 import { openKvStorage } from "../lib/kv/kv_storage.ts";
-import { jsonLogger } from "../lib/logger.ts";
+import { cliDeps } from "./_cli_deps.ts";
 import { ndjsonLines, writeLines } from "../lib/ndjson_lines.ts";
-import { wireServices } from "../lib/services.ts";
 import { exportWorld } from "../src/archive/export_world.ts";
 import { importWorld } from "../src/archive/import_world.ts";
-import type { Deps } from "../src/deps.ts";
 import { SimulacraError } from "../src/errors.ts";
 import { WorldId } from "../src/ids.ts";
 
@@ -78,18 +75,11 @@ export async function worldCommand(
     io.err(`Cannot run "world ${parsed.positionals.join(" ")}": see the usage\n\n${WORLD_USAGE}\n`);
     return 2;
   }
-  let deps: Deps;
-  try {
-    deps = (await wireServices(loadConfig(env, { runtime: "deno" }), {
-      logger: jsonLogger({ level: "warn", write: (line) => io.err(`${line}\n`) }),
-      openEmbedded: (dataDir, dimensions) =>
-        openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions }),
-    })).deps;
-  } catch (err) {
-    if (!(err instanceof SimulacraError)) throw err;
-    io.err(`${err.message}\n`);
-    return 1;
-  }
+  const deps = await cliDeps(env, (text) => io.err(text), {
+    openEmbedded: (dataDir, dimensions) =>
+      openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions }),
+  });
+  if (deps === null) return 1;
   try {
     if (action === "export") {
       const worldId = WorldId.safeParse(target);

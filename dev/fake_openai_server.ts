@@ -18,7 +18,7 @@
  * the OpenAI base URL at the printed address.
  */
 import type { ChatMessage } from "../src/ports/language_model.ts";
-import { fnv1a } from "../lib/offline/_text.ts";
+import { fnv1a } from "../lib/offline/text.ts";
 import { type JsonSchema, sampleJsonSchema } from "../lib/offline/json_schema_sample.ts";
 
 /** The first line of a system message that names the prompt kind, e.g. `[prompt:importance]`. */

@@ -1,6 +1,6 @@
 /** @module Configuration from environment variables, validated once at start-up. */
-import { z } from "zod";
 import { ConfigError } from "../src/errors.ts";
+import { DEFAULTS, type Env, EnvSchema, knownEmbeddingDimensions } from "./_config_env.ts";
 
 /** Which runtime is starting: Workers have no local disk, so no embedded store. */
 export type Runtime = "deno" | "workers";
@@ -54,75 +54,6 @@ export interface Config {
    */
   corsOrigins?: "*" | string[];
 }
-
-/** Known embedding models and their native dimensions, so users need not look them up. */
-const knownEmbeddingDimensions: Record<string, number> = {
-  "text-embedding-3-small": 1536,
-  "text-embedding-3-large": 3072,
-  "text-embedding-ada-002": 1536,
-  "nomic-embed-text": 768,
-  "mxbai-embed-large": 1024,
-  "all-minilm": 384,
-};
-
-const DEFAULT_OPENAI_MODEL = "gpt-4o-mini";
-const DEFAULT_OPENAI_EMBEDDING = "text-embedding-3-small";
-const LOCAL_DIMENSIONS = 384;
-/** The embedded store's cache budget: room for ~40,000 memories with 384-dimension vectors. */
-const DEFAULT_CACHE_MB = 256;
-
-const blankIsUnset = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
-const optionalString = z.preprocess(blankIsUnset, z.string().trim().optional());
-const optionalUrl = z.preprocess(
-  blankIsUnset,
-  z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-);
-const optionalInt = (min: number, max: number) =>
-  z.preprocess(
-    blankIsUnset,
-    z.coerce.number({ error: "must be a whole number" }).int("must be a whole number").min(
-      min,
-      `must be at least ${min}`,
-    ).max(max, `must be at most ${max}`).optional(),
-  );
-
-const EnvSchema = z.object({
-  PORT: optionalInt(1, 65535),
-  SIMULACRA_DATA_DIR: optionalString,
-  SIMULACRA_CACHE_MB: optionalInt(16, 1_048_576),
-  SIMULACRA_ADMIN_KEY: z.preprocess(
-    blankIsUnset,
-    z.string().min(16, "must be at least 16 characters (e.g. `openssl rand -hex 24`)").optional(),
-  ),
-  OPENAI_API_KEY: optionalString,
-  OPENAI_BASE_URL: optionalUrl,
-  SIMULACRA_MODEL: optionalString,
-  SIMULACRA_FAST_MODEL: optionalString,
-  SIMULACRA_EMBEDDING_MODEL: optionalString,
-  SIMULACRA_EMBEDDING_DIMENSIONS: optionalInt(8, 8192),
-  UPSTASH_REDIS_REST_URL: optionalUrl,
-  UPSTASH_REDIS_REST_TOKEN: optionalString,
-  UPSTASH_VECTOR_REST_URL: optionalUrl,
-  UPSTASH_VECTOR_REST_TOKEN: optionalString,
-  SIMULACRA_KEY_RATE_LIMIT: z.preprocess(
-    blankIsUnset,
-    z.string().trim().regex(
-      /^[1-9]\d{0,6}\/[1-9]\d{0,4}$/,
-      'must be "<requests>/<seconds>", e.g. 120/60',
-    ).optional(),
-  ),
-  SIMULACRA_AUDIT_RETENTION_DAYS: optionalInt(1, 3650),
-  SIMULACRA_CLIENT_IP_HEADER: z.preprocess(
-    blankIsUnset,
-    z.string().trim().toLowerCase().regex(
-      /^[a-z0-9-]{1,64}$/,
-      "must be a header name, e.g. x-forwarded-for",
-    )
-      .optional(),
-  ),
-  SIMULACRA_CORS_ORIGINS: optionalString,
-});
-type Env = z.infer<typeof EnvSchema>;
 
 /** Options for {@linkcode loadConfig}. */
 export interface LoadConfigOptions {
@@ -226,7 +157,7 @@ function modelConfig(e: Env, problems: string[]): ModelConfig {
       "SIMULACRA_MODEL is required with OPENAI_BASE_URL: set it to a model your server serves (e.g. SIMULACRA_MODEL=llama3.1:8b for Ollama)",
     );
   }
-  const main = e.SIMULACRA_MODEL ?? DEFAULT_OPENAI_MODEL;
+  const main = e.SIMULACRA_MODEL ?? DEFAULTS.openAiModel;
   return {
     mode: "openai",
     // Local servers (Ollama, vLLM) accept any key; the SDK insists on one.
@@ -240,15 +171,18 @@ function modelConfig(e: Env, problems: string[]): ModelConfig {
 function embeddingConfig(e: Env, model: ModelConfig, problems: string[]): EmbeddingConfig {
   const officialOpenAi = model.mode === "openai" && model.baseURL === undefined;
   const name = e.SIMULACRA_EMBEDDING_MODEL ??
-    (officialOpenAi ? DEFAULT_OPENAI_EMBEDDING : undefined);
+    (officialOpenAi ? DEFAULTS.openAiEmbedding : undefined);
   if (name === undefined) {
-    return { mode: "local", dimensions: e.SIMULACRA_EMBEDDING_DIMENSIONS ?? LOCAL_DIMENSIONS };
+    return {
+      mode: "local",
+      dimensions: e.SIMULACRA_EMBEDDING_DIMENSIONS ?? DEFAULTS.localDimensions,
+    };
   }
   if (model.mode !== "openai") {
     problems.push(
       "SIMULACRA_EMBEDDING_MODEL is set but no model endpoint is: set OPENAI_API_KEY or OPENAI_BASE_URL, or unset SIMULACRA_EMBEDDING_MODEL to use the local embedder",
     );
-    return { mode: "local", dimensions: LOCAL_DIMENSIONS };
+    return { mode: "local", dimensions: DEFAULTS.localDimensions };
   }
   const dimensions = e.SIMULACRA_EMBEDDING_DIMENSIONS ?? knownEmbeddingDimensions[name];
   if (dimensions === undefined) {
@@ -301,6 +235,6 @@ function storageConfig(e: Env, runtime: Runtime, problems: string[]): StorageCon
   return {
     kind: "embedded",
     dataDir: e.SIMULACRA_DATA_DIR ?? "./.simulacra",
-    cacheMb: e.SIMULACRA_CACHE_MB ?? DEFAULT_CACHE_MB,
+    cacheMb: e.SIMULACRA_CACHE_MB ?? DEFAULTS.cacheMb,
   };
 }

@@ -1,11 +1,14 @@
 /**
  * @module Index reads of an agent's cached memory stream: pages by creation time with their
- * cursors, and the leaders of an index.
+ * cursors, the leaders of an index, and retrieval's candidates.
  */
 import { SimulacraError } from "../../src/errors.ts";
+import type { MemoryId } from "../../src/ids.ts";
+import type { MemoryKind } from "../../src/ports/memory_record.ts";
 import type {
   IndexLeaders,
   ListMemoriesOptions,
+  MemoryCandidates,
   MemoryIndex,
   MemoryPage,
 } from "../../src/ports/memory_store.ts";
@@ -96,4 +99,27 @@ export function leadersOf(state: AgentState, index: MemoryIndex, n: number): Ind
     scores: top.map(score),
     lowest: sorted.size > 0 ? score(sorted.at(0)) : null,
   };
+}
+
+/** The heads as {@linkcode leadersOf} reads them, and the rank fields of the candidates. */
+export function candidatesOf(
+  state: AgentState,
+  ids: readonly MemoryId[],
+  options: { heads: number; kinds?: readonly MemoryKind[] },
+): MemoryCandidates {
+  const recent = leadersOf(state, "lastAccessed", options.heads);
+  const important = leadersOf(state, "importance", options.heads);
+  const union = new Set([...ids, ...recent.ids, ...important.ids]);
+  const fields = [...union].flatMap((id) => {
+    const r = state.byId.get(id)?.record;
+    return r === undefined || (options.kinds !== undefined && !options.kinds.includes(r.kind))
+      ? []
+      : [{
+        id: r.id,
+        createdAt: r.createdAt,
+        accessedMinutes: gameMinutes(r.lastAccessedAt),
+        importance: r.importance,
+      }];
+  });
+  return { recent, important, fields };
 }

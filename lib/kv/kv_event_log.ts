@@ -10,7 +10,7 @@
  * also serialised in process, so staged events are never overwritten by a concurrent append.
  */
 import { SimulacraError } from "../../src/errors.ts";
-import { AppendBell, type BellWaitOptions } from "../_append_bell.ts";
+import { AppendBell, type BellWaitOptions } from "../append_bell.ts";
 import type { EventLog, LoggedEvent, NewEvent } from "../../src/ports/event_log.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
 import {

@@ -28,7 +28,7 @@
  * one {@linkcode CacheBudget} with the vector slabs and are dropped least recently used when it
  * is exceeded; the next use reloads them from KV.
  */
-import { ConflictError, SimulacraError } from "../../src/errors.ts";
+import { SimulacraError } from "../../src/errors.ts";
 import type { AgentScope, MemoryId } from "../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
 import type {
@@ -40,38 +40,27 @@ import type {
   MemoryPage,
   MemoryStore,
 } from "../../src/ports/memory_store.ts";
-import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
-import { agentOwner, CacheBudget } from "./_cache_budget.ts";
-import { KeyedMutex } from "./_keyed_mutex.ts";
+import type { GameTime } from "../../src/time/game_time.ts";
+import { AgentCache } from "./_agent_cache.ts";
+import { CacheBudget } from "./_cache_budget.ts";
 import type { MemoryColumns } from "./_memory_columns.ts";
+import { deletePrefixes } from "./_kv_support.ts";
+import { commitWrites, loadAgent, type Transaction } from "./_memory_commit.ts";
+import { candidatesOf, leadersOf, pageOf, pageStart } from "./_memory_reads.ts";
 import {
-  assertKeySize,
-  deleteKey,
-  deletePrefixes,
-  guard,
-  type KvWrite,
-  listAll,
-  setValue,
-} from "./_kv_support.ts";
-import {
-  claimAhead,
-  claiming,
-  CLAIMS_IN_COMMIT,
-  commitWrites,
-  loadAgent,
-  recordWrites,
-  type Transaction,
-} from "./_memory_commit.ts";
-import { leadersOf, pageOf, pageStart } from "./_memory_reads.ts";
+  appendTransaction,
+  checkBatch,
+  type OverlayChange,
+  overlayTransaction,
+  removalTransaction,
+} from "./_memory_writes.ts";
 import {
   addEntry,
   type AgentState,
   type Entry,
-  type Overlay,
   overlayOf,
   prefixOf,
   setOverlay,
-  type StoredOverlay,
 } from "./_memory_state.ts";
 
 /** Configuration of {@linkcode KvMemoryStore}. */
@@ -91,13 +80,16 @@ const MEMORY_CACHE_BYTES = 1_200;
 /** A memory stream per agent in Deno KV, cached in process. See the module doc for the design. */
 export class KvMemoryStore implements MemoryStore {
   readonly #kv: Deno.Kv;
-  readonly #agents = new Map<string, AgentState>();
-  readonly #mutex = new KeyedMutex();
-  readonly #budget: CacheBudget;
+  readonly #agents: AgentCache<AgentState>;
+  readonly #load = (scope: AgentScope) => loadAgent(this.#kv, scope);
 
   constructor(options: KvMemoryStoreOptions) {
     this.#kv = options.kv;
-    this.#budget = options.budget ?? new CacheBudget();
+    this.#agents = new AgentCache({
+      budget: options.budget ?? new CacheBudget(),
+      tag: "mem",
+      bytesOf: (state) => state.byId.size * MEMORY_CACHE_BYTES,
+    });
   }
 
   /**
@@ -114,41 +106,14 @@ export class KvMemoryStore implements MemoryStore {
     options: AppendOptions = {},
   ): Promise<void> {
     if (memories.length === 0) return;
-    const claims = options.claims ?? [];
-    const ids = new Set<string>();
-    for (const memory of memories) {
-      if (memory.worldId !== scope.worldId || memory.agentId !== scope.agentId) {
-        throw new SimulacraError(
-          "invalid_request",
-          "Cannot append a memory to another agent's stream: set its worldId and agentId to the scope's",
-        );
-      }
-      if (ids.has(memory.id)) {
-        throw new ConflictError(`Cannot append memory "${memory.id}" twice in one batch`);
-      }
-      ids.add(memory.id);
-      assertKeySize([...prefixOf(scope), "rec", 0, 0, memory.id], "world, agent or memory id");
-    }
+    checkBatch(scope, memories);
     await this.#writing(scope, "append memories", async (state) => {
-      for (const memory of memories) {
-        if (state.byId.has(memory.id)) {
-          throw new ConflictError(
-            `Cannot append memory "${memory.id}": the agent already has a memory with this id`,
-          );
-        }
-      }
-      const { writes, entries } = recordWrites(scope, memories, state.head.seq);
-      const head = { seq: state.head.seq + memories.length, txn: state.head.txn + 1 };
-      // KV checks at most 100 keys per atomic operation: many claims are stored ahead (a crash
-      // then leaves claims of ids never stored, which a retry with the same ids goes through).
-      const inFinal = claims.length <= CLAIMS_IN_COMMIT;
-      if (!inFinal) await claimAhead(this.#kv, claims, options.fence);
-      await this.#commit(scope, state, {
-        writes,
-        head,
-        fence: options.fence,
-        final: inFinal && claims.length > 0 ? () => claiming(this.#kv, claims) : undefined,
+      const { txn, entries } = await appendTransaction(this.#kv, scope, {
+        state,
+        memories,
+        options,
       });
+      await this.#commit(scope, state, txn);
       for (const entry of entries) addEntry(state, entry);
     });
   }
@@ -182,19 +147,7 @@ export class KvMemoryStore implements MemoryStore {
     ids: readonly MemoryId[],
     options: { heads: number; kinds?: readonly MemoryKind[] },
   ): Promise<MemoryCandidates> {
-    const recent = await this.leaders(scope, "lastAccessed", options.heads);
-    const important = await this.leaders(scope, "importance", options.heads);
-    const union = new Set([...ids, ...recent.ids, ...important.ids]);
-    const records = await this.getMany(scope, [...union]);
-    const fields = records.flatMap((r) =>
-      r === null || (options.kinds !== undefined && !options.kinds.includes(r.kind)) ? [] : [{
-        id: r.id,
-        createdAt: r.createdAt,
-        accessedMinutes: gameMinutes(r.lastAccessedAt),
-        importance: r.importance,
-      }]
-    );
-    return { recent, important, fields };
+    return candidatesOf(await this.#state(scope), ids, options);
   }
 
   async all(scope: AgentScope): Promise<MemoryRecord[]> {
@@ -277,20 +230,11 @@ export class KvMemoryStore implements MemoryStore {
     return await this.#writing(scope, "remove memories", async (state) => {
       const doomed = [...new Set(ids)].flatMap((id) => state.byId.get(id) ?? []);
       if (doomed.length === 0) return 0;
-      const prefix = prefixOf(scope);
-      const writes: KvWrite[] = [];
-      for (const entry of doomed) {
-        const parts = await listAll(this.#kv, { prefix: [...prefix, "rec", entry.seq] });
-        for (const part of parts) writes.push(deleteKey(part.key));
-        writes.push(deleteKey([...prefix, "ovl", entry.seq]));
-      }
+      const txn = await removalTransaction(this.#kv, scope, { state, doomed });
       try {
-        await this.#commit(scope, state, {
-          writes,
-          head: { seq: state.head.seq, txn: state.head.txn + 1 },
-        });
+        await this.#commit(scope, state, txn);
       } finally {
-        this.#agents.delete(JSON.stringify(prefix));
+        this.#agents.drop(scope);
       }
       return doomed.length;
     });
@@ -303,29 +247,20 @@ export class KvMemoryStore implements MemoryStore {
    */
   async clear(scope: AgentScope): Promise<void> {
     const prefix = prefixOf(scope);
-    const key = JSON.stringify(prefix);
-    await this.#mutex.run(key, () =>
-      guard("clear memories", async () => {
-        this.#agents.delete(key);
-        await this.#kv.delete([...prefix, "head"]);
-        await deletePrefixes(this.#kv, [prefix]);
-      }));
+    await this.#agents.run(scope, "clear memories", async () => {
+      this.#agents.drop(scope);
+      await this.#kv.delete([...prefix, "head"]);
+      await deletePrefixes(this.#kv, [prefix]);
+    });
   }
 
   /** Writes new overlays for entries in one transaction, then applies them to the cache. */
   async #update(
     scope: AgentScope,
     state: AgentState,
-    changes: readonly { entry: Entry; overlay: Overlay }[],
+    changes: readonly OverlayChange[],
   ): Promise<void> {
-    const txn = state.head.txn + 1;
-    const writes = changes.map(({ entry, overlay }) =>
-      setValue(
-        [...prefixOf(scope), "ovl", entry.seq],
-        { txn, next: overlay, prev: entry.overlay } satisfies StoredOverlay,
-      )
-    );
-    await this.#commit(scope, state, { writes, head: { seq: state.head.seq, txn } });
+    await this.#commit(scope, state, overlayTransaction(scope, state, changes));
     changes.forEach(({ entry, overlay }) => setOverlay(state, entry, overlay));
   }
 
@@ -338,9 +273,7 @@ export class KvMemoryStore implements MemoryStore {
       state.headStamp = await commitWrites(this.#kv, { scope, headStamp: state.headStamp }, txn);
       state.head = txn.head;
     } catch (error) {
-      const key = JSON.stringify(prefixOf(scope));
-      this.#agents.delete(key);
-      this.#budget.forget(`mem:${key}`);
+      this.#agents.drop(scope);
       throw error;
     }
   }
@@ -351,38 +284,15 @@ export class KvMemoryStore implements MemoryStore {
     action: string,
     fn: (state: AgentState) => Promise<T>,
   ): Promise<T> {
-    const key = JSON.stringify(prefixOf(scope));
-    return this.#mutex.run(key, () => guard(action, async () => fn(await this.#load(scope))));
+    return this.#agents.run(
+      scope,
+      action,
+      async () => fn(await this.#agents.loaded(scope, this.#load)),
+    );
   }
 
-  /** The agent's cached state, loading it on first use. */
-  async #state(scope: AgentScope): Promise<AgentState> {
-    const key = JSON.stringify(prefixOf(scope));
-    const cached = this.#agents.get(key);
-    if (cached !== undefined) return this.#used(scope, cached);
-    return await this.#mutex.run(key, () => guard("read memories", () => this.#load(scope)));
-  }
-
-  /** Marks an agent's state as just used in the cache budget (which may evict others). */
-  #used(scope: AgentScope, state: AgentState): AgentState {
-    const key = JSON.stringify(prefixOf(scope));
-    this.#budget.use(`mem:${key}`, {
-      bytes: state.byId.size * MEMORY_CACHE_BYTES,
-      evict: () => {
-        if (this.#agents.get(key) === state) this.#agents.delete(key);
-      },
-      owner: agentOwner(scope),
-    });
-    return state;
-  }
-
-  /** Loads an agent from KV (call under its mutex), dropping what uncommitted writes left. */
-  async #load(scope: AgentScope): Promise<AgentState> {
-    const key = JSON.stringify(prefixOf(scope));
-    const cached = this.#agents.get(key);
-    if (cached !== undefined) return this.#used(scope, cached);
-    const state = await loadAgent(this.#kv, scope);
-    this.#agents.set(key, state);
-    return this.#used(scope, state);
+  /** The agent's cached state, loading it on first use (dropping what uncommitted writes left). */
+  #state(scope: AgentScope): Promise<AgentState> {
+    return this.#agents.get(scope, "read memories", this.#load);
   }
 }

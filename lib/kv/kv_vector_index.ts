@@ -19,8 +19,8 @@ import type {
   VectorMatch,
   VectorSearch,
 } from "../../src/ports/vector_index.ts";
-import { KeyedMutex } from "./_keyed_mutex.ts";
-import { agentOwner, CacheBudget } from "./_cache_budget.ts";
+import { AgentCache } from "./_agent_cache.ts";
+import { CacheBudget } from "./_cache_budget.ts";
 import {
   addWrites,
   assertKeySize,
@@ -32,6 +32,7 @@ import {
   planBatches,
   setBytes,
 } from "./_kv_support.ts";
+import { fromBytes, toBytes, unitVector } from "./_unit_vectors.ts";
 import { VectorSlab } from "./_vector_slab.ts";
 
 /** Configuration of {@linkcode KvVectorIndex}. */
@@ -47,35 +48,24 @@ export interface KvVectorIndexOptions {
 /** KV reads ten keys at most per `getMany`. */
 const GET_MANY = 10;
 
-function scopeKey(scope: AgentScope): string {
-  return JSON.stringify([scope.worldId, scope.agentId]);
-}
-
 function vectorKey(scope: AgentScope, id: string): Deno.KvKey {
   return ["vec", scope.worldId, scope.agentId, id];
-}
-
-function toBytes(unit: Float32Array): Uint8Array {
-  return new Uint8Array(unit.buffer, unit.byteOffset, unit.byteLength).slice();
-}
-
-function fromBytes(bytes: Uint8Array): Float32Array {
-  // Copy: a stored value's bytes need not be 4-byte aligned.
-  return new Float32Array(bytes.slice().buffer);
 }
 
 /** Exact cosine search over each agent's embeddings, kept in process and persisted in Deno KV. */
 export class KvVectorIndex implements VectorIndex {
   readonly dimensions: number;
   readonly #kv: Deno.Kv;
-  readonly #slabs = new Map<string, VectorSlab>();
-  readonly #mutex = new KeyedMutex();
-  readonly #budget: CacheBudget;
+  readonly #slabs: AgentCache<VectorSlab>;
 
   constructor(options: KvVectorIndexOptions) {
     this.#kv = options.kv;
     this.dimensions = options.dimensions;
-    this.#budget = options.budget ?? new CacheBudget();
+    this.#slabs = new AgentCache({
+      budget: options.budget ?? new CacheBudget(),
+      tag: "vec",
+      bytesOf: (slab) => slab.size * (this.dimensions * 4 + 64),
+    });
   }
 
   /**
@@ -190,7 +180,7 @@ export class KvVectorIndex implements VectorIndex {
   /** The stored (unit-length) vectors of these ids, in the order asked; missing ids are left out. */
   async fetch(scope: AgentScope, ids: readonly MemoryId[]): Promise<VectorEntry[]> {
     const unique = [...new Set(ids)];
-    const slab = this.#slabs.get(scopeKey(scope));
+    const slab = this.#slabs.peek(scope);
     if (slab !== undefined) {
       return unique.flatMap((id) => {
         const vector = slab.get(id);
@@ -230,12 +220,10 @@ export class KvVectorIndex implements VectorIndex {
 
   /** Removes every vector of the agent from KV and drops its slab. */
   async clear(scope: AgentScope): Promise<void> {
-    const key = scopeKey(scope);
-    await this.#mutex.run(key, () =>
-      guard("delete vectors", async () => {
-        this.#slabs.delete(key);
-        await deletePrefixes(this.#kv, [["vec", scope.worldId, scope.agentId]]);
-      }));
+    await this.#slabs.run(scope, "delete vectors", async () => {
+      this.#slabs.drop(scope);
+      await deletePrefixes(this.#kv, [["vec", scope.worldId, scope.agentId]]);
+    });
   }
 
   /** Applies KV writes batch by batch, mirroring each committed batch into a loaded slab. */
@@ -244,84 +232,44 @@ export class KvVectorIndex implements VectorIndex {
     writes: KvWrite[],
     { action, mirror }: { action: string; mirror: (slab: VectorSlab, id: string) => void },
   ): Promise<void> {
-    const key = scopeKey(scope);
-    await this.#mutex.run(key, () =>
-      guard(action, async () => {
-        for (const batch of planBatches(writes)) {
-          if (batch.length === 0) continue;
-          await addWrites(this.#kv.atomic(), batch).commit();
-          const slab = this.#slabs.get(key);
-          try {
-            if (slab !== undefined) { for (const w of batch) mirror(slab, w.key[3] as string); }
-          } catch (error) {
-            // KV has the batch, the slab may not: drop it, the next query reloads from KV.
-            this.#slabs.delete(key);
-            this.#budget.forget(`vec:${key}`);
-            throw error;
-          }
+    await this.#slabs.run(scope, action, async () => {
+      for (const batch of planBatches(writes)) {
+        if (batch.length === 0) continue;
+        await addWrites(this.#kv.atomic(), batch).commit();
+        const slab = this.#slabs.peek(scope);
+        try {
+          if (slab !== undefined) { for (const w of batch) mirror(slab, w.key[3] as string); }
+        } catch (error) {
+          // KV has the batch, the slab may not: drop it, the next query reloads from KV.
+          this.#slabs.drop(scope);
+          throw error;
         }
-      }));
+      }
+    });
   }
 
   /** The agent's slab, loading it from KV on first use. */
-  async #slab(scope: AgentScope): Promise<VectorSlab> {
-    const key = scopeKey(scope);
-    const cached = this.#slabs.get(key);
-    if (cached !== undefined) return this.#used(scope, cached);
-    return await this.#mutex.run(key, () =>
-      guard("load vectors", async () => {
-        const loaded = this.#slabs.get(key);
-        if (loaded !== undefined) return this.#used(scope, loaded);
-        const slab = new VectorSlab(this.dimensions);
-        const prefix = ["vec", scope.worldId, scope.agentId];
-        for (const entry of await listAll<Uint8Array>(this.#kv, { prefix })) {
-          if (entry.value.length !== this.dimensions * 4) {
-            throw new SimulacraError(
-              "config_error",
-              `Cannot load the vectors of agent "${scope.agentId}": they have ${
-                entry.value.length / 4
-              } dimensions, not ${this.dimensions}: configure the embedder they were made with`,
-            );
-          }
-          slab.set(entry.key[3] as string, fromBytes(entry.value));
+  #slab(scope: AgentScope): Promise<VectorSlab> {
+    return this.#slabs.get(scope, "load vectors", async () => {
+      const slab = new VectorSlab(this.dimensions);
+      const prefix = ["vec", scope.worldId, scope.agentId];
+      for (const entry of await listAll<Uint8Array>(this.#kv, { prefix })) {
+        if (entry.value.length !== this.dimensions * 4) {
+          throw new SimulacraError(
+            "config_error",
+            `Cannot load the vectors of agent "${scope.agentId}": they have ${
+              entry.value.length / 4
+            } dimensions, not ${this.dimensions}: configure the embedder they were made with`,
+          );
         }
-        this.#slabs.set(key, slab);
-        return this.#used(scope, slab);
-      }));
-  }
-
-  /** Marks an agent's slab as just used in the cache budget (which may evict others). */
-  #used(scope: AgentScope, slab: VectorSlab): VectorSlab {
-    const key = scopeKey(scope);
-    this.#budget.use(`vec:${key}`, {
-      bytes: slab.size * (this.dimensions * 4 + 64),
-      evict: () => {
-        if (this.#slabs.get(key) === slab) this.#slabs.delete(key);
-      },
-      owner: agentOwner(scope),
+        slab.set(entry.key[3] as string, fromBytes(entry.value));
+      }
+      return slab;
     });
-    return slab;
   }
 
   /** A unit-length copy of `vector`, or `invalid_request`. */
   #unit(vector: Float32Array, action: string): Float32Array {
-    if (vector.length !== this.dimensions) {
-      throw new SimulacraError(
-        "invalid_request",
-        `Cannot ${action} a vector of ${vector.length} dimensions: this index expects ${this.dimensions}`,
-      );
-    }
-    let norm = 0;
-    for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
-    norm = Math.sqrt(norm);
-    if (!(norm > 0) || !Number.isFinite(norm)) {
-      throw new SimulacraError(
-        "invalid_request",
-        `Cannot ${action} a zero or non-finite vector: embeddings have a direction`,
-      );
-    }
-    const unit = new Float32Array(vector.length);
-    for (let i = 0; i < vector.length; i++) unit[i] = vector[i] / norm;
-    return unit;
+    return unitVector(vector, { dimensions: this.dimensions, action });
   }
 }

@@ -1,5 +1,5 @@
 /** @module Offline poignancy rating: scores an observation 1–10 from the words it uses (Generative Agents §4.1). */
-import { stem, words } from "./_text.ts";
+import { stem, words } from "./text.ts";
 
 // Score bands follow the paper's anchors: 1 is mundane (brushing teeth), 10 extremely poignant
 // (a break-up). Unknown words leave an observation at the "ordinary" score.

@@ -1,5 +1,5 @@
 /** @module Synthesises a deterministic value that satisfies a JSON schema, with strings drawn from a text. */
-import { fnv1a } from "./_text.ts";
+import { fnv1a } from "./text.ts";
 
 /** A JSON schema (draft 7 or 2020-12), as `z.toJSONSchema` or `zodResponseFormat` emit it. */
 export type JsonSchema = boolean | { readonly [keyword: string]: unknown };

@@ -1,5 +1,4 @@
 /** @module Embedder adapter for OpenAI-compatible embedding endpoints (OpenAI, Ollama, vLLM…). */
-import { OpenAI } from "openai";
 import { ConfigError, ModelUnavailableError } from "../../src/errors.ts";
 import type { Embedder, EmbedderInfo, Embeddings } from "../../src/ports/embedder.ts";
 import {
@@ -9,18 +8,12 @@ import {
   type Usage,
   type UsageSink,
 } from "../../src/model/usage.ts";
-import { hostOf, probeModels, withRetries } from "./retry.ts";
+import { probeModels } from "./retry.ts";
+import { OpenAiConnection, type OpenAiConnectionOptions } from "./_client.ts";
 import { countTextTokens } from "./token_count.ts";
 
-/** Options for {@linkcode OpenAiEmbedder}. */
-export interface OpenAiEmbedderOptions {
-  /** The API key; servers that need none (Ollama) accept any non-empty value. */
-  apiKey: string;
-  /**
-   * The server's base URL, ending in `/v1`.
-   * @default "https://api.openai.com/v1"
-   */
-  baseURL?: string;
+/** Options for {@linkcode OpenAiEmbedder}: the connection, the model and its vector length. */
+export interface OpenAiEmbedderOptions extends OpenAiConnectionOptions {
   /** The embedding model, e.g. "text-embedding-3-small". */
   model: string;
   /**
@@ -29,36 +22,6 @@ export interface OpenAiEmbedderOptions {
    * @default the model's native length for OpenAI's models; required for others
    */
   dimensions?: number;
-  /**
-   * The timeout of one attempt, in milliseconds.
-   * @default 30000
-   */
-  timeoutMs?: number;
-  /**
-   * Retries after the first attempt on timeouts, connection errors, 429 and 5xx.
-   * @default 3
-   */
-  maxRetries?: number;
-  /**
-   * Receives every request's usage.
-   * @default none
-   */
-  onUsage?: UsageSink;
-  /**
-   * The fetch the SDK uses.
-   * @default globalThis.fetch
-   */
-  fetch?: typeof fetch;
-  /**
-   * Waits between retries; tests pass a fake.
-   * @default a setTimeout-based sleep
-   */
-  sleep?: (ms: number) => Promise<void>;
-  /**
-   * The jitter source of the backoff, a number in [0, 1).
-   * @default Math.random
-   */
-  random?: () => number;
 }
 
 /** OpenAI accepts at most 2048 inputs per embeddings request. */
@@ -87,28 +50,17 @@ const NATIVE_DIMENSIONS: Record<string, number> = {
 export class OpenAiEmbedder implements Embedder {
   /** The mode, the model and the vector length. */
   readonly info: EmbedderInfo;
-  readonly #client: OpenAI;
-  readonly #host: string;
+  readonly #connection: OpenAiConnection;
   readonly #sendDimensions: boolean;
-  readonly #timeoutMs: number;
-  readonly #maxRetries: number;
   readonly #onUsage?: UsageSink;
-  readonly #sleep?: (ms: number) => Promise<void>;
-  readonly #random?: () => number;
 
   /**
    * @throws {ConfigError} `config_error` when the key or model is empty, the base URL is not a
    * URL, or the dimension is unknown or not a positive integer.
    */
   constructor(options: OpenAiEmbedderOptions) {
-    const baseURL = options.baseURL ?? "https://api.openai.com/v1";
-    this.#host = hostOf(baseURL, "OpenAI");
-    const action = `Cannot create the embedding client for "${this.#host}"`;
-    if (options.apiKey.trim() === "") {
-      throw new ConfigError(
-        `${action}: the API key is empty: set an API key (any non-empty value for servers that need none)`,
-      );
-    }
+    this.#connection = new OpenAiConnection(options, "embedding client");
+    const action = `Cannot create the embedding client for "${this.#connection.host}"`;
     if (options.model.trim() === "") {
       throw new ConfigError(`${action}: the model name is empty: name an embedding model`);
     }
@@ -121,26 +73,13 @@ export class OpenAiEmbedder implements Embedder {
     this.info = { mode: "openai", model: options.model, dimensions };
     this.#sendDimensions = options.dimensions !== undefined &&
       options.model !== "text-embedding-ada-002";
-    this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#maxRetries = options.maxRetries ?? 3;
     this.#onUsage = options.onUsage;
-    this.#sleep = options.sleep;
-    this.#random = options.random;
-    this.#client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL,
-      organization: null,
-      project: null,
-      webhookSecret: null,
-      timeout: this.#timeoutMs,
-      maxRetries: 0,
-      fetch: options.fetch,
-    });
   }
 
   /** Lists the endpoint's models once (no tokens): the deep health check. */
   probe(): Promise<void> {
-    return probeModels(this.#client, { host: this.#host, timeoutMs: this.#timeoutMs });
+    const { client, retry } = this.#connection;
+    return probeModels(client, { host: retry.host, timeoutMs: retry.timeoutMs });
   }
 
   /**
@@ -165,22 +104,15 @@ export class OpenAiEmbedder implements Embedder {
 
   async #embedBatch(texts: readonly string[], attribution: Attribution): Promise<Embeddings> {
     const model = this.info.model;
-    const response = await withRetries(
+    const response = await this.#connection.call(
+      `Cannot embed ${texts.length} text(s) with model "${model}"`,
       () =>
-        this.#client.embeddings.create({
+        this.#connection.client.embeddings.create({
           model,
           // OpenAI refuses empty strings; a space embeds as "nothing" just as well.
           input: texts.map((text) => (text === "" ? " " : text)),
           ...(this.#sendDimensions ? { dimensions: this.info.dimensions } : {}),
         }, { maxRetries: 0 }),
-      {
-        action: `Cannot embed ${texts.length} text(s) with model "${model}"`,
-        host: this.#host,
-        timeoutMs: this.#timeoutMs,
-        maxRetries: this.#maxRetries,
-        sleep: this.#sleep,
-        random: this.#random,
-      },
     );
     const reported = response.usage?.prompt_tokens;
     const estimated = typeof reported !== "number";
@@ -195,15 +127,15 @@ export class OpenAiEmbedder implements Embedder {
     if (data.length !== texts.length) {
       throw new ModelUnavailableError(
         "model_unavailable",
-        `Cannot use embeddings from model "${model}" at "${this.#host}": got ${data.length} vectors for ${texts.length} texts: check that the model is an embedding model`,
-        { details: { dependency: "openai", host: this.#host, model } },
+        `Cannot use embeddings from model "${model}" at "${this.#connection.host}": got ${data.length} vectors for ${texts.length} texts: check that the model is an embedding model`,
+        { details: { dependency: "openai", host: this.#connection.host, model } },
       );
     }
     const vectors = data.map((item) => toVector(item.embedding));
     for (const vector of vectors) {
       if (vector.length !== this.info.dimensions) {
         throw new ConfigError(
-          `Cannot use embeddings from model "${model}" at "${this.#host}": they have ${vector.length} dimensions, not ${this.info.dimensions}: set SIMULACRA_EMBEDDING_DIMENSIONS=${vector.length} or choose a model with ${this.info.dimensions} dimensions`,
+          `Cannot use embeddings from model "${model}" at "${this.#connection.host}": they have ${vector.length} dimensions, not ${this.info.dimensions}: set SIMULACRA_EMBEDDING_DIMENSIONS=${vector.length} or choose a model with ${this.info.dimensions} dimensions`,
           { details: { expected: this.info.dimensions, actual: vector.length, model } },
         );
       }

@@ -1,5 +1,5 @@
 /** @module LanguageModel adapter for OpenAI-compatible chat completions (OpenAI, Ollama, vLLM…). */
-import { OpenAI } from "openai";
+import type { OpenAI } from "openai";
 import { z } from "zod";
 import { ConfigError, ModelUnavailableError } from "../../src/errors.ts";
 import type {
@@ -11,7 +11,8 @@ import type {
   StreamOptions,
 } from "../../src/ports/language_model.ts";
 import { addUsage, type Attribution, type Usage, type UsageSink } from "../../src/model/usage.ts";
-import { hostOf, probeModels, toModelError, withRetries } from "./retry.ts";
+import { probeModels, toModelError } from "./retry.ts";
+import { OpenAiConnection, type OpenAiConnectionOptions } from "./_client.ts";
 import { countChatTokens, countTextTokens } from "./token_count.ts";
 import {
   type CallResult,
@@ -22,54 +23,15 @@ import {
   withInstruction,
 } from "./_structured_output.ts";
 
-/** Options for {@linkcode OpenAiLanguageModel}. */
-export interface OpenAiLanguageModelOptions {
-  /** The API key; servers that need none (Ollama) accept any non-empty value. */
-  apiKey: string;
-  /**
-   * The server's base URL, ending in `/v1`.
-   * @default "https://api.openai.com/v1"
-   */
-  baseURL?: string;
+/** Options for {@linkcode OpenAiLanguageModel}: the connection and the model of each tier. */
+export interface OpenAiLanguageModelOptions extends OpenAiConnectionOptions {
   /** The model for the "main" tier (plans, insights, dialogue). */
   mainModel: string;
   /** The model for the "fast" tier (importance, emoji, yes/no). */
   fastModel: string;
-  /**
-   * The timeout of one attempt, in milliseconds.
-   * @default 30000
-   */
-  timeoutMs?: number;
-  /**
-   * Retries after the first attempt on timeouts, connection errors, 429 and 5xx.
-   * @default 3
-   */
-  maxRetries?: number;
-  /**
-   * Receives every call's usage, the repair attempt included.
-   * @default none
-   */
-  onUsage?: UsageSink;
-  /**
-   * The fetch the SDK uses.
-   * @default globalThis.fetch
-   */
-  fetch?: typeof fetch;
-  /**
-   * Waits between retries; tests pass a fake.
-   * @default a setTimeout-based sleep
-   */
-  sleep?: (ms: number) => Promise<void>;
-  /**
-   * The jitter source of the backoff, a number in [0, 1).
-   * @default Math.random
-   */
-  random?: () => number;
 }
 
 export type { OutputIssue } from "./_structured_output.ts";
-
-const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
 /** One chat completion request: the model, the output format, the messages, whom to bill. */
 interface Call {
@@ -103,55 +65,32 @@ interface Call {
 export class OpenAiLanguageModel implements LanguageModel {
   /** The mode and the model of each tier. */
   readonly info: ModelInfo;
-  readonly #client: OpenAI;
-  readonly #host: string;
-  readonly #timeoutMs: number;
-  readonly #maxRetries: number;
+  readonly #connection: OpenAiConnection;
   readonly #onUsage?: UsageSink;
-  readonly #sleep?: (ms: number) => Promise<void>;
-  readonly #random?: () => number;
   readonly #maxTokensKey: "max_completion_tokens" | "max_tokens";
   readonly #formats = new WeakMap<z.ZodType, Map<string, OutputFormat>>();
 
   /** @throws {ConfigError} `config_error` when the key, a model name or the base URL is unusable. */
   constructor(options: OpenAiLanguageModelOptions) {
-    const baseURL = options.baseURL ?? DEFAULT_BASE_URL;
-    this.#host = hostOf(baseURL, "OpenAI");
-    if (options.apiKey.trim() === "") {
-      throw new ConfigError(
-        `Cannot create the model client for "${this.#host}": the API key is empty: set an API key (any non-empty value for servers that need none)`,
-      );
-    }
+    this.#connection = new OpenAiConnection(options, "model client");
+    const { host } = this.#connection;
     for (const [tier, name] of [["main", options.mainModel], ["fast", options.fastModel]]) {
       if (name.trim() === "") {
         throw new ConfigError(
-          `Cannot create the model client for "${this.#host}": the ${tier} model name is empty: name a model`,
+          `Cannot create the model client for "${host}": the ${tier} model name is empty: name a model`,
         );
       }
     }
     this.info = { mode: "openai", main: options.mainModel, fast: options.fastModel };
-    this.#timeoutMs = options.timeoutMs ?? 30_000;
-    this.#maxRetries = options.maxRetries ?? 3;
     this.#onUsage = options.onUsage;
-    this.#sleep = options.sleep;
-    this.#random = options.random;
     // OpenAI deprecated `max_tokens` (reasoning models reject it); other servers mostly know only it.
-    this.#maxTokensKey = this.#host === "api.openai.com" ? "max_completion_tokens" : "max_tokens";
-    this.#client = new OpenAI({
-      apiKey: options.apiKey,
-      baseURL,
-      organization: null,
-      project: null,
-      webhookSecret: null,
-      timeout: this.#timeoutMs,
-      maxRetries: 0,
-      fetch: options.fetch,
-    });
+    this.#maxTokensKey = host === "api.openai.com" ? "max_completion_tokens" : "max_tokens";
   }
 
   /** Lists the endpoint's models once (no tokens): the deep health check. */
   probe(): Promise<void> {
-    return probeModels(this.#client, { host: this.#host, timeoutMs: this.#timeoutMs });
+    const { client, retry } = this.#connection;
+    return probeModels(client, { host: retry.host, timeoutMs: retry.timeoutMs });
   }
 
   /**
@@ -209,11 +148,11 @@ export class OpenAiLanguageModel implements LanguageModel {
     if (reparsed.ok) return { value: reparsed.value, usage, model };
     throw new ModelUnavailableError(
       "model_invalid_output",
-      `Cannot use the answer to prompt "${prompt.kind}" from OpenAI-compatible model at "${this.#host}": it does not match the prompt's schema after one repair attempt`,
+      `Cannot use the answer to prompt "${prompt.kind}" from OpenAI-compatible model at "${this.#connection.host}": it does not match the prompt's schema after one repair attempt`,
       {
         details: {
           dependency: "openai",
-          host: this.#host,
+          host: this.#connection.host,
           kind: prompt.kind,
           model,
           attempts: 2,
@@ -232,9 +171,9 @@ export class OpenAiLanguageModel implements LanguageModel {
       response_format: format.responseFormat,
       ...(prompt.maxTokens === undefined ? {} : { [this.#maxTokensKey]: prompt.maxTokens }),
     };
-    const response = await withRetries(
-      () => this.#client.chat.completions.create(body, { maxRetries: 0 }),
-      this.#failure(prompt.kind, model),
+    const response = await this.#connection.call(
+      failedAction(prompt.kind, model),
+      () => this.#connection.client.chat.completions.create(body, { maxRetries: 0 }),
     );
     const message = response.choices[0]?.message;
     const content = message?.content ?? "";
@@ -262,17 +201,6 @@ export class OpenAiLanguageModel implements LanguageModel {
     return usage;
   }
 
-  #failure(kind: string, model: string) {
-    return {
-      action: `Cannot complete prompt "${kind}" with model "${model}"`,
-      host: this.#host,
-      timeoutMs: this.#timeoutMs,
-      maxRetries: this.#maxRetries,
-      sleep: this.#sleep,
-      random: this.#random,
-    };
-  }
-
   async #callStreaming<T>(
     prompt: Prompt<T>,
     call: Call & { onText: (text: string) => void },
@@ -286,10 +214,10 @@ export class OpenAiLanguageModel implements LanguageModel {
       stream_options: { include_usage: true },
       ...(prompt.maxTokens === undefined ? {} : { [this.#maxTokensKey]: prompt.maxTokens }),
     };
-    const failure = this.#failure(prompt.kind, model);
-    const stream = await withRetries(
-      () => this.#client.chat.completions.create(body, { maxRetries: 0 }),
-      failure,
+    const action = failedAction(prompt.kind, model);
+    const stream = await this.#connection.call(
+      action,
+      () => this.#connection.client.chat.completions.create(body, { maxRetries: 0 }),
     );
     let content = "";
     let refused = false;
@@ -305,7 +233,7 @@ export class OpenAiLanguageModel implements LanguageModel {
         reported = chunk.usage ?? reported;
       }
     } catch (error) {
-      throw toModelError(error, { ...failure, attempts: 1 });
+      throw toModelError(error, { ...this.#connection.retry, action, attempts: 1 });
     }
     const usage = await this.#report({ messages, content, reported }, {
       model,
@@ -321,4 +249,9 @@ export class OpenAiLanguageModel implements LanguageModel {
     if (format === undefined) byKind.set(kind, format = outputFormat(schema, kind));
     return format;
   }
+}
+
+/** The failed action named in a completion's error. */
+function failedAction(kind: string, model: string): string {
+  return `Cannot complete prompt "${kind}" with model "${model}"`;
 }

@@ -1,6 +1,6 @@
 /** @module The hosted EventLog: each world's events in an Upstash Redis sorted set by sequence number. */
 import type { EventLog, LoggedEvent, NewEvent } from "../../src/ports/event_log.ts";
-import { AppendBell, type BellWaitOptions } from "../_append_bell.ts";
+import { AppendBell, type BellWaitOptions } from "../append_bell.ts";
 import { RedisKeys } from "./layout.ts";
 import { redisCall, type RedisClient, unexpectedReply } from "./redis_calls.ts";
 import { appendEvents } from "./scripts/append_events.ts";

@@ -16,6 +16,8 @@ import {
   vectorCall,
   type VectorClient,
 } from "./redis_calls.ts";
+import { cosine, decodeHalf, encodeHalf } from "./_half_vectors.ts";
+import { ifNamespaceExists, type Similarity, toCosine } from "./_vector_replies.ts";
 
 /** Configuration of {@linkcode UpstashVectorIndex}. */
 export interface UpstashVectorIndexConfig {
@@ -29,7 +31,7 @@ export interface UpstashVectorIndexConfig {
   /** Starts every namespace, so deployments can share an index. */
   keyPrefix: string;
   /** The index's similarity function, from `info()`; scores are mapped back to the cosine. */
-  similarity: "COSINE" | "EUCLIDEAN" | "DOT_PRODUCT";
+  similarity: Similarity;
 }
 
 /** The most vectors one upsert, fetch or delete request carries; larger calls are split. */
@@ -285,62 +287,5 @@ export class UpstashVectorIndex implements VectorIndex {
         { details: { dimensions: vector.length, expected: this.dimensions } },
       );
     }
-  }
-}
-
-/** A vector in half precision, as base64 text (Redis values over REST are text). */
-function encodeHalf(vector: ArrayLike<number>): string {
-  const bytes = new Uint8Array(Float16Array.from(vector).buffer);
-  let text = "";
-  for (let i = 0; i < bytes.length; i += 0x8000) {
-    text += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  }
-  return btoa(text);
-}
-
-/** The vector of {@linkcode encodeHalf}'s text, or null when it is not one of `dimensions`. */
-function decodeHalf(text: string, dimensions: number): Float16Array | null {
-  let binary: string;
-  try {
-    binary = atob(text);
-  } catch {
-    return null;
-  }
-  if (binary.length !== dimensions * 2) return null;
-  const bytes = new Uint8Array(binary.length);
-  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
-  return new Float16Array(bytes.buffer);
-}
-
-/** The cosine of two vectors (0 when either is zero), clamped to [-1, 1]. */
-function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0, na = 0, nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += a[i] * b[i];
-    na += a[i] * a[i];
-    nb += b[i] * b[i];
-  }
-  const norm = Math.sqrt(na * nb);
-  return norm > 0 ? Math.max(-1, Math.min(1, dot / norm)) : 0;
-}
-
-/** The cosine behind an Upstash score (unit-length vectors for DOT_PRODUCT and EUCLIDEAN). */
-function toCosine(score: number, similarity: UpstashVectorIndexConfig["similarity"]): number {
-  // EUCLIDEAN: score = 1 / (1 + d²) and d² = 2 - 2·cos for unit vectors.
-  if (similarity === "EUCLIDEAN") return score <= 0 ? -1 : 1 - (1 / score - 1) / 2;
-  return 2 * score - 1;
-}
-
-/**
- * Runs a call on a namespace that may not exist yet (an agent with no vectors): Upstash
- * answers those with an error, which here means "nothing stored".
- */
-async function ifNamespaceExists<T>(call: () => Promise<T>, empty: T): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : "";
-    if (/namespace/i.test(message) && /(not exist|not found)/i.test(message)) return empty;
-    throw error;
   }
 }

@@ -1,6 +1,6 @@
 /** @module Helpers of the offline planning responders: contiguous spans, count fitting, emoji, places. */
 import { clockTime } from "../../../src/time/time_of_day.ts";
-import { contentStems } from "../_text.ts";
+import { contentStems } from "../text.ts";
 
 /** A piece of a day, in minutes since midnight, with its description. */
 export interface Span {

@@ -1,5 +1,5 @@
 /** @module Helpers of the offline talking responders: news as heard, first person, quoting, steady choices. */
-import { contentStems, fnv1a } from "../_text.ts";
+import { contentStems, fnv1a } from "../text.ts";
 
 /** Memories worth passing on: plans, events, elections, invitations, dates. */
 const NEWSWORTHY =

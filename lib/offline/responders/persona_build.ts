@@ -1,6 +1,6 @@
 /** @module Offline responder for the "persona_build" prompt: a persona assembled from the sources' own words. */
 import type { PersonaBuildInput, PersonaBuildOutput } from "../../../src/prompts/persona_build.ts";
-import { contentStems, STOP_WORDS, words } from "../_text.ts";
+import { contentStems, STOP_WORDS, words } from "../text.ts";
 import { predicateOf } from "./_gist.ts";
 
 /** Traits the offline model falls back on, marked as assumed, when the sources name too few. */

@@ -1,6 +1,6 @@
 /** @module Offline responder for the "reaction" prompt: talk to a free agent who is named, react to emergencies, else carry on. */
 import type { ReactionInput, ReactionOutput } from "../../../src/prompts/reaction.ts";
-import { words } from "../_text.ts";
+import { words } from "../text.ts";
 
 const ASLEEP = /\b(?:sleep|sleeping|asleep|napping)\b/i;
 const BUSY =

@@ -3,7 +3,7 @@ import type {
   ReflectionInsightsInput,
   ReflectionInsightsOutput,
 } from "../../../src/prompts/reflection_insights.ts";
-import { contentStems } from "../_text.ts";
+import { contentStems } from "../text.ts";
 import { predicateOf } from "./_gist.ts";
 import { repeatsPhrase } from "./_speech.ts";
 

@@ -3,7 +3,7 @@ import type {
   ReflectionQuestionsInput,
   ReflectionQuestionsOutput,
 } from "../../../src/prompts/reflection_questions.ts";
-import { stem, STOP_WORDS, words } from "../_text.ts";
+import { stem, STOP_WORDS, words } from "../text.ts";
 
 /** Words of place names and calendar names: such a name is not a person to relate to. */
 const NOT_A_PERSON =

@@ -4,7 +4,7 @@ import type {
   RespondPromptInput,
   RespondPromptOutput,
 } from "../../../src/prompts/respond.ts";
-import { contentStems } from "../_text.ts";
+import { contentStems } from "../text.ts";
 import { rateImportance } from "../importance_lexicon.ts";
 import { clip, firstName, inFirstPerson, toSecondPerson } from "./_speech.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { contentStems } from "../../../lib/offline/_text.ts";
+import { contentStems } from "../../../lib/offline/text.ts";
 import { answerReflectionInsights } from "../../../lib/offline/responders/reflection_insights.ts";
 import {
   buildReflectionInsightsPrompt,
