@@ -11,8 +11,8 @@ import { SimulacraError } from "../../../src/errors.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../../src/ports/memory_record.ts";
 import { estimateTokens, retrieve } from "../../../src/memory/retrieval.ts";
-import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { coreWorld } from "../../_helpers/core_world.ts";
 
 const NOW = "2023-02-13T12:00:00";
 
@@ -51,11 +51,7 @@ function retrievalTest(
         // As the hosted backend ranks: from candidates.
         storage: { ...base.storage, memoryScan: { rank: (_s, _q, o) => o.fromCandidates() } },
       };
-      const world = await createWorld(
-        deps,
-        CreateWorldInput.parse({ name: "Town", startTime: "2023-02-13T07:00:00", settings }),
-      );
-      const worldId = world.id as WorldId;
+      const { id: worldId } = await coreWorld(deps, { name: "Town", settings });
       const { agent } = await createAgent(deps, worldId, {
         id: "klaus" as AgentId,
         name: "Klaus Mueller",
