@@ -23,6 +23,7 @@ import { agentBusy, agentLockKey } from "../../src/agents/agent_lock.ts";
 import { agentKey } from "../../src/agents/agent.ts";
 import { environmentKey } from "../../src/world/environment.ts";
 import { type PerceiveReads, perceiveScored, readForPerceive } from "../../src/memory/perceive.ts";
+import { storeEmbedded } from "../_helpers/stored_memories.ts";
 
 const available = await hasRedisServer();
 const meter = available ? await startMeteredUpstash() : null;
@@ -97,14 +98,7 @@ async function fillMemories(deps: Deps, scope: AgentScope, count: number): Promi
         provenance: "witnessed",
       });
     }
-    const { vectors } = await deps.embedder.embed(records.map((r) => r.description), {
-      operation: "test",
-    });
-    await deps.storage.vectors.upsert(
-      scope,
-      records.map((r, i) => ({ id: r.id, vector: vectors[i] })),
-    );
-    await deps.storage.memories.append(scope, records);
+    await storeEmbedded(deps, scope, records);
   }
 }
 

@@ -13,6 +13,7 @@ import type { MemoryKind, MemoryRecord } from "../../../src/ports/memory_record.
 import { estimateTokens, retrieve } from "../../../src/memory/retrieval.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 import { coreWorld } from "../../_helpers/core_world.ts";
+import { storeEmbedded } from "../../_helpers/stored_memories.ts";
 
 const NOW = "2023-02-13T12:00:00";
 
@@ -69,14 +70,7 @@ function retrievalTest(
         importance: m.importance ?? 5,
         provenance: "witnessed",
       }));
-      const { vectors } = await embedder.embed(records.map((r) => r.description), {
-        operation: "test",
-      });
-      await deps.storage.vectors.upsert(
-        scope,
-        records.map((r, i) => ({ id: r.id, vector: vectors[i] })),
-      );
-      await deps.storage.memories.append(scope, records);
+      await storeEmbedded(deps, scope, records);
       await fn({ deps, worldId, agentId: agent.id, scope });
     });
   }
