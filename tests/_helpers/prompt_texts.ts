@@ -45,3 +45,8 @@ export function dataBlockList(user: string, name: string): string[] {
 export function assertInDataBlock(user: string, name: string, inside: RegExp): void {
   assert.match(dataBlockText(user, name), inside);
 }
+
+/** A remembered quote far longer than one prompt line: `said` then `sentence` `times` over, quoted. */
+export function longQuote(said: string, sentence: string, times: number): string {
+  return `${said}: "${sentence.repeat(times)}"`;
+}

@@ -10,6 +10,7 @@ import {
 import {
   assertInDataBlock,
   dataBlockList,
+  longQuote,
   outsideDataBlocks,
   promptTexts,
 } from "../../_helpers/prompt_texts.ts";
@@ -41,9 +42,11 @@ Deno.test("buildReactionPrompt() keeps names, memories and observations in data 
 });
 
 Deno.test("buildReactionPrompt() shows a memory once and cuts long ones to a line", () => {
-  const long = `Eddy Lin said to John Lin: "${
-    "I will finish the piece tonight, I promise. ".repeat(8)
-  }"`;
+  const long = longQuote(
+    "Eddy Lin said to John Lin",
+    "I will finish the piece tonight, I promise. ",
+    8,
+  );
   const user = buildReactionPrompt({
     ...input,
     relationship: ["Eddy Lin is John Lin's son", long],

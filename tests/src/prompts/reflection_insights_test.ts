@@ -6,7 +6,7 @@ import {
   EVIDENCE_LINE_CHARS,
   ReflectionInsightsOutput,
 } from "../../../src/prompts/reflection_insights.ts";
-import { dataBlockList, promptTexts } from "../../_helpers/prompt_texts.ts";
+import { dataBlockList, longQuote, promptTexts } from "../../_helpers/prompt_texts.ts";
 
 const input = {
   agentName: "Klaus Mueller",
@@ -39,9 +39,11 @@ Deno.test("buildReflectionInsightsPrompt() puts the question and the numbered me
 });
 
 Deno.test("buildReflectionInsightsPrompt() cuts long memories to one line and keeps their numbers", () => {
-  const long = `Maria Lopez said to Klaus Mueller: "${
-    "Gentrification is reshaping the town. ".repeat(8)
-  }"`;
+  const long = longQuote(
+    "Maria Lopez said to Klaus Mueller",
+    "Gentrification is reshaping the town. ",
+    8,
+  );
   const user = buildReflectionInsightsPrompt({ ...input, memories: [input.memories[0], long] })
     .messages[1].content;
   const shown = dataBlockList(user, "MEMORIES");

@@ -5,7 +5,7 @@ import {
   REFLECTION_MEMORY_CHARS,
   reflectionQuestionsSchema,
 } from "../../../src/prompts/reflection_questions.ts";
-import { dataBlockList, promptTexts } from "../../_helpers/prompt_texts.ts";
+import { dataBlockList, longQuote, promptTexts } from "../../_helpers/prompt_texts.ts";
 
 const input = {
   agentName: "Klaus Mueller",
@@ -37,9 +37,11 @@ Deno.test("buildReflectionQuestionsPrompt() lists the memories inside a data blo
 });
 
 Deno.test("buildReflectionQuestionsPrompt() shows a repeated memory once, where it last occurred, and cuts long ones", () => {
-  const long = `Maria Lopez said to Klaus Mueller: "${
-    "I keep thinking about the party. ".repeat(10)
-  }"`;
+  const long = longQuote(
+    "Maria Lopez said to Klaus Mueller",
+    "I keep thinking about the party. ",
+    10,
+  );
   const user = buildReflectionQuestionsPrompt({
     ...input,
     memories: [
