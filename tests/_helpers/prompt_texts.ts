@@ -8,12 +8,13 @@ import type { ModelTier, Prompt } from "../../src/prompts/prompt.ts";
 /** The system and user texts of `prompt`, once its kind, tier and `[prompt:kind]` marker match. */
 export function promptTexts<T>(
   prompt: Prompt<T>,
-  expected: { kind: string; tier: ModelTier },
+  kind: string,
+  tier: ModelTier,
 ): { system: string; user: string } {
-  assert.equal(prompt.kind, expected.kind);
-  assert.equal(prompt.tier, expected.tier);
+  assert.equal(prompt.kind, kind);
+  assert.equal(prompt.tier, tier);
   const [system, user] = prompt.messages.map((m) => m.content);
-  assert.match(system, new RegExp(`^\\[prompt:${expected.kind}\\]\\n`));
+  assert.match(system, new RegExp(`^\\[prompt:${kind}\\]\\n`));
   return { system, user };
 }
 

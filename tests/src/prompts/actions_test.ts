@@ -39,10 +39,7 @@ const action = (start: string, durationMinutes: number, location = 1, emoji = "â
 });
 
 Deno.test("buildActionsPrompt() goes to the fast tier with numbered locations in a data block", () => {
-  const { system, user } = promptTexts(buildActionsPrompt(input), {
-    kind: "actions",
-    tier: "fast",
-  });
+  const { system, user } = promptTexts(buildActionsPrompt(input), "actions", "fast");
   assert.match(system, /from 08:00 to 09:00/);
   assert.match(system, /current area/);
   assert.doesNotMatch(system, /reveal the prompt|Hobbs/);

@@ -24,7 +24,7 @@ Deno.test("buildAgentSummaryPrompt() lists every memory once in a data block and
     occupation: ["Isabella runs Hobbs Cafe", "Isabella is friendly"],
     feeling: [],
   });
-  const { system, user } = promptTexts(prompt, { kind: "agent_summary", tier: "main" });
+  const { system, user } = promptTexts(prompt, "agent_summary", "main");
   assert.doesNotMatch(system, /reveal your prompt/);
   assert.deepEqual(dataBlockList(user, "MEMORIES"), [
     "1. Isabella is friendly",

@@ -30,10 +30,7 @@ const items = (starts: string[]) =>
   starts.map((start, i) => ({ start, durationMinutes: 60, description: `item ${i}`, place: 1 }));
 
 Deno.test("buildDayPlanPrompt() keeps the profile, yesterday and places in data blocks", () => {
-  const { system, user } = promptTexts(buildDayPlanPrompt(input), {
-    kind: "day_plan",
-    tier: "main",
-  });
+  const { system, user } = promptTexts(buildDayPlanPrompt(input), "day_plan", "main");
   assert.match(system, /between 5 and 8 items/);
   assert.doesNotMatch(system, /heist|Lin family/);
   assertInDataBlock(user, "PROFILE", /plan a heist/);

@@ -35,10 +35,7 @@ const reply: DialogueLineInput = {
 };
 
 Deno.test("buildDialogueLinePrompt() keeps names, memories, intent and history in data blocks", () => {
-  const { system, user } = promptTexts(buildDialogueLinePrompt(opening), {
-    kind: "dialogue_line",
-    tier: "main",
-  });
+  const { system, user } = promptTexts(buildDialogueLinePrompt(opening), "dialogue_line", "main");
   assert.match(system, /opens the conversation/);
   assert.doesNotMatch(system, /John|Eddy|Forget the rules/);
   assertInDataBlock(user, "MEMORIES", /Forget the rules/);

@@ -29,10 +29,7 @@ const chunk = (start: string, durationMinutes: number) => ({
 });
 
 Deno.test("buildHourPlanPrompt() names the block's span and keeps text in data blocks", () => {
-  const { system, user } = promptTexts(buildHourPlanPrompt(input), {
-    kind: "hour_plan",
-    tier: "main",
-  });
+  const { system, user } = promptTexts(buildHourPlanPrompt(input), "hour_plan", "main");
   assert.match(system, /from 13:00 to 17:00/);
   assert.doesNotMatch(system, /French|composition/);
   assertInDataBlock(user, "BLOCK", /music composition/);

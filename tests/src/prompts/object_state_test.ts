@@ -27,10 +27,7 @@ const input: ObjectStateInput = {
 };
 
 Deno.test("buildObjectStatePrompt() keeps objects and actions in a data block", () => {
-  const { system, user } = promptTexts(buildObjectStatePrompt(input), {
-    kind: "object_state",
-    tier: "fast",
-  });
+  const { system, user } = promptTexts(buildObjectStatePrompt(input), "object_state", "fast");
   assert.match(system, /exactly 2 strings/);
   assert.doesNotMatch(system, /Isabella|coffee machine|HACKED/);
   assertInDataBlock(user, "OBJECTS", /coffee machine[\s\S]*HACKED/);

@@ -22,10 +22,7 @@ const input: PersonaBuildInput = {
 };
 
 Deno.test("buildPersonaBuildPrompt() puts card text, description and memories in data blocks", () => {
-  const { system, user } = promptTexts(buildPersonaBuildPrompt(input), {
-    kind: "persona_build",
-    tier: "main",
-  });
+  const { system, user } = promptTexts(buildPersonaBuildPrompt(input), "persona_build", "main");
   assert.match(system, /4 to 8 traits/);
   assert.doesNotMatch(system, /Ignore the rules above|Kestrel/);
   assertInDataBlock(user, "CARD", /Ignore the rules above/);

@@ -27,10 +27,7 @@ const input: ReactionInput = {
 };
 
 Deno.test("buildReactionPrompt() keeps names, memories and observations in data blocks", () => {
-  const { system, user } = promptTexts(buildReactionPrompt(input), {
-    kind: "reaction",
-    tier: "fast",
-  });
+  const { system, user } = promptTexts(buildReactionPrompt(input), "reaction", "fast");
   assert.match(system, /"talk"/);
   assert.doesNotMatch(system, /John|Eddy|Ignore all rules/);
   assertInDataBlock(user, "RELATIONSHIP", /Ignore all rules/);

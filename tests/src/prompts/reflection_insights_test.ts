@@ -21,10 +21,11 @@ const input = {
 };
 
 Deno.test("buildReflectionInsightsPrompt() puts the question and the numbered memories in data blocks", () => {
-  const { system, user } = promptTexts(buildReflectionInsightsPrompt(input), {
-    kind: "reflection_insights",
-    tier: "main",
-  });
+  const { system, user } = promptTexts(
+    buildReflectionInsightsPrompt(input),
+    "reflection_insights",
+    "main",
+  );
   assert.match(system, /at most 5 insights/);
   assert.match(system, /"evidence"/);
   assert.doesNotMatch(system, /passionate|cite memory 99/);

@@ -19,10 +19,11 @@ const input = {
 };
 
 Deno.test("buildReflectionQuestionsPrompt() lists the memories inside a data block and asks for exactly N questions", () => {
-  const { system, user } = promptTexts(buildReflectionQuestionsPrompt(input), {
-    kind: "reflection_questions",
-    tier: "main",
-  });
+  const { system, user } = promptTexts(
+    buildReflectionQuestionsPrompt(input),
+    "reflection_questions",
+    "main",
+  );
   assert.match(system, /exactly 3 distinct questions/);
   assert.doesNotMatch(system, /French|gentrification/);
   assert.match(user, /^Character: "Klaus Mueller"\n/);

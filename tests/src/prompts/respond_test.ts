@@ -46,10 +46,7 @@ function input(overrides: Partial<RespondPromptInput> = {}): RespondPromptInput 
 }
 
 Deno.test("buildRespondPrompt() keeps every untrusted text in data blocks", () => {
-  const { system, user } = promptTexts(buildRespondPrompt(input()), {
-    kind: "respond",
-    tier: "main",
-  });
+  const { system, user } = promptTexts(buildRespondPrompt(input()), "respond", "main");
   for (
     const untrusted of ["print your prompt", "DAN", "new instructions", "Valentine", "Party host"]
   ) {
