@@ -5,8 +5,8 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { gunzipSync } from "node:zlib";
-import { silentLogger } from "../lib/logger.ts";
-import { startServer } from "../main.ts";
+import { call } from "./_helpers/http_call.ts";
+import { overHttp, withServer } from "./_helpers/in_process_server.ts";
 
 /** The answer's headers and its bytes as sent (node:http does not decompress, unlike fetch). */
 function onTheWire(
@@ -32,14 +32,7 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: async () => {
-    const dataDir = await Deno.makeTempDir();
-    const server = await startServer({ SIMULACRA_DATA_DIR: dataDir }, {
-      port: 0,
-      logger: silentLogger,
-      cron: () => {},
-      announce: () => {},
-    });
-    try {
+    await withServer({}, async (server) => {
       const page = await (await fetch(`${server.url}/docs`)).text();
       const bundle = page.match(/src="(\/docs\/assets\/swagger-ui-bundle\.[0-9a-f]{8}\.js)"/)?.[1];
       assert.ok(bundle, page);
@@ -53,14 +46,12 @@ Deno.test({
         assert.ok(gzipped.body.length < plain.body.length / 3, `${path}: ${gzipped.body.length}`);
       }
 
-      const json = { "content-type": "application/json" };
-      const made = await fetch(`${server.url}/v1/worlds`, {
-        method: "POST",
-        headers: json,
-        body: JSON.stringify({ id: "sse", name: "SSE", startTime: "2023-02-13T07:00:00" }),
+      const made = await call(overHttp(server.url), "POST", "/v1/worlds", {
+        id: "sse",
+        name: "SSE",
+        startTime: "2023-02-13T07:00:00",
       });
       assert.equal(made.status, 201);
-      await made.body?.cancel();
       const ticked = await fetch(`${server.url}/v1/worlds/sse/tick`, { method: "POST" });
       assert.equal(ticked.status, 200);
       await ticked.body?.cancel();
@@ -82,9 +73,6 @@ Deno.test({
       clearTimeout(timeout);
       await reader.cancel();
       assert.match(seen, /event: tick/, "the event arrived while the stream was open");
-    } finally {
-      await server.shutdown();
-      await Deno.remove(dataDir, { recursive: true });
-    }
+    });
   },
 });

@@ -1,24 +1,18 @@
 import assert from "node:assert/strict";
-import { silentLogger } from "../lib/logger.ts";
-import { startServer } from "../main.ts";
+import { call } from "./_helpers/http_call.ts";
+import { overHttp, withServer } from "./_helpers/in_process_server.ts";
 
 Deno.test("startServer()'s minute cron advances every world once per minute, even when run twice", async () => {
-  const dataDir = await Deno.makeTempDir();
   const crons: (() => Promise<void>)[] = [];
-  const server = await startServer({ SIMULACRA_DATA_DIR: dataDir }, {
-    port: 0,
-    logger: silentLogger,
-    announce: () => {},
-    cron: (_name, _schedule, handler) => crons.push(handler),
-  });
-  try {
-    const created = await fetch(`${server.url}/v1/worlds`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ id: "cron", name: "Cron", startTime: "2023-02-13T07:00:00" }),
+  const cron = (_name: string, _schedule: string, handler: () => Promise<void>) =>
+    crons.push(handler);
+  await withServer({ options: { cron } }, async (server) => {
+    const created = await call(overHttp(server.url), "POST", "/v1/worlds", {
+      id: "cron",
+      name: "Cron",
+      startTime: "2023-02-13T07:00:00",
     });
     assert.equal(created.status, 201);
-    await created.body?.cancel();
     const minute = () => Math.floor(Date.now() / 60_000);
     const before = minute();
     await crons[0]();
@@ -32,8 +26,5 @@ Deno.test("startServer()'s minute cron advances every world once per minute, eve
     const events = await (await fetch(`${server.url}/v1/worlds/cron/events`)).json();
     assert.equal(events.events.filter((e: { type: string }) => e.type === "tick").length, minutes);
     assert.match(events.events[0].tickId, /^cron:cron:\d{4}-\d\d-\d\dT\d\d:\d\d:00\.000Z$/);
-  } finally {
-    await server.shutdown();
-    await Deno.remove(dataDir, { recursive: true });
-  }
+  });
 });

@@ -2,17 +2,14 @@ import assert from "node:assert/strict";
 import { silentLogger } from "../lib/logger.ts";
 import { startServer } from "../main.ts";
 import { ConfigError } from "../src/errors.ts";
+import { call } from "./_helpers/http_call.ts";
+import { overHttp, QUIET, withDataDir, withServer } from "./_helpers/in_process_server.ts";
 
 Deno.test("startServer() serves the API, registers the minute cron, and its handler reaches the shared tick", async () => {
-  const dataDir = await Deno.makeTempDir();
   const crons: { name: string; schedule: string; handler: () => Promise<void> }[] = [];
-  const server = await startServer({ SIMULACRA_DATA_DIR: dataDir }, {
-    port: 0,
-    logger: silentLogger,
-    announce: () => {},
-    cron: (name, schedule, handler) => crons.push({ name, schedule, handler }),
-  });
-  try {
+  const cron = (name: string, schedule: string, handler: () => Promise<void>) =>
+    crons.push({ name, schedule, handler });
+  await withServer({ options: { cron } }, async (server) => {
     assert.equal(crons.length, 1);
     assert.equal(crons[0].schedule, "* * * * *");
     assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+$/, "no admin key: loopback only");
@@ -22,50 +19,38 @@ Deno.test("startServer() serves the API, registers the minute cron, and its hand
     const after = await (await fetch(`${server.url}/health`)).json();
     assert.equal(after.cron.runs, 1);
     assert.equal(after.model.mode, "offline");
-  } finally {
-    await server.shutdown();
-    await Deno.remove(dataDir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("startServer() keeps worlds in the data directory across restarts", async () => {
-  const dataDir = await Deno.makeTempDir();
-  const options = { port: 0, logger: silentLogger, cron: () => {}, announce: () => {} };
-  try {
-    const first = await startServer({ SIMULACRA_DATA_DIR: dataDir }, options);
-    const res = await fetch(`${first.url}/v1/worlds`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ id: "kept", name: "Kept", startTime: "2023-02-13T07:00:00" }),
+  await withDataDir(async (dataDir) => {
+    const first = await startServer({ SIMULACRA_DATA_DIR: dataDir }, QUIET);
+    const made = await call(overHttp(first.url), "POST", "/v1/worlds", {
+      id: "kept",
+      name: "Kept",
+      startTime: "2023-02-13T07:00:00",
     });
-    assert.equal(res.status, 201);
-    await res.body?.cancel();
+    assert.equal(made.status, 201);
     await first.shutdown();
 
-    const second = await startServer({ SIMULACRA_DATA_DIR: dataDir }, options);
+    const second = await startServer({ SIMULACRA_DATA_DIR: dataDir }, QUIET);
     const world = await (await fetch(`${second.url}/v1/worlds/kept`)).json();
     assert.equal(world.name, "Kept");
     await second.shutdown();
-  } finally {
-    await Deno.remove(dataDir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("startServer() refuses an embedder that does not match the stored vectors", async () => {
-  const dataDir = await Deno.makeTempDir();
-  const options = { port: 0, logger: silentLogger, cron: () => {}, announce: () => {} };
-  try {
-    const first = await startServer({ SIMULACRA_DATA_DIR: dataDir }, options);
+  await withDataDir(async (dataDir) => {
+    const first = await startServer({ SIMULACRA_DATA_DIR: dataDir }, QUIET);
     await first.shutdown();
     await assert.rejects(
-      startServer({ SIMULACRA_DATA_DIR: dataDir, SIMULACRA_EMBEDDING_DIMENSIONS: "256" }, options),
+      startServer({ SIMULACRA_DATA_DIR: dataDir, SIMULACRA_EMBEDDING_DIMENSIONS: "256" }, QUIET),
       (err) =>
         err instanceof ConfigError &&
         /embedded with "local-hash-v2" \(384 dimensions\)/.test(err.message),
     );
-  } finally {
-    await Deno.remove(dataDir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("startServer() fails fast on a bad configuration", async () => {
@@ -76,16 +61,9 @@ Deno.test("startServer() fails fast on a bad configuration", async () => {
 });
 
 Deno.test("startServer() without an admin key says so, and refuses non-loopback Host names over TCP", async () => {
-  const dataDir = await Deno.makeTempDir();
   const lines: string[] = [];
-  const server = await startServer({ SIMULACRA_DATA_DIR: dataDir }, {
-    port: 0,
-    logger: silentLogger,
-    cron: () => {},
-    terminal: true,
-    announce: (line) => lines.push(line),
-  });
-  try {
+  const announce = (line: string) => void lines.push(line);
+  await withServer({ options: { terminal: true, announce } }, async (server) => {
     assert.match(
       lines.join("\n"),
       /no SIMULACRA_ADMIN_KEY: 127\.0\.0\.1 and loopback Host names only, every request allowed/,
@@ -104,22 +82,12 @@ Deno.test("startServer() without an admin key says so, and refuses non-loopback 
     const local = await fetch(`${server.url}/v1/worlds`);
     assert.equal(local.status, 200);
     await local.body?.cancel();
-  } finally {
-    await server.shutdown();
-    await Deno.remove(dataDir, { recursive: true });
-  }
+  });
 });
 
 Deno.test("startServer() with an admin key backs off failed authentications by the connection's address", async () => {
-  const dataDir = await Deno.makeTempDir();
   const admin = "admin-key-0123456789abcdef";
-  const server = await startServer({ SIMULACRA_DATA_DIR: dataDir, SIMULACRA_ADMIN_KEY: admin }, {
-    port: 0,
-    logger: silentLogger,
-    cron: () => {},
-    announce: () => {},
-  });
-  try {
+  await withServer({ env: { SIMULACRA_ADMIN_KEY: admin } }, async (server) => {
     const statuses = [];
     for (let i = 0; i < 11; i++) {
       const res = await fetch(`${server.url}/v1/worlds`, {
@@ -135,8 +103,5 @@ Deno.test("startServer() with an admin key backs off failed authentications by t
     assert.equal(blocked.status, 429);
     assert.ok(Number(blocked.headers.get("retry-after")) >= 1);
     await blocked.body?.cancel();
-  } finally {
-    await server.shutdown();
-    await Deno.remove(dataDir, { recursive: true });
-  }
+  });
 });

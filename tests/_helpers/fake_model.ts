@@ -45,11 +45,12 @@ export interface FakeOpenAiRun<C> {
 }
 
 /**
- * Starts the fake server, builds a client on it with `build` (given the server's URL and the
- * `onUsage` and `sleep` that record), runs `run`, and closes the server.
+ * Starts the fake server, builds a client on it with `build` (given the options that point a
+ * client at it: its `baseURL`, and the `onUsage` and `sleep` that record), runs `run`, and closes
+ * the server.
  */
 export async function withFakeOpenAi<C>(
-  build: (on: { url: string; onUsage: (r: UsageRecord) => void; sleep: Deps["sleep"] }) => C,
+  build: (on: { baseURL: string; onUsage: (r: UsageRecord) => void; sleep: Deps["sleep"] }) => C,
   run: (harness: FakeOpenAiRun<C>) => Promise<void>,
 ): Promise<void> {
   const fake = await startFakeOpenAi();
@@ -57,7 +58,7 @@ export async function withFakeOpenAi<C>(
   const sleeps: number[] = [];
   try {
     const client = build({
-      url: fake.url,
+      baseURL: fake.url,
       onUsage: (record) => void records.push(record),
       sleep: (ms) => (sleeps.push(ms), Promise.resolve()),
     });

@@ -15,6 +15,7 @@ import { AgentId, MemoryId, WorldId } from "../../src/ids.ts";
 import type { MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
+import { storeEmbedded } from "../_helpers/stored_memories.ts";
 
 const N = 10_000;
 const scope = { worldId: WorldId.parse("bytes"), agentId: AgentId.parse("agent") };
@@ -39,11 +40,7 @@ async function fill(storage: Storage): Promise<void> {
         location: "Hobbs Cafe:cafe:table",
       });
     }
-    const { vectors } = await embedder.embed(records.map((r) => r.description), {
-      operation: "bench",
-    });
-    await storage.vectors.upsert(scope, records.map((r, i) => ({ id: r.id, vector: vectors[i] })));
-    await storage.memories.append(scope, records);
+    await storeEmbedded({ storage, embedder }, scope, records);
   }
 }
 

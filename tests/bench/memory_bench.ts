@@ -25,19 +25,9 @@ import { rankMemories, retrieve } from "../../src/memory/retrieval.ts";
 import { resolveWeights } from "../../src/world/retrieval_weights.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
 import { createWorld, WorldSettings } from "../../src/world/world.ts";
+import { storeEmbedded, TOWN_SUBJECTS } from "../_helpers/stored_memories.ts";
 
-const subjects = [
-  "Isabella",
-  "Klaus",
-  "Maria",
-  "Sam",
-  "Tom",
-  "Carmen",
-  "John",
-  "Mei",
-  "Eddy",
-  "Ayesha",
-];
+const subjects = TOWN_SUBJECTS.slice(0, 10);
 const verbs = [
   "is talking about",
   "is reading about",
@@ -107,14 +97,7 @@ async function agentWith(count: number): Promise<AgentScope> {
         provenance: "witnessed",
       });
     }
-    const { vectors } = await embedder.embed(records.map((r) => r.description), {
-      operation: "bench",
-    });
-    await deps.storage.vectors.upsert(
-      scope,
-      records.map((r, i) => ({ id: r.id, vector: vectors[i] })),
-    );
-    await deps.storage.memories.append(scope, records);
+    await storeEmbedded(deps, scope, records);
   }
   return scope;
 }

@@ -28,6 +28,7 @@ import type { MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
 import { createWorld, CreateWorldInput } from "../../src/world/world.ts";
+import { storeEmbedded } from "../_helpers/stored_memories.ts";
 
 const AGENTS = Number(Deno.args[0] ?? 25);
 const MEMORIES = Number(Deno.args[1] ?? 100_000);
@@ -79,14 +80,7 @@ async function fill(deps: Deps): Promise<void> {
           provenance: "witnessed",
         });
       }
-      const { vectors } = await embedder.embed(records.map((r) => r.description), {
-        operation: "bench",
-      });
-      await deps.storage.vectors.upsert(
-        { worldId, agentId },
-        records.map((r, i) => ({ id: r.id, vector: vectors[i] })),
-      );
-      await deps.storage.memories.append({ worldId, agentId }, records);
+      await storeEmbedded(deps, { worldId, agentId }, records);
     }
   }
 }

@@ -4,6 +4,7 @@ import { AgentId, type AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
 import type { MemoryRecord } from "../../src/ports/memory_record.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import { SimulacraError } from "../../src/errors.ts";
+import type { UsageRecord } from "../../src/model/usage.ts";
 import { addMinutes, type GameTime } from "../../src/time/game_time.ts";
 
 /** Opens a fresh {@linkcode Storage}; each case closes it. */
@@ -126,6 +127,19 @@ export function makeMemories(
     const id = `${prefix}-${String(i).padStart(3, "0")}`;
     return makeMemory(scope, id, { createdAt: time, lastAccessedAt: time });
   });
+}
+
+/** One model call's usage (100 prompt and 10 completion tokens, for importance), as overridden. */
+export function usage(overrides: Partial<UsageRecord>): UsageRecord {
+  return {
+    operation: "importance",
+    model: "test-model",
+    estimated: false,
+    calls: 1,
+    promptTokens: 100,
+    completionTokens: 10,
+    ...overrides,
+  };
 }
 
 /** Asserts that `promise` rejects with a {@linkcode SimulacraError} of `code`. */

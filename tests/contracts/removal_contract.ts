@@ -1,6 +1,5 @@
 /** @module Contract cases of the removal methods every store has (deleting worlds, agents, memories). */
 import assert from "node:assert/strict";
-import type { UsageRecord } from "../../src/model/usage.ts";
 import {
   type ContractCases,
   makeMemories,
@@ -8,19 +7,8 @@ import {
   newScope,
   newWorldId,
   suffix,
+  usage,
 } from "./_contract_support.ts";
-
-function usage(overrides: Partial<UsageRecord>): UsageRecord {
-  return {
-    operation: "importance",
-    model: "test-model",
-    estimated: false,
-    calls: 1,
-    promptTokens: 10,
-    completionTokens: 2,
-    ...overrides,
-  };
-}
 
 function unit(dimensions: number, index: number): Float32Array {
   const v = new Float32Array(dimensions);

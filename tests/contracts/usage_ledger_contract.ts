@@ -1,19 +1,6 @@
 /** @module Contract cases every UsageLedger adapter must pass. */
 import assert from "node:assert/strict";
-import type { UsageRecord } from "../../src/model/usage.ts";
-import { type ContractCases, newWorldId } from "./_contract_support.ts";
-
-function usage(overrides: Partial<UsageRecord>): UsageRecord {
-  return {
-    operation: "importance",
-    model: "test-model",
-    estimated: false,
-    calls: 1,
-    promptTokens: 100,
-    completionTokens: 10,
-    ...overrides,
-  };
-}
+import { type ContractCases, newWorldId, usage } from "./_contract_support.ts";
 
 const ZERO = { calls: 0, promptTokens: 0, completionTokens: 0 };
 

@@ -23,16 +23,22 @@ import { agentBusy, agentLockKey } from "../../src/agents/agent_lock.ts";
 import { agentKey } from "../../src/agents/agent.ts";
 import { environmentKey } from "../../src/world/environment.ts";
 import { type PerceiveReads, perceiveScored, readForPerceive } from "../../src/memory/perceive.ts";
+import { storeEmbedded } from "../_helpers/stored_memories.ts";
 
 const available = await hasRedisServer();
 const meter = available ? await startMeteredUpstash() : null;
-const ignore = !available;
-const quiet = { sanitizeOps: false, sanitizeResources: false };
+/** Every test here needs a Redis server; the metered store keeps sockets open between tests. */
+const hosted = { ignore: !available, sanitizeOps: false, sanitizeResources: false };
+
+/** Makes the example town in `deps`' store; returns Eddy's scope there. */
+async function eddyInTown(deps: Deps): Promise<AgentScope> {
+  const worldId = await makeTown(deps, { startTime: "2023-02-13T07:00:00" });
+  return { worldId, agentId: "eddy" as AgentId };
+}
 
 Deno.test({
   name: "An idle SSE event stream costs at most one Redis command per 5 s, and wakes on an append",
-  ignore,
-  ...quiet,
+  ...hosted,
   fn: async () => {
     await using deps = await makeTestDeps({ storage: await meter!.open() });
     const app = createApp(deps, { logger: silentLogger });
@@ -97,26 +103,18 @@ async function fillMemories(deps: Deps, scope: AgentScope, count: number): Promi
         provenance: "witnessed",
       });
     }
-    const { vectors } = await deps.embedder.embed(records.map((r) => r.description), {
-      operation: "test",
-    });
-    await deps.storage.vectors.upsert(
-      scope,
-      records.map((r, i) => ({ id: r.id, vector: vectors[i] })),
-    );
-    await deps.storage.memories.append(scope, records);
+    await storeEmbedded(deps, scope, records);
   }
 }
 
 Deno.test({
   name:
     "A hosted retrieve over 2,000 memories runs at most 40 Redis commands in 3 requests and one Vector request",
-  ignore,
-  ...quiet,
+  ...hosted,
   fn: async () => {
     await using deps = await makeTestDeps({ storage: await meter!.open() });
-    const world = await makeTown(deps, { startTime: "2023-02-13T07:00:00" });
-    const scope: AgentScope = { worldId: world, agentId: "eddy" as AgentId };
+    const scope = await eddyInTown(deps);
+    const world = scope.worldId;
     await fillMemories(deps, scope, 2_000);
     for (const [run, kinds] of [undefined, ["plan" as const]].entries()) {
       const { result, cost } = await meter!.measure(() =>
@@ -161,13 +159,12 @@ Deno.test({
 Deno.test({
   name:
     "A step's perceive costs no Redis request of its own to read (they ride its begin) and one to write (one Vector upsert), and its repeat writes nothing",
-  ignore,
-  ...quiet,
+  ...hosted,
   fn: async () => {
     await using deps = await makeTestDeps({ storage: await meter!.open() });
-    const worldId = await makeTown(deps, { startTime: "2023-02-13T07:00:00" });
+    const scope = await eddyInTown(deps);
+    const { worldId } = scope;
     const world = await getWorld(deps, worldId);
-    const scope: AgentScope = { worldId, agentId: "eddy" as AgentId };
     const observations = ["Maria is reading", "Klaus is writing", "The stove is on"].map((
       text,
       i,
@@ -210,8 +207,7 @@ Deno.test({
 Deno.test({
   name:
     "An agent step of the example town costs at most 2 Redis requests when quiet, about 3 on average",
-  ignore,
-  ...quiet,
+  ...hosted,
   fn: async () => {
     const agents = TOWN_AGENTS;
     const perTick: number[] = [];
@@ -246,8 +242,7 @@ Deno.test({
 Deno.test({
   name:
     "A queued agent step of the example town costs 2 Redis requests when quiet, at most 3 with the tick's plan and close",
-  ignore,
-  ...quiet,
+  ...hosted,
   fn: async () => {
     const agents = TOWN_AGENTS;
     const ticks: QueuedTickCost[] = [];
@@ -279,7 +274,6 @@ Deno.test({
 
 Deno.test({
   name: "storage cost: stop the metered servers",
-  ignore,
-  ...quiet,
+  ...hosted,
   fn: () => meter!.close(),
 });

@@ -19,6 +19,7 @@ import { startRedisServer } from "../../dev/redis_server.ts";
 import { openUpstashStorage, UpstashStorage } from "../../lib/upstash/upstash_storage.ts";
 import { newScope, suffix } from "../contracts/_contract_support.ts";
 import { storageContract } from "../contracts/storage_contract.ts";
+import { rejectionOf } from "../_helpers/rejection.ts";
 
 const TOKEN = `test-${suffix()}`;
 
@@ -106,19 +107,22 @@ if (!(await hasRedisServer())) {
   });
 
   Deno.test("openUpstashStorage() throws config_error on a key prefix with a space", async () => {
-    const error = await rejection(open("bad prefix"));
+    const error = await rejectionOf(open("bad prefix"), SimulacraError);
     assert.equal(error.code, "config_error");
   });
 
   Deno.test(
     "openUpstashStorage() throws store_unavailable naming Upstash Redis when the token is wrong",
     async () => {
-      const error = await rejection(openUpstashStorage({
-        redisUrl: env.UPSTASH_REDIS_REST_URL,
-        redisToken: "wrong-secret-token",
-        vectorUrl: env.UPSTASH_VECTOR_REST_URL,
-        vectorToken: env.UPSTASH_VECTOR_REST_TOKEN,
-      }));
+      const error = await rejectionOf(
+        openUpstashStorage({
+          redisUrl: env.UPSTASH_REDIS_REST_URL,
+          redisToken: "wrong-secret-token",
+          vectorUrl: env.UPSTASH_VECTOR_REST_URL,
+          vectorToken: env.UPSTASH_VECTOR_REST_TOKEN,
+        }),
+        SimulacraError,
+      );
       assert.equal(error.code, "store_unavailable");
       assert.match(error.message, /Upstash Redis/);
       assert.doesNotMatch(error.message, /wrong-secret-token/);
@@ -128,12 +132,15 @@ if (!(await hasRedisServer())) {
   Deno.test(
     "openUpstashStorage() throws store_unavailable naming Upstash Vector when it does not answer",
     async () => {
-      const error = await rejection(openUpstashStorage({
-        redisUrl: env.UPSTASH_REDIS_REST_URL,
-        redisToken: env.UPSTASH_REDIS_REST_TOKEN,
-        vectorUrl: `http://127.0.0.1:${closedPort()}`,
-        vectorToken: env.UPSTASH_VECTOR_REST_TOKEN,
-      }));
+      const error = await rejectionOf(
+        openUpstashStorage({
+          redisUrl: env.UPSTASH_REDIS_REST_URL,
+          redisToken: env.UPSTASH_REDIS_REST_TOKEN,
+          vectorUrl: `http://127.0.0.1:${closedPort()}`,
+          vectorToken: env.UPSTASH_VECTOR_REST_TOKEN,
+        }),
+        SimulacraError,
+      );
       assert.equal(error.code, "store_unavailable");
       assert.match(error.message, /Upstash Vector/);
       assert.doesNotMatch(error.message, new RegExp(env.UPSTASH_VECTOR_REST_TOKEN));
@@ -163,7 +170,7 @@ if (!(await hasRedisServer())) {
       vector,
       settings,
     );
-    const error = await rejection(gone.ping());
+    const error = await rejectionOf(gone.ping(), SimulacraError);
     assert.equal(error.code, "store_unavailable");
     assert.match(error.message, /Upstash Redis/);
     assert.doesNotMatch(error.message, new RegExp(TOKEN));
@@ -227,16 +234,6 @@ async function startLocalUpstash(): Promise<Record<string, string>> {
   // Nothing more is printed; closing our end now keeps no read pending during the cases.
   await reader.cancel();
   return env;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<SimulacraError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof SimulacraError, `Expected a SimulacraError, got ${error}`);
-    return error;
-  }
-  assert.fail("Expected a rejection");
 }
 
 /** A port nothing listens on. */

@@ -11,6 +11,7 @@ import { countChatTokens } from "../../../lib/openai/token_count.ts";
 import { ModelUnavailableError } from "../../../src/errors.ts";
 import type { Prompt } from "../../../src/ports/language_model.ts";
 import type { UsageRecord } from "../../../src/model/usage.ts";
+import { rejectionOf } from "../../_helpers/rejection.ts";
 
 const Scores = z.object({ scores: z.array(z.number().int().min(1).max(10)) });
 const attribution = { worldId: "w-offline", agentId: "isabella", operation: "test" };
@@ -26,16 +27,6 @@ function prompt<T>(kind: string, schema: z.ZodType<T>, input: unknown): Prompt<T
     schema,
     input,
   };
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ModelUnavailableError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ModelUnavailableError, `unexpected error: ${error}`);
-    return error;
-  }
-  assert.fail("expected a rejection");
 }
 
 Deno.test("OfflineLanguageModel.info reports offline for both tiers", () => {
@@ -151,8 +142,9 @@ Deno.test("OfflineLanguageModel.complete() synthesises schema-valid answers for 
 
 Deno.test("OfflineLanguageModel.complete() throws model_invalid_output naming a kind it cannot satisfy", async () => {
   const schema = z.object({ n: z.number() }).refine((v) => v.n > 100, "n must exceed 100");
-  const error = await rejection(
+  const error = await rejectionOf(
     new OfflineLanguageModel().complete(prompt("needs_responder", schema, {}), attribution),
+    ModelUnavailableError,
   );
   assert.equal(error.code, "model_invalid_output");
   assert.match(error.message, /"needs_responder"/);
@@ -175,15 +167,19 @@ Deno.test("OfflineLanguageModel.complete() uses constructor responders before re
 
 Deno.test("OfflineLanguageModel.complete() rejects a responder answer that breaks the schema", async () => {
   const model = new OfflineLanguageModel({ responders: { bad: () => ({ scores: [0] }) } });
-  const error = await rejection(model.complete(prompt("bad", Scores, {}), attribution));
+  const error = await rejectionOf(
+    model.complete(prompt("bad", Scores, {}), attribution),
+    ModelUnavailableError,
+  );
   assert.equal(error.code, "model_invalid_output");
   const issues = (error.details as { issues: { path: string }[] }).issues;
   assert.deepEqual(issues.map((i) => i.path), ["scores.0"]);
 });
 
 Deno.test("OfflineLanguageModel.complete() wraps a failing responder as model_invalid_output", async () => {
-  const error = await rejection(
+  const error = await rejectionOf(
     new OfflineLanguageModel().complete(prompt("importance", Scores, { wrong: true }), attribution),
+    ModelUnavailableError,
   );
   assert.equal(error.code, "model_invalid_output");
   assert.match(error.message, /"importance"/);

@@ -19,11 +19,9 @@ function withEmbedder(
     (on) =>
       new OpenAiEmbedder({
         apiKey: API_KEY,
-        baseURL: on.url,
+        ...on,
         model: "fake-embedding",
         dimensions: 64,
-        onUsage: on.onUsage,
-        sleep: on.sleep,
         ...options,
       }),
     ({ client, ...rest }) => run({ ...rest, embedder: client }),

@@ -10,6 +10,7 @@ import { countChatTokens, countTextTokens } from "../../../lib/openai/token_coun
 import { type FakeOpenAiRun, withFakeOpenAi } from "../../_helpers/fake_model.ts";
 import { ConfigError, ModelUnavailableError } from "../../../src/errors.ts";
 import type { Prompt } from "../../../src/ports/language_model.ts";
+import { rejectionOf } from "../../_helpers/rejection.ts";
 
 const API_KEY = "sk-test-very-secret-key-123";
 const SECRET_OBSERVATION = "Klaus whispered the vault code 4471 to Maria";
@@ -40,26 +41,14 @@ function withModel(
     (on) =>
       new OpenAiLanguageModel({
         apiKey: API_KEY,
-        baseURL: on.url,
+        ...on,
         mainModel: "test-main",
         fastModel: "test-fast",
-        onUsage: on.onUsage,
-        sleep: on.sleep,
         random: () => 0,
         ...options,
       }),
     ({ client, ...rest }) => run({ ...rest, model: client }),
   );
-}
-
-async function rejection(promise: Promise<unknown>): Promise<ModelUnavailableError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ModelUnavailableError, `unexpected error: ${error}`);
-    return error;
-  }
-  assert.fail("expected a rejection");
 }
 
 function assertNoSecrets(error: ModelUnavailableError): void {
@@ -179,7 +168,10 @@ Deno.test("OpenAiLanguageModel.complete() retries 5xx with exponential backoff",
 Deno.test("OpenAiLanguageModel.complete() throws rate_limited once retries are exhausted", async () => {
   await withModel({ maxRetries: 2 }, async ({ fake, model }) => {
     fake.script("importance", { status: 429 }, { status: 429 }, { status: 429 });
-    const error = await rejection(model.complete(importancePrompt(), attribution));
+    const error = await rejectionOf(
+      model.complete(importancePrompt(), attribution),
+      ModelUnavailableError,
+    );
     assert.equal(error.code, "rate_limited");
     assert.equal(fake.requests.length, 3);
     assert.match(error.message, /OpenAI-compatible model at "127\.0\.0\.1:\d+"/);
@@ -192,7 +184,10 @@ Deno.test("OpenAiLanguageModel.complete() does not retry a 400, 401 or 404", asy
     await t.step(`HTTP ${status}`, async () => {
       await withModel({}, async ({ fake, model, sleeps }) => {
         fake.script("importance", { status });
-        const error = await rejection(model.complete(importancePrompt(), attribution));
+        const error = await rejectionOf(
+          model.complete(importancePrompt(), attribution),
+          ModelUnavailableError,
+        );
         assert.equal(error.code, "model_unavailable");
         assert.equal(fake.requests.length, 1);
         assert.deepEqual(sleeps, []);
@@ -206,7 +201,10 @@ Deno.test("OpenAiLanguageModel.complete() throws model_timeout when the server h
   await withModel({ timeoutMs: 200, maxRetries: 1 }, async ({ fake, model, records }) => {
     fake.script("importance", { hang: true }, { hang: true });
     const started = performance.now();
-    const error = await rejection(model.complete(importancePrompt(), attribution));
+    const error = await rejectionOf(
+      model.complete(importancePrompt(), attribution),
+      ModelUnavailableError,
+    );
     assert.equal(error.code, "model_timeout");
     assert.equal(fake.requests.length, 2);
     assert.ok(performance.now() - started >= 380, "each attempt waits for its timeout");
@@ -232,7 +230,10 @@ Deno.test("OpenAiLanguageModel.complete() throws model_unavailable when nothing 
       return Promise.resolve();
     },
   });
-  const error = await rejection(model.complete(importancePrompt(), attribution));
+  const error = await rejectionOf(
+    model.complete(importancePrompt(), attribution),
+    ModelUnavailableError,
+  );
   assert.equal(error.code, "model_unavailable");
   assert.match(error.message, /cannot connect to OpenAI-compatible model at/);
   assert.equal(sleeps.length, 2);
@@ -275,7 +276,10 @@ Deno.test("OpenAiLanguageModel.complete() puts the validation problems in the re
 Deno.test("OpenAiLanguageModel.complete() throws model_invalid_output when the repair fails too", async () => {
   await withModel({}, async ({ fake, model, records }) => {
     fake.script("importance", { content: "no idea" }, { json: { scores: [11] } });
-    const error = await rejection(model.complete(importancePrompt(), attribution));
+    const error = await rejectionOf(
+      model.complete(importancePrompt(), attribution),
+      ModelUnavailableError,
+    );
     assert.equal(error.code, "model_invalid_output");
     assert.equal(fake.requests.length, 2);
     assert.equal(records.length, 2);

@@ -9,21 +9,9 @@ import type { MemoryScan } from "../../../src/ports/memory_scan.ts";
 import type { Storage } from "../../../src/ports/storage.ts";
 import { fromGameMinutes, gameMinutes } from "../../../src/time/game_time.ts";
 import { startBackends } from "../../_helpers/backends.ts";
+import { storeEmbedded, TOWN_SUBJECTS } from "../../_helpers/stored_memories.ts";
 
-const subjects = [
-  "Isabella",
-  "Klaus",
-  "Maria",
-  "Sam",
-  "Tom",
-  "Carmen",
-  "John",
-  "Mei",
-  "Eddy",
-  "Ayesha",
-  "Wolfgang",
-  "Jennifer",
-];
+const subjects = TOWN_SUBJECTS;
 const verbs = [
   "is talking about",
   "is reading about",
@@ -73,7 +61,7 @@ function rng(seed: number) {
  */
 async function fillStream(storage: Storage, scope: AgentScope, n: number): Promise<void> {
   const random = rng(42);
-  const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)];
+  const pick = <T>(xs: readonly T[]) => xs[Math.floor(random() * xs.length)];
   const embedder = new LocalEmbedder({ dimensions: 384 });
   const start = gameMinutes("2023-01-01T00:00:00");
   const end = start + n * 4;
@@ -97,11 +85,7 @@ async function fillStream(storage: Storage, scope: AgentScope, n: number): Promi
         provenance: "witnessed",
       });
     }
-    const { vectors } = await embedder.embed(records.map((r) => r.description), {
-      operation: "test",
-    });
-    await storage.vectors.upsert(scope, records.map((r, i) => ({ id: r.id, vector: vectors[i] })));
-    await storage.memories.append(scope, records);
+    await storeEmbedded({ storage, embedder }, scope, records);
   }
 }
 

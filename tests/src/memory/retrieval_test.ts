@@ -11,8 +11,9 @@ import { SimulacraError } from "../../../src/errors.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../../../src/ids.ts";
 import type { MemoryKind, MemoryRecord } from "../../../src/ports/memory_record.ts";
 import { estimateTokens, retrieve } from "../../../src/memory/retrieval.ts";
-import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { coreWorld } from "../../_helpers/core_world.ts";
+import { storeEmbedded } from "../../_helpers/stored_memories.ts";
 
 const NOW = "2023-02-13T12:00:00";
 
@@ -51,11 +52,7 @@ function retrievalTest(
         // As the hosted backend ranks: from candidates.
         storage: { ...base.storage, memoryScan: { rank: (_s, _q, o) => o.fromCandidates() } },
       };
-      const world = await createWorld(
-        deps,
-        CreateWorldInput.parse({ name: "Town", startTime: "2023-02-13T07:00:00", settings }),
-      );
-      const worldId = world.id as WorldId;
+      const { id: worldId } = await coreWorld(deps, { name: "Town", settings });
       const { agent } = await createAgent(deps, worldId, {
         id: "klaus" as AgentId,
         name: "Klaus Mueller",
@@ -73,14 +70,7 @@ function retrievalTest(
         importance: m.importance ?? 5,
         provenance: "witnessed",
       }));
-      const { vectors } = await embedder.embed(records.map((r) => r.description), {
-        operation: "test",
-      });
-      await deps.storage.vectors.upsert(
-        scope,
-        records.map((r, i) => ({ id: r.id, vector: vectors[i] })),
-      );
-      await deps.storage.memories.append(scope, records);
+      await storeEmbedded(deps, scope, records);
       await fn({ deps, worldId, agentId: agent.id, scope });
     });
   }

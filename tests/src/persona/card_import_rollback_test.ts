@@ -3,13 +3,13 @@ import assert from "node:assert/strict";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { CreateAgentInput } from "../../../src/agents/agent.ts";
 import { SimulacraError, StoreUnavailableError } from "../../../src/errors.ts";
-import { AgentId, WorldId } from "../../../src/ids.ts";
+import { AgentId } from "../../../src/ids.ts";
 import { parseCard } from "../../../src/persona/character_card.ts";
 import { importCard } from "../../../src/persona/card_import.ts";
 import type { DocumentStore } from "../../../src/ports/document_store.ts";
-import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 import { maraV3 } from "./_card_fixture.ts";
+import { coreWorld } from "../../_helpers/core_world.ts";
 
 function json(value: unknown): Uint8Array {
   return new TextEncoder().encode(JSON.stringify(value));
@@ -30,11 +30,7 @@ Deno.test("parseCard() refuses a card nested 8,000 levels deep before any model 
 
 Deno.test("importCard() that fails while storing leaves nothing for the next agent of that id", async () => {
   await using deps = await makeTestDeps();
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ id: "sky", name: "Sky", startTime: "2023-02-13T07:00:00" }),
-  );
-  const worldId = world.id as WorldId;
+  const { id: worldId } = await coreWorld(deps, { id: "sky", name: "Sky" });
   const documents = deps.storage.documents;
   const failing: DocumentStore = {
     get: (k) => documents.get(k),

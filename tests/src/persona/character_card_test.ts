@@ -1,6 +1,5 @@
 import assert from "node:assert/strict";
 import { SimulacraError } from "../../../src/errors.ts";
-import type { WorldId } from "../../../src/ids.ts";
 import { cardOf } from "../../../src/persona/card_export.ts";
 import { importCard } from "../../../src/persona/card_import.ts";
 import {
@@ -11,9 +10,9 @@ import {
 } from "../../../src/persona/character_card.ts";
 import { loadPersonaRecord } from "../../../src/persona/persona.ts";
 import { blankPng, writePngText } from "../../../src/persona/png_text.ts";
-import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 import { CREATOR_SECRET, maraV2, maraV3, pngCard } from "./_card_fixture.ts";
+import { coreWorld } from "../../_helpers/core_world.ts";
 
 const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
 
@@ -92,12 +91,9 @@ Deno.test("expandMacros() and cardSeedPhrases() turn card text into seed phrases
 
 Deno.test("importCard() creates the agent, seeds, lore memories and persona without creator notes", async () => {
   await using deps = await makeTestDeps();
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ id: "sky", name: "Sky", startTime: "2023-02-13T07:00:00" }),
-  );
+  const { id: worldId } = await coreWorld(deps, { id: "sky", name: "Sky" });
   const imported = await importCard(deps, parseCard("application/json", json(maraV3())), {
-    worldId: world.id as WorldId,
+    worldId,
   });
   assert.equal(imported.agent.name, "Mara Vell");
   assert.deepEqual(imported.agent.traits, ["brave", "stubborn", "dry-humoured"]);
@@ -112,7 +108,7 @@ Deno.test("importCard() creates the agent, seeds, lore memories and persona with
     [["Moonstone"], ["Guild"]],
     "disabled entry skipped",
   );
-  const scope = { worldId: world.id as WorldId, agentId: imported.agent.id };
+  const scope = { worldId, agentId: imported.agent.id };
   const lore = await deps.storage.memories.get(scope, imported.lore[0].memoryId);
   assert.equal(
     lore?.description,
@@ -130,14 +126,11 @@ Deno.test("importCard() creates the agent, seeds, lore memories and persona with
 
 Deno.test("cardOf() exports V2 and importing it again restores our persona", async () => {
   await using deps = await makeTestDeps();
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ id: "sky", name: "Sky", startTime: "2023-02-13T07:00:00" }),
-  );
+  const { id: worldId } = await coreWorld(deps, { id: "sky", name: "Sky" });
   const first = await importCard(deps, parseCard("application/json", json(maraV2())), {
-    worldId: world.id as WorldId,
+    worldId,
   });
-  const scope = { worldId: world.id as WorldId, agentId: first.agent.id };
+  const scope = { worldId, agentId: first.agent.id };
   const card = cardOf(first.agent, await loadPersonaRecord(deps, scope));
   assert.equal(card.spec, "chara_card_v2");
   assert.equal(card.data.creator_notes, "");
@@ -146,7 +139,7 @@ Deno.test("cardOf() exports V2 and importing it again restores our persona", asy
     "Guild",
   ]]);
   const again = await importCard(deps, parseCardObject(card), {
-    worldId: world.id as WorldId,
+    worldId,
     id: "mara2" as never,
   });
   assert.equal(again.card.personaFrom, "extension");

@@ -14,11 +14,12 @@ import { isabellaPersona } from "./_persona_fixture.ts";
 const persona = Persona.parse(isabellaPersona());
 const flat = [0, 0, 0];
 
+/** The facets ranked for `message` after `history`, by cues alone (every embedding score equal). */
+const cued = (message: string, history = "") =>
+  rankFacets(persona.scene_facets, { history, message }, flat);
+
 Deno.test("rankFacets() puts the facet whose cue phrases the message says first", () => {
-  const ranking = rankFacets(persona.scene_facets, {
-    history: "",
-    message: "I can't pay the rent this month, can you?",
-  }, flat);
+  const ranking = cued("I can't pay the rent this month, can you?");
   assert.equal(ranking[0].title, "Money worries");
   assert.equal(ranking[0].cue, 1);
   assert.deepEqual(ranking[0].matched, ["rent"]);
@@ -27,27 +28,18 @@ Deno.test("rankFacets() puts the facet whose cue phrases the message says first"
 
 Deno.test("rankFacets() matches inflected and multi-word cues, and counts earlier turns half", async (t) => {
   await t.step("plural and possessive forms", () => {
-    const r = rankFacets(persona.scene_facets, {
-      history: "",
-      message: "Are the parties for valentine's day still on?",
-    }, flat);
+    const r = cued("Are the parties for valentine's day still on?");
     assert.equal(r[0].title, "Party host");
     assert.deepEqual(r[0].matched.sort(), ["Valentine's Day", "party"]);
     assert.equal(r[0].cue, 1, "capped at 1");
   });
   await t.step("a cue said two turns ago", () => {
-    const r = rankFacets(persona.scene_facets, {
-      history: "Visitor: I'd like a latte please",
-      message: "Thanks!",
-    }, flat);
+    const r = cued("Thanks!", "Visitor: I'd like a latte please");
     assert.equal(r[0].title, "Behind the counter");
     assert.equal(r[0].cue, 0.5);
   });
   await t.step("the message outweighs the history", () => {
-    const r = rankFacets(persona.scene_facets, {
-      history: "Visitor: one coffee please",
-      message: "By the way, who pays your bills?",
-    }, flat);
+    const r = cued("By the way, who pays your bills?", "Visitor: one coffee please");
     assert.equal(r[0].title, "Money worries");
   });
 });

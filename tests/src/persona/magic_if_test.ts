@@ -8,7 +8,7 @@ import { type Agent, loadAgent } from "../../../src/agents/agent.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import type { Deps } from "../../../src/deps.ts";
 import { SimulacraError } from "../../../src/errors.ts";
-import type { AgentId, AgentScope, MemoryId, WorldId } from "../../../src/ids.ts";
+import type { AgentId, AgentScope, MemoryId } from "../../../src/ids.ts";
 import { prepareMemories, writeMemories } from "../../../src/memory/ingest.ts";
 import type { MemoryKind } from "../../../src/ports/memory_record.ts";
 import {
@@ -25,9 +25,10 @@ import { formatReply, promptWithinBudget, sourceOf } from "../../../src/persona/
 import { Persona, type PersonaRecord } from "../../../src/persona/persona.ts";
 import type { RespondPromptInput } from "../../../src/prompts/respond.ts";
 import type { GameTime } from "../../../src/time/game_time.ts";
-import { createWorld, CreateWorldInput, getWorld, type World } from "../../../src/world/world.ts";
+import { getWorld, type World } from "../../../src/world/world.ts";
 import { countingModel, makeTestDeps, type SentPrompt } from "../../_helpers/test_deps.ts";
 import { isabellaPersona } from "./_persona_fixture.ts";
+import { coreWorld } from "../../_helpers/core_world.ts";
 
 const AT = "2023-02-13T10:00:00" as GameTime;
 
@@ -49,11 +50,7 @@ interface Town {
 async function town(): Promise<Town> {
   const { model, kinds, sent } = countingModel();
   const deps = await makeTestDeps({ model });
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ name: "Smallville", startTime: "2023-02-13T07:00:00" }),
-  );
-  const worldId = world.id as WorldId;
+  const { id: worldId } = await coreWorld(deps, { name: "Smallville" });
   const { agent } = await createAgent(deps, worldId, {
     id: "isabella" as AgentId,
     name: "Isabella Rodriguez",

@@ -6,16 +6,17 @@ import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary } from "../../../src/cognition/agent_summary.ts";
 import { readPlan } from "../../../src/cognition/plan_requests.ts";
 import { SimulacraError } from "../../../src/errors.ts";
-import type { AgentId, WorldId } from "../../../src/ids.ts";
+import type { AgentId } from "../../../src/ids.ts";
 import type { Usage } from "../../../src/model/usage.ts";
 import { Persona, putPersona } from "../../../src/persona/persona.ts";
 import { type Replanner, respond } from "../../../src/persona/respond.ts";
 import type { Embedder } from "../../../src/ports/embedder.ts";
 import type { LanguageModel, Prompt } from "../../../src/ports/language_model.ts";
 import type { RespondPromptInput } from "../../../src/prompts/respond.ts";
-import { createWorld, CreateWorldInput, getWorld } from "../../../src/world/world.ts";
+import { getWorld } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 import { isabellaPersona } from "./_persona_fixture.ts";
+import { coreWorld } from "../../_helpers/core_world.ts";
 
 /** A model and embedder that record what they were asked. */
 function recording() {
@@ -53,11 +54,7 @@ function recording() {
 async function setup(settings: Record<string, unknown> = {}) {
   const rec = recording();
   const deps = await makeTestDeps({ model: rec.model, embedder: rec.embedder });
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ name: "Smallville", startTime: "2023-02-13T07:00:00", settings }),
-  );
-  const worldId = world.id as WorldId;
+  const { id: worldId } = await coreWorld(deps, { name: "Smallville", settings });
   const { agent } = await createAgent(deps, worldId, {
     id: "isabella" as AgentId,
     name: "Isabella Rodriguez",

@@ -6,6 +6,12 @@ import {
   buildActionsPrompt,
 } from "../../../src/prompts/actions.ts";
 import { clockMinutes } from "../../../src/time/time_of_day.ts";
+import {
+  assertInDataBlock,
+  dataBlockList,
+  outsideDataBlocks,
+  promptTexts,
+} from "../../_helpers/prompt_texts.ts";
 
 const input: ActionsInput = {
   agentName: "Isabella Rodriguez",
@@ -33,20 +39,15 @@ const action = (start: string, durationMinutes: number, location = 1, emoji = "â
 });
 
 Deno.test("buildActionsPrompt() goes to the fast tier with numbered locations in a data block", () => {
-  const prompt = buildActionsPrompt(input);
-  assert.equal(prompt.kind, "actions");
-  assert.equal(prompt.tier, "fast");
-  const [system, user] = prompt.messages.map((m) => m.content);
-  assert.match(system, /^\[prompt:actions\]/);
+  const { system, user } = promptTexts(buildActionsPrompt(input), "actions", "fast");
   assert.match(system, /from 08:00 to 09:00/);
   assert.match(system, /current area/);
   assert.doesNotMatch(system, /reveal the prompt|Hobbs/);
   assert.match(user, /<<<LOCATIONS_DATA[\s\S]*"2\. Hobbs Cafe:cafe:coffee machine \(off\)"/);
   assert.match(user, /<<<WHEREABOUTS_DATA[\s\S]*"plannedArea":"Hobbs Cafe"/);
-  assert.match(user, /<<<PROFILE_DATA[\s\S]*reveal the prompt[\s\S]*PROFILE_DATA>>>/);
+  assertInDataBlock(user, "PROFILE", /reveal the prompt/);
   assert.match(user, /<<<STRETCH_DATA[\s\S]*"item":"open the cafe and serve customers"/);
-  const outside = user.replace(/<<<(\w+)_DATA[\s\S]*?\1_DATA>>>/g, "");
-  assert.doesNotMatch(outside, /reveal the prompt|Hobbs|coffee/);
+  assert.doesNotMatch(outsideDataBlocks(user), /reveal the prompt|Hobbs|coffee/);
 });
 
 Deno.test("buildActionsPrompt() lists locations near the character one per line and others one room per line", () => {
@@ -64,8 +65,7 @@ Deno.test("buildActionsPrompt() lists locations near the character one per line 
     ],
   });
   const user = prompt.messages[1].content;
-  const block = /<<<LOCATIONS_DATA\n([\s\S]*)\nLOCATIONS_DATA>>>/.exec(user)![1];
-  assert.deepEqual(JSON.parse(block), [
+  assert.deepEqual(dataBlockList(user, "LOCATIONS"), [
     "1. Hobbs Cafe:cafe:counter",
     "2. Hobbs Cafe:cafe:coffee machine (off)",
     "3. Hobbs Cafe:kitchen:stove",

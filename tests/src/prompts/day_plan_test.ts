@@ -8,6 +8,7 @@ import {
 } from "../../../src/prompts/day_plan.ts";
 import { clockMinutes } from "../../../src/time/time_of_day.ts";
 import { fakeModel } from "../../_helpers/fake_model.ts";
+import { assertInDataBlock, dataBlockList, promptTexts } from "../../_helpers/prompt_texts.ts";
 
 const input: DayPlanInput = {
   agentName: "Eddy Lin",
@@ -29,15 +30,11 @@ const items = (starts: string[]) =>
   starts.map((start, i) => ({ start, durationMinutes: 60, description: `item ${i}`, place: 1 }));
 
 Deno.test("buildDayPlanPrompt() keeps the profile, yesterday and places in data blocks", () => {
-  const prompt = buildDayPlanPrompt(input);
-  assert.equal(prompt.kind, "day_plan");
-  assert.equal(prompt.tier, "main");
-  const [system, user] = prompt.messages.map((m) => m.content);
-  assert.match(system, /^\[prompt:day_plan\]/);
+  const { system, user } = promptTexts(buildDayPlanPrompt(input), "day_plan", "main");
   assert.match(system, /between 5 and 8 items/);
   assert.doesNotMatch(system, /heist|Lin family/);
-  assert.match(user, /<<<PROFILE_DATA[\s\S]*plan a heist[\s\S]*PROFILE_DATA>>>/);
-  assert.match(user, /<<<YESTERDAY_DATA[\s\S]*morning routine[\s\S]*YESTERDAY_DATA>>>/);
+  assertInDataBlock(user, "PROFILE", /plan a heist/);
+  assertInDataBlock(user, "YESTERDAY", /morning routine/);
   assert.match(
     user,
     /<<<PLACES_DATA\n\[\n"1\. The Lin family's house \(home\): kitchen \(stove: off\), garden",\n"2\. Oak Hill College \(workplace\): classroom \(piano\)",\n"3\. Hobbs Cafe: cafe \(counter\)"\n\]\nPLACES_DATA>>>/,
@@ -49,7 +46,7 @@ Deno.test("buildDayPlanPrompt() keeps the profile, yesterday and places in data 
 Deno.test("buildDayPlanPrompt() cuts long notes about the previous day to a line", () => {
   const reflection = `Eddy Lin ${"cares deeply about his music and his family, ".repeat(8)}`;
   const user = buildDayPlanPrompt({ ...input, previousDay: [reflection] }).messages[1].content;
-  const [shown] = JSON.parse(/<<<YESTERDAY_DATA\n([\s\S]*?)\nYESTERDAY_DATA>>>/.exec(user)![1]);
+  const [shown] = dataBlockList(user, "YESTERDAY");
   assert.ok(shown.length <= NOTE_LINE_CHARS && shown.endsWith("…"), shown);
 });
 
@@ -69,8 +66,8 @@ Deno.test("buildDayPlanPrompt() with a remainder plans only the rest of the day 
   assert.match(system, /starting at 13:30 or later/);
   assert.match(system, /"wakeUp" to 07:00/);
   assert.doesNotMatch(system, /Maria/);
-  assert.match(user, /<<<REASON_DATA[\s\S]*Maria about the party[\s\S]*REASON_DATA>>>/);
-  assert.match(user, /<<<DONE_TODAY_DATA[\s\S]*wake up[\s\S]*DONE_TODAY_DATA>>>/);
+  assertInDataBlock(user, "REASON", /Maria about the party/);
+  assertInDataBlock(user, "DONE_TODAY", /wake up/);
 });
 
 Deno.test("dayPlanSchema() wants 5–8 ordered items at known places", async (t) => {

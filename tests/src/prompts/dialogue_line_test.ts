@@ -6,6 +6,12 @@ import {
   type DialogueLineInput,
   DialogueLineOutput,
 } from "../../../src/prompts/dialogue_line.ts";
+import {
+  assertInDataBlock,
+  dataBlockList,
+  outsideDataBlocks,
+  promptTexts,
+} from "../../_helpers/prompt_texts.ts";
 
 const opening: DialogueLineInput = {
   speakerName: "John Lin",
@@ -29,19 +35,14 @@ const reply: DialogueLineInput = {
 };
 
 Deno.test("buildDialogueLinePrompt() keeps names, memories, intent and history in data blocks", () => {
-  const prompt = buildDialogueLinePrompt(opening);
-  assert.equal(prompt.kind, "dialogue_line");
-  assert.equal(prompt.tier, "main");
-  const [system, user] = prompt.messages.map((m) => m.content);
-  assert.match(system, /^\[prompt:dialogue_line\]/);
+  const { system, user } = promptTexts(buildDialogueLinePrompt(opening), "dialogue_line", "main");
   assert.match(system, /opens the conversation/);
   assert.doesNotMatch(system, /John|Eddy|Forget the rules/);
-  assert.match(user, /<<<MEMORIES_DATA[\s\S]*Forget the rules[\s\S]*MEMORIES_DATA>>>/);
-  assert.match(user, /<<<INTENT_DATA[\s\S]*composition is going[\s\S]*INTENT_DATA>>>/);
+  assertInDataBlock(user, "MEMORIES", /Forget the rules/);
+  assertInDataBlock(user, "INTENT", /composition is going/);
   assert.match(user, /<<<HISTORY_DATA\n\[\]\nHISTORY_DATA>>>/);
   assert.match(user, /line 1 of at most 8/);
-  const outside = user.replace(/<<<(\w+)_DATA[\s\S]*?\1_DATA>>>/g, "");
-  assert.doesNotMatch(outside, /John|Eddy|composition/);
+  assert.doesNotMatch(outsideDataBlocks(user), /John|Eddy|composition/);
 });
 
 Deno.test("buildDialogueLinePrompt() asks a reply to answer the history and the last turn to end", () => {
@@ -50,16 +51,16 @@ Deno.test("buildDialogueLinePrompt() asks a reply to answer the history and the 
   assert.match(system, /Reply to the last line/);
   assert.match(system, /last line: wrap up/);
   assert.doesNotMatch(user, /INTENT_DATA/);
-  assert.match(user, /<<<HISTORY_DATA[\s\S]*composition coming along[\s\S]*HISTORY_DATA>>>/);
+  assertInDataBlock(user, "HISTORY", /composition coming along/);
 });
 
 Deno.test("buildDialogueLinePrompt() shows the history as speaker lines and cuts long memories", () => {
   const long = `Eddy Lin is ${"practising scales and humming the new melody ".repeat(6)}`;
   const user = buildDialogueLinePrompt({ ...reply, memories: [long] }).messages[1].content;
-  const block = (label: string) =>
-    JSON.parse(new RegExp(`<<<${label}_DATA\\n([\\s\\S]*?)\\n${label}_DATA>>>`).exec(user)![1]);
-  assert.deepEqual(block("HISTORY"), ["John Lin: Hey Eddy, how is the composition coming along?"]);
-  const [shown] = block("MEMORIES");
+  assert.deepEqual(dataBlockList(user, "HISTORY"), [
+    "John Lin: Hey Eddy, how is the composition coming along?",
+  ]);
+  const [shown] = dataBlockList(user, "MEMORIES");
   assert.ok(shown.length <= DIALOGUE_MEMORY_CHARS && shown.endsWith("…"), shown);
 });
 

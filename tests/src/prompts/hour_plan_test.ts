@@ -6,6 +6,7 @@ import {
   hourPlanSchema,
 } from "../../../src/prompts/hour_plan.ts";
 import { clockMinutes } from "../../../src/time/time_of_day.ts";
+import { assertInDataBlock, promptTexts } from "../../_helpers/prompt_texts.ts";
 
 const input: HourPlanInput = {
   agentName: "Eddy Lin",
@@ -28,16 +29,12 @@ const chunk = (start: string, durationMinutes: number) => ({
 });
 
 Deno.test("buildHourPlanPrompt() names the block's span and keeps text in data blocks", () => {
-  const prompt = buildHourPlanPrompt(input);
-  assert.equal(prompt.kind, "hour_plan");
-  assert.equal(prompt.tier, "main");
-  const [system, user] = prompt.messages.map((m) => m.content);
-  assert.match(system, /^\[prompt:hour_plan\]/);
+  const { system, user } = promptTexts(buildHourPlanPrompt(input), "hour_plan", "main");
   assert.match(system, /from 13:00 to 17:00/);
   assert.doesNotMatch(system, /French|composition/);
-  assert.match(user, /<<<BLOCK_DATA[\s\S]*music composition[\s\S]*BLOCK_DATA>>>/);
-  assert.match(user, /<<<NEIGHBOURS_DATA[\s\S]*have lunch[\s\S]*NEIGHBOURS_DATA>>>/);
-  assert.match(user, /<<<PROFILE_DATA[\s\S]*answer in French[\s\S]*PROFILE_DATA>>>/);
+  assertInDataBlock(user, "BLOCK", /music composition/);
+  assertInDataBlock(user, "NEIGHBOURS", /have lunch/);
+  assertInDataBlock(user, "PROFILE", /answer in French/);
 });
 
 Deno.test("hourPlanSchema() wants ordered chunks inside the block", () => {

@@ -5,6 +5,7 @@ import {
   type ObjectStateInput,
   objectStateSchema,
 } from "../../../src/prompts/object_state.ts";
+import { assertInDataBlock, outsideDataBlocks, promptTexts } from "../../_helpers/prompt_texts.ts";
 
 const input: ObjectStateInput = {
   items: [
@@ -26,16 +27,11 @@ const input: ObjectStateInput = {
 };
 
 Deno.test("buildObjectStatePrompt() keeps objects and actions in a data block", () => {
-  const prompt = buildObjectStatePrompt(input);
-  assert.equal(prompt.kind, "object_state");
-  assert.equal(prompt.tier, "fast");
-  const [system, user] = prompt.messages.map((m) => m.content);
-  assert.match(system, /^\[prompt:object_state\]/);
+  const { system, user } = promptTexts(buildObjectStatePrompt(input), "object_state", "fast");
   assert.match(system, /exactly 2 strings/);
   assert.doesNotMatch(system, /Isabella|coffee machine|HACKED/);
-  assert.match(user, /<<<OBJECTS_DATA[\s\S]*coffee machine[\s\S]*HACKED[\s\S]*OBJECTS_DATA>>>/);
-  const outside = user.replace(/<<<(\w+)_DATA[\s\S]*?\1_DATA>>>/g, "");
-  assert.doesNotMatch(outside, /Isabella|HACKED/);
+  assertInDataBlock(user, "OBJECTS", /coffee machine[\s\S]*HACKED/);
+  assert.doesNotMatch(outsideDataBlocks(user), /Isabella|HACKED/);
 });
 
 Deno.test("objectStateSchema() takes one short state per object, blank allowed", () => {

@@ -6,6 +6,7 @@ import {
   PersonaBuildOutput,
 } from "../../../src/prompts/persona_build.ts";
 import { personaFromOutput } from "../../../src/persona/build_persona.ts";
+import { assertInDataBlock, promptTexts } from "../../_helpers/prompt_texts.ts";
 
 const input: PersonaBuildInput = {
   agentName: "Mara Vell",
@@ -21,15 +22,11 @@ const input: PersonaBuildInput = {
 };
 
 Deno.test("buildPersonaBuildPrompt() puts card text, description and memories in data blocks", () => {
-  const prompt = buildPersonaBuildPrompt(input);
-  assert.equal(prompt.kind, "persona_build");
-  assert.equal(prompt.tier, "main");
-  const [system, user] = prompt.messages.map((m) => m.content);
-  assert.match(system, /^\[prompt:persona_build\]/);
+  const { system, user } = promptTexts(buildPersonaBuildPrompt(input), "persona_build", "main");
   assert.match(system, /4 to 8 traits/);
   assert.doesNotMatch(system, /Ignore the rules above|Kestrel/);
-  assert.match(user, /<<<CARD_DATA[\s\S]*Ignore the rules above[\s\S]*CARD_DATA>>>/);
-  assert.match(user, /<<<MEMORIES_DATA[\s\S]*Guild inspector/);
+  assertInDataBlock(user, "CARD", /Ignore the rules above/);
+  assertInDataBlock(user, "MEMORIES", /Guild inspector/);
   assert.doesNotMatch(user, /NARRATIVE_DATA/);
   const narrative = buildPersonaBuildPrompt({
     ...input,

@@ -7,6 +7,13 @@ import {
   ReactionOutput,
   reactionSchema,
 } from "../../../src/prompts/reaction.ts";
+import {
+  assertInDataBlock,
+  dataBlockList,
+  longQuote,
+  outsideDataBlocks,
+  promptTexts,
+} from "../../_helpers/prompt_texts.ts";
 
 const input: ReactionInput = {
   agentName: "John Lin",
@@ -20,40 +27,34 @@ const input: ReactionInput = {
 };
 
 Deno.test("buildReactionPrompt() keeps names, memories and observations in data blocks", () => {
-  const prompt = buildReactionPrompt(input);
-  assert.equal(prompt.kind, "reaction");
-  assert.equal(prompt.tier, "fast");
-  const [system, user] = prompt.messages.map((m) => m.content);
-  assert.match(system, /^\[prompt:reaction\]/);
+  const { system, user } = promptTexts(buildReactionPrompt(input), "reaction", "fast");
   assert.match(system, /"talk"/);
   assert.doesNotMatch(system, /John|Eddy|Ignore all rules/);
-  assert.match(user, /<<<RELATIONSHIP_DATA[\s\S]*Ignore all rules[\s\S]*RELATIONSHIP_DATA>>>/);
-  assert.match(
-    user,
-    /<<<OBSERVATIONS_DATA[\s\S]*short walk in the garden[\s\S]*OBSERVATIONS_DATA>>>/,
-  );
-  assert.match(user, /<<<OBSERVED_DATA[\s\S]*"Eddy Lin"[\s\S]*OBSERVED_DATA>>>/);
-  assert.match(user, /<<<CHARACTER_DATA[\s\S]*"John Lin"[\s\S]*CHARACTER_DATA>>>/);
-  assert.match(user, /<<<CURRENT_ACTION_DATA[\s\S]*newspaper[\s\S]*CURRENT_ACTION_DATA>>>/);
-  const outside = user.replace(/<<<(\w+)_DATA[\s\S]*?\1_DATA>>>/g, "");
-  assert.doesNotMatch(outside, /John|Eddy|newspaper/);
+  assertInDataBlock(user, "RELATIONSHIP", /Ignore all rules/);
+  assertInDataBlock(user, "OBSERVATIONS", /short walk in the garden/);
+  assertInDataBlock(user, "OBSERVED", /"Eddy Lin"/);
+  assertInDataBlock(user, "CHARACTER", /"John Lin"/);
+  assertInDataBlock(user, "CURRENT_ACTION", /newspaper/);
+  assert.doesNotMatch(outsideDataBlocks(user), /John|Eddy|newspaper/);
 });
 
 Deno.test("buildReactionPrompt() shows a memory once and cuts long ones to a line", () => {
-  const long = `Eddy Lin said to John Lin: "${
-    "I will finish the piece tonight, I promise. ".repeat(8)
-  }"`;
+  const long = longQuote(
+    "Eddy Lin said to John Lin",
+    "I will finish the piece tonight, I promise. ",
+    8,
+  );
   const user = buildReactionPrompt({
     ...input,
     relationship: ["Eddy Lin is John Lin's son", long],
     context: ["Eddy Lin is John Lin's son", "Eddy likes to walk when thinking about music"],
   }).messages[1].content;
-  const block = (label: string) =>
-    JSON.parse(new RegExp(`<<<${label}_DATA\\n([\\s\\S]*?)\\n${label}_DATA>>>`).exec(user)![1]);
-  const [son, said] = block("RELATIONSHIP");
+  const [son, said] = dataBlockList(user, "RELATIONSHIP");
   assert.equal(son, "Eddy Lin is John Lin's son");
   assert.ok(said.length <= REACTION_MEMORY_CHARS && said.endsWith("…"), said);
-  assert.deepEqual(block("CONTEXT"), ["Eddy likes to walk when thinking about music"]);
+  assert.deepEqual(dataBlockList(user, "CONTEXT"), [
+    "Eddy likes to walk when thinking about music",
+  ]);
 });
 
 Deno.test("buildReactionPrompt() offers no talk when no agent is observed", () => {

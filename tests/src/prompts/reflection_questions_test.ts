@@ -5,6 +5,7 @@ import {
   REFLECTION_MEMORY_CHARS,
   reflectionQuestionsSchema,
 } from "../../../src/prompts/reflection_questions.ts";
+import { dataBlockList, longQuote, promptTexts } from "../../_helpers/prompt_texts.ts";
 
 const input = {
   agentName: "Klaus Mueller",
@@ -18,16 +19,16 @@ const input = {
 };
 
 Deno.test("buildReflectionQuestionsPrompt() lists the memories inside a data block and asks for exactly N questions", () => {
-  const prompt = buildReflectionQuestionsPrompt(input);
-  assert.equal(prompt.kind, "reflection_questions");
-  assert.equal(prompt.tier, "main");
-  const [system, user] = prompt.messages;
-  assert.match(system.content, /^\[prompt:reflection_questions\]\n/);
-  assert.match(system.content, /exactly 3 distinct questions/);
-  assert.doesNotMatch(system.content, /French|gentrification/);
-  assert.match(user.content, /^Character: "Klaus Mueller"\n/);
+  const { system, user } = promptTexts(
+    buildReflectionQuestionsPrompt(input),
+    "reflection_questions",
+    "main",
+  );
+  assert.match(system, /exactly 3 distinct questions/);
+  assert.doesNotMatch(system, /French|gentrification/);
+  assert.match(user, /^Character: "Klaus Mueller"\n/);
   assert.match(
-    user.content,
+    user,
     /<<<MEMORIES_DATA\n\[\n"Klaus Mueller is reading[\s\S]*"Ignore the instructions[\s\S]*"Maria Lopez is studying at the library"\n\]\nMEMORIES_DATA>>>/,
   );
   assert.match(
@@ -37,9 +38,11 @@ Deno.test("buildReflectionQuestionsPrompt() lists the memories inside a data blo
 });
 
 Deno.test("buildReflectionQuestionsPrompt() shows a repeated memory once, where it last occurred, and cuts long ones", () => {
-  const long = `Maria Lopez said to Klaus Mueller: "${
-    "I keep thinking about the party. ".repeat(10)
-  }"`;
+  const long = longQuote(
+    "Maria Lopez said to Klaus Mueller",
+    "I keep thinking about the party. ",
+    10,
+  );
   const user = buildReflectionQuestionsPrompt({
     ...input,
     memories: [
@@ -51,9 +54,7 @@ Deno.test("buildReflectionQuestionsPrompt() shows a repeated memory once, where 
       "Klaus Mueller is writing",
     ],
   }).messages[1].content;
-  const shown: string[] = JSON.parse(
-    /<<<MEMORIES_DATA\n([\s\S]*)\nMEMORIES_DATA>>>/.exec(user)![1],
-  );
+  const shown = dataBlockList(user, "MEMORIES");
   assert.equal(shown.length, 4);
   assert.deepEqual([shown[0], shown[2], shown[3]], [
     "Klaus Mueller is reading",

@@ -7,8 +7,9 @@ import {
   updateWorld,
   UpdateWorldInput,
 } from "../../../src/world/clock.ts";
-import { createWorld, CreateWorldInput, getWorld } from "../../../src/world/world.ts";
+import { getWorld } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { coreWorld } from "../../_helpers/core_world.ts";
 
 Deno.test("UpdateWorldInput and TickInput accept only what they name", () => {
   assert.deepEqual(UpdateWorldInput.parse({ settings: { reflectionThreshold: 50 } }), {
@@ -38,11 +39,7 @@ Deno.test("UpdateWorldInput and TickInput accept only what they name", () => {
 
 Deno.test("updateWorld() changes name, tick length, pause and merges settings", async () => {
   await using deps = await makeTestDeps();
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ id: "w", name: "Old", startTime: "2023-02-13T07:00:00" }),
-  );
-  const id = world.id as WorldId;
+  const { world, id } = await coreWorld(deps, { id: "w", name: "Old" });
   const updated = await updateWorld(deps, id, {
     name: "New",
     minutesPerTick: 15,
@@ -67,11 +64,7 @@ Deno.test("updateWorld() changes name, tick length, pause and merges settings", 
 
 Deno.test("advanceClock() moves the clock only from the time it was read", async () => {
   await using deps = await makeTestDeps();
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ id: "w", name: "W", startTime: "2023-02-13T07:00:00" }),
-  );
-  const id = world.id as WorldId;
+  const { id } = await coreWorld(deps, { id: "w", name: "W" });
   await updateWorld(deps, id, { name: "Renamed" }); // bumps the version only
   const clock = await advanceClock(deps, id, {
     from: "2023-02-13T07:00:00",

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { loadAgent } from "../../../src/agents/agent.ts";
 import { SimulacraError } from "../../../src/errors.ts";
-import type { AgentId, WorldId } from "../../../src/ids.ts";
+import type { AgentId } from "../../../src/ids.ts";
 import { perceive } from "../../../src/cognition/perceive.ts";
 import {
   Environment,
@@ -14,8 +14,8 @@ import {
   resolvePath,
   setObjectState,
 } from "../../../src/world/environment.ts";
-import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { coreWorld } from "../../_helpers/core_world.ts";
 
 const TREE = {
   areas: [
@@ -98,11 +98,7 @@ Deno.test("listPaths() and resolvePath() name areas, sub-areas and objects", () 
 
 Deno.test("setObjectState() changes one object and names an unknown path in a not_found error", async () => {
   await using deps = await makeTestDeps();
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ name: "T", startTime: "2023-02-13T07:00:00" }),
-  );
-  const id = world.id as WorldId;
+  const { id } = await coreWorld(deps, { name: "T" });
   await assert.rejects(
     setObjectState(deps, id, { path: "Hobbs Cafe:kitchen:stove", state: "burning" }),
     (err: SimulacraError) =>
@@ -126,11 +122,7 @@ Deno.test("setObjectState() changes one object and names an unknown path in a no
 
 Deno.test("createAgent() knows home, workplace and common areas, and rejects unknown areas with unprocessable", async () => {
   await using deps = await makeTestDeps();
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ name: "T", startTime: "2023-02-13T07:00:00" }),
-  );
-  const id = world.id as WorldId;
+  const { id } = await coreWorld(deps, { name: "T" });
   const input = { name: "Eddy Lin", description: "Eddy Lin studies music" };
   await assert.rejects(
     createAgent(deps, id, { ...input, home: "The Lin family's house" }),
@@ -150,11 +142,7 @@ Deno.test("createAgent() knows home, workplace and common areas, and rejects unk
 
 Deno.test("perceive() adds the area of a perceived location the agent did not know", async () => {
   await using deps = await makeTestDeps();
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ name: "T", startTime: "2023-02-13T07:00:00" }),
-  );
-  const id = world.id as WorldId;
+  const { id } = await coreWorld(deps, { name: "T" });
   await replaceEnvironment(deps, id, {
     areas: [
       { name: "Home", common: false, subAreas: [] },

@@ -3,16 +3,12 @@ import { EventsQuery, followEvents, listEvents } from "../../../src/world/event_
 import { SimulacraError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";
 import type { LoggedEvent } from "../../../src/ports/event_log.ts";
-import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { coreWorld } from "../../_helpers/core_world.ts";
 
 async function withEvents(count: number) {
   const deps = await makeTestDeps();
-  const world = await createWorld(
-    deps,
-    CreateWorldInput.parse({ id: "w", name: "W", startTime: "2023-02-13T07:00:00" }),
-  );
-  const id = world.id as WorldId;
+  const { id } = await coreWorld(deps, { id: "w", name: "W" });
   await deps.storage.events.append(
     id,
     Array.from({ length: count }, (_, i) => ({ type: "tick", at: "2023-02-13T07:00:00", n: i })),
