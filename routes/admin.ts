@@ -1,12 +1,12 @@
 /** @module Admin routes: store maintenance. Under /v1/admin, for the admin key only. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import { WorldId } from "../src/ids.ts";
 import { repairStore } from "../src/memory/repair.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
+import { route } from "./_route.ts";
 import { jsonContent } from "./_openapi.ts";
 
 const RepairInput = z
@@ -33,7 +33,7 @@ const RepairReport = z
   })
   .meta({ id: "RepairReport" });
 
-const repairRoute = createRoute({
+const repairRoute = route({
   method: "post",
   path: "/admin/repair",
   middleware: requires("admin", { model: true }),
@@ -43,10 +43,8 @@ const repairRoute = createRoute({
   description:
     "Runs the full sweep, agent by agent under each agent's lock (the server runs a quick one at start-up: only agents whose memory and vector counts differ). Admin only: needs the admin key.",
   request: { body: { required: false, content: { "application/json": { schema: RepairInput } } } },
-  responses: {
-    200: jsonContent(RepairReport, "What was found and fixed"),
-    ...errorResponses(400, 401, 403, 502, 503, 504),
-  },
+  responses: { 200: jsonContent(RepairReport, "What was found and fixed") },
+  errors: [400, 401, 403, 502, 503, 504],
 });
 
 /** The `/v1/admin` routes. */

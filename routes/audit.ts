@@ -1,12 +1,12 @@
 /** @module The audit log: every write recorded after it is answered, and `GET /v1/audit` (admin). */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
+import { route } from "./_route.ts";
 import { jsonContent } from "./_openapi.ts";
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -68,7 +68,7 @@ const AuditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-const auditRoute = createRoute({
+const auditRoute = route({
   method: "get",
   path: "/audit",
   middleware: requires("admin"),
@@ -81,8 +81,8 @@ const auditRoute = createRoute({
       z.object({ entries: z.array(AuditEntry), cursor: z.string().nullable() }),
       "A page of entries; pass `cursor` for the next",
     ),
-    ...errorResponses(400, 401, 403, 503),
   },
+  errors: [400, 401, 403, 503],
 });
 
 /** The `/v1/audit` route. */

@@ -1,13 +1,13 @@
 /** @module Cognition routes: reflect. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { reflect, ReflectInput, ReflectResult } from "../src/cognition/reflection.ts";
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
-import { AgentParams, jsonBody, jsonContent } from "./_openapi.ts";
+import { agentRoute } from "./_route.ts";
+import { jsonBody, jsonContent } from "./_openapi.ts";
 
-const reflectRoute = createRoute({
+const reflectRoute = agentRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/reflect",
   middleware: requires("simulate", { model: true }),
@@ -15,11 +15,11 @@ const reflectRoute = createRoute({
   tags: ["Cognition"],
   summary:
     "Reflect when due (or forced): questions, cited insights, stored as reflection memories all or nothing",
-  request: { params: AgentParams, body: jsonBody(ReflectInput) },
+  request: { body: jsonBody(ReflectInput) },
   responses: {
     200: jsonContent(ReflectResult, "The reflections stored; empty when not due and not forced"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 502, 503, 504),
   },
+  errors: [400, 401, 403, 404, 409, 413, 415, 502, 503, 504],
 });
 
 /** The cognition routes under `/v1`. */

@@ -1,5 +1,5 @@
 /** @module Conversation routes: start a conversation between two agents, and react to observations. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import {
   Conversation,
@@ -12,8 +12,8 @@ import { ReactInput, ReactionResult, reactToObservations } from "../src/cognitio
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
-import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
+import { agentRoute, route, worldRoute } from "./_route.ts";
+import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 
 const ConversationParams = WorldParams.extend({
   conversation: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "A conversation id").meta({
@@ -22,7 +22,7 @@ const ConversationParams = WorldParams.extend({
   }),
 });
 
-const conversationRoute = createRoute({
+const conversationRoute = worldRoute({
   method: "post",
   path: "/worlds/{world}/conversations",
   middleware: requires("simulate", { model: true }),
@@ -30,14 +30,14 @@ const conversationRoute = createRoute({
   tags: ["Cognition"],
   summary:
     "Two agents talk until one ends it or the turn cap; both remember every line and re-plan around it",
-  request: { params: WorldParams, body: jsonBody(StartConversationInput) },
+  request: { body: jsonBody(StartConversationInput) },
   responses: {
     200: jsonContent(ConversationResult, "The transcript, who ended it, and what it cost"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504),
   },
+  errors: [400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504],
 });
 
-const getConversationRoute = createRoute({
+const getConversationRoute = route({
   operationId: "getConversation",
   method: "get",
   path: "/worlds/{world}/conversations/{conversation}",
@@ -46,13 +46,11 @@ const getConversationRoute = createRoute({
   tags: ["Cognition"],
   summary: "Read a conversation with every line (the id comes from a conversation event)",
   request: { params: ConversationParams },
-  responses: {
-    200: jsonContent(Conversation, "The stored conversation"),
-    ...errorResponses(400, 401, 403, 404, 503),
-  },
+  responses: { 200: jsonContent(Conversation, "The stored conversation") },
+  errors: [400, 401, 403, 404, 503],
 });
 
-const reactRoute = createRoute({
+const reactRoute = agentRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/react",
   middleware: requires("simulate", { model: true }),
@@ -60,11 +58,11 @@ const reactRoute = createRoute({
   tags: ["Cognition"],
   summary:
     "Decide whether an agent carries on, reacts (re-plans) or talks to the observed agent; vetoes cost no model call",
-  request: { params: AgentParams, body: jsonBody(ReactInput) },
+  request: { body: jsonBody(ReactInput) },
   responses: {
     200: jsonContent(ReactionResult, "The decision, with the conversation when it talked"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504),
   },
+  errors: [400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504],
 });
 
 /** The conversation and reaction routes under `/v1`. */

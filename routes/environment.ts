@@ -1,5 +1,5 @@
 /** @module Environment routes: read and replace a world's environment tree, set an object's state. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Deps } from "../src/deps.ts";
 import {
   Environment,
@@ -12,10 +12,10 @@ import {
 } from "../src/world/environment.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
-import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
+import { worldRoute } from "./_route.ts";
+import { jsonBody, jsonContent } from "./_openapi.ts";
 
-const getEnvironmentRoute = createRoute({
+const getEnvironmentRoute = worldRoute({
   method: "get",
   path: "/worlds/{world}/environment",
   middleware: requires("read"),
@@ -23,14 +23,11 @@ const getEnvironmentRoute = createRoute({
   tags: ["Worlds"],
   summary: "Read the environment tree: areas → sub-areas → objects with their state",
   description: 'A world whose environment was never set answers `{"areas": []}`.',
-  request: { params: WorldParams },
-  responses: {
-    200: jsonContent(EnvironmentView, "The environment; no areas while none is set"),
-    ...errorResponses(401, 403, 404, 503),
-  },
+  responses: { 200: jsonContent(EnvironmentView, "The environment; no areas while none is set") },
+  errors: [401, 403, 404, 503],
 });
 
-const putEnvironmentRoute = createRoute({
+const putEnvironmentRoute = worldRoute({
   method: "put",
   path: "/worlds/{world}/environment",
   middleware: requires("direct"),
@@ -39,14 +36,12 @@ const putEnvironmentRoute = createRoute({
   summary: "Replace the whole environment tree",
   description:
     "Areas marked `common` become known to every agent created afterwards. Agents keep the areas they know.",
-  request: { params: WorldParams, body: jsonBody(Environment) },
-  responses: {
-    200: jsonContent(Environment, "The stored environment"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
-  },
+  request: { body: jsonBody(Environment) },
+  responses: { 200: jsonContent(Environment, "The stored environment") },
+  errors: [400, 401, 403, 404, 409, 413, 415, 503],
 });
 
-const setObjectRoute = createRoute({
+const setObjectRoute = worldRoute({
   method: "patch",
   path: "/worlds/{world}/objects",
   middleware: requires("direct"),
@@ -54,11 +49,9 @@ const setObjectRoute = createRoute({
   tags: ["Worlds"],
   summary:
     'Set an object\'s state in words, e.g. {"path": "Hobbs Cafe:kitchen:stove", "state": "burning"}',
-  request: { params: WorldParams, body: jsonBody(SetObjectStateInput) },
-  responses: {
-    200: jsonContent(PlacedObject, "The object with its new state"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
-  },
+  request: { body: jsonBody(SetObjectStateInput) },
+  responses: { 200: jsonContent(PlacedObject, "The object with its new state") },
+  errors: [400, 401, 403, 404, 409, 413, 415, 503],
 });
 
 /** The environment routes under `/v1`. */

@@ -1,13 +1,13 @@
 /** @module `POST …/events/token`: a short-lived, read-only token for a browser's EventSource. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import { getWorld } from "../src/world/world.ts";
 import { type EventsTokens, MAX_EVENTS_TOKEN_SECONDS } from "../lib/access/events_token.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
-import { jsonContent, WorldParams } from "./_openapi.ts";
+import { worldRoute } from "./_route.ts";
+import { jsonContent } from "./_openapi.ts";
 
 const TokenInput = z.strictObject({
   ttlSeconds: z.number().int().min(10).max(MAX_EVENTS_TOKEN_SECONDS).default(
@@ -20,7 +20,7 @@ const EventsToken = z.object({
   expiresAt: z.string().meta({ description: "Wall-clock ISO time" }),
 }).meta({ id: "EventsToken" });
 
-const tokenRoute = createRoute({
+const tokenRoute = worldRoute({
   method: "post",
   path: "/worlds/{world}/events/token",
   middleware: requires("read"),
@@ -29,7 +29,6 @@ const tokenRoute = createRoute({
   summary:
     "Mint a short-lived (≤ 10 min) token that reads this world's events (EventSource cannot send headers)",
   request: {
-    params: WorldParams,
     body: { required: false, content: { "application/json": { schema: TokenInput } } },
   },
   responses: {
@@ -37,8 +36,8 @@ const tokenRoute = createRoute({
       EventsToken,
       "The token; it stops working when it expires or its key is revoked",
     ),
-    ...errorResponses(400, 401, 403, 404, 503),
   },
+  errors: [400, 401, 403, 404, 503],
 });
 
 /** The events token route under `/v1`. */

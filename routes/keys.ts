@@ -1,5 +1,5 @@
 /** @module API key routes (admin only): create (the secret shown once), list, delete. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { ApiKey, CreateKeyInput } from "../src/access/api_key.ts";
 import type { Deps } from "../src/deps.ts";
@@ -7,7 +7,7 @@ import { NotFoundError } from "../src/errors.ts";
 import { createKey, deleteKey, listKeys } from "../lib/access/api_keys.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
+import { route } from "./_route.ts";
 import { jsonBody, jsonContent } from "./_openapi.ts";
 
 const CreatedKey = ApiKey.extend({
@@ -17,7 +17,7 @@ const CreatedKey = ApiKey.extend({
   }),
 }).meta({ id: "CreatedKey" });
 
-const createKeyRoute = createRoute({
+const createKeyRoute = route({
   method: "post",
   path: "/keys",
   middleware: requires("admin"),
@@ -25,26 +25,22 @@ const createKeyRoute = createRoute({
   tags: ["Keys"],
   summary: "Create an API key scoped to worlds or agents, with permissions, limits and budget",
   request: { body: jsonBody(CreateKeyInput) },
-  responses: {
-    201: jsonContent(CreatedKey, "The key and its secret (never shown again)"),
-    ...errorResponses(400, 401, 403, 413, 503),
-  },
+  responses: { 201: jsonContent(CreatedKey, "The key and its secret (never shown again)") },
+  errors: [400, 401, 403, 413, 503],
 });
 
-const listKeysRoute = createRoute({
+const listKeysRoute = route({
   method: "get",
   path: "/keys",
   middleware: requires("admin"),
   operationId: "listKeys",
   tags: ["Keys"],
   summary: "List API keys (never their secrets)",
-  responses: {
-    200: jsonContent(z.object({ keys: z.array(ApiKey) }), "Every key"),
-    ...errorResponses(401, 403, 503),
-  },
+  responses: { 200: jsonContent(z.object({ keys: z.array(ApiKey) }), "Every key") },
+  errors: [401, 403, 503],
 });
 
-const deleteKeyRoute = createRoute({
+const deleteKeyRoute = route({
   method: "delete",
   path: "/keys/{id}",
   middleware: requires("admin"),
@@ -54,10 +50,8 @@ const deleteKeyRoute = createRoute({
   request: {
     params: z.object({ id: z.string().max(64).meta({ param: { name: "id", in: "path" } }) }),
   },
-  responses: {
-    204: { description: "Revoked" },
-    ...errorResponses(401, 403, 404, 503),
-  },
+  responses: { 204: { description: "Revoked" } },
+  errors: [401, 403, 404, 503],
 });
 
 /** The `/v1/keys` routes. */

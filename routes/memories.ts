@@ -1,5 +1,5 @@
 /** @module Memory routes: perceive, retrieve, list and read. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import { forgetMemory } from "../src/lifecycle/forget.ts";
@@ -15,10 +15,10 @@ import { PerceiveInput, PerceiveResult } from "../src/memory/perceive.ts";
 import { retrieve, RetrieveInput, RetrieveResult } from "../src/memory/retrieval.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
-import { AgentParams, jsonBody, jsonContent, MemoryParams } from "./_openapi.ts";
+import { jsonBody, jsonContent, MemoryParams } from "./_openapi.ts";
+import { agentRoute, agentScope, route } from "./_route.ts";
 
-const perceiveRoute = createRoute({
+const perceiveRoute = agentRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/perceive",
   middleware: requires("perceive", { model: true }),
@@ -26,42 +26,36 @@ const perceiveRoute = createRoute({
   tags: ["Memory"],
   summary:
     "Store 1–500 observations (idempotent by eventId; one importance call, one embedding call)",
-  request: { params: AgentParams, body: jsonBody(PerceiveInput) },
-  responses: {
-    200: jsonContent(PerceiveResult, "The memory of each observation, in order"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 502, 503, 504),
-  },
+  request: { body: jsonBody(PerceiveInput) },
+  responses: { 200: jsonContent(PerceiveResult, "The memory of each observation, in order") },
+  errors: [400, 401, 403, 404, 409, 413, 415, 502, 503, 504],
 });
 
-const retrieveRoute = createRoute({
+const retrieveRoute = agentRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/retrieve",
   middleware: requires("read", { model: true }),
   operationId: "retrieveMemories",
   tags: ["Memory"],
   summary: "The best memories for a query, with recency/importance/relevance explained",
-  request: { params: AgentParams, body: jsonBody(RetrieveInput) },
-  responses: {
-    200: jsonContent(RetrieveResult, "Best first"),
-    ...errorResponses(400, 401, 403, 404, 502, 503, 504),
-  },
+  request: { body: jsonBody(RetrieveInput) },
+  responses: { 200: jsonContent(RetrieveResult, "Best first") },
+  errors: [400, 401, 403, 404, 502, 503, 504],
 });
 
-const listRoute = createRoute({
+const listRoute = agentRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/memories",
   middleware: requires("read"),
   operationId: "listMemories",
   tags: ["Memory"],
   summary: "Page through memories by kind and creation time",
-  request: { params: AgentParams, query: ListMemoriesQuery },
-  responses: {
-    200: jsonContent(MemoryPageBody, "A page"),
-    ...errorResponses(400, 401, 403, 404, 503),
-  },
+  request: { query: ListMemoriesQuery },
+  responses: { 200: jsonContent(MemoryPageBody, "A page") },
+  errors: [400, 401, 403, 404, 503],
 });
 
-const getRoute = createRoute({
+const getRoute = route({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/memories/{memory}",
   middleware: requires("read"),
@@ -69,13 +63,16 @@ const getRoute = createRoute({
   tags: ["Memory"],
   summary: "Read one memory; reflections include their evidence chain",
   request: { params: MemoryParams },
-  responses: {
-    200: jsonContent(MemoryWithEvidence, "The memory"),
-    ...errorResponses(401, 403, 404, 503),
-  },
+  responses: { 200: jsonContent(MemoryWithEvidence, "The memory") },
+  errors: [401, 403, 404, 503],
 });
 
-const forgetRoute = createRoute({
+const ForgottenMemory = z.object({
+  id: z.string(),
+  citedBy: z.array(z.string()).meta({ description: "Reflections that cite it" }),
+}).meta({ id: "ForgottenMemory" });
+
+const forgetRoute = route({
   method: "delete",
   path: "/worlds/{world}/agents/{agent}/memories/{memory}",
   middleware: requires("manage"),
@@ -85,16 +82,8 @@ const forgetRoute = createRoute({
   description:
     "Reflections citing it keep their text; reading one lists the id under `forgottenEvidence`.",
   request: { params: MemoryParams },
-  responses: {
-    200: jsonContent(
-      z.object({
-        id: z.string(),
-        citedBy: z.array(z.string()).meta({ description: "Reflections that cite it" }),
-      }).meta({ id: "ForgottenMemory" }),
-      "The memory is forgotten",
-    ),
-    ...errorResponses(401, 403, 404, 409, 503),
-  },
+  responses: { 200: jsonContent(ForgottenMemory, "The memory is forgotten") },
+  errors: [401, 403, 404, 409, 503],
 });
 
 /** The memory routes under `/v1`. */
@@ -105,26 +94,20 @@ export function memoryRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     return c.json(await perceive(deps, world, agent, c.req.valid("json")), 200);
   });
   app.openapi(retrieveRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
-    return c.json(
-      await retrieve(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
-      200,
-    );
+    const scope = agentScope(c.req.valid("param"));
+    return c.json(await retrieve(deps, scope, c.req.valid("json")), 200);
   });
   app.openapi(listRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
-    return c.json(
-      await listMemories(deps, { worldId: world, agentId: agent }, c.req.valid("query")),
-      200,
-    );
+    const scope = agentScope(c.req.valid("param"));
+    return c.json(await listMemories(deps, scope, c.req.valid("query")), 200);
   });
   app.openapi(forgetRoute, async (c) => {
-    const { world, agent, memory } = c.req.valid("param");
-    return c.json(await forgetMemory(deps, { worldId: world, agentId: agent }, memory), 200);
+    const params = c.req.valid("param");
+    return c.json(await forgetMemory(deps, agentScope(params), params.memory), 200);
   });
   app.openapi(getRoute, async (c) => {
-    const { world, agent, memory } = c.req.valid("param");
-    return c.json(await getMemory(deps, { worldId: world, agentId: agent }, memory), 200);
+    const params = c.req.valid("param");
+    return c.json(await getMemory(deps, agentScope(params), params.memory), 200);
   });
   return app;
 }

@@ -1,5 +1,5 @@
 /** @module Persona routes: the Narrative Schema, card import and export, in-character replies, interviews. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { Agent } from "../src/agents/agent.ts";
 import type { Deps } from "../src/deps.ts";
@@ -15,45 +15,40 @@ import { keyIdOf } from "../src/access/api_key.ts";
 import { applySpeakerPolicy } from "../src/persona/speaker_policy.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
-import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
+import { agentRoute, agentScope, worldRoute } from "./_route.ts";
+import { jsonBody, jsonContent } from "./_openapi.ts";
 import { UsageBody } from "./_usage.ts";
 import { streamRespond, wantsStream } from "./respond_stream.ts";
 import type { Logger } from "../lib/logger.ts";
 
-const putPersonaRoute = createRoute({
+const putPersonaRoute = agentRoute({
   method: "put",
   path: "/worlds/{world}/agents/{agent}/persona",
   middleware: requires("direct"),
   operationId: "setPersona",
   tags: ["Persona"],
   summary: "Set the agent's Narrative Schema persona (4–8 core traits, 1–12 scene facets)",
-  request: { params: AgentParams, body: jsonBody(Persona) },
-  responses: {
-    200: jsonContent(Persona, "The persona as stored"),
-    ...errorResponses(400, 401, 403, 404, 413, 415, 503),
-  },
+  request: { body: jsonBody(Persona) },
+  responses: { 200: jsonContent(Persona, "The persona as stored") },
+  errors: [400, 401, 403, 404, 413, 415, 503],
 });
 
-const getPersonaRoute = createRoute({
+const getPersonaRoute = agentRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/persona",
   middleware: requires("read"),
   operationId: "getPersona",
   tags: ["Persona"],
   summary: "Read the agent's persona",
-  request: { params: AgentParams },
-  responses: {
-    200: jsonContent(Persona, "The persona"),
-    ...errorResponses(401, 403, 404, 503),
-  },
+  responses: { 200: jsonContent(Persona, "The persona") },
+  errors: [401, 403, 404, 503],
 });
 
 const BuiltPersona = z
   .object({ persona: Persona, saved: z.boolean(), usage: UsageBody })
   .meta({ id: "BuiltPersona" });
 
-const buildPersonaRoute = createRoute({
+const buildPersonaRoute = agentRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/persona/build",
   middleware: requires("direct", { model: true }),
@@ -61,25 +56,22 @@ const buildPersonaRoute = createRoute({
   tags: ["Persona"],
   summary:
     "Derive a persona with the main model from a narrative, or from the agent's description and memories",
-  request: { params: AgentParams, body: jsonBody(BuildPersonaInput) },
+  request: { body: jsonBody(BuildPersonaInput) },
   responses: {
     200: jsonContent(BuiltPersona, "The derived persona (stored unless save is false)"),
-    ...errorResponses(400, 401, 403, 404, 413, 415, 429, 502, 503, 504),
   },
+  errors: [400, 401, 403, 404, 413, 415, 429, 502, 503, 504],
 });
 
-const exportCardRoute = createRoute({
+const exportCardRoute = agentRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/persona/card",
   middleware: requires("manage"),
   operationId: "getPersonaCard",
   tags: ["Persona"],
   summary: "Export the agent as a Character Card V2 (our persona rides in extensions.simulacra)",
-  request: { params: AgentParams },
-  responses: {
-    200: jsonContent(CharacterCardV2, "The card; creator_notes is always empty"),
-    ...errorResponses(401, 403, 404, 503),
-  },
+  responses: { 200: jsonContent(CharacterCardV2, "The card; creator_notes is always empty") },
+  errors: [401, 403, 404, 503],
 });
 
 const ImportedAgent = Agent.extend({
@@ -93,7 +85,7 @@ const ImportedAgent = Agent.extend({
   usage: UsageBody,
 }).meta({ id: "ImportedAgent" });
 
-const importRoute = createRoute({
+const importRoute = worldRoute({
   method: "post",
   path: "/worlds/{world}/agents/import",
   middleware: requires("manage", { model: true }),
@@ -104,7 +96,6 @@ const importRoute = createRoute({
   description:
     "Send the card as the raw body with Content-Type application/json or image/png. Creator notes are dropped; the system prompt and post-history instructions are kept as untrusted character text.",
   request: {
-    params: WorldParams,
     query: ImportQuery,
     body: {
       required: true,
@@ -127,13 +118,11 @@ const importRoute = createRoute({
       },
     },
   },
-  responses: {
-    201: jsonContent(ImportedAgent, "The agent, its persona, seeds and lorebook"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 429, 502, 503, 504),
-  },
+  responses: { 201: jsonContent(ImportedAgent, "The agent, its persona, seeds and lorebook") },
+  errors: [400, 401, 403, 404, 409, 413, 415, 429, 502, 503, 504],
 });
 
-const respondRoute = createRoute({
+const respondRoute = agentRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/respond",
   // The inner voice needs `direct` as well: the speaker policy checks it, as it sees the mode.
@@ -144,7 +133,7 @@ const respondRoute = createRoute({
     "An in-character reply (Magic-If: anchor, select, recall, bound, enact), with each stage reported",
   description:
     "With `Accept: text/event-stream` the reply streams as the model writes it: `delta` events (`{text}`: the next spoken words), then one `done` event whose data is the full response body (or an `error` event with the error body). The turn is stored once, after the reply is complete; nothing is stored when generation fails.",
-  request: { params: AgentParams, body: jsonBody(RespondInput) },
+  request: { body: jsonBody(RespondInput) },
   responses: {
     200: {
       description: "The reply, the facets and memories it used, and its stages",
@@ -153,11 +142,11 @@ const respondRoute = createRoute({
         "text/event-stream": { schema: z.string() },
       },
     },
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504),
   },
+  errors: [400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504],
 });
 
-const interviewRoute = createRoute({
+const interviewRoute = agentRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/interview",
   middleware: requires("talk", { model: true }),
@@ -165,11 +154,9 @@ const interviewRoute = createRoute({
   tags: ["Persona"],
   summary:
     "Run the interview battery (5 categories × 5 questions), optionally ablated; writes no memory",
-  request: { params: AgentParams, body: jsonBody(InterviewInput) },
-  responses: {
-    200: jsonContent(InterviewResult, "The transcript"),
-    ...errorResponses(400, 401, 403, 404, 413, 415, 429, 502, 503, 504),
-  },
+  request: { body: jsonBody(InterviewInput) },
+  responses: { 200: jsonContent(InterviewResult, "The transcript") },
+  errors: [400, 401, 403, 404, 413, 415, 429, 502, 503, 504],
 });
 
 /** The persona routes under `/v1`. */
@@ -179,27 +166,21 @@ export function personaRoutes(
 ): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(putPersonaRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
-    return c.json(
-      await putPersona(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
-      200,
-    );
+    const scope = agentScope(c.req.valid("param"));
+    return c.json(await putPersona(deps, scope, c.req.valid("json")), 200);
   });
-  app.openapi(getPersonaRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
-    return c.json(await getPersona(deps, { worldId: world, agentId: agent }), 200);
-  });
+  app.openapi(
+    getPersonaRoute,
+    async (c) => c.json(await getPersona(deps, agentScope(c.req.valid("param"))), 200),
+  );
   app.openapi(buildPersonaRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
-    return c.json(
-      await buildPersona(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
-      200,
-    );
+    const scope = agentScope(c.req.valid("param"));
+    return c.json(await buildPersona(deps, scope, c.req.valid("json")), 200);
   });
-  app.openapi(exportCardRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
-    return c.json(await exportCard(deps, { worldId: world, agentId: agent }), 200);
-  });
+  app.openapi(
+    exportCardRoute,
+    async (c) => c.json(await exportCard(deps, agentScope(c.req.valid("param"))), 200),
+  );
   app.openapi(importRoute, async (c) => {
     const card = parseCard(
       c.req.header("content-type") ?? "",
@@ -213,23 +194,21 @@ export function personaRoutes(
     return c.json({ ...agent, ...rest }, 201);
   });
   app.openapi(respondRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
+    const scope = agentScope(c.req.valid("param"));
     const principal = c.get("principal");
-    const input = await applySpeakerPolicy(deps, world, { principal, input: c.req.valid("json") });
+    const input = await applySpeakerPolicy(deps, scope.worldId, {
+      principal,
+      input: c.req.valid("json"),
+    });
     const keyId = keyIdOf(principal);
     if (wantsStream(c)) {
-      const request = { worldId: world, agentId: agent, input, keyId, logger: options.logger };
-      return await streamRespond(c, deps, request);
+      return await streamRespond(c, deps, { ...scope, input, keyId, logger: options.logger });
     }
-    const scope = { worldId: world, agentId: agent };
     return c.json(await respond(deps, { scope, input }, { keyId }), 200);
   });
   app.openapi(interviewRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
-    return c.json(
-      await interview(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
-      200,
-    );
+    const scope = agentScope(c.req.valid("param"));
+    return c.json(await interview(deps, scope, c.req.valid("json")), 200);
   });
   return app;
 }

@@ -1,5 +1,5 @@
 /** @module Planning routes: make or re-plan an agent's day, read it, and ask for its current action. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { actionAt, readPlan, requestPlan } from "../src/cognition/plan_requests.ts";
 import {
   ActionQuery,
@@ -12,10 +12,10 @@ import {
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
-import { AgentParams, jsonContent } from "./_openapi.ts";
+import { agentRoute, agentScope } from "./_route.ts";
+import { jsonContent } from "./_openapi.ts";
 
-const postPlanRoute = createRoute({
+const postPlanRoute = agentRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/plan",
   middleware: requires("simulate", { model: true }),
@@ -26,30 +26,25 @@ const postPlanRoute = createRoute({
   description:
     "One main-model call (plus the agent summary when it is not cached). Items are ordered, do not overlap and are placed in areas the agent knows. A date before the agent's creation or more than 366 days after the world clock is 422.",
   request: {
-    params: AgentParams,
     body: { required: false, content: { "application/json": { schema: PlanInput } } },
   },
-  responses: {
-    200: jsonContent(PlanResult, "The day plan"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 502, 503, 504),
-  },
+  responses: { 200: jsonContent(PlanResult, "The day plan") },
+  errors: [400, 401, 403, 404, 409, 413, 415, 422, 502, 503, 504],
 });
 
-const getPlanRoute = createRoute({
+const getPlanRoute = agentRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/plan",
   middleware: requires("read"),
   operationId: "getPlan",
   tags: ["Cognition"],
   summary: "Read the agent's plan of a day (404 when none was made)",
-  request: { params: AgentParams, query: PlanQuery },
-  responses: {
-    200: jsonContent(PlanView, "The day plan"),
-    ...errorResponses(400, 401, 403, 404, 422, 503),
-  },
+  request: { query: PlanQuery },
+  responses: { 200: jsonContent(PlanView, "The day plan") },
+  errors: [400, 401, 403, 404, 422, 503],
 });
 
-const getActionRoute = createRoute({
+const getActionRoute = agentRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/action",
   middleware: requires("read"),
@@ -58,30 +53,25 @@ const getActionRoute = createRoute({
   summary: "What the agent is doing at a time: a 5–60-minute action with location and emoji",
   description:
     'Decomposes just in time: the day plan if missing, the broad item in progress into hour chunks, the hour in progress into actions; each step is cached. Before waking up and after bedtime the action is "sleeping".',
-  request: { params: AgentParams, query: ActionQuery },
-  responses: {
-    200: jsonContent(ActionResult, "The action in progress"),
-    ...errorResponses(400, 401, 403, 404, 409, 422, 502, 503, 504),
-  },
+  request: { query: ActionQuery },
+  responses: { 200: jsonContent(ActionResult, "The action in progress") },
+  errors: [400, 401, 403, 404, 409, 422, 502, 503, 504],
 });
 
 /** The planning routes under `/v1`. */
 export function planRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(postPlanRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
     const input = c.req.valid("json") ?? {};
-    return c.json(await requestPlan(deps, { worldId: world, agentId: agent }, input), 200);
+    return c.json(await requestPlan(deps, agentScope(c.req.valid("param")), input), 200);
   });
   app.openapi(getPlanRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
     const { date } = c.req.valid("query");
-    return c.json(await readPlan(deps, { worldId: world, agentId: agent }, date), 200);
+    return c.json(await readPlan(deps, agentScope(c.req.valid("param")), date), 200);
   });
   app.openapi(getActionRoute, async (c) => {
-    const { world, agent } = c.req.valid("param");
     const { at } = c.req.valid("query");
-    return c.json(await actionAt(deps, { worldId: world, agentId: agent }, at), 200);
+    return c.json(await actionAt(deps, agentScope(c.req.valid("param")), at), 200);
   });
   return app;
 }

@@ -1,5 +1,5 @@
 /** @module World archive routes: export a world as NDJSON, import (or fork) one. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { ndjsonLines } from "../lib/ndjson_lines.ts";
 import { exportWorld } from "../src/archive/export_world.ts";
@@ -9,15 +9,15 @@ import { SimulacraError } from "../src/errors.ts";
 import { WorldId } from "../src/ids.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
-import { jsonContent, WorldParams } from "./_openapi.ts";
+import { route, worldRoute } from "./_route.ts";
+import { jsonContent } from "./_openapi.ts";
 
 /** The path whose body may be larger than the app-wide limit (it is read line by line). */
 export const IMPORT_PATH = "/v1/worlds/import";
 
 const Flag = z.enum(["true", "false"]).optional().transform((v) => v === "true");
 
-const exportRoute = createRoute({
+const exportRoute = worldRoute({
   method: "get",
   path: "/worlds/{world}/export",
   middleware: requires("read"),
@@ -27,7 +27,6 @@ const exportRoute = createRoute({
   description:
     "One JSON object per line: a header (format `simulacra.world` version 1, product version, embedder, counts), the world, its documents (agents, personas, plans, summaries, environment…), every memory with its embedding (base64 little-endian float32), the usage totals, with `events=true` the event log, and an end line with the counts written. Import it with `POST /v1/worlds/import`.",
   request: {
-    params: WorldParams,
     query: z.object({ events: Flag.meta({ description: "Include the event log" }) }),
   },
   responses: {
@@ -35,11 +34,11 @@ const exportRoute = createRoute({
       description: "The archive, one JSON object per line",
       content: { "application/x-ndjson": { schema: z.string() } },
     },
-    ...errorResponses(400, 401, 403, 404, 503),
   },
+  errors: [400, 401, 403, 404, 503],
 });
 
-const importRoute = createRoute({
+const importRoute = route({
   method: "post",
   path: "/worlds/import",
   // An import may embed memories again.
@@ -55,10 +54,8 @@ const importRoute = createRoute({
       reembed: Flag.meta({ description: "Embed memories again when the embedder differs" }),
     }),
   },
-  responses: {
-    201: jsonContent(ImportResult, "The imported world"),
-    ...errorResponses(400, 401, 403, 409, 422, 502, 503, 504),
-  },
+  responses: { 201: jsonContent(ImportResult, "The imported world") },
+  errors: [400, 401, 403, 409, 422, 502, 503, 504],
 });
 
 /** The export and import routes. */

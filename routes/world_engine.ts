@@ -1,5 +1,5 @@
 /** @module World engine routes: change a world's clock and settings, tick it, read its events (JSON or SSE). */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
@@ -25,10 +25,10 @@ import { World } from "../src/world/world.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
+import { route, worldRoute } from "./_route.ts";
 import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 
-const patchWorldRoute = createRoute({
+const patchWorldRoute = worldRoute({
   method: "patch",
   path: "/worlds/{world}",
   middleware: requires("manage"),
@@ -37,11 +37,9 @@ const patchWorldRoute = createRoute({
   summary: "Rename a world, change its tick length or settings, pause or resume it",
   description:
     "Settings are merged: only the fields sent change. The game time itself moves only by ticks.",
-  request: { params: WorldParams, body: jsonBody(UpdateWorldInput) },
-  responses: {
-    200: jsonContent(World, "The world as stored now"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 503),
-  },
+  request: { body: jsonBody(UpdateWorldInput) },
+  responses: { 200: jsonContent(World, "The world as stored now") },
+  errors: [400, 401, 403, 404, 409, 413, 415, 503],
 });
 
 const TickQuery = z.object({
@@ -51,7 +49,7 @@ const TickQuery = z.object({
   }),
 });
 
-const tickRoute = createRoute({
+const tickRoute = worldRoute({
   method: "post",
   path: "/worlds/{world}/tick",
   middleware: requires("simulate", { model: true, pastWorldBudget: true }),
@@ -61,15 +59,14 @@ const tickRoute = createRoute({
   description:
     "A repeated `tickId` (also sent concurrently) returns the first result and advances once; ticks with distinct ids run one after another. The body may be left out.",
   request: {
-    params: WorldParams,
     query: TickQuery,
     body: { required: false, content: { "application/json": { schema: TickInput } } },
   },
   responses: {
     200: jsonContent(TickResult, "The clock after the tick and what each agent did"),
     202: jsonContent(TickStatus, "With `wait=false`: the tick is queued; read it by its id"),
-    ...errorResponses(400, 401, 403, 404, 409, 413, 415, 422, 503),
   },
+  errors: [400, 401, 403, 404, 409, 413, 415, 422, 503],
 });
 
 const TickIdParams = WorldParams.extend({
@@ -79,7 +76,7 @@ const TickIdParams = WorldParams.extend({
   }),
 });
 
-const tickStatusRoute = createRoute({
+const tickStatusRoute = route({
   method: "get",
   path: "/worlds/{world}/ticks/{tickId}",
   middleware: requires("read"),
@@ -89,10 +86,8 @@ const tickStatusRoute = createRoute({
   description:
     "For ticks started with `wait=false` (or by the cron). A tick whose first run failed answers its error.",
   request: { params: TickIdParams },
-  responses: {
-    200: jsonContent(TickStatus, "Running, or done with the result"),
-    ...errorResponses(401, 403, 404, 409, 503),
-  },
+  responses: { 200: jsonContent(TickStatus, "Running, or done with the result") },
+  errors: [401, 403, 404, 409, 503],
 });
 
 const LastEventId = z.object({
@@ -104,7 +99,7 @@ const LastEventId = z.object({
   ),
 });
 
-const eventsRoute = createRoute({
+const eventsRoute = worldRoute({
   method: "get",
   path: "/worlds/{world}/events",
   middleware: requires("read", { eventsToken: true }),
@@ -115,7 +110,6 @@ const eventsRoute = createRoute({
   description:
     "Each SSE message has `event` = the event's type, `id` = seq and `data` = the event as JSON; comments keep idle streams alive. The stream ends when the client disconnects. `from=latest` skips the history; `agent` and `type` filter both the page and the stream.",
   request: {
-    params: WorldParams,
     query: EventsQuery.extend({
       token: z.string().max(1000).optional().meta({
         description:
@@ -132,8 +126,8 @@ const eventsRoute = createRoute({
         "text/event-stream": { schema: z.string() },
       },
     },
-    ...errorResponses(400, 401, 403, 404, 503),
   },
+  errors: [400, 401, 403, 404, 503],
 });
 
 /** The world engine routes under `/v1`. */

@@ -1,5 +1,5 @@
 /** @module World routes: create, list, read, and usage totals. */
-import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
+import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import { WorldUsage, worldUsage } from "../src/world/world_usage.ts";
@@ -9,12 +9,12 @@ import { seesWorld } from "../src/access/api_key.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { errorResponses } from "./errors.ts";
-import { DeletedBody, jsonBody, jsonContent as json, NextCursor, WorldParams } from "./_openapi.ts";
+import { route, worldRoute } from "./_route.ts";
+import { DeletedBody, jsonBody, jsonContent as json, NextCursor } from "./_openapi.ts";
 import { deleteWorld } from "../src/lifecycle/delete.ts";
 import { pageById, PageQuery } from "../src/lifecycle/pages.ts";
 
-const createWorldRoute = createRoute({
+const createWorldRoute = route({
   method: "post",
   path: "/worlds",
   middleware: requires("admin", { model: true }),
@@ -24,13 +24,11 @@ const createWorldRoute = createRoute({
   description:
     'With `template: "smallville"` the world comes with the example town: its environment and every agent with seed memories.',
   request: { body: jsonBody(CreateWorldInput) },
-  responses: {
-    201: json(World, "The new world"),
-    ...errorResponses(400, 401, 403, 409, 413, 415, 502, 503, 504),
-  },
+  responses: { 201: json(World, "The new world") },
+  errors: [400, 401, 403, 409, 413, 415, 502, 503, 504],
 });
 
-const listWorldsRoute = createRoute({
+const listWorldsRoute = route({
   method: "get",
   path: "/worlds",
   middleware: requires("read"),
@@ -43,11 +41,11 @@ const listWorldsRoute = createRoute({
       z.object({ worlds: z.array(World), next: NextCursor }).meta({ id: "WorldPage" }),
       "A page of worlds",
     ),
-    ...errorResponses(400, 401, 403, 503),
   },
+  errors: [400, 401, 403, 503],
 });
 
-const deleteWorldRoute = createRoute({
+const deleteWorldRoute = worldRoute({
   method: "delete",
   path: "/worlds/{world}",
   middleware: requires("admin"),
@@ -56,33 +54,30 @@ const deleteWorldRoute = createRoute({
   summary: "Delete a world with its agents and everything they own, from every store",
   description:
     "Waits for a running tick to finish. Memories, vectors, plans, personas, conversations, events, usage and idempotency records all go. Sending it again after a failure finishes the job.",
-  request: { params: WorldParams },
-  responses: {
-    200: json(DeletedBody, "What was deleted"),
-    ...errorResponses(401, 403, 404, 409, 503),
-  },
+  responses: { 200: json(DeletedBody, "What was deleted") },
+  errors: [401, 403, 404, 409, 503],
 });
 
-const getWorldRoute = createRoute({
+const getWorldRoute = worldRoute({
   method: "get",
   path: "/worlds/{world}",
   middleware: requires("read", { agentScoped: true }),
   operationId: "getWorld",
   tags: ["Worlds"],
   summary: "Read a world and its clock",
-  request: { params: WorldParams },
-  responses: { 200: json(World, "The world"), ...errorResponses(401, 403, 404, 503) },
+  responses: { 200: json(World, "The world") },
+  errors: [401, 403, 404, 503],
 });
 
-const usageRoute = createRoute({
+const usageRoute = worldRoute({
   method: "get",
   path: "/worlds/{world}/usage",
   middleware: requires("read"),
   operationId: "getWorldUsage",
   tags: ["Worlds"],
   summary: "Model calls and tokens, per agent and per operation",
-  request: { params: WorldParams },
-  responses: { 200: json(WorldUsage, "Usage totals"), ...errorResponses(401, 403, 404, 503) },
+  responses: { 200: json(WorldUsage, "Usage totals") },
+  errors: [401, 403, 404, 503],
 });
 
 /** The `/v1/worlds` routes. */
