@@ -15,7 +15,7 @@ import { type Clocked, type ClockState, type TickClock, TickMinutes } from "./ti
 import { withLease } from "./lease.ts";
 import { mapBounded } from "./pool.ts";
 import type { Storage } from "../ports/storage.ts";
-import { withUnitOfWork, type WorkArgs, type WorkLease, type WorkNeeds } from "./unit_of_work.ts";
+import { withUnitOfWork, type WorkLease, type WorkNeeds, type WorkUnit } from "./unit_of_work.ts";
 
 /** What one tick is about: the world as read under the tick lock, and the span of game time. */
 export interface TickFrame<W extends Clocked = Clocked> {
@@ -63,7 +63,7 @@ export interface TickSystem<U, P, S, W extends Clocked = Clocked> {
    */
   needs?(frame: TickFrame<W>, key: string, shared: P): WorkNeeds;
   /** Steps a unit (and `finish`, the tick), in its unit of work when there is one. */
-  step(frame: TickFrame<W>, unit: U, shared: P, ...work: WorkArgs): Promise<StepOutcome<S>>;
+  step(frame: TickFrame<W>, unit: U, shared: P, work?: WorkUnit): Promise<StepOutcome<S>>;
   /** The outcome of a unit whose step threw (or whose lease stayed busy). */
   failed(frame: TickFrame<W>, unit: U, error: unknown): StepOutcome<S>;
   /** Work done once after every step (e.g. batched writes); it must not throw for one unit. */
@@ -315,7 +315,7 @@ async function tickLocked<U, P, S, W extends Clocked>(
       return await withUnitOfWork(
         deps,
         { leases: [stepLease, ...needs.leases], documents: needs.documents, reads: needs.reads },
-        (storage, _claim, reads) => system.step(frame, unit, prepared.shared, storage, reads),
+        (work) => system.step(frame, unit, prepared.shared, work),
       );
     } catch (err) {
       return { ...system.failed(frame, unit, err), failed: true };
