@@ -46,12 +46,11 @@ function numberFlag(flag: string, required?: string) {
   });
 }
 
-function wholeNumber(flag: string, min: number, max: number, fallback: number) {
+function wholeNumber(flag: string, min: number, max: number) {
   return numberFlag(flag)
     .int(`${flag} must be a whole number`)
     .min(min, `${flag} must be at least ${min}`)
-    .max(max, `${flag} must be at most ${max}`)
-    .default(fallback);
+    .max(max, `${flag} must be at most ${max}`);
 }
 
 /** Validated flags (numbers already converted from their text). */
@@ -67,20 +66,12 @@ export const SimulateFlags = z.strictObject({
   hours: numberFlag("--hours", "--hours is required, e.g. --hours 24")
     .gt(0, "--hours must be more than 0")
     .max(MAX_HOURS, `--hours must be at most ${MAX_HOURS}`),
-  concurrency: wholeNumber("--concurrency", 1, 64, 8),
-  minutesPerTick: wholeNumber("--minutes-per-tick", 1, 60, 10),
-  seed: numberFlag("--seed")
-    .int("--seed must be a whole number")
-    .min(0, "--seed must be at least 0")
-    .max(MAX_SEED, `--seed must be at most ${MAX_SEED}`)
-    .optional(),
-  towns: numberFlag("--towns")
-    .int("--towns must be a whole number")
-    .min(1, "--towns must be at least 1")
-    .max(MAX_TOWNS, `--towns must be at most ${MAX_TOWNS}`)
-    .optional(),
-  processes: wholeNumber("--processes", 1, 16, 1),
-  firstTown: wholeNumber("--first-town", 1, MAX_SEED, 1),
+  concurrency: wholeNumber("--concurrency", 1, 64).default(8),
+  minutesPerTick: wholeNumber("--minutes-per-tick", 1, 60).default(10),
+  seed: wholeNumber("--seed", 0, MAX_SEED).optional(),
+  towns: wholeNumber("--towns", 1, MAX_TOWNS).optional(),
+  processes: wholeNumber("--processes", 1, 16).default(1),
+  firstTown: wholeNumber("--first-town", 1, MAX_SEED).default(1),
   json: z.boolean().default(false),
   save: z.string().min(1, "--save needs a file name").optional(),
 })

@@ -145,7 +145,7 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
     }
     const isChat = path === "/v1/chat/completions";
     if (req.method !== "POST" || (!isChat && path !== "/v1/embeddings")) {
-      return apiError(404, `Unknown route ${req.method} ${path}`, "not_found");
+      return apiError(404, { message: `Unknown route ${req.method} ${path}`, code: "not_found" });
     }
     let body: Record<string, unknown>;
     try {
@@ -153,7 +153,10 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
       if (typeof parsed !== "object" || parsed === null) throw new TypeError("not an object");
       body = parsed as Record<string, unknown>;
     } catch {
-      return apiError(400, "The body is not a JSON object", "invalid_request_error");
+      return apiError(400, {
+        message: "The body is not a JSON object",
+        code: "invalid_request_error",
+      });
     }
     const record: FakeRequest = {
       method: req.method,
@@ -170,7 +173,7 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
     }
     requests.push(record);
     if (!/^Bearer \S+/.test(req.headers.get("authorization") ?? "")) {
-      return apiError(401, "Missing bearer token", "invalid_api_key");
+      return apiError(401, { message: "Missing bearer token", code: "invalid_api_key" });
     }
 
     const scripted = isChat
@@ -180,17 +183,23 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
     if (scripted !== undefined && "hang" in scripted) {
       // Holds the request until close(): the client times out first.
       await wait(Number.POSITIVE_INFINITY, closing.signal);
-      return apiError(504, "The fake hung up", "timeout");
+      return apiError(504, { message: "The fake hung up", code: "timeout" });
     }
     if (scripted !== undefined && "status" in scripted) {
       const headers = scripted.retryAfter === undefined
         ? undefined
         : { "retry-after": String(scripted.retryAfter) };
-      return apiError(scripted.status, `Scripted HTTP ${scripted.status}`, "scripted", headers);
+      return apiError(scripted.status, {
+        message: `Scripted HTTP ${scripted.status}`,
+        code: "scripted",
+      }, headers);
     }
     return isChat
       ? chatAnswer(record, body, scripted as ChatAnswer | undefined)
-      : embeddingAnswer(record, body, scripted as EmbeddingAnswer | undefined, defaultDimensions);
+      : embeddingAnswer(record, body, {
+        scripted: scripted as EmbeddingAnswer | undefined,
+        defaultDimensions,
+      });
   }
 
   let server: Deno.HttpServer<Deno.NetAddr>;
@@ -377,8 +386,10 @@ function generatedContent(messages: readonly ChatMessage[], responseFormat: unkn
 function embeddingAnswer(
   record: FakeRequest,
   body: Record<string, unknown>,
-  scripted: EmbeddingAnswer | undefined,
-  defaultDimensions: number,
+  { scripted, defaultDimensions }: {
+    scripted: EmbeddingAnswer | undefined;
+    defaultDimensions: number;
+  },
 ): Response {
   const texts = (record.input ?? []).map(String);
   const dimensions = scripted?.dimensions ??
@@ -431,10 +442,10 @@ function encodeFloat32(vector: Float32Array): string {
   return btoa(binary);
 }
 
+/** An OpenAI-style error response: `{ error: { message, type, param, code } }`. */
 function apiError(
   status: number,
-  message: string,
-  code: string,
+  { message, code }: { message: string; code: string },
   headers?: Record<string, string>,
 ): Response {
   return Response.json(

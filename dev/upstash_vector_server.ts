@@ -139,7 +139,7 @@ async function handleRequest(
       throw new HttpError(405, `Method ${request.method} is not allowed: use POST`);
     }
     const body = request.method === "POST" ? await readJson(request) : undefined;
-    return ok(dispatch(index, endpoint, namespace, body, url.searchParams.has("all")));
+    return ok(dispatch(index, endpoint, { namespace, body, all: url.searchParams.has("all") }));
   } catch (error) {
     if (error instanceof HttpError) return fail(error.status, error.message);
     if (error instanceof FilterSyntaxError) return fail(400, error.message);
@@ -147,12 +147,11 @@ async function handleRequest(
   }
 }
 
+/** Runs an endpoint on `index`: `all` is the `?all` flag of `reset`. */
 function dispatch(
   index: MemoryIndex,
   endpoint: string,
-  namespace: string,
-  body: unknown,
-  all: boolean,
+  { namespace, body, all }: { namespace: string; body: unknown; all: boolean },
 ): unknown {
   switch (endpoint) {
     case "upsert":

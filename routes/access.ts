@@ -25,13 +25,11 @@ import type { EventsTokens } from "../lib/access/events_token.ts";
 import { runInRequest } from "../lib/access/request_context.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorBody, statusOf } from "./errors.ts";
-import type { MatchedOperation } from "./permissions.ts";
+import { type MatchedOperation, matchedOperation } from "./permissions.ts";
 
 /** Options of {@linkcode accessControl}. */
 export interface AccessOptions {
   adminKey?: string;
-  /** Joins a request to its operation (see routes/permissions.ts). */
-  match: (method: string, path: string) => MatchedOperation | null;
   /** Keys without their own `rateLimit` get this one. */
   keyRateLimit: RateLimitRule;
   /** The client's address, for failed-auth back-off. */
@@ -54,14 +52,18 @@ export const AUTH_FAILURE_WINDOWS = [
 
 const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
-/** The middleware for `/v1/*`; sets `principal` and `operation` for the routes. */
+/**
+ * The middleware for `/v1/*`; sets `principal` and `operation` for the routes. It enforces the
+ * rule the matched route declares (routes/permissions.ts) before any other /v1 middleware, so
+ * refusals come before query and body checks.
+ */
 export function accessControl(
   deps: Pick<Deps, "storage">,
   options: AccessOptions,
 ): MiddlewareHandler<AppEnv> {
   const storage = deps.storage;
   return async function accessControlMiddleware(c, next) {
-    const matched = options.match(c.req.method, c.req.path);
+    const matched = matchedOperation(c);
     c.set("operation", matched);
     if (options.adminKey === undefined && !isLoopbackHost(c.req.header("host"))) {
       return fail(
@@ -102,7 +104,7 @@ export function accessControl(
     const token = c.req.query("token");
     if (
       header === undefined && token !== undefined && options.eventsTokens &&
-      matched?.operation === "GET /v1/worlds/{world}/events"
+      matched?.rule?.eventsToken
     ) {
       const claims = await options.eventsTokens.verify(token, options.now());
       const minter = claims?.keyId ? await keyById(storage.documents, claims.keyId) : null;
@@ -163,8 +165,8 @@ export function accessControl(
       principal.kind === "key" && principal.key.budget
         ? storage.usage.spend(keySubject(principal.key.id), "total")
         : undefined,
-      // A tick with a spent world budget still runs (agents keep their plans, no calls).
-      worldId === undefined || matched.operation === "POST /v1/worlds/{world}/tick"
+      // A route that runs past a spent world budget (the tick) skips reading it.
+      worldId === undefined || matched.rule?.pastWorldBudget
         ? undefined
         : storage.documents.get<World>(worldKey(worldId)),
     ]);

@@ -5,6 +5,7 @@ import type { Deps } from "../src/deps.ts";
 import { WorldId } from "../src/ids.ts";
 import { repairStore } from "../src/memory/repair.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonContent } from "./_openapi.ts";
 
@@ -35,6 +36,7 @@ const RepairReport = z
 const repairRoute = createRoute({
   method: "post",
   path: "/admin/repair",
+  middleware: requires("admin", { model: true }),
   operationId: "repairStore",
   tags: ["Admin"],
   summary: "Repair the store: embed memories that lost their vector, delete orphan vectors",

@@ -9,6 +9,7 @@ import { MemoryRecord } from "../src/ports/memory_record.ts";
 import { getWorld } from "../src/world/world.ts";
 import { seesAgent } from "../src/access/api_key.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import {
   AgentParams,
@@ -29,6 +30,7 @@ const CreatedAgentBody = Agent.extend({ seeds: z.array(MemoryRecord), usage: Usa
 const createAgentRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents",
+  middleware: requires("manage", { model: true }),
   operationId: "createAgent",
   tags: ["Agents"],
   summary: "Create an agent; its description's semicolon-separated phrases become seed memories",
@@ -42,6 +44,7 @@ const createAgentRoute = createRoute({
 const listAgentsRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents",
+  middleware: requires("read", { agentScoped: true }),
   operationId: "listAgents",
   tags: ["Agents"],
   summary: "List the agents of a world by id, a page at a time",
@@ -58,6 +61,7 @@ const listAgentsRoute = createRoute({
 const updateAgentRoute = createRoute({
   method: "patch",
   path: "/worlds/{world}/agents/{agent}",
+  middleware: requires("manage"),
   operationId: "updateAgent",
   tags: ["Agents"],
   summary: "Rename an agent, change its age or traits, or set its status (location, action)",
@@ -72,6 +76,7 @@ const updateAgentRoute = createRoute({
 const deleteAgentRoute = createRoute({
   method: "delete",
   path: "/worlds/{world}/agents/{agent}",
+  middleware: requires("manage"),
   operationId: "deleteAgent",
   tags: ["Agents"],
   summary: "Delete an agent and everything it owns, from every store",
@@ -87,6 +92,7 @@ const deleteAgentRoute = createRoute({
 const getAgentRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}",
+  middleware: requires("read"),
   operationId: "getAgent",
   tags: ["Agents"],
   summary: "Read an agent with its summary, persona and today's plan (no model call)",

@@ -13,7 +13,6 @@ import { auditRoutes, auditWrites } from "./audit.ts";
 import { eventsTokenRoutes } from "./events_token.ts";
 import { keyRoutes } from "./keys.ts";
 import { textHygiene } from "./hygiene.ts";
-import { type MatchedOperation, operationMatcher } from "./permissions.ts";
 import type { RateLimitRule } from "../src/access/api_key.ts";
 import { meteredDeps } from "../lib/access/budget_meter.ts";
 import { EventsTokens } from "../lib/access/events_token.ts";
@@ -80,8 +79,6 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   const eventsTokens = new EventsTokens(
     options.adminKey ?? crypto.getRandomValues(new Uint32Array(8)).join("."),
   );
-  // Filled once every route is registered (below); requests only arrive after that.
-  let match: (method: string, path: string) => MatchedOperation | null = () => null;
   const app = new OpenAPIHono<AppEnv>({ defaultHook: validationHook });
   const makeId = options.requestId ?? (() => crypto.randomUUID());
 
@@ -126,7 +123,6 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
     "/v1/*",
     accessControl(deps, {
       adminKey: options.adminKey,
-      match: (method, path) => match(method, path),
       keyRateLimit: options.keyRateLimit ?? { requests: 120, perSeconds: 60 },
       clientAddress: (c) => clientAddress(c, options.clientIpHeader),
       eventsTokens,
@@ -168,8 +164,6 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
     document ??= buildOpenApiDocument(app); // once, after every route is registered
     return c.json(withServer(document, new URL(c.req.url).origin));
   });
-
-  match = operationMatcher(v1Operations(app));
 
   app.notFound((c) =>
     c.json(

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Deps } from "../src/deps.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonContent } from "./_openapi.ts";
 
@@ -70,6 +71,7 @@ const AuditQuery = z.object({
 const auditRoute = createRoute({
   method: "get",
   path: "/audit",
+  middleware: requires("admin"),
   operationId: "listAudit",
   tags: ["Keys"],
   summary: "The audit log of writes, newest first, by world or key (admin only)",

@@ -4,12 +4,14 @@ import { reflect } from "../src/app/reflect.ts";
 import { ReflectInput, ReflectResult } from "../src/cognition/reflection.ts";
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent } from "./_openapi.ts";
 
 const reflectRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/reflect",
+  middleware: requires("simulate", { model: true }),
   operationId: "reflect",
   tags: ["Cognition"],
   summary:

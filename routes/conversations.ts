@@ -12,6 +12,7 @@ import { readConversation } from "../src/cognition/read_conversation.ts";
 import { ReactInput, ReactionResult } from "../src/cognition/reaction.ts";
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 
@@ -25,6 +26,7 @@ const ConversationParams = WorldParams.extend({
 const conversationRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/conversations",
+  middleware: requires("simulate", { model: true }),
   operationId: "startConversation",
   tags: ["Cognition"],
   summary:
@@ -40,6 +42,8 @@ const getConversationRoute = createRoute({
   operationId: "getConversation",
   method: "get",
   path: "/worlds/{world}/conversations/{conversation}",
+  // Not agent-scoped: a conversation may involve agents outside a scoped key's list.
+  middleware: requires("read"),
   tags: ["Cognition"],
   summary: "Read a conversation with every line (the id comes from a conversation event)",
   request: { params: ConversationParams },
@@ -52,6 +56,7 @@ const getConversationRoute = createRoute({
 const reactRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/react",
+  middleware: requires("simulate", { model: true }),
   operationId: "react",
   tags: ["Cognition"],
   summary:

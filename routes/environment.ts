@@ -11,12 +11,14 @@ import {
   SetObjectStateInput,
 } from "../src/world/environment.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 
 const getEnvironmentRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/environment",
+  middleware: requires("read"),
   operationId: "getEnvironment",
   tags: ["Worlds"],
   summary: "Read the environment tree: areas → sub-areas → objects with their state",
@@ -31,6 +33,7 @@ const getEnvironmentRoute = createRoute({
 const putEnvironmentRoute = createRoute({
   method: "put",
   path: "/worlds/{world}/environment",
+  middleware: requires("direct"),
   operationId: "setEnvironment",
   tags: ["Worlds"],
   summary: "Replace the whole environment tree",
@@ -46,6 +49,7 @@ const putEnvironmentRoute = createRoute({
 const setObjectRoute = createRoute({
   method: "patch",
   path: "/worlds/{world}/objects",
+  middleware: requires("direct"),
   operationId: "setObjectState",
   tags: ["Worlds"],
   summary:

@@ -5,6 +5,7 @@ import type { Deps } from "../src/deps.ts";
 import { getWorld } from "../src/world/world.ts";
 import { type EventsTokens, MAX_EVENTS_TOKEN_SECONDS } from "../lib/access/events_token.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonContent, WorldParams } from "./_openapi.ts";
 
@@ -22,6 +23,7 @@ const EventsToken = z.object({
 const tokenRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/events/token",
+  middleware: requires("read"),
   operationId: "createEventsToken",
   tags: ["Worlds"],
   summary:

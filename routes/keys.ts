@@ -6,6 +6,7 @@ import type { Deps } from "../src/deps.ts";
 import { NotFoundError } from "../src/errors.ts";
 import { createKey, deleteKey, listKeys } from "../lib/access/api_keys.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonBody, jsonContent } from "./_openapi.ts";
 
@@ -19,6 +20,7 @@ const CreatedKey = ApiKey.extend({
 const createKeyRoute = createRoute({
   method: "post",
   path: "/keys",
+  middleware: requires("admin"),
   operationId: "createKey",
   tags: ["Keys"],
   summary: "Create an API key scoped to worlds or agents, with permissions, limits and budget",
@@ -32,6 +34,7 @@ const createKeyRoute = createRoute({
 const listKeysRoute = createRoute({
   method: "get",
   path: "/keys",
+  middleware: requires("admin"),
   operationId: "listKeys",
   tags: ["Keys"],
   summary: "List API keys (never their secrets)",
@@ -44,6 +47,7 @@ const listKeysRoute = createRoute({
 const deleteKeyRoute = createRoute({
   method: "delete",
   path: "/keys/{id}",
+  middleware: requires("admin"),
   operationId: "deleteKey",
   tags: ["Keys"],
   summary: "Revoke an API key: refused from the next request on, on every instance",

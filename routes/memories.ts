@@ -14,12 +14,14 @@ import { perceive } from "../src/app/perceive.ts";
 import { PerceiveInput, PerceiveResult } from "../src/memory/perceive.ts";
 import { retrieve, RetrieveInput, RetrieveResult } from "../src/memory/retrieval.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent, MemoryParams } from "./_openapi.ts";
 
 const perceiveRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/perceive",
+  middleware: requires("perceive", { model: true }),
   operationId: "perceive",
   tags: ["Memory"],
   summary:
@@ -34,6 +36,7 @@ const perceiveRoute = createRoute({
 const retrieveRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/retrieve",
+  middleware: requires("read", { model: true }),
   operationId: "retrieveMemories",
   tags: ["Memory"],
   summary: "The best memories for a query, with recency/importance/relevance explained",
@@ -47,6 +50,7 @@ const retrieveRoute = createRoute({
 const listRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/memories",
+  middleware: requires("read"),
   operationId: "listMemories",
   tags: ["Memory"],
   summary: "Page through memories by kind and creation time",
@@ -60,6 +64,7 @@ const listRoute = createRoute({
 const getRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/memories/{memory}",
+  middleware: requires("read"),
   operationId: "getMemory",
   tags: ["Memory"],
   summary: "Read one memory; reflections include their evidence chain",
@@ -73,6 +78,7 @@ const getRoute = createRoute({
 const forgetRoute = createRoute({
   method: "delete",
   path: "/worlds/{world}/agents/{agent}/memories/{memory}",
+  middleware: requires("manage"),
   operationId: "forgetMemory",
   tags: ["Memory"],
   summary: "Forget one memory: its record and embedding go",

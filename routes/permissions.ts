@@ -1,11 +1,17 @@
 /**
- * @module What every /v1 operation needs: its permission (or the admin key), whether it may
- * call a model (checked against budgets first), and whether a key scoped to agents may call it
- * although it names no agent. Keyed by method and OpenAPI path; a test checks this table
- * against the OpenAPI document, so a new route cannot ship without an entry (and until it has
- * one, only the admin key may call it).
+ * @module What a /v1 operation needs, declared on its route: `createRoute({ …, middleware:
+ * requires("simulate", { model: true }) })`. Access control (routes/access.ts) runs before every
+ * /v1 route, takes the route Hono matched for the request and reads the declaration off it, so
+ * the rule lives with the route and no second table of paths can drift from the routes. A route
+ * without a declaration is open to the admin key only; the permission matrix test checks that
+ * every operation of the OpenAPI document declares one.
  */
+import type { Context, MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import type { RouterRoute } from "hono/types";
 import type { Requirement } from "../src/access/api_key.ts";
+import { SimulacraError } from "../src/errors.ts";
+import type { AppEnv } from "./app_env.ts";
 
 /** One operation's access rule. */
 export interface OperationRule {
@@ -14,119 +20,98 @@ export interface OperationRule {
   model?: boolean;
   /** World-level, yet open to keys scoped to agents (their results are filtered). */
   agentScoped?: boolean;
+  /**
+   * Runs once its world's daily budget is spent, without model calls (a tick moves agents on
+   * their plans); a key's own budget still applies.
+   */
+  pastWorldBudget?: boolean;
+  /** Also takes an events token as `?token=` instead of the Authorization header (EventSource). */
+  eventsToken?: boolean;
 }
 
-/** Every /v1 operation, as `METHOD /v1/path` with OpenAPI `{param}` segments. */
-export const OPERATION_RULES: Readonly<Record<string, OperationRule>> = {
-  "POST /v1/worlds": { need: "admin", model: true },
-  "GET /v1/worlds": { need: "read" },
-  "GET /v1/worlds/{world}": { need: "read", agentScoped: true },
-  "PATCH /v1/worlds/{world}": { need: "manage" },
-  "DELETE /v1/worlds/{world}": { need: "admin" },
-  "GET /v1/worlds/{world}/usage": { need: "read" },
-  "POST /v1/worlds/{world}/agents": { need: "manage", model: true },
-  "GET /v1/worlds/{world}/agents": { need: "read", agentScoped: true },
-  "GET /v1/worlds/{world}/agents/{agent}": { need: "read" },
-  "PATCH /v1/worlds/{world}/agents/{agent}": { need: "manage" },
-  "DELETE /v1/worlds/{world}/agents/{agent}": { need: "manage" },
-  "POST /v1/worlds/{world}/agents/{agent}/perceive": { need: "perceive", model: true },
-  "POST /v1/worlds/{world}/agents/{agent}/retrieve": { need: "read", model: true },
-  "GET /v1/worlds/{world}/agents/{agent}/memories": { need: "read" },
-  "GET /v1/worlds/{world}/agents/{agent}/memories/{memory}": { need: "read" },
-  "DELETE /v1/worlds/{world}/agents/{agent}/memories/{memory}": { need: "manage" },
-  "GET /v1/worlds/{world}/environment": { need: "read" },
-  "PUT /v1/worlds/{world}/environment": { need: "direct" },
-  "PATCH /v1/worlds/{world}/objects": { need: "direct" },
-  "POST /v1/worlds/{world}/agents/{agent}/plan": { need: "simulate", model: true },
-  "GET /v1/worlds/{world}/agents/{agent}/plan": { need: "read" },
-  "GET /v1/worlds/{world}/agents/{agent}/action": { need: "read" },
-  "PUT /v1/worlds/{world}/agents/{agent}/persona": { need: "direct" },
-  "GET /v1/worlds/{world}/agents/{agent}/persona": { need: "read" },
-  "POST /v1/worlds/{world}/agents/{agent}/persona/build": { need: "direct", model: true },
-  "GET /v1/worlds/{world}/agents/{agent}/persona/card": { need: "manage" },
-  "POST /v1/worlds/{world}/agents/import": { need: "manage", model: true },
-  // Inner voice needs `direct` as well: checked by the route, which sees the mode.
-  "POST /v1/worlds/{world}/agents/{agent}/respond": { need: "talk", model: true },
-  "POST /v1/worlds/{world}/agents/{agent}/interview": { need: "talk", model: true },
-  "POST /v1/worlds/{world}/agents/{agent}/reflect": { need: "simulate", model: true },
-  "POST /v1/worlds/{world}/conversations": { need: "simulate", model: true },
-  // Not agent-scoped: a conversation may involve agents outside a scoped key's list.
-  "GET /v1/worlds/{world}/conversations/{conversation}": { need: "read" },
-  "POST /v1/worlds/{world}/agents/{agent}/react": { need: "simulate", model: true },
-  "POST /v1/worlds/{world}/tick": { need: "simulate", model: true },
-  "GET /v1/worlds/{world}/ticks/{tickId}": { need: "read" },
-  "GET /v1/worlds/{world}/events": { need: "read" },
-  "POST /v1/worlds/{world}/events/token": { need: "read" },
-  "POST /v1/keys": { need: "admin" },
-  "GET /v1/keys": { need: "admin" },
-  "DELETE /v1/keys/{id}": { need: "admin" },
-  "GET /v1/audit": { need: "admin" },
-  // Issue 14: a whole world out or in (an import may re-embed), and the store-wide repair sweep.
-  "GET /v1/worlds/{world}/export": { need: "read" },
-  "POST /v1/worlds/import": { need: "admin", model: true },
-  "POST /v1/admin/repair": { need: "admin", model: true },
-};
-
-/** A request matched to its operation, with the path parameters. */
+/** A request joined to the route Hono matched for it, with that route's declared rule. */
 export interface MatchedOperation {
-  /** `METHOD /v1/path`, the key of {@linkcode OPERATION_RULES}. */
+  /** `METHOD /v1/path`, e.g. `POST /v1/worlds/{world}/tick`. */
   operation: string;
   /** The OpenAPI path, e.g. `/v1/worlds/{world}/tick`. */
   route: string;
+  /** Undefined when the route declares none: admin only. */
   rule: OperationRule | undefined;
   params: Record<string, string>;
 }
 
-interface CompiledOperation {
-  method: string;
-  route: string;
-  pattern: RegExp;
-  names: string[];
-  /** Fewer parameters first, so `/agents/import` wins over `/agents/{agent}`. */
-  params: number;
+/** The rule each declaring middleware stands for. */
+const DECLARED = new WeakMap<object, OperationRule>();
+
+/**
+ * Declares what a route needs; pass it as `middleware` to `createRoute`. Access control enforces
+ * the rule before any other /v1 middleware runs (budgets included); the middleware itself only
+ * refuses to serve when that did not happen, so a route mounted without access control stays
+ * closed.
+ */
+export function requires(
+  need: Requirement,
+  options: Omit<OperationRule, "need"> = {},
+): MiddlewareHandler<AppEnv> {
+  const rule: OperationRule = { need, ...options };
+  const declared: MiddlewareHandler<AppEnv> = async function accessRule(c, next) {
+    if (c.get("operation")?.rule !== rule) {
+      throw new SimulacraError(
+        "internal_error",
+        `Cannot serve ${c.req.method} ${c.req.path}: access control did not check it`,
+      );
+    }
+    await next();
+  };
+  DECLARED.set(declared, rule);
+  return declared;
 }
 
 /**
- * Builds a matcher over the given OpenAPI paths (the app's document), so the table above and
- * the routes are joined at start-up. An operation missing from the table matches with
- * `rule: undefined`.
+ * The operation Hono matched for this request, or null when no route did (a 404 follows).
+ * Middleware added with `use` has the method `ALL`; the first other entry starts the chain of the
+ * route that answers, and its declaring middleware is in that chain.
  */
-export function operationMatcher(
-  operations: readonly { method: string; route: string }[],
-): (method: string, path: string) => MatchedOperation | null {
-  const compiled: CompiledOperation[] = operations.map(({ method, route }) => {
-    const names: string[] = [];
-    const source = route.split("/").map((segment) => {
-      const param = /^\{(\w+)\}$/.exec(segment);
-      if (!param) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-      names.push(param[1]);
-      return "([^/]+)";
-    }).join("/");
-    return {
-      method: method.toUpperCase(),
-      route,
-      pattern: new RegExp(`^${source}/?$`),
-      names,
-      params: names.length,
-    };
-  }).sort((a, b) => a.params - b.params);
-  return (method, path) => {
-    const upper = method.toUpperCase() === "HEAD" ? "GET" : method.toUpperCase();
-    for (const op of compiled) {
-      if (op.method !== upper) continue;
-      const match = op.pattern.exec(path);
-      if (!match) continue;
-      const params: Record<string, string> = {};
-      op.names.forEach((name, i) => {
-        try {
-          params[name] = decodeURIComponent(match[i + 1]);
-        } catch {
-          params[name] = match[i + 1];
-        }
-      });
-      const operation = `${op.method} ${op.route}`;
-      return { operation, route: op.route, rule: OPERATION_RULES[operation], params };
-    }
-    return null;
+export function matchedOperation(c: Context): MatchedOperation | null {
+  const routes = matchedRoutes(c);
+  const first = routes.find((r) => r.method !== "ALL");
+  if (first === undefined) return null;
+  const chain = routes.filter((r) => r.method === first.method && r.path === first.path);
+  const route = openApiPath(first.path);
+  return {
+    operation: `${first.method} ${route}`,
+    route,
+    rule: chain.map((r) => DECLARED.get(r.handler)).find((rule) => rule !== undefined),
+    params: paramsOf(first.path, c.req.path),
   };
+}
+
+/** Every declared rule among an app's routes, by `METHOD /v1/path`: for the permission matrix. */
+export function declaredRules(routes: readonly RouterRoute[]): Map<string, OperationRule> {
+  return new Map(routes.flatMap((r) => {
+    const rule = DECLARED.get(r.handler);
+    return rule ? [[`${r.method} ${openApiPath(r.path)}`, rule] as const] : [];
+  }));
+}
+
+/** Hono's `/v1/worlds/:world` as OpenAPI's `/v1/worlds/{world}`. */
+function openApiPath(path: string): string {
+  return path.replace(/:(\w+)/g, "{$1}");
+}
+
+/** The values of the route's `:name` segments in the request path (Hono matched them). */
+function paramsOf(pattern: string, path: string): Record<string, string> {
+  const values = path.split("/");
+  const named = pattern.split("/").flatMap((segment, i) =>
+    segment.startsWith(":") ? [[segment.slice(1), decoded(values[i])] as const] : []
+  );
+  return Object.fromEntries(named);
+}
+
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

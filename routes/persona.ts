@@ -14,6 +14,7 @@ import { respond, RespondInput, RespondResult } from "../src/persona/respond.ts"
 import { keyIdOf } from "../src/access/api_key.ts";
 import { applySpeakerPolicy } from "../src/persona/speaker_policy.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 import { UsageBody } from "./_usage.ts";
@@ -23,6 +24,7 @@ import type { Logger } from "../lib/logger.ts";
 const putPersonaRoute = createRoute({
   method: "put",
   path: "/worlds/{world}/agents/{agent}/persona",
+  middleware: requires("direct"),
   operationId: "setPersona",
   tags: ["Persona"],
   summary: "Set the agent's Narrative Schema persona (4–8 core traits, 1–12 scene facets)",
@@ -36,6 +38,7 @@ const putPersonaRoute = createRoute({
 const getPersonaRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/persona",
+  middleware: requires("read"),
   operationId: "getPersona",
   tags: ["Persona"],
   summary: "Read the agent's persona",
@@ -53,6 +56,7 @@ const BuiltPersona = z
 const buildPersonaRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/persona/build",
+  middleware: requires("direct", { model: true }),
   operationId: "buildPersona",
   tags: ["Persona"],
   summary:
@@ -67,6 +71,7 @@ const buildPersonaRoute = createRoute({
 const exportCardRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/persona/card",
+  middleware: requires("manage"),
   operationId: "getPersonaCard",
   tags: ["Persona"],
   summary: "Export the agent as a Character Card V2 (our persona rides in extensions.simulacra)",
@@ -91,6 +96,7 @@ const ImportedAgent = Agent.extend({
 const importRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/import",
+  middleware: requires("manage", { model: true }),
   operationId: "importAgent",
   tags: ["Agents"],
   summary:
@@ -130,6 +136,8 @@ const importRoute = createRoute({
 const respondRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/respond",
+  // The inner voice needs `direct` as well: the speaker policy checks it, as it sees the mode.
+  middleware: requires("talk", { model: true }),
   operationId: "respond",
   tags: ["Persona"],
   summary:
@@ -152,6 +160,7 @@ const respondRoute = createRoute({
 const interviewRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/interview",
+  middleware: requires("talk", { model: true }),
   operationId: "interview",
   tags: ["Persona"],
   summary:
@@ -182,7 +191,10 @@ export function personaRoutes(
   });
   app.openapi(buildPersonaRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json(await buildPersona(deps, world, agent, c.req.valid("json")), 200);
+    return c.json(
+      await buildPersona(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
+      200,
+    );
   });
   app.openapi(exportCardRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
@@ -193,7 +205,10 @@ export function personaRoutes(
       c.req.header("content-type") ?? "",
       new Uint8Array(await c.req.arrayBuffer()),
     );
-    const imported = await importCard(deps, c.req.valid("param").world, card, c.req.valid("query"));
+    const imported = await importCard(deps, card, {
+      worldId: c.req.valid("param").world,
+      ...c.req.valid("query"),
+    });
     const { agent, ...rest } = imported;
     return c.json({ ...agent, ...rest }, 201);
   });
@@ -206,11 +221,15 @@ export function personaRoutes(
       const request = { worldId: world, agentId: agent, input, keyId, logger: options.logger };
       return await streamRespond(c, deps, request);
     }
-    return c.json(await respond(deps, world, agent, input, { keyId }), 200);
+    const scope = { worldId: world, agentId: agent };
+    return c.json(await respond(deps, { scope, input }, { keyId }), 200);
   });
   app.openapi(interviewRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json(await interview(deps, world, agent, c.req.valid("json")), 200);
+    return c.json(
+      await interview(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
+      200,
+    );
   });
   return app;
 }

@@ -11,12 +11,14 @@ import {
 } from "../src/cognition/plan_api.ts";
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, jsonContent } from "./_openapi.ts";
 
 const postPlanRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/agents/{agent}/plan",
+  middleware: requires("simulate", { model: true }),
   operationId: "makePlan",
   tags: ["Cognition"],
   summary:
@@ -36,6 +38,7 @@ const postPlanRoute = createRoute({
 const getPlanRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/plan",
+  middleware: requires("read"),
   operationId: "getPlan",
   tags: ["Cognition"],
   summary: "Read the agent's plan of a day (404 when none was made)",
@@ -49,6 +52,7 @@ const getPlanRoute = createRoute({
 const getActionRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/agents/{agent}/action",
+  middleware: requires("read"),
   operationId: "getAction",
   tags: ["Cognition"],
   summary: "What the agent is doing at a time: a 5–60-minute action with location and emoji",

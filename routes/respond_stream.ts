@@ -47,7 +47,10 @@ export async function streamRespond(
       );
     };
     try {
-      const result = await respond(deps, worldId, agentId, input, { onWords, keyId });
+      const result = await respond(deps, { scope: { worldId, agentId }, input }, {
+        onWords,
+        keyId,
+      });
       await writes;
       await stream.writeSSE({ event: "done", data: JSON.stringify(result) });
     } catch (err) {

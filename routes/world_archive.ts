@@ -8,6 +8,7 @@ import type { Deps } from "../src/deps.ts";
 import { SimulacraError } from "../src/errors.ts";
 import { WorldId } from "../src/ids.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonContent, WorldParams } from "./_openapi.ts";
 
@@ -19,6 +20,7 @@ const Flag = z.enum(["true", "false"]).optional().transform((v) => v === "true")
 const exportRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/export",
+  middleware: requires("read"),
   operationId: "exportWorld",
   tags: ["Worlds"],
   summary: "Export a world as NDJSON (streamed)",
@@ -40,6 +42,8 @@ const exportRoute = createRoute({
 const importRoute = createRoute({
   method: "post",
   path: "/worlds/import",
+  // An import may embed memories again.
+  middleware: requires("admin", { model: true }),
   operationId: "importWorld",
   tags: ["Worlds"],
   summary: "Import a world from an export (all or nothing); ?id= forks it under a new id",

@@ -23,12 +23,14 @@ import {
 import { World } from "../src/world/world.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 
 const patchWorldRoute = createRoute({
   method: "patch",
   path: "/worlds/{world}",
+  middleware: requires("manage"),
   operationId: "updateWorld",
   tags: ["Worlds"],
   summary: "Rename a world, change its tick length or settings, pause or resume it",
@@ -51,6 +53,7 @@ const TickQuery = z.object({
 const tickRoute = createRoute({
   method: "post",
   path: "/worlds/{world}/tick",
+  middleware: requires("simulate", { model: true, pastWorldBudget: true }),
   operationId: "tick",
   tags: ["Worlds"],
   summary: "Advance the clock and step every agent: perceive, react or talk, act and move, reflect",
@@ -78,6 +81,7 @@ const TickIdParams = WorldParams.extend({
 const tickStatusRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/ticks/{tickId}",
+  middleware: requires("read"),
   operationId: "getTick",
   tags: ["Worlds"],
   summary: "A tick's state: running, or done with its result",
@@ -102,6 +106,7 @@ const LastEventId = z.object({
 const eventsRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/events",
+  middleware: requires("read", { eventsToken: true }),
   operationId: "listEvents",
   tags: ["Worlds"],
   summary:
@@ -169,7 +174,8 @@ export function worldEngineRoutes(
     const resumeAt = c.req.valid("header")["last-event-id"];
     const stop = new AbortController();
     const after = resumeAt ? Number(resumeAt) : await startSeq(deps, world, query);
-    const feed = await followEvents(deps, world, after, {
+    const feed = await followEvents(deps, world, {
+      after,
       signal: stop.signal,
       filter: eventFilter(query),
     });

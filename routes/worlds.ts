@@ -8,6 +8,7 @@ import { CreateWorldInput, getWorld, listWorlds, World } from "../src/world/worl
 import { seesWorld } from "../src/access/api_key.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
 import { errorResponses } from "./errors.ts";
 import { DeletedBody, jsonBody, jsonContent as json, NextCursor, WorldParams } from "./_openapi.ts";
 import { deleteWorld } from "../src/lifecycle/delete.ts";
@@ -16,6 +17,7 @@ import { pageById, PageQuery } from "../src/lifecycle/pages.ts";
 const createWorldRoute = createRoute({
   method: "post",
   path: "/worlds",
+  middleware: requires("admin", { model: true }),
   operationId: "createWorld",
   tags: ["Worlds"],
   summary: "Create a world with its own game clock",
@@ -31,6 +33,7 @@ const createWorldRoute = createRoute({
 const listWorldsRoute = createRoute({
   method: "get",
   path: "/worlds",
+  middleware: requires("read"),
   operationId: "listWorlds",
   tags: ["Worlds"],
   summary: "List worlds by id, a page at a time",
@@ -47,6 +50,7 @@ const listWorldsRoute = createRoute({
 const deleteWorldRoute = createRoute({
   method: "delete",
   path: "/worlds/{world}",
+  middleware: requires("admin"),
   operationId: "deleteWorld",
   tags: ["Worlds"],
   summary: "Delete a world with its agents and everything they own, from every store",
@@ -62,6 +66,7 @@ const deleteWorldRoute = createRoute({
 const getWorldRoute = createRoute({
   method: "get",
   path: "/worlds/{world}",
+  middleware: requires("read", { agentScoped: true }),
   operationId: "getWorld",
   tags: ["Worlds"],
   summary: "Read a world and its clock",
@@ -72,6 +77,7 @@ const getWorldRoute = createRoute({
 const usageRoute = createRoute({
   method: "get",
   path: "/worlds/{world}/usage",
+  middleware: requires("read"),
   operationId: "getWorldUsage",
   tags: ["Worlds"],
   summary: "Model calls and tokens, per agent and per operation",

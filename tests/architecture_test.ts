@@ -140,7 +140,7 @@ const LAYERS: Record<string, readonly string[]> = {
   text: BASE, // text hygiene at the edge (control characters, JSON depth)
   time: BASE,
   model: BASE, // what a model call costs (usage)
-  ports: [...BASE, "time", "model"], // the interfaces lib/ implements, and the records they carry
+  ports: [...BASE, "time", "model", "prompts"], // the interfaces lib/ implements, and the records they carry
   "deps.ts": [...BASE, "ports"],
   engine: PORTS, // the generic tick loop, leases, the bounded pool
   world: [...PORTS, "engine"], // the world document, its clock, places, settings, event feed

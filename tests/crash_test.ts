@@ -203,6 +203,7 @@ Deno.test({
         stopAfter: 12,
         crash: async () => {
           await redis.crash();
+          // Real time: a real redis-server stays down a moment before it restarts.
           await new Promise((r) => setTimeout(r, 300));
           redis = await startRedisServer({ dir, port: redis.port });
         },
@@ -255,6 +256,7 @@ Deno.test({
       assert.equal(started.status, 202, JSON.stringify(started.body));
       // Into the steps: day plans take several 300 ms model calls per agent.
       const before = fake.requests.length;
+      // Polled in real time: the tick runs in a real server process the test cannot hook.
       for (let i = 0; i < 100 && fake.requests.length < before + 3; i++) {
         await new Promise((r) => setTimeout(r, 50));
       }
@@ -265,6 +267,7 @@ Deno.test({
       server = await startMain(env);
       const w2 = `${server.url}/v1/worlds/heal`;
       let status = await request(`${w2}/ticks/k1`, "GET");
+      // Polled in real time: healing is timed in a real process, as a client sees it.
       while (status.body.status !== "done" && performance.now() - killedAt < 70_000) {
         await new Promise((r) => setTimeout(r, 250));
         status = await request(`${w2}/ticks/k1`, "GET");

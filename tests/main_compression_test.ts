@@ -72,6 +72,7 @@ Deno.test({
       assert.equal(stream.headers.get("content-encoding"), null);
       const reader = stream.body!.pipeThrough(new TextDecoderStream()).getReader();
       let seen = "";
+      // A guard, not a wait: a stream that never sends the event fails instead of hanging.
       const timeout = setTimeout(() => reader.cancel(), 5_000);
       while (!seen.includes("event: tick")) {
         const { value, done } = await reader.read();

@@ -282,6 +282,7 @@ Deno.test({
             worlds.map((id) => send("GET", `/v1/worlds/${id}/ticks/cron:${id}:${iso}`)),
           );
           if (reads.every((r) => r.body.status === "done")) return reads.map((r) => r.body);
+          // Polled in real time: Miniflare's queue runs the ticks where the test cannot hook them.
           await new Promise((r) => setTimeout(r, 100));
         }
         throw new Error(`the ticks of ${iso} did not close`);

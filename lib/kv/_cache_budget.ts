@@ -8,11 +8,14 @@ import type { AgentScope } from "../../src/ids.ts";
 /** Default budget of the embedded store's caches: 256 MiB. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
 
-interface Cached {
+/** A cached item: its estimated size, how to drop it, and whose it is (`owner` defaults to its key). */
+export interface CachedItem {
   bytes: number;
   evict: () => void;
-  owner: string;
+  owner?: string;
 }
+
+type Cached = Required<CachedItem>;
 
 /**
  * Tracks the estimated size of each cached item and, when their total passes `maxBytes`, evicts
@@ -45,7 +48,7 @@ export class CacheBudget {
    * Marks `key` as just used, with its current estimated size and how to drop it, then evicts
    * the least recently used items of other owners while the total is over budget.
    */
-  use(key: string, bytes: number, evict: () => void, owner = key): void {
+  use(key: string, { bytes, evict, owner = key }: CachedItem): void {
     const old = this.#items.get(key);
     if (old !== undefined) {
       this.#items.delete(key);

@@ -23,6 +23,13 @@ export interface BlobHead {
 /** The largest value one atomic operation can carry with a margin for keys. */
 export const MAX_BLOB_BYTES = 600_000;
 
+/** Which generation a blob write makes, what it replaces, and what to call the value in errors. */
+export interface BlobWriteOptions {
+  gen: number;
+  previous: BlobHead | null;
+  what: string;
+}
+
 /**
  * The head and the writes (new parts, deletes of the previous generation's parts) that store
  * `bytes` as generation `gen`. The caller sets the head in the same atomic operation.
@@ -31,10 +38,8 @@ export const MAX_BLOB_BYTES = 600_000;
  */
 export function blobWrites(
   partPrefix: Deno.KvKey,
-  gen: number,
   bytes: Uint8Array,
-  previous: BlobHead | null,
-  what: string,
+  { gen, previous, what }: BlobWriteOptions,
 ): { head: BlobHead; writes: KvWrite[] } {
   if (bytes.length > MAX_BLOB_BYTES) {
     throw new SimulacraError(

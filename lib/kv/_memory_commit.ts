@@ -75,65 +75,58 @@ export function recordWrites(
   return { writes, entries };
 }
 
-/**
- * Writes `writes` in as many atomic operations as KV's limits need, each checked against the
- * head's versionstamp, the last one also setting the head (and checking `fence`, when given:
- * earlier batches are invisible until then). On failure the caller drops the agent's cache, so
- * the next call reloads (and cleans up) from KV.
- */
-export async function commitWrites(
-  kv: Deno.Kv,
-  scope: AgentScope,
-  state: AgentState,
-  txn: Transaction,
-): Promise<void> {
-  const { writes, head, fence, final } = txn;
-  const headKey = [...prefixOf(scope), "head"];
-  const batches = planBatches(writes, HEAD_RESERVE);
-  for (let i = 0; i < batches.length; i++) {
-    const last = i === batches.length - 1;
-    const result = await commitBatch(
-      kv,
-      state,
-      headKey,
-      batches[i],
-      last ? head : null,
-      fence,
-      last ? final : undefined,
-    );
-    if (!result.ok) throw changedElsewhere();
-    if (last) {
-      state.head = head;
-      state.headStamp = result.versionstamp;
-    }
-  }
+/** The head every atomic operation of a transaction is checked against. */
+interface HeadAt {
+  key: Deno.KvKey;
+  /** Its versionstamp when the agent was loaded (null when it has none yet). */
+  stamp: string | null;
 }
 
 /**
- * One atomic operation checked against the head; the final one sets `head` and checks the
- * fence. A failed check caused only by the fence's holder renewing it is retried.
+ * Writes `writes` in as many atomic operations as KV's limits need, each checked against the
+ * head's versionstamp `headStamp`, the last one also setting the head (and checking `fence`,
+ * when given: earlier batches are invisible until then). Returns the head's new versionstamp,
+ * which the caller records with `txn.head` in its cache. On failure the caller drops the
+ * agent's cache, so the next call reloads (and cleans up) from KV.
+ */
+export async function commitWrites(
+  kv: Deno.Kv,
+  { scope, headStamp }: { scope: AgentScope; headStamp: string | null },
+  txn: Transaction,
+): Promise<string> {
+  const at = { key: [...prefixOf(scope), "head"], stamp: headStamp };
+  const batches = planBatches(txn.writes, HEAD_RESERVE);
+  for (let i = 0; i < batches.length - 1; i++) {
+    const result = await commitBatch(kv, at, { writes: batches[i], head: null });
+    if (!result.ok) throw changedElsewhere();
+  }
+  const result = await commitBatch(kv, at, { ...txn, writes: batches[batches.length - 1] });
+  if (!result.ok) throw changedElsewhere();
+  return result.versionstamp;
+}
+
+/**
+ * One atomic operation checked against the head; the final one (with a `head`) sets it and
+ * checks the fence. A failed check caused only by the fence's holder renewing it is retried.
  */
 async function commitBatch(
   kv: Deno.Kv,
-  state: AgentState,
-  headKey: Deno.KvKey,
-  batch: KvWrite[],
-  head: Head | null,
-  fence: Lease | undefined,
-  final: (() => Promise<(op: Deno.AtomicOperation) => void>) | undefined,
+  at: HeadAt,
+  batch: Omit<Transaction, "head"> & { head: Head | null },
 ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
+  const { writes, head, fence, final } = batch;
   for (;;) {
     const fenceCheck = head !== null && fence ? await leaseCheck(kv, fence) : null;
     const finalOps = await final?.();
-    const op = kv.atomic().check({ key: headKey, versionstamp: state.headStamp });
-    addWrites(op, batch);
-    if (head !== null) op.set(headKey, head);
+    const op = kv.atomic().check({ key: at.key, versionstamp: at.stamp });
+    addWrites(op, writes);
+    if (head !== null) op.set(at.key, head);
     if (fenceCheck !== null) op.check(fenceCheck);
     finalOps?.(op);
     const result = await op.commit();
     if (result.ok || (fenceCheck === null && finalOps === undefined)) return result;
-    const current = await kv.get(headKey);
-    if (current.versionstamp !== state.headStamp) return result;
+    const current = await kv.get(at.key);
+    if (current.versionstamp !== at.stamp) return result;
   }
 }
 

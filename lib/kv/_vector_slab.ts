@@ -172,7 +172,8 @@ export class VectorSlab {
     let lowest = Infinity;
     for (let i = 0; i < count; i++) if (scores[i] < lowest) lowest = scores[i];
     const k = Math.min(Math.floor(topK), count);
-    return { matches: k > 0 ? selectTop(scores, count, k, this.#ids) : [], lowest: clamp(lowest) };
+    const matches = k > 0 ? selectTop(scores.subarray(0, count), k, this.#ids) : [];
+    return { matches, lowest: clamp(lowest) };
   }
 
   /** The slot of each of `source[0..count)`, or -1; see {@linkcode cosinesOf}. */
@@ -233,13 +234,9 @@ function clamp(score: number): number {
   return Math.max(-1, Math.min(1, score));
 }
 
-/** Picks the `k` best of `count` scores (score descending, then id ascending). */
-function selectTop(
-  scores: Float32Array,
-  count: number,
-  k: number,
-  ids: readonly string[],
-): VectorMatch[] {
+/** Picks the `k` best of `scores`, one per row of `ids` (score descending, then id ascending). */
+function selectTop(scores: Float32Array, k: number, ids: readonly string[]): VectorMatch[] {
+  const count = scores.length;
   // `worse(a, b)`: row a ranks below row b.
   const worse = (a: number, b: number): boolean =>
     scores[a] < scores[b] || (scores[a] === scores[b] && ids[a] > ids[b]);

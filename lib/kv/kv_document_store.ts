@@ -96,7 +96,11 @@ export class KvDocumentStore implements DocumentStore {
   async create<T>(key: DocumentKey, value: T, options: FencedWrite = {}): Promise<Versioned<T>> {
     assertKeySize(headKey(key), "document key");
     const bytes = encodeJson(value ?? null);
-    const { head, writes } = blobWrites(partPrefix(key), 1, bytes, null, "document");
+    const { head, writes } = blobWrites(partPrefix(key), bytes, {
+      gen: 1,
+      previous: null,
+      what: "document",
+    });
     return await guard("create a document", async () => {
       // Retried only when the fence's holder renewed it between our read and our commit.
       for (;;) {
@@ -135,13 +139,11 @@ export class KvDocumentStore implements DocumentStore {
         if (entry.value === null || entry.value.gen !== expectedVersion) return null;
         const fence = options.fence && await leaseCheck(this.#kv, options.fence);
         const version = expectedVersion + 1;
-        const { head, writes } = blobWrites(
-          partPrefix(key),
-          version,
-          bytes,
-          entry.value,
-          "document",
-        );
+        const { head, writes } = blobWrites(partPrefix(key), bytes, {
+          gen: version,
+          previous: entry.value,
+          what: "document",
+        });
         const op = this.#kv.atomic().check(entry);
         if (fence) op.check(fence);
         const result = await addWrites(op, writes).set(headKey(key), head).commit();

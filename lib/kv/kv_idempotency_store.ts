@@ -59,13 +59,11 @@ export function addValueWrites(
   },
   options?: KeepOptions,
 ): Deno.AtomicOperation {
-  const { head, writes } = blobWrites(
-    partPrefix(scope, key),
+  const { head, writes } = blobWrites(partPrefix(scope, key), bytes, {
     gen,
-    bytes,
     previous,
-    "idempotent result",
-  );
+    what: "idempotent result",
+  });
   if (options?.ttlMs === undefined) return addWrites(op, writes).set(headKey(scope, key), head);
   const expireIn = Math.max(1, Math.ceil(options.ttlMs));
   return addWrites(op, writes, { expireIn: expireIn + PART_MARGIN_MS })

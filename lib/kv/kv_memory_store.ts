@@ -226,7 +226,11 @@ export class KvMemoryStore implements MemoryStore {
         .map((id) => state.byId.get(id))
         .filter((e): e is Entry => e !== undefined && e.record.lastAccessedAt !== at);
       if (targets.length === 0) return;
-      await this.#update(scope, state, targets, (e) => ({ ...overlayOf(e), lastAccessedAt: at }));
+      await this.#update(
+        scope,
+        state,
+        targets.map((entry) => ({ entry, overlay: { ...overlayOf(entry), lastAccessedAt: at } })),
+      );
     });
   }
 
@@ -248,7 +252,7 @@ export class KvMemoryStore implements MemoryStore {
       const current = overlayOf(entry);
       if (current.importance === importance && current.importancePending === undefined) return true;
       const { lastAccessedAt } = current;
-      await this.#update(scope, state, [entry], () => ({ lastAccessedAt, importance }));
+      await this.#update(scope, state, [{ entry, overlay: { lastAccessedAt, importance } }]);
       return true;
     });
   }
@@ -312,29 +316,27 @@ export class KvMemoryStore implements MemoryStore {
   async #update(
     scope: AgentScope,
     state: AgentState,
-    entries: readonly Entry[],
-    next: (entry: Entry) => Overlay,
+    changes: readonly { entry: Entry; overlay: Overlay }[],
   ): Promise<void> {
     const txn = state.head.txn + 1;
-    const overlays = entries.map(next);
-    const writes = entries.map((entry, i) =>
+    const writes = changes.map(({ entry, overlay }) =>
       setValue(
         [...prefixOf(scope), "ovl", entry.seq],
-        {
-          txn,
-          next: overlays[i],
-          prev: entry.overlay,
-        } satisfies StoredOverlay,
+        { txn, next: overlay, prev: entry.overlay } satisfies StoredOverlay,
       )
     );
     await this.#commit(scope, state, { writes, head: { seq: state.head.seq, txn } });
-    entries.forEach((entry, i) => setOverlay(state, entry, overlays[i]));
+    changes.forEach(({ entry, overlay }) => setOverlay(state, entry, overlay));
   }
 
-  /** {@linkcode commitWrites}, dropping the agent's cache on any failure so the next call reloads. */
+  /**
+   * {@linkcode commitWrites}, then moves the cached head (the store's own cache, updated in
+   * place); drops the agent's cache on any failure so the next call reloads.
+   */
   async #commit(scope: AgentScope, state: AgentState, txn: Transaction): Promise<void> {
     try {
-      await commitWrites(this.#kv, scope, state, txn);
+      state.headStamp = await commitWrites(this.#kv, { scope, headStamp: state.headStamp }, txn);
+      state.head = txn.head;
     } catch (error) {
       const key = JSON.stringify(prefixOf(scope));
       this.#agents.delete(key);
@@ -364,9 +366,13 @@ export class KvMemoryStore implements MemoryStore {
   /** Marks an agent's state as just used in the cache budget (which may evict others). */
   #used(scope: AgentScope, state: AgentState): AgentState {
     const key = JSON.stringify(prefixOf(scope));
-    this.#budget.use(`mem:${key}`, state.byId.size * MEMORY_CACHE_BYTES, () => {
-      if (this.#agents.get(key) === state) this.#agents.delete(key);
-    }, agentOwner(scope));
+    this.#budget.use(`mem:${key}`, {
+      bytes: state.byId.size * MEMORY_CACHE_BYTES,
+      evict: () => {
+        if (this.#agents.get(key) === state) this.#agents.delete(key);
+      },
+      owner: agentOwner(scope),
+    });
     return state;
   }
 

@@ -87,13 +87,11 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
           if ((head.value?.gen ?? 0) !== write.expectedVersion) throw versionConflict(write.key);
           op.check(head);
           const version = write.expectedVersion + 1;
-          const { head: next, writes } = blobWrites(
-            partPrefix(write.key),
-            version,
-            encoded[i],
-            head.value,
-            "document",
-          );
+          const { head: next, writes } = blobWrites(partPrefix(write.key), encoded[i], {
+            gen: version,
+            previous: head.value,
+            what: "document",
+          });
           addWrites(op, writes).set(headKey(write.key), next);
         });
         for (const lease of release) {

@@ -94,7 +94,10 @@ export class KvVectorIndex implements VectorIndex {
       units.set(entry.id, this.#unit(entry.vector, "store"));
     }
     const writes = [...units].map(([id, unit]) => setBytes(vectorKey(scope, id), toBytes(unit)));
-    await this.#write(scope, "store vectors", writes, (slab, id) => slab.set(id, units.get(id)!));
+    await this.#write(scope, writes, {
+      action: "store vectors",
+      mirror: (slab, id) => slab.set(id, units.get(id)!),
+    });
   }
 
   /**
@@ -219,7 +222,10 @@ export class KvVectorIndex implements VectorIndex {
   async delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void> {
     if (ids.length === 0) return;
     const writes = [...new Set(ids)].map((id) => deleteKey(vectorKey(scope, id)));
-    await this.#write(scope, "delete vectors", writes, (slab, id) => slab.delete(id));
+    await this.#write(scope, writes, {
+      action: "delete vectors",
+      mirror: (slab, id) => slab.delete(id),
+    });
   }
 
   /** Removes every vector of the agent from KV and drops its slab. */
@@ -235,9 +241,8 @@ export class KvVectorIndex implements VectorIndex {
   /** Applies KV writes batch by batch, mirroring each committed batch into a loaded slab. */
   async #write(
     scope: AgentScope,
-    action: string,
     writes: KvWrite[],
-    mirror: (slab: VectorSlab, id: string) => void,
+    { action, mirror }: { action: string; mirror: (slab: VectorSlab, id: string) => void },
   ): Promise<void> {
     const key = scopeKey(scope);
     await this.#mutex.run(key, () =>
@@ -288,9 +293,13 @@ export class KvVectorIndex implements VectorIndex {
   /** Marks an agent's slab as just used in the cache budget (which may evict others). */
   #used(scope: AgentScope, slab: VectorSlab): VectorSlab {
     const key = scopeKey(scope);
-    this.#budget.use(`vec:${key}`, slab.size * (this.dimensions * 4 + 64), () => {
-      if (this.#slabs.get(key) === slab) this.#slabs.delete(key);
-    }, agentOwner(scope));
+    this.#budget.use(`vec:${key}`, {
+      bytes: slab.size * (this.dimensions * 4 + 64),
+      evict: () => {
+        if (this.#slabs.get(key) === slab) this.#slabs.delete(key);
+      },
+      owner: agentOwner(scope),
+    });
     return slab;
   }
 

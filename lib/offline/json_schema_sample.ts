@@ -26,6 +26,12 @@ interface Walk {
   maxDepth: number;
 }
 
+/** Where in the value a node is sampled: its JSON pointer and how deep it nests. */
+interface At {
+  path: string;
+  depth: number;
+}
+
 const FALLBACK_WORDS = ["offline", "answer"];
 const FORMAT_EXAMPLES: Record<string, string> = {
   "date-time": "2024-01-01T08:00:00.000Z",
@@ -70,10 +76,10 @@ export function sampleJsonSchema(
     words: words.length > 0 ? words : FALLBACK_WORDS,
     maxDepth: options.maxDepth ?? 12,
   };
-  return sample(walk, schema, "", 0);
+  return sample(walk, schema, { path: "", depth: 0 });
 }
 
-function sample(walk: Walk, node: JsonSchema, path: string, depth: number): unknown {
+function sample(walk: Walk, node: JsonSchema, { path, depth }: At): unknown {
   if (typeof node === "boolean") return node ? text(walk, {}, path) : null;
   const schema = resolve(walk, node);
   if ("const" in schema) return schema.const;
@@ -86,10 +92,12 @@ function sample(walk: Walk, node: JsonSchema, path: string, depth: number): unkn
     const nonNull = branches.filter((branch) => !isNullSchema(walk, branch));
     const chosen = depth >= walk.maxDepth || nonNull.length === 0 ? branches[0] : nonNull[0];
     if (depth >= walk.maxDepth && branches.some((b) => isNullSchema(walk, b))) return null;
-    return sample(walk, chosen, path, depth + 1);
+    return sample(walk, chosen, { path, depth: depth + 1 });
   }
   if (Array.isArray(schema.allOf) && schema.allOf.length > 0) {
-    const parts = (schema.allOf as JsonSchema[]).map((part) => sample(walk, part, path, depth + 1));
+    const parts = (schema.allOf as JsonSchema[]).map((part) =>
+      sample(walk, part, { path, depth: depth + 1 })
+    );
     return parts.every(isPlainObject) ? Object.assign({}, ...parts) : parts[0];
   }
 
@@ -103,9 +111,9 @@ function sample(walk: Walk, node: JsonSchema, path: string, depth: number): unkn
     case "number":
       return number(schema, false);
     case "array":
-      return array(walk, schema, path, depth);
+      return array(walk, schema, { path, depth });
     case "object":
-      return object(walk, schema, path, depth);
+      return object(walk, schema, { path, depth });
     default:
       return text(walk, schema, path);
   }
@@ -168,7 +176,7 @@ function number(schema: Schema, integer: boolean): number {
   return value;
 }
 
-function array(walk: Walk, schema: Schema, path: string, depth: number): unknown[] {
+function array(walk: Walk, schema: Schema, { path, depth }: At): unknown[] {
   const prefix = Array.isArray(schema.prefixItems) ? (schema.prefixItems as JsonSchema[]) : [];
   const min = typeof schema.minItems === "number" ? schema.minItems : 0;
   const max = typeof schema.maxItems === "number" ? schema.maxItems : Number.POSITIVE_INFINITY;
@@ -179,27 +187,28 @@ function array(walk: Walk, schema: Schema, path: string, depth: number): unknown
   for (let i = 0; i < length; i++) {
     const item = i < prefix.length ? prefix[i] : items;
     if (item === false) break;
-    let value = sample(walk, item, `${path}/${i}`, depth + 1);
+    let value = sample(walk, item, { path: `${path}/${i}`, depth: depth + 1 });
     if (schema.uniqueItems === true && typeof value === "number") value += i;
     out.push(value);
   }
   return out;
 }
 
-function object(walk: Walk, schema: Schema, path: string, depth: number): Record<string, unknown> {
+function object(walk: Walk, schema: Schema, { path, depth }: At): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const properties = isPlainObject(schema.properties) ? schema.properties : {};
   const required = new Set(Array.isArray(schema.required) ? schema.required : []);
   for (const [key, property] of Object.entries(properties)) {
     if (depth >= walk.maxDepth && !required.has(key)) continue;
-    out[key] = sample(walk, property as JsonSchema, `${path}/${key}`, depth + 1);
+    out[key] = sample(walk, property as JsonSchema, { path: `${path}/${key}`, depth: depth + 1 });
   }
   const extra = schema.additionalProperties;
   const minProperties = typeof schema.minProperties === "number" ? schema.minProperties : 0;
   for (let i = 1; Object.keys(out).length < minProperties; i++) {
     const key = `key${i}`;
     if (key in out) continue;
-    out[key] = sample(walk, isPlainObject(extra) ? extra : {}, `${path}/${key}`, depth + 1);
+    const at = { path: `${path}/${key}`, depth: depth + 1 };
+    out[key] = sample(walk, isPlainObject(extra) ? extra : {}, at);
   }
   return out;
 }

@@ -106,7 +106,7 @@ export class OfflineLanguageModel implements LanguageModel {
         ? synthesise(prompt as Prompt<unknown>)
         : responder(prompt.input, prompt as Prompt<unknown>, choiceKey(prompt.kind, attribution));
     } catch (cause) {
-      throw invalid(prompt.kind, `the ${source} failed`, [], cause);
+      throw invalid(prompt.kind, `the ${source} failed`, { cause });
     }
     const result = prompt.schema.safeParse(answer);
     if (!result.success) {
@@ -115,7 +115,7 @@ export class OfflineLanguageModel implements LanguageModel {
         code: issue.code,
         message: issue.message,
       }));
-      throw invalid(prompt.kind, `the ${source} does not match the prompt's schema`, issues);
+      throw invalid(prompt.kind, `the ${source} does not match the prompt's schema`, { issues });
     }
     const usage: Usage = {
       calls: 1,
@@ -164,28 +164,35 @@ function synthesise(prompt: Prompt<unknown>): unknown {
     schema = z.toJSONSchema(prompt.schema, { io: "input", unrepresentable: "any" }) as JsonSchema;
     JSON_SCHEMAS.set(prompt.schema, schema);
   }
-  const strings: string[] = [];
-  collectStrings(prompt.input, strings, 0);
+  const strings = collectStrings(prompt.input);
   const text = strings.length > 0
     ? strings.join(" ")
     : prompt.messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
   return sampleJsonSchema(schema, { text });
 }
 
-function collectStrings(value: unknown, out: string[], depth: number): void {
-  if (depth > 8 || out.length > 64) return;
-  if (typeof value === "string") out.push(value);
-  else if (Array.isArray(value)) { for (const item of value) collectStrings(item, out, depth + 1); }
-  else if (typeof value === "object" && value !== null) {
-    for (const item of Object.values(value)) collectStrings(item, out, depth + 1);
-  }
+/** The strings of a prompt's input, depth first, down to 8 levels and about 64 of them. */
+function collectStrings(input: unknown): string[] {
+  const out: string[] = [];
+  const visit = (value: unknown, depth: number): void => {
+    if (depth > 8 || out.length > 64) return;
+    if (typeof value === "string") out.push(value);
+    else if (Array.isArray(value)) { for (const item of value) visit(item, depth + 1); }
+    else if (typeof value === "object" && value !== null) {
+      for (const item of Object.values(value)) visit(item, depth + 1);
+    }
+  };
+  visit(input, 0);
+  return out;
 }
 
 function invalid(
   kind: string,
   reason: string,
-  issues: { path: string; code: string; message: string }[],
-  cause?: unknown,
+  { issues = [], cause }: {
+    issues?: { path: string; code: string; message: string }[];
+    cause?: unknown;
+  },
 ): ModelUnavailableError {
   return new ModelUnavailableError(
     "model_invalid_output",

@@ -71,6 +71,14 @@ export type { OutputIssue } from "./_structured_output.ts";
 
 const DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
+/** One chat completion request: the model, the output format, the messages, whom to bill. */
+interface Call {
+  model: string;
+  format: OutputFormat;
+  messages: readonly ChatMessage[];
+  attribution: Attribution;
+}
+
 /**
  * Structured completions from an OpenAI-compatible server through the `openai` SDK.
  *
@@ -185,7 +193,7 @@ export class OpenAiLanguageModel implements LanguageModel {
       : withInstruction(prompt.messages, format.instruction);
 
     const first = onText === undefined
-      ? await this.#call(prompt, model, format, messages, attribution)
+      ? await this.#call(prompt, { model, format, messages, attribution })
       : await this.#callStreaming(prompt, { model, format, messages, attribution, onText });
     const parsed = parseAnswer(first, prompt.schema);
     if (parsed.ok) return { value: parsed.value, usage: first.usage, model };
@@ -195,7 +203,7 @@ export class OpenAiLanguageModel implements LanguageModel {
       { role: "assistant", content: first.content },
       { role: "user", content: repairRequest(parsed.repairHint) },
     ];
-    const second = await this.#call(prompt, model, format, repair, attribution);
+    const second = await this.#call(prompt, { model, format, messages: repair, attribution });
     const reparsed = parseAnswer(second, prompt.schema);
     const usage = addUsage(first.usage, second.usage);
     if (reparsed.ok) return { value: reparsed.value, usage, model };
@@ -216,13 +224,8 @@ export class OpenAiLanguageModel implements LanguageModel {
     );
   }
 
-  async #call<T>(
-    prompt: Prompt<T>,
-    model: string,
-    format: OutputFormat,
-    messages: readonly ChatMessage[],
-    attribution: Attribution,
-  ): Promise<CallResult> {
+  async #call<T>(prompt: Prompt<T>, call: Call): Promise<CallResult> {
+    const { model, format, messages, attribution } = call;
     const body: OpenAI.ChatCompletionCreateParamsNonStreaming = {
       model,
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
@@ -272,13 +275,7 @@ export class OpenAiLanguageModel implements LanguageModel {
 
   async #callStreaming<T>(
     prompt: Prompt<T>,
-    call: {
-      model: string;
-      format: OutputFormat;
-      messages: readonly ChatMessage[];
-      attribution: Attribution;
-      onText: (text: string) => void;
-    },
+    call: Call & { onText: (text: string) => void },
   ): Promise<CallResult> {
     const { model, messages } = call;
     const body: OpenAI.ChatCompletionCreateParamsStreaming = {

@@ -27,7 +27,7 @@ export async function startConversation(
     );
   }
   const scopes = input.participants.map((agentId) => ({ worldId, agentId }));
-  return await withAgents(deps, scopes, async (tx) => {
+  return await withAgents(deps, { scopes }, async (tx) => {
     const at = input.at ?? tx.world.clock.now;
     for (const agent of tx.agents) checkCalendar(tx.world, agent, at.slice(0, 10));
     const { plans: _plans, ...result } = await converse(deps, tx, { topic: input.topic, at });

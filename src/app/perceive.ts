@@ -36,10 +36,11 @@ export async function perceive(
   input: PerceiveInput,
 ): Promise<PerceiveResult> {
   const world = await getWorld(deps, scope.worldId);
-  const { result } = await withAgent(deps, scope, (tx) => {
+  const reads = perceiveReads(world, scope, input.observations);
+  const { result } = await withAgent(deps, { scope, world, reads }, (tx) => {
     assertNotTooFarAhead(world, input.observations);
     return perceiveHeld(deps, tx, input.observations);
-  }, { world, reads: perceiveReads(world, scope, input.observations) });
+  });
   // Game times are fixed-width ISO strings, so the latest one sorts last.
   const at = input.observations.map((o) => o.at ?? world.clock.now).sort().at(-1)!;
   const auto = result.reflectionDue ? await reflectAfter(deps, { world, scope, at }) : null;
@@ -57,9 +58,11 @@ async function reflectAfter(
 ) {
   if (!autoReflectOn(world)) return null;
   try {
-    return await withAgent(deps, scope, (tx) => reflectHeld(deps, tx, { force: false, at }), {
-      world,
-    });
+    return await withAgent(
+      deps,
+      { scope, world },
+      (tx) => reflectHeld(deps, tx, { force: false, at }),
+    );
   } catch (err) {
     if (err instanceof ModelUnavailableError || err instanceof ConflictError) return null;
     throw err;

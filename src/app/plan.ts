@@ -24,9 +24,8 @@ export async function requestPlan(
   scope: AgentScope,
   input: PlanInput,
 ): Promise<PlanResult> {
-  return await withAgent(deps, scope, async ({ storage, world, agent, lease }) => {
+  return await withAgent(deps, { scope }, async ({ storage, world, agent, lease }) => {
     const d = { ...deps, storage };
-    const fence = { fence: lease };
     const date = input.date ?? input.from?.slice(0, 10) ?? world.clock.now.slice(0, 10);
     if (input.from !== undefined && input.from.slice(0, 10) !== date) {
       throw new SimulacraError(
@@ -36,15 +35,12 @@ export async function requestPlan(
     }
     checkCalendar(world, agent, date);
     const made = input.from === undefined
-      ? await makeDayPlan(d, world, agent, date, fence)
-      : await replanFrom(
-        d,
-        world,
-        agent,
-        input.from,
-        input.reason ?? "something came up that changes the rest of the day",
-        fence,
-      );
+      ? await makeDayPlan(d, { world, agent }, { date, fence: lease })
+      : await replanFrom(d, { world, agent }, {
+        from: input.from,
+        reason: input.reason ?? "something came up that changes the rest of the day",
+        fence: lease,
+      });
     return { ...planView(made.plan), usage: made.usage };
   });
 }
@@ -60,7 +56,7 @@ export async function actionAt(
   scope: AgentScope,
   at?: GameTime,
 ): Promise<ActionResult> {
-  return await withAgent(deps, scope, async (tx) => {
+  return await withAgent(deps, { scope }, async (tx) => {
     const time = at ?? tx.world.clock.now;
     checkCalendar(tx.world, tx.agent, time.slice(0, 10));
     const { action, usage } = await currentAction(deps, tx, { at: time });

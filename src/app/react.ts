@@ -20,5 +20,5 @@ export async function react(
   const scopes = other === undefined || other === scope.agentId
     ? [scope]
     : [scope, { worldId: scope.worldId, agentId: other }];
-  return await withAgents(deps, scopes, (tx) => reactHeld(deps, tx, input));
+  return await withAgents(deps, { scopes }, (tx) => reactHeld(deps, tx, input));
 }

@@ -15,7 +15,7 @@ export async function reflect(
   scope: AgentScope,
   options: ReflectOptions = {},
 ): Promise<ReflectResult> {
-  return await withAgent(deps, scope, (tx) =>
+  return await withAgent(deps, { scope }, (tx) =>
     reflectHeld(deps, tx, {
       force: options.force ?? false,
       at: options.at ?? tx.world.clock.now,

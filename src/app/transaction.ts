@@ -51,18 +51,20 @@ export function agentLease(
 }
 
 /**
- * Runs `work` on one agent in one transaction: its lease taken and the world, the agent and
- * `options.documents` read in one round trip; the writes committed at the end, atomically.
+ * Runs `work` on the agent of `request.scope` in one transaction: its lease taken and the
+ * world, the agent and `request.documents` read in one round trip; the writes committed at the
+ * end, atomically (the agent's over a fresh version when something else, e.g. a PATCH, changed
+ * it meanwhile: see `WorkNeeds.rebase`).
  * @throws `world_not_found`, `agent_not_found`, `conflict` (the agent stayed busy, or a
  * document written changed meanwhile), what `work` throws, `store_unavailable`.
  */
 export async function withAgent<T>(
   deps: Pick<Deps, "storage" | "sleep">,
-  scope: AgentScope,
+  request: TransactionOptions & { scope: AgentScope },
   work: (tx: AgentTransaction) => Promise<T>,
-  options: TransactionOptions = {},
 ): Promise<T> {
-  return await withAgents(deps, [scope], (tx) => work(agentOf(tx, 0)), options);
+  const { scope, ...options } = request;
+  return await withAgents(deps, { ...options, scopes: [scope] }, (tx) => work(agentOf(tx, 0)));
 }
 
 /**
@@ -72,10 +74,10 @@ export async function withAgent<T>(
  */
 export async function withAgents<T>(
   deps: Pick<Deps, "storage" | "sleep">,
-  scopes: readonly AgentScope[],
+  request: TransactionOptions & { scopes: readonly AgentScope[] },
   work: (tx: AgentsTransaction) => Promise<T>,
-  options: TransactionOptions = {},
 ): Promise<T> {
+  const { scopes, ...options } = request;
   if (new Set(scopes.map(agentLockKey)).size !== scopes.length) {
     throw new SimulacraError(
       "invalid_request",
@@ -92,6 +94,7 @@ export async function withAgents<T>(
       ...options.documents ?? [],
     ],
     reads: options.reads,
+    rebase: scopes.map(agentKey),
   }, async (unit) => {
     const world = options.world ?? await getWorld(unit, worldId);
     return await work(await openAgents(unit, { world, scopes }));

@@ -78,7 +78,7 @@ export async function importWorld(
   const iterator = lines[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done) throw lineError(1, "the file is empty");
-  const header = checkHeader(deps, parseJson(first.value, 1), 1, options);
+  const header = checkHeader(deps, parseJson(first.value, 1), options);
   const targetId = options.id ?? header.worldId;
   return await withLease(deps, worldCreationKey(targetId), async (held) => {
     // Under the lease nobody creates this world, so the check holds until the commit.
@@ -245,12 +245,13 @@ async function readBody(
   return { world: created, counts: seen, reembedded };
 }
 
+/** The archive's first line, checked: format, version, and an embedder this store can use. */
 function checkHeader(
   deps: Pick<Deps, "embedder">,
   json: unknown,
-  n: number,
   options: ImportOptions,
 ): HeaderLine {
+  const n = 1;
   const looks = z.object({ type: z.literal("header"), format: z.literal(ARCHIVE_FORMAT) })
     .safeParse(json);
   if (!looks.success) {

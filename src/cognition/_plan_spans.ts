@@ -25,10 +25,9 @@ export interface Span<T> {
  */
 export function fitSpans<T>(
   drafts: readonly Draft<T>[],
-  lo: number,
-  hi: number,
-  options: { cover: boolean; maxMinutes: number },
+  options: { lo: number; hi: number; cover: boolean; maxMinutes: number },
 ): Span<T>[] {
+  const { lo, hi } = options;
   const sorted = drafts
     .map((d) => ({ ...d, start: Math.max(lo, d.start) }))
     .filter((d) => d.start < hi)
@@ -52,11 +51,12 @@ export function fitSpans<T>(
     merged[1].start = merged[0].start;
     merged.shift();
   }
-  return merged.flatMap((s) => splitEven(s.start, s.end, options.maxMinutes, s.value));
+  return merged.flatMap((s) => splitEven(s, options.maxMinutes));
 }
 
-/** `[lo, hi)` cut into the fewest even pieces of at most `max` minutes, each with `value`. */
-export function splitEven<T>(lo: number, hi: number, max: number, value: T): Span<T>[] {
+/** A span cut into the fewest even pieces of at most `max` minutes, each with its value. */
+export function splitEven<T>(span: Span<T>, max: number): Span<T>[] {
+  const { start: lo, end: hi, value } = span;
   const pieces = Math.max(1, Math.ceil((hi - lo) / max));
   return Array.from({ length: pieces }, (_, k) => ({
     start: lo + Math.round(((hi - lo) * k) / pieces),

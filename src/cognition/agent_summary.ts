@@ -64,11 +64,15 @@ export async function agentSummary(
     return { summary: cached.value, usage: emptyUsage() };
   }
   const name = agent.name;
-  const recalled = await recall(deps, world, agent, [
-    `${name}'s core characteristics`,
-    `${name}'s current daily occupation`,
-    `${name}'s feeling about recent progress in life`,
-  ], { at, k: K });
+  const recalled = await recall(deps, {
+    world,
+    agent,
+    queries: [
+      `${name}'s core characteristics`,
+      `${name}'s current daily occupation`,
+      `${name}'s feeling about recent progress in life`,
+    ],
+  }, { at, k: K });
   const [core, occupation, feeling] = recalled.results.map((r) =>
     r.map((s) => s.memory.description)
   );

@@ -91,14 +91,11 @@ export async function converse(
   const about = options.topic ?? `"${clip(talk.conversation.lines[0].text, 120)}"`;
   const replans = await Promise.allSettled(
     pairs.map(([self, partner]) =>
-      replanFrom(
-        d,
-        world,
-        self,
-        talk.conversation.endedAt,
-        `talked with ${partner.name} about ${about}`,
-        { fence: fences.get(self.id) },
-      )
+      replanFrom(d, { world, agent: self }, {
+        from: talk.conversation.endedAt,
+        reason: `talked with ${partner.name} about ${about}`,
+        fence: fences.get(self.id),
+      })
     ),
   );
   const plans: PlanMade[] = [];
@@ -137,8 +134,8 @@ async function talkHeld(
   const summaries = await Promise.all(people.map((p) => agentSummary(deps, world, p, start)));
   const usages: Usage[] = summaries.map((s) => s.usage);
   const context = await Promise.all([
-    talkContext(deps, world, people[0], people[1]),
-    talkContext(deps, world, people[1], people[0]),
+    talkContext(deps, world, { speaker: people[0], listener: people[1] }),
+    talkContext(deps, world, { speaker: people[1], listener: people[0] }),
   ]);
 
   const cap = world.settings.conversationTurnCap;
@@ -150,10 +147,14 @@ async function talkHeld(
     const listener = people[1 - side];
     const at = addMinutes(start, i);
     const last = lines.at(-1);
-    const recalled = await recall(deps, world, speaker, [
-      `${speaker.name}'s relationship with ${listener.name}`,
-      last?.text ?? options.topic ?? listener.name,
-    ], { at, k: RECALL_K });
+    const recalled = await recall(deps, {
+      world,
+      agent: speaker,
+      queries: [
+        `${speaker.name}'s relationship with ${listener.name}`,
+        last?.text ?? options.topic ?? listener.name,
+      ],
+    }, { at, k: RECALL_K });
     usages.push(recalled.usage);
     const completion = await deps.model.complete(
       buildDialogueLinePrompt({
@@ -205,8 +206,7 @@ async function talkHeld(
 async function talkContext(
   deps: Pick<Deps, "storage">,
   world: World,
-  speaker: Agent,
-  listener: Agent,
+  { speaker, listener }: { speaker: Agent; listener: Agent },
 ): Promise<{ news: string[]; toldBefore: string[] }> {
   const scope = scopeOf(world, speaker);
   const [seeds, chats] = await Promise.all([

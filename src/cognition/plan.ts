@@ -123,7 +123,7 @@ export function sleepAction(plan: DayPlan, minute: number, location: string): Pl
   ]);
   const from = Math.max(0, ...bounds.map(([, end]) => end).filter((end) => end <= minute));
   const until = Math.min(DAY_MINUTES, ...bounds.map(([start]) => start).filter((s) => s > minute));
-  const piece = splitEven(from, until, MAX_MINUTES, null).find((s) =>
+  const piece = splitEven({ start: from, end: until, value: null }, MAX_MINUTES).find((s) =>
     s.start <= minute && minute < s.end
   )!;
   return {
@@ -156,17 +156,17 @@ export function withItem(plan: DayPlan, index: number, change: Partial<PlanItem>
   };
 }
 
+/** The plan with the actions of chunk `at.chunk` of item `at.item` replaced. */
 export function withChunk(
   plan: DayPlan,
-  index: number,
-  c: number,
+  at: { item: number; chunk: number },
   actions: PlannedAction[],
 ): DayPlan {
-  const chunks = plan.items[index].chunks!.map((
+  const chunks = plan.items[at.item].chunks!.map((
     chunk,
     j,
-  ) => (j === c ? { ...chunk, actions } : chunk));
-  return withItem(plan, index, { chunks });
+  ) => (j === at.chunk ? { ...chunk, actions } : chunk));
+  return withItem(plan, at.item, { chunks });
 }
 
 /**
@@ -226,9 +226,7 @@ export function planItemsFromAnswer(
   const { date, from, places } = options;
   return fitSpans(
     items.map((it) => ({ start: clockMinutes(it.start), minutes: it.durationMinutes, value: it })),
-    from,
-    DAY_MINUTES,
-    { cover: false, maxMinutes: DAY_MINUTES },
+    { lo: from, hi: DAY_MINUTES, cover: false, maxMinutes: DAY_MINUTES },
   ).map((s) => ({
     start: timeAt(date, s.start),
     end: timeAt(date, s.end),

@@ -56,17 +56,18 @@ export async function decomposeItem(
       minutes: c.durationMinutes,
       value: c.description.trim(),
     })),
-    lo,
-    hi,
-    { cover: true, maxMinutes: MAX_MINUTES },
+    { lo, hi, cover: true, maxMinutes: MAX_MINUTES },
   );
-  const chunks = (spans.length > 0 ? spans : splitEven(lo, hi, MAX_MINUTES, item.description))
-    .map((s): HourChunk => ({
-      start: timeAt(plan.date, s.start),
-      end: timeAt(plan.date, s.end),
-      description: s.value,
-      actions: null,
-    }));
+  const chunks =
+    (spans.length > 0
+      ? spans
+      : splitEven({ start: lo, end: hi, value: item.description }, MAX_MINUTES))
+      .map((s): HourChunk => ({
+        start: timeAt(plan.date, s.start),
+        end: timeAt(plan.date, s.end),
+        description: s.value,
+        actions: null,
+      }));
   return { chunks, usage: completion.usage };
 }
 
@@ -129,17 +130,17 @@ export async function decomposeChunk(
         emoji: a.emoji.replace(/\s+/g, ""),
       },
     })),
-    lo,
-    hi,
-    { cover: true, maxMinutes: MAX_MINUTES },
+    { lo, hi, cover: true, maxMinutes: MAX_MINUTES },
   );
   const fallback = { description: chunk.description, location: locations[0].path, emoji: "🙂" };
-  const actions = (spans.length > 0 ? spans : splitEven(lo, hi, MAX_MINUTES, fallback)).map((
-    s,
-  ): PlannedAction => ({
-    start: timeAt(plan.date, s.start),
-    end: timeAt(plan.date, s.end),
-    ...s.value,
-  }));
+  const actions =
+    (spans.length > 0 ? spans : splitEven({ start: lo, end: hi, value: fallback }, MAX_MINUTES))
+      .map((
+        s,
+      ): PlannedAction => ({
+        start: timeAt(plan.date, s.start),
+        end: timeAt(plan.date, s.end),
+        ...s.value,
+      }));
   return { actions, usage: completion.usage };
 }

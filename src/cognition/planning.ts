@@ -6,7 +6,7 @@
  * route-facing operations in `plan_requests.ts`.
  */
 import { type Agent } from "../agents/agent.ts";
-import type { AgentTransaction } from "../agents/agent_context.ts";
+import type { AgentContext, AgentTransaction } from "../agents/agent_context.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, LeaseLostError } from "../errors.ts";
 import type { FencedWrite } from "../ports/lock.ts";
@@ -55,10 +55,8 @@ import { DAY_MINUTES, minuteOfDay, timeAt, weekdayOf } from "../time/calendar.ts
  */
 export async function makeDayPlan(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  world: World,
-  agent: Agent,
-  date: string,
-  { fence }: FencedWrite = {},
+  { world, agent }: AgentContext,
+  { date, fence }: { date: string } & FencedWrite,
 ): Promise<{ plan: DayPlan; usage: Usage }> {
   const draft = await draftDayPlan(deps, world, agent, date);
   const key = planKey(world.id, agent.id, date);
@@ -164,7 +162,7 @@ export async function currentAction(
         plan.revision,
         (p) =>
           p.items[index].chunks?.[c]?.actions === null
-            ? withChunk(p, index, c, made.actions)
+            ? withChunk(p, { item: index, chunk: c }, made.actions)
             : null,
         { fence },
       );
@@ -195,11 +193,8 @@ export async function currentAction(
  */
 export async function replanFrom(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  world: World,
-  agent: Agent,
-  from: GameTime,
-  reason: string,
-  { fence }: FencedWrite = {},
+  { world, agent }: AgentContext,
+  { from, reason, fence }: { from: GameTime; reason: string } & FencedWrite,
 ): Promise<{ plan: DayPlan; usage: Usage; plans: PlanMade[] }> {
   const date = from.slice(0, 10);
   const minute = Math.floor(minuteOfDay(date, from));

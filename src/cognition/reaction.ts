@@ -167,7 +167,7 @@ export async function decideReaction(
     `${agent.name}'s relationship with ${observed.name}`,
     `${observed.name} is ${observed.status}`,
   ];
-  const recalled = await recall(d, world, agent, queries, { at, k: RECALL_K });
+  const recalled = await recall(d, { world, agent, queries }, { at, k: RECALL_K });
   usages.push(recalled.usage);
   const memories = recalled.results.map((r) => r.map((s) => s.memory.description));
   const completion = await deps.model.complete(
@@ -188,7 +188,9 @@ export async function decideReaction(
   const reaction = completion.value.reaction ?? null;
 
   if (decision === "react") {
-    const replanned = await replanFrom(d, world, agent, at, reaction ?? reason, {
+    const replanned = await replanFrom(d, { world, agent }, {
+      from: at,
+      reason: reaction ?? reason,
       fence: tx.leases[0],
     });
     usages.push(replanned.usage);

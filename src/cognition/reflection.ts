@@ -188,7 +188,7 @@ export async function reflectHeld(
   const questions = asked.value.questions;
 
   // Step 2: evidence for every question in one recall, then the insights of each question.
-  const recalled = await recall(d, world, agent, questions, {
+  const recalled = await recall(d, { world, agent, queries: questions }, {
     at: options.at,
     k: EVIDENCE_PER_QUESTION,
   });

@@ -12,7 +12,8 @@ import type { DocumentKey, Versioned } from "../ports/document_store.ts";
 import type { KeepOptions } from "../ports/idempotency_store.ts";
 import type { Lease } from "../ports/lock.ts";
 import type { Storage } from "../ports/storage.ts";
-import type { ClaimKey } from "../ports/unit_of_work_store.ts";
+import type { ClaimKey, CommitRequest, Committed } from "../ports/unit_of_work_store.ts";
+import { ConflictError, LeaseLostError } from "../errors.ts";
 import { WorkDocuments } from "./_work_documents.ts";
 import { type DeclaredRead, WorkReads } from "./_work_reads.ts";
 import { acquireWithin, keepRenewed, type LeaseOptions } from "./lease.ts";
@@ -43,9 +44,20 @@ export interface WorkNeeds {
    * lease), so they are made under the leases; the work's first matching call gets each.
    */
   reads?: readonly DeclaredRead[];
+  /**
+   * Documents whose writes are changes to re-apply, not versions to defend: when the commit
+   * conflicts only because one of them changed meanwhile (e.g. an agent document a PATCH
+   * changed during a perceive that holds the agent's lease), the fields the work changed are
+   * laid over the fresh version and the commit tried again, a few times, as a read-modify-write
+   * retry would.
+   */
+  rebase?: readonly DocumentKey[];
 }
 
 export type { DeclaredRead };
+
+/** Commits tried on a conflict with {@linkcode WorkNeeds.rebase} documents. */
+const REBASE_ATTEMPTS = 3;
 
 /** What work run in a unit of work gets: the unit's storage and the leases it holds. */
 export interface WorkUnit {
@@ -113,11 +125,11 @@ export async function withUnitOfWork<T>(
   await renewing;
   try {
     if (lost.signal.aborted) throw lost.signal.reason;
-    const committed = await base.units.commit({
-      documents: documents.writes(),
+    const committed = await commitRebasing(base, documents, {
       fences,
       release: leases,
       claim: needs.claim && claiming.set ? { ...needs.claim, value: claiming.value } : undefined,
+      rebase: needs.rebase ?? [],
     });
     claim.count = committed.count;
   } catch (error) {
@@ -126,6 +138,24 @@ export async function withUnitOfWork<T>(
   }
   if ("error" in outcome) throw outcome.error;
   return outcome.value;
+}
+
+/** Commits the unit's writes; on a conflict the rebase documents explain, again over fresh versions. */
+async function commitRebasing(
+  base: Storage,
+  documents: WorkDocuments,
+  request: Omit<CommitRequest, "documents"> & { rebase: readonly DocumentKey[] },
+): Promise<Committed> {
+  const { rebase, ...rest } = request;
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await base.units.commit({ ...rest, documents: documents.writes() });
+    } catch (error) {
+      const retry = error instanceof ConflictError && !(error instanceof LeaseLostError) &&
+        attempt < REBASE_ATTEMPTS && rebase.length > 0 && await documents.rebase(rebase);
+      if (!retry) throw error;
+    }
+  }
 }
 
 /** Every store of `base` as it is (methods bound), to override some of them. */

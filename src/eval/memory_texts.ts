@@ -20,8 +20,7 @@ export interface ReadMemoryTextsOptions {
  */
 export async function readMemoryTexts(
   deps: Pick<Deps, "storage">,
-  worldId: WorldId,
-  agentIds: readonly string[],
+  { worldId, agentIds }: { worldId: WorldId; agentIds: readonly string[] },
   options: ReadMemoryTextsOptions = {},
 ): Promise<MemoryTexts> {
   const exclude = new Set(options.exclude ?? []);

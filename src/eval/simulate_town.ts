@@ -126,7 +126,7 @@ export async function simulateTown(
   const people = town.agents.map((a) => ({ id: a.id as string, name: a.name }));
   const ids = people.map((p) => p.id);
   const setup = await deps.storage.usage.totals(worldId);
-  const memoriesBefore = await readMemoryTexts(deps, worldId, ids);
+  const memoriesBefore = await readMemoryTexts(deps, { worldId, agentIds: ids });
 
   const samples: LocationSample[] = [];
   const events = eventCounter(deps, worldId);
@@ -196,8 +196,8 @@ export async function simulateTown(
     },
     party: town.party,
     memoriesBefore,
-    memoriesAfter: await readMemoryTexts(deps, worldId, ids),
-    memoriesAfterWithoutSightings: await readMemoryTexts(deps, worldId, ids, {
+    memoriesAfter: await readMemoryTexts(deps, { worldId, agentIds: ids }),
+    memoriesAfterWithoutSightings: await readMemoryTexts(deps, { worldId, agentIds: ids }, {
       exclude: ["observation"],
     }),
     samples,

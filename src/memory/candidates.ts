@@ -60,8 +60,7 @@ export interface CandidateRanking {
  */
 export async function rankFromCandidates(
   storage: Pick<Storage, "memories" | "vectors">,
-  scope: AgentScope,
-  query: Float32Array,
+  { scope, query }: { scope: AgentScope; query: Float32Array },
   options: CandidateOptions,
 ): Promise<CandidateRanking> {
   const { memories, vectors } = storage;
@@ -123,8 +122,7 @@ export async function rankFromCandidates(
     withoutVector,
     bounded: options.kinds === undefined &&
       outsidersBelow(
-        ranked,
-        options.k,
+        ranked[options.k - 1],
         recent.ids.length < CANDIDATES.heads || important.ids.length < CANDIDATES.heads
           ? null
           : [recent.scores.at(-1)!, important.scores.at(-1)!, full ? last : NaN],
@@ -138,17 +136,16 @@ const SLACK = 1e-9;
 
 /**
  * Whether a memory in none of the heads (accessed at most `edge[0]`, of importance at most
- * `edge[1]`, cosine at most `edge[2]`) scores below the k-th of `ranked`; null `edge`: every
- * memory was a candidate.
+ * `edge[1]`, cosine at most `edge[2]`) scores below `kth`, the k-th ranked (undefined: fewer
+ * than k ranked); null `edge`: every memory was a candidate.
  */
 function outsidersBelow(
-  ranked: readonly Scored<MemoryRankFields>[],
-  k: number,
+  kth: Scored<MemoryRankFields> | undefined,
   edge: [accessed: number, importance: number, cosine: number] | null,
   rank: (rows: MemoryRankFields[], cosines: number[], limit: number) => Scored<MemoryRankFields>[],
 ): boolean {
   if (edge === null) return true;
-  if (ranked.length < k || Number.isNaN(edge[2])) return false;
+  if (kth === undefined || Number.isNaN(edge[2])) return false;
   const [best] = rank(
     [{
       id: "" as MemoryId,
@@ -159,5 +156,5 @@ function outsidersBelow(
     [edge[2]],
     1,
   );
-  return best.score < ranked[k - 1].score - SLACK;
+  return best.score < kth.score - SLACK;
 }

@@ -256,13 +256,11 @@ export async function perceiveHeld(
   //    counters are fenced by the agent's lease: a holder that lost it writes nothing.
   await writeMemories(d, scope, prepared, { fence, claims });
   // Perceiving a location in an area the agent did not know adds that area (Generative Agents §5).
-  const knownAreas = await knownAreasAfter(
-    d,
-    scope.worldId,
-    agent.knownAreas ?? [],
-    obs.map((o) => o.location),
-  );
-  const updated = await bumpCounters(d, scope, { knownAreas, fence }, prepared);
+  const knownAreas = await knownAreasAfter(d, scope.worldId, {
+    known: agent.knownAreas ?? [],
+    locations: obs.map((o) => o.location),
+  });
+  const updated = await bumpCounters(d, scope, { knownAreas, fence, prepared });
   const result = {
     memories: results as MemoryRecord[],
     outcomes,
@@ -314,12 +312,17 @@ async function recentObservations(
 async function bumpCounters(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
-  change: { knownAreas: string[]; fence: Lease },
-  prepared: Pick<PreparedMemories, "addedImportance" | "stillPending" | "filledPending">,
+  change: {
+    knownAreas: string[];
+    fence: Lease;
+    prepared: Pick<PreparedMemories, "addedImportance" | "stillPending" | "filledPending">;
+  },
 ): Promise<Agent> {
+  const { prepared } = change;
   const filled = new Set<string>(prepared.filledPending);
-  // Under the lock nobody else changes the counters, but other fields of the agent (its action,
-  // a PATCH) may change outside it: a lost race re-applies our change to the fresh version.
+  // Under the lease nobody else changes the counters, but other fields of the agent (a PATCH)
+  // may change outside it: the transaction's commit then lays these fields over the fresh
+  // version (`WorkNeeds.rebase`).
   const updated = await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (agent) => {
     if (agent === null) throw agentNotFound(scope);
     return {

@@ -32,9 +32,7 @@ export interface Recalled {
  */
 export async function recall(
   deps: Pick<Deps, "storage" | "embedder">,
-  world: World,
-  agent: Agent,
-  queries: readonly string[],
+  { world, agent, queries }: { world: World; agent: Agent; queries: readonly string[] },
   options: RecallOptions,
 ): Promise<Recalled> {
   const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };

@@ -162,7 +162,7 @@ async function rankOnce(
     }
     return scanned;
   }
-  const found = await rankFromCandidates(deps.storage, scope, query, options);
+  const found = await rankFromCandidates(deps.storage, { scope, query }, options);
   if (options.repairFirst && found.withoutVector.length > 0) {
     return { ...found, ranked: [], exact: false };
   }

@@ -261,7 +261,8 @@ export function normalise(values: Float64Array): Float64Array {
 
 /**
  * The best `k` candidates seen, in a min-heap whose root is the worst kept. Order: score, then
- * newer `createdAt`, then smaller id.
+ * newer `createdAt`, then smaller id. Slot `k`, past the heap, holds the row being offered, so
+ * every comparison is between two slots.
  */
 class TopK {
   readonly #k: number;
@@ -273,8 +274,8 @@ class TopK {
   constructor(k: number, records: readonly RankedRow[]) {
     this.#k = k;
     this.#records = records;
-    this.#rows = new Int32Array(k);
-    this.#scores = new Float64Array(k);
+    this.#rows = new Int32Array(k + 1);
+    this.#scores = new Float64Array(k + 1);
   }
 
   /** The worst kept score (once full). */
@@ -289,47 +290,40 @@ class TopK {
       this.#put(p, i, score);
       while (p > 0) {
         const parent = (p - 1) >> 1;
-        if (!this.#better(this.#rows[parent], this.#scores[parent], i, score)) break;
+        if (!this.#better(parent, p)) break;
         this.#put(p, this.#rows[parent], this.#scores[parent]);
         this.#put(p = parent, i, score);
       }
-    } else if (this.#better(i, score, this.#rows[0], this.#scores[0])) {
-      this.#siftDown(i, score);
+    } else {
+      this.#put(this.#k, i, score);
+      if (this.#better(this.#k, 0)) this.#siftDown();
     }
     return this.#size === this.#k;
   }
 
   /** The kept rows and scores, best first. */
   best(): [row: number, score: number][] {
-    const kept: [number, number][] = [];
-    for (let p = 0; p < this.#size; p++) kept.push([this.#rows[p], this.#scores[p]]);
-    return kept.sort((a, b) => (this.#better(a[0], a[1], b[0], b[1]) ? -1 : 1));
+    const slots = Array.from({ length: this.#size }, (_, p) => p);
+    return slots
+      .sort((a, b) => (this.#better(a, b) ? -1 : 1))
+      .map((p) => [this.#rows[p], this.#scores[p]]);
   }
 
-  /** Replaces the root with (i, score) and restores the heap. */
-  #siftDown(i: number, score: number): void {
+  /** Replaces the root with the row offered (in slot k) and restores the heap. */
+  #siftDown(): void {
+    const offered = this.#k;
     let p = 0;
     for (;;) {
       const l = 2 * p + 1;
       const r = l + 1;
-      let w = -1;
-      let wRow = i;
-      let wScore = score;
-      if (l < this.#size && this.#better(wRow, wScore, this.#rows[l], this.#scores[l])) {
-        w = l;
-        wRow = this.#rows[l];
-        wScore = this.#scores[l];
-      }
-      if (r < this.#size && this.#better(wRow, wScore, this.#rows[r], this.#scores[r])) {
-        w = r;
-        wRow = this.#rows[r];
-        wScore = this.#scores[r];
-      }
-      if (w < 0) break;
-      this.#put(p, wRow, wScore);
+      let w = offered;
+      if (l < this.#size && this.#better(w, l)) w = l;
+      if (r < this.#size && this.#better(w, r)) w = r;
+      if (w === offered) break;
+      this.#put(p, this.#rows[w], this.#scores[w]);
       p = w;
     }
-    this.#put(p, i, score);
+    this.#put(p, this.#rows[offered], this.#scores[offered]);
   }
 
   #put(p: number, row: number, score: number): void {
@@ -337,11 +331,12 @@ class TopK {
     this.#scores[p] = score;
   }
 
-  /** Whether row i (with its score) ranks above row j. */
-  #better(i: number, si: number, j: number, sj: number): boolean {
-    if (si !== sj) return si > sj;
-    const a = this.#records[i];
-    const b = this.#records[j];
+  /** Whether the row in slot p ranks above the row in slot q. */
+  #better(p: number, q: number): boolean {
+    const sp = this.#scores[p], sq = this.#scores[q];
+    if (sp !== sq) return sp > sq;
+    const a = this.#records[this.#rows[p]];
+    const b = this.#records[this.#rows[q]];
     if (a.createdAt !== b.createdAt) return a.createdAt > b.createdAt;
     return a.id < b.id;
   }

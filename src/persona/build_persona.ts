@@ -3,7 +3,7 @@ import { z } from "zod";
 import { type Agent, loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
 import { ModelUnavailableError } from "../errors.ts";
-import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
+import type { AgentScope, MemoryId } from "../ids.ts";
 import type { Usage } from "../model/usage.ts";
 import {
   buildPersonaBuildPrompt,
@@ -110,13 +110,11 @@ async function tellingMemories(deps: Pick<Deps, "storage">, scope: AgentScope): 
  */
 export async function buildPersona(
   deps: Pick<Deps, "storage" | "model">,
-  worldId: WorldId,
-  agentId: AgentId,
+  scope: AgentScope,
   body: BuildPersonaInput,
 ): Promise<{ persona: Persona; saved: boolean; usage: Usage }> {
   const input = BuildPersonaInput.parse(body);
-  await getWorld(deps, worldId);
-  const scope: AgentScope = { worldId, agentId };
+  await getWorld(deps, scope.worldId);
   const agent = (await loadAgent(deps, scope)).value;
   const memories = input.narrative === undefined ? await tellingMemories(deps, scope) : [];
   const { persona, usage } = await derivePersona(deps, agent, {

@@ -51,6 +51,8 @@ function traitsOf(personality: string): string[] {
 
 /** Options for {@linkcode importCard}. */
 export interface ImportCardOptions {
+  /** The world the new agent joins. */
+  worldId: WorldId;
   /** The new agent's id; minted when absent. */
   id?: AgentId;
 }
@@ -88,10 +90,10 @@ function loreEntries(d: ParsedCard["data"]) {
  */
 export async function importCard(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  worldId: WorldId,
   parsed: ParsedCard,
-  options: ImportCardOptions = {},
+  options: ImportCardOptions,
 ): Promise<ImportedCard> {
+  const { worldId } = options;
   const world = await getWorld(deps, worldId);
   const d = parsed.data;
   const name = d.name.trim();

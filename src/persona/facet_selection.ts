@@ -91,8 +91,7 @@ export interface EmbeddedDialogue {
  */
 export async function embedDialogue(
   deps: Pick<Deps, "embedder">,
-  persona: Persona | null,
-  queries: readonly string[],
+  { persona, queries }: { persona: Persona | null; queries: readonly string[] },
   attribution: Attribution,
 ): Promise<EmbeddedDialogue> {
   const texts = [...queries, ...(persona?.scene_facets.map(facetText) ?? [])];
@@ -116,11 +115,13 @@ export interface FacetSelection {
   scores: FacetScore[];
 }
 
-/** Picks the top facets of a ranking (none when the persona has none). */
+/**
+ * Picks the top facets of a ranking by the dialogue's cues and each facet's `relevance` (none
+ * when the persona has none).
+ */
 export function selectFacets(
   persona: Persona | null,
-  cues: DialogueCues,
-  relevance: readonly number[],
+  { cues, relevance }: { cues: DialogueCues; relevance: readonly number[] },
   options: SelectFacetsOptions = {},
 ): FacetSelection {
   if (!persona) return { ranking: [], selected: [], scores: [] };

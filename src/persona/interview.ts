@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { type Agent, loadAgent } from "../agents/agent.ts";
 import type { Deps } from "../deps.ts";
-import type { AgentId, AgentScope, WorldId } from "../ids.ts";
+import type { AgentScope } from "../ids.ts";
 import { MemoryId } from "../ids.ts";
 import { addUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
@@ -132,8 +132,7 @@ export function interviewQuestions(
 export async function knownNames(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
-  agent: Agent,
-  record: PersonaRecord | null,
+  { agent, record }: { agent: Agent; record: PersonaRecord | null },
 ): Promise<string[]> {
   const counts = new Map<string, number>();
   const own = new Set(agent.name.toLowerCase().split(/\s+/));
@@ -188,18 +187,16 @@ async function pool<T, R>(
  */
 export async function interview(
   deps: Pick<Deps, "storage" | "model" | "embedder">,
-  worldId: WorldId,
-  agentId: AgentId,
+  scope: AgentScope,
   body: InterviewInput,
 ): Promise<InterviewResult> {
   const input = InterviewInput.parse(body);
   const ablation: Ablation = input.ablation;
-  const world = await getWorld(deps, worldId);
-  const scope: AgentScope = { worldId, agentId };
+  const world = await getWorld(deps, scope.worldId);
   const agent = (await loadAgent(deps, scope)).value;
   const at = input.at ?? world.clock.now;
   const record = await loadPersonaRecord(deps, scope);
-  const names = ablation === "no_memory" ? [] : await knownNames(deps, scope, agent, record);
+  const names = ablation === "no_memory" ? [] : await knownNames(deps, scope, { agent, record });
   const stranger = UNKNOWN_NAMES.find((n) => !names.includes(n)) ?? UNKNOWN_NAMES[0];
   const all = interviewQuestions({ first: names[0] ?? null, second: names[1] ?? null, stranger });
   const categories = input.categories ?? InterviewCategory.options;
@@ -212,13 +209,8 @@ export async function interview(
   const ctx: ReplyContext = { ...base, anchor };
   const embedded = await embedDialogue(
     deps,
-    record?.persona ?? null,
-    questions.map((q) => q.question),
-    {
-      worldId,
-      agentId,
-      operation: "interview.select",
-    },
+    { persona: record?.persona ?? null, queries: questions.map((q) => q.question) },
+    { ...scope, operation: "interview.select" },
   );
   const usages: Usage[] = [anchorUsage, embedded.usage];
   const transcript = await pool(questions.map((q, i) => ({ ...q, i })), CONCURRENCY, async (q) => {

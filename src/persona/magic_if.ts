@@ -115,19 +115,17 @@ export const CUE_TURNS = 4;
 /** Lorebook entries a key can pull into one reply. */
 const LORE_PER_REPLY = 3;
 
-/** Today's stored plan as lines, or none (no plan yet, or outside the calendar); no model call. */
+/**
+ * The agent's stored plan for the day of `at` as lines, or none (no plan yet, or outside the
+ * calendar); no model call.
+ */
 async function todaysPlan(
   deps: Pick<Deps, "storage">,
-  world: World,
-  agent: Agent,
+  scope: AgentScope,
   at: GameTime,
 ): Promise<string[]> {
   try {
-    const plan = await readPlan(
-      deps,
-      { worldId: world.id as WorldId, agentId: agent.id },
-      at.slice(0, 10),
-    );
+    const plan = await readPlan(deps, scope, at.slice(0, 10));
     return plan.items.map((i) =>
       `${i.start.slice(11, 16)}–${i.end.slice(11, 16)} ${i.description}${
         i.location ? ` (${i.location})` : ""
@@ -158,7 +156,9 @@ export async function anchorStage(
   const coreTraits = record?.persona.core_traits.map((t) => t.trait) ?? agent.traits;
   const plans = ablation === "full" || ablation === "no_reflection";
   const doing = plans ? agent.action : null;
-  const plan = plans ? await todaysPlan(deps, world, agent, at) : [];
+  const plan = plans
+    ? await todaysPlan(deps, { worldId: world.id as WorldId, agentId: agent.id }, at)
+    : [];
   if (ablation === "no_memory") {
     const summary = `${identityLine(agent)}\n${agent.description}`;
     return {
@@ -189,16 +189,16 @@ function nonZero(v: Float32Array | null): v is Float32Array {
 
 /**
  * Recall: the agent's best memories for the dialogue (one ranking with the dialogue vector),
- * plus lorebook knowledge whose keys the dialogue says, first. Kinds follow the ablation.
+ * plus lorebook knowledge whose keys the dialogue's cues say, first. Kinds follow the ablation.
  */
 export async function recallStage(
   deps: Pick<Deps, "storage" | "embedder">,
   ctx: ReplyContext,
   turn: TurnRequest,
-  cues: DialogueCues,
 ): Promise<RecalledMemory[]> {
   const kinds = KINDS[ctx.ablation];
   if (kinds?.length === 0 || turn.options.memories === 0) return [];
+  const cues = cuesOf(turn.history, turn.message);
   const scope: AgentScope = { worldId: ctx.world.id as WorldId, agentId: ctx.agent.id };
   const text = `${cues.history}\n${cues.message}`;
   const loreIds = (ctx.record?.lore ?? [])
@@ -243,8 +243,10 @@ export async function enactTurn(
 ): Promise<Enacted> {
   const persona = ctx.record?.persona ?? null;
   const cues = cuesOf(turn.history, turn.message);
-  const selection = selectFacets(persona, cues, turn.relevance, { top: turn.options.facets });
-  const memories = await recallStage(deps, ctx, turn, cues);
+  const selection = selectFacets(persona, { cues, relevance: turn.relevance }, {
+    top: turn.options.facets,
+  });
+  const memories = await recallStage(deps, ctx, turn);
   const hints = boundaryHints(turn.message, ctx.at);
   const { prompt, budget } = promptWithinBudget({
     agentName: ctx.agent.name,

@@ -4,7 +4,7 @@
  */
 import { SimulacraError } from "../errors.ts";
 import type { Provenance } from "../ports/memory_record.ts";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "../prompts/prompt.ts";
 import {
   buildRespondPrompt,
   type RespondFacet,

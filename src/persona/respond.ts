@@ -7,13 +7,14 @@ import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import { replanFrom } from "../cognition/planning.ts";
 import type { Deps } from "../deps.ts";
+import type { AgentContext } from "../agents/agent_context.ts";
 import { ConflictError, SimulacraError } from "../errors.ts";
-import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
+import { type AgentScope, MemoryId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
 import { MemoryKind, Provenance } from "../ports/memory_record.ts";
 import { addUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
-import { getWorld, type World } from "../world/world.ts";
+import { getWorld } from "../world/world.ts";
 import { dialogueText, embedDialogue } from "./facet_selection.ts";
 import { anchorStage, cuesOf, enactTurn, type ReplyContext, type Turn } from "./magic_if.ts";
 import { loadPersonaRecord } from "./persona.ts";
@@ -144,10 +145,8 @@ export type RespondResult = z.infer<typeof RespondResult>;
 /** Re-plans an agent's day from a game time for a reason (planning's `replanFrom`). */
 export type Replanner = (
   deps: Deps,
-  world: World,
-  agent: Agent,
-  from: GameTime,
-  reason: string,
+  context: AgentContext,
+  change: { from: GameTime; reason: string },
 ) => Promise<{ usage: Usage }>;
 
 /** Options for {@linkcode respond}. */
@@ -233,14 +232,12 @@ export function memoriesOfTurn(turn: {
  */
 export async function respond(
   deps: Deps,
-  worldId: WorldId,
-  agentId: AgentId,
-  body: RespondInput,
+  request: { scope: AgentScope; input: RespondInput },
   options: RespondOptions = {},
 ): Promise<RespondResult> {
-  const input = RespondInput.parse(body);
-  const world = await getWorld(deps, worldId);
-  const scope: AgentScope = { worldId, agentId };
+  const { scope } = request;
+  const input = RespondInput.parse(request.input);
+  const world = await getWorld(deps, scope.worldId);
   const agent = (await loadAgent(deps, scope)).value;
   const at = input.at ?? world.clock.now;
   const conversationId = input.conversationId ?? deps.ids.next("c");
@@ -259,11 +256,14 @@ export async function respond(
   const { anchor, usage: anchorUsage } = await anchorStage(deps, base);
   const ctx: ReplyContext = { ...base, anchor };
   const query = dialogueText(cuesOf(history, input.message));
-  const embedded = await embedDialogue(deps, record?.persona ?? null, [query], {
-    worldId,
-    agentId,
-    operation: "respond.select",
-  });
+  const embedded = await embedDialogue(
+    deps,
+    { persona: record?.persona ?? null, queries: [query] },
+    {
+      ...scope,
+      operation: "respond.select",
+    },
+  );
   const enacted = await enactTurn(deps, ctx, {
     mode: input.mode,
     speaker: input.mode === "inner_voice" ? null : speaker,
@@ -295,7 +295,8 @@ export async function respond(
     try {
       const fresh = (await loadAgent(deps, scope)).value;
       const replan = options.replan ?? replanFrom;
-      usages.push((await replan(deps, world, fresh, at, `inner voice: ${input.message}`)).usage);
+      const reason = `inner voice: ${input.message}`;
+      usages.push((await replan(deps, { world, agent: fresh }, { from: at, reason })).usage);
       replanned = true;
     } catch (err) {
       if (!(err instanceof SimulacraError)) throw err;

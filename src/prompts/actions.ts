@@ -9,7 +9,7 @@
  * four or five per action.
  */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 import { clockMinutes, ClockTime } from "../time/time_of_day.ts";
 import { checkStepOrder, EmojiRendering } from "./_plan_steps.ts";

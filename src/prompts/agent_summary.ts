@@ -1,6 +1,6 @@
 /** @module Prompt: summarise who an agent is from three retrievals, in one call (paper App. A). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { clipLine, DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 
 /** Inputs of {@linkcode buildAgentSummaryPrompt}: memories recalled for each aspect. */

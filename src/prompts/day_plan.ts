@@ -1,6 +1,6 @@
 /** @module Prompt: a character's day in broad strokes (5–8 timed items), or the rest of a day after something came up (Generative Agents §4.3). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
 import { clockMinutes, ClockTime } from "../time/time_of_day.ts";
 import { checkStepOrder } from "./_plan_steps.ts";

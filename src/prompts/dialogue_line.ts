@@ -1,10 +1,10 @@
 /** @module Prompt: the next line one agent says to another in a conversation (Generative Agents §4.3). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
 
 /** Longest memory line the prompt shows, in characters; longer ones are cut with "…". */
-export const MEMORY_LINE_CHARS = 160;
+export const DIALOGUE_MEMORY_CHARS = 160;
 
 /** One line said so far. */
 export interface DialogueTurn {
@@ -89,16 +89,19 @@ export function buildDialogueLinePrompt(input: DialogueLineInput): Prompt<Dialog
           }`,
           `The person they are talking to:\n${dataBlock("listener", { name: input.listenerName })}`,
           `What the speaker remembers about them and about what was just said:\n${
-            dataBlock("memories", input.memories.map((m) => clipLine(m, MEMORY_LINE_CHARS)))
+            dataBlock("memories", input.memories.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)))
           }`,
           ...((input.news ?? []).length === 0 ? [] : [
             `News the speaker knows, most important first (pass one on if the listener has likely not heard it):\n${
-              dataBlock("news", input.news!.map((m) => clipLine(m, MEMORY_LINE_CHARS)))
+              dataBlock("news", input.news!.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)))
             }`,
           ]),
           ...((input.toldBefore ?? []).length === 0 ? [] : [
             `What the speaker told them in earlier conversations (do not repeat it):\n${
-              dataBlock("told_before", input.toldBefore!.map((m) => clipLine(m, MEMORY_LINE_CHARS)))
+              dataBlock(
+                "told_before",
+                input.toldBefore!.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)),
+              )
             }`,
           ]),
           ...(input.topic === null

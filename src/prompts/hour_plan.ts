@@ -1,6 +1,6 @@
 /** @module Prompt: break one broad item of a day plan into hour-long chunks that cover it (Generative Agents §4.3). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
 import { clockMinutes, ClockTime } from "../time/time_of_day.ts";
 import { checkStepOrder } from "./_plan_steps.ts";

@@ -1,6 +1,6 @@
 /** @module Prompt: rate the poignancy of a batch of observations in one call (Generative Agents §4.1). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 
 /** Inputs of {@linkcode buildImportancePrompt}. */

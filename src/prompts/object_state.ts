@@ -7,7 +7,7 @@
  * town costs at most one call per tick.
  */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 
 /** One object an agent just started acting on. */

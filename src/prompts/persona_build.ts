@@ -1,6 +1,6 @@
 /** @module Prompt: derive a Narrative Schema persona from what is known about a character (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 
 /** Character text from an imported card (never its creator notes). */

@@ -1,6 +1,6 @@
 /** @module Prompt: should an agent carry on, react, or start talking after an observation (Generative Agents §4.3). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./_data_block.ts";
 
 /** Inputs of {@linkcode buildReactionPrompt}. */
@@ -24,12 +24,12 @@ export interface ReactionInput {
 }
 
 /** Longest memory line the prompt shows, in characters; longer ones are cut with "…". */
-export const MEMORY_LINE_CHARS = 160;
+export const REACTION_MEMORY_CHARS = 160;
 
 /** Memories as one clipped line each, leaving out those already shown in `shown`. */
 function lines(memories: readonly string[], shown: readonly string[] = []): string[] {
   const seen = new Set(shown);
-  return memories.filter((m) => !seen.has(m)).map((m) => clipLine(m, MEMORY_LINE_CHARS));
+  return memories.filter((m) => !seen.has(m)).map((m) => clipLine(m, REACTION_MEMORY_CHARS));
 }
 
 /** The three ways an agent can answer an observation. */

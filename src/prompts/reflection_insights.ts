@@ -1,6 +1,6 @@
 /** @module Prompt: insights that answer one reflection question, each citing its numbered evidence (Generative Agents §4.2). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { clipLine, DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 
 /** Most insights one question may yield (paper: 5). */

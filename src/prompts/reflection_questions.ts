@@ -1,6 +1,6 @@
 /** @module Prompt: the high-level questions an agent's recent memories raise, step 1 of reflection (Generative Agents §4.2). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { clipLine, DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 
 /** Inputs of {@linkcode buildReflectionQuestionsPrompt}. */
@@ -19,16 +19,16 @@ export function reflectionQuestionsSchema(count: number) {
 export type ReflectionQuestionsOutput = z.infer<ReturnType<typeof reflectionQuestionsSchema>>;
 
 /** Longest memory line the prompt shows, in characters; longer ones are cut with "…". */
-export const MEMORY_LINE_CHARS = 120;
+export const REFLECTION_MEMORY_CHARS = 120;
 
 /**
- * Memories as compact lines, oldest first: each cut to {@linkcode MEMORY_LINE_CHARS}, and a line
+ * Memories as compact lines, oldest first: each cut to {@linkcode REFLECTION_MEMORY_CHARS}, and a line
  * that repeats (an object seen in the same state every tick, a routine action) shown once, where
  * it last occurred, with how often it did. Questions cite no memory, so lines need no numbers;
  * the count keeps what recurs salient without paying for every repetition.
  */
 function memoryLines(memories: readonly string[]): string[] {
-  const lines = memories.map((m) => clipLine(m, MEMORY_LINE_CHARS));
+  const lines = memories.map((m) => clipLine(m, REFLECTION_MEMORY_CHARS));
   const counts = new Map<string, number>();
   for (const line of lines) counts.set(line, (counts.get(line) ?? 0) + 1);
   const last = new Map(lines.map((line, i) => [line, i]));

@@ -1,6 +1,6 @@
 /** @module Prompt: one in-character turn by the Magic-If protocol: anchor, select, bound, enact (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
-import type { Prompt } from "../ports/language_model.ts";
+import type { Prompt } from "./prompt.ts";
 import { DATA_RULE, dataBlock, promptTag } from "./_data_block.ts";
 
 /** Who the character is talking to, or what is speaking to it. */

@@ -9,7 +9,7 @@ export interface BoundedCache<T> {
   values: Record<string, T>;
 }
 
-/** A cache read from its document, to change in place and {@linkcode saveCache}. */
+/** A cache read from its document, to extend with {@linkcode remember} and {@linkcode saveCache}. */
 export interface LoadedCache<T> {
   key: DocumentKey;
   cache: BoundedCache<T>;
@@ -36,15 +36,22 @@ export function cached<T>(loaded: LoadedCache<T>, entry: string): T | undefined 
   return Object.hasOwn(loaded.cache.values, entry) ? loaded.cache.values[entry] : undefined;
 }
 
-/** Remembers a value, dropping the oldest entries beyond `max`. */
-export function remember<T>(loaded: LoadedCache<T>, entry: string, value: T, max: number): void {
-  const { cache } = loaded;
-  if (!Object.hasOwn(cache.values, entry)) cache.keys.push(entry);
-  cache.values[entry] = value;
-  for (const old of cache.keys.splice(0, Math.max(0, cache.keys.length - max))) {
-    delete cache.values[old];
+/** The cache with `answers` (entry, value) remembered in order, the oldest beyond `max` dropped. */
+export function remember<T>(
+  loaded: LoadedCache<T>,
+  answers: Iterable<readonly [entry: string, value: T]>,
+  max: number,
+): LoadedCache<T> {
+  const keys = [...loaded.cache.keys];
+  const values = { ...loaded.cache.values };
+  let changed = loaded.changed;
+  for (const [entry, value] of answers) {
+    if (!Object.hasOwn(values, entry)) keys.push(entry);
+    values[entry] = value;
+    changed = true;
   }
-  loaded.changed = true;
+  for (const old of keys.splice(0, Math.max(0, keys.length - max))) delete values[old];
+  return { ...loaded, cache: { keys, values }, changed };
 }
 
 /** Writes the cache back when it changed (only the running tick writes it). */
@@ -52,5 +59,7 @@ export async function saveCache<T>(
   deps: Pick<Deps, "storage">,
   loaded: LoadedCache<T>,
 ): Promise<void> {
-  if (loaded.changed) await putDocument(deps, loaded.key, loaded.cache, loaded.version);
+  if (loaded.changed) {
+    await putDocument(deps, loaded.key, { value: loaded.cache, version: loaded.version });
+  }
 }

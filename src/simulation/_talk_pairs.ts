@@ -133,10 +133,12 @@ function decisionKey(tickId: string): string {
  */
 export function pairDecision(
   deps: Deps,
-  frame: TickFrame<World>,
-  shared: {
-    views: ReadonlyMap<string, Triggered>;
-    decisions: Map<string, Promise<PairedReaction>>;
+  { frame, shared }: {
+    frame: TickFrame<World>;
+    shared: {
+      views: ReadonlyMap<string, Triggered>;
+      decisions: Map<string, Promise<PairedReaction>>;
+    };
   },
   agentId: string,
 ): Promise<PairedReaction> | undefined {
@@ -182,7 +184,12 @@ async function decideOnce(
   try {
     // One transaction over both agents: their leases, what the conversation reads of both and
     // the stored decision in its begin round trip; what it writes in one commit.
-    const decided = await withAgents(deps, scopes, async (tx) => {
+    const decided = await withAgents(deps, {
+      scopes,
+      world,
+      documents: pairDocuments(frame, [decider, other]),
+      reads: [{ claim: { scope, key } }],
+    }, async (tx) => {
       const stored = await tx.storage.idempotency.get<StoredDecision>(scope, key);
       if (stored !== null) return stored;
       return {
@@ -194,10 +201,6 @@ async function decideOnce(
         }),
         fresh: true,
       };
-    }, {
-      world,
-      documents: pairDocuments(frame, [decider, other]),
-      reads: [{ claim: { scope, key } }],
     });
     if (!("fresh" in decided)) return { result: decided.result };
     result = decided.result;

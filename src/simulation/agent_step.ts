@@ -173,6 +173,7 @@ function agentNeeds(
       seenKey(worldId, agentId),
     ],
     reads: stepPerceiveReads(frame, agentId, shared),
+    rebase: [agentKey(scope)],
   };
 }
 
@@ -206,7 +207,7 @@ async function step(
   let parts: StepParts;
   let failed = false;
   try {
-    const pair = pairDecision(deps, frame, shared, agent.id);
+    const pair = pairDecision(deps, { frame, shared }, agent.id);
     const paired = await pair;
     const open = { world: frame.world, scopes: [scope] };
     const run = (unit: WorkUnit) =>

@@ -131,11 +131,11 @@ export async function applyObjectStates(
         { worldId, operation: "object_state" },
       );
       usage = completion.usage;
-      unknown.forEach(([path, { use }], i) => {
-        answers.set(path, completion.value.states[i]);
-        remember(answersCache, keyOf(use), completion.value.states[i], CACHE_SIZE);
-      });
-      await saveCache(deps, answersCache);
+      unknown.forEach(([path], i) => answers.set(path, completion.value.states[i]));
+      const learnt = unknown.map(([, { use }], i) =>
+        [keyOf(use), completion.value.states[i]] as const
+      );
+      await saveCache(deps, remember(answersCache, learnt, CACHE_SIZE));
     } catch (err) {
       if (!(err instanceof ModelUnavailableError)) throw err;
       events.push({
@@ -152,14 +152,15 @@ export async function applyObjectStates(
   const origins: ObjectOrigins = { ...originsDoc?.value };
   let originsChanged = false;
   const writes: { path: string; state: string; previous: string; agentId: AgentId }[] = [];
-  const write = (path: string, state: string, previous: string, agentId: AgentId) => {
+  type Write = (typeof writes)[number];
+  const write = ({ path, state, previous, agentId }: Write) => {
     writes.push({ path, state, previous, agentId });
     events.push({ type: "object_state", at, agentId, path, state, previous });
   };
   for (const [path, state] of answers) {
     const { use, item } = byPath.get(path)!;
     if (state === item.state) continue;
-    write(path, state, item.state, use.agentId);
+    write({ path, state, previous: item.state, agentId: use.agentId });
     origins[path] = { state, agentId: use.agentId };
     originsChanged = true;
   }
@@ -168,12 +169,19 @@ export async function applyObjectStates(
     if (!found?.object || byPath.has(found.path)) continue;
     const origin = origins[found.path];
     if (origin?.agentId !== leave.agentId || origin.state !== found.object.state) continue;
-    if (found.object.state !== "") write(found.path, "", found.object.state, leave.agentId);
+    if (found.object.state !== "") {
+      write({ path: found.path, state: "", previous: found.object.state, agentId: leave.agentId });
+    }
     delete origins[found.path];
     originsChanged = true;
   }
   // Every change in one write of the environment, then the origins that explain them.
   if (writes.length > 0) await setObjectStates(deps, worldId, writes);
-  if (originsChanged) await putDocument(deps, originsKey(worldId), origins, originsDoc?.version);
+  if (originsChanged) {
+    await putDocument(deps, originsKey(worldId), {
+      value: origins,
+      version: originsDoc?.version,
+    });
+  }
   return { events, usage };
 }

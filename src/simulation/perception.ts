@@ -55,8 +55,7 @@ function sameArea(a: string | null, b: string | null): boolean {
  */
 export function perceiveArea(
   observer: Agent,
-  others: readonly Agent[],
-  env: Environment | null,
+  { others, env }: { others: readonly Agent[]; env: Environment | null },
   seen: Seen,
 ): Perception {
   if (observer.location === null || ASLEEP.test(observer.action ?? "")) {
@@ -116,5 +115,5 @@ export async function saveSeen(
   { worldId, agentId }: AgentScope,
   { seen, version }: { seen: Seen; version: number | undefined },
 ): Promise<void> {
-  await putDocument(deps, seenKey(worldId, agentId), seen, version);
+  await putDocument(deps, seenKey(worldId, agentId), { value: seen, version });
 }

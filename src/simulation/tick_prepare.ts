@@ -73,7 +73,7 @@ export async function prepare(
   for (const agent of agents) {
     const before = seen.get(agent.id);
     const seenBefore = before?.seen ?? {};
-    const perception = perceiveArea(agent, agents, env, seenBefore);
+    const perception = perceiveArea(agent, { others: agents, env }, seenBefore);
     const external = (s: Sighting) =>
       s.observed === undefined && s.changed && !setByAgent(origins, s.location, s.state);
     const changedObjects = perception.sightings.filter(external);
@@ -165,11 +165,9 @@ async function scoreForAll(
       }),
       { worldId: world.id, operation: "importance", seed: world.settings.seed },
     );
-    [...todo.keys()].forEach((key, i) => {
-      scores.set(key, completion.value.scores[i]);
-      remember(cache, key, completion.value.scores[i], IMPORTANCE_CACHE_SIZE);
-    });
-    await saveCache(deps, cache);
+    const answered = [...todo.keys()].map((key, i) => [key, completion.value.scores[i]] as const);
+    for (const [key, score] of answered) scores.set(key, score);
+    await saveCache(deps, remember(cache, answered, IMPORTANCE_CACHE_SIZE));
     return { scores, usage: completion.usage };
   } catch (err) {
     if (err instanceof ModelUnavailableError) return { scores, usage: emptyUsage() };

@@ -34,9 +34,10 @@ export function templateTown(template: WorldTemplate): Town {
 }
 
 /**
- * Creates the world of `template` from its description (`input.template` is not read): the clock starts at `startTime`
+ * Creates the world of `input.template` from its description: the clock starts at `startTime`
  * or else at the template's own start, then the environment and all agents (with their seed
- * memories) are created, a few agents at a time.
+ * memories) are created, a few agents at a time. Without a template it creates a plain world,
+ * as {@linkcode createWorld} does (and as `createWorldFromTemplate` does).
  *
  * Not atomic: when creating an agent fails, the world is left with the agents made so far and
  * the error is thrown.
@@ -44,11 +45,11 @@ export function templateTown(template: WorldTemplate): Town {
  */
 export async function buildTown(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  template: WorldTemplate,
   input: CreateWorldInput,
   options: BuildTownOptions = {},
 ): Promise<World> {
-  const town = templateTown(template);
+  if (input.template === undefined) return await createWorld(deps, input);
+  const town = templateTown(input.template);
   const world = await createWorld(deps, { ...input, startTime: input.startTime ?? town.startTime });
   const worldId = world.id as WorldId;
   await replaceEnvironment(deps, worldId, town.environment);

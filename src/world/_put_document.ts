@@ -12,8 +12,7 @@ import type { DocumentKey } from "../ports/document_store.ts";
 export async function putDocument<T>(
   deps: Pick<Deps, "storage">,
   key: DocumentKey,
-  value: T,
-  version: number | undefined,
+  { value, version }: { value: T; version: number | undefined },
 ): Promise<void> {
   const docs = deps.storage.documents;
   if (version === undefined) {

@@ -273,7 +273,7 @@ export async function replaceEnvironment(
   tree: Environment,
 ): Promise<Environment> {
   await getWorld(deps, worldId);
-  await updateEnvironment(deps, worldId, () => tree, true);
+  await updateEnvironment(deps, worldId, { change: () => tree, create: true });
   return tree;
 }
 
@@ -312,7 +312,7 @@ export async function setObjectStates(
   inputs: readonly SetObjectStateInput[],
 ): Promise<{ placed: PlacedObject; previous: string }[]> {
   let changed: { placed: PlacedObject; previous: string }[] = [];
-  await updateEnvironment(deps, worldId, (current) => {
+  const change = (current: Environment | null): Environment => {
     changed = [];
     let next = current;
     for (const input of inputs) {
@@ -345,18 +345,19 @@ export async function setObjectStates(
       };
     }
     return next!;
-  }, false);
+  };
+  await updateEnvironment(deps, worldId, { change, create: false });
   return changed;
 }
 
+/** Writes the environment as `change` makes it from the current one (none yet: `create`). */
 async function updateEnvironment(
   deps: Pick<Deps, "storage">,
   worldId: string,
-  change: (current: Environment | null) => Environment,
-  createIfMissing: boolean,
+  { change, create }: { change: (current: Environment | null) => Environment; create: boolean },
 ): Promise<void> {
   await updateDocument(deps.storage.documents, environmentKey(worldId), change, {
-    create: createIfMissing,
+    create,
     conflict:
       `Cannot update the environment of world "${worldId}": other writes kept changing it, retry shortly`,
   });
@@ -372,8 +373,7 @@ async function updateEnvironment(
 export async function knownAreasAfter(
   deps: Pick<Deps, "storage">,
   worldId: string,
-  known: readonly string[],
-  locations: readonly (string | undefined)[],
+  { known, locations }: { known: readonly string[]; locations: readonly (string | undefined)[] },
 ): Promise<string[]> {
   const have = new Set(known.map(key));
   const candidates = [

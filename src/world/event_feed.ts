@@ -135,6 +135,8 @@ export async function listEvents(
 
 /** Options for {@linkcode followEvents}. */
 export interface FollowOptions {
+  /** The feed starts after this sequence number. @default 0 (from the first event) */
+  after?: number;
   /**
    * Longest wait between reads of the log while nothing new arrived. Appends made by this
    * process wake the feed at once; this bounds how late appends by other processes show up,
@@ -150,7 +152,7 @@ export interface FollowOptions {
 }
 
 /**
- * Checks the world, then returns a live feed of its events after `after`: batches in log
+ * Checks the world, then returns a live feed of its events after `options.after`: batches in log
  * order, and an empty batch after `idleMs` of silence. Between reads it waits for an append by
  * this process (`EventLog.waitForAppend`), at most `pollMs`, so an idle feed reads storage once
  * per `pollMs`, not continuously. It ends when `signal` aborts.
@@ -159,7 +161,6 @@ export interface FollowOptions {
 export async function followEvents(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
-  after: number,
   options: FollowOptions = {},
 ): Promise<AsyncIterable<LoggedEvent[]>> {
   await getWorld(deps, worldId);
@@ -170,7 +171,7 @@ export async function followEvents(
   const filter = options.filter;
   return {
     async *[Symbol.asyncIterator]() {
-      let cursor = after;
+      let cursor = options.after ?? 0;
       let quiet = 0;
       while (!signal?.aborted) {
         const batch = await events.read(worldId, cursor, MAX_EVENT_PAGE);

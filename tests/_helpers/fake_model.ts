@@ -1,9 +1,11 @@
 /**
  * @module The real OpenAI client pointed at the fake server, for prompt tests; the variables
- * that point a whole server at it.
+ * that point a whole server at it; a harness recording what an adapter on it reported.
  */
 import { type FakeOpenAi, startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
+import type { Deps } from "../../src/deps.ts";
+import type { UsageRecord } from "../../src/model/usage.ts";
 
 /** A fake server and a client on it; dispose with `await using`. */
 export async function fakeModel(): Promise<
@@ -31,4 +33,36 @@ export function fakeModelEnv(fake: FakeOpenAi): Record<string, string> {
     SIMULACRA_EMBEDDING_MODEL: "fake-embedding",
     SIMULACRA_EMBEDDING_DIMENSIONS: "64",
   };
+}
+
+/** What an adapter built on the fake server reported: its usage and the sleeps it asked for. */
+export interface FakeOpenAiRun<C> {
+  fake: FakeOpenAi;
+  client: C;
+  records: UsageRecord[];
+  /** Every back-off the client asked for; none is waited. */
+  sleeps: number[];
+}
+
+/**
+ * Starts the fake server, builds a client on it with `build` (given the server's URL and the
+ * `onUsage` and `sleep` that record), runs `run`, and closes the server.
+ */
+export async function withFakeOpenAi<C>(
+  build: (on: { url: string; onUsage: (r: UsageRecord) => void; sleep: Deps["sleep"] }) => C,
+  run: (harness: FakeOpenAiRun<C>) => Promise<void>,
+): Promise<void> {
+  const fake = await startFakeOpenAi();
+  const records: UsageRecord[] = [];
+  const sleeps: number[] = [];
+  try {
+    const client = build({
+      url: fake.url,
+      onUsage: (record) => void records.push(record),
+      sleep: (ms) => (sleeps.push(ms), Promise.resolve()),
+    });
+    await run({ fake, client, records, sleeps });
+  } finally {
+    await fake.close();
+  }
 }

@@ -36,6 +36,7 @@ export async function startMain(env: Record<string, string>): Promise<Server> {
       await res.body?.cancel();
       if (res.ok) break;
     } catch {
+      // Real time: a real server process starting up, polled until it answers.
       await new Promise((r) => setTimeout(r, 100));
     }
   }

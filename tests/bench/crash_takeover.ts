@@ -43,6 +43,7 @@ async function crashOnce(): Promise<{ ready: number; healed: number }> {
     }
     await send(`${server.url}/v1/worlds/heal/tick?wait=false`, "POST", { tickId: "k1" });
     const before = fake.requests.length;
+    // Real time: the benchmark times a real server process being killed and healing.
     while (fake.requests.length < before + 3) await new Promise((r) => setTimeout(r, 50));
     await server.kill();
     const killedAt = performance.now();

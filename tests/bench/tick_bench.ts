@@ -9,19 +9,14 @@
  * Run with `deno bench -A tests/bench/tick_bench.ts`. With `BENCH_TICKS=1` it also prints the
  * model calls per agent per tick of the measured ticks.
  */
-import { abortableSleep } from "../../lib/abortable_sleep.ts";
-import { openKvStorage } from "../../lib/kv/kv_storage.ts";
-import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
-import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
-import { RandomIdSource } from "../../lib/random_id_source.ts";
 import { CreateAgentInput } from "../../src/agents/agent.ts";
 import { createAgent } from "../../src/persona/create_agent.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { WorldId } from "../../src/ids.ts";
-import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { Environment, replaceEnvironment } from "../../src/world/environment.ts";
 import { tickWorld } from "../../src/simulation/tick_world.ts";
 import { createWorld, CreateWorldInput } from "../../src/world/world.ts";
+import { countingModel, makeTestDeps } from "../_helpers/test_deps.ts";
 
 const HOUSES = 6;
 const PLACES = ["Hobbs Cafe", "Johnson Park", "Oak Hill College", "Harvey Oak Supply Store"];
@@ -55,22 +50,8 @@ async function town(
   agents: number,
   startTime = "2023-02-13T07:00:00",
 ): Promise<{ deps: Deps; id: WorldId; calls: () => number }> {
-  const inner = new OfflineLanguageModel({});
-  let calls = 0;
-  const model: LanguageModel = {
-    info: inner.info,
-    complete(prompt, attribution) {
-      calls++;
-      return inner.complete(prompt, attribution);
-    },
-  };
-  const deps: Deps = {
-    storage: await openKvStorage({ dimensions: 384 }),
-    model,
-    embedder: new LocalEmbedder({ dimensions: 384 }),
-    ids: new RandomIdSource(),
-    sleep: abortableSleep,
-  };
+  const { model, kinds } = countingModel();
+  const deps = await makeTestDeps({ model });
   const world = await createWorld(
     deps,
     CreateWorldInput.parse({
@@ -97,7 +78,7 @@ async function town(
   }
   // Warm-up: the day plans and first decompositions (an hour of ticks).
   for (let i = 0; i < 6; i++) await tickWorld(deps, id);
-  return { deps, id, calls: () => calls };
+  return { deps, id, calls: () => kinds.length };
 }
 
 const five = await town(5);

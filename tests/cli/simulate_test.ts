@@ -1,21 +1,6 @@
 import assert from "node:assert/strict";
 import { SimulationSummary } from "../../src/eval/simulation_summary.ts";
-
-/** The offline model and no hosted store, whatever the caller's environment says. */
-const OFFLINE_ENV = Object.fromEntries(
-  [
-    "OPENAI_API_KEY",
-    "OPENAI_BASE_URL",
-    "SIMULACRA_MODEL",
-    "SIMULACRA_FAST_MODEL",
-    "SIMULACRA_EMBEDDING_MODEL",
-    "SIMULACRA_EMBEDDING_DIMENSIONS",
-    "UPSTASH_REDIS_REST_URL",
-    "UPSTASH_REDIS_REST_TOKEN",
-    "UPSTASH_VECTOR_REST_URL",
-    "UPSTASH_VECTOR_REST_TOKEN",
-  ].map((name) => [name, ""]),
-);
+import { OFFLINE_ENV } from "../_helpers/offline_env.ts";
 
 /** The repository root, so the subprocess finds deno.json (KV is unstable) wherever tests run. */
 const ROOT = new URL("../../", import.meta.url).pathname;

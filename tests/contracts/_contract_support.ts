@@ -145,7 +145,7 @@ export async function assertRejectsCode(
   return caught;
 }
 
-/** Waits `ms` milliseconds. */
+/** Waits `ms` real milliseconds: TTLs in a real store (Redis, Deno KV) pass only in real time. */
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -122,6 +122,7 @@ export function eventLogContract(cases: ContractCases): void {
       let woken = false;
       void waiting.then(() => woken = true);
       await s.events.append(other, [event("elsewhere")]);
+      // Real time: that nothing happens has no event to wait on.
       await new Promise((resolve) => setTimeout(resolve, 20));
       assert.equal(woken, false, "An append to another world does not wake it");
       const appendedAt = performance.now();

@@ -6,6 +6,7 @@ import { type ContractCases, delay, makeMemory, newScope, suffix } from "./_cont
 /** Long enough that no case waits for it. */
 const LONG_TTL = 30_000;
 /** Short enough to wait for; cases wait well past it. */
+// Real time: leases expire in the real store, so the expiry cases `delay` past SHORT_TTL.
 const SHORT_TTL = 200;
 
 function lockKey(): string {

@@ -56,6 +56,7 @@ export function rateLimiterContract(cases: ContractCases): void {
   cases.add("RateLimiter.limit() admits again once the window has slid past", async (s) => {
     const id = `slide-${suffix()}`;
     const window = { requests: 1, windowMs: 400 };
+    // Real time: the window slides by the store's clock, which the test cannot move.
     // Start just after a window boundary so the wait below crosses at most two boundaries.
     await new Promise((r) => setTimeout(r, window.windowMs - (Date.now() % window.windowMs) + 5));
     assert.equal((await s.rateLimits.limit(id, window)).success, true);

@@ -11,7 +11,8 @@ import { addMinutes, type GameTime } from "../../src/time/game_time.ts";
 Deno.test("CacheBudget evicts least recently used items past its budget, never the one just used", () => {
   const budget = new CacheBudget(100);
   const evicted: string[] = [];
-  const use = (key: string, bytes: number) => budget.use(key, bytes, () => evicted.push(key));
+  const use = (key: string, bytes: number) =>
+    budget.use(key, { bytes, evict: () => evicted.push(key) });
   use("a", 40);
   use("b", 40);
   use("a", 40); // a is now the most recent
@@ -31,7 +32,7 @@ Deno.test("CacheBudget keeps every item of the owner just used (an agent's memor
   const budget = new CacheBudget(100);
   const evicted: string[] = [];
   const use = (key: string, owner: string, bytes: number) =>
-    budget.use(key, bytes, () => evicted.push(key), owner);
+    budget.use(key, { bytes, evict: () => evicted.push(key), owner });
   use("mem:x", "x", 30);
   use("mem:big", "big", 80);
   use("vec:big", "big", 80); // 190 > 100: x goes, and the agent's memories stay with its vectors

@@ -27,6 +27,7 @@ Deno.test("KvTickQueue.stop() lets a message being handled finish and send befor
   await inHandler;
   let stopped = false;
   const stopping = queue.stop().then(() => stopped = true);
+  // Real time: "not stopped yet" and "not delivered" have no event to wait on.
   await new Promise((resolve) => setTimeout(resolve, 50));
   assert.equal(stopped, false, "stop() waits for the message being handled");
   proceed();

@@ -48,6 +48,7 @@ Deno.test({
     assert.equal(res.status, 200);
     const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
     try {
+      // Real time: what an idle stream costs a real Redis per second is the measure.
       // Let the stream make its first read, then watch it idle.
       await new Promise((resolve) => setTimeout(resolve, 200));
       const idle = await meter!.measure(() => new Promise((resolve) => setTimeout(resolve, 3_000)));
@@ -167,11 +168,12 @@ Deno.test({
     // As the tick runs it: in a unit of work holding the agent's lock, with its documents read
     // and perceive's reads started with them.
     const perceiveInStep = async (scope: AgentScope) =>
-      (await withAgent(deps, scope, (tx) => perceiveHeld(deps, tx, observations), {
+      (await withAgent(deps, {
+        scope,
         world,
         documents: [environmentKey(worldId), worldKey(worldId)],
         reads: perceiveReads(world, scope, observations),
-      })).result;
+      }, (tx) => perceiveHeld(deps, tx, observations))).result;
     const before = await deps.storage.memories.count(scope);
     // Redis learns each script once per server (EVALSHA, then EVAL): another agent's perceive
     // first, not measured.

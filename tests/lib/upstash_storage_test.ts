@@ -90,6 +90,7 @@ if (!(await hasRedisServer())) {
       await storage.idempotency.claim(scope, "kept", 4);
       assert.equal(await storage.idempotency.get(scope, "committed"), 3);
       assert.equal(await storage.idempotency.get(scope, "count"), 1);
+      // Real time: the keys' TTLs expire in a real Redis.
       await new Promise((resolve) => setTimeout(resolve, 600));
       for (const key of ["claimed", "put", "committed", "count"]) {
         assert.equal(await storage.idempotency.get(scope, key), null, key);

@@ -119,6 +119,7 @@ for (const backend of backends) {
         later.ticks.some((t) => t.worldId === "watched" && t.now),
         "4 minutes after the stream last delivered: not idle",
       );
+      // Real time: the route has no hook that says its stream loop ended.
       await new Promise((r) => setTimeout(r, 700)); // the stream notices the disconnect
     },
   });

@@ -9,6 +9,7 @@ import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { call } from "../_helpers/http_call.ts";
+import { worldWithAgents } from "../_helpers/http_world.ts";
 
 const { backends, close } = await startBackends();
 
@@ -28,34 +29,21 @@ interface Memory {
 }
 
 /** A world with Isabella and Klaus; returns the world's path. */
-async function town(app: App, settings: Record<string, unknown> = {}): Promise<string> {
-  const world = await call(app, "POST", "/v1/worlds", {
-    name: "Smallville",
-    startTime: "2023-02-13T07:00:00",
-    settings,
-  });
-  assert.equal(world.status, 201, JSON.stringify(world.body));
-  const w = `/v1/worlds/${world.body.id}`;
-  for (
-    const agent of [
-      {
-        id: "isabella",
-        name: "Isabella Rodriguez",
-        description:
-          "Isabella Rodriguez is the owner of Hobbs Cafe; she is planning a Valentine's Day party at the cafe",
-      },
-      {
-        id: "klaus",
-        name: "Klaus Mueller",
-        description:
-          "Klaus Mueller is a student at Oak Hill College; Klaus Mueller is writing a paper on gentrification",
-      },
-    ]
-  ) {
-    const made = await call(app, "POST", `${w}/agents`, agent);
-    assert.equal(made.status, 201, JSON.stringify(made.body));
-  }
-  return w;
+function town(app: App, settings: Record<string, unknown> = {}): Promise<string> {
+  return worldWithAgents(app, [
+    {
+      id: "isabella",
+      name: "Isabella Rodriguez",
+      description:
+        "Isabella Rodriguez is the owner of Hobbs Cafe; she is planning a Valentine's Day party at the cafe",
+    },
+    {
+      id: "klaus",
+      name: "Klaus Mueller",
+      description:
+        "Klaus Mueller is a student at Oak Hill College; Klaus Mueller is writing a paper on gentrification",
+    },
+  ], settings);
 }
 
 async function chats(app: App, w: string, agent: string): Promise<Memory[]> {

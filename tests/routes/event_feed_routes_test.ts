@@ -94,7 +94,8 @@ for (const backend of backends) {
           "perceived",
           "5",
         ]]);
-        // Let the disconnected streams notice the abort before the sanitizers look.
+        // Real time: the route has no hook that says its stream loop ended; let the
+        // disconnected streams notice the abort before the sanitizers look.
         await new Promise((r) => setTimeout(r, 700));
       }),
   });

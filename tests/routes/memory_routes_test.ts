@@ -5,50 +5,25 @@ import { createApp } from "../../routes/app.ts";
 import { ModelUnavailableError } from "../../src/errors.ts";
 import type { Deps } from "../../src/deps.ts";
 import type { Embedder } from "../../src/ports/embedder.ts";
-import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
-import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps, unreachableModel } from "../_helpers/test_deps.ts";
 import { call } from "../_helpers/http_call.ts";
+import { worldWithAgent } from "../_helpers/http_world.ts";
 
 const { backends, close } = await startBackends();
 
 type App = ReturnType<typeof createApp>;
 
-async function town(app: App, settings: Record<string, unknown> = {}) {
-  const world = await call(app, "POST", "/v1/worlds", {
-    name: "Smallville",
-    startTime: "2023-02-13T07:00:00",
-    settings,
-  });
-  assert.equal(world.status, 201, JSON.stringify(world.body));
-  const agent = await call(app, "POST", `/v1/worlds/${world.body.id}/agents`, {
+function town(app: App, settings: Record<string, unknown> = {}) {
+  return worldWithAgent(app, {
     id: "isabella",
     name: "Isabella Rodriguez",
     age: 34,
     traits: "friendly, outgoing, hospitable",
     description:
       "Isabella Rodriguez is the owner of Hobbs Cafe; she loves to make people feel welcome; she is planning a Valentine's Day party at the cafe",
-  });
-  assert.equal(agent.status, 201, JSON.stringify(agent.body));
-  return { w: `/v1/worlds/${world.body.id}`, a: `/v1/worlds/${world.body.id}/agents/isabella` };
-}
-
-function countingModel(inner: LanguageModel, fail = false) {
-  const calls: string[] = [];
-  const model: LanguageModel = {
-    info: inner.info,
-    complete(prompt, attribution) {
-      calls.push(prompt.kind);
-      if (fail) {
-        return Promise.reject(
-          new ModelUnavailableError("model_unavailable", "Cannot reach the model"),
-        );
-      }
-      return inner.complete(prompt, attribution);
-    },
-  };
-  return { model, calls };
+  }, settings);
 }
 
 for (const backend of backends) {
@@ -85,7 +60,7 @@ for (const backend of backends) {
       `[${backend.name}] perceive stores a batch with one importance call and is idempotent by eventId`,
     ...opts,
     fn: async () => {
-      const { model, calls } = countingModel(new OfflineLanguageModel({}));
+      const { model, kinds: calls } = countingModel();
       await withApp(async (app) => {
         const { a } = await town(app);
         calls.length = 0;
@@ -308,7 +283,7 @@ for (const backend of backends) {
       `[${backend.name}] an importance model failure stores the observation as pending and scores it later`,
     ...opts,
     fn: async () => {
-      const failing = countingModel(new OfflineLanguageModel({}), true);
+      const failing = countingModel(unreachableModel());
       await using deps = await makeTestDeps({ storage: await backend.open() });
       const { a } = await town(createApp(deps, { logger: silentLogger }));
       const down = createApp({ ...deps, model: failing.model }, { logger: silentLogger });

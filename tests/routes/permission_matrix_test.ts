@@ -1,12 +1,15 @@
 /**
  * The permission matrix, generated from the OpenAPI document: for every /v1 operation and every
  * permission, a key without the operation's permission is refused and a key with only it gets
- * past authorisation. A route added without an access rule fails here.
+ * past authorisation. The rules are the ones the routes declare (`requires(…)` in
+ * `createRoute`); a route added without one fails here, and is open to the admin key only.
  */
 import assert from "node:assert/strict";
+import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp, v1Operations } from "../../routes/app.ts";
-import { OPERATION_RULES } from "../../routes/permissions.ts";
+import { declaredRules, requires } from "../../routes/permissions.ts";
+import type { AppEnv } from "../../routes/app_env.ts";
 import { PERMISSIONS } from "../../src/access/api_key.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 
@@ -33,7 +36,7 @@ Deno.test("every /v1 operation of the OpenAPI document has an access rule, and e
   const app = createApp(deps, { logger: silentLogger, adminKey: ADMIN });
   const documented = v1Operations(app).map((o) => `${o.method} ${o.route}`).sort();
   assert.ok(documented.length >= 30, `${documented.length} operations`);
-  assert.deepEqual(Object.keys(OPERATION_RULES).sort(), documented);
+  assert.deepEqual([...declaredRules(app.routes).keys()].sort(), documented);
   // The document is the one the server serves.
   const served = await (await app.request("/openapi.json")).json();
   for (const op of documented) {
@@ -92,10 +95,11 @@ Deno.test("permission matrix: without the operation's permission a key is refuse
     return { status: res.status, body: text && json ? JSON.parse(text) : text };
   }
 
+  const rules = declaredRules(app.routes);
   let checked = 0;
   for (const { method, route } of v1Operations(app)) {
     const op = `${method} ${route}`;
-    const rule = OPERATION_RULES[op];
+    const rule = rules.get(op);
     assert.ok(rule, `${op} has an access rule`);
     if (rule.need === "admin") {
       const res = await call(await keyWith(PERMISSIONS), method, route);
@@ -131,4 +135,47 @@ Deno.test("permission matrix: without the operation's permission a key is refuse
     }
   }
   assert.ok(checked >= 30 * PERMISSIONS.length - 40, `${checked} cells checked`);
+});
+
+Deno.test("a /v1 route that declares no rule is open to the admin key only", async () => {
+  await using deps = await makeTestDeps();
+  const app = createApp(deps, { logger: silentLogger, adminKey: ADMIN });
+  app.openapi(
+    createRoute({ method: "get", path: "/v1/undeclared", responses: { 200: { description: "" } } }),
+    (c) => c.json({ served: true }, 200),
+  );
+  const admin = { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" };
+  const created = await app.request("/v1/keys", {
+    method: "POST",
+    headers: admin,
+    body: JSON.stringify({ name: "all", scope: { worlds: ["*"] }, permissions: PERMISSIONS }),
+  });
+  const { secret } = await created.json();
+  const asKey = await app.request("/v1/undeclared", {
+    headers: { authorization: `Bearer ${secret}` },
+  });
+  assert.equal(asKey.status, 403);
+  assert.equal(
+    (await asKey.json()).error.message,
+    "Cannot call GET /v1/undeclared with an API key: only the admin key may",
+  );
+  const asAdmin = await app.request("/v1/undeclared", { headers: admin });
+  assert.deepEqual(await asAdmin.json(), { served: true });
+});
+
+Deno.test("a declared route mounted without access control refuses to serve", async () => {
+  const bare = new OpenAPIHono<AppEnv>();
+  bare.openapi(
+    createRoute({
+      method: "get",
+      path: "/v1/worlds",
+      middleware: requires("read"),
+      responses: { 200: { description: "" } },
+    }),
+    (c) => c.json({ served: true }, 200),
+  );
+  bare.onError((err, c) => c.json({ message: err.message }, 500));
+  const res = await bare.request("/v1/worlds");
+  assert.equal(res.status, 500);
+  assert.match((await res.json()).message, /access control did not check it/);
 });

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { createApp } from "../../routes/app.ts";
 import type { Deps } from "../../src/deps.ts";
-import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
 import { call } from "../_helpers/http_call.ts";
+import { worldWithAgent } from "../_helpers/http_world.ts";
+import { countingModel } from "../_helpers/test_deps.ts";
 
 const { backends, close } = await startBackends();
 
@@ -34,39 +34,19 @@ const OBSERVATIONS = [
 ];
 
 /** A world with Klaus (2 seeds); `settings` are the world's. */
-async function town(app: App, settings: Record<string, unknown> = {}) {
-  const world = await call(app, "POST", "/v1/worlds", {
-    name: "Smallville",
-    startTime: "2023-02-13T07:00:00",
-    settings,
-  });
-  assert.equal(world.status, 201, JSON.stringify(world.body));
-  const agent = await call(app, "POST", `/v1/worlds/${world.body.id}/agents`, {
+function town(app: App, settings: Record<string, unknown> = {}) {
+  return worldWithAgent(app, {
     id: "klaus",
     name: "Klaus Mueller",
     description:
       "Klaus Mueller is a student of sociology at Oak Hill College; Klaus Mueller is writing a research paper on gentrification",
-  });
-  assert.equal(agent.status, 201, JSON.stringify(agent.body));
-  return { w: `/v1/worlds/${world.body.id}`, a: `/v1/worlds/${world.body.id}/agents/klaus` };
+  }, settings);
 }
 
 async function allMemories(app: App, a: string): Promise<Memory[]> {
   const page = await call(app, "GET", `${a}/memories?limit=500&order=asc`);
   assert.equal(page.status, 200);
   return page.body.memories;
-}
-
-function countingModel(inner: LanguageModel) {
-  const calls: string[] = [];
-  const model: LanguageModel = {
-    info: inner.info,
-    complete(prompt, attribution) {
-      calls.push(prompt.kind);
-      return inner.complete(prompt, attribution);
-    },
-  };
-  return { model, calls };
 }
 
 /** The numbered memories a request showed the model, from its MEMORIES data block. */
@@ -135,7 +115,7 @@ for (const backend of backends) {
       `[${backend.name}] POST …/reflect is empty without a model call when not due, and validates its input`,
     ...opts,
     fn: async () => {
-      const { model, calls } = countingModel(new OfflineLanguageModel({}));
+      const { model, kinds: calls } = countingModel();
       await withApp(async (app) => {
         const { w, a } = await town(app);
         calls.length = 0;
@@ -172,7 +152,7 @@ for (const backend of backends) {
       `[${backend.name}] perceive reflects automatically when due, unless the world turns autoReflect off`,
     ...opts,
     fn: async () => {
-      const { model, calls } = countingModel(new OfflineLanguageModel({}));
+      const { model, kinds: calls } = countingModel();
       await withApp(async (app) => {
         const { a } = await town(app, { reflectionThreshold: 10 });
         calls.length = 0;

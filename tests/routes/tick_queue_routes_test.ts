@@ -21,10 +21,17 @@ Deno.test("POST …/tick?wait=false answers 202 with the tick id; GET …/ticks/
   let release!: () => void;
   const gate = new Promise<void>((resolve) => release = resolve);
   const queued: Deps = { ...deps, queue };
+  // Each handled message wakes the test, which reads the tick again only then.
+  let handled = 0;
+  let wake = () => {};
   const listening = queue.listen(async (m: TickMessage) => {
     await gate;
     await consumeTickMessage(queued, m, queue);
+    handled++;
+    wake();
   });
+  const afterHandled = (seen: number) =>
+    handled > seen ? Promise.resolve() : new Promise<void>((resolve) => wake = resolve);
   try {
     const id = await makeTown(deps);
     const app = createApp(queued, { logger: silentLogger });
@@ -45,10 +52,11 @@ Deno.test("POST …/tick?wait=false answers 202 with the tick id; GET …/ticks/
     assert.ok(performance.now() - t0 < 3_000, "answered at once");
 
     release();
-    let read = await call(app, "GET", `/v1/worlds/${id}/ticks/${tickId}`);
-    for (let i = 0; i < 100 && read.body.status !== "done"; i++) {
-      await new Promise((r) => setTimeout(r, 50));
+    let read;
+    for (let seen = handled;; seen = handled) {
       read = await call(app, "GET", `/v1/worlds/${id}/ticks/${tickId}`);
+      if (read.body.status === "done") break;
+      await afterHandled(seen);
     }
     assert.equal(read.status, 200);
     assert.equal(read.body.status, "done");

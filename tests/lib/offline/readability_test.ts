@@ -62,15 +62,21 @@ async function sampleTown(): Promise<Sample[]> {
     wallClock: () => 0,
   });
   const lucia = "lucia" as AgentId;
-  await buildPersona(deps, worldId as WorldId, lucia, { save: true });
-  const told = await respond(deps, worldId as WorldId, lucia, {
-    message: "I lost my red scarf at the park",
-    speaker: { name: "Ada Lovelace" },
+  await buildPersona(deps, { worldId: worldId as WorldId, agentId: lucia }, { save: true });
+  const told = await respond(deps, {
+    scope: { worldId: worldId as WorldId, agentId: lucia },
+    input: {
+      message: "I lost my red scarf at the park",
+      speaker: { name: "Ada Lovelace" },
+    },
   });
   for (const message of ["What did I lose?", "What are you planning at the cafe?"]) {
-    await respond(deps, worldId as WorldId, lucia, {
-      message,
-      conversationId: told.conversationId,
+    await respond(deps, {
+      scope: { worldId: worldId as WorldId, agentId: lucia },
+      input: {
+        message,
+        conversationId: told.conversationId,
+      },
     });
   }
   await deps.storage.close();

@@ -1,51 +1,33 @@
 /** @module Tests of OpenAiEmbedder over real HTTP against the fake OpenAI server. */
 import assert from "node:assert/strict";
-import {
-  fakeEmbedding,
-  type FakeOpenAi,
-  startFakeOpenAi,
-} from "../../../dev/fake_openai_server.ts";
+import { fakeEmbedding } from "../../../dev/fake_openai_server.ts";
 import { OpenAiEmbedder, type OpenAiEmbedderOptions } from "../../../lib/openai/openai_embedder.ts";
 import { countTextTokens } from "../../../lib/openai/token_count.ts";
+import { type FakeOpenAiRun, withFakeOpenAi } from "../../_helpers/fake_model.ts";
 import { ConfigError, ModelUnavailableError } from "../../../src/errors.ts";
-import type { UsageRecord } from "../../../src/model/usage.ts";
 
 const API_KEY = "sk-embed-secret-456";
 const attribution = { worldId: "w-embed", agentId: "isabella", operation: "memory.embed" };
 
-interface Harness {
-  fake: FakeOpenAi;
-  embedder: OpenAiEmbedder;
-  records: UsageRecord[];
-  sleeps: number[];
-}
+type Harness = Omit<FakeOpenAiRun<OpenAiEmbedder>, "client"> & { embedder: OpenAiEmbedder };
 
-async function withEmbedder(
+function withEmbedder(
   options: Partial<OpenAiEmbedderOptions>,
   run: (harness: Harness) => Promise<void>,
 ): Promise<void> {
-  const fake = await startFakeOpenAi();
-  const records: UsageRecord[] = [];
-  const sleeps: number[] = [];
-  try {
-    const embedder = new OpenAiEmbedder({
-      apiKey: API_KEY,
-      baseURL: fake.url,
-      model: "fake-embedding",
-      dimensions: 64,
-      onUsage: (record) => {
-        records.push(record);
-      },
-      sleep: (ms) => {
-        sleeps.push(ms);
-        return Promise.resolve();
-      },
-      ...options,
-    });
-    await run({ fake, embedder, records, sleeps });
-  } finally {
-    await fake.close();
-  }
+  return withFakeOpenAi(
+    (on) =>
+      new OpenAiEmbedder({
+        apiKey: API_KEY,
+        baseURL: on.url,
+        model: "fake-embedding",
+        dimensions: 64,
+        onUsage: on.onUsage,
+        sleep: on.sleep,
+        ...options,
+      }),
+    ({ client, ...rest }) => run({ ...rest, embedder: client }),
+  );
 }
 
 function norm(vector: Float32Array): number {

@@ -1,15 +1,15 @@
 /** @module Tests of OpenAiLanguageModel over real HTTP against the fake OpenAI server. */
 import assert from "node:assert/strict";
 import { z } from "zod";
-import { type FakeOpenAi, startFakeOpenAi } from "../../../dev/fake_openai_server.ts";
+import { startFakeOpenAi } from "../../../dev/fake_openai_server.ts";
 import {
   OpenAiLanguageModel,
   type OpenAiLanguageModelOptions,
 } from "../../../lib/openai/openai_language_model.ts";
 import { countChatTokens, countTextTokens } from "../../../lib/openai/token_count.ts";
+import { type FakeOpenAiRun, withFakeOpenAi } from "../../_helpers/fake_model.ts";
 import { ConfigError, ModelUnavailableError } from "../../../src/errors.ts";
 import type { Prompt } from "../../../src/ports/language_model.ts";
-import type { UsageRecord } from "../../../src/model/usage.ts";
 
 const API_KEY = "sk-test-very-secret-key-123";
 const SECRET_OBSERVATION = "Klaus whispered the vault code 4471 to Maria";
@@ -28,40 +28,28 @@ function importancePrompt(tier: "main" | "fast" = "fast"): Prompt<z.infer<typeof
   };
 }
 
-interface Harness {
-  fake: FakeOpenAi;
+type Harness = Omit<FakeOpenAiRun<OpenAiLanguageModel>, "client"> & {
   model: OpenAiLanguageModel;
-  records: UsageRecord[];
-  sleeps: number[];
-}
+};
 
-async function withModel(
+function withModel(
   options: Partial<OpenAiLanguageModelOptions>,
   run: (harness: Harness) => Promise<void>,
 ): Promise<void> {
-  const fake = await startFakeOpenAi();
-  const records: UsageRecord[] = [];
-  const sleeps: number[] = [];
-  try {
-    const model = new OpenAiLanguageModel({
-      apiKey: API_KEY,
-      baseURL: fake.url,
-      mainModel: "test-main",
-      fastModel: "test-fast",
-      onUsage: (record) => {
-        records.push(record);
-      },
-      sleep: (ms) => {
-        sleeps.push(ms);
-        return Promise.resolve();
-      },
-      random: () => 0,
-      ...options,
-    });
-    await run({ fake, model, records, sleeps });
-  } finally {
-    await fake.close();
-  }
+  return withFakeOpenAi(
+    (on) =>
+      new OpenAiLanguageModel({
+        apiKey: API_KEY,
+        baseURL: on.url,
+        mainModel: "test-main",
+        fastModel: "test-fast",
+        onUsage: on.onUsage,
+        sleep: on.sleep,
+        random: () => 0,
+        ...options,
+      }),
+    ({ client, ...rest }) => run({ ...rest, model: client }),
+  );
 }
 
 async function rejection(promise: Promise<unknown>): Promise<ModelUnavailableError> {

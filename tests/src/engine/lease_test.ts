@@ -1,22 +1,49 @@
 import assert from "node:assert/strict";
+import { KvLock } from "../../../lib/kv/kv_lock.ts";
 import { withLease } from "../../../src/engine/lease.ts";
 import { LeaseLostError } from "../../../src/errors.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import type { Lock } from "../../../src/ports/lock.ts";
+import type { Storage } from "../../../src/ports/storage.ts";
+import { FakeClock, gate } from "../../_helpers/fake_clock.ts";
+
+/**
+ * Leases in Deno KV whose expiry and whose holders' waits both follow one fake clock; `renew`
+ * may be replaced to count or refuse renewals.
+ */
+async function clockedLeases(renew?: (inner: Lock) => Lock["renew"]) {
+  const clock = new FakeClock();
+  const kv = await Deno.openKv(":memory:");
+  const inner = new KvLock({ kv, now: clock.now });
+  const locks: Lock = {
+    acquire: (key, ttlMs) => inner.acquire(key, ttlMs),
+    release: (lease) => inner.release(lease),
+    renew: renew?.(inner) ?? ((lease, ttlMs) => inner.renew(lease, ttlMs)),
+  };
+  // withLease reads only the locks of the storage.
+  const deps = { storage: { locks } as { locks: Lock } as Storage, sleep: clock.sleep };
+  return { clock, deps, [Symbol.dispose]: () => kv.close() };
+}
 
 Deno.test("withLease() runs one holder at a time and releases on failure", async (t) => {
-  await using deps = await makeTestDeps();
+  using leases = await clockedLeases();
+  const { clock, deps } = leases;
   const opts = { ttlMs: 5_000, waitMs: 2_000, busy: () => new Error("busy") };
 
   await t.step("a second caller waits for the first", async () => {
     const order: string[] = [];
-    await Promise.all([
-      withLease(deps, "k", async () => {
-        order.push("a+");
-        await deps.sleep(60);
-        order.push("a-");
-      }, opts),
-      deps.sleep(10).then(() => withLease(deps, "k", () => Promise.resolve(order.push("b")), opts)),
-    ]);
+    const first = gate();
+    const a = withLease(deps, "k", async () => {
+      order.push("a+");
+      await first.opened();
+      order.push("a-");
+    }, opts);
+    await first.entered;
+    const b = withLease(deps, "k", () => Promise.resolve(order.push("b")), opts);
+    await clock.sleeping(2); // a's renewal timer and b polling the busy lease
+    first.open();
+    await a;
+    clock.advance(250); // b's next poll
+    await b;
     assert.deepEqual(order, ["a+", "a-", "b"]);
   });
 
@@ -29,44 +56,56 @@ Deno.test("withLease() runs one holder at a time and releases on failure", async
   });
 
   await t.step("waitMs 0 gives up at once with the busy error", async () => {
-    const holder = withLease(deps, "k", () => deps.sleep(80), opts);
-    await deps.sleep(10);
+    const held = gate();
+    const holder = withLease(deps, "k", held.opened, opts);
+    await held.entered;
     await assert.rejects(
       withLease(deps, "k", () => Promise.resolve(1), { ...opts, waitMs: 0 }),
       /busy/,
     );
+    held.open();
     await holder;
   });
 });
 
 Deno.test("withLease() renews the lease while work outlasts its TTL", async () => {
-  await using deps = await makeTestDeps();
-  // Real timers: the TTL leaves a loaded machine a second of slack for each renewal to fire.
-  const opts = { ttlMs: 1_500, waitMs: 0, busy: () => new Error("busy") };
   let renewals = 0;
-  const renew = deps.storage.locks.renew.bind(deps.storage.locks);
-  deps.storage.locks.renew = (lease, ttl) => (renewals++, renew(lease, ttl));
+  using leases = await clockedLeases(
+    (inner) => (lease, ttl) => (renewals++, inner.renew(lease, ttl)),
+  );
+  const { clock, deps } = leases;
+  const opts = { ttlMs: 1_500, waitMs: 0, busy: () => new Error("busy") };
   const holder = withLease(deps, "slow", async (held) => {
     await deps.sleep(3_500);
     held.assertHeld();
     return "done";
   }, opts);
-  await deps.sleep(2_000);
+  // Renewals come every 500 ms; the work and the renewal timer are both asleep between them.
+  for (let at = 0; at < 2_000; at += 500) {
+    await clock.sleeping(2);
+    clock.advance(500);
+  }
+  await clock.sleeping(2);
+  // 2 s in, past the first TTL: only the renewals keep the lease from another caller.
   await assert.rejects(withLease(deps, "slow", () => Promise.resolve(1), opts), /busy/);
+  for (let at = 2_000; at < 3_500; at += 500) {
+    await clock.sleeping(2);
+    clock.advance(500);
+  }
   assert.equal(await holder, "done");
   assert.ok(renewals >= 3, `renewed ${renewals} times`);
   assert.equal(await withLease(deps, "slow", () => Promise.resolve(2), opts), 2, "Released");
 });
 
 Deno.test("withLease() aborts held.signal when a renewal finds the lease lost", async () => {
-  await using deps = await makeTestDeps();
-  deps.storage.locks.renew = () => Promise.resolve(false);
+  using leases = await clockedLeases(() => () => Promise.resolve(false));
+  const { clock, deps } = leases;
   const opts = { ttlMs: 150, waitMs: 0, busy: () => new Error("busy") };
-  await assert.rejects(
-    withLease(deps, "lost", async (held) => {
-      await deps.sleep(400, held.signal);
-      held.assertHeld();
-    }, opts),
-    (e: unknown) => e instanceof LeaseLostError,
-  );
+  const running = withLease(deps, "lost", async (held) => {
+    await deps.sleep(400, held.signal);
+    held.assertHeld();
+  }, opts);
+  await clock.sleeping(2);
+  clock.advance(50); // the first renewal, refused: the work's sleep ends early
+  await assert.rejects(running, (e: unknown) => e instanceof LeaseLostError);
 });

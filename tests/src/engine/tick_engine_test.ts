@@ -11,6 +11,7 @@ import {
 } from "../../../src/engine/tick_engine.ts";
 import { updateWorld, worldTickClock } from "../../../src/world/clock.ts";
 import { createWorld, CreateWorldInput, getWorld } from "../../../src/world/world.ts";
+import { gate } from "../../_helpers/fake_clock.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 
 interface Summary {
@@ -27,6 +28,8 @@ function fakeSystem(options: {
   finishThrows?: boolean;
   prepareThrows?: boolean;
   sleep?: (ms: number) => Promise<void>;
+  /** Each step waits for this (a test's gate) before it runs. */
+  hold?: () => Promise<void>;
 } = {}) {
   const stepped: { unit: string; at: string }[] = [];
   const system: TickSystem<string, { prepared: true }, Summary> = {
@@ -45,6 +48,7 @@ function fakeSystem(options: {
     },
     async step(frame: TickFrame, unit: string): Promise<StepOutcome<Summary>> {
       if (options.stepMs) await options.sleep!(options.stepMs);
+      await options.hold?.();
       if (options.failing?.has(unit)) {
         throw new ModelUnavailableError(
           "model_unavailable",
@@ -84,6 +88,7 @@ async function world(deps: Deps, id = "w"): Promise<WorldId> {
 Deno.test("runTick() advances the clock once per tick id, sequentially and concurrently", async (t) => {
   await using deps = await makeTestDeps();
   const id = await world(deps);
+  // Steps take a real 30 ms so that concurrent requests arrive while a tick is running.
   const { system, stepped } = fakeSystem({ stepMs: 30, sleep: deps.sleep });
 
   await t.step("a repeated id returns the first result", async () => {
@@ -203,13 +208,14 @@ Deno.test("runTick() leaves the clock alone when a tick fails before it moved, a
 Deno.test("runTick() answers 409 when another tick holds the world longer than waitMs", async () => {
   await using deps = await makeTestDeps();
   const id = await world(deps);
-  const slow = fakeSystem({ stepMs: 300, sleep: deps.sleep });
-  const running = runTick(deps, id, slow.system, { tickId: "slow" });
-  await deps.sleep(50);
+  const steps = gate();
+  const running = runTick(deps, id, fakeSystem({ hold: steps.opened }).system, { tickId: "slow" });
+  await steps.entered;
   await assert.rejects(
     runTick(deps, id, fakeSystem().system, { tickId: "slow", waitMs: 0 }),
     (err) => err instanceof ConflictError && /still running/.test(err.message),
   );
+  steps.open();
   const first = await running;
   assert.deepEqual(await runTick(deps, id, fakeSystem().system, { tickId: "slow" }), first);
 });

@@ -4,22 +4,17 @@ import { OfflineLanguageModel } from "../../../lib/offline/offline_language_mode
 import { simulateTown } from "../../../src/eval/simulate_town.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
 import { tickWorld } from "../../../src/simulation/tick_world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 
 /** Ids minted at run time (conversations); everything else must match. */
 const MINTED = /\bc_[0-9a-z]+\b/g;
 
 async function run(concurrency: number, seed: number) {
   const deps = await makeTestDeps();
-  const calls: string[] = [];
-  const offline = new OfflineLanguageModel({ onUsage: (r) => deps.storage.usage.add(r) });
-  deps.model = {
-    info: offline.info,
-    complete(prompt, attribution) {
-      calls.push(`${attribution.agentId ?? "-"}:${prompt.kind}`);
-      return offline.complete(prompt, attribution);
-    },
-  };
+  const { model, sent } = countingModel(
+    new OfflineLanguageModel({ onUsage: (r) => deps.storage.usage.add(r) }),
+  );
+  deps.model = model;
   const { worldId, summary } = await simulateTown(deps, {
     template: "smallville",
     hours: 4,
@@ -45,7 +40,12 @@ async function run(concurrency: number, seed: number) {
     );
   }
   await deps.storage.close();
-  return { summary: { ...summary, concurrency: 0 }, events, memories, calls: calls.sort() };
+  return {
+    summary: { ...summary, concurrency: 0 },
+    events,
+    memories,
+    calls: sent.map((s) => `${s.attribution.agentId ?? "-"}:${s.prompt.kind}`).sort(),
+  };
 }
 
 Deno.test("a seeded town makes the same calls, events and memories at concurrency 1 and 8", async () => {

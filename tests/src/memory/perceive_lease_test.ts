@@ -21,14 +21,23 @@ import { startBackends } from "../../_helpers/backends.ts";
 
 const { backends, close } = await startBackends();
 
-/** The offline model, `delayMs` slower per call once `slow` is set (after the setup). */
-function slowModel(delayMs: number): LanguageModel & { slow: boolean } {
+/**
+ * The offline model, `delayMs` slower per call once `slow` is set (after the setup); `called`
+ * resolves when the first slow call starts. The delay is real: it outlasts the real lease TTL
+ * in a real store, which is what these tests are about.
+ */
+function slowModel(delayMs: number): LanguageModel & { slow: boolean; called: Promise<void> } {
   const inner = new OfflineLanguageModel({});
+  const first = Promise.withResolvers<void>();
   return {
     info: inner.info,
     slow: false,
+    called: first.promise,
     async complete(prompt, attribution) {
-      if (this.slow) await new Promise((resolve) => setTimeout(resolve, delayMs));
+      if (this.slow) {
+        first.resolve();
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
       return await inner.complete(prompt, attribution);
     },
   };
@@ -78,7 +87,7 @@ for (const backend of backends) {
         model.slow = true;
         const first = post(app, path, OBSERVATION);
         // The retry a client with a timeout sends while the first still waits on the model.
-        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        await model.called;
         const retry = post(app, path, OBSERVATION);
         const [a, b] = await Promise.all([first, retry]);
         assert.equal(a.status, 200, JSON.stringify(a.body));
@@ -118,9 +127,21 @@ for (const backend of backends) {
         renew: (lease, ttl) =>
           lease.token === stalledToken ? Promise.resolve(true) : storage.locks.renew(lease, ttl),
       };
+      // A unit of work takes its leases in its begin round trip: the first slow one stalls too.
+      const units = {
+        ...storage.units,
+        begin: async (request: Parameters<Storage["units"]["begin"]>[0]) => {
+          const begun = await storage.units.begin(request);
+          const agent = begun.leases.find((l) => l?.key.startsWith("agent:"));
+          if (agent && model.slow) stalledToken ??= agent.token;
+          return begun;
+        },
+        commit: storage.units.commit.bind(storage.units),
+      };
       const stalled = new Proxy(storage, {
         get: (target, name) => {
           if (name === "locks") return locks;
+          if (name === "units") return units;
           const value = Reflect.get(target, name, target);
           return typeof value === "function" ? value.bind(target) : value;
         },
@@ -133,6 +154,7 @@ for (const backend of backends) {
         const path = `/v1/worlds/${worldId}/agents/ann/perceive`;
         model.slow = true;
         const first = post(app, path, OBSERVATION);
+        // Real time: the lock must really expire in the real store before the retry takes it.
         await new Promise((resolve) => setTimeout(resolve, AGENT_LOCK_TTL_MS + 500));
         model.slow = false; // only the stalled holder is slow
         const retry = post(app, path, OBSERVATION);

@@ -52,7 +52,8 @@ Deno.test("importCard() that fails while storing leaves nothing for the next age
     storage: Object.assign(Object.create(deps.storage), { documents: failing }),
   };
   await assert.rejects(
-    importCard(broken, worldId, parseCard("application/json", json(maraV3())), {
+    importCard(broken, parseCard("application/json", json(maraV3())), {
+      worldId,
       id: AgentId.parse("mara"),
     }),
     (e: unknown) => e instanceof SimulacraError && e.code === "store_unavailable",

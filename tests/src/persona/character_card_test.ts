@@ -96,11 +96,9 @@ Deno.test("importCard() creates the agent, seeds, lore memories and persona with
     deps,
     CreateWorldInput.parse({ id: "sky", name: "Sky", startTime: "2023-02-13T07:00:00" }),
   );
-  const imported = await importCard(
-    deps,
-    world.id as WorldId,
-    parseCard("application/json", json(maraV3())),
-  );
+  const imported = await importCard(deps, parseCard("application/json", json(maraV3())), {
+    worldId: world.id as WorldId,
+  });
   assert.equal(imported.agent.name, "Mara Vell");
   assert.deepEqual(imported.agent.traits, ["brave", "stubborn", "dry-humoured"]);
   assert.equal(imported.card.personaFrom, "model");
@@ -136,11 +134,9 @@ Deno.test("cardOf() exports V2 and importing it again restores our persona", asy
     deps,
     CreateWorldInput.parse({ id: "sky", name: "Sky", startTime: "2023-02-13T07:00:00" }),
   );
-  const first = await importCard(
-    deps,
-    world.id as WorldId,
-    parseCard("application/json", json(maraV2())),
-  );
+  const first = await importCard(deps, parseCard("application/json", json(maraV2())), {
+    worldId: world.id as WorldId,
+  });
   const scope = { worldId: world.id as WorldId, agentId: first.agent.id };
   const card = cardOf(first.agent, await loadPersonaRecord(deps, scope));
   assert.equal(card.spec, "chara_card_v2");
@@ -149,7 +145,8 @@ Deno.test("cardOf() exports V2 and importing it again restores our persona", asy
   assert.deepEqual(card.data.character_book?.entries.map((e) => e.keys), [["Moonstone"], [
     "Guild",
   ]]);
-  const again = await importCard(deps, world.id as WorldId, parseCardObject(card), {
+  const again = await importCard(deps, parseCardObject(card), {
+    worldId: world.id as WorldId,
     id: "mara2" as never,
   });
   assert.equal(again.card.personaFrom, "extension");

@@ -60,12 +60,16 @@ Deno.test("rankFacets() orders uncued facets by embedding relevance, ties by per
 });
 
 Deno.test("selectFacets() keeps the top facets and none without a persona", () => {
-  const s = selectFacets(persona, { history: "", message: "the landlord called" }, flat, {
-    top: 1,
-  });
+  const s = selectFacets(persona, {
+    cues: { history: "", message: "the landlord called" },
+    relevance: flat,
+  }, { top: 1 });
   assert.deepEqual(s.selected.map((f) => f.title), ["Money worries"]);
   assert.equal(s.ranking.length, 3);
-  assert.deepEqual(selectFacets(null, { history: "", message: "x" }, []).selected, []);
+  assert.deepEqual(
+    selectFacets(null, { cues: { history: "", message: "x" }, relevance: [] }).selected,
+    [],
+  );
 });
 
 Deno.test("embedDialogue() embeds queries and facet texts in one call", async () => {
@@ -79,7 +83,9 @@ Deno.test("embedDialogue() embeds queries and facet texts in one call", async ()
     },
   };
   const query = dialogueText({ history: "", message: "What decorations for the party?" });
-  const out = await embedDialogue({ embedder }, persona, [query, "money"], { operation: "t" });
+  const out = await embedDialogue({ embedder }, { persona, queries: [query, "money"] }, {
+    operation: "t",
+  });
   assert.equal(batches.length, 1);
   assert.deepEqual(batches[0], [query, "money", ...persona.scene_facets.map(facetText)]);
   assert.equal(out.relevance.length, 2);

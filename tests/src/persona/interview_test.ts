@@ -1,33 +1,16 @@
 import assert from "node:assert/strict";
-import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { loadAgent } from "../../../src/agents/agent.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
 import { prepareMemories, writeMemories } from "../../../src/memory/ingest.ts";
-import { perceive } from "../../../src/cognition/perceive.ts";
+import { perceive } from "../../../src/app/perceive.ts";
 import { interview, interviewQuestions } from "../../../src/persona/interview.ts";
-import type { LanguageModel, Prompt } from "../../../src/ports/language_model.ts";
 import type { RespondPromptInput } from "../../../src/prompts/respond.ts";
 import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
-
-function recording(): { model: LanguageModel; prompts: Prompt<unknown>[] } {
-  const inner = new OfflineLanguageModel({});
-  const prompts: Prompt<unknown>[] = [];
-  return {
-    prompts,
-    model: {
-      info: inner.info,
-      complete(prompt, attribution) {
-        prompts.push(prompt as Prompt<unknown>);
-        return inner.complete(prompt, attribution);
-      },
-    },
-  };
-}
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 
 async function town() {
-  const rec = recording();
+  const rec = countingModel();
   const deps = await makeTestDeps({ model: rec.model });
   const world = await createWorld(
     deps,
@@ -45,7 +28,7 @@ async function town() {
     description:
       "Klaus Mueller is a student at Oak Hill College; he is writing a paper on gentrification",
   });
-  await perceive(deps, worldId, agentId, {
+  await perceive(deps, { worldId, agentId }, {
     observations: [
       { text: "Wolfgang Schulz gave Klaus a book about urban housing" },
       { text: "Wolfgang Schulz and Klaus talked about the paper at Hobbs Cafe" },
@@ -91,32 +74,33 @@ Deno.test("interview() runs 25 questions with names from memory and stores nothi
   const { deps, rec, worldId, agentId, scope } = await town();
   await using _ = deps;
   const before = (await deps.storage.memories.all(scope)).length;
-  rec.prompts.length = 0;
-  const out = await interview(deps, worldId, agentId, {});
+  rec.sent.length = 0;
+  const out = await interview(deps, { worldId, agentId }, {});
   assert.equal(out.transcript.length, 25);
   assert.equal(out.names[0], "Wolfgang Schulz");
   assert.ok(!out.names.includes("Oak Hill College") && !out.names.includes("Hobbs Cafe"));
   assert.equal(out.transcript[5].question, "Who is Wolfgang Schulz?");
   for (const a of out.transcript) assert.match(a.answer, /^Klaus Mueller: /);
-  assert.equal(rec.prompts.filter((p) => p.kind === "respond").length, 25);
+  assert.equal(rec.kinds.filter((k) => k === "respond").length, 25);
   assert.equal((await deps.storage.memories.all(scope)).length, before, "no memory written");
 });
 
 Deno.test("interview() ablations restrict what the answers may use", async () => {
   const { deps, rec, worldId, agentId, reflection } = await town();
   await using _ = deps;
-  const none = await interview(deps, worldId, agentId, {
+  const none = await interview(deps, { worldId, agentId }, {
     ablation: "no_memory",
     categories: ["memory"],
   });
   assert.equal(none.transcript.length, 5);
   assert.ok(none.transcript.every((a) => a.memories.length === 0));
   assert.deepEqual(none.names, []);
-  const sent = rec.prompts.filter((p) => p.kind === "respond").at(-1)!.input as RespondPromptInput;
+  const sent = rec.sent.filter((s) => s.prompt.kind === "respond").at(-1)!.prompt
+    .input as RespondPromptInput;
   assert.match(sent.anchor.summary, /^Name: Klaus Mueller\nKlaus Mueller is a student/);
 
   const uses = async (ablation: "full" | "no_reflection" | "no_reflection_no_plan") => {
-    const out = await interview(deps, worldId, agentId, { ablation, categories: ["memory"] });
+    const out = await interview(deps, { worldId, agentId }, { ablation, categories: ["memory"] });
     assert.ok(out.transcript.some((a) => a.memories.length > 0));
     return out.transcript.some((a) => a.memories.includes(reflection));
   };

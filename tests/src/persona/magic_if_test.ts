@@ -4,7 +4,6 @@
  * and memory bounds.
  */
 import assert from "node:assert/strict";
-import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { type Agent, loadAgent } from "../../../src/agents/agent.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import type { Deps } from "../../../src/deps.ts";
@@ -24,11 +23,10 @@ import {
 } from "../../../src/persona/magic_if.ts";
 import { formatReply, promptWithinBudget, sourceOf } from "../../../src/persona/reply_prompt.ts";
 import { Persona, type PersonaRecord } from "../../../src/persona/persona.ts";
-import type { LanguageModel, Prompt } from "../../../src/ports/language_model.ts";
 import type { RespondPromptInput } from "../../../src/prompts/respond.ts";
 import type { GameTime } from "../../../src/time/game_time.ts";
 import { createWorld, CreateWorldInput, getWorld, type World } from "../../../src/world/world.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps, type SentPrompt } from "../../_helpers/test_deps.ts";
 import { isabellaPersona } from "./_persona_fixture.ts";
 
 const AT = "2023-02-13T10:00:00" as GameTime;
@@ -39,22 +37,17 @@ interface Town {
   agent: Agent;
   scope: AgentScope;
   record: PersonaRecord;
-  prompts: Prompt<unknown>[];
+  /** The kinds of the prompts sent since the town was set up. */
+  kinds: string[];
+  /** Those prompts themselves. */
+  sent: SentPrompt[];
   /** Ids of the memories added, by description. */
   ids: Map<string, MemoryId>;
 }
 
 /** Isabella with her persona, one memory of each kind below and a lorebook entry about rent. */
 async function town(): Promise<Town> {
-  const inner = new OfflineLanguageModel({});
-  const prompts: Prompt<unknown>[] = [];
-  const model: LanguageModel = {
-    info: inner.info,
-    complete(prompt, attribution) {
-      prompts.push(prompt as Prompt<unknown>);
-      return inner.complete(prompt, attribution);
-    },
-  };
+  const { model, kinds, sent } = countingModel();
   const deps = await makeTestDeps({ model });
   const world = await createWorld(
     deps,
@@ -92,14 +85,16 @@ async function town(): Promise<Town> {
     }],
     card: null,
   };
-  prompts.length = 0;
+  kinds.length = 0;
+  sent.length = 0;
   return {
     deps,
     world: await getWorld(deps, worldId),
     agent: (await loadAgent(deps, scope)).value,
     scope,
     record,
-    prompts,
+    kinds,
+    sent,
     ids,
   };
 }
@@ -156,7 +151,7 @@ Deno.test("anchorStage() with no_memory anchors on identity and description, wit
   assert.equal(anchor.doing, null);
   assert.deepEqual(anchor.plan, []);
   assert.equal(usage.calls, 0);
-  assert.deepEqual(t.prompts, []);
+  assert.deepEqual(t.kinds, []);
 });
 
 Deno.test("anchorStage() uses the cached summary and shows what the agent does unless plans are ablated", async () => {
@@ -166,10 +161,10 @@ Deno.test("anchorStage() uses the cached summary and shows what the agent does u
   const full = await anchorStage(t.deps, busy);
   assert.equal(full.anchor.source, "summary");
   assert.equal(full.anchor.doing, "serving coffee");
-  assert.deepEqual(t.prompts.map((p) => p.kind), ["agent_summary"]);
+  assert.deepEqual(t.kinds, ["agent_summary"]);
   const again = await anchorStage(t.deps, busy);
   assert.equal(again.anchor.summary, full.anchor.summary);
-  assert.equal(t.prompts.length, 1, "the summary is cached");
+  assert.equal(t.kinds.length, 1, "the summary is cached");
   const noPlans = await anchorStage(t.deps, { ...busy, ablation: "no_reflection_no_plan" });
   assert.equal(noPlans.anchor.doing, null);
   assert.deepEqual(noPlans.anchor.plan, []);
@@ -195,7 +190,7 @@ Deno.test("recallStage() keeps to the kinds each ablation allows", async () => {
   const turn = await turnOf(t, "How is the party coming along?");
   const kindsFor = async (ablation: Ablation) => {
     const ctx = contextOf(t, ablation);
-    const recalled = await recallStage(t.deps, ctx, turn, cuesOf([], turn.message));
+    const recalled = await recallStage(t.deps, ctx, turn);
     return new Set(recalled.map((r) => r.memory.kind));
   };
   const full = await kindsFor("full");
@@ -212,7 +207,7 @@ Deno.test("recallStage() puts lore a key calls up first, bounds retrieval by k a
   await using _ = t.deps;
   const rent = t.ids.get("The landlord raised the cafe's rent by a third")!;
   const turn = await turnOf(t, "Did the landlord call about the party?", { memories: 2 });
-  const recalled = await recallStage(t.deps, contextOf(t), turn, cuesOf([], turn.message));
+  const recalled = await recallStage(t.deps, contextOf(t), turn);
   assert.equal(recalled[0].via, "lore");
   assert.equal(recalled[0].score, null);
   assert.equal(recalled[0].memory.id, rent);
@@ -224,17 +219,17 @@ Deno.test("recallStage() puts lore a key calls up first, bounds retrieval by k a
   assert.notEqual(untouched[0]!.lastAccessedAt, AT, "a turn without touch marks nothing");
 
   const touching = { ...turn, touch: true };
-  const marked = await recallStage(t.deps, contextOf(t), touching, cuesOf([], turn.message));
+  const marked = await recallStage(t.deps, contextOf(t), touching);
   const stored = await t.deps.storage.memories.getMany(t.scope, marked.map((r) => r.memory.id));
   assert.ok(stored.every((m) => m!.lastAccessedAt === AT));
 
   const none = await recallStage(t.deps, contextOf(t), {
     ...turn,
     options: { ...turn.options, memories: 0 },
-  }, cuesOf([], turn.message));
+  });
   assert.deepEqual(none, []);
   const silent = { ...turn, vector: new Float32Array(turn.vector!.length) };
-  const loreOnly = await recallStage(t.deps, contextOf(t), silent, cuesOf([], turn.message));
+  const loreOnly = await recallStage(t.deps, contextOf(t), silent);
   assert.deepEqual(loreOnly.map((r) => r.via), ["lore"], "a zero vector ranks nothing");
 });
 
@@ -346,8 +341,8 @@ Deno.test("enactTurn() sends at most the facets and memories asked for, in one m
   const turn = await turnOf(t, "Are the party decorations ready?", { facets: 1, memories: 2 });
   const relevance = [0.9, 0.1, 0.1];
   const out = await enactTurn(t.deps, contextOf(t), { ...turn, relevance });
-  assert.deepEqual(t.prompts.map((p) => p.kind), ["respond"]);
-  const sent = t.prompts[0].input as RespondPromptInput;
+  assert.deepEqual(t.kinds, ["respond"]);
+  const sent = t.sent[0].prompt.input as RespondPromptInput;
   assert.deepEqual(sent.facets.map((f) => f.title), ["Party host"]);
   assert.deepEqual(out.facets.map((f) => f.title), ["Party host"]);
   assert.equal(out.ranking.length, 3, "the whole ranking is reported");
@@ -356,9 +351,10 @@ Deno.test("enactTurn() sends at most the facets and memories asked for, in one m
   assert.match(out.reply, /^Isabella Rodriguez: /);
   assert.equal(out.usage.calls, 1);
 
-  t.prompts.length = 0;
+  t.kinds.length = 0;
+  t.sent.length = 0;
   await enactTurn(t.deps, { ...contextOf(t), record: null }, { ...turn, mode: "interview" });
-  const bare = t.prompts[0].input as RespondPromptInput;
+  const bare = t.sent[0].prompt.input as RespondPromptInput;
   assert.deepEqual(bare.facets, [], "no persona, no facets");
   assert.deepEqual(bare.anchor.coreTraits, [{ trait: "friendly", desc: "" }]);
 });

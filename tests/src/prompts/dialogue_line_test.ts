@@ -2,9 +2,9 @@ import assert from "node:assert/strict";
 import { answerDialogueLine } from "../../../lib/offline/responders/dialogue_line.ts";
 import {
   buildDialogueLinePrompt,
+  DIALOGUE_MEMORY_CHARS,
   type DialogueLineInput,
   DialogueLineOutput,
-  MEMORY_LINE_CHARS,
 } from "../../../src/prompts/dialogue_line.ts";
 
 const opening: DialogueLineInput = {
@@ -60,7 +60,7 @@ Deno.test("buildDialogueLinePrompt() shows the history as speaker lines and cuts
     JSON.parse(new RegExp(`<<<${label}_DATA\\n([\\s\\S]*?)\\n${label}_DATA>>>`).exec(user)![1]);
   assert.deepEqual(block("HISTORY"), ["John Lin: Hey Eddy, how is the composition coming along?"]);
   const [shown] = block("MEMORIES");
-  assert.ok(shown.length <= MEMORY_LINE_CHARS && shown.endsWith("…"), shown);
+  assert.ok(shown.length <= DIALOGUE_MEMORY_CHARS && shown.endsWith("…"), shown);
 });
 
 Deno.test("DialogueLineOutput needs a non-empty line and an end flag", () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { answerReaction } from "../../../lib/offline/responders/reaction.ts";
 import {
   buildReactionPrompt,
-  MEMORY_LINE_CHARS,
+  REACTION_MEMORY_CHARS,
   type ReactionInput,
   ReactionOutput,
   reactionSchema,
@@ -52,7 +52,7 @@ Deno.test("buildReactionPrompt() shows a memory once and cuts long ones to a lin
     JSON.parse(new RegExp(`<<<${label}_DATA\\n([\\s\\S]*?)\\n${label}_DATA>>>`).exec(user)![1]);
   const [son, said] = block("RELATIONSHIP");
   assert.equal(son, "Eddy Lin is John Lin's son");
-  assert.ok(said.length <= MEMORY_LINE_CHARS && said.endsWith("…"), said);
+  assert.ok(said.length <= REACTION_MEMORY_CHARS && said.endsWith("…"), said);
   assert.deepEqual(block("CONTEXT"), ["Eddy likes to walk when thinking about music"]);
 });
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { answerReflectionQuestions } from "../../../lib/offline/responders/reflection_questions.ts";
 import {
   buildReflectionQuestionsPrompt,
-  MEMORY_LINE_CHARS,
+  REFLECTION_MEMORY_CHARS,
   reflectionQuestionsSchema,
 } from "../../../src/prompts/reflection_questions.ts";
 
@@ -60,7 +60,7 @@ Deno.test("buildReflectionQuestionsPrompt() shows a repeated memory once, where 
     "the desk is in use (3 times)",
     "Klaus Mueller is writing",
   ]);
-  assert.ok(shown[1].length <= MEMORY_LINE_CHARS, shown[1]);
+  assert.ok(shown[1].length <= REFLECTION_MEMORY_CHARS, shown[1]);
   assert.match(shown[1], /^Maria Lopez said to Klaus Mueller: "I keep thinking.*…$/);
 });
 

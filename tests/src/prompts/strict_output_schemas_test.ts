@@ -126,11 +126,20 @@ const INPUTS: Record<string, unknown[]> = {
 
 type PromptBuilder = (input: unknown) => Prompt<unknown>;
 
-/** The prompt modules in `src/prompts/` (helpers start with "_"), by name without ".ts". */
+/**
+ * Files of the prompts folder that are not a prompt: the prompt shape, the shared data-block
+ * helpers and the entry module.
+ */
+const NOT_PROMPTS = new Set(["prompt.ts", "data_block.ts", "mod.ts"]);
+
+/** The prompt modules in the prompts folder (helpers start with "_"), by name without ".ts". */
 async function promptModules(): Promise<string[]> {
   const names: string[] = [];
   for await (const entry of Deno.readDir(PROMPTS_DIR)) {
-    if (entry.isFile && entry.name.endsWith(".ts") && !entry.name.startsWith("_")) {
+    if (
+      entry.isFile && entry.name.endsWith(".ts") && !entry.name.startsWith("_") &&
+      !NOT_PROMPTS.has(entry.name)
+    ) {
       names.push(entry.name.slice(0, -3));
     }
   }

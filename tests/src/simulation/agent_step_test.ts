@@ -4,11 +4,9 @@ import { withAgents } from "../../../src/app/transaction.ts";
 import { converse } from "../../../src/cognition/dialogue.ts";
 import { runTick } from "../../../src/engine/tick_engine.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
-import type { Attribution } from "../../../src/model/usage.ts";
-import type { LanguageModel, Prompt } from "../../../src/ports/language_model.ts";
 import { agentTickSystem } from "../../../src/simulation/agent_step.ts";
 import { updateWorld } from "../../../src/world/clock.ts";
-import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 import { makeTown } from "../world/_town_fixture.ts";
 
 /** The offline model whose reactions always want to talk, recording who asked what. */
@@ -18,15 +16,7 @@ function talkativeModel() {
       reaction: () => ({ decision: "talk", reason: "they just met", reaction: "say good morning" }),
     },
   });
-  const calls: { kind: string; agentId?: string }[] = [];
-  const model: LanguageModel = {
-    info: inner.info,
-    complete<T>(prompt: Prompt<T>, attribution: Attribution) {
-      calls.push({ kind: prompt.kind, agentId: attribution.agentId });
-      return inner.complete(prompt, attribution);
-    },
-  };
-  return { model, calls };
+  return countingModel(inner);
 }
 
 /** Eddy and John live in the same house; the first tick places them, the second they meet. */
@@ -38,14 +28,14 @@ async function step(deps: Parameters<typeof agentTickSystem>[0], id: WorldId, ti
 }
 
 Deno.test("agent step: of two agents who meet, only one decides, and one conversation holds both", async () => {
-  const { model, calls } = talkativeModel();
+  const { model, sent } = talkativeModel();
   await using deps = await makeTestDeps({ model });
   const id = await makeTown(deps);
   await step(deps, id, "t0");
-  const before = calls.length;
+  const before = sent.length;
   const result = await step(deps, id, "t1");
-  const reactions = calls.slice(before).filter((c) => c.kind === "reaction");
-  assert.deepEqual(reactions.map((c) => c.agentId), [EDDY]);
+  const reactions = sent.slice(before).filter((c) => c.prompt.kind === "reaction");
+  assert.deepEqual(reactions.map((c) => c.attribution.agentId), [EDDY]);
   const eddy = result.steps.find((s) => s.agentId === EDDY)!;
   const john = result.steps.find((s) => s.agentId === JOHN)!;
   assert.equal(eddy.reacted, "talk");
@@ -64,18 +54,18 @@ Deno.test("agent step: of two agents who meet, only one decides, and one convers
 Deno.test("agent step: an agent who talked within talkCooldownMinutes decides nothing about a newcomer", async (t) => {
   for (const [cooldown, expected] of [[120, []], [0, [EDDY]]] as const) {
     await t.step(`talkCooldownMinutes ${cooldown}`, async () => {
-      const { model, calls } = talkativeModel();
+      const { model, sent } = talkativeModel();
       await using deps = await makeTestDeps({ model });
       const id = await makeTown(deps);
       await updateWorld(deps, id, { settings: { talkCooldownMinutes: cooldown } });
       await step(deps, id, "t0");
       // Eddy talked with Isabella an hour before he meets John.
       const scopes = [EDDY, "isabella" as AgentId].map((agentId) => ({ worldId: id, agentId }));
-      await withAgents(deps, scopes, (tx) => converse(deps, tx, { at: "2023-02-13T06:00:00" }));
-      const before = calls.length;
+      await withAgents(deps, { scopes }, (tx) => converse(deps, tx, { at: "2023-02-13T06:00:00" }));
+      const before = sent.length;
       await step(deps, id, "t1");
-      const reactions = calls.slice(before).filter((c) => c.kind === "reaction");
-      assert.deepEqual(reactions.map((c) => c.agentId), expected);
+      const reactions = sent.slice(before).filter((c) => c.prompt.kind === "reaction");
+      assert.deepEqual(reactions.map((c) => c.attribution.agentId), expected);
     });
   }
 });

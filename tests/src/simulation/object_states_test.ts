@@ -1,6 +1,4 @@
 import assert from "node:assert/strict";
-import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
-import { ModelUnavailableError } from "../../../src/errors.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
 import type { LanguageModel } from "../../../src/ports/language_model.ts";
 import {
@@ -16,17 +14,11 @@ import {
   setByAgent,
 } from "../../../src/simulation/object_states.ts";
 import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
-import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps, unreachableModel } from "../../_helpers/test_deps.ts";
 
 /** The offline model, or with `fail` one whose every call finds the endpoint unreachable. */
 function counting(fail = false): { model: LanguageModel; kinds: string[] } {
-  if (!fail) return countingModel();
-  const { info } = new OfflineLanguageModel({});
-  return countingModel({
-    info,
-    complete: () =>
-      Promise.reject(new ModelUnavailableError("model_unavailable", "Cannot reach it")),
-  });
+  return countingModel(fail ? unreachableModel() : undefined);
 }
 
 const isabella = "isabella" as AgentId;

@@ -47,7 +47,7 @@ Deno.test("perceiveArea() sees agents and stateful objects in the same area only
     agent("maria", "Johnson Park:lawn:bench", "reading"),
     agent("sam", null, null),
   ];
-  const { sightings, next } = perceiveArea(me, others, env, {});
+  const { sightings, next } = perceiveArea(me, { others, env }, {});
   assert.deepEqual(sightings.map((s) => [s.subject, s.text, s.changed]), [
     ["a:klaus", "Klaus is cooking lunch", false],
     [
@@ -73,36 +73,42 @@ Deno.test("perceiveArea() sees agents and stateful objects in the same area only
 Deno.test("perceiveArea() reports only what entered the view or changed", async (t) => {
   const me = agent("isabella", "Hobbs Cafe:cafe:counter", "serving coffee");
   const klaus = agent("klaus", "Hobbs Cafe:kitchen:stove", "cooking lunch");
-  const first = perceiveArea(me, [me, klaus], env, {});
+  const first = perceiveArea(me, { others: [me, klaus], env }, {});
 
   await t.step("nothing new, nothing seen", () => {
-    const again = perceiveArea(me, [me, klaus], env, first.next);
+    const again = perceiveArea(me, { others: [me, klaus], env }, first.next);
     assert.deepEqual(again.sightings, []);
     assert.deepEqual(again.next, first.next);
   });
   await t.step("a changed action and a state set on a blank object are changes", () => {
     const burning = structuredClone(env);
     burning.areas[0].subAreas[1].objects[0].state = "burning";
-    const seen = perceiveArea(me, [me, { ...klaus, action: "washing up" }], burning, first.next);
+    const seen = perceiveArea(me, {
+      others: [me, { ...klaus, action: "washing up" }],
+      env: burning,
+    }, first.next);
     assert.deepEqual(seen.sightings.map((s) => [s.subject, s.changed]), [
       ["a:klaus", true],
       ["o:Hobbs Cafe:kitchen:stove", true],
     ]);
   });
   await t.step("an agent who left and came back is new again", () => {
-    const gone = perceiveArea(
-      me,
-      [me, { ...klaus, location: "Johnson Park:lawn:bench" }],
+    const gone = perceiveArea(me, {
+      others: [me, { ...klaus, location: "Johnson Park:lawn:bench" }],
       env,
-      first.next,
-    );
+    }, first.next);
     assert.equal(gone.next["a:klaus"], undefined);
-    const back = perceiveArea(me, [me, klaus], env, gone.next);
+    const back = perceiveArea(me, { others: [me, klaus], env }, gone.next);
     assert.deepEqual(back.sightings.map((s) => [s.subject, s.changed]), [["a:klaus", false]]);
   });
   await t.step("an observer asleep or nowhere sees nothing and keeps what it saw", () => {
-    const asleep = perceiveArea({ ...me, action: "sleeping" }, [me, klaus], env, { x: "y" });
+    const asleep = perceiveArea({ ...me, action: "sleeping" }, { others: [me, klaus], env }, {
+      x: "y",
+    });
     assert.deepEqual(asleep, { sightings: [], next: { x: "y" } });
-    assert.deepEqual(perceiveArea({ ...me, location: null }, [me, klaus], null, {}).sightings, []);
+    assert.deepEqual(
+      perceiveArea({ ...me, location: null }, { others: [me, klaus], env: null }, {}).sightings,
+      [],
+    );
   });
 });

@@ -128,7 +128,7 @@ Deno.test("createWorldFromTemplate() embeds the seeds again for another embedder
   );
   assert.equal(embedder.calls, 25, "One embedding call per agent");
   const lucia = { ...(await listAgents(deps, world.id as WorldId)).find((a) => a.id === "lucia")! };
-  const found = await recall(deps, world, lucia, ["Valentine's Day party"], {
+  const found = await recall(deps, { world, agent: lucia, queries: ["Valentine's Day party"] }, {
     k: 1,
     at: world.clock.now,
   });
@@ -171,7 +171,6 @@ Deno.test("buildTown() stops at the first agent that cannot be created", async (
   await assert.rejects(
     buildTown(
       deps,
-      "smallville",
       CreateWorldInput.parse({ id: "half", name: "Half", template: "smallville" }),
       { concurrency: 1 },
     ),

@@ -3,7 +3,7 @@ import { createAgent } from "../../../src/persona/create_agent.ts";
 import { loadAgent } from "../../../src/agents/agent.ts";
 import { SimulacraError } from "../../../src/errors.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
-import { perceive } from "../../../src/cognition/perceive.ts";
+import { perceive } from "../../../src/app/perceive.ts";
 import {
   Environment,
   getEnvironment,
@@ -167,7 +167,7 @@ Deno.test("perceive() adds the area of a perceived location the agent did not kn
     home: "Home",
   });
   assert.deepEqual(agent.knownAreas, ["Home"]);
-  await perceive(deps, id, agent.id, {
+  await perceive(deps, { worldId: id, agentId: agent.id }, {
     observations: [
       { text: "the cafe is busy", location: "hobbs cafe:cafe" },
       { text: "a rocket lands", location: "Mars:crater" },
@@ -176,7 +176,10 @@ Deno.test("perceive() adds the area of a perceived location the agent did not kn
   const after = (await loadAgent(deps, { worldId: id, agentId: agent.id as AgentId })).value;
   assert.deepEqual(after.knownAreas, ["Home", "Hobbs Cafe"]);
   assert.deepEqual(
-    await knownAreasAfter(deps, id, after.knownAreas, ["Home:kitchen", undefined]),
+    await knownAreasAfter(deps, id, {
+      known: after.knownAreas,
+      locations: ["Home:kitchen", undefined],
+    }),
     ["Home", "Hobbs Cafe"],
     "known areas need no environment read",
   );

@@ -52,18 +52,25 @@ Deno.test("followEvents() delivers existing and new events, keeps alive, and sto
   const { deps, id } = await withEvents(2);
   await using _ = deps;
   const stop = new AbortController();
-  const feed = await followEvents(deps, id, 1, { pollMs: 10, idleMs: 30, signal: stop.signal });
+  const feed = await followEvents(deps, id, {
+    after: 1,
+    pollMs: 10,
+    idleMs: 30,
+    signal: stop.signal,
+  });
   const got: LoggedEvent[][] = [];
+  const first = Promise.withResolvers<void>();
   const reading = (async () => {
     for await (const batch of feed) {
       got.push(batch);
+      first.resolve();
       if (got.flat().length === 2 && got.some((b) => b.length === 0)) stop.abort();
     }
   })();
-  await deps.sleep(20);
+  await first.promise; // the existing event came; the feed now waits for more
   await deps.storage.events.append(id, [{ type: "later", at: "2023-02-13T07:10:00" }]);
   await reading;
   assert.deepEqual(got.flat().map((e) => e.seq), [2, 3]);
   assert.ok(got.some((b) => b.length === 0), "an empty batch for keep-alives");
-  await assert.rejects(followEvents(deps, "none" as WorldId, 0), SimulacraError);
+  await assert.rejects(followEvents(deps, "none" as WorldId), SimulacraError);
 });
