@@ -1,6 +1,7 @@
 /** @module Cognition routes: reflect. */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { reflect, ReflectInput, ReflectResult } from "../src/cognition/reflection.ts";
+import { reflect } from "../src/app/reflect.ts";
+import { ReflectInput, ReflectResult } from "../src/cognition/reflection.ts";
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
@@ -27,7 +28,10 @@ export function cognitionRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(reflectRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json(await reflect(deps, world, agent, c.req.valid("json")), 200);
+    return c.json(
+      await reflect(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
+      200,
+    );
   });
   return app;
 }

@@ -6,9 +6,10 @@ import {
   ConversationResult,
   StartConversationInput,
 } from "../src/cognition/conversation.ts";
-import { startConversation } from "../src/cognition/dialogue.ts";
+import { startConversation } from "../src/app/converse.ts";
+import { react } from "../src/app/react.ts";
 import { readConversation } from "../src/cognition/read_conversation.ts";
-import { ReactInput, ReactionResult, reactToObservations } from "../src/cognition/reaction.ts";
+import { ReactInput, ReactionResult } from "../src/cognition/reaction.ts";
 import type { Deps } from "../src/deps.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
@@ -78,7 +79,7 @@ export function conversationRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   });
   app.openapi(reactRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json(await reactToObservations(deps, world, agent, c.req.valid("json")), 200);
+    return c.json(await react(deps, { worldId: world, agentId: agent }, c.req.valid("json")), 200);
   });
   return app;
 }

@@ -10,7 +10,7 @@ import {
   MemoryPageBody,
   MemoryWithEvidence,
 } from "../src/memory/listing.ts";
-import { perceive } from "../src/cognition/perceive.ts";
+import { perceive } from "../src/app/perceive.ts";
 import { PerceiveInput, PerceiveResult } from "../src/memory/perceive.ts";
 import { retrieve, RetrieveInput, RetrieveResult } from "../src/memory/retrieval.ts";
 import type { AppEnv } from "./app_env.ts";
@@ -91,7 +91,10 @@ export function memoryRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(perceiveRoute, async (c) => {
     const { world, agent } = c.req.valid("param");
-    return c.json(await perceive(deps, world, agent, c.req.valid("json")), 200);
+    return c.json(
+      await perceive(deps, { worldId: world, agentId: agent }, c.req.valid("json")),
+      200,
+    );
   });
   app.openapi(retrieveRoute, async (c) => {
     const scope = agentScope(c.req.valid("param"));

@@ -1,6 +1,6 @@
 /** @module Planning routes: make or re-plan an agent's day, read it, and ask for its current action. */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { actionAt, readPlan, requestPlan } from "../src/cognition/plan_requests.ts";
+import { actionAt, readPlan, requestPlan } from "../src/app/plan.ts";
 import {
   ActionQuery,
   ActionResult,

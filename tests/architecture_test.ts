@@ -150,7 +150,8 @@ const LAYERS: Record<string, readonly string[]> = {
   archive: [...STATE, "memory", "lifecycle"], // a world as one file: export, import, fork
   cognition: [...STATE, "memory"], // reflection, planning, reaction, dialogue, summaries
   persona: [...STATE, "access", "text", "memory", "cognition"], // who an agent is: creation, cards, role-play
-  simulation: [...STATE, "memory", "cognition"], // one agent's step, one world's tick, the cron
+  app: [...STATE, "memory", "cognition"], // the operations: each locks, loads and commits once
+  simulation: [...STATE, "memory", "cognition", "app"], // one agent's step, one world's tick, the cron
   lifecycle: STATE, // deleting worlds and agents with all they own, forgetting memories, pages
   templates: [...STATE, "memory", "cognition", "persona", "simulation", "archive"], // ready-made towns
   eval: [...STATE, "memory", "cognition", "persona", "simulation", "templates"], // town runs

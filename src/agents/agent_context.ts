@@ -2,6 +2,8 @@
  * @module The world and agent an operation acts for, passed as one argument: most of cognition
  * needs both, and often the game time it acts at, which long positional lists used to spell out.
  */
+import type { Lease } from "../ports/lock.ts";
+import type { Storage } from "../ports/storage.ts";
 import type { GameTime } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
 import type { Agent } from "./agent.ts";
@@ -15,4 +17,30 @@ export interface AgentContext {
 /** An {@linkcode AgentContext} at a game time. */
 export interface AgentMoment extends AgentContext {
   at: GameTime;
+}
+
+/**
+ * A transaction over agents of one world (`app/transaction.ts` opens it), in the order they
+ * were named: what cognition takes instead of locking and loading for itself.
+ */
+export interface AgentsTransaction {
+  /** The unit's storage: documents served from its begin, document writes held for its commit. */
+  storage: Storage;
+  world: World;
+  /** The agents as read under their leases. */
+  agents: readonly Agent[];
+  /** Each agent's lease, the fence of its writes that go to the store at once (memories). */
+  leases: readonly Lease[];
+}
+
+/** A transaction over one agent. */
+export interface AgentTransaction extends AgentContext {
+  storage: Storage;
+  /** The agent's lease, the fence of its writes that go to the store at once. */
+  lease: Lease;
+}
+
+/** The one-agent view of agent `i` of a transaction. */
+export function agentOf(tx: AgentsTransaction, i: number): AgentTransaction {
+  return { storage: tx.storage, world: tx.world, agent: tx.agents[i], lease: tx.leases[i] };
 }

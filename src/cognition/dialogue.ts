@@ -1,6 +1,6 @@
 /** @module Dialogue: two agents talk line by line from their memories of each other, and both remember it (Generative Agents §4.3). */
-import { type Agent, loadAgent } from "../agents/agent.ts";
-import { withAgentLock } from "../agents/agent_lock.ts";
+import type { Agent } from "../agents/agent.ts";
+import type { AgentsTransaction } from "../agents/agent_context.ts";
 import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
 import type { AgentId, AgentScope, WorldId } from "../ids.ts";
@@ -9,18 +9,16 @@ import { recall } from "../memory/recall.ts";
 import { addUsage, type Usage } from "../model/usage.ts";
 import { buildDialogueLinePrompt } from "../prompts/dialogue_line.ts";
 import { addMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
-import { getWorld, type World } from "../world/world.ts";
+import type { World } from "../world/world.ts";
 import { agentSummary } from "./agent_summary.ts";
 import {
   type Conversation,
   type ConversationEnd,
   type ConversationLine,
   type ConversationResult,
-  type StartConversationInput,
 } from "./conversation.ts";
 import { readConversationState } from "./conversation_state.ts";
 import { finishHeld, prepareChats, storeConversation } from "./conversation_writes.ts";
-import { checkCalendar } from "./plan.ts";
 import { replanFrom } from "./planning.ts";
 import type { PlanMade } from "./plan.ts";
 
@@ -56,70 +54,48 @@ function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
 }
 
 /**
- * Two agents talk. The initiator's opening is conditioned on its memories about the other
- * (recalled for "<initiator>'s relationship with <other>" and the topic) and on the topic; each
- * reply on the replier's memories about the speaker and about the last line, plus the history.
- * It stops when a speaker sets `end`, or when each has said `conversationTurnCap` lines. Each
- * line takes one game minute: line `i` is at `start + i` minutes and the talk ends one minute
- * after the last line.
+ * Two agents talk: the transaction's first agent starts, with its second. The initiator's
+ * opening is conditioned on its memories about the other (recalled for "<initiator>'s
+ * relationship with <other>" and the topic) and on the topic; each reply on the replier's
+ * memories about the speaker and about the last line, plus the history. It stops when a
+ * speaker sets `end`, or when each has said `conversationTurnCap` lines. Each line takes one
+ * game minute: line `i` is at `start + i` minutes and the talk ends one minute after the last
+ * line.
  *
- * Both agents' locks are taken in id order, so two conversations never deadlock. Under them,
- * the transcript goes into the "conversations" collection, then every line into both memory
- * streams as a `chat` memory (heard lines with provenance `told_by:<speaker name>`, own lines
- * `self`; one importance call and one embedding call per participant, made before anything is
- * written; each participant's memories written all at once, with ids keyed by the conversation
- * and line), and both conversation states are updated (`conversation_writes.ts`); each
- * participant's writes are fenced by its lock's lease, so a holder that lost a lock writes
- * nothing of the talk (`LeaseLostError`). After the locks are released both participants
+ * The transaction holds both agents' leases. The transcript goes into the "conversations"
+ * collection, then every line into both memory streams as a `chat` memory (heard lines with
+ * provenance `told_by:<speaker name>`, own lines `self`; one importance call and one embedding
+ * call per participant, made before anything is written; each participant's memories written
+ * all at once, with ids keyed by the conversation and line), and both conversation states are
+ * updated (`conversation_writes.ts`); each participant's memories are fenced by its lease, so a
+ * holder that lost it writes nothing of the talk (`LeaseLostError`). Then both participants
  * re-plan from the end of the talk; a re-plan that fails is reported in `replanFailed`, not
- * thrown, because the conversation is already stored.
- *
- * Callers must not hold either agent's lock.
- * @throws `invalid_request` (same agent twice), `agent_not_found`, `conflict` (a participant
- * stayed busy longer than the lock wait), `model_*`, `store_unavailable`.
+ * thrown, because the conversation is stored.
+ * @throws `model_*`, `store_unavailable`.
  * @see Generative Agents §4.3 "Dialogue"; Park et al. 2023 §4.3.2.
  */
 export async function converse(
-  deps: Deps,
-  world: World,
-  initiator: Agent,
-  other: Agent,
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  tx: AgentsTransaction,
   options: ConverseOptions,
 ): Promise<ConversationResult & { plans: PlanMade[] }> {
-  if (initiator.id === other.id) {
-    throw new SimulacraError(
-      "invalid_request",
-      `Cannot start a conversation of agent "${initiator.id}" with itself: name two different agents`,
-    );
-  }
-  const [first, second] = [initiator, other].sort((x, y) => (x.id < y.id ? -1 : 1));
-  // Both locks are renewed while the talk's model calls run.
-  const talk = await withAgentLock(deps, scopeOf(world, first), (held) =>
-    withAgentLock(
-      deps,
-      scopeOf(world, second),
-      (alsoHeld) =>
-        talkLocked(deps, world, {
-          initiatorId: initiator.id,
-          otherId: other.id,
-          options,
-          fences: new Map([[first.id, held.lease], [second.id, alsoHeld.lease]]),
-        }),
-    ));
+  const { world } = tx;
+  const d = { ...deps, storage: tx.storage };
+  const fences = new Map(tx.agents.map((agent, i) => [agent.id, tx.leases[i]]));
+  const people: [Agent, Agent] = [tx.agents[0], tx.agents[1]];
+  const talk = await talkHeld(d, world, { people, options, fences });
 
   const replanFailed: AgentId[] = [];
   const usages = [talk.usage];
-  const pairs = [[talk.people[0], talk.people[1]], [talk.people[1], talk.people[0]]] as const;
+  const pairs = [[people[0], people[1]], [people[1], people[0]]] as const;
   const about = options.topic ?? `"${clip(talk.conversation.lines[0].text, 120)}"`;
   const replans = await Promise.allSettled(
     pairs.map(([self, partner]) =>
-      replanFrom(
-        deps,
-        world,
-        self,
-        talk.conversation.endedAt,
-        `talked with ${partner.name} about ${about}`,
-      )
+      replanFrom(d, { world, agent: self }, {
+        from: talk.conversation.endedAt,
+        reason: `talked with ${partner.name} about ${about}`,
+        fence: fences.get(self.id),
+      })
     ),
   );
   const plans: PlanMade[] = [];
@@ -133,58 +109,24 @@ export async function converse(
   return { ...talk.conversation, replanFailed, usage: addUsage(...usages), plans };
 }
 
-/**
- * The HTTP entry: checks the world and both agents, then {@linkcode converse} at `at` (default:
- * the world clock).
- * @throws `world_not_found`, `agent_not_found` (also for an agent of another world),
- * `unprocessable` (`at` outside an agent's calendar, as for plans), and those of
- * {@linkcode converse}.
- */
-export async function startConversation(
-  deps: Deps,
-  worldId: WorldId,
-  input: StartConversationInput,
-): Promise<ConversationResult> {
-  const world = await getWorld(deps, worldId);
-  const [a, b] = await Promise.all(
-    input.participants.map(async (agentId) => (await loadAgent(deps, { worldId, agentId })).value),
-  );
-  const at = input.at ?? world.clock.now;
-  for (const agent of [a, b]) checkCalendar(world, agent, at.slice(0, 10));
-  const { plans: _plans, ...result } = await converse(deps, world, a, b, {
-    topic: input.topic,
-    at,
-  });
-  return result;
-}
-
 interface Talk {
   conversation: Conversation;
-  /** Both agents as reloaded under the locks, initiator first. */
-  people: [Agent, Agent];
   usage: Usage;
 }
 
-async function talkLocked(
+async function talkHeld(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
-  { initiatorId, otherId, options, fences }: {
-    initiatorId: AgentId;
-    otherId: AgentId;
+  { people, options, fences }: {
+    /** Both agents as read under their leases, initiator first. */
+    people: [Agent, Agent];
     options: ConverseOptions;
-    /** Each participant's lock lease, the fence of its writes. */
+    /** Each participant's lease, the fence of its writes. */
     fences: ReadonlyMap<AgentId, Lease>;
   },
 ): Promise<Talk> {
-  // Reload under the locks: the callers' copies may predate another request's writes.
-  const docs = await Promise.all(
-    [initiatorId, otherId].map((agentId) =>
-      loadAgent(deps, { worldId: world.id as WorldId, agentId })
-    ),
-  );
-  const people: [Agent, Agent] = [docs[0].value, docs[1].value];
   const held = options.id && await finishHeld(deps, world, options.id, { people, fences });
-  if (held) return { ...held, people };
+  if (held) return held;
   const states = await Promise.all(people.map((p) => readConversationState(deps, world, p.id)));
   const start = [options.at, ...states.map((s) => s?.until ?? options.at)].reduce((x, y) =>
     gameMinutes(y) > gameMinutes(x) ? y : x
@@ -192,8 +134,8 @@ async function talkLocked(
   const summaries = await Promise.all(people.map((p) => agentSummary(deps, world, p, start)));
   const usages: Usage[] = summaries.map((s) => s.usage);
   const context = await Promise.all([
-    talkContext(deps, world, people[0], people[1]),
-    talkContext(deps, world, people[1], people[0]),
+    talkContext(deps, world, { speaker: people[0], listener: people[1] }),
+    talkContext(deps, world, { speaker: people[1], listener: people[0] }),
   ]);
 
   const cap = world.settings.conversationTurnCap;
@@ -253,7 +195,7 @@ async function talkLocked(
   const prepared = await prepareChats(deps, talk);
   usages.push(...prepared.map((p) => p.usage));
   await storeConversation(deps, world, talk, prepared);
-  return { conversation, people, usage: addUsage(...usages) };
+  return { conversation, usage: addUsage(...usages) };
 }
 
 /**
@@ -264,8 +206,7 @@ async function talkLocked(
 async function talkContext(
   deps: Pick<Deps, "storage">,
   world: World,
-  speaker: Agent,
-  listener: Agent,
+  { speaker, listener }: { speaker: Agent; listener: Agent },
 ): Promise<{ news: string[]; toldBefore: string[] }> {
   const scope = scopeOf(world, speaker);
   const [seeds, chats] = await Promise.all([

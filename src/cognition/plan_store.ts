@@ -1,10 +1,8 @@
 /** @module Where plans live: the plan document per agent and date, and plan memories. */
 import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import type { AgentMoment } from "../agents/agent_context.ts";
-import { withAgentLock } from "../agents/agent_lock.ts";
 import type { Deps } from "../deps.ts";
 import { updateDocument } from "../ports/update_document.ts";
-import { ConflictError } from "../errors.ts";
 import type { FencedWrite } from "../ports/lock.ts";
 import type { AgentScope, WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
@@ -13,9 +11,6 @@ import type { DocumentKey } from "../ports/document_store.ts";
 import { gameMinutes, GameTime } from "../time/game_time.ts";
 import { DayPlan, itemLine, PLAN_IMPORTANCE, PlanItem, PlannedAction } from "./plan.ts";
 import { addDays, weekdayOf } from "../time/calendar.ts";
-
-/** How long recording an action waits for a busy agent before skipping the record. */
-const RECORD_WAIT_MS = 2_000;
 
 export function planKey(worldId: string, agentId: string, date: string): DocumentKey {
   return { collection: "plans", scope: worldId, id: `${agentId}:${date}` };
@@ -117,27 +112,20 @@ export async function previousDayNotes(
   ];
 }
 
-/** Records the action on the agent document, under its lock; best effort (see currentAction). */
+/**
+ * Records the action on the agent document (its location too), in the transaction that holds
+ * the agent's lease; not when `at` is earlier than the world clock (looking back does not move
+ * the agent).
+ */
 export async function recordAction(
-  deps: Pick<Deps, "storage" | "sleep">,
+  deps: Pick<Deps, "storage">,
   { world, agent, at }: AgentMoment,
   action: PlannedAction,
 ): Promise<void> {
   if (gameMinutes(at) < gameMinutes(world.clock.now)) return;
   const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
-  try {
-    await withAgentLock(deps, scope, async (held) => {
-      const doc = await loadAgent(deps, scope);
-      if (doc.value.action === action.description && doc.value.location === action.location) {
-        return;
-      }
-      const next = { ...doc.value, action: action.description, location: action.location };
-      await deps.storage.documents.replace(agentKey(scope), next, doc.version, {
-        fence: held.lease,
-      });
-    }, { waitMs: RECORD_WAIT_MS });
-  } catch (err) {
-    // Best effort: a busy agent, or a lease lost meanwhile (nothing written), skips the record.
-    if (!(err instanceof ConflictError)) throw err;
-  }
+  const doc = await loadAgent(deps, scope);
+  if (doc.value.action === action.description && doc.value.location === action.location) return;
+  const next = { ...doc.value, action: action.description, location: action.location };
+  await deps.storage.documents.replace(agentKey(scope), next, doc.version);
 }

@@ -6,6 +6,7 @@
  * route-facing operations in `plan_requests.ts`.
  */
 import { type Agent } from "../agents/agent.ts";
+import type { AgentContext, AgentTransaction } from "../agents/agent_context.ts";
 import type { Deps } from "../deps.ts";
 import { ConflictError, LeaseLostError } from "../errors.ts";
 import type { FencedWrite } from "../ports/lock.ts";
@@ -54,10 +55,8 @@ import { DAY_MINUTES, minuteOfDay, timeAt, weekdayOf } from "../time/calendar.ts
  */
 export async function makeDayPlan(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  world: World,
-  agent: Agent,
-  date: string,
-  { fence }: FencedWrite = {},
+  { world, agent }: AgentContext,
+  { date, fence }: { date: string } & FencedWrite,
 ): Promise<{ plan: DayPlan; usage: Usage }> {
   const draft = await draftDayPlan(deps, world, agent, date);
   const key = planKey(world.id, agent.id, date);
@@ -83,45 +82,44 @@ export async function makeDayPlan(
  * hour at home. The action is never null; it lasts 5–60 minutes (a sleep piece is shorter only
  * when the whole sleep is) and lies inside its hour chunk.
  *
- * Also records the action as `agent.action` and its location as `agent.location`, under the
- * agent's lock (do not call this while holding it), unless `at` is earlier than the world clock
- * (looking back does not move the agent) or the agent stays busy (the record is best effort).
- * Plan writes are fenced by `fence` when given (the lease of the step or request doing this);
- * `env` is the world's environment when the caller has it (a tick's), read otherwise.
+ * Also records the action as `agent.action` and its location as `agent.location` in the
+ * transaction, unless `at` is earlier than the world clock (looking back does not move the
+ * agent). Plan memories are fenced by the transaction's lease; `env` is the world's environment
+ * when the caller has it (a tick's), read otherwise.
  * @throws `model_*`, `store_unavailable`, `conflict` when the plan keeps changing meanwhile.
  * @see Generative Agents §4.3 "Decompose top-down … just in time"; Park et al. 2023 §4.3 and App. A (plans are
  * decomposed just in time because they change).
  */
 export async function currentAction(
-  deps: Deps,
-  world: World,
-  agent: Agent,
-  at: GameTime,
-  { fence, env: known }: FencedWrite & KnownEnvironment = {},
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  tx: AgentTransaction,
+  { at, env: known }: { at: GameTime } & KnownEnvironment,
 ): Promise<{ action: PlannedAction | null; usage: Usage; plans: PlanMade[] }> {
+  const { world, agent, lease: fence } = tx;
+  const d = { ...deps, storage: tx.storage };
   const date = at.slice(0, 10);
   const minute = Math.floor(minuteOfDay(date, at));
   const key = planKey(world.id, agent.id, date);
   let usage = emptyUsage();
   const plans: PlanMade[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
-    const ensured = await ensurePlan(deps, world, agent, date, { fence, env: known });
+    const ensured = await ensurePlan(d, world, agent, date, { fence, env: known });
     usage = addUsage(usage, ensured.usage);
     plans.push(...ensured.plans);
     let plan = ensured.plan;
-    const env = await environmentOf(deps, world, known);
+    const env = await environmentOf(d, world, known);
     const index = plan.items.findIndex((item) =>
       minuteOfDay(date, item.start) <= minute && minute < minuteOfDay(date, item.end)
     );
     if (index === -1) {
       const action = sleepAction(plan, minute, sleepLocation(env, agent));
-      await recordAction(deps, { world, agent, at }, action);
+      await recordAction(d, { world, agent, at }, action);
       return { action, usage, plans };
     }
     let summary: AgentSummary | null = null;
     const summaryOf = async (): Promise<AgentSummary> => {
       if (summary === null) {
-        const made = await agentSummary(deps, world, agent, at);
+        const made = await agentSummary(d, world, agent, at);
         usage = addUsage(usage, made.usage);
         summary = made.summary;
       }
@@ -129,14 +127,14 @@ export async function currentAction(
     };
 
     if (plan.items[index].chunks === null) {
-      const made = await decomposeItem(deps, { world, agent }, {
+      const made = await decomposeItem(d, { world, agent }, {
         plan,
         index,
         profile: planningProfile(agent, await summaryOf(), ["core", "occupation"]),
       });
       usage = addUsage(usage, made.usage);
       const cached = await cacheDecomposition(
-        deps,
+        d,
         key,
         plan.revision,
         (p) => p.items[index].chunks === null ? withItem(p, index, { chunks: made.chunks }) : null,
@@ -150,7 +148,7 @@ export async function currentAction(
       minuteOfDay(date, chunk.start) <= minute && minute < minuteOfDay(date, chunk.end)
     );
     if (chunks[c].actions === null) {
-      const made = await decomposeChunk(deps, { world, agent }, {
+      const made = await decomposeChunk(d, { world, agent }, {
         env,
         plan,
         index,
@@ -159,7 +157,7 @@ export async function currentAction(
       });
       usage = addUsage(usage, made.usage);
       const cached = await cacheDecomposition(
-        deps,
+        d,
         key,
         plan.revision,
         (p) =>
@@ -174,7 +172,7 @@ export async function currentAction(
     const action = plan.items[index].chunks![c].actions!.find((a) =>
       minuteOfDay(date, a.start) <= minute && minute < minuteOfDay(date, a.end)
     )!;
-    await recordAction(deps, { world, agent, at }, action);
+    await recordAction(d, { world, agent, at }, action);
     return { action, usage, plans };
   }
   throw new ConflictError(
@@ -195,11 +193,8 @@ export async function currentAction(
  */
 export async function replanFrom(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  world: World,
-  agent: Agent,
-  from: GameTime,
-  reason: string,
-  { fence }: FencedWrite = {},
+  { world, agent }: AgentContext,
+  { from, reason, fence }: { from: GameTime; reason: string } & FencedWrite,
 ): Promise<{ plan: DayPlan; usage: Usage; plans: PlanMade[] }> {
   const date = from.slice(0, 10);
   const minute = Math.floor(minuteOfDay(date, from));

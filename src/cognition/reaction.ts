@@ -1,15 +1,13 @@
 /** @module Reacting: carry on, react (re-plan) or talk after an observation, with vetoes that cost no model call (Generative Agents §4.3). */
 import { z } from "zod";
-import { loadAgent } from "../agents/agent.ts";
-import type { AgentMoment } from "../agents/agent_context.ts";
+import { type AgentMoment, agentOf, type AgentsTransaction } from "../agents/agent_context.ts";
 import type { Deps } from "../deps.ts";
 import { SimulacraError } from "../errors.ts";
-import { AgentId, type WorldId } from "../ids.ts";
+import { AgentId } from "../ids.ts";
 import { recall } from "../memory/recall.ts";
 import { addUsage, emptyUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import { buildReactionPrompt, ReactionDecision } from "../prompts/reaction.ts";
 import { GameTime } from "../time/game_time.ts";
-import { getWorld } from "../world/world.ts";
 import { agentSummary } from "./agent_summary.ts";
 import { type Conversation, conversationKey, ConversationResult } from "./conversation.ts";
 import { isTalking, minutesSinceTalked, readConversationState } from "./conversation_state.ts";
@@ -113,16 +111,17 @@ function isLateNight(at: GameTime): boolean {
  * `ConverseOptions.id`) before any veto or model call, and answered as the "talk" it was (the
  * first try's reason is lost; the conversation's topic stands in for it).
  *
- * Not atomic with what it starts: two reactions racing for the same agent may both pass the
- * vetoes; their conversations are then serialised by the agents' locks.
- * @throws `invalid_request` (an agent observing itself), `agent_not_found`, `conflict`,
- * `model_*`, `store_unavailable`.
+ * The observer is the transaction's first agent; to talk, the observed agent must be its second
+ * (the transaction holds both leases, so the vetoes and the talk see the same states).
+ * @throws `invalid_request` (an agent observing itself), `model_*`, `store_unavailable`.
  * @see Generative Agents §4.3 "Reacting"; Park et al. 2023 §4.3.2.
  */
 export async function decideReaction(
-  deps: Deps,
-  { world, agent, at }: AgentMoment,
-  { observations, observed, conversationId }: {
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  tx: AgentsTransaction,
+  { at, observations, observed, conversationId }: {
+    /** The game time of the observations. */
+    at: GameTime;
     observations: string[];
     /** The agent the observations are about, when one is. */
     observed?: ObservedAgent;
@@ -130,6 +129,9 @@ export async function decideReaction(
     conversationId?: string;
   },
 ): Promise<ReactionResult & { plans: PlanMade[] }> {
+  const { world } = tx;
+  const agent = tx.agents[0];
+  const d = { ...deps, storage: tx.storage };
   if (observed?.agentId === agent.id) {
     throw new SimulacraError(
       "invalid_request",
@@ -137,21 +139,21 @@ export async function decideReaction(
     );
   }
   if (conversationId !== undefined && observed !== undefined) {
-    const held = await deps.storage.documents.get<Conversation>(
+    const held = await tx.storage.documents.get<Conversation>(
       conversationKey(world.id, conversationId),
     );
     if (held !== null) {
       const topic = held.value.topic;
-      const talked = await talkTo(deps, { world, agent, at }, observed, { topic, conversationId });
+      const talked = await talkTo(deps, tx, { at, topic, conversationId });
       const reason = topic ?? `talked with ${observed.name}`;
       return { decision: "talk", reason, reaction: topic, ...talked };
     }
   }
-  const veto = await hardVeto(deps, { world, agent, at }, observed);
+  const veto = await hardVeto(d, { world, agent, at }, observed);
   if (veto !== null) return { ...vetoed(veto.code, veto.reason, []), plans: [] };
 
   // The planner may make the day's plan on first use; that is planning's cost, not ours.
-  const current = await currentAction(deps, world, agent, at);
+  const current = await currentAction(deps, agentOf(tx, 0), { at });
   const usages: Usage[] = [current.usage];
   const plans = current.plans;
   const doing = current.action?.description ?? null;
@@ -159,13 +161,13 @@ export async function decideReaction(
     return { ...vetoed("asleep", `${agent.name} is asleep`, usages), plans };
   }
 
-  const summary = await agentSummary(deps, world, agent, at);
+  const summary = await agentSummary(d, world, agent, at);
   usages.push(summary.usage);
   const queries = observed === undefined ? [observations.join("; ")] : [
     `${agent.name}'s relationship with ${observed.name}`,
     `${observed.name} is ${observed.status}`,
   ];
-  const recalled = await recall(deps, { world, agent, queries }, { at, k: RECALL_K });
+  const recalled = await recall(d, { world, agent, queries }, { at, k: RECALL_K });
   usages.push(recalled.usage);
   const memories = recalled.results.map((r) => r.map((s) => s.memory.description));
   const completion = await deps.model.complete(
@@ -186,14 +188,15 @@ export async function decideReaction(
   const reaction = completion.value.reaction ?? null;
 
   if (decision === "react") {
-    const replanned = await replanFrom(deps, world, agent, at, reaction ?? reason);
+    const replanned = await replanFrom(d, { world, agent }, {
+      from: at,
+      reason: reaction ?? reason,
+      fence: tx.leases[0],
+    });
     usages.push(replanned.usage);
     plans.push(...replanned.plans);
   } else if (decision === "talk" && observed !== undefined) {
-    const talked = await talkTo(deps, { world, agent, at }, observed, {
-      topic: reaction ?? reason,
-      conversationId,
-    });
+    const talked = await talkTo(deps, tx, { at, topic: reaction ?? reason, conversationId });
     usages.push(talked.usage);
     plans.push(...talked.plans);
     return { decision, reason, reaction, ...talked, usage: addUsage(...usages), plans };
@@ -201,15 +204,13 @@ export async function decideReaction(
   return { decision, reason, reaction, usage: addUsage(...usages), plans };
 }
 
-/** The conversation `agent` starts with the observed agent (or finishes, see `converse`). */
+/** The conversation the observer starts with the observed agent (or finishes, see `converse`). */
 async function talkTo(
-  deps: Deps,
-  { world, agent, at }: AgentMoment,
-  observed: ObservedAgent,
-  { topic, conversationId }: { topic: string | null; conversationId?: string },
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  tx: AgentsTransaction,
+  { at, topic, conversationId }: { at: GameTime; topic: string | null; conversationId?: string },
 ): Promise<{ conversation: ConversationResult; usage: Usage; plans: PlanMade[] }> {
-  const other = await loadAgent(deps, { worldId: world.id as WorldId, agentId: observed.agentId });
-  const { plans, ...conversation } = await converse(deps, world, agent, other.value, {
+  const { plans, ...conversation } = await converse(deps, tx, {
     topic: topic ?? undefined,
     at,
     id: conversationId,
@@ -218,43 +219,43 @@ async function talkTo(
 }
 
 /**
- * The HTTP entry: loads the world and agents, and when the observed agent's status is not
- * given, takes it from its current planned action (after the vetoes that need no status, so a
- * vetoed reaction never plans the other agent's day). Does not store the observations:
- * perceive them first.
- * @throws `world_not_found`, `agent_not_found`, `unprocessable` (`at` outside an agent's
- * calendar, as for plans), and those of {@linkcode decideReaction}.
+ * A reaction on request, in a transaction over the observer and, when `input.observed` names
+ * one, the observed agent: when the observed agent's status is not given, takes it from its
+ * current planned action (after the vetoes that need no status, so a vetoed reaction never
+ * plans the other agent's day). Does not store the observations: perceive them first.
+ * @throws `unprocessable` (`at` outside an agent's calendar, as for plans), and those of
+ * {@linkcode decideReaction}.
  */
-export async function reactToObservations(
-  deps: Deps,
-  worldId: WorldId,
-  agentId: AgentId,
+export async function reactHeld(
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  tx: AgentsTransaction,
   input: ReactInput,
 ): Promise<ReactionResult> {
-  const world = await getWorld(deps, worldId);
-  const agent = (await loadAgent(deps, { worldId, agentId })).value;
+  const { world } = tx;
+  const agent = tx.agents[0];
+  // An agent observing itself is in the transaction once; deciding refuses it.
+  const other = tx.agents[1] ?? (input.observed === undefined ? undefined : agent);
   const at = input.at ?? world.clock.now;
-  checkCalendar(world, agent, at.slice(0, 10));
+  for (const a of tx.agents) checkCalendar(world, a, at.slice(0, 10));
   let observed: ObservedAgent | undefined;
   let usage = emptyUsage();
-  if (input.observed !== undefined) {
-    const other = (await loadAgent(deps, { worldId, agentId: input.observed.agent })).value;
-    checkCalendar(world, other, at.slice(0, 10));
-    let status = input.observed.status;
+  if (other !== undefined) {
+    let status = input.observed?.status;
     if (status === undefined && other.id !== agent.id) {
       // Veto first what needs no status, so a vetoed reaction never plans the other's day.
-      const early = await hardVeto(deps, { world, agent, at }, {
+      const early = await hardVeto(tx, { world, agent, at }, {
         agentId: other.id,
         name: other.name,
       });
       if (early !== null) return vetoed(early.code, early.reason, []);
-      const current = await currentAction(deps, world, other, at);
+      const current = await currentAction(deps, agentOf(tx, 1), { at });
       usage = current.usage;
       status = current.action?.description ?? other.action ?? undefined;
     }
     observed = { agentId: other.id, name: other.name, status: status ?? "idle" };
   }
-  const { plans: _plans, ...result } = await decideReaction(deps, { world, agent, at }, {
+  const { plans: _plans, ...result } = await decideReaction(deps, tx, {
+    at,
     observations: input.observations,
     observed,
   });

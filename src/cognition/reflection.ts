@@ -1,25 +1,23 @@
 /** @module Reflection: questions from recent memories, cited insights, stored as a tree of reflection memories (Generative Agents §4.2). */
 import type { Lease } from "../ports/lock.ts";
 import { z } from "zod";
-import { type Agent, agentKey, agentNotFound, loadAgent } from "../agents/agent.ts";
-import { withAgentLock } from "../agents/agent_lock.ts";
+import { type Agent, agentKey, agentNotFound } from "../agents/agent.ts";
+import type { AgentTransaction } from "../agents/agent_context.ts";
 import type { Deps } from "../deps.ts";
 import { updateDocument } from "../ports/update_document.ts";
-import { ConflictError, ModelUnavailableError } from "../errors.ts";
-import type { AgentId, AgentScope, MemoryId, WorldId } from "../ids.ts";
+import type { AgentScope, MemoryId, WorldId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
 import { MemoryRecord } from "../ports/memory_record.ts";
 import { recall } from "../memory/recall.ts";
 import { addUsage, emptyUsage, UsageCounts } from "../model/usage.ts";
 import type { Completion } from "../ports/language_model.ts";
-import type { Versioned } from "../ports/document_store.ts";
 import {
   buildReflectionInsightsPrompt,
   type ReflectionInsightsOutput,
 } from "../prompts/reflection_insights.ts";
 import { buildReflectionQuestionsPrompt } from "../prompts/reflection_questions.ts";
 import { GameTime } from "../time/game_time.ts";
-import { getWorld, type World } from "../world/world.ts";
+import type { World } from "../world/world.ts";
 import { invalidateSummary } from "./agent_summary.ts";
 
 /** How many of the newest memories the questions are drawn from (paper: 100). */
@@ -62,7 +60,7 @@ export const ReflectResult = z
   .meta({ id: "ReflectResult" });
 export type ReflectResult = z.infer<typeof ReflectResult>;
 
-/** Options for {@linkcode reflect}. */
+/** Options of a reflection on request (`app/reflect.ts`). */
 export interface ReflectOptions {
   /** Reflect even when not due. @default false */
   force?: boolean;
@@ -79,73 +77,19 @@ export interface CitedInsight {
 }
 
 /**
- * Reflects for one agent: when due (summed importance since the last reflection ≥ the world's
- * `reflectionThreshold`) or forced, asks the main model for `reflectionQuestions` questions
- * about its 100 newest memories, recalls evidence for all of them in one embedding call
- * (reflections included), asks for up to 5 cited insights per question (in parallel), and stores
- * the insights as `reflection` memories: one importance call, one embedding call and one atomic
- * append, all or nothing. Then resets the counter to 0 and marks the agent summary stale.
- * Runs under the agent's lock; returns empty without a model call when not due.
- *
- * A model failure (`model_invalid_output` after the client's one repair attempt, or the model
- * unavailable) stores nothing and leaves the counter as it was; the memories recalled as
- * evidence keep their new access time, which is what retrieval means.
- *
- * @throws `world_not_found`, `agent_not_found`, `model_*`, `store_unavailable`, `conflict`
- * (the agent stayed busy).
- * @see Generative Agents §4.2; Park et al. 2023 §4.2.
- */
-export async function reflect(
-  deps: Deps,
-  worldId: WorldId,
-  agentId: AgentId,
-  options: ReflectOptions = {},
-): Promise<ReflectResult> {
-  const world = await getWorld(deps, worldId);
-  const scope: AgentScope = { worldId, agentId };
-  await loadAgent(deps, scope); // 404 before waiting on a lock
-  const at = options.at ?? world.clock.now;
-  return await reflectUnderLock(deps, world, scope, { force: options.force ?? false, at });
-}
-
-/**
- * The tick engine's reflection step: reflects when automatic reflection is on (the world's
- * `autoReflect`) and `agent`'s counter has reached the threshold; otherwise returns empty
- * without touching the store. Takes the agent's lock (it is not re-entrant: do not call while
- * holding it) and checks again under it, so a reflection that just happened is not repeated.
- * @throws as {@linkcode reflect}.
+ * The tick's reflection step: reflects when automatic reflection is on (the world's
+ * `autoReflect`) and the agent's counter has reached the threshold; otherwise returns empty
+ * without touching the store.
+ * @throws as {@linkcode reflectHeld}.
  * @see Generative Agents §4.2 "Trigger".
  */
 export async function reflectIfDue(
-  deps: Deps,
-  world: World,
-  agent: Agent,
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  tx: AgentTransaction,
   at: GameTime,
 ): Promise<ReflectResult> {
-  if (!autoReflectOn(world) || !isDue(world, agent)) return notReflected();
-  const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
-  return await reflectUnderLock(deps, world, scope, { force: false, at });
-}
-
-/**
- * The automatic reflection of perceive, run after perceive released the agent's lock. Returns
- * null when `autoReflect` is off, the model failed or the agent stayed busy: the observations
- * are stored either way, the reflection stays due, and the next perceive tries again.
- * @throws `store_unavailable`
- */
-export async function reflectAfterPerceive(
-  deps: Deps,
-  world: World,
-  scope: AgentScope,
-  at: GameTime,
-): Promise<ReflectResult | null> {
-  if (!autoReflectOn(world)) return null;
-  try {
-    return await reflectUnderLock(deps, world, scope, { force: false, at });
-  } catch (err) {
-    if (err instanceof ModelUnavailableError || err instanceof ConflictError) return null;
-    throw err;
-  }
+  if (!autoReflectOn(tx.world) || !isDue(tx.world, tx.agent)) return notReflected();
+  return await reflectHeld(deps, tx, { force: false, at });
 }
 
 /**
@@ -190,7 +134,7 @@ function isDue(world: World, agent: Agent): boolean {
 }
 
 /** Worlds stored before `autoReflect` existed have no value for it: they keep the default, on. */
-function autoReflectOn(world: World): boolean {
+export function autoReflectOn(world: World): boolean {
   return world.settings.autoReflect !== false;
 }
 
@@ -198,28 +142,30 @@ function notReflected(): ReflectResult {
   return { reflections: [], questions: [], usage: emptyUsage() };
 }
 
-function reflectUnderLock(
-  deps: Deps,
-  world: World,
-  scope: AgentScope,
+/**
+ * Reflects for the transaction's agent: when due (summed importance since the last reflection ≥
+ * the world's `reflectionThreshold`) or forced, asks the main model for `reflectionQuestions`
+ * questions about its 100 newest memories, recalls evidence for all of them in one embedding
+ * call (reflections included), asks for up to 5 cited insights per question (in parallel), and
+ * stores the insights as `reflection` memories: one importance call, one embedding call and one
+ * atomic append, all or nothing. Then resets the counter to 0 and marks the agent summary
+ * stale. Returns empty without a model call when not due.
+ *
+ * A model failure (`model_invalid_output` after the client's one repair attempt, or the model
+ * unavailable) stores nothing and leaves the counter as it was; the memories recalled as
+ * evidence keep their new access time, which is what retrieval means.
+ *
+ * @throws `model_*`, `store_unavailable`.
+ * @see Generative Agents §4.2; Park et al. 2023 §4.2.
+ */
+export async function reflectHeld(
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  tx: AgentTransaction,
   options: { force: boolean; at: GameTime },
 ): Promise<ReflectResult> {
-  // The lock is renewed while the questions, insights and importance calls run.
-  return withAgentLock(
-    deps,
-    scope,
-    (held) => reflectLocked(deps, world, scope, { ...options, fence: held.lease }),
-  );
-}
-
-async function reflectLocked(
-  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  world: World,
-  scope: AgentScope,
-  options: { force: boolean; at: GameTime; fence: Lease },
-): Promise<ReflectResult> {
-  const doc = await loadAgent(deps, scope);
-  const agent = doc.value;
+  const { world, agent, lease: fence } = tx;
+  const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
+  const d = { ...deps, storage: tx.storage };
   if (!options.force && !isDue(world, agent)) return notReflected();
   const attribution = (operation: string) => ({
     worldId: world.id,
@@ -228,7 +174,7 @@ async function reflectLocked(
   });
 
   // Step 1: questions about the newest memories, shown oldest first.
-  const page = await deps.storage.memories.list(scope, { limit: RECENT_MEMORIES, order: "desc" });
+  const page = await tx.storage.memories.list(scope, { limit: RECENT_MEMORIES, order: "desc" });
   const recent = page.memories.reverse();
   if (recent.length === 0) return notReflected();
   const asked = await deps.model.complete(
@@ -242,7 +188,7 @@ async function reflectLocked(
   const questions = asked.value.questions;
 
   // Step 2: evidence for every question in one recall, then the insights of each question.
-  const recalled = await recall(deps, { world, agent, queries: questions }, {
+  const recalled = await recall(d, { world, agent, queries: questions }, {
     at: options.at,
     k: EVIDENCE_PER_QUESTION,
   });
@@ -262,7 +208,7 @@ async function reflectLocked(
 
   // Step 3: store every insight of this reflection together, all or nothing.
   const insights = citeInsights(shown, answers.map((a) => a?.value ?? null));
-  const prepared = await prepareMemories(deps, agent, {
+  const prepared = await prepareMemories(d, agent, {
     items: insights.map((insight): NewMemory => ({
       description: insight.description,
       kind: "reflection",
@@ -272,11 +218,11 @@ async function reflectLocked(
       depth: insight.depth,
     })),
   });
-  await writeMemories(deps, scope, { prepared, fence: options.fence });
+  await writeMemories(d, scope, { prepared, fence });
   // Reset even when no insight survived: the agent did reflect, and keeping the counter would
   // re-run the same reflection after every perceive.
-  await resetCounter(deps, scope, doc, { pending: prepared.stillPending, fence: options.fence });
-  if (prepared.records.length > 0) await invalidateSummary(deps, agent);
+  await resetCounter(d, scope, { pending: prepared.stillPending, fence });
+  if (prepared.records.length > 0) await invalidateSummary(d, agent);
 
   return {
     reflections: prepared.records,
@@ -307,14 +253,12 @@ async function settleAll<T>(
  * Sets the reflection counter to 0 and queues reflections whose importance call failed for a
  * later score. Reflections do not count towards the next trigger (as in the reference code,
  * only perceived memories do), except that a late score, added by the perceive that fills it,
- * counts like any other. We hold the agent's lock, so no perceive or reflection can have
- * changed the document since we read it; a lost compare-and-set means a writer outside the lock
- * (e.g. a location update), so we re-read and apply the reset to its version.
+ * counts like any other. Applied to the agent as the transaction has it (its commit checks
+ * nobody changed it meanwhile).
  */
 async function resetCounter(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
-  doc: Versioned<Agent>,
   change: { pending: readonly MemoryId[]; fence: Lease },
 ): Promise<void> {
   await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (current) => {
@@ -326,7 +270,6 @@ async function resetCounter(
     };
   }, {
     attempts: 3,
-    read: doc,
     create: false,
     fence: change.fence,
     conflict:

@@ -14,6 +14,8 @@ interface Entry {
   /** The version now, counting the work's own writes (0: absent). */
   version: number;
   value: unknown;
+  /** The value as read at version `read`: what the work's changes are measured against. */
+  original: unknown;
 }
 
 function keyOf(key: DocumentKey): string {
@@ -42,7 +44,8 @@ export class WorkDocuments implements DocumentStore {
   /** Records a document read with the leases (null: absent). */
   seed(key: DocumentKey, doc: Versioned<unknown> | null): void {
     const version = doc?.version ?? 0;
-    this.#entries.set(keyOf(key), { key, read: version, version, value: doc?.value ?? null });
+    const value = doc?.value ?? null;
+    this.#entries.set(keyOf(key), { key, read: version, version, value, original: value });
   }
 
   /** The writes to commit: each changed document over the version first read. */
@@ -53,6 +56,39 @@ export class WorkDocuments implements DocumentStore {
       out.push({ key: entry.key, value: entry.value, expectedVersion: entry.read });
     }
     return out;
+  }
+
+  /**
+   * After a commit conflicted: when every written document that changed meanwhile is one of
+   * `mergeable` (and still exists), reads each afresh and lays the fields the work changed over
+   * it, so the next commit re-applies the work's changes to the fresh version.
+   * @returns false when the conflict stands (another document changed, or none did).
+   */
+  async rebase(mergeable: readonly DocumentKey[]): Promise<boolean> {
+    const may = new Set(mergeable.map(keyOf));
+    const written = [...this.#entries.values()].filter((e): e is Entry =>
+      !(e instanceof Promise) && e.version !== e.read
+    );
+    const fresh = await Promise.all(written.map((entry) => this.#base.get(entry.key)));
+    const moved = written.flatMap((entry, i) => {
+      const now = fresh[i];
+      return (now?.version ?? 0) === entry.read ? [] : [{ entry, now }];
+    });
+    const merges = moved.every(({ entry, now }) =>
+      may.has(keyOf(entry.key)) && now !== null && isRecord(entry.value) && isRecord(now.value) &&
+      isRecord(entry.original)
+    );
+    if (moved.length === 0 || !merges) return false;
+    for (const { entry, now } of moved) {
+      const value = mergeFields(entry, now!.value as Record<string, unknown>);
+      Object.assign(entry, {
+        read: now!.version,
+        version: now!.version + 1,
+        value,
+        original: now!.value,
+      });
+    }
+    return true;
   }
 
   async get<T>(key: DocumentKey): Promise<Versioned<T> | null> {
@@ -109,7 +145,7 @@ export class WorkDocuments implements DocumentStore {
         return null;
       }
       entry.read = entry.version = written.version;
-      entry.value = structuredClone(value);
+      entry.value = entry.original = structuredClone(value);
       return written;
     }
     entry.version = expectedVersion + 1;
@@ -137,7 +173,8 @@ export class WorkDocuments implements DocumentStore {
     if (known !== undefined) return await known;
     const loading = this.#base.get(key).then((doc): Entry => {
       const version = doc?.version ?? 0;
-      const entry = { key, read: version, version, value: doc?.value ?? null };
+      const value = doc?.value ?? null;
+      const entry = { key, read: version, version, value, original: value };
       this.#entries.set(k, entry);
       return entry;
     }, (error) => {
@@ -147,6 +184,23 @@ export class WorkDocuments implements DocumentStore {
     this.#entries.set(k, loading);
     return await loading;
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `fresh` with the top-level fields the entry's writes changed (set or removed) laid over it. */
+function mergeFields(entry: Entry, fresh: Record<string, unknown>): Record<string, unknown> {
+  const mine = entry.value as Record<string, unknown>;
+  const was = entry.original as Record<string, unknown>;
+  const merged = { ...fresh };
+  for (const field of new Set([...Object.keys(mine), ...Object.keys(was)])) {
+    if (JSON.stringify(mine[field]) === JSON.stringify(was[field])) continue;
+    if (field in mine) merged[field] = mine[field];
+    else delete merged[field];
+  }
+  return merged;
 }
 
 function copy<T>(entry: Entry): Versioned<T> {

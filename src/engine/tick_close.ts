@@ -175,7 +175,7 @@ async function finishAndMove<S>(
   const needs = { leases: [], held: [held.lease], documents: system.closeNeeds(frame) };
   for (let attempt = 1;; attempt++) {
     try {
-      return await withUnitOfWork(deps, needs, async (storage) => {
+      return await withUnitOfWork(deps, needs, async ({ storage }) => {
         const world = await system.clock.load({ storage }, worldId);
         if (world.clock.now !== open.from) return null;
         const shared = system.merge(

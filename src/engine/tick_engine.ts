@@ -12,7 +12,7 @@ import type { NewEvent } from "../ports/event_log.ts";
 import type { Storage } from "../ports/storage.ts";
 import { addMinutes, type GameTime, inGameYears, MAX_GAME_YEAR } from "../time/game_time.ts";
 import { type Clocked, type ClockState, type TickClock, TickMinutes } from "./tick_clock.ts";
-import type { WorkArgs, WorkNeeds } from "./unit_of_work.ts";
+import type { WorkNeeds, WorkUnit } from "./unit_of_work.ts";
 
 /** What one tick is about: the world as read under the tick lock, and the span of game time. */
 export interface TickFrame<W extends Clocked = Clocked> {
@@ -43,10 +43,8 @@ export interface StepOutcome<S> extends PhaseOutcome {
 /** What a step gets besides its frame and unit: the shared preparation, and its unit of work. */
 export interface StepWork<P> {
   shared: P;
-  /** The step's unit of work's storage. */
-  storage?: Storage;
-  /** The promise of its `needs.reads`. */
-  reads?: WorkArgs[1];
+  /** The step's unit of work: its storage and the leases it took for `needs.leases`. */
+  work?: WorkUnit;
 }
 
 /** What `finish` gets: the shared preparation with every step's carried state, its storage. */

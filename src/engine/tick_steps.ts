@@ -112,11 +112,12 @@ async function stepUnit<S>(
     const stepped = await withUnitOfWork(
       deps,
       { ...needs, leases: [stepLease, ...needs.leases], claim: unitResults.claimKey(key) },
-      async (storage, claim, reads) => {
+      async (work, claim) => {
+        const { storage } = work;
         if (claim.stored !== null) return "done" as const;
         if (!await stillOpen(system.clock, frame, storage)) return "closed" as const;
         const unit = await system.unit(frame, key, storage);
-        const outcome: StepOutcome<S> = await system.step(frame, unit, { shared, storage, reads });
+        const outcome: StepOutcome<S> = await system.step(frame, unit, { shared, work });
         // A step that failed partway is tried again while tries remain (its writes are keyed, so
         // what it stored already is not stored twice); the last try's failure is its report.
         if (outcome.failed && !options.final) return { error: new StepFailed() };

@@ -3,18 +3,19 @@
  * know up front: its leases are taken and the documents it needs read together
  * (`UnitOfWorkStore.begin`); the work then reads documents from that snapshot and its document
  * writes are held back; at its end one atomic commit checks the versions it read and that its
- * leases are still held, writes everything and releases the leases. Inside, the held leases are
- * re-entrant: code that takes one of them again (e.g. the agent's lock) gets it at once, and
- * its releases and renewals cost nothing; the leases are renewed for real only when the work
- * runs longer than a third of their TTL.
+ * leases are still held, writes everything and releases the leases. The work gets the leases it
+ * holds (to fence the writes that go to the store at once, e.g. memories); it must not take
+ * them again. They are renewed only when the work runs longer than a third of their TTL.
  */
 import type { Deps } from "../deps.ts";
 import type { DocumentKey, Versioned } from "../ports/document_store.ts";
 import type { KeepOptions } from "../ports/idempotency_store.ts";
-import type { Lease, Lock } from "../ports/lock.ts";
+import type { Lease } from "../ports/lock.ts";
 import type { Storage } from "../ports/storage.ts";
-import type { ClaimKey } from "../ports/unit_of_work_store.ts";
+import type { ClaimKey, CommitRequest, Committed } from "../ports/unit_of_work_store.ts";
+import { ConflictError, LeaseLostError } from "../errors.ts";
 import { WorkDocuments } from "./_work_documents.ts";
+import { type DeclaredRead, WorkReads } from "./_work_reads.ts";
 import { acquireWithin, keepRenewed, type LeaseOptions } from "./lease.ts";
 
 /** A lease the work holds throughout: its key and how to take it. */
@@ -40,16 +41,30 @@ export interface WorkNeeds {
   /**
    * Reads the work will make, started with the leases (in their round trip when the store can
    * order them after the leases, else once the leases are taken; again after a wait for a
-   * lease), so they are made under the leases; the work gets their promise.
+   * lease), so they are made under the leases; the work's first matching call gets each.
    */
-  reads?: (storage: Storage) => Promise<unknown>;
+  reads?: readonly DeclaredRead[];
+  /**
+   * Documents whose writes are changes to re-apply, not versions to defend: when the commit
+   * conflicts only because one of them changed meanwhile (e.g. an agent document a PATCH
+   * changed during a perceive that holds the agent's lease), the fields the work changed are
+   * laid over the fresh version and the commit tried again, a few times, as a read-modify-write
+   * retry would.
+   */
+  rebase?: readonly DocumentKey[];
 }
 
-/**
- * What a step run in a unit of work gets besides its own arguments: the unit's storage, and the
- * promise of its `needs.reads`.
- */
-export type WorkArgs = [storage?: Storage, reads?: Promise<unknown>];
+export type { DeclaredRead };
+
+/** Commits tried on a conflict with {@linkcode WorkNeeds.rebase} documents. */
+const REBASE_ATTEMPTS = 3;
+
+/** What work run in a unit of work gets: the unit's storage and the leases it holds. */
+export interface WorkUnit {
+  storage: Storage;
+  /** The leases taken for `needs.leases`, in that order. */
+  leases: readonly Lease[];
+}
 
 /** The work's view of its idempotency key (see {@linkcode WorkNeeds.claim}). */
 export interface WorkClaim {
@@ -73,7 +88,7 @@ export interface WorkClaim {
 export async function withUnitOfWork<T>(
   deps: Pick<Deps, "storage" | "sleep">,
   needs: WorkNeeds,
-  work: (storage: Storage, claim: WorkClaim, reads?: Promise<unknown>) => Promise<T>,
+  work: (unit: WorkUnit, claim: WorkClaim) => Promise<T>,
 ): Promise<T> {
   const base = deps.storage;
   const { leases, snapshot, claimed, reads } = await begin(deps, needs);
@@ -97,11 +112,12 @@ export async function withUnitOfWork<T>(
   const storage: Storage = {
     ...storageParts(base),
     documents,
-    locks: reentrantLocks(base.locks, fences, own, lost.signal),
+    idempotency: reads.idempotency(base.idempotency),
+    memories: reads.memories(base.memories),
   };
   let outcome: { value: T } | { error: unknown };
   try {
-    outcome = { value: await work(storage, claim, reads) };
+    outcome = { value: await work({ storage, leases }, claim) };
   } catch (error) {
     outcome = { error };
   }
@@ -109,11 +125,11 @@ export async function withUnitOfWork<T>(
   await renewing;
   try {
     if (lost.signal.aborted) throw lost.signal.reason;
-    const committed = await base.units.commit({
-      documents: documents.writes(),
+    const committed = await commitRebasing(base, documents, {
       fences,
       release: leases,
       claim: needs.claim && claiming.set ? { ...needs.claim, value: claiming.value } : undefined,
+      rebase: needs.rebase ?? [],
     });
     claim.count = committed.count;
   } catch (error) {
@@ -122,6 +138,24 @@ export async function withUnitOfWork<T>(
   }
   if ("error" in outcome) throw outcome.error;
   return outcome.value;
+}
+
+/** Commits the unit's writes; on a conflict the rebase documents explain, again over fresh versions. */
+async function commitRebasing(
+  base: Storage,
+  documents: WorkDocuments,
+  request: Omit<CommitRequest, "documents"> & { rebase: readonly DocumentKey[] },
+): Promise<Committed> {
+  const { rebase, ...rest } = request;
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await base.units.commit({ ...rest, documents: documents.writes() });
+    } catch (error) {
+      const retry = error instanceof ConflictError && !(error instanceof LeaseLostError) &&
+        attempt < REBASE_ATTEMPTS && rebase.length > 0 && await documents.rebase(rebase);
+      if (!retry) throw error;
+    }
+  }
 }
 
 /** Every store of `base` as it is (methods bound), to override some of them. */
@@ -153,7 +187,7 @@ async function begin(deps: Pick<Deps, "storage" | "sleep">, needs: WorkNeeds): P
   const units = deps.storage.units;
   const request = { leases: needs.leases, documents: needs.documents, claim: needs.claim };
   const beginning = units.begin(request);
-  let reads = units.readsFollowBegin ? startReads(deps.storage, needs) : undefined;
+  let reads = units.readsFollowBegin ? new WorkReads(deps.storage, needs.reads ?? []) : undefined;
   const begun = await beginning;
   const leases: Lease[] = [];
   try {
@@ -165,12 +199,12 @@ async function begin(deps: Pick<Deps, "storage" | "sleep">, needs: WorkNeeds): P
     throw error;
   }
   if (begun.leases.every((lease) => lease !== null)) {
-    reads ??= startReads(deps.storage, needs);
+    reads ??= new WorkReads(deps.storage, needs.reads ?? []);
     return { leases, snapshot: begun.documents, claimed: begun.claimed, reads };
   }
   // Read before a lease was ours: read again, under it.
   const rereading = units.begin({ ...request, leases: [] });
-  reads = startReads(deps.storage, needs);
+  reads = new WorkReads(deps.storage, needs.reads ?? []);
   const reread = await rereading;
   return { leases, snapshot: reread.documents, claimed: reread.claimed, reads };
 }
@@ -179,30 +213,5 @@ interface Begun {
   leases: Lease[];
   snapshot: (Versioned<unknown> | null)[];
   claimed: unknown;
-  reads?: Promise<unknown>;
-}
-
-/** Starts `needs.reads`; a failure is the work's to see, never an unhandled rejection. */
-function startReads(storage: Storage, needs: WorkNeeds): Promise<unknown> | undefined {
-  const reads = needs.reads?.(storage);
-  reads?.catch(() => {});
-  return reads;
-}
-
-/** The unit of work's locks: its own leases are re-entrant; other keys go to the store. */
-function reentrantLocks(
-  base: Lock,
-  leases: readonly Lease[],
-  own: (lease: Lease) => boolean,
-  lost: AbortSignal,
-): Lock {
-  return {
-    acquire: (key, ttlMs) => {
-      const lease = leases.find((l) => l.key === key);
-      return lease ? Promise.resolve(lease) : base.acquire(key, ttlMs);
-    },
-    // Renewed by the unit of work (held ones by their holder); the commit releases its own.
-    renew: (lease, ttlMs) => own(lease) ? Promise.resolve(!lost.aborted) : base.renew(lease, ttlMs),
-    release: (lease) => own(lease) ? Promise.resolve(true) : base.release(lease),
-  };
+  reads: WorkReads;
 }

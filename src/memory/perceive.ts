@@ -1,15 +1,17 @@
 /** @module Perceive: store a batch of observations, idempotently, with one importance call and one embedding call (Generative Agents §4.1). */
 import { z } from "zod";
-import { type Agent, agentKey, agentNotFound, loadAgent } from "../agents/agent.ts";
-import { withAgentLock } from "../agents/agent_lock.ts";
+import { type Agent, agentIdempotencyScope, agentKey, agentNotFound } from "../agents/agent.ts";
+import type { AgentTransaction } from "../agents/agent_context.ts";
 import type { Deps } from "../deps.ts";
+import type { DeclaredRead } from "../engine/unit_of_work.ts";
 import { ConflictError, SimulacraError } from "../errors.ts";
-import { type AgentId, type AgentScope, MemoryId, type WorldId } from "../ids.ts";
+import { type AgentScope, MemoryId, type WorldId } from "../ids.ts";
+import type { ListMemoriesOptions } from "../ports/memory_store.ts";
 import type { Lease } from "../ports/lock.ts";
 import { updateDocument } from "../ports/update_document.ts";
 import { UsageCounts } from "../model/usage.ts";
 import { fromGameMinutes, gameMinutes, GameTime } from "../time/game_time.ts";
-import { FUTURE_MARGIN_MINUTES, getWorld, type World } from "../world/world.ts";
+import { FUTURE_MARGIN_MINUTES, type World } from "../world/world.ts";
 import { knownAreasAfter } from "../world/environment.ts";
 import { type NewMemory, type PreparedMemories, prepareMemories, writeMemories } from "./ingest.ts";
 import { MemoryRecord } from "../ports/memory_record.ts";
@@ -69,49 +71,12 @@ export type PerceiveResult = z.infer<typeof PerceiveResult>;
 
 type Outcome = z.infer<typeof PerceiveOutcome>;
 
-/** What {@linkcode perceiveObservations} stored, and what its caller needs to reflect after it. */
-export interface PerceivedObservations {
-  result: Omit<PerceiveResult, "reflections">;
-  /** The world as read before the observations were stored. */
-  world: World;
-  /** The latest observation's game time: when a due reflection happens. */
-  at: GameTime;
-}
-
-/**
- * Stores observations as memories of one agent. Known `eventId`s return their memory; the same
- * text within the world's retention window is stored once; importance is scored in one call
- * (idle events get 1 without one) and embeddings in one call. Runs under the agent's lock, so
- * concurrent perceives neither lose nor duplicate anything. `result.reflectionDue` says whether
- * the agent should reflect now; memory never reflects itself: its caller decides (Generative Agents §4.2).
- *
- * @throws `world_not_found`, `agent_not_found`, `model_*` (embedding failed: nothing stored),
- * `store_unavailable`, `conflict` (agent busy too long).
- */
-export async function perceiveObservations(
-  deps: Deps,
-  scope: AgentScope,
-  input: PerceiveInput,
-): Promise<PerceivedObservations> {
-  const world = await getWorld(deps, scope.worldId);
-  await loadAgent(deps, scope); // 404 before waiting on a lock
-  assertNotTooFarAhead(world, input.observations);
-  const result = await withAgentLock(
-    deps,
-    scope,
-    (held) => perceiveLocked(deps, world, scope, { ...input, fence: held.lease }),
-  );
-  // Game times are fixed-width ISO strings, so the latest one sorts last.
-  const at = input.observations.map((o) => o.at ?? world.clock.now).sort().at(-1)!;
-  return { result, world, at };
-}
-
 /**
  * Refuses, before anything is spent, observations dated further after the world clock than the
  * world's `futureMarginMinutes` (recency would keep them on top of every retrieval).
  * @throws `unprocessable` naming the first such observation (`details.index`).
  */
-function assertNotTooFarAhead(world: World, observations: readonly Observation[]): void {
+export function assertNotTooFarAhead(world: World, observations: readonly Observation[]): void {
   const margin = world.settings.futureMarginMinutes ?? FUTURE_MARGIN_MINUTES;
   const limit = gameMinutes(world.clock.now) + margin;
   const index = observations.findIndex((o) => o.at !== undefined && gameMinutes(o.at) > limit);
@@ -131,86 +96,68 @@ export interface ScoredObservation extends Observation {
   importance?: number;
 }
 
-/**
- * The tick engine's perceive: as {@linkcode perceive}, for a world already read and with
- * importance the caller scored across agents (observations without a score are scored here),
- * and without the automatic reflection: the tick reflects after the agent acted.
- * @throws as {@linkcode perceive}.
- */
-export async function perceiveScored(
-  deps: Deps,
-  world: World,
-  agentId: AgentId,
-  observations: readonly ScoredObservation[],
-  options: { lockWaitMs?: number; read?: Promise<PerceiveReads> } = {},
-): Promise<Omit<PerceiveResult, "reflections">> {
-  const scope: AgentScope = { worldId: world.id as WorldId, agentId };
-  return await withAgentLock(
-    deps,
-    scope,
-    (held) =>
-      perceiveLocked(deps, world, scope, { observations, fence: held.lease, read: options.read }),
-    { waitMs: options.lockWaitMs },
-  );
-}
-
-/** What perceiving reads before deciding, besides the agent: see {@linkcode readForPerceive}. */
-export interface PerceiveReads {
-  /** Per observation, the memory id its event id claimed (null: none or no event id). */
-  claimed: (string | null)[];
-  /** The observations stored within the retention window of the batch's times. */
-  recent: MemoryRecord[];
+/** What {@linkcode perceiveHeld} stored, and the agent as it left it (counters, known areas). */
+export interface Perceived {
+  result: Omit<PerceiveResult, "reflections">;
+  agent: Agent;
 }
 
 /**
- * The reads of perceiving `observations` (times default to the world clock) that do not depend
- * on the agent's document, started together (one pipelined request on the hosted backend). A
- * caller that knows the observations before taking the agent's lock may start them with it and
- * pass them to {@linkcode perceiveScored}: they must be made while the lock is held, since the
- * lock's holder alone writes the agent's memories and claims.
+ * The reads perceiving `observations` makes besides the agent (the event ids' claims and the
+ * recent observations, for dedupe), as data: a transaction started with them makes them in its
+ * begin round trip, and {@linkcode perceiveHeld} then makes the same calls at no cost.
  */
-export async function readForPerceive(
-  deps: Pick<Deps, "storage">,
+export function perceiveReads(
   world: World,
   scope: AgentScope,
   observations: readonly Observation[],
-): Promise<PerceiveReads> {
-  const obs = observations.map((o) => ({ ...o, at: o.at ?? world.clock.now }));
-  const idemScope = `${scope.worldId}/${scope.agentId}`;
-  const [claimed, recent] = await Promise.all([
-    Promise.all(
-      obs.map((o) =>
-        o.eventId ? deps.storage.idempotency.get<string>(idemScope, eventKey(o.eventId)) : null
-      ),
+): DeclaredRead[] {
+  const obs = withTimes(world, observations);
+  const idemScope = agentIdempotencyScope(scope);
+  const recent = recentQuery(obs, world.settings.retentionMinutes);
+  return [
+    ...obs.flatMap((o) =>
+      o.eventId === undefined ? [] : [{ claim: { scope: idemScope, key: eventKey(o.eventId) } }]
     ),
-    recentObservations(deps, scope, obs, world.settings.retentionMinutes),
-  ]);
-  return { claimed, recent };
+    ...recent === null ? [] : [{ memories: { scope, options: recent } }],
+  ];
 }
 
-async function perceiveLocked(
-  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  world: World,
-  scope: AgentScope,
-  input: {
-    observations: readonly ScoredObservation[];
-    fence: Lease;
-    read?: Promise<PerceiveReads>;
-  },
-): Promise<Omit<PerceiveResult, "reflections">> {
-  const store = deps.storage.memories;
-  const { fence } = input;
-  // 1. Read what deciding needs together (one pipelined request on the hosted backend): the
-  //    agent, the event ids' claims and the recent observations (dedupe); then the memories
-  //    scored late, when there are any.
-  const [agentDoc, { claimed, recent }] = await Promise.all([
-    loadAgent(deps, scope),
-    input.read ?? readForPerceive(deps, world, scope, input.observations),
+/**
+ * Stores observations as memories of the transaction's agent. Known `eventId`s return their
+ * memory; the same text within the world's retention window is stored once; importance is
+ * scored in one call (idle events and observations scored by the caller, e.g. a tick across
+ * agents, get theirs without one) and embeddings in one call. The agent's lease, held by the
+ * transaction, keeps concurrent perceives from losing or duplicating anything.
+ * `result.reflectionDue` says whether the agent should reflect now; memory never reflects
+ * itself: its caller decides (Generative Agents §4.2).
+ * @throws `model_*` (embedding failed: nothing stored), `conflict` (an event id stored with
+ * another text), `store_unavailable`.
+ */
+export async function perceiveHeld(
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  tx: AgentTransaction,
+  observations: readonly ScoredObservation[],
+): Promise<Perceived> {
+  const { world, agent, lease: fence } = tx;
+  const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
+  const d = { ...deps, storage: tx.storage };
+  const store = tx.storage.memories;
+  // 1. Read what deciding needs together (one pipelined request on the hosted backend, or none
+  //    of its own when the transaction declared them): the event ids' claims and the recent
+  //    observations (dedupe), the memories scored late.
+  const obs = withTimes(world, observations);
+  const idemScope = agentIdempotencyScope(scope);
+  const query = recentQuery(obs, world.settings.retentionMinutes);
+  const [claimed, recent, pendingRecords] = await Promise.all([
+    Promise.all(
+      obs.map((o) =>
+        o.eventId ? tx.storage.idempotency.get<string>(idemScope, eventKey(o.eventId)) : null
+      ),
+    ),
+    query === null ? [] : recentObservations(d, scope, query),
+    store.getMany(scope, agent.pendingImportance),
   ]);
-  const agent = agentDoc.value;
-  const pendingRecords = await store.getMany(scope, agent.pendingImportance);
-  const idemScope = `${scope.worldId}/${scope.agentId}`;
-  const obs = input.observations.map((o) => ({ ...o, at: o.at ?? world.clock.now }));
 
   const results: (MemoryRecord | undefined)[] = new Array(obs.length);
   const outcomes: Outcome[] = new Array(obs.length).fill("created");
@@ -297,7 +244,7 @@ async function perceiveLocked(
     importance: o.importance,
   }));
   const pending = pendingRecords.filter((r): r is MemoryRecord => r !== null);
-  const prepared = await prepareMemories(deps, agent, { items: newMemories, pending });
+  const prepared = await prepareMemories(d, agent, { items: newMemories, pending });
   fresh.forEach(({ i }, j) => (results[i] = prepared.records[j]));
   for (const [i, first] of sameAs) {
     results[i] = results[first];
@@ -307,15 +254,14 @@ async function perceiveLocked(
   // 4. Write: vectors, then records with their claims (one Vector and one Redis request on the
   //    hosted backend), late importance, then the agent's counters. The record append and the
   //    counters are fenced by the agent's lease: a holder that lost it writes nothing.
-  await writeMemories(deps, scope, { prepared, fence, claims });
+  await writeMemories(d, scope, { prepared, fence, claims });
   // Perceiving a location in an area the agent did not know adds that area (Generative Agents §5).
-  const knownAreas = await knownAreasAfter(deps, scope.worldId, {
+  const knownAreas = await knownAreasAfter(d, scope.worldId, {
     known: agent.knownAreas ?? [],
     locations: obs.map((o) => o.location),
   });
-  const updated = await bumpCounters(deps, scope, { knownAreas, fence }, prepared);
-
-  return {
+  const updated = await bumpCounters(d, scope, { knownAreas, fence, prepared });
+  const result = {
     memories: results as MemoryRecord[],
     outcomes,
     importanceSinceReflection: updated.importanceSinceReflection,
@@ -323,6 +269,15 @@ async function perceiveLocked(
     importancePending: updated.pendingImportance.length,
     usage: prepared.usage,
   };
+  return { result, agent: updated };
+}
+
+/** The observations with their times (default: the world clock). */
+function withTimes<O extends Observation>(
+  world: World,
+  observations: readonly O[],
+): (O & { at: GameTime })[] {
+  return observations.map((o) => ({ ...o, at: o.at ?? world.clock.now }));
 }
 
 /** The idempotency key of an observation's event id (its value: the memory's id). */
@@ -334,32 +289,40 @@ function textKey(text: string): string {
   return text.trim().toLowerCase().replace(/\s+/g, " ");
 }
 
+/** The page of observations within the retention window of the batch's times (null: none). */
+function recentQuery(
+  obs: readonly { at: string }[],
+  windowMin: number,
+): ListMemoriesOptions | null {
+  if (windowMin === 0) return null;
+  const earliest = Math.min(...obs.map((o) => gameMinutes(o.at))) - windowMin;
+  return { kind: "observation", limit: 200, order: "desc", since: fromGameMinutes(earliest) };
+}
+
 async function recentObservations(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
-  obs: readonly { at: string }[],
-  windowMin: number,
+  query: ListMemoriesOptions,
 ): Promise<MemoryRecord[]> {
-  if (windowMin === 0) return [];
-  const earliest = Math.min(...obs.map((o) => gameMinutes(o.at))) - windowMin;
-  const page = await deps.storage.memories.list(scope, {
-    kind: "observation",
-    limit: 200,
-    order: "desc",
-    since: fromGameMinutes(earliest),
-  });
+  const page = await deps.storage.memories.list(scope, query);
+  const earliest = gameMinutes(query.since!);
   return page.memories.filter((m) => gameMinutes(m.createdAt) >= earliest);
 }
 
 async function bumpCounters(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
-  change: { knownAreas: string[]; fence: Lease },
-  prepared: Pick<PreparedMemories, "addedImportance" | "stillPending" | "filledPending">,
+  change: {
+    knownAreas: string[];
+    fence: Lease;
+    prepared: Pick<PreparedMemories, "addedImportance" | "stillPending" | "filledPending">;
+  },
 ): Promise<Agent> {
+  const { prepared } = change;
   const filled = new Set<string>(prepared.filledPending);
-  // Under the lock nobody else changes the counters, but other fields of the agent (its action,
-  // a PATCH) may change outside it: a lost race re-applies our change to the fresh version.
+  // Under the lease nobody else changes the counters, but other fields of the agent (a PATCH)
+  // may change outside it: the transaction's commit then lays these fields over the fresh
+  // version (`WorkNeeds.rebase`).
   const updated = await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (agent) => {
     if (agent === null) throw agentNotFound(scope);
     return {

@@ -7,13 +7,14 @@ import { type Agent, agentKey, loadAgent } from "../agents/agent.ts";
 import { withAgentLock } from "../agents/agent_lock.ts";
 import { replanFrom } from "../cognition/planning.ts";
 import type { Deps } from "../deps.ts";
+import type { AgentContext } from "../agents/agent_context.ts";
 import { ConflictError, SimulacraError } from "../errors.ts";
 import { type AgentScope, MemoryId } from "../ids.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/ingest.ts";
 import { MemoryKind, Provenance } from "../ports/memory_record.ts";
 import { addUsage, type Usage, UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
-import { getWorld, type World } from "../world/world.ts";
+import { getWorld } from "../world/world.ts";
 import { dialogueText, embedDialogue } from "./facet_selection.ts";
 import { anchorStage, cuesOf, enactTurn, type ReplyContext, type Turn } from "./magic_if.ts";
 import { loadPersonaRecord } from "./persona.ts";
@@ -144,10 +145,8 @@ export type RespondResult = z.infer<typeof RespondResult>;
 /** Re-plans an agent's day from a game time for a reason (planning's `replanFrom`). */
 export type Replanner = (
   deps: Deps,
-  world: World,
-  agent: Agent,
-  from: GameTime,
-  reason: string,
+  context: AgentContext,
+  change: { from: GameTime; reason: string },
 ) => Promise<{ usage: Usage }>;
 
 /** Options for {@linkcode respond}. */
@@ -296,7 +295,8 @@ export async function respond(
     try {
       const fresh = (await loadAgent(deps, scope)).value;
       const replan = options.replan ?? replanFrom;
-      usages.push((await replan(deps, world, fresh, at, `inner voice: ${input.message}`)).usage);
+      const reason = `inner voice: ${input.message}`;
+      usages.push((await replan(deps, { world, agent: fresh }, { from: at, reason })).usage);
       replanned = true;
     } catch (err) {
       if (!(err instanceof SimulacraError)) throw err;

@@ -3,20 +3,17 @@
  * (the step's summary, events, usage and plans made).
  */
 import type { Agent } from "../agents/agent.ts";
+import type { AgentTransaction } from "../agents/agent_context.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import type { Deps } from "../deps.ts";
 import type { TickFrame } from "../engine/tick_engine.ts";
+import type { DeclaredRead } from "../engine/unit_of_work.ts";
 import type { AgentId, AgentScope, WorldId } from "../ids.ts";
-import {
-  type PerceiveReads,
-  perceiveScored,
-  readForPerceive,
-  type ScoredObservation,
-} from "../memory/perceive.ts";
-import type { Storage } from "../ports/storage.ts";
+import { perceiveHeld, perceiveReads, type ScoredObservation } from "../memory/perceive.ts";
 import type { Usage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
 import type { World } from "../world/world.ts";
+import type { ObjectLeave, ObjectUse } from "./object_states.ts";
 import type { AgentStepSummary } from "./agent_step.ts";
 import { saveSeen, type Seen } from "./perception.ts";
 import { textKey, type TickShared } from "./tick_prepare.ts";
@@ -26,48 +23,51 @@ export const EVENT_LIST_MAX = 20;
 
 const EVENT_TEXT_MAX = 300;
 
-/** What a step collects as it goes. */
-export interface StepLog {
-  summary: AgentStepSummary;
+/** What a step's phases produce, put together by the step. */
+export interface StepParts {
+  summary: Partial<AgentStepSummary>;
   events: NewEvent[];
   usages: Usage[];
   plans: PlanMade[];
+  /** Objects the agent started using, and left: the tick's `finish` changes their states. */
+  uses: ObjectUse[];
+  leaves: ObjectLeave[];
+}
+
+/** The parts of nothing done yet. */
+export function noParts(): StepParts {
+  return { summary: {}, events: [], usages: [], plans: [], uses: [], leaves: [] };
 }
 
 /**
  * Stores what is new in the agent's area as observations (event ids make a repeated tick
- * harmless) and saves its last look.
+ * harmless) and saves its last look; returns the agent as perceiving left it (known areas,
+ * counters) with what it did.
  */
 export async function perceiveNew(
-  deps: Deps,
-  frame: TickFrame<World>,
-  agent: Agent,
-  shared: TickShared,
-  options: { lockWaitMs: number; read?: Promise<unknown> },
-  { summary, events, usages }: StepLog,
-): Promise<void> {
-  const { world, to } = frame;
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  tx: AgentTransaction,
+  { frame, shared }: { frame: TickFrame<World>; shared: TickShared },
+): Promise<{ agent: Agent; parts: StepParts }> {
+  const { agent } = tx;
+  const parts = noParts();
   const view = shared.views.get(agent.id)!;
   const { sightings, next } = view.perception;
+  let perceived: Agent = agent;
   if (sightings.length > 0) {
-    const result = await perceiveScored(
+    const { result, agent: after } = await perceiveHeld(
       deps,
-      world,
-      agent.id,
+      tx,
       observationsOf(frame, agent.id, shared),
-      {
-        lockWaitMs: options.lockWaitMs,
-        // What `perceiveReads` started with the step's unit of work, for these observations.
-        read: options.read as Promise<PerceiveReads> | undefined,
-      },
     );
-    usages.push(result.usage);
+    perceived = after;
     const created = sightings.filter((_, i) => result.outcomes[i] === "created");
-    summary.perceived = created.length;
+    parts.usages.push(result.usage);
+    parts.summary.perceived = created.length;
     if (created.length > 0) {
-      events.push({
+      parts.events.push({
         type: "perceived",
-        at: to,
+        at: frame.to,
         agentId: agent.id,
         count: created.length,
         observations: created.slice(0, EVENT_LIST_MAX).map((s) => clip(s.text)),
@@ -75,26 +75,26 @@ export async function perceiveNew(
     }
   }
   if (!sameSeen(next, view.seen)) {
-    await saveSeen(deps, { worldId: frame.world.id as WorldId, agentId: agent.id }, {
+    await saveSeen(tx, { worldId: frame.world.id as WorldId, agentId: agent.id }, {
       seen: next,
       version: view.seenVersion,
     });
   }
+  return { agent: perceived, parts };
 }
 
 /**
- * The reads perceiving the agent's sightings makes (none without sightings), for its step's unit
- * of work to start with the agent's lock: the step knows them from the tick's view.
+ * The reads perceiving the agent's sightings makes (none without sightings), declared for its
+ * step's transaction to make with the agent's lease: the step knows them from the tick's view.
  */
-export function perceiveReads(
+export function stepPerceiveReads(
   frame: TickFrame<World>,
   agentId: string,
   shared: TickShared,
-): ((storage: Storage) => Promise<PerceiveReads>) | undefined {
-  if (shared.views.get(agentId)!.perception.sightings.length === 0) return undefined;
+): DeclaredRead[] {
+  if (shared.views.get(agentId)!.perception.sightings.length === 0) return [];
   const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agentId as AgentId };
-  const observations = observationsOf(frame, agentId, shared);
-  return (storage) => readForPerceive({ storage }, frame.world, scope, observations);
+  return perceiveReads(frame.world, scope, observationsOf(frame, agentId, shared));
 }
 
 /** The agent's sightings as the observations it stores, scored by the tick. */

@@ -3,7 +3,8 @@
  * decision, made once by the first step of the pair; and the model wrapper that passes the
  * world's seed: what makes a tick replay the same at any concurrency.
  */
-import { type Agent, agentIdempotencyScope, agentKey, loadAgent } from "../agents/agent.ts";
+import { type Agent, agentIdempotencyScope } from "../agents/agent.ts";
+import { withAgents } from "../app/transaction.ts";
 import { summaryKey } from "../cognition/agent_summary.ts";
 import { readConversationState, stateKey } from "../cognition/conversation_state.ts";
 import { tickConversationId } from "../cognition/conversation_id.ts";
@@ -15,6 +16,7 @@ import type { Deps } from "../deps.ts";
 import type { TickFrame } from "../engine/tick_engine.ts";
 import { TICK_RECORD_TTL_MS } from "../engine/tick_records.ts";
 import type { AgentId, WorldId } from "../ids.ts";
+import type { DocumentKey } from "../ports/document_store.ts";
 import { addDays } from "../time/calendar.ts";
 import { gameMinutes } from "../time/game_time.ts";
 import type { World } from "../world/world.ts";
@@ -131,10 +133,12 @@ function decisionKey(tickId: string): string {
  */
 export function pairDecision(
   deps: Deps,
-  frame: TickFrame<World>,
-  shared: {
-    views: ReadonlyMap<string, Triggered>;
-    decisions: Map<string, Promise<PairedReaction>>;
+  { frame, shared }: {
+    frame: TickFrame<World>;
+    shared: {
+      views: ReadonlyMap<string, Triggered>;
+      decisions: Map<string, Promise<PairedReaction>>;
+    };
   },
   agentId: string,
 ): Promise<PairedReaction> | undefined {
@@ -142,7 +146,10 @@ export function pairDecision(
   if (pair === undefined) return undefined;
   let decision = shared.decisions.get(pair.decider);
   if (decision === undefined) {
-    decision = decideOnce(deps, frame, pair.decider as AgentId, pair.observed);
+    decision = decideOnce(deps, frame, {
+      decider: pair.decider as AgentId,
+      observed: pair.observed,
+    });
     shared.decisions.set(pair.decider, decision);
   }
   return decision;
@@ -166,27 +173,37 @@ export function pairOf(
 async function decideOnce(
   deps: Deps,
   frame: TickFrame<World>,
-  decider: AgentId,
-  observed: Sighting,
+  { decider, observed }: { decider: AgentId; observed: Sighting },
 ): Promise<PairedReaction> {
-  const scope = agentIdempotencyScope({ worldId: frame.world.id as WorldId, agentId: decider });
+  const { world } = frame;
+  const scope = agentIdempotencyScope({ worldId: world.id as WorldId, agentId: decider });
   const key = decisionKey(frame.tickId);
-  // The stored decision and what the conversation reads, together (one round trip). Reading
-  // ahead only fills the step's cache: what fails there is read again when needed.
-  const [stored] = await Promise.all([
-    deps.storage.idempotency.get<StoredDecision>(scope, key),
-    readAhead(deps, frame, decider, observed.observed!.agentId as AgentId).catch(() => {}),
-  ]);
-  if (stored !== null) return { result: stored.result };
+  const other = observed.observed!.agentId as AgentId;
+  const scopes = [decider, other].map((agentId) => ({ worldId: world.id as WorldId, agentId }));
   let result: PairedReaction["result"];
   try {
-    const agent = (await loadAgent(deps, { worldId: frame.world.id as WorldId, agentId: decider }))
-      .value;
-    result = await decideReaction(deps, { world: frame.world, agent, at: frame.to }, {
-      observations: [observed.text],
-      observed: observed.observed!,
-      conversationId: tickConversationId(frame.tickId, decider),
+    // One transaction over both agents: their leases, what the conversation reads of both and
+    // the stored decision in its begin round trip; what it writes in one commit.
+    const decided = await withAgents(deps, {
+      scopes,
+      world,
+      documents: pairDocuments(frame, [decider, other]),
+      reads: [{ claim: { scope, key } }],
+    }, async (tx) => {
+      const stored = await tx.storage.idempotency.get<StoredDecision>(scope, key);
+      if (stored !== null) return stored;
+      return {
+        result: await decideReaction(deps, tx, {
+          at: frame.to,
+          observations: [observed.text],
+          observed: observed.observed!,
+          conversationId: tickConversationId(frame.tickId, decider),
+        }),
+        fresh: true,
+      };
     });
+    if (!("fresh" in decided)) return { result: decided.result };
+    result = decided.result;
   } catch (error) {
     return { error };
   }
@@ -196,28 +213,18 @@ async function decideOnce(
   return { result: claim.created ? result : claim.value.result };
 }
 
-/**
- * Reads the documents the pair's conversation reads of both agents as it goes, all at once (one
- * round trip on the hosted backend): the step's unit of work keeps them for the conversation.
- */
-async function readAhead(
-  deps: Deps,
-  frame: TickFrame<World>,
-  decider: AgentId,
-  other: AgentId,
-): Promise<void> {
+/** The documents the pair's conversation reads of both agents as it goes, besides the agents. */
+function pairDocuments(frame: TickFrame<World>, agents: readonly AgentId[]): DocumentKey[] {
   const { world } = frame;
   const date = frame.to.slice(0, 10);
-  const keys = [decider, other].flatMap((agentId) => [
-    agentKey({ worldId: world.id as WorldId, agentId }),
+  const keys = agents.flatMap((agentId) => [
     stateKey(world, agentId),
     summaryKey({ worldId: world.id, id: agentId }),
     planKey(world.id, agentId, date),
     planKey(world.id, agentId, addDays(date, -1)),
   ]);
   // The conversation of this tick, if an earlier attempt of the step started it.
-  keys.push(conversationKey(world.id, tickConversationId(frame.tickId, decider)));
-  await Promise.all(keys.map((key) => deps.storage.documents.get(key)));
+  return [...keys, conversationKey(world.id, tickConversationId(frame.tickId, agents[0]))];
 }
 
 /**

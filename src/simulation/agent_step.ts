@@ -18,19 +18,20 @@
  * made, the rest of the step runs as a unit of work of its own, in the same way.
  */
 import { z } from "zod";
-import { type Agent, agentKey, listAgents, loadAgent } from "../agents/agent.ts";
-import { agentBusy, agentLockKey } from "../agents/agent_lock.ts";
+import { type Agent, agentKey, listAgents } from "../agents/agent.ts";
+import { agentOf, type AgentTransaction } from "../agents/agent_context.ts";
+import { agentLockKey } from "../agents/agent_lock.ts";
+import { agentLease, openAgents } from "../app/transaction.ts";
 import { summaryKey } from "../cognition/agent_summary.ts";
 import { planKey } from "../cognition/plan_store.ts";
-import { withUnitOfWork, type WorkNeeds } from "../engine/unit_of_work.ts";
+import { withUnitOfWork, type WorkNeeds, type WorkUnit } from "../engine/unit_of_work.ts";
 import { currentAction } from "../cognition/planning.ts";
 import type { PlanMade } from "../cognition/plan.ts";
 import { decideReaction, type ReactionResult } from "../cognition/reaction.ts";
 import { reflectIfDue } from "../cognition/reflection.ts";
 import type { Deps } from "../deps.ts";
-import { ConflictError } from "../errors.ts";
 import { AgentId, type AgentScope, type WorldId } from "../ids.ts";
-import { addUsage, emptyUsage, type Usage } from "../model/usage.ts";
+import { addUsage, emptyUsage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
 import {
   errorFields,
@@ -48,9 +49,10 @@ import { AgentView, prepare, TickShared } from "./tick_prepare.ts";
 import {
   clip,
   EVENT_LIST_MAX,
+  noParts,
   perceiveNew,
-  perceiveReads,
-  type StepLog,
+  type StepParts,
+  stepPerceiveReads,
 } from "./_step_perceive.ts";
 import { byAgent, pairDecision, type PairedReaction, pairOf, withSeed } from "./_talk_pairs.ts";
 
@@ -103,15 +105,20 @@ export function agentSteps(
     units: (frame) => listAgents(deps, frame.world.id as WorldId),
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
-    needs: (frame, agentId, shared) => stepNeeds(frame, agentId, shared, lockWaitMs),
-    step: (frame, agent, { shared, storage, reads }) =>
-      step(
-        withSeed(storage ? { ...deps, storage } : deps, frame.world.settings.seed),
-        frame,
+    needs: (frame, agentId, shared) => stepNeeds(frame, agentId, { shared, lockWaitMs }),
+    step: async (frame, agent, { shared, work }) => {
+      const seeded = withSeed(deps, frame.world.settings.seed);
+      const { uses, leaves, ...outcome } = await step(seeded, frame, {
         agent,
         shared,
-        { lockWaitMs, read: reads },
-      ),
+        work,
+        lockWaitMs,
+      });
+      // The objects put to use or left, for `finish`: the tick's shared state collects them.
+      shared.uses.push(...uses);
+      shared.leaves.push(...leaves);
+      return outcome;
+    },
     failed: (frame, agent, error) => ({
       summary: {
         agentId: agent.id,
@@ -134,157 +141,143 @@ export function agentSteps(
 }
 
 /**
- * What a step reads for sure, and the agent's lock, held for the whole step. The environment is
- * not among them: the step reads the tick's (`shared.env`).
+ * What a step reads for sure, and the agent's lease, held for the whole step. The environment
+ * is not among them: the step reads the tick's (`shared.env`).
  */
 function stepNeeds(
   frame: TickFrame<World>,
   agentId: string,
-  shared: TickShared,
-  lockWaitMs: number,
+  options: { shared: TickShared; lockWaitMs: number },
 ): WorkNeeds {
   const common = [worldKey(frame.world.id)];
-  // A paired step waits for the pair's conversation, which takes both agents' locks and writes
-  // both agents' documents: it takes its lock and reads its own documents after (`step`).
-  if (pairOf(shared.views, agentId)) return { leases: [], documents: common };
-  const own = agentNeeds(frame, agentId, shared, lockWaitMs);
+  // A paired step waits for the pair's decision, a transaction over both agents: it opens its
+  // own transaction after (`step`).
+  if (pairOf(options.shared.views, agentId)) return { leases: [], documents: common };
+  const own = agentNeeds(frame, agentId, options);
   return { ...own, documents: [...own.documents, ...common] };
 }
 
-/** The agent's lock, its own documents, and the reads of its perceive. */
+/** The agent's lease, its own documents, and the reads of its perceive. */
 function agentNeeds(
   frame: TickFrame<World>,
   agentId: string,
-  shared: TickShared,
-  lockWaitMs: number,
+  { shared, lockWaitMs }: { shared: TickShared; lockWaitMs: number },
 ): WorkNeeds {
   const worldId = frame.world.id;
   const scope: AgentScope = { worldId: worldId as WorldId, agentId: agentId as AgentId };
   return {
-    leases: [{
-      key: agentLockKey(scope),
-      ttlMs: TICK_LEASE_TTL_MS,
-      waitMs: lockWaitMs,
-      busy: () => agentBusy(scope),
-    }],
+    leases: [agentLease(scope, { ttlMs: TICK_LEASE_TTL_MS, waitMs: lockWaitMs })],
     documents: [
       agentKey(scope),
       planKey(worldId, agentId, frame.to.slice(0, 10)),
       summaryKey({ worldId: scope.worldId, id: scope.agentId }),
       seenKey(worldId, agentId),
     ],
-    reads: perceiveReads(frame, agentId, shared),
+    reads: stepPerceiveReads(frame, agentId, shared),
+    rebase: [agentKey(scope)],
   };
 }
 
+/** What a step is given: its agent, the tick's shared state, and the engine's unit of work. */
+interface StepInput {
+  agent: Agent;
+  shared: TickShared;
+  /** The unit of work the engine runs the step in (holding the agent's lease when unpaired). */
+  work?: WorkUnit;
+  lockWaitMs: number;
+}
+
+/**
+ * One agent's step: the decision of the pair it is in (a transaction over both agents), then
+ * perceive, react, act and reflect in one transaction over the agent: the engine's unit of work
+ * when it holds the agent's lease, else one of its own (its lease taken and its documents read
+ * in one round trip, its writes in one commit).
+ */
 async function step(
   deps: Deps,
   frame: TickFrame<World>,
-  agent: Agent,
-  shared: TickShared,
-  perceiving: { lockWaitMs: number; read?: Promise<unknown> },
-): Promise<StepOutcome<AgentStepSummary>> {
-  const { to } = frame;
-  const plans: PlanMade[] = [];
-  const events: NewEvent[] = [];
-  const usages: Usage[] = [];
-  const summary: AgentStepSummary = {
+  { agent, shared, work, lockWaitMs }: StepInput,
+): Promise<StepOutcome<AgentStepSummary> & Pick<StepParts, "uses" | "leaves">> {
+  const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agent.id };
+  const base: AgentStepSummary = {
     agentId: agent.id,
     location: agent.location,
     action: agent.action,
     perceived: 0,
   };
+  let parts: StepParts;
   let failed = false;
   try {
-    // 0. The decision of the pair it is in (and the conversation), before either agent goes on.
-    // The conversation has released both agents' locks by then: the rest of a paired step is a
-    // unit of work of its own, as an unpaired step is (its lock taken and its documents read in
-    // one round trip, its writes in one commit); each step of the pair takes only its own lock.
-    const pair = pairDecision(deps, frame, shared, agent.id);
+    const pair = pairDecision(deps, { frame, shared }, agent.id);
     const paired = await pair;
-    const log = { summary, events, usages, plans };
-    if (pair === undefined) await goOn(deps, frame, agent, shared, perceiving, paired, log);
-    else {
-      await withUnitOfWork(
-        deps,
-        agentNeeds(frame, agent.id, shared, perceiving.lockWaitMs),
-        (storage, _claim, read) =>
-          goOn({ ...deps, storage }, frame, agent, shared, { ...perceiving, read }, paired, log),
+    const open = { world: frame.world, scopes: [scope] };
+    const run = (unit: WorkUnit) =>
+      openAgents(unit, open).then((tx) =>
+        goOn(withStorage(deps, unit), agentOf(tx, 0), { frame, shared, paired })
       );
-    }
+    parts = pair === undefined && work?.leases.some((l) => l.key === agentLockKey(scope))
+      ? await run(work)
+      : await withUnitOfWork(deps, agentNeeds(frame, agent.id, { shared, lockWaitMs }), run);
   } catch (err) {
     failed = true;
-    summary.error = errorFields(err).error;
-    events.push(agentError(frame, agent.id, err));
+    parts = { ...noParts(), summary: { error: errorFields(err).error } };
+    parts.events.push(agentError(frame, agent.id, err));
   }
-  events.push(...plans.map((p): NewEvent => ({
+  const plans = parts.plans.map((p): NewEvent => ({
     type: "plan",
-    at: to,
+    at: frame.to,
     agentId: p.agentId,
     date: p.date,
     replan: p.replan,
     ...(p.reason ? { reason: clip(p.reason) } : {}),
-  })));
-  return { summary, events, usage: addUsage(...usages), failed };
+  }));
+  return {
+    summary: { ...base, ...parts.summary },
+    events: [...parts.events, ...plans],
+    usage: addUsage(...parts.usages),
+    failed,
+    uses: parts.uses,
+    leaves: parts.leaves,
+  };
 }
 
-/** A step after its pair's decision: perceive, react, act, reflect. */
+/** `deps` whose storage is the unit's. */
+function withStorage(deps: Deps, unit: WorkUnit): Deps {
+  return { ...deps, storage: unit.storage };
+}
+
+/** A step after its pair's decision: perceive, react, act, reflect, in its agent's transaction. */
 async function goOn(
   deps: Deps,
-  frame: TickFrame<World>,
-  agent: Agent,
-  shared: TickShared,
-  perceiving: { lockWaitMs: number; read?: Promise<unknown> },
-  paired: PairedReaction | undefined,
-  log: StepLog,
-): Promise<void> {
-  const { summary, events, usages, plans } = log;
-  const { world, to } = frame;
-  const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
+  tx: AgentTransaction,
+  { frame, shared, paired }: {
+    frame: TickFrame<World>;
+    shared: TickShared;
+    paired: PairedReaction | undefined;
+  },
+): Promise<StepParts> {
+  const { to } = frame;
+  const agent = tx.agent;
   const view = shared.views.get(agent.id)!;
   // 1. Perceive what is new in its area (event ids make a repeated tick harmless).
-  await perceiveNew(deps, frame, agent, shared, perceiving, log);
-
-  // The agent as perceiving left it (known areas, counters): what reacting and acting read.
-  const current = (await loadAgent(deps, scope)).value;
+  const perceived = await perceiveNew(deps, tx, { frame, shared });
+  const { summary, events, usages, plans, uses, leaves } = perceived.parts;
+  // The agent as perceiving left it (known areas, counters): what reacting, acting and
+  // reflecting read (a pair's conversation happened before this transaction read it).
+  const current: AgentTransaction = { ...tx, agent: perceived.agent };
 
   // 2. React to a newcomer or to objects someone changed; at most one conversation per agent.
-  const reaction = await react(deps, frame, current, view, paired);
+  const reaction = await react(deps, current, { frame, view, paired });
   if (reaction) {
     usages.push(reaction.usage);
     plans.push(...reaction.plans);
     if (reaction.vetoed === undefined) summary.reacted = reaction.decision;
-    events.push({
-      type: "reaction",
-      at: to,
-      agentId: agent.id,
-      decision: reaction.decision,
-      reason: clip(reaction.reason),
-      reaction: reaction.reaction,
-      ...(reaction.vetoed ? { vetoed: reaction.vetoed } : {}),
-      ...(view.trigger && "observed" in view.trigger
-        ? { observed: view.trigger.observed.observed!.agentId }
-        : {}),
-    });
-    const talk = reaction.conversation;
-    if (talk) {
-      summary.conversationId = talk.id;
-      events.push({
-        type: "conversation",
-        at: talk.startedAt,
-        agentId: agent.id,
-        conversationId: talk.id,
-        participants: talk.participants,
-        topic: talk.topic === null ? null : clip(talk.topic),
-        lines: talk.lines.length,
-        endedBy: talk.endedBy,
-        endedAt: talk.endedAt,
-      });
-    }
+    events.push(...reactionEvents(frame, { agentId: agent.id, view, reaction }));
+    if (reaction.conversation) summary.conversationId = reaction.conversation.id;
   }
 
   // 3. Act and move along the plan (a new game day makes its plan here).
-  const acted = await currentAction(deps, world, current, to, { env: shared.env });
+  const acted = await currentAction(deps, current, { at: to, env: shared.env });
   usages.push(acted.usage);
   plans.push(...acted.plans);
   const action = acted.action;
@@ -305,7 +298,7 @@ async function goOn(
         end: action.end,
       });
       if (shared.env && resolvePath(shared.env, action.location)?.object) {
-        shared.uses.push({
+        uses.push({
           agentId: agent.id,
           agentName: agent.name,
           path: action.location,
@@ -321,32 +314,58 @@ async function goOn(
         from: agent.location,
         to: action.location,
       });
-      if (agent.location !== null) {
-        shared.leaves.push({ agentId: agent.id, path: agent.location });
-      }
+      if (agent.location !== null) leaves.push({ agentId: agent.id, path: agent.location });
     }
   }
 
-  // 4. Reflect when the importance since the last reflection reached the threshold. Read
-  // again: a conversation this step added to the counter.
-  const latest = (await loadAgent(deps, scope)).value;
-  try {
-    const reflected = await reflectIfDue(deps, world, latest, to);
-    usages.push(reflected.usage);
-    if (reflected.reflections.length > 0) {
-      summary.reflected = reflected.reflections.length;
-      events.push({
-        type: "reflection",
-        at: to,
-        agentId: agent.id,
-        count: reflected.reflections.length,
-        insights: reflected.reflections.slice(0, EVENT_LIST_MAX).map((m) => clip(m.description)),
-      });
-    }
-  } catch (err) {
-    // Busy (e.g. in another agent's conversation): the reflection stays due for the next tick.
-    if (!(err instanceof ConflictError)) throw err;
+  // 4. Reflect when the importance since the last reflection reached the threshold.
+  const reflected = await reflectIfDue(deps, current, to);
+  usages.push(reflected.usage);
+  if (reflected.reflections.length > 0) {
+    summary.reflected = reflected.reflections.length;
+    events.push({
+      type: "reflection",
+      at: to,
+      agentId: agent.id,
+      count: reflected.reflections.length,
+      insights: reflected.reflections.slice(0, EVENT_LIST_MAX).map((m) => clip(m.description)),
+    });
   }
+  return { summary, events, usages, plans, uses, leaves };
+}
+
+/** The events of a reaction: the decision, and the conversation it held. */
+function reactionEvents(
+  frame: TickFrame<World>,
+  { agentId, view, reaction }: { agentId: string; view: AgentView; reaction: ReactionResult },
+): NewEvent[] {
+  const events: NewEvent[] = [{
+    type: "reaction",
+    at: frame.to,
+    agentId,
+    decision: reaction.decision,
+    reason: clip(reaction.reason),
+    reaction: reaction.reaction,
+    ...(reaction.vetoed ? { vetoed: reaction.vetoed } : {}),
+    ...(view.trigger && "observed" in view.trigger
+      ? { observed: view.trigger.observed.observed!.agentId }
+      : {}),
+  }];
+  const talk = reaction.conversation;
+  if (talk) {
+    events.push({
+      type: "conversation",
+      at: talk.startedAt,
+      agentId,
+      conversationId: talk.id,
+      participants: talk.participants,
+      topic: talk.topic === null ? null : clip(talk.topic),
+      lines: talk.lines.length,
+      endedBy: talk.endedBy,
+      endedAt: talk.endedAt,
+    });
+  }
+  return events;
 }
 
 /**
@@ -355,15 +374,18 @@ async function goOn(
  */
 async function react(
   deps: Deps,
-  frame: TickFrame<World>,
-  agent: Agent,
-  view: AgentView,
-  paired: PairedReaction | undefined,
+  tx: AgentTransaction,
+  { frame, view, paired }: {
+    frame: TickFrame<World>;
+    view: AgentView;
+    paired: PairedReaction | undefined;
+  },
 ): Promise<(ReactionResult & { plans: PlanMade[] }) | null> {
   const trigger = view.trigger;
   if (!trigger) return null;
   if ("objects" in trigger) {
-    return await decideReaction(deps, { world: frame.world, agent, at: frame.to }, {
+    return await decideReaction(deps, { ...tx, agents: [tx.agent], leases: [tx.lease] }, {
+      at: frame.to,
       observations: trigger.objects.map((s) => s.text),
     });
   }

@@ -20,7 +20,7 @@ import { createAgent } from "../../src/persona/create_agent.ts";
 import type { Deps } from "../../src/deps.ts";
 import { AgentId, type AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
 import type { MemoryRecord } from "../../src/ports/memory_record.ts";
-import { perceive } from "../../src/cognition/perceive.ts";
+import { perceive } from "../../src/app/perceive.ts";
 import { rankMemories, retrieve } from "../../src/memory/retrieval.ts";
 import { resolveWeights } from "../../src/world/retrieval_weights.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
@@ -184,7 +184,7 @@ for (const batch of [1, 100]) {
           eventId: `e${i}`,
         };
       });
-      await perceive(deps, perceiver.worldId, perceiver.agentId, { observations });
+      await perceive(deps, perceiver, { observations });
     },
   });
 }

@@ -18,11 +18,9 @@ import { meterTownTicks, type QueuedTickCost, TOWN_AGENTS } from "../_helpers/to
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { makeTown } from "../src/world/_town_fixture.ts";
 import { getWorld, worldKey } from "../../src/world/world.ts";
-import { withUnitOfWork } from "../../src/engine/unit_of_work.ts";
-import { agentBusy, agentLockKey } from "../../src/agents/agent_lock.ts";
-import { agentKey } from "../../src/agents/agent.ts";
+import { withAgent } from "../../src/app/transaction.ts";
 import { environmentKey } from "../../src/world/environment.ts";
-import { type PerceiveReads, perceiveScored, readForPerceive } from "../../src/memory/perceive.ts";
+import { perceiveHeld, perceiveReads } from "../../src/memory/perceive.ts";
 import { storeEmbedded } from "../_helpers/stored_memories.ts";
 
 const available = await hasRedisServer();
@@ -171,21 +169,13 @@ Deno.test({
     ) => ({ text, eventId: `t1:${i}`, at: world.clock.now, importance: 3 }));
     // As the tick runs it: in a unit of work holding the agent's lock, with its documents read
     // and perceive's reads started with them.
-    const perceiveInStep = (scope: AgentScope) =>
-      withUnitOfWork(deps, {
-        leases: [{
-          key: agentLockKey(scope),
-          ttlMs: 60_000,
-          waitMs: 1_000,
-          busy: () =>
-            agentBusy(scope),
-        }],
-        documents: [agentKey(scope), environmentKey(worldId), worldKey(worldId)],
-        reads: (storage) => readForPerceive({ storage }, world, scope, observations),
-      }, (storage, _claim, read) =>
-        perceiveScored({ ...deps, storage }, world, scope.agentId, observations, {
-          read: read as Promise<PerceiveReads>,
-        }));
+    const perceiveInStep = async (scope: AgentScope) =>
+      (await withAgent(deps, {
+        scope,
+        world,
+        documents: [environmentKey(worldId), worldKey(worldId)],
+        reads: perceiveReads(world, scope, observations),
+      }, (tx) => perceiveHeld(deps, tx, observations))).result;
     const before = await deps.storage.memories.count(scope);
     // Redis learns each script once per server (EVALSHA, then EVAL): another agent's perceive
     // first, not measured.

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { inTransaction } from "../../_helpers/agent_transaction.ts";
 import {
   OfflineLanguageModel,
   type OfflineResponder,
@@ -80,7 +81,11 @@ Deno.test("converse() alternates speakers, ends by a speaker and lands in both s
   const { model } = counting();
   await using deps = await makeTestDeps({ model });
   const { world, john, eddy } = await family(deps);
-  const talk = await converse(deps, world, eddy, john, { topic: "the composition", at: AT });
+  const talk = await inTransaction(
+    deps,
+    { world, agents: [eddy, john] },
+    (tx) => converse(deps, tx, { topic: "the composition", at: AT }),
+  );
 
   // Nobody has news to pass on: the offline replier says goodbye on its second line: 4 lines,
   // one game minute each.
@@ -144,7 +149,11 @@ Deno.test("converse() stops at the turn cap per speaker", async () => {
   const { model } = counting({ dialogue_line: () => ({ line: "Go on.", end: false }) });
   await using deps = await makeTestDeps({ model });
   const { world, john, eddy } = await family(deps, { conversationTurnCap: 3 });
-  const talk = await converse(deps, world, john, eddy, { at: AT });
+  const talk = await inTransaction(
+    deps,
+    { world, agents: [john, eddy] },
+    (tx) => converse(deps, tx, { at: AT }),
+  );
   assert.equal(talk.endedBy, "turn_cap");
   assert.equal(talk.lines.length, 6);
   assert.equal(talk.topic, null);
@@ -159,7 +168,11 @@ Deno.test("converse() records who ended it: the initiator", async () => {
   });
   await using deps = await makeTestDeps({ model });
   const { world, john, eddy } = await family(deps);
-  const talk = await converse(deps, world, john, eddy, { at: AT });
+  const talk = await inTransaction(
+    deps,
+    { world, agents: [john, eddy] },
+    (tx) => converse(deps, tx, { at: AT }),
+  );
   assert.equal(talk.endedBy, "initiator");
   assert.deepEqual(talk.lines.map((l) => l.speaker), ["john", "eddy", "john"]);
 });
@@ -177,7 +190,11 @@ Deno.test("converse() keeps the conversation when a re-plan fails, and says whos
   };
   await using deps = await makeTestDeps({ model });
   const { world, john, eddy } = await family(deps);
-  const talk = await converse(deps, world, john, eddy, { at: AT });
+  const talk = await inTransaction(
+    deps,
+    { world, agents: [john, eddy] },
+    (tx) => converse(deps, tx, { at: AT }),
+  );
   assert.deepEqual(talk.replanFailed.toSorted(), ["eddy", "john"]);
   assert.equal((await chats(deps, world, john)).length, talk.lines.length);
   assert.equal((await readConversationState(deps, world, eddy.id))?.conversationId, talk.id);
@@ -187,7 +204,7 @@ Deno.test("converse() refuses an agent talking to itself", async () => {
   await using deps = await makeTestDeps();
   const { world, john } = await family(deps);
   await assert.rejects(
-    converse(deps, world, john, john, { at: AT }),
+    inTransaction(deps, { world, agents: [john, john] }, (tx) => converse(deps, tx, { at: AT })),
     (err: unknown) => err instanceof SimulacraError && err.code === "invalid_request",
   );
 });
@@ -206,9 +223,9 @@ Deno.test("converse() starts after a participant's earlier conversation, and cro
   )).agent;
   // Opposite lock orders if the locks were taken by role: john→eddy and eddy→john, plus mei.
   const talks = await Promise.all([
-    converse(deps, world, john, eddy, { at: AT }),
-    converse(deps, world, eddy, john, { at: AT }),
-    converse(deps, world, mei, eddy, { at: AT }),
+    inTransaction(deps, { world, agents: [john, eddy] }, (tx) => converse(deps, tx, { at: AT })),
+    inTransaction(deps, { world, agents: [eddy, john] }, (tx) => converse(deps, tx, { at: AT })),
+    inTransaction(deps, { world, agents: [mei, eddy] }, (tx) => converse(deps, tx, { at: AT })),
   ]);
   const byStart = [...talks].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   for (let i = 1; i < byStart.length; i++) {
@@ -223,7 +240,7 @@ Deno.test("converse() fails with conflict when a participant stays busy past the
   assert.ok(lease);
   try {
     await assert.rejects(
-      converse(deps, world, john, eddy, { at: AT }),
+      inTransaction(deps, { world, agents: [john, eddy] }, (tx) => converse(deps, tx, { at: AT })),
       (err: unknown) => err instanceof SimulacraError && err.code === "conflict",
     );
   } finally {
@@ -248,7 +265,7 @@ Deno.test("converse() writes no memories for either participant when an embeddin
   const { world, john, eddy } = await family(deps);
   failFor = "john"; // the second participant prepared
   await assert.rejects(
-    converse(deps, world, eddy, john, { at: AT }),
+    inTransaction(deps, { world, agents: [eddy, john] }, (tx) => converse(deps, tx, { at: AT })),
     (err: unknown) => err instanceof ModelUnavailableError,
   );
   assert.equal((await chats(deps, world, eddy)).length, 0);
@@ -265,7 +282,10 @@ Deno.test("converse() leaves no transcript, memories or vectors for either parti
     scope.agentId === john.id && records.some((r) => r.kind === "chat")
       ? Promise.reject(new Error("disk full"))
       : append(scope, records, options);
-  await assert.rejects(converse(deps, world, eddy, john, { at: AT }), /disk full/);
+  await assert.rejects(
+    inTransaction(deps, { world, agents: [eddy, john] }, (tx) => converse(deps, tx, { at: AT })),
+    /disk full/,
+  );
   for (const agent of [eddy, john]) {
     assert.equal((await chats(deps, world, agent)).length, 0, agent.id);
     const scope = { worldId: world.id as WorldId, agentId: agent.id };
@@ -286,11 +306,16 @@ Deno.test("converse() call budget: a 4-line dialogue", async (t) => {
   await using deps = await makeTestDeps({ model });
   // Cap 2 per speaker; the offline replier ends on its last allowed line: 4 lines in all.
   const { world, john, eddy } = await family(deps, { conversationTurnCap: 2 });
-  const talk = (at: GameTime) => converse(deps, world, john, eddy, { topic: "music", at });
+  const talk = (at: GameTime) =>
+    inTransaction(
+      deps,
+      { world, agents: [john, eddy] },
+      (tx) => converse(deps, tx, { topic: "music", at }),
+    );
 
   await t.step("day plans made, summaries stale", async () => {
     for (const agent of [john, eddy]) {
-      await makeDayPlan(deps, world, agent, "2023-02-13");
+      await makeDayPlan(deps, { world, agent: agent }, { date: "2023-02-13" });
       await invalidateSummary(deps, agent);
     }
     kinds.length = 0;

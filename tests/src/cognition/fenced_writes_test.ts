@@ -3,6 +3,7 @@
  * expired during a stall and someone else took it) writes nothing, on both backends.
  */
 import assert from "node:assert/strict";
+import { inTransaction } from "../../_helpers/agent_transaction.ts";
 import { CreateAgentInput } from "../../../src/agents/agent.ts";
 import { converse } from "../../../src/cognition/dialogue.ts";
 import type { DayPlan } from "../../../src/cognition/plan.ts";
@@ -71,22 +72,31 @@ async function memoriesOf(deps: Deps, world: World, agentId: string, kind: strin
  */
 function losingAgentLock(storage: Storage, agentId: string): Storage {
   const stale = new Map<string, Lease>();
+  const hand = (lease: Lease | null): Lease | null => {
+    if (!lease || !lease.key.endsWith(`:${agentId}`)) return lease;
+    const handed = { key: lease.key, token: `taken-over-${lease.token}` };
+    stale.set(handed.token, lease);
+    return handed;
+  };
   const locks: Lock = {
-    async acquire(key, ttl) {
-      const lease = await storage.locks.acquire(key, ttl);
-      if (!lease || !key.endsWith(`:${agentId}`)) return lease;
-      const handed = { key, token: `taken-over-${lease.token}` };
-      stale.set(handed.token, lease);
-      return handed;
-    },
+    acquire: async (key, ttl) => hand(await storage.locks.acquire(key, ttl)),
     // The holder does not notice: its renewals seem to work, only its writes are refused.
     renew: (lease, ttl) =>
       stale.has(lease.token) ? Promise.resolve(true) : storage.locks.renew(lease, ttl),
     release: (lease) => storage.locks.release(stale.get(lease.token) ?? lease),
   };
+  const units = {
+    begin: async (request: Parameters<Storage["units"]["begin"]>[0]) => {
+      const begun = await storage.units.begin(request);
+      return { ...begun, leases: begun.leases.map(hand) };
+    },
+    commit: storage.units.commit.bind(storage.units),
+  };
   return new Proxy(storage, {
     get: (target, name) => {
       if (name === "locks") return locks;
+      // A unit of work takes its leases in its begin round trip: handed out the same way.
+      if (name === "units") return { ...target.units, begin: units.begin, commit: units.commit };
       const value = Reflect.get(target, name, target);
       return typeof value === "function" ? value.bind(target) : value;
     },
@@ -105,17 +115,21 @@ for (const backend of backends) {
       const lost = await lostLease(deps.storage, `agent:${world.id}:ann`);
 
       await assert.rejects(
-        makeDayPlan(deps, world, ann, DATE, { fence: lost }),
+        makeDayPlan(deps, { world, agent: ann }, { date: DATE, fence: lost }),
         (e: unknown) => e instanceof LeaseLostError,
       );
       assert.equal(await deps.storage.documents.get(key), null, "No plan document");
       assert.deepEqual(await memoriesOf(deps, world, "ann", "plan"), [], "No plan memories");
 
       // A stored plan is not re-planned by the holder that lost its lease either.
-      await makeDayPlan(deps, world, ann, DATE);
+      await makeDayPlan(deps, { world, agent: ann }, { date: DATE });
       const planned = (await memoriesOf(deps, world, "ann", "plan")).length;
       await assert.rejects(
-        replanFrom(deps, world, ann, `${DATE}T12:00:00`, "it rained", { fence: lost }),
+        replanFrom(deps, { world, agent: ann }, {
+          from: `${DATE}T12:00:00`,
+          reason: "it rained",
+          fence: lost,
+        }),
         (e: unknown) => e instanceof LeaseLostError,
       );
       const stored = await deps.storage.documents.get<DayPlan>(key);
@@ -134,7 +148,11 @@ for (const backend of backends) {
       const world = await town(deps);
       const [ann, bob] = [await agentOf(deps, world, "ann"), await agentOf(deps, world, "bob")];
       await assert.rejects(
-        converse(deps, world, ann, bob, { at: `${DATE}T09:00:00` as never, topic: "bread" }),
+        inTransaction(
+          deps,
+          { world, agents: [ann, bob] },
+          (tx) => converse(deps, tx, { at: `${DATE}T09:00:00` as never, topic: "bread" }),
+        ),
         (e: unknown) => e instanceof LeaseLostError,
       );
       for (const id of ["ann", "bob"]) {

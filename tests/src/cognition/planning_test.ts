@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { inAgentTransaction } from "../../_helpers/agent_transaction.ts";
 import { type Agent, loadAgent } from "../../../src/agents/agent.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary } from "../../../src/cognition/agent_summary.ts";
@@ -60,7 +61,9 @@ Deno.test("makeDayPlan() makes 5–8 ordered items in known areas with one compl
   await agentSummary(deps, world, agent, world.clock.now);
   kinds.length = 0;
 
-  const { plan, usage } = await makeDayPlan(deps, world, agent, "2023-02-13");
+  const { plan, usage } = await makeDayPlan(deps, { world, agent }, {
+    date: "2023-02-13",
+  });
   assert.deepEqual(kinds, ["day_plan"], "one completion, no importance call for plan memories");
   assert.ok(usage.calls >= 1);
   assert.ok(plan.items.length >= 5 && plan.items.length <= 8);
@@ -81,7 +84,7 @@ Deno.test("makeDayPlan() makes 5–8 ordered items in known areas with one compl
     assert.match(m.description, /^Isabella Rodriguez's plan for Monday 2023-02-13, \d\d:\d\d–/);
   }
 
-  const again = await makeDayPlan(deps, world, agent, "2023-02-13");
+  const again = await makeDayPlan(deps, { world, agent }, { date: "2023-02-13" });
   assert.equal(again.plan.revision, 2, "making the plan again replaces it");
 });
 
@@ -89,10 +92,14 @@ Deno.test("currentAction() decomposes one level per call, just in time, and cach
   const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
-  await makeDayPlan(deps, world, agent, "2023-02-13");
+  await makeDayPlan(deps, { world, agent }, { date: "2023-02-13" });
   kinds.length = 0;
 
-  const first = await currentAction(deps, world, agent, at("09:20"));
+  const first = await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("09:20") }),
+  );
   assert.deepEqual(kinds, ["hour_plan", "actions"], "one call per level");
   const action = first.action!;
   assert.ok(minutes(action) >= 5 && minutes(action) <= 60);
@@ -117,10 +124,18 @@ Deno.test("currentAction() decomposes one level per call, just in time, and cach
   assert.equal(chunk.actions!.at(-1)!.end, chunk.end);
 
   kinds.length = 0;
-  const same = await currentAction(deps, world, agent, at("09:50"));
+  const same = await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("09:50") }),
+  );
   assert.deepEqual(kinds, [], "the same hour is cached");
   assert.equal(same.usage.calls, 0);
-  await currentAction(deps, world, agent, at("10:05"));
+  await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("10:05") }),
+  );
   assert.deepEqual(kinds, ["actions"], "the next hour of the same item needs only its actions");
 });
 
@@ -133,7 +148,11 @@ Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes ma
 
   const seen: PlannedAction[] = [];
   for (let t = at("07:00"); t < at("23:00"); t = addMinutes(t, 15)) {
-    const { action } = await currentAction(deps, world, agent, t);
+    const { action } = await inAgentTransaction(
+      deps,
+      { world, agent },
+      (tx) => currentAction(deps, tx, { at: t }),
+    );
     assert.ok(action, t);
     assert.ok(minutes(action) >= 5 && minutes(action) <= 60, `${t}: ${minutes(action)} minutes`);
     assert.ok(action.start <= t && t < action.end, t);
@@ -151,11 +170,19 @@ Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes ma
   }
 
   kinds.length = 0;
-  const night = await currentAction(deps, world, agent, at("03:10"));
+  const night = await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("03:10") }),
+  );
   assert.equal(night.action!.description, "sleeping");
   assert.equal(night.action!.location, "Isabella's apartment:bedroom:bed");
   assert.deepEqual([night.action!.start, night.action!.end], [at("03:00"), at("04:00")]);
-  const late = await currentAction(deps, world, agent, at("23:40"));
+  const late = await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("23:40") }),
+  );
   assert.equal(late.action!.description, "sleeping");
   assert.equal(late.action!.end, "2023-02-14T00:00:00");
   assert.deepEqual(kinds, [], "sleeping costs nothing");
@@ -165,18 +192,19 @@ Deno.test("replanFrom() keeps the morning, cuts the hour in progress and replace
   const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
-  await makeDayPlan(deps, world, agent, "2023-02-13");
-  const morning = (await currentAction(deps, world, agent, at("10:20"))).action!;
+  await makeDayPlan(deps, { world, agent }, { date: "2023-02-13" });
+  const morning = (await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("10:20") }),
+  )).action!;
   const before = await storedPlan(deps, world);
   kinds.length = 0;
 
-  const { plan } = await replanFrom(
-    deps,
-    world,
-    agent,
-    at("10:40"),
-    "talked with Maria about the party",
-  );
+  const { plan } = await replanFrom(deps, { world, agent }, {
+    from: at("10:40"),
+    reason: "talked with Maria about the party",
+  });
   assert.deepEqual(kinds, ["day_plan"], "one call for the rest of the day");
   assert.equal(plan.revision, before.revision + 1);
   assertContiguous(plan.items, "item");
@@ -197,18 +225,33 @@ Deno.test("replanFrom() keeps the morning, cuts the hour in progress and replace
   }]);
 
   kinds.length = 0;
-  const again = await currentAction(deps, world, agent, at("10:20"));
+  const again = await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("10:20") }),
+  );
   assert.deepEqual(again.action, morning, "the morning's actions stay cached");
   assert.deepEqual(kinds, []);
-  await currentAction(deps, world, agent, at("10:50"));
+  await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("10:50") }),
+  );
   assert.deepEqual(kinds, ["hour_plan", "actions"], "the new rest is decomposed afresh");
 });
 
 Deno.test("replanFrom() cuts at the start of an action less than 5 minutes old", async () => {
   await using deps = await makeTestDeps();
   const { world, agent } = await town(deps);
-  await currentAction(deps, world, agent, at("10:00"));
-  const { plan } = await replanFrom(deps, world, agent, at("10:32"), "the stove caught fire");
+  await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("10:00") }),
+  );
+  const { plan } = await replanFrom(deps, { world, agent }, {
+    from: at("10:32"),
+    reason: "the stove caught fire",
+  });
   const fresh = plan.items.find((i) => i.description.includes("stove caught fire"))!;
   assert.equal(fresh.start, at("10:30"), "the 10:30 action had run 2 minutes: cut before it");
   for (const item of plan.items) {
@@ -222,13 +265,21 @@ Deno.test("currentAction() records the action on the agent, except when looking 
   await using deps = await makeTestDeps();
   const { world, agent } = await town(deps);
   const scope = { worldId: world.id as WorldId, agentId: agent.id };
-  const { action } = await currentAction(deps, world, agent, at("09:20"));
+  const { action } = await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("09:20") }),
+  );
   const stored = (await loadAgent(deps, scope)).value;
   assert.equal(stored.action, action!.description);
   assert.equal(stored.location, action!.location);
 
   const later: World = { ...world, clock: { ...world.clock, now: at("12:00") } };
-  await currentAction(deps, later, stored, at("07:10"));
+  await inAgentTransaction(
+    deps,
+    { world: later, agent: stored },
+    (tx) => currentAction(deps, tx, { at: at("07:10") }),
+  );
   assert.equal((await loadAgent(deps, scope)).value.action, action!.description);
 });
 
@@ -236,10 +287,18 @@ Deno.test("planning works in a world without an environment: locations are the c
   await using deps = await makeTestDeps();
   const { world, agent } = await town(deps, false);
   assert.deepEqual(agent.knownAreas, []);
-  const { plan } = await makeDayPlan(deps, world, agent, "2023-02-13");
+  const { plan } = await makeDayPlan(deps, { world, agent }, { date: "2023-02-13" });
   assert.ok(plan.items.every((i) => i.location === "unknown"));
-  const { action } = await currentAction(deps, world, agent, at("09:20"));
+  const { action } = await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("09:20") }),
+  );
   assert.equal(action!.location, "unknown");
-  const night = await currentAction(deps, world, agent, at("02:00"));
+  const night = await inAgentTransaction(
+    deps,
+    { world, agent },
+    (tx) => currentAction(deps, tx, { at: at("02:00") }),
+  );
   assert.equal(night.action!.location, "unknown");
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { inAgentTransaction, inTransaction } from "../../_helpers/agent_transaction.ts";
 import { type Agent, CreateAgentInput } from "../../../src/agents/agent.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import { agentSummary, invalidateSummary } from "../../../src/cognition/agent_summary.ts";
@@ -6,6 +7,7 @@ import { converse } from "../../../src/cognition/dialogue.ts";
 import { currentAction } from "../../../src/cognition/planning.ts";
 import type { DayPlan } from "../../../src/cognition/plan.ts";
 import { decideReaction, type ObservedAgent } from "../../../src/cognition/reaction.ts";
+import type { AgentMoment } from "../../../src/agents/agent_context.ts";
 import type { Deps } from "../../../src/deps.ts";
 import { SimulacraError } from "../../../src/errors.ts";
 import type { WorldId } from "../../../src/ids.ts";
@@ -37,8 +39,22 @@ async function family(deps: Deps): Promise<{ world: World; john: Agent; eddy: Ag
 
 /** Makes the plan and the summary the decision reads, so later counts show only its own calls. */
 async function warm(deps: Deps, world: World, agent: Agent, at: GameTime): Promise<void> {
-  await currentAction(deps, world, agent, at);
+  await inAgentTransaction(deps, { world, agent }, (tx) => currentAction(deps, tx, { at }));
   await agentSummary(deps, world, agent, at);
+}
+
+/** `decideReaction` in a transaction over the observer and the observed agent, if any. */
+async function decide(
+  deps: Deps,
+  { world, agent, at }: AgentMoment,
+  input: Omit<Parameters<typeof decideReaction>[2], "at">,
+) {
+  const agents = [agent, ...input.observed === undefined ? [] : [{ id: input.observed.agentId }]];
+  return await inTransaction(
+    deps,
+    { world, agents },
+    (tx) => decideReaction(deps, tx, { ...input, at }),
+  );
 }
 
 const walk = ["Eddy Lin is taking a short walk around the garden"];
@@ -60,7 +76,7 @@ Deno.test("decideReaction() vetoes before any model call", async (t) => {
     observations = walk,
   ) => {
     kinds.length = 0;
-    const result = await decideReaction(deps, { world, agent: john, at }, {
+    const result = await decide(deps, { world, agent: john, at }, {
       observations,
       observed,
     });
@@ -83,7 +99,11 @@ Deno.test("decideReaction() vetoes before any model call", async (t) => {
     await expectVeto("asleep", night, undefined, ["the stove is burning"]);
   });
   await t.step("already talking, then talked recently, then free again", async () => {
-    const talk = await converse(deps, world, eddy, john, { at: "2023-02-13T10:00:00" });
+    const talk = await inTransaction(
+      deps,
+      { world, agents: [eddy, john] },
+      (tx) => converse(deps, tx, { at: "2023-02-13T10:00:00" }),
+    );
     const during = "2023-02-13T10:01:00";
     await expectVeto("already_talking", during, free);
     await expectVeto("already_talking", during, undefined, ["the stove is burning"]);
@@ -93,7 +113,7 @@ Deno.test("decideReaction() vetoes before any model call", async (t) => {
     const later = "2023-02-13T11:30:00";
     await warm(deps, world, john, later);
     kinds.length = 0;
-    const result = await decideReaction(deps, { world, agent: john, at: later }, {
+    const result = await decide(deps, { world, agent: john, at: later }, {
       observations: walk,
       observed: free,
     });
@@ -110,7 +130,7 @@ Deno.test("decideReaction() call budget: one fast call for a decision", async ()
   await warm(deps, world, john, at);
   kinds.length = 0;
   // The observation does not name Eddy, so the offline model carries on: nothing else runs.
-  const result = await decideReaction(deps, { world, agent: john, at }, {
+  const result = await decide(deps, { world, agent: john, at }, {
     observations: ["the garden gate is open"],
     observed: eddyDoing(eddy, "reading"),
   });
@@ -124,7 +144,7 @@ Deno.test("decideReaction() call budget: one fast call for a decision", async ()
   // A stale summary is remade first: one more (main) call.
   await invalidateSummary(deps, john);
   kinds.length = 0;
-  await decideReaction(deps, { world, agent: john, at }, {
+  await decide(deps, { world, agent: john, at }, {
     observations: ["the garden gate is open"],
   });
   assert.deepEqual(kinds, ["agent_summary", "reaction"]);
@@ -134,7 +154,7 @@ Deno.test("decideReaction() talks: a conversation with the observed agent starts
   await using deps = await makeTestDeps();
   const { world, john, eddy } = await family(deps);
   const at = "2023-02-13T16:56:00";
-  const result = await decideReaction(deps, { world, agent: john, at }, {
+  const result = await decide(deps, { world, agent: john, at }, {
     observations: walk,
     observed: eddyDoing(eddy, "walking"),
   });
@@ -157,7 +177,7 @@ Deno.test("decideReaction() reacts: the rest of the day is re-planned from now",
   const at = "2023-02-13T08:30:00";
   await warm(deps, world, john, at);
   kinds.length = 0;
-  const result = await decideReaction(deps, { world, agent: john, at }, {
+  const result = await decide(deps, { world, agent: john, at }, {
     observations: ["the stove is burning"],
   });
   assert.equal(result.decision, "react");
@@ -178,7 +198,7 @@ Deno.test("decideReaction() refuses an agent observing itself", async () => {
   await using deps = await makeTestDeps();
   const { world, john } = await family(deps);
   await assert.rejects(
-    decideReaction(deps, { world, agent: john, at: "2023-02-13T12:00:00" }, {
+    decide(deps, { world, agent: john, at: "2023-02-13T12:00:00" }, {
       observations: walk,
       observed: {
         agentId: john.id,

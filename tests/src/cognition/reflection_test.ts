@@ -10,15 +10,16 @@ import { agentSummary, cachedSummary } from "../../../src/cognition/agent_summar
 import {
   citeInsights,
   EVIDENCE_PER_QUESTION,
-  reflect,
   reflectIfDue,
 } from "../../../src/cognition/reflection.ts";
+import { reflect } from "../../../src/app/reflect.ts";
+import { inAgentTransaction } from "../../_helpers/agent_transaction.ts";
 import type { Deps } from "../../../src/deps.ts";
 import { ModelUnavailableError } from "../../../src/errors.ts";
 import type { AgentScope, MemoryId, WorldId } from "../../../src/ids.ts";
 import { getMemory } from "../../../src/memory/listing.ts";
 import type { MemoryRecord } from "../../../src/ports/memory_record.ts";
-import { perceive } from "../../../src/cognition/perceive.ts";
+import { perceive } from "../../../src/app/perceive.ts";
 import type { UsageRecord } from "../../../src/model/usage.ts";
 import type { Embedder } from "../../../src/ports/embedder.ts";
 import type { LanguageModel } from "../../../src/ports/language_model.ts";
@@ -72,7 +73,7 @@ async function town(overrides: Partial<Deps> = {}, settings: Record<string, unkn
     description:
       "Klaus Mueller is a student of sociology at Oak Hill College; Klaus Mueller is writing a research paper on gentrification",
   });
-  const perceived = await perceive(deps, worldId, agent.id, {
+  const perceived = await perceive(deps, { worldId, agentId: agent.id }, {
     observations: [
       { text: "Klaus Mueller is reading a book on gentrification", at: "2023-02-13T08:00:00" },
       {
@@ -119,7 +120,7 @@ Deno.test("reflect() maps cited numbers to the memories shown, drops citations t
   });
   await using t = await town({ model });
   const before = await t.deps.storage.memories.all(t.scope);
-  const { reflections, questions } = await reflect(t.deps, t.scope.worldId, t.scope.agentId, {
+  const { reflections, questions } = await reflect(t.deps, t.scope, {
     at: AT,
   });
   assert.equal(questions.length, 3);
@@ -185,7 +186,7 @@ Deno.test("reflect() builds trees: a reflection citing an earlier reflection is 
   await using t = await town({ model });
   const levels: MemoryRecord[] = [];
   for (; level <= 3; level++) {
-    const { reflections } = await reflect(t.deps, t.scope.worldId, t.scope.agentId, {
+    const { reflections } = await reflect(t.deps, t.scope, {
       force: true,
       at: `2023-02-13T1${level + 1}:00:00`,
     });
@@ -209,7 +210,7 @@ Deno.test("reflect() resets the counter and marks the agent summary stale", asyn
   await agentSummary(t.deps, t.world, before, AT);
   assert.equal((await cachedSummary(t.deps, before))?.stale, false);
 
-  const { reflections } = await reflect(t.deps, t.scope.worldId, t.scope.agentId, { at: AT });
+  const { reflections } = await reflect(t.deps, t.scope, { at: AT });
   assert.ok(reflections.length > 0);
   const after = (await loadAgent(t.deps, t.scope)).value;
   assert.equal(after.importanceSinceReflection, 0);
@@ -224,7 +225,7 @@ Deno.test("reflect() and reflectIfDue() make no model call when not due", async 
   const agent = (await loadAgent(s.deps, s.scope)).value;
 
   await t.step("reflect() without force", async () => {
-    const r = await reflect(s.deps, s.scope.worldId, s.scope.agentId, { at: AT });
+    const r = await reflect(s.deps, s.scope, { at: AT });
     assert.deepEqual(r, {
       reflections: [],
       questions: [],
@@ -234,13 +235,30 @@ Deno.test("reflect() and reflectIfDue() make no model call when not due", async 
     assert.equal((await loadAgent(s.deps, s.scope)).value.importanceSinceReflection, s.counter);
   });
   await t.step("reflectIfDue() below the threshold, or with autoReflect off", async () => {
-    assert.deepEqual((await reflectIfDue(s.deps, s.world, agent, AT)).reflections, []);
+    assert.deepEqual(
+      (await inAgentTransaction(
+        s.deps,
+        { world: s.world, agent },
+        (tx) => reflectIfDue(s.deps, tx, AT),
+      )).reflections,
+      [],
+    );
     const due = { ...s.world, settings: { ...s.world.settings, reflectionThreshold: 5 } };
     const off = { ...due, settings: { ...due.settings, autoReflect: false } };
-    assert.deepEqual((await reflectIfDue(s.deps, off, agent, AT)).reflections, []);
+    assert.deepEqual(
+      (await inAgentTransaction(
+        s.deps,
+        { world: off, agent },
+        (tx) => reflectIfDue(s.deps, tx, AT),
+      )).reflections,
+      [],
+    );
     assert.deepEqual(kinds, []);
     const on = { ...due, settings: { ...due.settings, autoReflect: true } };
-    assert.ok((await reflectIfDue(s.deps, on, agent, AT)).reflections.length > 0);
+    assert.ok(
+      (await inAgentTransaction(s.deps, { world: on, agent }, (tx) => reflectIfDue(s.deps, tx, AT)))
+        .reflections.length > 0,
+    );
     assert.equal(kinds[0], "reflection_questions");
   });
 });
@@ -257,7 +275,7 @@ Deno.test("reflect() writes nothing when a model call fails", async (t) => {
     await using s = await town({ model });
     const before = await s.deps.storage.memories.all(s.scope);
     await assert.rejects(
-      reflect(s.deps, s.scope.worldId, s.scope.agentId, { at: AT }),
+      reflect(s.deps, s.scope, { at: AT }),
       (err: unknown) => err instanceof ModelUnavailableError && err.code === "model_invalid_output",
     );
     const after = await s.deps.storage.memories.all(s.scope);
@@ -270,7 +288,7 @@ Deno.test("reflect() writes nothing when a model call fails", async (t) => {
     const broken = { ...s.deps, embedder };
     const before = await s.deps.storage.memories.count(s.scope);
     await assert.rejects(
-      reflect(broken, s.scope.worldId, s.scope.agentId, { at: AT }),
+      reflect(broken, s.scope, { at: AT }),
       (err: unknown) => err instanceof ModelUnavailableError && err.code === "model_unavailable",
     );
     assert.equal(await s.deps.storage.memories.count(s.scope), before);
@@ -291,8 +309,7 @@ Deno.test("reflect() writes nothing when a model call fails", async (t) => {
       };
       const { reflections } = await reflect(
         { ...s.deps, model: down },
-        s.scope.worldId,
-        s.scope.agentId,
+        s.scope,
         { at: AT },
       );
       assert.ok(reflections.length > 0 && reflections.every((r) => r.importancePending));
@@ -300,7 +317,7 @@ Deno.test("reflect() writes nothing when a model call fails", async (t) => {
       assert.equal(agent.importanceSinceReflection, 0);
       assert.deepEqual(agent.pendingImportance, reflections.map((r) => r.id));
       // The next perceive scores them with its own batch.
-      await perceive(s.deps, s.scope.worldId, s.scope.agentId, {
+      await perceive(s.deps, s.scope, {
         observations: [{ text: "Klaus Mueller drinks a coffee", at: AT }],
       });
       assert.deepEqual((await loadAgent(s.deps, s.scope)).value.pendingImportance, []);
@@ -317,7 +334,7 @@ Deno.test("reflect() call budget: 3 questions cost 5 completions and 2 embedding
   kinds.length = 0;
   calls.length = 0;
   usage.length = 0;
-  const { reflections, usage: total } = await reflect(t.deps, t.scope.worldId, t.scope.agentId, {
+  const { reflections, usage: total } = await reflect(t.deps, t.scope, {
     at: AT,
   });
   // 1 questions call (main) → 3 insights calls (main, one per question, run in parallel) →

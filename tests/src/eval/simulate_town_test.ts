@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { simulateTown, type TickFunction } from "../../../src/eval/simulate_town.ts";
 import { AgentId } from "../../../src/ids.ts";
-import { perceive } from "../../../src/cognition/perceive.ts";
+import { perceive } from "../../../src/app/perceive.ts";
 import { addMinutes, type GameTime } from "../../../src/time/game_time.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 
@@ -24,7 +24,7 @@ function scriptedTick(start: GameTime): TickFunction {
     now = addMinutes(now, minutes);
     if (!told) {
       told = true;
-      await perceive(deps, worldId, AgentId.parse("nadia"), {
+      await perceive(deps, { worldId, agentId: AgentId.parse("nadia") }, {
         observations: [{
           text: "Lucia Ferreira invited Nadia Haddad to her Valentine's Day party",
         }],

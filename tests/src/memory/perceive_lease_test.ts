@@ -127,9 +127,21 @@ for (const backend of backends) {
         renew: (lease, ttl) =>
           lease.token === stalledToken ? Promise.resolve(true) : storage.locks.renew(lease, ttl),
       };
+      // A unit of work takes its leases in its begin round trip: the first slow one stalls too.
+      const units = {
+        ...storage.units,
+        begin: async (request: Parameters<Storage["units"]["begin"]>[0]) => {
+          const begun = await storage.units.begin(request);
+          const agent = begun.leases.find((l) => l?.key.startsWith("agent:"));
+          if (agent && model.slow) stalledToken ??= agent.token;
+          return begun;
+        },
+        commit: storage.units.commit.bind(storage.units),
+      };
       const stalled = new Proxy(storage, {
         get: (target, name) => {
           if (name === "locks") return locks;
+          if (name === "units") return units;
           const value = Reflect.get(target, name, target);
           return typeof value === "function" ? value.bind(target) : value;
         },

@@ -3,7 +3,7 @@ import { loadAgent } from "../../../src/agents/agent.ts";
 import { createAgent } from "../../../src/persona/create_agent.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
 import { prepareMemories, writeMemories } from "../../../src/memory/ingest.ts";
-import { perceive } from "../../../src/cognition/perceive.ts";
+import { perceive } from "../../../src/app/perceive.ts";
 import { interview, interviewQuestions } from "../../../src/persona/interview.ts";
 import type { RespondPromptInput } from "../../../src/prompts/respond.ts";
 import { createWorld, CreateWorldInput } from "../../../src/world/world.ts";
@@ -28,7 +28,7 @@ async function town() {
     description:
       "Klaus Mueller is a student at Oak Hill College; he is writing a paper on gentrification",
   });
-  await perceive(deps, worldId, agentId, {
+  await perceive(deps, { worldId, agentId }, {
     observations: [
       { text: "Wolfgang Schulz gave Klaus a book about urban housing" },
       { text: "Wolfgang Schulz and Klaus talked about the paper at Hobbs Cafe" },

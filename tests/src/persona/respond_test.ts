@@ -146,7 +146,7 @@ Deno.test("respond() stores an inner-voice directive with its provenance and can
   const { deps, worldId, agentId, scope } = await setup();
   await using _ = deps;
   const calls: string[] = [];
-  const replan: Replanner = (_deps, _world, agent, from, reason) => {
+  const replan: Replanner = (_deps, { agent }, { from, reason }) => {
     calls.push(`${agent.id}@${from}: ${reason}`);
     return Promise.resolve({ usage: { calls: 1, promptTokens: 10, completionTokens: 5 } });
   };

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
-import { loadAgent } from "../../../src/agents/agent.ts";
+import { withAgents } from "../../../src/app/transaction.ts";
 import { converse } from "../../../src/cognition/dialogue.ts";
 import { runTick } from "../../../src/engine/tick_runners.ts";
 import type { AgentId, WorldId } from "../../../src/ids.ts";
 import { agentTickSystem } from "../../../src/simulation/agent_tick.ts";
 import { updateWorld } from "../../../src/world/clock.ts";
-import { getWorld } from "../../../src/world/world.ts";
 import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 import { makeTown } from "../world/_town_fixture.ts";
 
@@ -61,13 +60,8 @@ Deno.test("agent step: an agent who talked within talkCooldownMinutes decides no
       await updateWorld(deps, id, { settings: { talkCooldownMinutes: cooldown } });
       await step(deps, id, "t0");
       // Eddy talked with Isabella an hour before he meets John.
-      const world = await getWorld(deps, id);
-      const [eddy, isabella] = await Promise.all(
-        [EDDY, "isabella" as AgentId].map(async (agentId) =>
-          (await loadAgent(deps, { worldId: id, agentId })).value
-        ),
-      );
-      await converse(deps, world, eddy, isabella, { at: "2023-02-13T06:00:00" });
+      const scopes = [EDDY, "isabella" as AgentId].map((agentId) => ({ worldId: id, agentId }));
+      await withAgents(deps, { scopes }, (tx) => converse(deps, tx, { at: "2023-02-13T06:00:00" }));
       const before = sent.length;
       await step(deps, id, "t1");
       const reactions = sent.slice(before).filter((c) => c.prompt.kind === "reaction");

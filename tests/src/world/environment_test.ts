@@ -3,7 +3,7 @@ import { createAgent } from "../../../src/persona/create_agent.ts";
 import { loadAgent } from "../../../src/agents/agent.ts";
 import { SimulacraError } from "../../../src/errors.ts";
 import type { AgentId } from "../../../src/ids.ts";
-import { perceive } from "../../../src/cognition/perceive.ts";
+import { perceive } from "../../../src/app/perceive.ts";
 import {
   Environment,
   getEnvironment,
@@ -155,7 +155,7 @@ Deno.test("perceive() adds the area of a perceived location the agent did not kn
     home: "Home",
   });
   assert.deepEqual(agent.knownAreas, ["Home"]);
-  await perceive(deps, id, agent.id, {
+  await perceive(deps, { worldId: id, agentId: agent.id }, {
     observations: [
       { text: "the cafe is busy", location: "hobbs cafe:cafe" },
       { text: "a rocket lands", location: "Mars:crater" },
