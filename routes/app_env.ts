@@ -3,7 +3,7 @@ import type { Context } from "hono";
 import type { ZodError } from "zod";
 import type { Principal } from "../src/access/api_key.ts";
 import { errorBody } from "./errors.ts";
-import type { MatchedOperation } from "./permissions.ts";
+import type { MatchedOperation } from "./operation_rule.ts";
 
 /** Variables set by the root middleware (principal and operation by routes/access.ts). */
 export type AppEnv = {

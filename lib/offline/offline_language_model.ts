@@ -10,17 +10,10 @@ import type {
 } from "../../src/ports/language_model.ts";
 import type { Attribution, Usage, UsageSink } from "../../src/model/usage.ts";
 import { countChatTokens, countTextTokens } from "../openai/token_count.ts";
-import { OFFLINE_RESPONDERS } from "./offline_responders.ts";
-import { type JsonSchema, sampleJsonSchema } from "./json_schema_sample.ts";
+import { OFFLINE_RESPONDERS, type OfflineResponder } from "./offline_responders.ts";
 
-/**
- * Answers one prompt kind offline from the prompt's structured `input`. The answer is validated
- * against the prompt's schema, so it may be the schema's input form (before defaults). `key`
- * names the call's context for choices between phrasings: the world's seed (else the world
- * id), the agent and the prompt kind; a responder adds the game time and what it is about, so
- * a choice never depends on when or in which order calls arrive.
- */
-export type OfflineResponder = (input: unknown, prompt: Prompt<unknown>, key: string) => unknown;
+export type { OfflineResponder };
+import { type JsonSchema, sampleJsonSchema } from "./json_schema_sample.ts";
 
 /** Options for {@linkcode OfflineLanguageModel}. */
 export interface OfflineLanguageModelOptions {

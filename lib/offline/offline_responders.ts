@@ -1,5 +1,5 @@
 /** @module The offline model's built-in responders, one per prompt kind (files in responders/). */
-import type { OfflineResponder } from "./offline_language_model.ts";
+import type { Prompt } from "../../src/ports/language_model.ts";
 import { answerActions } from "./responders/actions.ts";
 import { answerAgentSummary } from "./responders/agent_summary.ts";
 import { answerDayPlan } from "./responders/day_plan.ts";
@@ -12,6 +12,15 @@ import { answerReaction } from "./responders/reaction.ts";
 import { answerReflectionInsights } from "./responders/reflection_insights.ts";
 import { answerReflectionQuestions } from "./responders/reflection_questions.ts";
 import { answerRespond } from "./responders/respond.ts";
+
+/**
+ * Answers one prompt kind offline from the prompt's structured `input`. The answer is validated
+ * against the prompt's schema, so it may be the schema's input form (before defaults). `key`
+ * names the call's context for choices between phrasings: the world's seed (else the world
+ * id), the agent and the prompt kind; a responder adds the game time and what it is about, so
+ * a choice never depends on when or in which order calls arrive.
+ */
+export type OfflineResponder = (input: unknown, prompt: Prompt<unknown>, key: string) => unknown;
 
 /** Every built-in responder by prompt kind. Add one line per new prompt kind. */
 export const OFFLINE_RESPONDERS: ReadonlyMap<string, OfflineResponder> = new Map<

@@ -14,7 +14,7 @@ import type { Usage } from "../model/usage.ts";
 import type { NewEvent } from "../ports/event_log.ts";
 import type { World } from "../world/world.ts";
 import type { ObjectLeave, ObjectUse } from "./object_states.ts";
-import type { AgentStepSummary } from "./agent_step.ts";
+import type { AgentStepSummary } from "./step_summary.ts";
 import { saveSeen, type Seen } from "./perception.ts";
 import { textKey, type TickShared } from "./tick_prepare.ts";
 

@@ -17,7 +17,6 @@
  * the start (the pair's conversation takes both agents' locks): once the pair's decision is
  * made, the rest of the step runs as a unit of work of its own, in the same way.
  */
-import { z } from "zod";
 import { type Agent, agentKey, listAgents } from "../agents/agent.ts";
 import { agentOf, type AgentTransaction } from "../agents/agent_context.ts";
 import { agentLockKey } from "../agents/agent_lock.ts";
@@ -41,6 +40,7 @@ import {
   type TickSystem,
 } from "../engine/tick_engine.ts";
 import { resolvePath } from "../world/environment.ts";
+import type { AgentStepSummary } from "./step_summary.ts";
 import { applyObjectStates } from "./object_states.ts";
 import { seenKey } from "./perception.ts";
 import { type World, worldKey } from "../world/world.ts";
@@ -55,27 +55,6 @@ import {
   stepPerceiveReads,
 } from "./_step_perceive.ts";
 import { byAgent, pairDecision, type PairedReaction, pairOf, withSeed } from "./_talk_pairs.ts";
-
-/** What one agent did in a tick. */
-export const AgentStepSummary = z
-  .object({
-    agentId: AgentId,
-    location: z.string().nullable().meta({ description: "Where it is after the tick" }),
-    action: z.string().nullable().meta({ description: "What it is doing after the tick" }),
-    emoji: z.string().optional(),
-    perceived: z.number().int().meta({ description: "New observations stored this tick" }),
-    reacted: z.string().optional().meta({
-      description: "continue, react or talk, when the model decided on something it saw",
-    }),
-    conversationId: z.string().optional(),
-    reflected: z.number().int().optional().meta({ description: "Reflections stored" }),
-    error: z.string().optional().meta({
-      description: "Why the step failed (the agent_error event has it too)",
-    }),
-  })
-  .meta({ id: "AgentStepSummary" });
-
-export type AgentStepSummary = z.infer<typeof AgentStepSummary>;
 
 /** Options for {@linkcode agentSteps}. */
 export interface AgentTickOptions {

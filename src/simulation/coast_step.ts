@@ -10,7 +10,7 @@ import { emptyUsage } from "../model/usage.ts";
 import type { TickSystem } from "../engine/tick_engine.ts";
 import { worldTickClock } from "../world/clock.ts";
 import { type World, worldKey } from "../world/world.ts";
-import type { AgentStepSummary } from "./agent_step.ts";
+import type { AgentStepSummary } from "./step_summary.ts";
 import type { SpentWorldBudget } from "../world/budget.ts";
 
 /** The tick system of a world whose budget is spent; no model call anywhere. */

@@ -12,7 +12,7 @@ import type { TickMessage, TickQueue } from "../ports/tick_queue.ts";
 import { agentTickSystem } from "./agent_tick.ts";
 import { UsageCounts } from "../model/usage.ts";
 import { GameTime } from "../time/game_time.ts";
-import { AgentStepSummary } from "./agent_step.ts";
+import { AgentStepSummary } from "./step_summary.ts";
 import { Clock, getWorld } from "../world/world.ts";
 import { spentWorldBudget } from "../world/budget.ts";
 import { coastTickSystem } from "./coast_step.ts";
