@@ -2,14 +2,14 @@
 import { loadConfig } from "./lib/config.ts";
 import { openKvStorage } from "./lib/kv/kv_storage.ts";
 import { jsonLogger, type Logger } from "./lib/logger.ts";
-import { type Services, wireServices } from "./lib/services.ts";
+import { type Services, wireServices } from "./services.ts";
 import { startupBanner, startupFacts } from "./lib/startup_report.ts";
 import { createApp } from "./routes/app.ts";
-import type { Deps } from "./src/deps.ts";
+import type { Deps } from "./src/ports/mod.ts";
 import { KvTickQueue } from "./lib/queues/kv_tick_queue.ts";
-import { SimulacraError } from "./src/errors.ts";
-import { type RepairReport, repairStore } from "./src/memory/repair.ts";
-import { VERSION } from "./src/version.ts";
+import { SimulacraError } from "./src/domain/mod.ts";
+import { type RepairReport, repairStore } from "./src/app/mod.ts";
+import { VERSION } from "./src/domain/mod.ts";
 
 /** Options for {@linkcode startServer}; tests replace the platform pieces. */
 export interface StartServerOptions {

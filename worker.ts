@@ -1,11 +1,11 @@
 /** @module The Cloudflare Workers entry: `fetch` serves the API, `scheduled` runs the minute cron. */
 import { loadConfig } from "./lib/config.ts";
 import { jsonLogger } from "./lib/logger.ts";
-import { type Services, wireServices } from "./lib/services.ts";
+import { type Services, wireServices } from "./services.ts";
 import { createApp } from "./routes/app.ts";
 import { errorBody } from "./routes/errors.ts";
-import { TickMessageSchema } from "./src/ports/tick_message.ts";
-import { SimulacraError } from "./src/errors.ts";
+import { TickMessageSchema } from "./src/ports/mod.ts";
+import { SimulacraError } from "./src/domain/mod.ts";
 import { CloudflareTickQueue, isQueueProducer } from "./lib/queues/cloudflare_tick_queue.ts";
 
 // The few Workers types this entry needs; @cloudflare/workers-types would replace Deno's globals.

@@ -1,9 +1,9 @@
 /** @module Private to cli/: the services a command runs on, wired from the environment. */
 import { type Config, loadConfig } from "../lib/config.ts";
 import { jsonLogger } from "../lib/logger.ts";
-import { type EmbeddedOpener, wireServices } from "../lib/services.ts";
-import type { Deps } from "../src/deps.ts";
-import { SimulacraError } from "../src/errors.ts";
+import { type EmbeddedOpener, wireServices } from "../services.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { SimulacraError } from "../src/domain/mod.ts";
 
 /** How {@linkcode cliDeps} wires a command's services. */
 export interface CliDepsOptions {

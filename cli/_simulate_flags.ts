@@ -1,7 +1,7 @@
 /** @module The flags of `deno task simulate`, parsed and validated with clear messages. */
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { WorldTemplate } from "../src/world/world.ts";
+import { WorldTemplate } from "../src/domain/mod.ts";
 
 const MAX_HOURS = 24 * 30;
 const MAX_TOWNS = 200;

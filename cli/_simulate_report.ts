@@ -1,6 +1,6 @@
 /** @module What `deno task simulate` prints: the progress line and the human summary. */
-import type { SimulationProgress } from "../src/eval/simulate_town.ts";
-import type { SimulationSummary } from "../src/eval/simulation_summary.ts";
+import type { SimulationProgress } from "../src/eval/mod.ts";
+import type { SimulationSummary } from "../src/eval/mod.ts";
 import type { TownsRun } from "./_simulate_towns.ts";
 
 const BAR = 20;

@@ -5,18 +5,18 @@
  * the run reports one summary per town and their totals.
  */
 import { KvTickQueue } from "../lib/queues/kv_tick_queue.ts";
-import type { Deps } from "../src/deps.ts";
-import type { TickQueue } from "../src/ports/tick_queue.ts";
-import { perAgentDay } from "../src/eval/cost.ts";
-import { ConflictError, LeaseLostError } from "../src/errors.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import type { TickQueue } from "../src/ports/mod.ts";
+import { perAgentDay } from "../src/eval/mod.ts";
+import { ConflictError, LeaseLostError } from "../src/domain/mod.ts";
 import {
   simulateTown,
   type SimulateTownOptions,
   type SimulationProgress,
   type TickFunction,
-} from "../src/eval/simulate_town.ts";
-import { BUDGET, type SimulationSummary } from "../src/eval/simulation_summary.ts";
-import { consumeTickMessage } from "../src/simulation/tick_world.ts";
+} from "../src/eval/mod.ts";
+import { BUDGET, type SimulationSummary } from "../src/eval/mod.ts";
+import { consumeTickMessage } from "../src/app/mod.ts";
 
 /** Options for {@linkcode simulateTowns}: one town's options, and how many towns. */
 export interface SimulateTownsOptions extends Omit<SimulateTownOptions, "worldId" | "onProgress"> {

@@ -5,14 +5,14 @@
  */
 import { openKvStorage } from "../lib/kv/kv_storage.ts";
 import { cliDeps } from "./_cli_deps.ts";
-import type { Deps } from "../src/deps.ts";
-import { tickWorld, type TickWorldOptions } from "../src/simulation/tick_world.ts";
-import type { WorldId } from "../src/ids.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { tickWorld, type TickWorldOptions } from "../src/app/mod.ts";
+import type { WorldId } from "../src/domain/mod.ts";
 import { consumeTicksFromKv, mergeRuns, simulateTowns } from "./_simulate_towns.ts";
 import { runShards, type ShardRun, shardsOf } from "./_simulate_shards.ts";
-import { SimulacraError } from "../src/errors.ts";
-import { simulateTown, type SimulationProgress } from "../src/eval/simulate_town.ts";
-import { exportWorld } from "../src/archive/export_world.ts";
+import { SimulacraError } from "../src/domain/mod.ts";
+import { simulateTown, type SimulationProgress } from "../src/eval/mod.ts";
+import { exportWorld } from "../src/app/mod.ts";
 import { parseSimulateFlags, SIMULATE_USAGE, type SimulateFlags } from "./_simulate_flags.ts";
 import { writeLines } from "../lib/ndjson_lines.ts";
 import { progressLine, summaryText, townsText } from "./_simulate_report.ts";

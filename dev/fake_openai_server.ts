@@ -4,7 +4,7 @@
  * It serves `POST /v1/chat/completions`, `POST /v1/embeddings` and `GET /v1/models` on
  * 127.0.0.1 and records every request.
  *
- * **Prompt-kind convention.** Every prompt built in `src/prompts/` starts its system message with
+ * **Prompt-kind convention.** Every prompt built in `src/domain/prompts/` starts its system message with
  * a first line `[prompt:<kind>]`, e.g. `[prompt:importance]`, where `<kind>` is the prompt's
  * `Prompt.kind`. The fake reads that line to pick the answers scripted for the kind; a request
  * without it counts as kind `"default"`. Real models ignore the line.
@@ -17,7 +17,7 @@
  * Run it for local development with `deno run -A dev/fake_openai_server.ts [port]` and point
  * the OpenAI base URL at the printed address.
  */
-import type { ChatMessage } from "../src/ports/language_model.ts";
+import type { ChatMessage } from "../src/ports/mod.ts";
 import { fnv1a } from "../lib/offline/text.ts";
 import { type JsonSchema, sampleJsonSchema } from "../lib/offline/json_schema_sample.ts";
 

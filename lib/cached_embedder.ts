@@ -1,7 +1,7 @@
 /** @module An embedder wrapper that remembers recent texts' vectors (query embeddings repeat a lot). */
-import { emptyUsage } from "../src/model/usage.ts";
-import type { Attribution } from "../src/model/usage.ts";
-import type { Embedder, EmbedderInfo, Embeddings } from "../src/ports/embedder.ts";
+import { emptyUsage } from "../src/domain/mod.ts";
+import type { Attribution } from "../src/domain/mod.ts";
+import type { Embedder, EmbedderInfo, Embeddings } from "../src/ports/mod.ts";
 
 /** Options for {@linkcode CachedEmbedder}. */
 export interface CachedEmbedderOptions {

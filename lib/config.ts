@@ -1,5 +1,5 @@
 /** @module Configuration from environment variables, validated once at start-up. */
-import { ConfigError } from "../src/errors.ts";
+import { ConfigError } from "../src/domain/mod.ts";
 import { DEFAULTS, type Env, EnvSchema, knownEmbeddingDimensions } from "./_config_env.ts";
 
 /** Which runtime is starting: Workers have no local disk, so no embedded store. */

@@ -1,5 +1,5 @@
 /** @module Newline-delimited JSON as a stream of lines: read one line at a time, or write them. */
-import { SimulacraError } from "../src/errors.ts";
+import { SimulacraError } from "../src/domain/mod.ts";
 
 /** Options of {@linkcode ndjsonLines}. */
 export interface NdjsonLinesOptions {

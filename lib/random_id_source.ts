@@ -1,5 +1,5 @@
 /** @module Ids that sort by creation time, for records listed in order. */
-import type { IdSource } from "../src/ids.ts";
+import type { IdSource } from "../src/domain/mod.ts";
 
 /**
  * Mints `<prefix>_<time><counter><random>` ids: URL-safe, fixed width after the prefix, and

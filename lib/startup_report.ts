@@ -1,6 +1,6 @@
 /** @module What the server says when it starts: a banner on a terminal, one JSON line otherwise. */
-import type { Deps } from "../src/deps.ts";
-import { VERSION } from "../src/version.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { VERSION } from "../src/domain/mod.ts";
 import type { Config } from "./config.ts";
 
 /** The facts of a start-up, as JSON log fields. No secrets. */

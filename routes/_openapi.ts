@@ -1,6 +1,6 @@
 /** @module Small helpers for route definitions shared by the routers. */
 import { z } from "zod";
-import { AgentId, MemoryId, WorldId } from "../src/ids.ts";
+import { AgentId, MemoryId, WorldId } from "../src/domain/mod.ts";
 
 /** A JSON response entry for `createRoute`. */
 export function jsonContent<T extends z.ZodType>(schema: T, description: string) {

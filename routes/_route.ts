@@ -7,7 +7,7 @@
 import { createRoute, type RouteConfig } from "@hono/zod-openapi";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { z } from "zod";
-import type { AgentScope } from "../src/ids.ts";
+import type { AgentScope } from "../src/domain/mod.ts";
 import { errorResponses } from "./errors.ts";
 import { AgentParams, WorldParams } from "./_openapi.ts";
 

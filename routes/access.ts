@@ -12,13 +12,15 @@ import {
   type RateLimitRule,
   seesAgent,
   seesWorld,
-} from "../src/access/api_key.ts";
-import { keySubject, spentLimit, spentWorldBudget } from "../src/world/budget.ts";
-import { agentNotFound } from "../src/agents/agent.ts";
-import type { Deps } from "../src/deps.ts";
-import { type ErrorCode, SimulacraError } from "../src/errors.ts";
-import type { RateDecision } from "../src/ports/rate_limiter.ts";
-import { type World, worldKey, worldNotFound } from "../src/world/world.ts";
+} from "../src/domain/mod.ts";
+import { keySubject, spentLimit } from "../src/domain/mod.ts";
+import { spentWorldBudget } from "../src/app/mod.ts";
+import { agentNotFound } from "../src/domain/mod.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { type ErrorCode, SimulacraError } from "../src/domain/mod.ts";
+import type { RateDecision } from "../src/ports/mod.ts";
+import { type World, worldNotFound } from "../src/domain/mod.ts";
+import { worldKey } from "../src/app/mod.ts";
 import { keyById, keyForSecret, sameText } from "../lib/access/api_keys.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { EventsTokens } from "../lib/access/events_token.ts";

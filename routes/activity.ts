@@ -1,9 +1,9 @@
 /** @module Records each world's API activity, so idle cron-mode worlds can pause themselves. */
 import { IMPORT_PATH } from "./world_archive.ts";
 import type { MiddlewareHandler } from "hono";
-import type { Deps } from "../src/deps.ts";
-import { WorldId } from "../src/ids.ts";
-import { recordActivity } from "../src/world/activity.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { WorldId } from "../src/domain/mod.ts";
+import { recordActivity } from "../src/app/mod.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { AppEnv } from "./app_env.ts";
 

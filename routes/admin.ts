@@ -1,9 +1,9 @@
 /** @module Admin routes: store maintenance. Under /v1/admin, for the admin key only. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import type { Deps } from "../src/deps.ts";
-import { WorldId } from "../src/ids.ts";
-import { repairStore } from "../src/memory/repair.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { WorldId } from "../src/domain/mod.ts";
+import { repairStore } from "../src/app/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { route } from "./_route.ts";

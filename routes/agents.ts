@@ -1,20 +1,21 @@
 /** @module Agent routes: create, list, read. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { Agent, CreateAgentInput, listAgents } from "../src/agents/agent.ts";
-import { AgentView, viewAgent } from "../src/persona/agent_view.ts";
-import { createAgent } from "../src/persona/create_agent.ts";
-import type { Deps } from "../src/deps.ts";
-import { MemoryRecord } from "../src/ports/memory_record.ts";
-import { getWorld } from "../src/world/world.ts";
-import { seesAgent } from "../src/access/api_key.ts";
+import { Agent, CreateAgentInput } from "../src/domain/mod.ts";
+import { listAgents } from "../src/app/mod.ts";
+import { AgentView, viewAgent } from "../src/app/mod.ts";
+import { createAgent } from "../src/app/mod.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { MemoryRecord } from "../src/domain/mod.ts";
+import { getWorld } from "../src/app/mod.ts";
+import { seesAgent } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { agentRoute, agentScope, worldRoute } from "./_route.ts";
 import { DeletedBody, jsonBody, jsonContent, NextCursor } from "./_openapi.ts";
-import { deleteAgent } from "../src/lifecycle/delete.ts";
-import { pageById, PageQuery } from "../src/lifecycle/pages.ts";
-import { updateAgent, UpdateAgentInput } from "../src/lifecycle/update_agent.ts";
+import { deleteAgent } from "../src/app/mod.ts";
+import { pageById, PageQuery } from "../src/app/mod.ts";
+import { updateAgent, UpdateAgentInput } from "../src/app/mod.ts";
 import { UsageBody } from "./_usage.ts";
 
 const CreatedAgentBody = Agent.extend({ seeds: z.array(MemoryRecord), usage: UsageBody })

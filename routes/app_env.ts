@@ -1,7 +1,7 @@
 /** @module The Hono environment shared by every router, and the hook that shapes validation errors. */
 import type { Context } from "hono";
 import type { ZodError } from "zod";
-import type { Principal } from "../src/access/api_key.ts";
+import type { Principal } from "../src/domain/mod.ts";
 import { errorBody } from "./errors.ts";
 import type { MatchedOperation } from "./operation_rule.ts";
 

@@ -2,7 +2,7 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { MiddlewareHandler } from "hono";
 import { z } from "zod";
-import type { Deps } from "../src/deps.ts";
+import type { Deps } from "../src/ports/mod.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";

@@ -1,8 +1,8 @@
 /** @module Cognition routes: reflect. */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { reflect } from "../src/app/reflect.ts";
-import { ReflectInput, ReflectResult } from "../src/cognition/reflection.ts";
-import type { Deps } from "../src/deps.ts";
+import { reflect } from "../src/app/mod.ts";
+import { ReflectInput, ReflectResult } from "../src/app/mod.ts";
+import type { Deps } from "../src/ports/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { agentRoute } from "./_route.ts";

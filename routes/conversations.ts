@@ -1,16 +1,12 @@
 /** @module Conversation routes: start a conversation between two agents, and react to observations. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import {
-  Conversation,
-  ConversationResult,
-  StartConversationInput,
-} from "../src/cognition/conversation.ts";
-import { startConversation } from "../src/app/converse.ts";
-import { react } from "../src/app/react.ts";
-import { readConversation } from "../src/cognition/read_conversation.ts";
-import { ReactInput, ReactionResult } from "../src/cognition/reaction.ts";
-import type { Deps } from "../src/deps.ts";
+import { Conversation, ConversationResult, StartConversationInput } from "../src/domain/mod.ts";
+import { startConversation } from "../src/app/mod.ts";
+import { react } from "../src/app/mod.ts";
+import { readConversation } from "../src/app/mod.ts";
+import { ReactInput, ReactionResult } from "../src/app/mod.ts";
+import type { Deps } from "../src/ports/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { agentRoute, route, worldRoute } from "./_route.ts";

@@ -1,15 +1,13 @@
 /** @module Environment routes: read and replace a world's environment tree, set an object's state. */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Deps } from "../src/deps.ts";
+import type { Deps } from "../src/ports/mod.ts";
 import {
   Environment,
   EnvironmentView,
-  getEnvironment,
   PlacedObject,
-  replaceEnvironment,
-  setObjectState,
   SetObjectStateInput,
-} from "../src/world/environment.ts";
+} from "../src/domain/mod.ts";
+import { getEnvironment, replaceEnvironment, setObjectState } from "../src/app/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { worldRoute } from "./_route.ts";

@@ -1,7 +1,7 @@
 /** @module The one mapping from error codes to HTTP statuses, and the JSON error body. */
 import { z } from "zod";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ErrorCode } from "../src/errors.ts";
+import type { ErrorCode } from "../src/domain/mod.ts";
 
 /** The HTTP status of every error code; a new code without one fails `deno check`. */
 export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {

@@ -1,8 +1,8 @@
 /** @module `POST …/events/token`: a short-lived, read-only token for a browser's EventSource. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import type { Deps } from "../src/deps.ts";
-import { getWorld } from "../src/world/world.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { getWorld } from "../src/app/mod.ts";
 import { type EventsTokens, MAX_EVENTS_TOKEN_SECONDS } from "../lib/access/events_token.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";

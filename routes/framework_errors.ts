@@ -6,7 +6,7 @@
 import type { Context } from "hono";
 import type { HTTPException } from "hono/http-exception";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ErrorCode } from "../src/errors.ts";
+import type { ErrorCode } from "../src/domain/mod.ts";
 import { errorBody } from "./errors.ts";
 
 /** A route's method, path pattern and the request media types it declares. */

@@ -4,7 +4,7 @@
  * the card parser strips such characters instead (cards come from other tools).
  */
 import type { MiddlewareHandler } from "hono";
-import { findUnsafeText, jsonDepthExceeds, MAX_JSON_DEPTH } from "../src/text/hygiene.ts";
+import { findUnsafeText, jsonDepthExceeds, MAX_JSON_DEPTH } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorBody } from "./errors.ts";
 

@@ -1,18 +1,13 @@
 /** @module Memory routes: perceive, retrieve, list and read. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import type { Deps } from "../src/deps.ts";
-import { forgetMemory } from "../src/lifecycle/forget.ts";
-import {
-  getMemory,
-  listMemories,
-  ListMemoriesQuery,
-  MemoryPageBody,
-  MemoryWithEvidence,
-} from "../src/memory/listing.ts";
-import { perceive } from "../src/app/perceive.ts";
-import { PerceiveInput, PerceiveResult } from "../src/memory/perceive.ts";
-import { retrieve, RetrieveInput, RetrieveResult } from "../src/memory/retrieval.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { forgetMemory } from "../src/app/mod.ts";
+import { ListMemoriesQuery, MemoryPageBody, MemoryWithEvidence } from "../src/domain/mod.ts";
+import { getMemory, listMemories } from "../src/app/mod.ts";
+import { perceive } from "../src/app/mod.ts";
+import { PerceiveInput, PerceiveResult } from "../src/domain/mod.ts";
+import { retrieve, RetrieveInput, RetrieveResult } from "../src/app/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { jsonBody, jsonContent, MemoryParams } from "./_openapi.ts";

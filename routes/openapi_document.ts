@@ -1,6 +1,6 @@
 /** @module The OpenAPI document served at /openapi.json, with request bodies in input form. */
 import type { OpenAPIHono } from "@hono/zod-openapi";
-import { VERSION } from "../src/version.ts";
+import { VERSION } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
 /** @module What a route declares it needs (its access rule), and a request joined to its route. */
-import type { Requirement } from "../src/access/api_key.ts";
+import type { Requirement } from "../src/domain/mod.ts";
 
 /** One operation's access rule. */
 export interface OperationRule {

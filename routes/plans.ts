@@ -1,6 +1,6 @@
 /** @module Planning routes: make or re-plan an agent's day, read it, and ask for its current action. */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { actionAt, readPlan, requestPlan } from "../src/app/plan.ts";
+import { actionAt, readPlan, requestPlan } from "../src/app/mod.ts";
 import {
   ActionQuery,
   ActionResult,
@@ -8,8 +8,8 @@ import {
   PlanQuery,
   PlanResult,
   PlanView,
-} from "../src/cognition/plan_api.ts";
-import type { Deps } from "../src/deps.ts";
+} from "../src/domain/mod.ts";
+import type { Deps } from "../src/ports/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { agentRoute, agentScope } from "./_route.ts";

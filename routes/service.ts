@@ -1,10 +1,10 @@
 /** @module Service routes: health and the offline docs page. */
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import type { Deps } from "../src/deps.ts";
-import { SimulacraError } from "../src/errors.ts";
-import { readCronHeartbeat } from "../src/simulation/scheduled_tick.ts";
-import { VERSION } from "../src/version.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { SimulacraError } from "../src/domain/mod.ts";
+import { readCronHeartbeat } from "../src/app/mod.ts";
+import { VERSION } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { docsRoutes } from "./docs_page.ts";
 import { errorResponses } from "./errors.ts";

@@ -2,11 +2,11 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { ndjsonLines } from "../lib/ndjson_lines.ts";
-import { exportWorld } from "../src/archive/export_world.ts";
-import { ImportResult, importWorld } from "../src/archive/import_world.ts";
-import type { Deps } from "../src/deps.ts";
-import { SimulacraError } from "../src/errors.ts";
-import { WorldId } from "../src/ids.ts";
+import { exportWorld } from "../src/app/mod.ts";
+import { ImportResult, importWorld } from "../src/app/mod.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { SimulacraError } from "../src/domain/mod.ts";
+import { WorldId } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { route, worldRoute } from "./_route.ts";

@@ -2,9 +2,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import type { Deps } from "../src/deps.ts";
-import type { WorldId } from "../src/ids.ts";
-import type { TickQueue } from "../src/ports/tick_queue.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import type { WorldId } from "../src/domain/mod.ts";
+import type { TickQueue } from "../src/ports/mod.ts";
 import {
   eventFilter,
   EventPage,
@@ -12,16 +12,11 @@ import {
   followEvents,
   listEvents,
   startSeq,
-} from "../src/world/event_feed.ts";
-import { TickInput, updateWorld, UpdateWorldInput } from "../src/world/clock.ts";
-import {
-  readTick,
-  startTick,
-  TickResult,
-  TickStatus,
-  tickWorld,
-} from "../src/simulation/tick_world.ts";
-import { World } from "../src/world/world.ts";
+} from "../src/app/mod.ts";
+import { TickInput, UpdateWorldInput } from "../src/domain/mod.ts";
+import { updateWorld } from "../src/app/mod.ts";
+import { readTick, startTick, TickResult, TickStatus, tickWorld } from "../src/app/mod.ts";
+import { World } from "../src/domain/mod.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";

@@ -1,18 +1,19 @@
 /** @module World routes: create, list, read, and usage totals. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import type { Deps } from "../src/deps.ts";
-import { WorldUsage, worldUsage } from "../src/world/world_usage.ts";
-import { createWorldFromTemplate } from "../src/templates/create_from_template.ts";
-import { CreateWorldInput, getWorld, listWorlds, World } from "../src/world/world.ts";
-import { seesWorld } from "../src/access/api_key.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import { WorldUsage, worldUsage } from "../src/app/mod.ts";
+import { createWorldFromTemplate } from "../src/app/mod.ts";
+import { CreateWorldInput, World } from "../src/domain/mod.ts";
+import { getWorld, listWorlds } from "../src/app/mod.ts";
+import { seesWorld } from "../src/domain/mod.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { route, worldRoute } from "./_route.ts";
 import { DeletedBody, jsonBody, jsonContent as json, NextCursor } from "./_openapi.ts";
-import { deleteWorld } from "../src/lifecycle/delete.ts";
-import { pageById, PageQuery } from "../src/lifecycle/pages.ts";
+import { deleteWorld } from "../src/app/mod.ts";
+import { pageById, PageQuery } from "../src/app/mod.ts";
 
 const createWorldRoute = route({
   method: "post",

@@ -12,7 +12,7 @@ import { startUpstashVectorServer } from "../dev/upstash_vector_server.ts";
 import { call, type RequestTarget } from "./_helpers/http_call.ts";
 import { hasRedisServer } from "./_helpers/backends.ts";
 import { startFakeOpenAi } from "../dev/fake_openai_server.ts";
-import { RESIDENTS, TOWN } from "./src/world/_town_fixture.ts";
+import { RESIDENTS, TOWN } from "./src/domain/_town_fixture.ts";
 import { startMain } from "./_helpers/main_process.ts";
 
 /** Requests over the network, to the spawned server. */

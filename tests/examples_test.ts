@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { ndjsonLines } from "../lib/ndjson_lines.ts";
-import { importWorld } from "../src/archive/import_world.ts";
-import { WorldId } from "../src/ids.ts";
-import { templateTown } from "../src/templates/build_town.ts";
+import { importWorld } from "../src/app/archive/import_world.ts";
+import { WorldId } from "../src/domain/ids.ts";
+import { templateTown } from "../src/app/templates/build_town.ts";
 import { makeTestDeps } from "./_helpers/test_deps.ts";
 
 Deno.test("examples/smallville.ndjson (the example town after an hour) imports into a fresh store", async () => {

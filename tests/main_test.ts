@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../lib/logger.ts";
 import { startServer } from "../main.ts";
-import { ConfigError } from "../src/errors.ts";
+import { ConfigError } from "../src/domain/errors.ts";
 import { call } from "./_helpers/http_call.ts";
 import { overHttp, QUIET, withDataDir, withServer } from "./_helpers/in_process_server.ts";
 

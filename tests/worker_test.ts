@@ -13,7 +13,7 @@ import { startUpstashVectorServer } from "../dev/upstash_vector_server.ts";
 import { PLAYGROUND_ASSETS } from "../playground/assets.gen.ts";
 import { hasRedisServer } from "./_helpers/backends.ts";
 import { hasChromium, launchChromium } from "./_helpers/browser.ts";
-import { RESIDENTS, TOWN } from "./src/world/_town_fixture.ts";
+import { RESIDENTS, TOWN } from "./src/domain/_town_fixture.ts";
 
 const ADMIN_KEY = "worker-admin-key-0123456789";
 

@@ -6,8 +6,8 @@
  * is stored; a request's secret names its key id, the stored hash is read and compared with
  * the hash of what was sent in constant time.
  */
-import { type ApiKey, type CreateKeyInput } from "../../src/access/api_key.ts";
-import type { DocumentKey, DocumentStore } from "../../src/ports/document_store.ts";
+import { type ApiKey, type CreateKeyInput } from "../../src/domain/mod.ts";
+import type { DocumentKey, DocumentStore } from "../../src/ports/mod.ts";
 
 /** A key as stored: the listed fields and the hash of its secret. */
 interface StoredKey extends ApiKey {

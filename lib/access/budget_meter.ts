@@ -3,12 +3,12 @@
  * world's counter for the UTC day and, inside a request made with an API key, to the key's
  * lifetime counter. The checks themselves run before a request (routes/access.ts) or a tick.
  */
-import { keySubject, worldSubject } from "../../src/world/budget.ts";
-import type { Deps } from "../../src/deps.ts";
-import type { Attribution, Usage } from "../../src/model/usage.ts";
-import type { Embedder } from "../../src/ports/embedder.ts";
-import type { LanguageModel } from "../../src/ports/language_model.ts";
-import type { Spend, UsageLedger } from "../../src/ports/usage_ledger.ts";
+import { keySubject, worldSubject } from "../../src/domain/mod.ts";
+import type { Deps } from "../../src/ports/mod.ts";
+import type { Attribution, Usage } from "../../src/domain/mod.ts";
+import type { Embedder } from "../../src/ports/mod.ts";
+import type { LanguageModel } from "../../src/ports/mod.ts";
+import type { Spend, UsageLedger } from "../../src/ports/mod.ts";
 import { currentRequest } from "./request_context.ts";
 
 /** Days a world's daily counter is kept after its last write. */

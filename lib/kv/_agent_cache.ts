@@ -2,7 +2,7 @@
  * @module Private to lib/kv: one in-process cache per agent, serialised by a mutex per agent and
  * sized in the shared {@linkcode CacheBudget} (the memory streams and the vector slabs).
  */
-import type { AgentScope } from "../../src/ids.ts";
+import type { AgentScope } from "../../src/domain/mod.ts";
 import { agentOwner, type CacheBudget } from "./_cache_budget.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
 import { guard } from "./_kv_support.ts";

@@ -3,7 +3,7 @@
  * (memory streams and vector slabs), evicted least recently used.
  */
 
-import type { AgentScope } from "../../src/ids.ts";
+import type { AgentScope } from "../../src/domain/mod.ts";
 
 /** Default budget of the embedded store's caches: 256 MiB. */
 export const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;

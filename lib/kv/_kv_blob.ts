@@ -7,7 +7,7 @@
  * operation too. Parts are keyed by generation, so a reader that read an older head either finds
  * that generation's parts complete or misses one and reads again.
  */
-import { SimulacraError } from "../../src/errors.ts";
+import { SimulacraError } from "../../src/domain/mod.ts";
 import { deleteKey, type KvWrite, LIMITS, setBytes, splitBytes } from "./_kv_support.ts";
 
 /** The stored head of a blob. `gen` grows with every write (documents use it as the version). */

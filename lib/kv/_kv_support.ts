@@ -1,5 +1,5 @@
 /** @module Deno KV plumbing shared by the embedded stores: error translation, limits, batching, JSON bytes. */
-import { SimulacraError, StoreUnavailableError } from "../../src/errors.ts";
+import { SimulacraError, StoreUnavailableError } from "../../src/domain/mod.ts";
 
 /**
  * Deno KV's hard limits (denokv `limits.rs`): 1000 mutations, 819,200 bytes of keys and values,

@@ -3,12 +3,12 @@
  * as KV's limits need, committed by moving the head; the claims an append checks; and loading an
  * agent, which drops what uncommitted writes left (see `kv_memory_store.ts` for the design).
  */
-import { ConflictError } from "../../src/errors.ts";
-import type { AgentScope } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
-import type { AppendOptions } from "../../src/ports/memory_store.ts";
-import type { Lease } from "../../src/ports/lock.ts";
-import { claimTaken } from "../../src/ports/unit_of_work_store.ts";
+import { ConflictError } from "../../src/domain/mod.ts";
+import type { AgentScope } from "../../src/domain/mod.ts";
+import type { MemoryRecord } from "../../src/domain/mod.ts";
+import type { AppendOptions } from "../../src/ports/mod.ts";
+import type { Lease } from "../../src/ports/mod.ts";
+import { claimTaken } from "../../src/ports/mod.ts";
 import { type BlobHead, readBlob } from "./_kv_blob.ts";
 import * as idem from "./kv_idempotency_store.ts";
 import {

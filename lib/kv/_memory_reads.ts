@@ -2,17 +2,17 @@
  * @module Index reads of an agent's cached memory stream: pages by creation time with their
  * cursors, the leaders of an index, and retrieval's candidates.
  */
-import { SimulacraError } from "../../src/errors.ts";
-import type { MemoryId } from "../../src/ids.ts";
-import type { MemoryKind } from "../../src/ports/memory_record.ts";
+import { SimulacraError } from "../../src/domain/mod.ts";
+import type { MemoryId } from "../../src/domain/mod.ts";
+import type { MemoryKind } from "../../src/domain/mod.ts";
 import type {
   IndexLeaders,
   ListMemoriesOptions,
   MemoryCandidates,
   MemoryIndex,
   MemoryPage,
-} from "../../src/ports/memory_store.ts";
-import { gameMinutes } from "../../src/time/game_time.ts";
+} from "../../src/ports/mod.ts";
+import { gameMinutes } from "../../src/domain/mod.ts";
 import type { SortKey } from "./_sorted_index.ts";
 import type { AgentState, Entry } from "./_memory_state.ts";
 

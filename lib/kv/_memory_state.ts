@@ -3,9 +3,9 @@
  * indexes and columns, and how appends and overlay changes keep them in step (see
  * `kv_memory_store.ts` for the design).
  */
-import type { AgentScope } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
-import type { GameTime } from "../../src/time/game_time.ts";
+import type { AgentScope } from "../../src/domain/mod.ts";
+import type { MemoryRecord } from "../../src/domain/mod.ts";
+import type { GameTime } from "../../src/domain/mod.ts";
 import { MemoryColumns } from "./_memory_columns.ts";
 import { SortedIndex, type SortKey } from "./_sorted_index.ts";
 

@@ -1,5 +1,5 @@
 /** @module Private to lib/kv: the unit-length vectors the embedded index keeps, and their stored bytes. */
-import { SimulacraError } from "../../src/errors.ts";
+import { SimulacraError } from "../../src/domain/mod.ts";
 
 /**
  * A unit-length copy of `vector`, or `invalid_request` when its length is not `dimensions` or it

@@ -3,7 +3,7 @@
  * the top-k search. The rows' storage (column-major blocks, WebAssembly memory, the scan
  * kernel) is in `_slab_blocks.ts`.
  */
-import type { VectorMatch, VectorSearch } from "../../src/ports/vector_index.ts";
+import type { VectorMatch, VectorSearch } from "../../src/ports/mod.ts";
 import { SlabBlocks } from "./_slab_blocks.ts";
 
 /** Which memory slots hold the vectors of a caller's ids, kept up to date incrementally. */

@@ -2,7 +2,7 @@
  * @module The embedded AuditLog: entries in Deno KV under sortable ids, each also indexed by
  * world and by key, all expiring after the retention period.
  */
-import type { AuditEntry, AuditLog, AuditPage, AuditQuery } from "../../src/ports/audit_log.ts";
+import type { AuditEntry, AuditLog, AuditPage, AuditQuery } from "../../src/ports/mod.ts";
 import { auditCutoffId, auditEntryId } from "../access/audit_ids.ts";
 import { guard } from "./_kv_support.ts";
 

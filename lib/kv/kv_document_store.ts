@@ -6,9 +6,9 @@
  * same atomic operation (see `_kv_blob.ts`). Every write checks the head's versionstamp, so
  * `replace()` is a true compare-and-set: of concurrent writers holding the same version, one wins.
  */
-import { ConflictError } from "../../src/errors.ts";
-import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/document_store.ts";
-import type { FencedWrite } from "../../src/ports/lock.ts";
+import { ConflictError } from "../../src/domain/mod.ts";
+import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/mod.ts";
+import type { FencedWrite } from "../../src/ports/mod.ts";
 import { type BlobHead, blobPartKeys, blobWrites, readBlob } from "./_kv_blob.ts";
 import {
   addWrites,

@@ -9,9 +9,9 @@
  * seq below a new counter value was written by the append that set it. Appends per world are
  * also serialised in process, so staged events are never overwritten by a concurrent append.
  */
-import { SimulacraError } from "../../src/errors.ts";
+import { SimulacraError } from "../../src/domain/mod.ts";
 import { AppendBell, type BellWaitOptions } from "../append_bell.ts";
-import type { EventLog, LoggedEvent, NewEvent } from "../../src/ports/event_log.ts";
+import type { EventLog, LoggedEvent, NewEvent } from "../../src/ports/mod.ts";
 import { KeyedMutex } from "./_keyed_mutex.ts";
 import {
   addWrites,

@@ -9,7 +9,7 @@
  * head's `expireIn`; its parts expire a minute later, so a head read just before it expires
  * finds them (Deno KV deletes expired keys lazily: a value may be read a while after its time).
  */
-import type { Claim, IdempotencyStore, KeepOptions } from "../../src/ports/idempotency_store.ts";
+import type { Claim, IdempotencyStore, KeepOptions } from "../../src/ports/mod.ts";
 import { type BlobHead, blobWrites, readBlob } from "./_kv_blob.ts";
 import {
   addWrites,

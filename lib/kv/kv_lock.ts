@@ -6,8 +6,8 @@
  * to clean up). Acquire and release are read, then an atomic write checked against the
  * versionstamp that was read, so two callers can never both take or both free a lease.
  */
-import { LeaseLostError, SimulacraError } from "../../src/errors.ts";
-import type { Lease, Lock } from "../../src/ports/lock.ts";
+import { LeaseLostError, SimulacraError } from "../../src/domain/mod.ts";
+import type { Lease, Lock } from "../../src/ports/mod.ts";
 import { assertKeySize, guard } from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvLock}. */

@@ -1,6 +1,6 @@
 /** @module The embedded MemoryScan: an exhaustive scan of an agent's memories and vectors in process. */
-import type { MemoryId } from "../../src/ids.ts";
-import type { MemoryScan } from "../../src/ports/memory_scan.ts";
+import type { MemoryId } from "../../src/domain/mod.ts";
+import type { MemoryScan } from "../../src/ports/mod.ts";
 import type { KvMemoryStore } from "./kv_memory_store.ts";
 import type { KvVectorIndex } from "./kv_vector_index.ts";
 

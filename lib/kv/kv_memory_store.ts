@@ -28,9 +28,9 @@
  * one {@linkcode CacheBudget} with the vector slabs and are dropped least recently used when it
  * is exceeded; the next use reloads them from KV.
  */
-import { SimulacraError } from "../../src/errors.ts";
-import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
+import { SimulacraError } from "../../src/domain/mod.ts";
+import type { AgentScope, MemoryId } from "../../src/domain/mod.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/domain/mod.ts";
 import type {
   AppendOptions,
   IndexLeaders,
@@ -39,8 +39,8 @@ import type {
   MemoryIndex,
   MemoryPage,
   MemoryStore,
-} from "../../src/ports/memory_store.ts";
-import type { GameTime } from "../../src/time/game_time.ts";
+} from "../../src/ports/mod.ts";
+import type { GameTime } from "../../src/domain/mod.ts";
 import { AgentCache } from "./_agent_cache.ts";
 import { CacheBudget } from "./_cache_budget.ts";
 import type { MemoryColumns } from "./_memory_columns.ts";

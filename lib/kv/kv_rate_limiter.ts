@@ -6,7 +6,7 @@
  * under the limit; the check and the increment commit together (an atomic check on the current
  * counter's versionstamp), retried when another request got in between.
  */
-import type { RateDecision, RateLimiter, RateWindow } from "../../src/ports/rate_limiter.ts";
+import type { RateDecision, RateLimiter, RateWindow } from "../../src/ports/mod.ts";
 import { assertKeySize, guard } from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvRateLimiter}. */

@@ -11,24 +11,24 @@
  * every memory of an agent exactly (`kv_memory_scan.ts`).
  */
 import { dirname } from "node:path";
-import { ConfigError } from "../../src/errors.ts";
-import type { DocumentStore } from "../../src/ports/document_store.ts";
-import type { EventLog } from "../../src/ports/event_log.ts";
-import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
-import type { Lock } from "../../src/ports/lock.ts";
-import type { MemoryStore } from "../../src/ports/memory_store.ts";
-import type { Storage } from "../../src/ports/storage.ts";
-import type { MemoryScan } from "../../src/ports/memory_scan.ts";
-import { type MemoryWriter, UpsertThenAppend } from "../../src/ports/memory_writer.ts";
-import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
-import type { AuditLog } from "../../src/ports/audit_log.ts";
-import type { RateLimiter } from "../../src/ports/rate_limiter.ts";
-import type { VectorIndex } from "../../src/ports/vector_index.ts";
+import { ConfigError } from "../../src/domain/mod.ts";
+import type { DocumentStore } from "../../src/ports/mod.ts";
+import type { EventLog } from "../../src/ports/mod.ts";
+import type { IdempotencyStore } from "../../src/ports/mod.ts";
+import type { Lock } from "../../src/ports/mod.ts";
+import type { MemoryStore } from "../../src/ports/mod.ts";
+import type { Storage } from "../../src/ports/mod.ts";
+import type { MemoryScan } from "../../src/ports/mod.ts";
+import { type MemoryWriter, UpsertThenAppend } from "../../src/ports/mod.ts";
+import type { UsageLedger } from "../../src/ports/mod.ts";
+import type { AuditLog } from "../../src/ports/mod.ts";
+import type { RateLimiter } from "../../src/ports/mod.ts";
+import type { VectorIndex } from "../../src/ports/mod.ts";
 import { guard } from "./_kv_support.ts";
 import { CacheBudget } from "./_cache_budget.ts";
 import { KvDocumentStore } from "./kv_document_store.ts";
 import { KvUnitOfWorkStore } from "./kv_unit_of_work_store.ts";
-import type { UnitOfWorkStore } from "../../src/ports/unit_of_work_store.ts";
+import type { UnitOfWorkStore } from "../../src/ports/mod.ts";
 import { KvEventLog } from "./kv_event_log.ts";
 import { KvIdempotencyStore } from "./kv_idempotency_store.ts";
 import { KvLock } from "./kv_lock.ts";

@@ -5,10 +5,10 @@
  * claim's counter is a `Deno.KvU64` summed in that operation (unchecked: a tick's steps commit at
  * once) and read right after it.
  */
-import { ConflictError, LeaseLostError } from "../../src/errors.ts";
-import type { DocumentStore } from "../../src/ports/document_store.ts";
-import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
-import type { Lock } from "../../src/ports/lock.ts";
+import { ConflictError, LeaseLostError } from "../../src/domain/mod.ts";
+import type { DocumentStore } from "../../src/ports/mod.ts";
+import type { IdempotencyStore } from "../../src/ports/mod.ts";
+import type { Lock } from "../../src/ports/mod.ts";
 import {
   assertOneWritePerDocument,
   type BeginRequest,
@@ -18,7 +18,7 @@ import {
   type Committed,
   type UnitOfWorkStore,
   versionConflict,
-} from "../../src/ports/unit_of_work_store.ts";
+} from "../../src/ports/mod.ts";
 import { type BlobHead, blobWrites } from "./_kv_blob.ts";
 import { addWrites, encodeJson, guard } from "./_kv_support.ts";
 import { headKey, partPrefix } from "./kv_document_store.ts";

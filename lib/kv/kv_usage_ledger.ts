@@ -5,10 +5,10 @@
  * One call's record adds to its world total, its agent and its operation in a single atomic
  * operation of `sum` mutations, which never conflict, so concurrent adds are exact.
  */
-import { SimulacraError } from "../../src/errors.ts";
-import type { UsageRecord } from "../../src/model/usage.ts";
-import type { Spend, UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/usage_ledger.ts";
-import { worldSubject } from "../../src/world/budget.ts";
+import { SimulacraError } from "../../src/domain/mod.ts";
+import type { UsageRecord } from "../../src/domain/mod.ts";
+import type { Spend, UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/mod.ts";
+import { worldSubject } from "../../src/domain/mod.ts";
 import { assertKeySize, deletePrefixes, guard, listAll } from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvUsageLedger}. */

@@ -1,6 +1,6 @@
 /** @module Embedder that runs in-process: hashed lexical features, no model and no network. */
-import type { Embedder, EmbedderInfo, Embeddings } from "../../src/ports/embedder.ts";
-import { type Attribution, emptyUsage } from "../../src/model/usage.ts";
+import type { Embedder, EmbedderInfo, Embeddings } from "../../src/ports/mod.ts";
+import { type Attribution, emptyUsage } from "../../src/domain/mod.ts";
 import { contentStems, fnv1a, stem, words } from "./text.ts";
 
 /** Options for {@linkcode LocalEmbedder}. */

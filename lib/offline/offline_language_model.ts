@@ -1,14 +1,14 @@
 /** @module LanguageModel used when no model is configured: schema-valid answers from a prompt's inputs, replayable with a seed. */
 import { z } from "zod";
-import { ModelUnavailableError } from "../../src/errors.ts";
+import { ModelUnavailableError } from "../../src/domain/mod.ts";
 import type {
   Completion,
   LanguageModel,
   ModelInfo,
   Prompt,
   StreamOptions,
-} from "../../src/ports/language_model.ts";
-import type { Attribution, Usage, UsageSink } from "../../src/model/usage.ts";
+} from "../../src/ports/mod.ts";
+import type { Attribution, Usage, UsageSink } from "../../src/domain/mod.ts";
 import { countChatTokens, countTextTokens } from "../openai/token_count.ts";
 import { OFFLINE_RESPONDERS, type OfflineResponder } from "./offline_responders.ts";
 

@@ -1,5 +1,5 @@
 /** @module The offline model's built-in responders, one per prompt kind (files in responders/). */
-import type { Prompt } from "../../src/ports/language_model.ts";
+import type { Prompt } from "../../src/ports/mod.ts";
 import { answerActions } from "./responders/actions.ts";
 import { answerAgentSummary } from "./responders/agent_summary.ts";
 import { answerDayPlan } from "./responders/day_plan.ts";

@@ -5,8 +5,8 @@
 import type { OpenAI } from "openai";
 import { zodResponseFormat } from "openai/helpers/zod";
 import { z } from "zod";
-import type { ChatMessage } from "../../src/ports/language_model.ts";
-import type { Usage } from "../../src/model/usage.ts";
+import type { ChatMessage } from "../../src/ports/mod.ts";
+import type { Usage } from "../../src/domain/mod.ts";
 
 /** A problem with a model's answer, as reported in `model_invalid_output` details. */
 export interface OutputIssue {

@@ -1,13 +1,13 @@
 /** @module Embedder adapter for OpenAI-compatible embedding endpoints (OpenAI, Ollama, vLLM…). */
-import { ConfigError, ModelUnavailableError } from "../../src/errors.ts";
-import type { Embedder, EmbedderInfo, Embeddings } from "../../src/ports/embedder.ts";
+import { ConfigError, ModelUnavailableError } from "../../src/domain/mod.ts";
+import type { Embedder, EmbedderInfo, Embeddings } from "../../src/ports/mod.ts";
 import {
   addUsage,
   type Attribution,
   emptyUsage,
   type Usage,
   type UsageSink,
-} from "../../src/model/usage.ts";
+} from "../../src/domain/mod.ts";
 import { probeModels } from "./retry.ts";
 import { OpenAiConnection, type OpenAiConnectionOptions } from "./_client.ts";
 import { countTextTokens } from "./token_count.ts";

@@ -7,7 +7,7 @@ import {
   type OpenAI,
   OpenAIError,
 } from "openai";
-import { ConfigError, ModelUnavailableError } from "../../src/errors.ts";
+import { ConfigError, ModelUnavailableError } from "../../src/domain/mod.ts";
 
 /** How {@linkcode withRetries} waits between attempts. */
 export interface RetryOptions {

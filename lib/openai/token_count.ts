@@ -1,6 +1,6 @@
 /** @module Token counting with the o200k BPE tokenizer, for usage estimates when a provider reports none. */
 import { countTokens as countBpeTokens } from "gpt-tokenizer";
-import type { ChatMessage } from "../../src/ports/language_model.ts";
+import type { ChatMessage } from "../../src/ports/mod.ts";
 
 // Text from users and models may contain strings such as "<|endoftext|>"; count them as plain
 // text instead of letting the tokenizer throw on a special token.

@@ -3,7 +3,7 @@
  * `wrangler.toml`) sends; the Worker's `queue()` handler consumes, one message per invocation, so
  * every step gets its own subrequest budget (50 on the free plan, 10,000 on the paid plan).
  */
-import type { TickMessage, TickQueue } from "../../src/ports/tick_queue.ts";
+import type { TickMessage, TickQueue } from "../../src/ports/mod.ts";
 
 /** The part of a Queue producer binding we use (workers-types is not loaded under Deno). */
 export interface QueueProducer {

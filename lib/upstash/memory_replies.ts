@@ -2,11 +2,11 @@
  * @module Decoding the hosted memory store's replies (records, id lists)
  * and its pages with their cursors.
  */
-import { SimulacraError } from "../../src/errors.ts";
-import type { MemoryId } from "../../src/ids.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
-import type { MemoryPage } from "../../src/ports/memory_store.ts";
-import { gameMinutes } from "../../src/time/game_time.ts";
+import { SimulacraError } from "../../src/domain/mod.ts";
+import type { MemoryId } from "../../src/domain/mod.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/domain/mod.ts";
+import type { MemoryPage } from "../../src/ports/mod.ts";
+import { gameMinutes } from "../../src/domain/mod.ts";
 import { pairs, unexpectedReply } from "./redis_calls.ts";
 
 interface Cursor {

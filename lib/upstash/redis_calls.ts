@@ -4,7 +4,7 @@
  */
 import type { Redis } from "@upstash/redis";
 import type { Index } from "@upstash/vector";
-import { SimulacraError, StoreUnavailableError } from "../../src/errors.ts";
+import { SimulacraError, StoreUnavailableError } from "../../src/domain/mod.ts";
 
 /**
  * The part of the Redis client the stores use. The client is built with

@@ -3,7 +3,7 @@
  * world and per key. Every member has score 0 and starts with the entry's sortable id, so
  * lexicographic ranges page by time and drop expired entries.
  */
-import type { AuditEntry, AuditLog, AuditPage, AuditQuery } from "../../src/ports/audit_log.ts";
+import type { AuditEntry, AuditLog, AuditPage, AuditQuery } from "../../src/ports/mod.ts";
 import { auditCutoffId, auditEntryId } from "../access/audit_ids.ts";
 import { redisCall, type RedisClient, unexpectedReply } from "./redis_calls.ts";
 import { RedisKeys } from "./layout.ts";

@@ -1,7 +1,7 @@
 /** @module The hosted DocumentStore: versioned JSON documents in Upstash Redis hashes. */
-import { ConflictError } from "../../src/errors.ts";
-import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/document_store.ts";
-import type { FencedWrite } from "../../src/ports/lock.ts";
+import { ConflictError } from "../../src/domain/mod.ts";
+import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/mod.ts";
+import type { FencedWrite } from "../../src/ports/mod.ts";
 import { decodeDocument, encodeDocument, RedisKeys } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
 import { pairs, redisCall, type RedisClient } from "./redis_calls.ts";

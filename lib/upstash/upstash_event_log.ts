@@ -1,5 +1,5 @@
 /** @module The hosted EventLog: each world's events in an Upstash Redis sorted set by sequence number. */
-import type { EventLog, LoggedEvent, NewEvent } from "../../src/ports/event_log.ts";
+import type { EventLog, LoggedEvent, NewEvent } from "../../src/ports/mod.ts";
 import { AppendBell, type BellWaitOptions } from "../append_bell.ts";
 import { RedisKeys } from "./layout.ts";
 import { redisCall, type RedisClient, unexpectedReply } from "./redis_calls.ts";

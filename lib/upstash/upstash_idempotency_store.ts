@@ -1,5 +1,5 @@
 /** @module The hosted IdempotencyStore: first-write-wins values in Upstash Redis. */
-import type { Claim, IdempotencyStore, KeepOptions } from "../../src/ports/idempotency_store.ts";
+import type { Claim, IdempotencyStore, KeepOptions } from "../../src/ports/mod.ts";
 import { encodeValue, RedisKeys, ttlArgument } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
 import { deleteKeys, redisCall, type RedisClient, scanKeys } from "./redis_calls.ts";

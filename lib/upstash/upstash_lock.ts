@@ -1,5 +1,5 @@
 /** @module The hosted Lock: lease locks in Upstash Redis with SET NX PX and token-checked release. */
-import type { Lease, Lock } from "../../src/ports/lock.ts";
+import type { Lease, Lock } from "../../src/ports/mod.ts";
 import { RedisKeys } from "./layout.ts";
 import { redisCall, type RedisClient } from "./redis_calls.ts";
 import { releaseLock } from "./scripts/release_lock.ts";

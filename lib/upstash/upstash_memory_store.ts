@@ -1,7 +1,7 @@
 /** @module The hosted MemoryStore: memory records and their sorted indexes in Upstash Redis. */
-import { SimulacraError } from "../../src/errors.ts";
-import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
+import { SimulacraError } from "../../src/domain/mod.ts";
+import type { AgentScope, MemoryId } from "../../src/domain/mod.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/domain/mod.ts";
 import type {
   AppendOptions,
   ListMemoriesOptions,
@@ -9,8 +9,8 @@ import type {
   MemoryIndex,
   MemoryPage,
   MemoryStore,
-} from "../../src/ports/memory_store.ts";
-import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
+} from "../../src/ports/mod.ts";
+import { gameMinutes, type GameTime } from "../../src/domain/mod.ts";
 import { KINDS, RedisKeys } from "./layout.ts";
 import { decodeCursor, decodeRecord, idList, pageOf } from "./memory_replies.ts";
 import { ReadBatcher } from "./read_batcher.ts";

@@ -1,5 +1,5 @@
 /** @module The hosted MemoryWriter: one Vector request, then one Redis request. */
-import { type MemoryWriter, vectorsInOrder } from "../../src/ports/memory_writer.ts";
+import { type MemoryWriter, vectorsInOrder } from "../../src/ports/mod.ts";
 import type { UpstashMemoryStore } from "./upstash_memory_store.ts";
 import type { UpstashVectorIndex } from "./upstash_vector_index.ts";
 

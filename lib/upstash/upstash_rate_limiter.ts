@@ -7,7 +7,7 @@
  */
 import { Ratelimit } from "@upstash/ratelimit";
 import type { Redis } from "@upstash/redis";
-import type { RateDecision, RateLimiter, RateWindow } from "../../src/ports/rate_limiter.ts";
+import type { RateDecision, RateLimiter, RateWindow } from "../../src/ports/mod.ts";
 import { RedisKeys } from "./layout.ts";
 import { redisCall } from "./redis_calls.ts";
 

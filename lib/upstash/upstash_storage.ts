@@ -1,17 +1,17 @@
 /** @module The hosted backend: every store on Upstash Redis (records, indexes, counters) and Upstash Vector (embeddings). */
 import { Redis } from "@upstash/redis";
 import { Index } from "@upstash/vector";
-import { ConfigError, StoreUnavailableError } from "../../src/errors.ts";
-import type { DocumentStore } from "../../src/ports/document_store.ts";
-import type { EventLog } from "../../src/ports/event_log.ts";
-import type { IdempotencyStore } from "../../src/ports/idempotency_store.ts";
-import type { Lock } from "../../src/ports/lock.ts";
-import type { MemoryScan } from "../../src/ports/memory_scan.ts";
-import type { MemoryWriter } from "../../src/ports/memory_writer.ts";
-import type { Storage } from "../../src/ports/storage.ts";
-import type { UsageLedger } from "../../src/ports/usage_ledger.ts";
-import type { AuditLog } from "../../src/ports/audit_log.ts";
-import type { RateLimiter } from "../../src/ports/rate_limiter.ts";
+import { ConfigError, StoreUnavailableError } from "../../src/domain/mod.ts";
+import type { DocumentStore } from "../../src/ports/mod.ts";
+import type { EventLog } from "../../src/ports/mod.ts";
+import type { IdempotencyStore } from "../../src/ports/mod.ts";
+import type { Lock } from "../../src/ports/mod.ts";
+import type { MemoryScan } from "../../src/ports/mod.ts";
+import type { MemoryWriter } from "../../src/ports/mod.ts";
+import type { Storage } from "../../src/ports/mod.ts";
+import type { UsageLedger } from "../../src/ports/mod.ts";
+import type { AuditLog } from "../../src/ports/mod.ts";
+import type { RateLimiter } from "../../src/ports/mod.ts";
 import { ReadBatcher } from "./read_batcher.ts";
 import { redisCall, type RedisClient, vectorCall, type VectorClient } from "./redis_calls.ts";
 import { UpstashDocumentStore } from "./upstash_document_store.ts";
@@ -25,7 +25,7 @@ import { UpstashAuditLog } from "./upstash_audit_log.ts";
 import { UpstashRateLimiter } from "./upstash_rate_limiter.ts";
 import { UpstashVectorIndex } from "./upstash_vector_index.ts";
 import { UpstashUnitOfWorkStore } from "./upstash_unit_of_work_store.ts";
-import type { UnitOfWorkStore } from "../../src/ports/unit_of_work_store.ts";
+import type { UnitOfWorkStore } from "../../src/ports/mod.ts";
 
 /** Options for {@linkcode openUpstashStorage}. */
 export interface UpstashStorageOptions {

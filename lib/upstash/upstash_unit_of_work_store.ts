@@ -10,8 +10,8 @@ import type {
   CommitRequest,
   Committed,
   UnitOfWorkStore,
-} from "../../src/ports/unit_of_work_store.ts";
-import { assertOneWritePerDocument } from "../../src/ports/unit_of_work_store.ts";
+} from "../../src/ports/mod.ts";
+import { assertOneWritePerDocument } from "../../src/ports/mod.ts";
 import { decodeDocument, RedisKeys } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
 import { redisCall, type RedisClient } from "./redis_calls.ts";

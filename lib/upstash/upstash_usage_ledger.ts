@@ -1,14 +1,14 @@
 /** @module The hosted UsageLedger: per-world usage counters in an Upstash Redis hash. */
-import { SimulacraError } from "../../src/errors.ts";
-import { worldSubject } from "../../src/world/budget.ts";
-import type { UsageRecord } from "../../src/model/usage.ts";
+import { SimulacraError } from "../../src/domain/mod.ts";
+import { worldSubject } from "../../src/domain/mod.ts";
+import type { UsageRecord } from "../../src/domain/mod.ts";
 import type {
   Spend,
   SpendOptions,
   UsageCounts,
   UsageLedger,
   UsageTotals,
-} from "../../src/ports/usage_ledger.ts";
+} from "../../src/ports/mod.ts";
 import { pairs, redisCall, type RedisClient } from "./redis_calls.ts";
 import { RedisKeys } from "./layout.ts";
 

@@ -1,12 +1,7 @@
 /** @module The hosted VectorIndex: one Upstash Vector namespace per agent scope. */
-import { SimulacraError } from "../../src/errors.ts";
-import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type {
-  VectorEntry,
-  VectorIndex,
-  VectorMatch,
-  VectorSearch,
-} from "../../src/ports/vector_index.ts";
+import { SimulacraError } from "../../src/domain/mod.ts";
+import type { AgentScope, MemoryId } from "../../src/domain/mod.ts";
+import type { VectorEntry, VectorIndex, VectorMatch, VectorSearch } from "../../src/ports/mod.ts";
 import { RedisKeys } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
 import {

@@ -3,20 +3,16 @@
  * made a reflection due and the world's `autoReflect` is on (Generative Agents §4.2). Memory only
  * reports `reflectionDue`; deciding to reflect is this operation's job.
  */
-import { autoReflectOn, reflectHeld } from "../cognition/reflection.ts";
-import type { Deps } from "../deps.ts";
-import { ConflictError, ModelUnavailableError } from "../errors.ts";
-import type { AgentScope } from "../ids.ts";
-import { addUsage } from "../model/usage.ts";
-import {
-  assertNotTooFarAhead,
-  perceiveHeld,
-  type PerceiveInput,
-  perceiveReads,
-  type PerceiveResult,
-} from "../memory/perceive.ts";
-import type { GameTime } from "../time/game_time.ts";
-import { getWorld, type World } from "../world/world.ts";
+import { autoReflectOn, reflectHeld } from "./cognition/mod.ts";
+import type { Deps } from "../ports/mod.ts";
+import { ConflictError, ModelUnavailableError } from "../domain/mod.ts";
+import type { AgentScope } from "../domain/mod.ts";
+import { addUsage } from "../domain/mod.ts";
+import { assertNotTooFarAhead, type PerceiveInput, type PerceiveResult } from "../domain/mod.ts";
+import { perceiveHeld, perceiveReads } from "./memory/mod.ts";
+import type { GameTime } from "../domain/mod.ts";
+import { type World } from "../domain/mod.ts";
+import { getWorld } from "./world/mod.ts";
 import { withAgent } from "./transaction.ts";
 
 /**

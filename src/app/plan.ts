@@ -2,16 +2,16 @@
  * @module The planning routes' operations (Generative Agents §4.3): make or re-plan on request
  * and the action at a time, each one transaction over the agent; read a plan.
  */
-import type { Deps } from "../deps.ts";
-import { SimulacraError } from "../errors.ts";
-import type { AgentScope } from "../ids.ts";
-import { GameTime } from "../time/game_time.ts";
-import { checkCalendar } from "../cognition/plan.ts";
-import { ActionResult, PlanInput, PlanResult, planView } from "../cognition/plan_api.ts";
-import { currentAction, makeDayPlan, replanFrom } from "../cognition/planning.ts";
+import type { Deps } from "../ports/mod.ts";
+import { SimulacraError } from "../domain/mod.ts";
+import type { AgentScope } from "../domain/mod.ts";
+import { GameTime } from "../domain/mod.ts";
+import { checkCalendar } from "../domain/mod.ts";
+import { ActionResult, PlanInput, PlanResult, planView } from "../domain/mod.ts";
+import { currentAction, makeDayPlan, replanFrom } from "./cognition/mod.ts";
 import { withAgent } from "./transaction.ts";
 
-export { readPlan } from "../cognition/plan_requests.ts";
+export { readPlan } from "./cognition/mod.ts";
 
 /**
  * `POST …/plan`: makes the day plan of `date` (default: the date of `from`, else of the world

@@ -1,7 +1,7 @@
 /** @module React on request (Generative Agents §4.3): one transaction over the observer and the observed agent. */
-import { reactHeld, type ReactInput, type ReactionResult } from "../cognition/reaction.ts";
-import type { Deps } from "../deps.ts";
-import type { AgentScope } from "../ids.ts";
+import { reactHeld, type ReactInput, type ReactionResult } from "./cognition/mod.ts";
+import type { Deps } from "../ports/mod.ts";
+import type { AgentScope } from "../domain/mod.ts";
 import { withAgents } from "./transaction.ts";
 
 /**

@@ -1,7 +1,7 @@
 /** @module Reflect on request (Generative Agents §4.2): one transaction over the agent. */
-import { reflectHeld, type ReflectOptions, type ReflectResult } from "../cognition/reflection.ts";
-import type { Deps } from "../deps.ts";
-import type { AgentScope } from "../ids.ts";
+import { reflectHeld, type ReflectOptions, type ReflectResult } from "./cognition/mod.ts";
+import type { Deps } from "../ports/mod.ts";
+import type { AgentScope } from "../domain/mod.ts";
 import { withAgent } from "./transaction.ts";
 
 /**

@@ -2,7 +2,7 @@
  * @module Cost per agent per game day: the unit the budget is set in (BENCHMARKS.md).
  * @see BENCHMARKS.md; issue 6 budget: ≤ 60 calls and ≤ 60,000 tokens per agent-day
  */
-import type { Usage } from "../model/usage.ts";
+import type { Usage } from "../domain/mod.ts";
 
 /** Calls and tokens (prompt + completion) per agent per 24 game hours. */
 export interface PerAgentDay {

@@ -1,7 +1,7 @@
 /** @module Reading every agent's memory stream as text, for the emergent measures. */
-import type { Deps } from "../deps.ts";
-import { AgentId, type WorldId } from "../ids.ts";
-import type { MemoryKind } from "../ports/memory_record.ts";
+import type { Deps } from "../ports/mod.ts";
+import { AgentId, type WorldId } from "../domain/mod.ts";
+import type { MemoryKind } from "../domain/mod.ts";
 import type { MemoryTexts } from "./diffusion.ts";
 
 /** Options for {@linkcode readMemoryTexts}. */

@@ -3,14 +3,14 @@
  * `deno task simulate`, apart from flags, wiring and printing.
  * @see Generative Agents §6–7; BENCHMARKS.md; issue 6 items 7 and 8
  */
-import type { Deps } from "../deps.ts";
-import type { WorldId } from "../ids.ts";
-import type { Usage } from "../model/usage.ts";
-import { ConflictError } from "../errors.ts";
-import type { UsageTotals } from "../ports/usage_ledger.ts";
-import { addMinutes, type GameTime, hoursBetween } from "../time/game_time.ts";
-import { createWorldFromTemplate, templateTown } from "../templates/create_from_template.ts";
-import { CreateWorldInput, type WorldTemplate } from "../world/world.ts";
+import type { Deps } from "../ports/mod.ts";
+import type { WorldId } from "../domain/mod.ts";
+import type { Usage } from "../domain/mod.ts";
+import { ConflictError } from "../domain/mod.ts";
+import type { UsageTotals } from "../ports/mod.ts";
+import { addMinutes, type GameTime, hoursBetween } from "../domain/mod.ts";
+import { createWorldFromTemplate, templateTown } from "../app/mod.ts";
+import { CreateWorldInput, type WorldTemplate } from "../domain/mod.ts";
 import { readMemoryTexts } from "./memory_texts.ts";
 import type { LocationSample } from "./party_attendance.ts";
 import { type RunRecord, type SimulationSummary, summarizeRun } from "./simulation_summary.ts";

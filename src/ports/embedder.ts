@@ -1,5 +1,5 @@
 /** @module Port: text embeddings. */
-import type { Attribution, Usage } from "../model/usage.ts";
+import type { Attribution, Usage } from "../domain/mod.ts";
 
 /** Describes an embedder for `/health` and the start-up dimension check. */
 export interface EmbedderInfo {

@@ -1,6 +1,6 @@
 /** @module Port: structured chat completions validated against a zod schema. */
-import type { Attribution, Usage } from "../model/usage.ts";
-import type { ChatMessage, ModelTier, Prompt } from "../prompts/prompt.ts";
+import type { Attribution, Usage } from "../domain/mod.ts";
+import type { ChatMessage, ModelTier, Prompt } from "../domain/mod.ts";
 
 export type { ChatMessage, ModelTier, Prompt };
 

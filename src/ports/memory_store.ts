@@ -1,7 +1,7 @@
 /** @module Port: the memory stream's records and its per-agent sorted indexes. */
-import type { AgentScope, MemoryId } from "../ids.ts";
-import type { MemoryKind, MemoryRecord } from "./memory_record.ts";
-import type { GameTime } from "../time/game_time.ts";
+import type { AgentScope, MemoryId } from "../domain/mod.ts";
+import type { MemoryKind, MemoryRecord } from "../domain/mod.ts";
+import type { GameTime } from "../domain/mod.ts";
 import type { FencedWrite } from "./lock.ts";
 import type { ClaimKey } from "./unit_of_work_store.ts";
 

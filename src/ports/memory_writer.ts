@@ -1,7 +1,7 @@
 /** @module Port: writing new memories together with their vectors. */
-import { SimulacraError } from "../errors.ts";
-import type { AgentScope } from "../ids.ts";
-import type { MemoryRecord } from "./memory_record.ts";
+import { SimulacraError } from "../domain/mod.ts";
+import type { AgentScope } from "../domain/mod.ts";
+import type { MemoryRecord } from "../domain/mod.ts";
 import type { AppendOptions, MemoryStore } from "./memory_store.ts";
 import type { VectorEntry, VectorIndex } from "./vector_index.ts";
 

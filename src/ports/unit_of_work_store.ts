@@ -5,7 +5,7 @@
  * backend answers each with one request, so work that reads and writes a dozen documents costs
  * two instead of two dozen.
  */
-import { ConflictError, SimulacraError } from "../errors.ts";
+import { ConflictError, SimulacraError } from "../domain/mod.ts";
 import type { DocumentKey, Versioned } from "./document_store.ts";
 import type { KeepOptions } from "./idempotency_store.ts";
 import type { Lease } from "./lock.ts";

@@ -3,7 +3,7 @@
  * by compare-and-set, and on a lost race read again. Every document update in `src/` goes
  * through it, so contention always ends the same way: a `ConflictError`.
  */
-import { ConflictError, LeaseLostError } from "../errors.ts";
+import { ConflictError, LeaseLostError } from "../domain/mod.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "./document_store.ts";
 import type { Lease } from "./lock.ts";
 

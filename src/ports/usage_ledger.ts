@@ -1,5 +1,8 @@
 /** @module Port: model usage totals per world, agent and operation. */
-import type { UsageRecord } from "../model/usage.ts";
+import type { UsageRecord } from "../domain/mod.ts";
+import type { Spend } from "../domain/mod.ts";
+
+export type { Spend };
 
 /** Totals, as returned by `GET /v1/worlds/{world}/usage`. */
 export interface UsageTotals {
@@ -38,12 +41,6 @@ export interface UsageLedger {
 
   /** A budget counter (zeros when nothing was spent). */
   spend(subject: string, period: string): Promise<Spend>;
-}
-
-/** Model calls and tokens (prompt plus completion) counted against a budget. */
-export interface Spend {
-  calls: number;
-  tokens: number;
 }
 
 /** Options of {@linkcode UsageLedger.addSpend}. */

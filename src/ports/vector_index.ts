@@ -1,5 +1,5 @@
 /** @module Port: one embedding per memory, searchable within one agent's scope. */
-import type { AgentScope, MemoryId } from "../ids.ts";
+import type { AgentScope, MemoryId } from "../domain/mod.ts";
 
 /** A stored embedding. */
 export interface VectorEntry {

@@ -2,12 +2,12 @@
  * @module Tests call cognition's held operations (converse, decideReaction, currentAction, …) on
  * agents they created: these open the transaction over them the app layer would.
  */
-import type { Agent } from "../../src/agents/agent.ts";
+import type { Agent } from "../../src/domain/agent/agent.ts";
 import type { AgentsTransaction, AgentTransaction } from "../../src/app/transaction.ts";
 import { withAgent, withAgents } from "../../src/app/transaction.ts";
-import type { Deps } from "../../src/deps.ts";
-import type { AgentScope, WorldId } from "../../src/ids.ts";
-import type { World } from "../../src/world/world.ts";
+import type { Deps } from "../../src/ports/deps.ts";
+import type { AgentScope, WorldId } from "../../src/domain/ids.ts";
+import type { World } from "../../src/domain/world/world.ts";
 
 function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
   return { worldId: world.id as WorldId, agentId: agent.id };

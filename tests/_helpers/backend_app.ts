@@ -1,7 +1,7 @@
 /** @module One backend's app for HTTP tests: fresh deps on a fresh store, disposed after use. */
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
-import type { Deps } from "../../src/deps.ts";
+import type { Deps } from "../../src/ports/deps.ts";
 import type { Backend } from "./backends.ts";
 import { makeTestDeps } from "./test_deps.ts";
 

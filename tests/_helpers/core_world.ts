@@ -1,8 +1,9 @@
 /** @module A world made through the core (no HTTP), the way most core tests start. */
 import type { z } from "zod";
-import type { Deps } from "../../src/deps.ts";
-import type { WorldId } from "../../src/ids.ts";
-import { createWorld, CreateWorldInput, type World } from "../../src/world/world.ts";
+import type { Deps } from "../../src/ports/deps.ts";
+import type { WorldId } from "../../src/domain/ids.ts";
+import { CreateWorldInput, type World } from "../../src/domain/world/world.ts";
+import { createWorld } from "../../src/app/world/world_store.ts";
 
 /** The start the core tests share: the Smallville template's own first morning. */
 export const TEST_START = "2023-02-13T07:00:00";

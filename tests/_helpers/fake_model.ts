@@ -4,8 +4,8 @@
  */
 import { type FakeOpenAi, startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
-import type { Deps } from "../../src/deps.ts";
-import type { UsageRecord } from "../../src/model/usage.ts";
+import type { Deps } from "../../src/ports/deps.ts";
+import type { UsageRecord } from "../../src/domain/usage.ts";
 
 /** A fake server and a client on it; dispose with `await using`. */
 export async function fakeModel(): Promise<

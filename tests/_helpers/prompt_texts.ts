@@ -3,7 +3,7 @@
  * and system marker the same way, and that character text stays inside data blocks.
  */
 import assert from "node:assert/strict";
-import type { ModelTier, Prompt } from "../../src/prompts/prompt.ts";
+import type { ModelTier, Prompt } from "../../src/domain/prompts/prompt.ts";
 
 /** The system and user texts of `prompt`, once its kind, tier and `[prompt:kind]` marker match. */
 export function promptTexts<T>(

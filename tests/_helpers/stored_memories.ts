@@ -2,9 +2,9 @@
  * @module Memories written straight to a store with their embeddings, for tests and benchmarks
  * that need many of them without paying for perceive(); and the words their descriptions use.
  */
-import type { Deps } from "../../src/deps.ts";
-import type { AgentScope } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import type { Deps } from "../../src/ports/deps.ts";
+import type { AgentScope } from "../../src/domain/ids.ts";
+import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";
 
 /** Who a generated memory is about: Smallville's residents, in a fixed order. */
 export const TOWN_SUBJECTS = [

@@ -7,10 +7,10 @@ import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { RandomIdSource } from "../../lib/random_id_source.ts";
-import type { Deps } from "../../src/deps.ts";
-import type { Attribution } from "../../src/model/usage.ts";
+import type { Deps } from "../../src/ports/deps.ts";
+import type { Attribution } from "../../src/domain/usage.ts";
 import type { LanguageModel, Prompt } from "../../src/ports/language_model.ts";
-import { ModelUnavailableError } from "../../src/errors.ts";
+import { ModelUnavailableError } from "../../src/domain/errors.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 
 /** Fresh, isolated deps; close them with `await using`. */

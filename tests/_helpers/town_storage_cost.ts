@@ -2,11 +2,11 @@
  * @module The example town ticked on the metered hosted backend: what its ticks cost in storage,
  * in process or through a queue. Shared by the storage cost bench and the whole-day pin.
  */
-import type { Deps } from "../../src/deps.ts";
-import type { WorldId } from "../../src/ids.ts";
-import { consumeTickMessage, startTick, tickWorld } from "../../src/simulation/tick_world.ts";
-import { createWorldFromTemplate } from "../../src/templates/create_from_template.ts";
-import { CreateWorldInput } from "../../src/world/world.ts";
+import type { Deps } from "../../src/ports/deps.ts";
+import type { WorldId } from "../../src/domain/ids.ts";
+import { consumeTickMessage, startTick, tickWorld } from "../../src/app/simulation/tick_world.ts";
+import { createWorldFromTemplate } from "../../src/app/templates/create_from_template.ts";
+import { CreateWorldInput } from "../../src/domain/world/world.ts";
 import { HeldQueue } from "../src/simulation/_held_queue.ts";
 import type { MeteredUpstash, StorageCost } from "./storage_meter.ts";
 import { makeTestDeps } from "./test_deps.ts";

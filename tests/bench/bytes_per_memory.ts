@@ -11,10 +11,10 @@ import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { openUpstashStorage } from "../../lib/upstash/upstash_storage.ts";
-import { AgentId, MemoryId, WorldId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import { AgentId, MemoryId, WorldId } from "../../src/domain/ids.ts";
+import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";
 import type { Storage } from "../../src/ports/storage.ts";
-import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
+import { fromGameMinutes, gameMinutes } from "../../src/domain/time/game_time.ts";
 import { storeEmbedded } from "../_helpers/stored_memories.ts";
 
 const N = 10_000;

@@ -7,7 +7,7 @@
  */
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
-import { SpokenWords } from "../../src/persona/reply_stream.ts";
+import { SpokenWords } from "../../src/mind/reply_stream.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 

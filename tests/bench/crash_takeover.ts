@@ -9,7 +9,7 @@
 import { parseArgs } from "node:util";
 import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { startMain } from "../_helpers/main_process.ts";
-import { RESIDENTS, TOWN } from "../src/world/_town_fixture.ts";
+import { RESIDENTS, TOWN } from "../src/domain/_town_fixture.ts";
 
 const { values } = parseArgs({ args: Deno.args, options: { runs: { type: "string" } } });
 const runs = Number(values.runs ?? 3);

@@ -9,11 +9,11 @@
  */
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
-import type { AgentId, AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
-import { rankMemories } from "../../src/memory/retrieval.ts";
-import { resolveWeights } from "../../src/world/retrieval_weights.ts";
-import { addMinutes, type GameTime } from "../../src/time/game_time.ts";
+import type { AgentId, AgentScope, MemoryId, WorldId } from "../../src/domain/ids.ts";
+import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";
+import { rankMemories } from "../../src/app/memory/retrieval.ts";
+import { resolveWeights } from "../../src/domain/world/retrieval_weights.ts";
+import { addMinutes, type GameTime } from "../../src/domain/time/game_time.ts";
 
 const agents = Number(Deno.args[0] ?? 100);
 const perAgent = Number(Deno.args[1] ?? 2_000);

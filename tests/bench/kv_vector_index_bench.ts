@@ -9,10 +9,10 @@
  */
 import { KvMemoryStore } from "../../lib/kv/kv_memory_store.ts";
 import { KvVectorIndex } from "../../lib/kv/kv_vector_index.ts";
-import { AgentId, type AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import { AgentId, type AgentScope, MemoryId, WorldId } from "../../src/domain/ids.ts";
+import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";
 import type { VectorEntry } from "../../src/ports/vector_index.ts";
-import type { GameTime } from "../../src/time/game_time.ts";
+import type { GameTime } from "../../src/domain/time/game_time.ts";
 
 const DIMENSIONS = 384;
 

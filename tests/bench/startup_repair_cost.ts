@@ -7,9 +7,9 @@
  *
  * Run with `deno run -A --lock=deno.dev.lock tests/bench/startup_repair_cost.ts [worlds=2]`.
  */
-import { repairStore } from "../../src/memory/repair.ts";
-import { createWorldFromTemplate } from "../../src/templates/create_from_template.ts";
-import { CreateWorldInput } from "../../src/world/world.ts";
+import { repairStore } from "../../src/app/memory/repair.ts";
+import { createWorldFromTemplate } from "../../src/app/templates/create_from_template.ts";
+import { CreateWorldInput } from "../../src/domain/world/world.ts";
 import { startMeteredUpstash } from "../_helpers/storage_meter.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 

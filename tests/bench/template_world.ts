@@ -12,12 +12,12 @@ import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { RandomIdSource } from "../../lib/random_id_source.ts";
-import type { Deps } from "../../src/deps.ts";
+import type { Deps } from "../../src/ports/deps.ts";
 import type { Embedder } from "../../src/ports/embedder.ts";
 import type { LanguageModel } from "../../src/ports/language_model.ts";
-import { buildTown } from "../../src/templates/build_town.ts";
-import { createWorldFromTemplate } from "../../src/templates/create_from_template.ts";
-import { CreateWorldInput } from "../../src/world/world.ts";
+import { buildTown } from "../../src/app/templates/build_town.ts";
+import { createWorldFromTemplate } from "../../src/app/templates/create_from_template.ts";
+import { CreateWorldInput } from "../../src/domain/world/world.ts";
 
 const MODEL_MS = Number(Deno.args[0] ?? 400);
 const RUNS = 5;

@@ -9,13 +9,15 @@
  * Run with `deno bench -A tests/bench/tick_bench.ts`. With `BENCH_TICKS=1` it also prints the
  * model calls per agent per tick of the measured ticks.
  */
-import { CreateAgentInput } from "../../src/agents/agent.ts";
-import { createAgent } from "../../src/persona/create_agent.ts";
-import type { Deps } from "../../src/deps.ts";
-import type { WorldId } from "../../src/ids.ts";
-import { Environment, replaceEnvironment } from "../../src/world/environment.ts";
-import { tickWorld } from "../../src/simulation/tick_world.ts";
-import { createWorld, CreateWorldInput } from "../../src/world/world.ts";
+import { CreateAgentInput } from "../../src/domain/agent/agent.ts";
+import { createAgent } from "../../src/app/persona/create_agent.ts";
+import type { Deps } from "../../src/ports/deps.ts";
+import type { WorldId } from "../../src/domain/ids.ts";
+import { Environment } from "../../src/domain/world/environment.ts";
+import { replaceEnvironment } from "../../src/app/world/environment_store.ts";
+import { tickWorld } from "../../src/app/simulation/tick_world.ts";
+import { CreateWorldInput } from "../../src/domain/world/world.ts";
+import { createWorld } from "../../src/app/world/world_store.ts";
 import { countingModel, makeTestDeps } from "../_helpers/test_deps.ts";
 
 const HOUSES = 6;

@@ -27,9 +27,9 @@ import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.t
 import { OpenAiEmbedder } from "../../lib/openai/openai_embedder.ts";
 import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
 import { RandomIdSource } from "../../lib/random_id_source.ts";
-import type { Deps } from "../../src/deps.ts";
+import type { Deps } from "../../src/ports/deps.ts";
 import { simulateTown, type SimulationProgress } from "../../src/eval/simulate_town.ts";
-import type { WorldId } from "../../src/ids.ts";
+import type { WorldId } from "../../src/domain/ids.ts";
 import {
   consumeTicksFromKv,
   mergeRuns,
@@ -37,10 +37,10 @@ import {
   type TownsRun,
 } from "../../cli/_simulate_towns.ts";
 import { runShards, type ShardRun, shardsOf } from "../../cli/_simulate_shards.ts";
-import type { Attribution } from "../../src/model/usage.ts";
+import type { Attribution } from "../../src/domain/usage.ts";
 import type { Embedder, Embeddings } from "../../src/ports/embedder.ts";
 import type { Completion, LanguageModel, Prompt } from "../../src/ports/language_model.ts";
-import { tickWorld, type TickWorldOptions } from "../../src/simulation/tick_world.ts";
+import { tickWorld, type TickWorldOptions } from "../../src/app/simulation/tick_world.ts";
 import { z } from "zod";
 
 const { values } = parseArgs({

@@ -18,16 +18,17 @@ import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.t
 import { RandomIdSource } from "../../lib/random_id_source.ts";
 import { abortableSleep } from "../../lib/abortable_sleep.ts";
 import { openUpstashStorage } from "../../lib/upstash/upstash_storage.ts";
-import { exportWorld } from "../../src/archive/export_world.ts";
-import { importWorld } from "../../src/archive/import_world.ts";
-import { createAgent } from "../../src/persona/create_agent.ts";
-import { CreateAgentInput } from "../../src/agents/agent.ts";
-import type { Deps } from "../../src/deps.ts";
-import { AgentId, MemoryId, WorldId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import { exportWorld } from "../../src/app/archive/export_world.ts";
+import { importWorld } from "../../src/app/archive/import_world.ts";
+import { createAgent } from "../../src/app/persona/create_agent.ts";
+import { CreateAgentInput } from "../../src/domain/agent/agent.ts";
+import type { Deps } from "../../src/ports/deps.ts";
+import { AgentId, MemoryId, WorldId } from "../../src/domain/ids.ts";
+import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";
 import type { Storage } from "../../src/ports/storage.ts";
-import { fromGameMinutes, gameMinutes } from "../../src/time/game_time.ts";
-import { createWorld, CreateWorldInput } from "../../src/world/world.ts";
+import { fromGameMinutes, gameMinutes } from "../../src/domain/time/game_time.ts";
+import { CreateWorldInput } from "../../src/domain/world/world.ts";
+import { createWorld } from "../../src/app/world/world_store.ts";
 import { storeEmbedded } from "../_helpers/stored_memories.ts";
 
 const AGENTS = Number(Deno.args[0] ?? 25);

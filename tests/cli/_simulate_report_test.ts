@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { progressLine, summaryText } from "../../cli/_simulate_report.ts";
 import type { SimulationSummary } from "../../src/eval/simulation_summary.ts";
-import type { GameTime } from "../../src/time/game_time.ts";
+import type { GameTime } from "../../src/domain/time/game_time.ts";
 
 Deno.test("progressLine() shows game time, events, calls and tokens on one line", () => {
   const line = progressLine({

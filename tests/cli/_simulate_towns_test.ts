@@ -3,11 +3,11 @@ import { consumeTicksFromKv, simulateTowns, townWorldId } from "../../cli/_simul
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import type { SimulationProgress } from "../../src/eval/simulate_town.ts";
 import type { TickMessage } from "../../src/ports/tick_queue.ts";
-import { tickWorld } from "../../src/simulation/tick_world.ts";
-import { getWorld } from "../../src/world/world.ts";
+import { tickWorld } from "../../src/app/simulation/tick_world.ts";
+import { getWorld } from "../../src/app/world/world_store.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
-import { ConflictError, LeaseLostError } from "../../src/errors.ts";
-import { addMinutes, type GameTime } from "../../src/time/game_time.ts";
+import { ConflictError, LeaseLostError } from "../../src/domain/errors.ts";
+import { addMinutes, type GameTime } from "../../src/domain/time/game_time.ts";
 
 Deno.test("simulateTowns() runs each town in its own world, every tick through the queue", async () => {
   await using deps = await makeTestDeps();

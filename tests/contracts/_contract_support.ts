@@ -1,11 +1,11 @@
 /** @module Shared plumbing of the storage contract suites: case registration, skips, fixtures. */
 import assert from "node:assert/strict";
-import { AgentId, type AgentScope, MemoryId, WorldId } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import { AgentId, type AgentScope, MemoryId, WorldId } from "../../src/domain/ids.ts";
+import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";
 import type { Storage } from "../../src/ports/storage.ts";
-import { SimulacraError } from "../../src/errors.ts";
-import type { UsageRecord } from "../../src/model/usage.ts";
-import { addMinutes, type GameTime } from "../../src/time/game_time.ts";
+import { SimulacraError } from "../../src/domain/errors.ts";
+import type { UsageRecord } from "../../src/domain/usage.ts";
+import { addMinutes, type GameTime } from "../../src/domain/time/game_time.ts";
 
 /** Opens a fresh {@linkcode Storage}; each case closes it. */
 export type OpenStorage = () => Promise<Storage>;

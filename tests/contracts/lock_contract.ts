@@ -1,6 +1,6 @@
 /** @module Contract cases every Lock adapter must pass. */
 import assert from "node:assert/strict";
-import { ConflictError, LeaseLostError } from "../../src/errors.ts";
+import { ConflictError, LeaseLostError } from "../../src/domain/errors.ts";
 import { type ContractCases, delay, makeMemory, newScope, suffix } from "./_contract_support.ts";
 
 /** Long enough that no case waits for it. */

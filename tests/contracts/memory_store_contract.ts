@@ -1,9 +1,9 @@
 /** @module Contract cases every MemoryStore adapter must pass. */
 import assert from "node:assert/strict";
-import type { AgentScope, MemoryId } from "../../src/ids.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
+import type { AgentScope, MemoryId } from "../../src/domain/ids.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/domain/memory/memory_record.ts";
 import type { MemoryStore } from "../../src/ports/memory_store.ts";
-import { gameMinutes, type GameTime } from "../../src/time/game_time.ts";
+import { gameMinutes, type GameTime } from "../../src/domain/time/game_time.ts";
 import {
   assertRejectsCode,
   at,

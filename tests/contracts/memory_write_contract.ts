@@ -4,8 +4,8 @@
  * backends that have it) and reading the recent ones (`list`'s `since`).
  */
 import assert from "node:assert/strict";
-import type { AgentScope } from "../../src/ids.ts";
-import type { MemoryRecord } from "../../src/ports/memory_record.ts";
+import type { AgentScope } from "../../src/domain/ids.ts";
+import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import type { VectorEntry } from "../../src/ports/vector_index.ts";
 import {

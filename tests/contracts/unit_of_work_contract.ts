@@ -1,6 +1,6 @@
 /** @module Contract cases every UnitOfWorkStore adapter must pass. */
 import assert from "node:assert/strict";
-import { ConflictError, LeaseLostError } from "../../src/errors.ts";
+import { ConflictError, LeaseLostError } from "../../src/domain/errors.ts";
 import type { DocumentKey } from "../../src/ports/document_store.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import { type ContractCases, suffix } from "./_contract_support.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadConfig } from "../../lib/config.ts";
-import { ConfigError } from "../../src/errors.ts";
+import { ConfigError } from "../../src/domain/errors.ts";
 
 const upstash = {
   UPSTASH_REDIS_REST_URL: "https://r.example.io",

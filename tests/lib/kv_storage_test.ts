@@ -8,14 +8,14 @@ import { KvMemoryStore } from "../../lib/kv/kv_memory_store.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { KvVectorIndex } from "../../lib/kv/kv_vector_index.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
-import { SimulacraError, StoreUnavailableError } from "../../src/errors.ts";
-import type { AgentScope } from "../../src/ids.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/ports/memory_record.ts";
-import { rankMemories } from "../../src/memory/retrieval.ts";
-import { rankCandidates } from "../../src/memory/scoring.ts";
-import { resolveWeights } from "../../src/world/retrieval_weights.ts";
+import { SimulacraError, StoreUnavailableError } from "../../src/domain/errors.ts";
+import type { AgentScope } from "../../src/domain/ids.ts";
+import type { MemoryKind, MemoryRecord } from "../../src/domain/memory/memory_record.ts";
+import { rankMemories } from "../../src/app/memory/retrieval.ts";
+import { rankCandidates } from "../../src/domain/memory/scoring.ts";
+import { resolveWeights } from "../../src/domain/world/retrieval_weights.ts";
 import type { Storage } from "../../src/ports/storage.ts";
-import { addMinutes, gameMinutes } from "../../src/time/game_time.ts";
+import { addMinutes, gameMinutes } from "../../src/domain/time/game_time.ts";
 import {
   assertRejectsCode,
   at,

@@ -12,7 +12,7 @@
  * left to the CLI: a killed CLI could not stop its own child).
  */
 import assert from "node:assert/strict";
-import { SimulacraError } from "../../src/errors.ts";
+import { SimulacraError } from "../../src/domain/errors.ts";
 import { Redis } from "@upstash/redis";
 import { Index } from "@upstash/vector";
 import { startRedisServer } from "../../dev/redis_server.ts";

@@ -9,7 +9,7 @@ import type { Storage } from "../../src/ports/storage.ts";
 import { type Backend, startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
-import { runScheduledTick } from "../../src/simulation/scheduled_tick.ts";
+import { runScheduledTick } from "../../src/app/simulation/scheduled_tick.ts";
 
 const { backends, close } = await startBackends();
 const ADMIN = "admin-key-0123456789abcdef";

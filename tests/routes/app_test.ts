@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import SwaggerParser from "npm:@apidevtools/swagger-parser@13.1.0";
 import { jsonLogger, silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
-import { StoreUnavailableError } from "../../src/errors.ts";
+import { StoreUnavailableError } from "../../src/domain/errors.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 
 const ADMIN_KEY = "test-admin-key-0123456789";

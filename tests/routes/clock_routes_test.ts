@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
-import { runScheduledTick } from "../../src/simulation/scheduled_tick.ts";
+import { runScheduledTick } from "../../src/app/simulation/scheduled_tick.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor } from "../_helpers/backend_app.ts";
 import { call as callApp } from "../_helpers/http_call.ts";

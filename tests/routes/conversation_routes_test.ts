@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { createApp } from "../../routes/app.ts";
-import type { Deps } from "../../src/deps.ts";
+import type { Deps } from "../../src/ports/deps.ts";
 import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { WorldId } from "../../src/ids.ts";
+import type { WorldId } from "../../src/domain/ids.ts";
 import type { NewEvent } from "../../src/ports/event_log.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";

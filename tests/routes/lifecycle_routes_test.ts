@@ -5,7 +5,7 @@ import { startBackends, type StoredItem } from "../_helpers/backends.ts";
 import { sanitizersFor } from "../_helpers/backend_app.ts";
 import { call as callApp } from "../_helpers/http_call.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
-import { RESIDENTS, TOWN } from "../src/world/_town_fixture.ts";
+import { RESIDENTS, TOWN } from "../src/domain/_town_fixture.ts";
 
 const { backends, close } = await startBackends();
 const DOOMED = "doomed-9q";

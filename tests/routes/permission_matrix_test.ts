@@ -10,7 +10,7 @@ import { silentLogger } from "../../lib/logger.ts";
 import { createApp, v1Operations } from "../../routes/app.ts";
 import { declaredRules, requires } from "../../routes/permissions.ts";
 import type { AppEnv } from "../../routes/app_env.ts";
-import { PERMISSIONS } from "../../src/access/api_key.ts";
+import { PERMISSIONS } from "../../src/domain/access/api_key.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 
 const ADMIN = "admin-key-0123456789abcdef";

@@ -8,13 +8,13 @@ import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { silentLogger } from "../../lib/logger.ts";
 import { startServer } from "../../main.ts";
 import { createApp } from "../../routes/app.ts";
-import { Persona } from "../../src/persona/persona.ts";
-import { blankPng } from "../../src/persona/png_text.ts";
+import { Persona } from "../../src/domain/persona/persona.ts";
+import { blankPng } from "../../src/domain/persona/png_text.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { fakeModelEnv } from "../_helpers/fake_model.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
-import { CREATOR_SECRET, maraV2, maraV3, pngCard } from "../src/persona/_card_fixture.ts";
-import { isabellaPersona } from "../src/persona/_persona_fixture.ts";
+import { CREATOR_SECRET, maraV2, maraV3, pngCard } from "../src/domain/persona/_card_fixture.ts";
+import { isabellaPersona } from "../src/domain/persona/_persona_fixture.ts";
 
 const { backends, close } = await startBackends();
 

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
-import type { DayPlan } from "../../src/cognition/plan.ts";
-import type { Deps } from "../../src/deps.ts";
-import { gameMinutes } from "../../src/time/game_time.ts";
+import type { DayPlan } from "../../src/domain/plan/plan.ts";
+import type { Deps } from "../../src/ports/deps.ts";
+import { gameMinutes } from "../../src/domain/time/game_time.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../routes/app.ts";
-import type { Deps } from "../../src/deps.ts";
+import type { Deps } from "../../src/ports/deps.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";

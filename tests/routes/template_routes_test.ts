@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
-import type { Deps } from "../../src/deps.ts";
+import type { Deps } from "../../src/ports/deps.ts";
 import { mentionsFact } from "../../src/eval/diffusion.ts";
-import { smallvilleTown } from "../../src/templates/smallville.ts";
+import { smallvilleTown } from "../../src/app/templates/smallville.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";

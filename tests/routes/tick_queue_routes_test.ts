@@ -3,9 +3,9 @@ import { createApp } from "../../routes/app.ts";
 import { silentLogger } from "../../lib/logger.ts";
 import { KvTickQueue } from "../../lib/queues/kv_tick_queue.ts";
 import type { TickMessage } from "../../src/ports/tick_queue.ts";
-import { consumeTickMessage } from "../../src/simulation/tick_world.ts";
+import { consumeTickMessage } from "../../src/app/simulation/tick_world.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
-import { makeTown } from "../src/world/_town_fixture.ts";
+import { makeTown } from "../src/domain/_town_fixture.ts";
 
 async function call(app: ReturnType<typeof createApp>, method: string, path: string) {
   const res = await app.request(path, { method });

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../routes/app.ts";
-import type { Deps } from "../../src/deps.ts";
+import type { Deps } from "../../src/ports/deps.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
-import { recordingModel, RESIDENTS, TOWN } from "../src/world/_town_fixture.ts";
+import { recordingModel, RESIDENTS, TOWN } from "../src/domain/_town_fixture.ts";
 import { call } from "../_helpers/http_call.ts";
 
 const { backends, close } = await startBackends();

@@ -1,5 +1,5 @@
 /** @module Helpers of the offline planning responders: contiguous spans, count fitting, emoji, places. */
-import { clockTime } from "../../../src/time/time_of_day.ts";
+import { clockTime } from "../../../src/domain/mod.ts";
 import { contentStems } from "../text.ts";
 
 /** A piece of a day, in minutes since midnight, with its description. */

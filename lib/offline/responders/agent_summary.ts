@@ -1,5 +1,5 @@
 /** @module Offline responder for the "agent_summary" prompt: short sentences from the recalled memories. */
-import type { AgentSummaryInput, AgentSummaryOutput } from "../../../src/prompts/agent_summary.ts";
+import type { AgentSummaryInput, AgentSummaryOutput } from "../../../src/domain/mod.ts";
 import { predicateOf } from "./_gist.ts";
 import { clip, repeatsPhrase } from "./_speech.ts";
 

@@ -1,5 +1,5 @@
 /** @module Offline responder for the "dialogue_line" prompt: small talk that passes on the speaker's news, closed by the replier. */
-import type { DialogueLineInput, DialogueLineOutput } from "../../../src/prompts/dialogue_line.ts";
+import type { DialogueLineInput, DialogueLineOutput } from "../../../src/domain/mod.ts";
 import {
   alreadySaid,
   bare,

@@ -1,6 +1,6 @@
 /** @module Offline responder for the "hour_plan" prompt: the item cut into hour-long chunks. */
-import type { HourPlanInput, HourPlanOutput } from "../../../src/prompts/hour_plan.ts";
-import { clockMinutes } from "../../../src/time/time_of_day.ts";
+import type { HourPlanInput, HourPlanOutput } from "../../../src/domain/mod.ts";
+import { clockMinutes } from "../../../src/domain/mod.ts";
 import { asSteps, slices } from "./_plan_spans.ts";
 
 /**

@@ -1,5 +1,5 @@
 /** @module Offline responder for the "object_state" prompt: a state that follows from the object and what is done with it. */
-import type { ObjectStateInput, ObjectStateOutput } from "../../../src/prompts/object_state.ts";
+import type { ObjectStateInput, ObjectStateOutput } from "../../../src/domain/mod.ts";
 
 /**
  * Rules, first match wins: the object (or any object when null) and what the action says →

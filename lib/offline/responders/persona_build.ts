@@ -1,5 +1,5 @@
 /** @module Offline responder for the "persona_build" prompt: a persona assembled from the sources' own words. */
-import type { PersonaBuildInput, PersonaBuildOutput } from "../../../src/prompts/persona_build.ts";
+import type { PersonaBuildInput, PersonaBuildOutput } from "../../../src/domain/mod.ts";
 import { contentStems, STOP_WORDS, words } from "../text.ts";
 import { predicateOf } from "./_gist.ts";
 

@@ -1,5 +1,5 @@
 /** @module Offline responder for the "reaction" prompt: talk to a free agent who is named, react to emergencies, else carry on. */
-import type { ReactionInput, ReactionOutput } from "../../../src/prompts/reaction.ts";
+import type { ReactionInput, ReactionOutput } from "../../../src/domain/mod.ts";
 import { words } from "../text.ts";
 
 const ASLEEP = /\b(?:sleep|sleeping|asleep|napping)\b/i;

@@ -1,8 +1,5 @@
 /** @module Offline responder for the "reflection_insights" prompt: insights that paraphrase related memories and cite their numbers. */
-import type {
-  ReflectionInsightsInput,
-  ReflectionInsightsOutput,
-} from "../../../src/prompts/reflection_insights.ts";
+import type { ReflectionInsightsInput, ReflectionInsightsOutput } from "../../../src/domain/mod.ts";
 import { contentStems } from "../text.ts";
 import { predicateOf } from "./_gist.ts";
 import { repeatsPhrase } from "./_speech.ts";

@@ -2,7 +2,7 @@
 import type {
   ReflectionQuestionsInput,
   ReflectionQuestionsOutput,
-} from "../../../src/prompts/reflection_questions.ts";
+} from "../../../src/domain/mod.ts";
 import { stem, STOP_WORDS, words } from "../text.ts";
 
 /** Words of place names and calendar names: such a name is not a person to relate to. */

@@ -3,7 +3,7 @@ import type {
   RespondMemory,
   RespondPromptInput,
   RespondPromptOutput,
-} from "../../../src/prompts/respond.ts";
+} from "../../../src/domain/mod.ts";
 import { contentStems } from "../text.ts";
 import { rateImportance } from "../importance_lexicon.ts";
 import { clip, firstName, inFirstPerson, toSecondPerson } from "./_speech.ts";

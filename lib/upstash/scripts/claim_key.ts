@@ -1,5 +1,5 @@
 /** @module The script that claims an idempotency key: first write wins. */
-import type { Claim, KeepOptions } from "../../../src/ports/idempotency_store.ts";
+import type { Claim, KeepOptions } from "../../../src/ports/mod.ts";
 import { encodeValue, type RedisKeys, ttlArgument } from "../layout.ts";
 import { unexpectedReply } from "../redis_calls.ts";
 import type { Script } from "./script.ts";

@@ -1,11 +1,11 @@
 /** @module The script that commits a unit of work: fences, claim and versions checked, then written. */
-import { LeaseLostError } from "../../../src/errors.ts";
+import { LeaseLostError } from "../../../src/domain/mod.ts";
 import {
   claimTaken,
   type CommitRequest,
   type Committed,
   versionConflict,
-} from "../../../src/ports/unit_of_work_store.ts";
+} from "../../../src/ports/mod.ts";
 import { encodeDocument, encodeValue, type RedisKeys, ttlArgument } from "../layout.ts";
 import { unexpectedReply } from "../redis_calls.ts";
 import type { Script } from "./script.ts";

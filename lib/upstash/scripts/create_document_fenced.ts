@@ -1,7 +1,7 @@
 /** @module The script that creates a document while the writer holds its fence. */
-import { LeaseLostError } from "../../../src/errors.ts";
-import type { DocumentKey } from "../../../src/ports/document_store.ts";
-import type { Lease } from "../../../src/ports/lock.ts";
+import { LeaseLostError } from "../../../src/domain/mod.ts";
+import type { DocumentKey } from "../../../src/ports/mod.ts";
+import type { Lease } from "../../../src/ports/mod.ts";
 import { encodeDocument, type RedisKeys } from "../layout.ts";
 import type { Script } from "./script.ts";
 

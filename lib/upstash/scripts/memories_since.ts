@@ -1,6 +1,6 @@
 /** @module The script that reads a first page of memories since a game minute, records included. */
-import type { AgentScope, MemoryId } from "../../../src/ids.ts";
-import type { MemoryRecord } from "../../../src/ports/memory_record.ts";
+import type { AgentScope, MemoryId } from "../../../src/domain/mod.ts";
+import type { MemoryRecord } from "../../../src/domain/mod.ts";
 import type { RedisKeys } from "../layout.ts";
 import { decodeRecord, idList } from "../memory_replies.ts";
 import { unexpectedReply } from "../redis_calls.ts";

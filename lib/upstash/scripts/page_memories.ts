@@ -1,5 +1,5 @@
 /** @module The script that reads the ids of a page of memories after a cursor. */
-import type { MemoryId } from "../../../src/ids.ts";
+import type { MemoryId } from "../../../src/domain/mod.ts";
 import { idList } from "../memory_replies.ts";
 import type { Script } from "./script.ts";
 

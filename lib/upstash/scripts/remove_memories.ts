@@ -1,5 +1,5 @@
 /** @module The script that removes an agent's memories with their index entries. */
-import type { AgentScope, MemoryId } from "../../../src/ids.ts";
+import type { AgentScope, MemoryId } from "../../../src/domain/mod.ts";
 import { KINDS, type RedisKeys } from "../layout.ts";
 import type { Script } from "./script.ts";
 

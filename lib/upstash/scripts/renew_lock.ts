@@ -1,5 +1,5 @@
 /** @module The script that extends a lease lock only while it holds the caller's token. */
-import type { Lease } from "../../../src/ports/lock.ts";
+import type { Lease } from "../../../src/ports/mod.ts";
 import type { RedisKeys } from "../layout.ts";
 import type { Script } from "./script.ts";
 

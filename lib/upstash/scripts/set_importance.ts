@@ -1,5 +1,5 @@
 /** @module The script that sets a memory's importance (a late score). */
-import type { AgentScope, MemoryId } from "../../../src/ids.ts";
+import type { AgentScope, MemoryId } from "../../../src/domain/mod.ts";
 import type { RedisKeys } from "../layout.ts";
 import type { Script } from "./script.ts";
 

@@ -1,5 +1,5 @@
 /** @module The script that marks an agent's memories accessed. */
-import type { AgentScope, MemoryId } from "../../../src/ids.ts";
+import type { AgentScope, MemoryId } from "../../../src/domain/mod.ts";
 import type { RedisKeys } from "../layout.ts";
 import type { Script } from "./script.ts";
 

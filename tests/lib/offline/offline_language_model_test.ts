@@ -8,9 +8,9 @@ import {
 } from "../../../lib/offline/offline_language_model.ts";
 import { rateImportance } from "../../../lib/offline/importance_lexicon.ts";
 import { countChatTokens } from "../../../lib/openai/token_count.ts";
-import { ModelUnavailableError } from "../../../src/errors.ts";
+import { ModelUnavailableError } from "../../../src/domain/errors.ts";
 import type { Prompt } from "../../../src/ports/language_model.ts";
-import type { UsageRecord } from "../../../src/model/usage.ts";
+import type { UsageRecord } from "../../../src/domain/usage.ts";
 import { rejectionOf } from "../../_helpers/rejection.ts";
 
 const Scores = z.object({ scores: z.array(z.number().int().min(1).max(10)) });
@@ -212,7 +212,7 @@ Deno.test("answerImportance() scores every observation from 1 to 10", () => {
 });
 
 Deno.test("OfflineLanguageModel.complete() keys its choices by the seed, else the world, never by timing", async () => {
-  const { buildDialogueLinePrompt } = await import("../../../src/prompts/dialogue_line.ts");
+  const { buildDialogueLinePrompt } = await import("../../../src/domain/prompts/dialogue_line.ts");
   const records: UsageRecord[] = [];
   const model = new OfflineLanguageModel({ onUsage: (r) => void records.push(r) });
   const line = (worldId: string, seed?: number) =>

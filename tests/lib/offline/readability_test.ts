@@ -6,12 +6,12 @@
 import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { simulateTown } from "../../../src/eval/simulate_town.ts";
-import type { AgentId, WorldId } from "../../../src/ids.ts";
-import { buildPersona } from "../../../src/persona/build_persona.ts";
-import { respond } from "../../../src/persona/respond.ts";
-import type { ActionsInput } from "../../../src/prompts/actions.ts";
-import type { DayPlanInput } from "../../../src/prompts/day_plan.ts";
-import { tickWorld } from "../../../src/simulation/tick_world.ts";
+import type { AgentId, WorldId } from "../../../src/domain/ids.ts";
+import { buildPersona } from "../../../src/app/persona/build_persona.ts";
+import { respond } from "../../../src/app/persona/respond.ts";
+import type { ActionsInput } from "../../../src/domain/prompts/actions.ts";
+import type { DayPlanInput } from "../../../src/domain/prompts/day_plan.ts";
+import { tickWorld } from "../../../src/app/simulation/tick_world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
 
 interface Sample {

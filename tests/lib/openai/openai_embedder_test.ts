@@ -4,7 +4,7 @@ import { fakeEmbedding } from "../../../dev/fake_openai_server.ts";
 import { OpenAiEmbedder, type OpenAiEmbedderOptions } from "../../../lib/openai/openai_embedder.ts";
 import { countTextTokens } from "../../../lib/openai/token_count.ts";
 import { type FakeOpenAiRun, withFakeOpenAi } from "../../_helpers/fake_model.ts";
-import { ConfigError, ModelUnavailableError } from "../../../src/errors.ts";
+import { ConfigError, ModelUnavailableError } from "../../../src/domain/errors.ts";
 
 const API_KEY = "sk-embed-secret-456";
 const attribution = { worldId: "w-embed", agentId: "isabella", operation: "memory.embed" };

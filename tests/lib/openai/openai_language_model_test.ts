@@ -8,7 +8,7 @@ import {
 } from "../../../lib/openai/openai_language_model.ts";
 import { countChatTokens, countTextTokens } from "../../../lib/openai/token_count.ts";
 import { type FakeOpenAiRun, withFakeOpenAi } from "../../_helpers/fake_model.ts";
-import { ConfigError, ModelUnavailableError } from "../../../src/errors.ts";
+import { ConfigError, ModelUnavailableError } from "../../../src/domain/errors.ts";
 import type { Prompt } from "../../../src/ports/language_model.ts";
 import { rejectionOf } from "../../_helpers/rejection.ts";
 

@@ -4,8 +4,8 @@ import { z } from "zod";
 import { startFakeOpenAi } from "../../../dev/fake_openai_server.ts";
 import { OpenAiLanguageModel } from "../../../lib/openai/openai_language_model.ts";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
-import { ModelUnavailableError } from "../../../src/errors.ts";
-import type { UsageRecord } from "../../../src/model/usage.ts";
+import { ModelUnavailableError } from "../../../src/domain/errors.ts";
+import type { UsageRecord } from "../../../src/domain/usage.ts";
 import type { Prompt } from "../../../src/ports/language_model.ts";
 
 const Reply = z.object({ reply: z.string(), importance: z.number().int().min(1).max(10) });

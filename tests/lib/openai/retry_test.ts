@@ -8,7 +8,7 @@ import {
   OpenAIError,
 } from "openai";
 import { isRetryable, retryDelayMs, toModelError, withRetries } from "../../../lib/openai/retry.ts";
-import { ModelUnavailableError } from "../../../src/errors.ts";
+import { ModelUnavailableError } from "../../../src/domain/errors.ts";
 
 function httpError(status: number, headers: Record<string, string> = {}): APIError {
   return APIError.generate(status, { error: { message: "boom" } }, undefined, new Headers(headers));

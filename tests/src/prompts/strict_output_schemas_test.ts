@@ -2,14 +2,14 @@
  * @module Every prompt's output schema must pass OpenAI's structured-output converter in strict
  * mode. The client falls back to JSON mode (the schema only described in the prompt) when
  * `zodResponseFormat` refuses a schema, so a schema change that breaks strictness would
- * otherwise degrade answers silently. The table is checked against the files in `src/prompts/`:
+ * otherwise degrade answers silently. The table is checked against the files in `src/domain/prompts/`:
  * a new prompt module without a row fails here.
  */
 import assert from "node:assert/strict";
 import { zodResponseFormat } from "openai/helpers/zod";
 import type { Prompt } from "../../../src/ports/language_model.ts";
 
-const PROMPTS_DIR = new URL("../../../src/prompts/", import.meta.url);
+const PROMPTS_DIR = new URL("../../../../src/domain/prompts/", import.meta.url);
 
 const place = { start: "13:00", end: "16:00", description: "work on the paper", place: "library" };
 const memories = ["Klaus reads about gentrification", "Maria drinks coffee at Hobbs Cafe"];

@@ -1,0 +1,108 @@
+/** @module Reads and writes for agent: Agents: a character in a world, seeded from its one-paragraph description (Generative Agents §4.1). */
+import type { Deps } from "../../ports/mod.ts";
+import { ConflictError, SimulacraError } from "../../domain/mod.ts";
+import { AgentId, type AgentScope, type WorldId } from "../../domain/mod.ts";
+import type { DocumentKey, Versioned } from "../../ports/mod.ts";
+import { GameTime } from "../../domain/mod.ts";
+import { findArea } from "../../domain/mod.ts";
+import { loadEnvironment } from "../world/mod.ts";
+import { Agent, agentNotFound, CreateAgentInput } from "../../domain/mod.ts";
+
+/** The document key of an agent. */
+export function agentKey(scope: AgentScope): DocumentKey {
+  return { collection: "agents", scope: scope.worldId, id: scope.agentId };
+}
+/** A new agent record (not yet stored). */
+export function newAgent(
+  deps: Pick<Deps, "ids">,
+  worldId: WorldId,
+  input: CreateAgentInput,
+  now: GameTime,
+): Agent {
+  return {
+    id: input.id ?? AgentId.parse(deps.ids.next("a")),
+    worldId,
+    name: input.name,
+    age: input.age ?? null,
+    traits: input.traits ?? [],
+    description: input.description,
+    createdAt: now,
+    importanceSinceReflection: 0,
+    pendingImportance: [],
+    location: null,
+    action: null,
+    home: input.home ?? null,
+    workplace: input.workplace ?? null,
+    knownAreas: [],
+  };
+}
+/**
+ * Stores a new agent document. First completes the record in place from the world's
+ * environment: `home` and `workplace` take the environment's spelling, and `knownAreas` become
+ * home, workplace and every area marked `common`.
+ * @throws `unprocessable` when `home` or `workplace` is not an area of the environment (or the
+ * world has none); `conflict` when the id is taken in this world.
+ */
+export async function storeNewAgent(deps: Pick<Deps, "storage">, agent: Agent): Promise<void> {
+  try {
+    await deps.storage.documents.create(
+      agentKey({ worldId: agent.worldId as WorldId, agentId: agent.id }),
+      agent,
+    );
+  } catch (err) {
+    if (err instanceof ConflictError) {
+      throw new ConflictError(
+        `Cannot create agent "${agent.id}" in world "${agent.worldId}": the id is taken, pick another`,
+      );
+    }
+    throw err;
+  }
+}
+/**
+ * The agent's home and workplace as the environment spells them, and the areas it knows at
+ * creation (home, workplace and every common area). Call it before spending any model call.
+ * @throws `unprocessable` when home or workplace is not an area of the world.
+ */
+export async function startingAreas(
+  deps: Pick<Deps, "storage">,
+  agent: Agent,
+): Promise<Pick<Agent, "home" | "workplace" | "knownAreas">> {
+  const env = await loadEnvironment(deps, agent.worldId);
+  const canonical = (field: "home" | "workplace"): string | null => {
+    const name = agent[field];
+    if (name === null) return null;
+    const area = env ? findArea(env, name) : undefined;
+    if (!area) {
+      const fix = env
+        ? `use one of ${env.areas.slice(0, 10).map((a) => `"${a.name}"`).join(", ")}`
+        : `set the environment first with PUT /v1/worlds/${agent.worldId}/environment`;
+      throw new SimulacraError(
+        "unprocessable",
+        `Cannot create agent "${agent.id}": ${field} "${name}" is not an area of world "${agent.worldId}": ${fix}`,
+        { details: { field } },
+      );
+    }
+    return area.name;
+  };
+  const home = canonical("home");
+  const workplace = canonical("workplace");
+  const common = env?.areas.filter((a) => a.common).map((a) => a.name) ?? [];
+  const knownAreas = [...new Set([home, workplace, ...common].filter((a) => a !== null))];
+  return { home, workplace, knownAreas };
+}
+/**
+ * The agent document with its version.
+ * @throws `agent_not_found` — also when the agent exists in another world.
+ */
+export async function loadAgent(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+): Promise<Versioned<Agent>> {
+  const doc = await deps.storage.documents.get<Agent>(agentKey(scope));
+  if (!doc) throw agentNotFound(scope);
+  return doc;
+}
+/** Every agent of a world, ordered by id. */
+export async function listAgents(deps: Pick<Deps, "storage">, worldId: WorldId): Promise<Agent[]> {
+  return (await deps.storage.documents.list<Agent>("agents", worldId)).map((d) => d.value);
+}

@@ -1,0 +1,330 @@
+/**
+ * @module Import: a world archive read line by line into the store, all or nothing.
+ *
+ * Every line is checked before anything it implies is written, and nothing is visible before
+ * the whole file was read and checked: the world's own document, which every read goes through,
+ * is written last (the commit point). Records are staged under the new world id as they stream
+ * in, so memory stays flat; a bad line, a truncated file or a failed write removes everything
+ * staged so far. Event claims, usage and the event log (which cannot be removed one by one) are
+ * written only once the whole file checked out. The import holds the world id's creation lease
+ * throughout (`worldCreationKey`), so nobody creates a world of the same id meanwhile: such a
+ * creation fails with `conflict`, as does an import of an id being created.
+ */
+import { z } from "zod";
+import { Agent } from "../../domain/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import { withLease } from "../engine/mod.ts";
+import { ConflictError, SimulacraError } from "../../domain/mod.ts";
+import type { AgentScope, WorldId } from "../../domain/mod.ts";
+import type { MemoryRecord } from "../../domain/mod.ts";
+import type { NewEvent } from "../../ports/mod.ts";
+import { type World, WORLD_CREATION_TTL_MS, worldCreationKey } from "../../domain/mod.ts";
+import { worldKey } from "../world/mod.ts";
+import {
+  ARCHIVE_FORMAT,
+  ARCHIVE_VERSION,
+  type ArchiveCounts,
+  BodyLine,
+  decodeVector,
+  type HeaderLine,
+  HeaderLine as HeaderSchema,
+  type UsageLine,
+} from "../../domain/mod.ts";
+import { restoreUsage } from "./restore_usage.ts";
+import { Staging } from "./_import_staging.ts";
+import { isWorldCollection, worldDocumentKey } from "./world_documents.ts";
+
+/** Options of {@linkcode importWorld}. */
+export interface ImportOptions {
+  /** Import under this id instead of the archived one: a fork. @default the archived id */
+  id?: WorldId;
+  /** Embed every memory again when the archive was made with another embedder. @default false */
+  reembed?: boolean;
+}
+
+/** What an import did. */
+export const ImportResult = z
+  .object({
+    world: z.object({ id: z.string(), name: z.string() }).loose(),
+    counts: z.object({
+      agents: z.number(),
+      documents: z.number(),
+      memories: z.number(),
+      events: z.number(),
+    }),
+    reembedded: z.number().int().meta({
+      description: "Memories embedded again because the archive used another embedder",
+    }),
+  })
+  .meta({ id: "ImportResult" });
+export type ImportResult = z.infer<typeof ImportResult>;
+
+/** Memories written per batch. */
+const BATCH = 250;
+/** Events appended per call. */
+const EVENT_BATCH = 500;
+
+/**
+ * Imports an archive (its lines, without newlines). Refuses, writing nothing: a malformed,
+ * truncated or other-version file (`invalid_request`, `details.line`), an existing world id
+ * (`conflict`), an archive embedded with another embedder unless `reembed` (`unprocessable`).
+ *
+ * @throws as above; `store_unavailable` or `model_*` while writing (nothing left behind).
+ */
+export async function importWorld(
+  deps: Pick<Deps, "storage" | "embedder" | "sleep">,
+  lines: AsyncIterable<string>,
+  options: ImportOptions = {},
+): Promise<ImportResult> {
+  const iterator = lines[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done) throw lineError(1, "the file is empty");
+  const header = checkHeader(deps, parseJson(first.value, 1), options);
+  const targetId = options.id ?? header.worldId;
+  return await withLease(deps, worldCreationKey(targetId), async (held) => {
+    // Under the lease nobody creates this world, so the check holds until the commit.
+    if (await deps.storage.documents.get(worldKey(targetId))) {
+      throw new ConflictError(
+        `Cannot import world "${targetId}": a world with this id exists: import with ?id=<new id> to fork it, or delete it first`,
+      );
+    }
+    const staging = new Staging(deps, targetId, held.lease);
+    try {
+      return await readBody(deps, { [Symbol.asyncIterator]: () => iterator }, {
+        header,
+        targetId,
+        options,
+        staging,
+      });
+    } catch (err) {
+      await staging.rollback();
+      throw err;
+    }
+  }, {
+    ttlMs: WORLD_CREATION_TTL_MS,
+    waitMs: 0,
+    busy: () =>
+      new ConflictError(
+        `Cannot import world "${targetId}": a world with this id is being created or imported right now: retry, or import with ?id=<new id>`,
+      ),
+  });
+}
+
+/** The lines after the header (the first is line 2), staged and then committed. */
+async function readBody(
+  deps: Pick<Deps, "storage" | "embedder">,
+  lines: AsyncIterable<string>,
+  { header, targetId, options, staging }: {
+    header: HeaderLine;
+    targetId: WorldId;
+    options: ImportOptions;
+    staging: Staging;
+  },
+): Promise<ImportResult> {
+  let n = 1;
+  let world: World | null = null;
+  let usage: UsageLine | null = null;
+  let end: ArchiveCounts | null = null;
+  const seen: ArchiveCounts = { agents: 0, documents: 0, memories: 0, events: 0 };
+  const agents = new Set<string>();
+  const memoryIds = new Set<string>();
+  const events: NewEvent[] = [];
+  let reembedded = 0;
+  let batch:
+    | { scope: AgentScope; records: MemoryRecord[]; vectors: (Float32Array | null)[] }
+    | null = null;
+  const flush = async () => {
+    if (batch === null) return;
+    reembedded += await staging.memories(batch.scope, batch.records, batch.vectors);
+    batch = null;
+  };
+
+  for await (const text of lines) {
+    n++;
+    if (end !== null) {
+      if (text.trim() === "") continue;
+      throw lineError(n, "there is a line after the end line");
+    }
+    const json = parseJson(text, n);
+    const parsed = BodyLine.safeParse(json);
+    if (!parsed.success) throw lineError(n, describe(parsed.error));
+    const line = parsed.data;
+    if (world === null && line.type !== "world") {
+      throw lineError(n, "the world line must be second");
+    }
+    const rewrite = <T>(value: T): T => renameWorld(value, header.worldId, targetId);
+    switch (line.type) {
+      case "world":
+        if (world !== null) throw lineError(n, "a second world line");
+        world = rewrite({ ...line.world, id: targetId }) as World;
+        break;
+      case "document": {
+        if (!isWorldCollection(line.collection, line.agentId !== undefined)) {
+          throw lineError(n, `"${line.collection}" is not a collection a world owns`);
+        }
+        if (line.agentId !== undefined && !agents.has(line.agentId)) {
+          throw lineError(n, `the document belongs to agent "${line.agentId}", not in the file`);
+        }
+        let value = rewrite(line.value);
+        if (line.collection === "agents") {
+          const agent = Agent.safeParse(value);
+          if (!agent.success || agent.data.id !== line.id) {
+            throw lineError(
+              n,
+              `the agent is not valid: ${agent.error ? describe(agent.error) : "its id differs"}`,
+            );
+          }
+          value = agent.data;
+          agents.add(line.id);
+          staging.agents.add(line.id);
+          seen.agents++;
+        }
+        seen.documents++;
+        await staging.document(worldDocumentKey(targetId, line), value);
+        break;
+      }
+      case "memory": {
+        const memory = rewrite(line.memory);
+        if (!agents.has(memory.agentId)) {
+          throw lineError(n, `the memory belongs to agent "${memory.agentId}", not in the file`);
+        }
+        const key = `${memory.agentId}/${memory.id}`;
+        if (memoryIds.has(key)) throw lineError(n, `memory "${memory.id}" appears twice`);
+        memoryIds.add(key);
+        const vector = decodeVector(line.embedding, header.embedder.dimensions);
+        if (vector === null || !vector.every(Number.isFinite)) {
+          throw lineError(
+            n,
+            `the embedding is not ${header.embedder.dimensions} float32 values as the header says`,
+          );
+        }
+        seen.memories++;
+        if (
+          batch !== null &&
+          (batch.scope.agentId !== memory.agentId || batch.records.length >= BATCH)
+        ) {
+          await flush();
+        }
+        batch ??= {
+          scope: { worldId: targetId, agentId: memory.agentId },
+          records: [],
+          vectors: [],
+        };
+        batch.records.push(memory);
+        batch.vectors.push(options.reembed && mismatched(deps, header) ? null : vector);
+        break;
+      }
+      case "usage":
+        usage = line;
+        break;
+      case "event": {
+        seen.events++;
+        const { seq: _seq, ...event } = rewrite(line.event);
+        events.push(event as NewEvent);
+        break;
+      }
+      case "end":
+        end = line.counts;
+        break;
+    }
+  }
+  if (end === null) {
+    throw lineError(n + 1, "the file ends without its end line: it is truncated");
+  }
+  for (const key of Object.keys(seen) as (keyof ArchiveCounts)[]) {
+    if (seen[key] !== end[key]) {
+      throw lineError(n, `the end line counts ${end[key]} ${key} but the file holds ${seen[key]}`);
+    }
+  }
+  await flush();
+  await staging.claims(targetId);
+  if (usage !== null) await restoreUsage(deps, targetId, usage);
+  for (let i = 0; i < events.length; i += EVENT_BATCH) {
+    await deps.storage.events.append(targetId, events.slice(i, i + EVENT_BATCH));
+  }
+  const created = await staging.commit(world!);
+  return { world: created, counts: seen, reembedded };
+}
+
+/** The archive's first line, checked: format, version, and an embedder this store can use. */
+function checkHeader(
+  deps: Pick<Deps, "embedder">,
+  json: unknown,
+  options: ImportOptions,
+): HeaderLine {
+  const n = 1;
+  const looks = z.object({ type: z.literal("header"), format: z.literal(ARCHIVE_FORMAT) })
+    .safeParse(json);
+  if (!looks.success) {
+    throw lineError(
+      n,
+      `it is not a ${ARCHIVE_FORMAT} header: export the world with GET /v1/worlds/{world}/export`,
+    );
+  }
+  const version = (json as { version?: unknown }).version;
+  if (version !== ARCHIVE_VERSION) {
+    throw lineError(
+      n,
+      `the archive has format version ${
+        JSON.stringify(version)
+      }, this build reads version ${ARCHIVE_VERSION}`,
+    );
+  }
+  const parsed = HeaderSchema.safeParse(json);
+  if (!parsed.success) throw lineError(n, describe(parsed.error));
+  const header = parsed.data;
+  if (mismatched(deps, header) && !options.reembed) {
+    const { model, dimensions } = header.embedder;
+    const ours = deps.embedder.info;
+    throw new SimulacraError(
+      "unprocessable",
+      `Cannot import memories embedded with "${model}" (${dimensions} dimensions) into a store that uses "${ours.model}" (${ours.dimensions}): import with ?reembed=true to embed them again (one embedding call per ${BATCH} memories)`,
+      {
+        details: {
+          archive: header.embedder,
+          store: { model: ours.model, dimensions: ours.dimensions },
+        },
+      },
+    );
+  }
+  return header;
+}
+
+function mismatched(deps: Pick<Deps, "embedder">, header: HeaderLine): boolean {
+  const ours = deps.embedder.info;
+  return header.embedder.model !== ours.model || header.embedder.dimensions !== ours.dimensions;
+}
+
+function parseJson(text: string, n: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw lineError(n, "it is not valid JSON (a corrupt or cut file?)");
+  }
+}
+
+function lineError(line: number, reason: string): SimulacraError {
+  return new SimulacraError("invalid_request", `Cannot import line ${line}: ${reason}`, {
+    details: { line },
+  });
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const path = issue.path.length > 0 ? `"${issue.path.join(".")}": ` : "";
+  return `${path}${issue.message}`;
+}
+
+/**
+ * A copy of `value` with every `worldId` field that names `from` naming `to` instead: how a
+ * fork's records point at the new world.
+ */
+export function renameWorld<T>(value: T, from: string, to: string): T {
+  if (from === to || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => renameWorld(v, from, to)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = key === "worldId" && v === from ? to : renameWorld(v, from, to);
+  }
+  return out as T;
+}

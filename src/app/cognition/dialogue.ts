@@ -1,0 +1,251 @@
+/** @module Dialogue: two agents talk line by line from their memories of each other, and both remember it (Generative Agents §4.3). */
+import type { Agent } from "../../domain/mod.ts";
+import type { AgentsTransaction } from "../agents/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import { SimulacraError } from "../../domain/mod.ts";
+import type { AgentId, AgentScope, WorldId } from "../../domain/mod.ts";
+import type { Lease } from "../../ports/mod.ts";
+import { recall } from "../memory/mod.ts";
+import { addUsage, type Usage } from "../../domain/mod.ts";
+import { buildDialogueLinePrompt } from "../../domain/mod.ts";
+import { addMinutes, gameMinutes, GameTime } from "../../domain/mod.ts";
+import type { World } from "../../domain/mod.ts";
+import { agentSummary } from "./agent_summary.ts";
+import {
+  type Conversation,
+  type ConversationEnd,
+  type ConversationLine,
+  type ConversationResult,
+} from "../../domain/mod.ts";
+import { readConversationState } from "./conversation_state.ts";
+import { finishHeld, prepareChats, storeConversation } from "./conversation_writes.ts";
+import { replanFrom } from "./planning.ts";
+import type { PlanMade } from "../../domain/mod.ts";
+
+/** Options for {@linkcode converse}. */
+export interface ConverseOptions {
+  /** What the initiator wants to talk about (the reaction's intent). @default none */
+  topic?: string;
+  /**
+   * Game time of the first line. When either participant is still in a conversation then, the
+   * talk starts when that one ends, so an agent's conversations never overlap in game time.
+   */
+  at: GameTime;
+  /**
+   * The id, for a caller whose try may be retried (a tick's pair): a conversation of this id
+   * stored already is finished (the memories, counters and states an earlier try did not write
+   * are written, see `finishHeld`; both re-plan), not held again. @default new
+   */
+  id?: string;
+}
+
+/** Memories per retrieval query that condition a line. */
+const RECALL_K = 5;
+/** Memories per line, after merging the two queries. */
+const MEMORIES_PER_LINE = 8;
+/** News items a speaker brings to a conversation, and earlier lines to the listener it recalls. */
+const NEWS_ITEMS = 5;
+const TOLD_BEFORE_ITEMS = 4;
+/** Chat memories read for the speaker's news and earlier lines. */
+const CHAT_WINDOW = 100;
+
+function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
+  return { worldId: world.id as WorldId, agentId: agent.id };
+}
+
+/**
+ * Two agents talk: the transaction's first agent starts, with its second. The initiator's
+ * opening is conditioned on its memories about the other (recalled for "<initiator>'s
+ * relationship with <other>" and the topic) and on the topic; each reply on the replier's
+ * memories about the speaker and about the last line, plus the history. It stops when a
+ * speaker sets `end`, or when each has said `conversationTurnCap` lines. Each line takes one
+ * game minute: line `i` is at `start + i` minutes and the talk ends one minute after the last
+ * line.
+ *
+ * The transaction holds both agents' leases. The transcript goes into the "conversations"
+ * collection, then every line into both memory streams as a `chat` memory (heard lines with
+ * provenance `told_by:<speaker name>`, own lines `self`; one importance call and one embedding
+ * call per participant, made before anything is written; each participant's memories written
+ * all at once, with ids keyed by the conversation and line), and both conversation states are
+ * updated (`conversation_writes.ts`); each participant's memories are fenced by its lease, so a
+ * holder that lost it writes nothing of the talk (`LeaseLostError`). Then both participants
+ * re-plan from the end of the talk; a re-plan that fails is reported in `replanFailed`, not
+ * thrown, because the conversation is stored.
+ * @throws `model_*`, `store_unavailable`.
+ * @see Generative Agents §4.3 "Dialogue"; Park et al. 2023 §4.3.2.
+ */
+export async function converse(
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  tx: AgentsTransaction,
+  options: ConverseOptions,
+): Promise<ConversationResult & { plans: PlanMade[] }> {
+  const { world } = tx;
+  const d = { ...deps, storage: tx.storage };
+  const fences = new Map(tx.agents.map((agent, i) => [agent.id, tx.leases[i]]));
+  const people: [Agent, Agent] = [tx.agents[0], tx.agents[1]];
+  const talk = await talkHeld(d, world, { people, options, fences });
+
+  const replanFailed: AgentId[] = [];
+  const usages = [talk.usage];
+  const pairs = [[people[0], people[1]], [people[1], people[0]]] as const;
+  const about = options.topic ?? `"${clip(talk.conversation.lines[0].text, 120)}"`;
+  const replans = await Promise.allSettled(
+    pairs.map(([self, partner]) =>
+      replanFrom(d, { world, agent: self }, {
+        from: talk.conversation.endedAt,
+        reason: `talked with ${partner.name} about ${about}`,
+        fence: fences.get(self.id),
+      })
+    ),
+  );
+  const plans: PlanMade[] = [];
+  replans.forEach((r, i) => {
+    if (r.status === "fulfilled") {
+      usages.push(r.value.usage);
+      plans.push(...r.value.plans);
+    } else if (r.reason instanceof SimulacraError) replanFailed.push(pairs[i][0].id);
+    else throw r.reason;
+  });
+  return { ...talk.conversation, replanFailed, usage: addUsage(...usages), plans };
+}
+
+interface Talk {
+  conversation: Conversation;
+  usage: Usage;
+}
+
+async function talkHeld(
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
+  world: World,
+  { people, options, fences }: {
+    /** Both agents as read under their leases, initiator first. */
+    people: [Agent, Agent];
+    options: ConverseOptions;
+    /** Each participant's lease, the fence of its writes. */
+    fences: ReadonlyMap<AgentId, Lease>;
+  },
+): Promise<Talk> {
+  const held = options.id && await finishHeld(deps, world, options.id, { people, fences });
+  if (held) return held;
+  const states = await Promise.all(people.map((p) => readConversationState(deps, world, p.id)));
+  const start = [options.at, ...states.map((s) => s?.until ?? options.at)].reduce((x, y) =>
+    gameMinutes(y) > gameMinutes(x) ? y : x
+  );
+  const summaries = await Promise.all(people.map((p) => agentSummary(deps, world, p, start)));
+  const usages: Usage[] = summaries.map((s) => s.usage);
+  const context = await Promise.all([
+    talkContext(deps, world, { speaker: people[0], listener: people[1] }),
+    talkContext(deps, world, { speaker: people[1], listener: people[0] }),
+  ]);
+
+  const cap = world.settings.conversationTurnCap;
+  const lines: ConversationLine[] = [];
+  let endedBy: ConversationEnd = "turn_cap";
+  for (let i = 0; i < 2 * cap; i++) {
+    const side = i % 2;
+    const speaker = people[side];
+    const listener = people[1 - side];
+    const at = addMinutes(start, i);
+    const last = lines.at(-1);
+    const recalled = await recall(deps, {
+      world,
+      agent: speaker,
+      queries: [
+        `${speaker.name}'s relationship with ${listener.name}`,
+        last?.text ?? options.topic ?? listener.name,
+      ],
+    }, { at, k: RECALL_K });
+    usages.push(recalled.usage);
+    const completion = await deps.model.complete(
+      buildDialogueLinePrompt({
+        speakerName: speaker.name,
+        listenerName: listener.name,
+        summary: summaries[side].summary.text,
+        now: at,
+        memories: mergeRecalled(recalled.results.map((r) => r.map((s) => s.memory.description))),
+        news: context[side].news,
+        toldBefore: context[side].toldBefore,
+        topic: side === 0 ? options.topic ?? null : null,
+        history: lines.map((l) => ({ speaker: l.name, text: l.text })),
+        turn: Math.floor(i / 2) + 1,
+        maxTurns: cap,
+      }),
+      { worldId: world.id, agentId: speaker.id, operation: "dialogue_line" },
+    );
+    usages.push(completion.usage);
+    lines.push({ speaker: speaker.id, name: speaker.name, text: completion.value.line.trim(), at });
+    if (completion.value.end) {
+      endedBy = side === 0 ? "initiator" : "other";
+      break;
+    }
+  }
+  const conversation: Conversation = {
+    id: options.id ?? deps.ids.next("c"),
+    worldId: world.id as WorldId,
+    participants: [people[0].id, people[1].id],
+    topic: options.topic ?? null,
+    startedAt: start,
+    endedAt: addMinutes(start, lines.length),
+    lines,
+    endedBy,
+  };
+
+  // Prepared before anything is written: a failed model call leaves no trace of the talk.
+  const talk = { conversation, people, fences };
+  const prepared = await prepareChats(deps, talk);
+  usages.push(...prepared.map((p) => p.usage));
+  await storeConversation(deps, world, talk, prepared);
+  return { conversation, usage: addUsage(...usages) };
+}
+
+/**
+ * What a speaker brings to a talk: its news (seed memories and things others told it, most
+ * important first, newest first on ties; none told by or naming the listener), and what it said
+ * to the listener in earlier talks, newest first.
+ */
+async function talkContext(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  { speaker, listener }: { speaker: Agent; listener: Agent },
+): Promise<{ news: string[]; toldBefore: string[] }> {
+  const scope = scopeOf(world, speaker);
+  const [seeds, chats] = await Promise.all([
+    deps.storage.memories.list(scope, { kind: "seed", limit: CHAT_WINDOW }),
+    deps.storage.memories.list(scope, { kind: "chat", limit: CHAT_WINDOW, order: "desc" }),
+  ]);
+  const listenerFirst = listener.name.split(/\s+/)[0].toLowerCase();
+  const news = [...seeds.memories, ...chats.memories]
+    .filter((m) =>
+      (m.kind === "seed" || m.provenance.startsWith("told_by:")) &&
+      m.provenance !== `told_by:${listener.name}` &&
+      !m.description.toLowerCase().includes(listenerFirst)
+    )
+    .sort((a, b) =>
+      b.importance - a.importance || b.createdAt.localeCompare(a.createdAt) ||
+      a.description.localeCompare(b.description)
+    )
+    .map((m) => m.description);
+  const said = `${speaker.name} said to ${listener.name}: `;
+  const toldBefore = chats.memories
+    .filter((m) => m.description.startsWith(said))
+    .map((m) => m.description.slice(said.length));
+  return {
+    news: [...new Set(news)].slice(0, NEWS_ITEMS),
+    toldBefore: toldBefore.slice(0, TOLD_BEFORE_ITEMS),
+  };
+}
+
+/** Interleaves the results of the two queries, best first, without repeats. */
+function mergeRecalled(results: string[][]): string[] {
+  const out: string[] = [];
+  for (let rank = 0; out.length < MEMORIES_PER_LINE; rank++) {
+    const row = results.map((r) => r[rank]).filter((m) => m !== undefined);
+    if (row.length === 0) break;
+    for (const m of row) if (!out.includes(m) && out.length < MEMORIES_PER_LINE) out.push(m);
+  }
+  return out;
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}

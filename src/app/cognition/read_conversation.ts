@@ -1,0 +1,27 @@
+/** @module Reading one stored conversation, so a client can show the lines a tick event points at. */
+import type { Deps } from "../../ports/mod.ts";
+import { NotFoundError } from "../../domain/mod.ts";
+import type { WorldId } from "../../domain/mod.ts";
+import { getWorld } from "../world/mod.ts";
+import { type Conversation } from "../../domain/mod.ts";
+import { conversationKey } from "./conversation_key.ts";
+
+/**
+ * The conversation `id` of a world, with every line (what a `conversation` event refers to).
+ * @throws `world_not_found`, `not_found`, `store_unavailable`
+ */
+export async function readConversation(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+  id: string,
+): Promise<Conversation> {
+  await getWorld(deps, worldId);
+  const doc = await deps.storage.documents.get<Conversation>(conversationKey(worldId, id));
+  if (!doc) {
+    throw new NotFoundError(
+      "not_found",
+      `Cannot find conversation "${id}" in world "${worldId}": use the conversationId of a conversation event or of POST /v1/worlds/${worldId}/conversations`,
+    );
+  }
+  return doc.value;
+}

@@ -1,0 +1,174 @@
+/**
+ * @module Planning a tick, the one way every tick starts: under the world's tick lease the tick
+ * id is claimed, the shared preparation runs once, the plan is stored as the world's open tick,
+ * and the runner starts the steps (in this process, closing the tick before the lease is let
+ * go; or through the platform's queue, each group of units in its own invocation). A world has
+ * at most one open tick.
+ */
+import type { Deps } from "../../ports/mod.ts";
+import type { WorldId } from "../../domain/mod.ts";
+import { ConflictError, SimulacraError } from "../../domain/mod.ts";
+import { addMinutes } from "../../domain/mod.ts";
+import type { Clocked } from "../../domain/mod.ts";
+import {
+  assertCanAdvance,
+  busy,
+  fullSystem,
+  markerError,
+  type RunTickOptions,
+  TICK_LEASE_TTL_MS,
+  type TickFrame,
+  type TickMarker,
+  type TickRecord,
+  type TickSystem,
+  validateTickOptions,
+} from "./tick_engine.ts";
+import { withLease } from "./lease.ts";
+import {
+  type Closing,
+  currentOpenTick,
+  markerScope,
+  type OpenTick,
+  openTickKey,
+  type TickRunner,
+} from "./tick_store.ts";
+
+/** Options for {@linkcode planTick}. */
+export interface PlanTickOptions<U, P, S, W extends Clocked> extends RunTickOptions {
+  system: TickSystem<U, P, S, W>;
+  runner: TickRunner;
+}
+
+/** A planned tick: queued, or closed (in this process, or a repeated tick id). */
+export type PlannedTick<S> =
+  | { tickId: string; status: "queued" }
+  | { tickId: string; status: "done"; result: TickRecord<S> };
+
+/** Default time a tick may take before its stragglers are recorded as failed. */
+export const TICK_DEADLINE_MS = 300_000;
+
+/**
+ * Plans a tick and starts its steps with `options.runner`. A repeated tick id answers its result
+ * (or `queued` while its steps run elsewhere). An open tick of the world is brought to its
+ * close first when the runner can (a crashed tick heals); else the tick is refused at once. A
+ * failure before the plan was stored leaves the clock alone and the id free to run again.
+ * @throws `invalid_request`, `world_not_found`, `unprocessable` (past the last game year),
+ * `conflict` (paused, another tick holds or keeps the world; `details.retryAfterSeconds`).
+ */
+export async function planTick<U, P, S, W extends Clocked>(
+  deps: Pick<Deps, "ids" | "storage" | "sleep">,
+  worldId: WorldId,
+  options: PlanTickOptions<U, P, S, W>,
+): Promise<PlannedTick<S>> {
+  const { runner } = options;
+  const system = fullSystem(options.system);
+  const tickId = options.tickId ?? deps.ids.next("t");
+  const concurrency = validateTickOptions(worldId, options);
+  const scope = markerScope(worldId);
+  const idem = deps.storage.idempotency;
+  // A finished tick answers at once, without waiting for the world's lease.
+  const seen = await idem.get<TickMarker<S>>(scope, tickId);
+  if (seen?.status === "done") return { tickId, status: "done", result: seen.result };
+  if (seen?.status === "failed" && !seen.retryable) throw markerError(seen);
+
+  return await withLease(deps, `tick:${worldId}`, async (held) => {
+    const context = { system, held };
+    // The marker and the world are read with the open tick (again after closing it).
+    const markerAndWorld = () =>
+      Promise.all([idem.get<TickMarker<S>>(scope, tickId), system.clock.load(deps, worldId)]);
+    const [open, read] = await Promise.all([
+      currentOpenTick<Clocked, S>(deps, worldId),
+      markerAndWorld(),
+    ]);
+    if (open) {
+      const settled = await runner.settle<S>(deps, open, context);
+      if (open.tickId === tickId) return await answer(deps, open, settled);
+      if (!settled.closed) throw busy(tickId, worldId);
+    }
+    const [marker, world] = open ? await markerAndWorld() : read;
+    if (marker?.status === "done") return { tickId, status: "done", result: marker.result };
+    if (marker?.status === "failed" && !marker.retryable) throw markerError(marker);
+    assertCanAdvance(world, options);
+    if (marker?.status === "running" && marker.from !== world.clock.now) {
+      // Its first run stopped after moving the clock (the process ended): the result is lost.
+      throw new ConflictError(
+        `Cannot answer tick "${tickId}" of world "${worldId}": its first run stopped after the clock moved and its result was lost: send a new tick id`,
+      );
+    }
+    const minutes = options.minutes ?? world.clock.minutesPerTick;
+    const frame: TickFrame<W> = {
+      world,
+      tickId,
+      from: world.clock.now,
+      to: addMinutes(world.clock.now, minutes),
+      minutes,
+      concurrency,
+    };
+    let plan: OpenTick<W>;
+    try {
+      // The units are read with the marker's write (one round trip on a hosted store): a failed
+      // write fails the plan before anything else is written.
+      const [, units] = await Promise.all([
+        idem.put<TickMarker<S>>(scope, tickId, { status: "running", from: world.clock.now }),
+        system.units(frame),
+      ]);
+      const prepared = await system.prepare(frame, units);
+      plan = {
+        tickId,
+        world,
+        from: frame.from,
+        to: frame.to,
+        minutes,
+        concurrency,
+        groups: system.groups(frame, units, prepared.shared).map((g) => g.map(system.unitKey)),
+        shared: system.encode(prepared.shared),
+        deadlineAt: runner.deadlineAt(options.deadlineMs ?? TICK_DEADLINE_MS),
+        maxAttempts: options.maxAttempts ?? 3,
+        prepared: { events: prepared.events, usage: prepared.usage },
+      };
+      await deps.storage.documents.create(openTickKey(worldId), plan);
+    } catch (err) {
+      // The clock did not move: the same id may run again.
+      const e = err instanceof SimulacraError
+        ? err
+        : new SimulacraError("internal_error", "Cannot run the tick: unexpected error");
+      await idem.put<TickMarker<S>>(scope, tickId, {
+        status: "failed",
+        retryable: true,
+        code: e.code,
+        message: e.message,
+      }).catch(() => {});
+      throw err;
+    }
+    const started = await runner.start<S>(deps, plan, context);
+    held.assertHeld();
+    return await answer(deps, plan, started);
+  }, {
+    ttlMs: TICK_LEASE_TTL_MS,
+    waitMs: options.waitMs ?? runner.waitMs,
+    busy: () => busy(tickId, worldId),
+  });
+}
+
+/** A tick's answer once its runner started or settled it. */
+async function answer<S>(
+  deps: Pick<Deps, "storage">,
+  open: OpenTick<Clocked>,
+  closing: Closing<S>,
+): Promise<PlannedTick<S>> {
+  const { tickId } = open;
+  if (!closing.closed) return { tickId, status: "queued" };
+  if (closing.result) return { tickId, status: "done", result: closing.result };
+  // Closed without a result: it stopped after its clock moved, and its marker says so.
+  const marker = await deps.storage.idempotency.get<TickMarker<S>>(
+    markerScope(open.world.id),
+    tickId,
+  );
+  if (marker?.status === "done") return { tickId, status: "done", result: marker.result };
+  throw markerError(
+    marker?.status === "failed" ? marker : {
+      code: "conflict",
+      message: `Cannot answer tick "${tickId}": its result was lost: send a new tick id`,
+    },
+  );
+}

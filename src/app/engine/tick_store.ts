@@ -1,0 +1,235 @@
+/**
+ * @module Where a tick lives while it runs: its marker (by tick id), the world's open tick (the
+ * plan, until the close), each unit's stored result, and this process's copies of the plans
+ * of open ticks. Also what a runner is, the one thing that differs between running a tick's
+ * steps in this process and through the platform's queue.
+ */
+import type { Deps } from "../../ports/mod.ts";
+import type { WorldId } from "../../domain/mod.ts";
+import type { DocumentKey } from "../../ports/mod.ts";
+import type { GameTime } from "../../domain/mod.ts";
+import type { HeldLease } from "./lease.ts";
+import type { Clocked } from "../../domain/mod.ts";
+import {
+  busy,
+  type FullTickSystem,
+  markerError,
+  type PhaseOutcome,
+  type StepOutcome,
+  type TickFrame,
+  type TickMarker,
+  type TickRecord,
+} from "./tick_engine.ts";
+import { TICK_RECORD_TTL_MS } from "./tick_records.ts";
+
+/** The plan of a world's open tick, stored until it closes. */
+export interface OpenTick<W> {
+  tickId: string;
+  world: W;
+  from: GameTime;
+  to: GameTime;
+  minutes: number;
+  /** Groups a phase runs at once (the tick's concurrency). */
+  concurrency: number;
+  /** Unit keys per message. */
+  groups: string[][];
+  shared: unknown;
+  /** Wall-clock ms after which units that have not reported are recorded as failed. */
+  deadlineAt: number;
+  /** Units whose step failed are tried this many times in all. */
+  maxAttempts: number;
+  /**
+   * The preparation's events and usage, for the close (plans stored before this field keep
+   * them in the step results, as unit `_prepare`).
+   */
+  prepared?: PhaseOutcome;
+}
+
+/** A unit's stored result: what its step produced and what it left for `finish`. */
+export interface UnitResult<S> {
+  outcome: StepOutcome<S>;
+  carried: unknown;
+}
+
+/** What a close found: the tick still open (not complete), or closed (by it or before). */
+export type Closing<S> = { closed: false } | { closed: true; result: TickRecord<S> | null };
+
+/** What a runner works with: the tick's system, and the world's tick lease, held. */
+export interface RunnerContext<S> {
+  // deno-lint-ignore no-explicit-any
+  system: FullTickSystem<any, any, S, any>;
+  held: HeldLease;
+}
+
+/**
+ * Where a tick's steps run: in this process (`inlineRunner`) or in the invocations the
+ * platform's queue starts (`queueRunner`). The plan and the close are the same either way.
+ */
+export interface TickRunner {
+  /** Whether `start` runs the steps and closes the tick before it returns. */
+  readonly inline: boolean;
+  /** How long planning waits for the world's tick lease by default. */
+  readonly waitMs: number;
+  /** Wall-clock milliseconds since the epoch, for tick deadlines. */
+  now(): number;
+  /** The deadline of a tick planned now that may take `ms`. */
+  deadlineAt(ms: number): number;
+  /** Runs (or sends) the steps of a tick just planned, holding its tick lease. */
+  start<S>(
+    deps: Pick<Deps, "ids" | "storage" | "sleep">,
+    open: OpenTick<Clocked>,
+    context: RunnerContext<S>,
+  ): Promise<Closing<S>>;
+  /**
+   * An open tick found while planning: brought to its close when this runner can (in process,
+   * by stepping what is left; queued, once its deadline passed), else left open.
+   */
+  settle<S>(
+    deps: Pick<Deps, "ids" | "storage" | "sleep">,
+    open: OpenTick<Clocked>,
+    context: RunnerContext<S>,
+  ): Promise<Closing<S>>;
+}
+
+/** The world's open tick. */
+export function openTickKey(worldId: string): DocumentKey {
+  return { collection: "tick_open", scope: worldId, id: "current" };
+}
+
+/** Where a tick id's marker lives. */
+export function markerScope(worldId: string): string {
+  return `tick:${worldId}`;
+}
+
+/** How often an open tick is checked: closed when complete, lost steps sent again. */
+export const CHECK_EVERY_MS = 20_000;
+
+/**
+ * Where a tick's step results are kept while it is open: one scope per tick, cleared by its
+ * close (and with the world), so no result outlives the tick it belongs to, nor an agent
+ * deleted after it.
+ */
+export function stepScope(worldId: string, tickId: string): string {
+  return `tickstep:${worldId}:${tickId}`;
+}
+
+/**
+ * A tick's per-unit results, keyed by unit within the tick's step scope, and how many units
+ * have reported (counted by the commits that claim their results). They expire a day after
+ * they are stored ({@linkcode TICK_RECORD_TTL_MS}) should the close never come.
+ */
+export function stepResults(deps: Pick<Deps, "storage">, worldId: string, tickId: string) {
+  const { idempotency } = deps.storage;
+  const scope = stepScope(worldId, tickId);
+  const keep = { ttlMs: TICK_RECORD_TTL_MS };
+  // Units are ids or "_prepare"; the count's "#" is in no id.
+  const key = (unit: string) => `${tickId}/${unit}`;
+  return {
+    get: <T>(unit: string) => idempotency.get<T>(scope, key(unit)),
+    /** Where a unit's result is claimed (and counted), for a commit to claim it. */
+    claimKey: (unit: string) => ({ scope, key: key(unit), counter: key("#reported"), ...keep }),
+    /** Drops every result of the tick, once its outcome is stored. */
+    clear: () => idempotency.clear(scope),
+  };
+}
+
+/** The frame of an open tick's steps. */
+export function frameOf<W extends Clocked>(open: OpenTick<W>): TickFrame<W> {
+  return {
+    world: open.world,
+    tickId: open.tickId,
+    from: open.from,
+    to: open.to,
+    minutes: open.minutes,
+    concurrency: open.concurrency,
+  };
+}
+
+/**
+ * The world's open tick, or null. A record whose tick already closed (its closer stopped between
+ * storing the result and removing the record) is removed here.
+ */
+export async function currentOpenTick<W, S>(
+  deps: Pick<Deps, "storage">,
+  worldId: string,
+): Promise<OpenTick<W> | null> {
+  const open = (await deps.storage.documents.get<OpenTick<W>>(openTickKey(worldId)))?.value;
+  if (!open) return null;
+  const marker = await deps.storage.idempotency.get<TickMarker<S>>(
+    markerScope(worldId),
+    open.tickId,
+  );
+  if (marker?.status !== "done" && marker?.status !== "failed") return open;
+  await deps.storage.documents.delete(openTickKey(worldId));
+  return null;
+}
+
+/**
+ * Waits until a tick id has closed and returns its result, polling its marker.
+ * @throws the tick's failure; `conflict` when it is still open after `waitMs`.
+ */
+export async function awaitTick<S>(
+  deps: Pick<Deps, "storage" | "sleep">,
+  worldId: WorldId,
+  options: { tickId: string; waitMs: number; pollMs?: number },
+): Promise<TickRecord<S>> {
+  const { tickId } = options;
+  const poll = options.pollMs ?? 200;
+  for (let waited = 0;; waited += poll) {
+    const marker = await deps.storage.idempotency.get<TickMarker<S>>(
+      markerScope(worldId),
+      tickId,
+    );
+    if (marker?.status === "done") return marker.result;
+    if (marker?.status === "failed") throw markerError(marker);
+    if (waited >= options.waitMs) throw busy(tickId, worldId);
+    await deps.sleep(poll);
+  }
+}
+
+/** Plans kept per store (the least recently used dropped beyond this). */
+const MAX_PLANS = 64;
+
+const plansByStore = new WeakMap<object, Map<string, OpenTick<unknown>>>();
+
+function plansOf(deps: Pick<Deps, "storage">): Map<string, OpenTick<unknown>> {
+  let plans = plansByStore.get(deps.storage);
+  if (!plans) plansByStore.set(deps.storage, plans = new Map());
+  return plans;
+}
+
+/**
+ * The plan of the tick `tickId` of a world: this process's copy, else the stored open tick
+ * when it is that tick's (null when it is not: the tick closed, or never was). A plan (some
+ * 300 KB for 25 agents: every agent's view) never changes while its tick is open, so the
+ * messages of a tick that one process handles read it once. Whether the tick is still open is
+ * not known from here: a step reads the world's clock in its unit of work, a close the marker.
+ */
+export async function readOpenTick<W>(
+  deps: Pick<Deps, "storage">,
+  worldId: string,
+  tickId: string,
+): Promise<OpenTick<W> | null> {
+  const plans = plansOf(deps);
+  const key = JSON.stringify([worldId, tickId]);
+  const known = plans.get(key);
+  if (known) {
+    plans.delete(key); // most recently used last
+    plans.set(key, known);
+    return known as OpenTick<W>;
+  }
+  const open = (await deps.storage.documents.get<OpenTick<W>>(openTickKey(worldId)))?.value;
+  if (open?.tickId !== tickId) return null;
+  plans.set(key, open);
+  if (plans.size > MAX_PLANS) plans.delete(plans.keys().next().value!);
+  return open;
+}
+
+/** Drops this process's copy of a tick's plan (it closed). */
+export function forgetOpenTick(
+  deps: Pick<Deps, "storage">,
+  worldId: string,
+  tickId: string,
+): void {
+  plansOf(deps).delete(JSON.stringify([worldId, tickId]));
+}

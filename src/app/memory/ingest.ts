@@ -1,0 +1,143 @@
+/** @module Turns new experiences into memory records: importance, embeddings, then one atomic write. */
+import type { Agent } from "../../domain/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import { type AgentScope, MemoryId } from "../../domain/mod.ts";
+import { addUsage, type Usage } from "../../domain/mod.ts";
+import type { AppendOptions } from "../../ports/mod.ts";
+import type { VectorEntry } from "../../ports/mod.ts";
+import type { GameTime } from "../../domain/mod.ts";
+import { scoreImportance } from "../../mind/mod.ts";
+import type { MemoryKind, MemoryRecord, Provenance } from "../../domain/mod.ts";
+
+/** An experience to remember. */
+export interface NewMemory {
+  /** A reserved id (e.g. claimed by an event id); minted when absent. */
+  id?: string;
+  description: string;
+  kind: MemoryKind;
+  provenance: Provenance;
+  at: GameTime;
+  location?: string;
+  eventId?: string;
+  /** A known importance skips the model (e.g. reflections scored with their insight). */
+  importance?: number;
+  evidence?: MemoryId[];
+  depth?: number;
+  /** The API key whose request wrote it (provenance of what a client said). */
+  keyId?: string;
+}
+
+/** What {@linkcode prepareMemories} prepares. */
+export interface NewMemories {
+  items: readonly NewMemory[];
+  /** Earlier memories stored with a provisional importance, to score in the same call. */
+  pending?: readonly MemoryRecord[];
+}
+
+/** Records and vectors ready to write, with what preparing them cost. */
+export interface PreparedMemories {
+  records: MemoryRecord[];
+  vectors: VectorEntry[];
+  usage: Usage;
+  /** Importance to add to the reflection counter (new scores and late scores of pending ones). */
+  addedImportance: number;
+  /** New records stored with a provisional importance. */
+  stillPending: MemoryId[];
+  /** Earlier pending memories scored now, with their scores. */
+  filled: { id: MemoryId; importance: number }[];
+  filledPending: MemoryId[];
+}
+
+/**
+ * Scores and embeds new memories without writing anything: one fast-model call for every
+ * importance still unknown (new ones and `pending` ones from earlier batches) and one embedding
+ * call. A failed importance call leaves provisional scores of 1 marked pending; a failed
+ * embedding call throws, so nothing is half-written.
+ */
+export async function prepareMemories(
+  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  agent: Agent,
+  batch: NewMemories,
+): Promise<PreparedMemories> {
+  const { items, pending = [] } = batch;
+  const attribution = { worldId: agent.worldId, agentId: agent.id, agentName: agent.name };
+  const unscored = items.map((m, i) => ({ m, i })).filter(({ m }) => m.importance === undefined);
+  const texts = [...unscored.map(({ m }) => m.description), ...pending.map((p) => p.description)];
+  const scoring = await scoreImportance(deps, attribution, texts);
+  const importance = items.map((m) => m.importance ?? null);
+  unscored.forEach(({ i }, j) => (importance[i] = scoring.scores[j]));
+  const lateScores = scoring.scores.slice(unscored.length);
+
+  const distinct = [...new Set(items.map((m) => m.description))];
+  const embedded = distinct.length > 0
+    ? await deps.embedder.embed(distinct, {
+      worldId: agent.worldId,
+      agentId: agent.id,
+      operation: "embedding",
+    })
+    : { vectors: [], usage: addUsage() };
+  const vectorOf = new Map(distinct.map((t, i) => [t, embedded.vectors[i]]));
+
+  const records: MemoryRecord[] = items.map((m, i) => {
+    const score = importance[i];
+    const record: MemoryRecord = {
+      id: MemoryId.parse(m.id ?? deps.ids.next("m")),
+      worldId: agent.worldId as MemoryRecord["worldId"],
+      agentId: agent.id,
+      kind: m.kind,
+      description: m.description,
+      createdAt: m.at,
+      lastAccessedAt: m.at,
+      importance: score ?? 1,
+      provenance: m.provenance,
+    };
+    if (score === null) record.importancePending = true;
+    if (m.location !== undefined) record.location = m.location;
+    if (m.eventId !== undefined) record.eventId = m.eventId;
+    if (m.evidence !== undefined) record.evidence = m.evidence;
+    if (m.depth !== undefined) record.depth = m.depth;
+    if (m.keyId !== undefined) record.keyId = m.keyId;
+    return record;
+  });
+  const filled = pending
+    .map((p, j) => ({ id: p.id, importance: lateScores[j] }))
+    .filter((f): f is { id: MemoryId; importance: number } => f.importance !== null);
+  return {
+    records,
+    vectors: records.map((r) => ({ id: r.id, vector: vectorOf.get(r.description)! })),
+    usage: addUsage(scoring.usage, embedded.usage),
+    addedImportance:
+      records.filter((r) => !r.importancePending).reduce((s, r) => s + r.importance, 0) +
+      filled.reduce((s, f) => s + f.importance, 0),
+    stillPending: records.filter((r) => r.importancePending).map((r) => r.id),
+    filled,
+    filledPending: filled.map((f) => f.id),
+  };
+}
+
+/** What {@linkcode writeMemories} writes, and how (`fence`, `claims`). */
+export interface WriteMemoriesOptions extends AppendOptions {
+  prepared: Pick<PreparedMemories, "records" | "vectors" | "filled">;
+}
+
+/**
+ * Writes prepared memories: vectors first (invisible until their records exist, and idempotent),
+ * then the records in one atomic append with `options.claims` (fenced by `options.fence`, when
+ * given), then late importance scores. On the hosted backend that is one Vector request and
+ * one Redis request (`Storage.memoryWriter`).
+ */
+export async function writeMemories(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+  options: WriteMemoriesOptions,
+): Promise<void> {
+  const { prepared, ...append } = options;
+  const { storage } = deps;
+  if (prepared.records.length > 0) {
+    const write = { memories: prepared.records, vectors: prepared.vectors };
+    await storage.memoryWriter.append(scope, write, append);
+  }
+  await Promise.all(
+    prepared.filled.map((f) => storage.memories.setImportance(scope, f.id, f.importance)),
+  );
+}

@@ -1,0 +1,54 @@
+/** @module Reads and writes for listing: Reading the memory stream: pages by kind and time, and one memory with its evidence. */
+import { loadAgent } from "../agents/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import { NotFoundError } from "../../domain/mod.ts";
+import { type AgentScope, MemoryId } from "../../domain/mod.ts";
+import { MemoryRecord } from "../../domain/mod.ts";
+import { ListMemoriesQuery, MemoryPageBody, MemoryWithEvidence } from "../../domain/mod.ts";
+
+/** Pages through an agent's memories, newest first by default. */
+export async function listMemories(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+  query: ListMemoriesQuery,
+): Promise<MemoryPageBody> {
+  await loadAgent(deps, scope);
+  return await deps.storage.memories.list(scope, query);
+}
+const MAX_CHAIN = 200;
+/**
+ * One memory; for a reflection, its evidence chain (evidence of evidence, breadth first, each
+ * memory once, at most 200).
+ * @throws `agent_not_found`, `memory_not_found`
+ */
+export async function getMemory(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+  id: MemoryId,
+): Promise<MemoryWithEvidence> {
+  await loadAgent(deps, scope);
+  const memory = await deps.storage.memories.get(scope, id);
+  if (!memory) {
+    throw new NotFoundError(
+      "memory_not_found",
+      `Cannot find memory "${id}" of agent "${scope.agentId}": list memories with GET /v1/worlds/${scope.worldId}/agents/${scope.agentId}/memories`,
+    );
+  }
+  if (!memory.evidence?.length) return memory;
+  const direct = await deps.storage.memories.getMany(scope, memory.evidence);
+  const forgotten = memory.evidence.filter((_, i) => direct[i] === null);
+  const seen = new Set<string>([memory.id]);
+  const chain: MemoryRecord[] = [];
+  let frontier = memory.evidence.filter((e) => !seen.has(e));
+  while (frontier.length > 0 && chain.length < MAX_CHAIN) {
+    frontier.forEach((e) => seen.add(e));
+    const found = (await deps.storage.memories.getMany(scope, frontier)).filter(
+      (m): m is MemoryRecord => m !== null,
+    );
+    chain.push(...found.slice(0, MAX_CHAIN - chain.length));
+    frontier = [...new Set(found.flatMap((m) => m.evidence ?? []))].filter((e) => !seen.has(e));
+  }
+  return forgotten.length > 0
+    ? { ...memory, evidenceChain: chain, forgottenEvidence: forgotten }
+    : { ...memory, evidenceChain: chain };
+}

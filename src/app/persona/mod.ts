@@ -1,0 +1,12 @@
+/** @module Creating agents, personas and cards in storage; in-character replies and interviews. */
+export * from "./agent_view.ts";
+export * from "./build_persona.ts";
+export * from "./card_export.ts";
+export * from "./card_import.ts";
+export * from "./create_agent.ts";
+export * from "./interview.ts";
+export * from "./magic_if.ts";
+export * from "./persona_store.ts";
+export * from "./reply_session.ts";
+export * from "./respond.ts";
+export * from "./speaker_policy.ts";

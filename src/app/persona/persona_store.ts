@@ -1,0 +1,68 @@
+/** @module Reads and writes for persona: The Narrative Schema persona of an agent, validated and stored as one document (Memory-Driven Role-Playing §3.3). */
+import { loadAgent } from "../agents/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import { updateDocument } from "../../ports/mod.ts";
+import { NotFoundError } from "../../domain/mod.ts";
+import { type AgentScope } from "../../domain/mod.ts";
+import type { DocumentKey } from "../../ports/mod.ts";
+import { Persona, PersonaRecord } from "../../domain/mod.ts";
+
+/** The document key of an agent's persona. */
+export function personaKey(scope: AgentScope): DocumentKey {
+  return { collection: "personas", scope: scope.worldId, id: scope.agentId };
+}
+/** The stored persona record of an agent, or null when it has none (does not check the agent). */
+export async function loadPersonaRecord(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+): Promise<PersonaRecord | null> {
+  return (await deps.storage.documents.get<PersonaRecord>(personaKey(scope)))?.value ?? null;
+}
+/**
+ * The persona of an agent.
+ * @throws `agent_not_found`; `not_found` when the agent has no persona yet.
+ */
+export async function getPersona(deps: Pick<Deps, "storage">, scope: AgentScope): Promise<Persona> {
+  await loadAgent(deps, scope);
+  const record = await loadPersonaRecord(deps, scope);
+  if (!record) {
+    const base = `/v1/worlds/${scope.worldId}/agents/${scope.agentId}/persona`;
+    throw new NotFoundError(
+      "not_found",
+      `Cannot find a persona for agent "${scope.agentId}": set one with PUT ${base} or derive one with POST ${base}/build`,
+    );
+  }
+  return record.persona;
+}
+/**
+ * Sets an agent's persona, keeping the lorebook and card text of an earlier import.
+ * @throws `agent_not_found`, `store_unavailable`.
+ */
+export async function putPersona(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+  persona: Persona,
+): Promise<Persona> {
+  await loadAgent(deps, scope);
+  await updatePersonaRecord(deps, scope, (old) => ({
+    persona,
+    lore: old?.lore ?? [],
+    card: old?.card ?? null,
+  }));
+  return persona;
+}
+/**
+ * Writes an agent's persona record from the stored one (null when none), with compare-and-set,
+ * retrying when a concurrent write wins.
+ * @throws `conflict` when it keeps losing the race.
+ */
+export async function updatePersonaRecord(
+  deps: Pick<Deps, "storage">,
+  scope: AgentScope,
+  next: (old: PersonaRecord | null) => PersonaRecord,
+): Promise<PersonaRecord> {
+  return (await updateDocument(deps.storage.documents, personaKey(scope), next, {
+    conflict:
+      `Cannot save the persona of agent "${scope.agentId}": it kept changing concurrently, retry`,
+  }))!;
+}

@@ -1,0 +1,385 @@
+/**
+ * @module Respond: one in-character reply by the Magic-If protocol, with visible stages, a
+ * server-side session, provenance for what was heard, and the inner voice (Memory-Driven Role-Playing §3.3).
+ */
+import { z } from "zod";
+import { type Agent } from "../../domain/mod.ts";
+import { agentKey, loadAgent } from "../agents/mod.ts";
+import { withAgentLock } from "../agents/mod.ts";
+import { replanFrom } from "../cognition/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import type { AgentContext } from "../../domain/mod.ts";
+import { ConflictError, SimulacraError } from "../../domain/mod.ts";
+import { type AgentScope, MemoryId } from "../../domain/mod.ts";
+import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
+import { MemoryKind, Provenance } from "../../domain/mod.ts";
+import { addUsage, type Usage, UsageCounts } from "../../domain/mod.ts";
+import { GameTime } from "../../domain/mod.ts";
+import { getWorld } from "../world/mod.ts";
+import { dialogueText, embedDialogue } from "../../mind/mod.ts";
+import { anchorStage, cuesOf, enactTurn, type ReplyContext, type Turn } from "./magic_if.ts";
+import { loadPersonaRecord } from "./persona_store.ts";
+import { appendSessionTurns, loadSession } from "./reply_session.ts";
+
+const Speaker = z
+  .strictObject({
+    name: z.string().trim().min(1).max(100).meta({ example: "a reporter" }),
+    description: z.string().trim().min(1).max(500).optional().meta({
+      example: "a journalist from the town paper, curious about the election",
+    }),
+  })
+  .meta({ id: "Speaker" });
+
+/** The body of `POST …/agents/{agent}/respond`. */
+export const RespondInput = z
+  .strictObject({
+    message: z.string().trim().min(1).max(4000),
+    speaker: Speaker.optional().meta({
+      description: 'Who talks to the agent (chat, interview); default "A stranger"',
+    }),
+    mode: z.enum(["chat", "interview", "inner_voice"]).default("chat").meta({
+      description:
+        "chat: remembered as told_by the speaker; interview: nothing remembered; inner_voice: the message is the agent's own directive, remembered as inner_voice and may re-plan",
+    }),
+    history: z
+      .array(z.strictObject({
+        speaker: z.string().trim().min(1).max(100),
+        text: z.string().trim().min(1).max(4000),
+      }))
+      .max(50)
+      .optional()
+      .meta({ description: "Earlier turns, oldest first; default: the session's turns" }),
+    conversationId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/).optional().meta({
+      description: "Continue (or start, with your own id) a server-side session",
+    }),
+    at: GameTime.optional().meta({
+      description: "Game time of the message; default: the world clock",
+    }),
+    tokenBudget: z.number().int().min(800).max(64_000).default(4000).meta({
+      description:
+        "Most estimated prompt tokens of the reply prompt; old turns and weaker memories are left out to fit",
+    }),
+    facets: z.number().int().min(1).max(4).default(2).meta({
+      description: "How many scene facets go into the prompt",
+    }),
+    memories: z.number().int().min(0).max(30).default(8).meta({
+      description: "How many retrieved memories go into the prompt",
+    }),
+  })
+  .meta({
+    id: "RespondInput",
+    example: { message: "How is the party planning going?", speaker: { name: "a reporter" } },
+  });
+export type RespondInput = z.input<typeof RespondInput>;
+
+const Scores = z.object({
+  title: z.string(),
+  score: z.number(),
+  relevance: z.number(),
+  cue: z.number(),
+  matched: z.array(z.string()),
+});
+
+/** The response of respond. */
+export const RespondResult = z
+  .object({
+    reply: z.string().meta({ example: "Isabella Rodriguez: (smiles) It's coming along nicely!" }),
+    text: z.string().meta({
+      description: "The reply line without the `Name: ` prefix, ready for a chat bubble",
+      example: "(smiles) It's coming along nicely!",
+    }),
+    thoughts: z.string().nullable(),
+    actions: z.string().nullable(),
+    facets: z.array(z.object({ title: z.string(), score: z.number() })).meta({
+      description: "The scene facets sent to the model, best first",
+    }),
+    memories: z.array(z.object({ id: MemoryId, description: z.string(), provenance: Provenance }))
+      .meta({ description: "The memories sent to the model, best first" }),
+    bounded: z.boolean().meta({
+      description:
+        "True when the agent answered with uncertainty: the question reaches beyond what it can know",
+    }),
+    mode: z.enum(["chat", "interview", "inner_voice"]),
+    conversationId: z.string(),
+    stored: z.array(z.object({ id: MemoryId, kind: MemoryKind, provenance: Provenance })).meta({
+      description: "Memories this reply wrote (none in interview mode)",
+    }),
+    replanned: z.boolean().meta({
+      description: "Whether an inner-voice directive re-planned the day",
+    }),
+    replanError: z.string().optional().meta({
+      description: "The error code when re-planning failed (the directive is stored anyway)",
+    }),
+    stages: z.object({
+      anchor: z.object({
+        source: z.enum(["summary", "description"]),
+        summary: z.string(),
+        coreTraits: z.array(z.string()),
+        doing: z.string().nullable(),
+        plan: z.array(z.string()),
+      }),
+      select: z.object({ query: z.string(), ranking: z.array(Scores) }),
+      recall: z.object({
+        memories: z.array(z.object({
+          id: MemoryId,
+          score: z.number().nullable(),
+          via: z.enum(["retrieval", "lore"]),
+        })),
+      }),
+      bound: z.object({ now: GameTime, hints: z.array(z.string()), bounded: z.boolean() }),
+      enact: z.object({
+        tokenBudget: z.number(),
+        estimatedPromptTokens: z.number(),
+        trimmed: z.object({
+          history: z.number(),
+          memories: z.number(),
+          facets: z.number(),
+          cardNotes: z.number(),
+        }),
+      }),
+    }),
+    usage: UsageCounts,
+  })
+  .meta({ id: "RespondResult" });
+export type RespondResult = z.infer<typeof RespondResult>;
+
+/** Re-plans an agent's day from a game time for a reason (planning's `replanFrom`). */
+export type Replanner = (
+  deps: Deps,
+  context: AgentContext,
+  change: { from: GameTime; reason: string },
+) => Promise<{ usage: Usage }>;
+
+/** Options for {@linkcode respond}. */
+export interface RespondOptions {
+  /** Re-plans after an inner-voice directive that changes the day. @default replanFrom */
+  replan?: Replanner;
+  /** The API key the message came with; stored on the memories the turn writes. */
+  keyId?: string;
+  /**
+   * Receives the spoken words as the model writes them. The turn is stored only after the
+   * reply is complete; if generation fails, nothing is stored.
+   */
+  onWords?: (text: string) => void;
+}
+
+const STRANGER = "A stranger";
+
+/** The reply line without its `Name: ` prefix. */
+function lineOf(reply: string, name: string): string {
+  return reply.slice(name.length + 2);
+}
+
+function quote(text: string): string {
+  const clipped = text.length > 1500 ? `${text.slice(0, 1500)}…` : text;
+  return `"${clipped}"`;
+}
+
+/**
+ * The memories a turn leaves: in chat, what the speaker said as their claim (`told_by`) and what
+ * the agent answered (`self`); from the inner voice, the directive (`inner_voice`); in an
+ * interview, nothing.
+ */
+export function memoriesOfTurn(turn: {
+  mode: "chat" | "interview" | "inner_voice";
+  speaker: string;
+  message: string;
+  /** The agent's spoken words. */
+  spoken: string;
+  importance: number;
+  at: GameTime;
+}): NewMemory[] {
+  const { mode, speaker, message, spoken, importance, at } = turn;
+  if (mode === "interview") return [];
+  if (mode === "inner_voice") {
+    return [{
+      description: message,
+      kind: "observation",
+      provenance: "inner_voice",
+      at,
+      importance,
+    }];
+  }
+  return [
+    {
+      description: `${speaker} told me that ${quote(message)}`,
+      kind: "chat",
+      provenance: `told_by:${speaker}`,
+      at,
+      importance,
+    },
+    {
+      description: `I told ${speaker}: ${quote(spoken)}`,
+      kind: "chat",
+      provenance: "self",
+      at,
+      importance,
+    },
+  ];
+}
+
+/**
+ * Answers a message in character. Stages: anchor (summary + core traits), select (facets by
+ * cue phrases and embedding), recall (memories for the dialogue, lorebook keys), bound (hints
+ * about the future), enact (one main-model call). Then, except in interviews, stores the turn's
+ * memories with their provenance under the agent's lock, and appends the turn to the session.
+ *
+ * Calls: 1 completion and 2 embedding calls (dialogue + facets; the new memories), plus 1
+ * completion and 1 embedding call when the cached summary must be remade; interviews make no
+ * second embedding call. Importance comes with the reply, so no importance call.
+ *
+ * @throws `world_not_found`, `agent_not_found`, `model_*`, `store_unavailable`,
+ * `unprocessable` (token budget too small), `conflict` (agent busy too long).
+ */
+export async function respond(
+  deps: Deps,
+  request: { scope: AgentScope; input: RespondInput },
+  options: RespondOptions = {},
+): Promise<RespondResult> {
+  const { scope } = request;
+  const input = RespondInput.parse(request.input);
+  const world = await getWorld(deps, scope.worldId);
+  const agent = (await loadAgent(deps, scope)).value;
+  const at = input.at ?? world.clock.now;
+  const conversationId = input.conversationId ?? deps.ids.next("c");
+  const [record, session] = await Promise.all([
+    loadPersonaRecord(deps, scope),
+    input.conversationId === undefined ? null : loadSession(deps, scope, conversationId),
+  ]);
+  const history: Turn[] = input.history ??
+    (session?.turns ?? []).map((t) => ({ speaker: t.speaker, text: t.text }));
+  const speaker = input.speaker === undefined
+    ? session?.speaker ?? { name: STRANGER, description: null }
+    : { name: input.speaker.name, description: input.speaker.description ?? null };
+  const speakerName = input.mode === "inner_voice" ? "inner voice" : speaker.name;
+
+  const base = { world, agent, record, at, ablation: "full" as const };
+  const { anchor, usage: anchorUsage } = await anchorStage(deps, base);
+  const ctx: ReplyContext = { ...base, anchor };
+  const query = dialogueText(cuesOf(history, input.message));
+  const embedded = await embedDialogue(
+    deps,
+    { persona: record?.persona ?? null, queries: [query] },
+    {
+      ...scope,
+      operation: "respond.select",
+    },
+  );
+  const enacted = await enactTurn(deps, ctx, {
+    mode: input.mode,
+    speaker: input.mode === "inner_voice" ? null : speaker,
+    history,
+    message: input.message,
+    vector: embedded.queries[0],
+    relevance: embedded.relevance[0] ?? [],
+    touch: input.mode !== "interview",
+    options: { facets: input.facets, memories: input.memories, tokenBudget: input.tokenBudget },
+    onWords: options.onWords,
+  });
+
+  const items = memoriesOfTurn({
+    mode: input.mode,
+    speaker: speakerName,
+    message: input.message,
+    spoken: enacted.value.reply,
+    importance: enacted.value.importance,
+    at,
+  }).map((m) => (options.keyId === undefined ? m : { ...m, keyId: options.keyId }));
+  const written = items.length === 0
+    ? { records: [], usage: addUsage() }
+    : await withAgentLock(deps, scope, () => storeTurn(deps, scope, items));
+  let replanned = false;
+  const usages: Usage[] = [anchorUsage, embedded.usage, enacted.usage, written.usage];
+  let replanError: string | undefined;
+  if (input.mode === "inner_voice" && enacted.value.replan === true) {
+    // The directive is stored either way; a planner that fails leaves the day as it was.
+    try {
+      const fresh = (await loadAgent(deps, scope)).value;
+      const replan = options.replan ?? replanFrom;
+      const reason = `inner voice: ${input.message}`;
+      usages.push((await replan(deps, { world, agent: fresh }, { from: at, reason })).usage);
+      replanned = true;
+    } catch (err) {
+      if (!(err instanceof SimulacraError)) throw err;
+      replanError = err.code;
+    }
+  }
+  await appendSessionTurns(deps, scope, {
+    id: conversationId,
+    turns: [
+      {
+        speaker: input.mode === "inner_voice" ? "(inner voice)" : speakerName,
+        text: input.message,
+        at,
+      },
+      { speaker: agent.name, text: lineOf(enacted.reply, agent.name), at },
+    ],
+    speaker: input.mode === "inner_voice" ? null : speaker,
+  });
+
+  return {
+    reply: enacted.reply,
+    text: lineOf(enacted.reply, agent.name),
+    thoughts: enacted.value.thoughts ?? null,
+    actions: enacted.value.actions ?? null,
+    facets: enacted.facets.map((f) => ({ title: f.title, score: f.score })),
+    memories: enacted.memories.map((r) => ({
+      id: r.memory.id,
+      description: r.memory.description,
+      provenance: r.memory.provenance,
+    })),
+    bounded: enacted.value.bounded,
+    mode: input.mode,
+    conversationId,
+    stored: written.records.map((r) => ({ id: r.id, kind: r.kind, provenance: r.provenance })),
+    replanned,
+    ...(replanError === undefined ? {} : { replanError }),
+    stages: {
+      anchor,
+      select: {
+        query,
+        ranking: enacted.ranking.map(({ title, score, relevance, cue, matched }) => ({
+          title,
+          score,
+          relevance,
+          cue,
+          matched,
+        })),
+      },
+      recall: {
+        memories: enacted.memories.map((r) => ({ id: r.memory.id, score: r.score, via: r.via })),
+      },
+      bound: { now: at, hints: enacted.hints, bounded: enacted.value.bounded },
+      enact: {
+        tokenBudget: enacted.budget.limit,
+        estimatedPromptTokens: enacted.budget.estimatedTokens,
+        trimmed: enacted.budget.trimmed,
+      },
+    },
+    usage: addUsage(...usages),
+  };
+}
+
+/** Writes a turn's memories (importance known: one embedding call) and bumps the counters. */
+async function storeTurn(
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
+  scope: AgentScope,
+  items: NewMemory[],
+): Promise<
+  { records: { id: MemoryId; kind: MemoryKind; provenance: Provenance }[]; usage: Usage }
+> {
+  const doc = await loadAgent(deps, scope);
+  const prepared = await prepareMemories(deps, doc.value, { items });
+  await writeMemories(deps, scope, { prepared });
+  const next: Agent = {
+    ...doc.value,
+    importanceSinceReflection: doc.value.importanceSinceReflection + prepared.addedImportance,
+  };
+  // We hold the agent's lock, so the version we read is still current.
+  if (!(await deps.storage.documents.replace(agentKey(scope), next, doc.version))) {
+    throw new ConflictError(
+      `Cannot update the counters of agent "${scope.agentId}": it changed outside its lock; the reply's memories are stored`,
+    );
+  }
+  return { records: prepared.records, usage: prepared.usage };
+}

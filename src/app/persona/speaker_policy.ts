@@ -1,0 +1,72 @@
+/**
+ * @module Who a caller may speak as in `respond`: a key's fixed speaker always wins, names that
+ * would impersonate (an agent of the world, "system", or anything that "told me") are refused
+ * unless the key may `simulate`, and the inner voice needs `direct`.
+ */
+import { listAgents } from "../agents/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import { SimulacraError } from "../../domain/mod.ts";
+import type { WorldId } from "../../domain/mod.ts";
+import type { RespondInput } from "./respond.ts";
+import { allows, type Principal } from "../../domain/mod.ts";
+
+/**
+ * The input respond should run with for this principal.
+ * @throws `forbidden` (inner voice without `direct`), `unprocessable` (a refused speaker name).
+ */
+export async function applySpeakerPolicy(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+  options: { principal: Principal; input: RespondInput },
+): Promise<RespondInput> {
+  const { principal } = options;
+  let input = options.input;
+  if (input.mode === "inner_voice") {
+    if (!allows(principal, "direct")) {
+      throw new SimulacraError(
+        "forbidden",
+        'Cannot speak as the agent\'s inner voice: this key lacks the "direct" permission',
+        { details: { missing: "direct" } },
+      );
+    }
+    return input;
+  }
+  if (principal.kind === "key" && principal.key.speaker !== undefined) {
+    input = {
+      ...input,
+      speaker: { name: principal.key.speaker, description: input.speaker?.description },
+    };
+  }
+  const name = input.speaker?.name;
+  if (name === undefined || allows(principal, "simulate")) return input;
+  const reason = await refusedSpeaker(deps, worldId, name);
+  if (reason) {
+    throw new SimulacraError(
+      "unprocessable",
+      `Cannot speak as "${name.slice(0, 100)}": ${reason}; only a key with "simulate" may`,
+      { details: { field: "speaker.name" } },
+    );
+  }
+  return input;
+}
+
+/** Why a speaker name would impersonate someone, or null when it is fine. */
+async function refusedSpeaker(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+  name: string,
+): Promise<string | null> {
+  const folded = fold(name);
+  if (folded === "system") return 'the name "system" is reserved';
+  if (folded.includes("told me")) return 'a speaker name cannot contain "told me"';
+  const agents = await listAgents(deps, worldId);
+  if (agents.some((a) => fold(a.name) === folded || fold(a.id) === folded)) {
+    return "it is the name of an agent of this world";
+  }
+  return null;
+}
+
+/** Case, spacing and punctuation folded, so "  SYSTEM: " and "Klaus  Mueller" still match. */
+function fold(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}]+/gu, " ").trim();
+}

@@ -1,0 +1,24 @@
+/** @module Reads and writes for budget: Budgets: the counters spend is added to, and whether a limit is spent. */
+import type { Deps } from "../../ports/mod.ts";
+import type { World } from "../../domain/mod.ts";
+import { spentLimit, SpentWorldBudget, worldSubject } from "../../domain/mod.ts";
+
+/**
+ * Whether the world's daily budget (`settings.budget`) is spent on the UTC day `day`; null when
+ * it has none or room is left.
+ */
+export async function spentWorldBudget(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  { day }: { day: string },
+): Promise<SpentWorldBudget | null> {
+  const budget = world.settings.budget;
+  if (!budget || (budget.callsPerDay === undefined && budget.tokensPerDay === undefined)) {
+    return null;
+  }
+  const limit = spentLimit(
+    { calls: budget.callsPerDay, tokens: budget.tokensPerDay },
+    await deps.storage.usage.spend(worldSubject(world.id), day),
+  );
+  return limit ? { day, limit, budget } : null;
+}

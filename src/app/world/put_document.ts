@@ -1,0 +1,28 @@
+/** @module Writes a document that only the running tick writes (ticks of a world never overlap). */
+import type { Deps } from "../../ports/mod.ts";
+import { ConflictError } from "../../domain/mod.ts";
+import type { DocumentKey } from "../../ports/mod.ts";
+
+/**
+ * Creates or replaces a document with the version read earlier (`undefined`: it did not
+ * exist). A lost compare-and-set can only come from a step of an earlier tick that outlived its
+ * lease; the newer value wins then.
+ * @throws `store_unavailable`
+ */
+export async function putDocument<T>(
+  deps: Pick<Deps, "storage">,
+  key: DocumentKey,
+  { value, version }: { value: T; version: number | undefined },
+): Promise<void> {
+  const docs = deps.storage.documents;
+  if (version === undefined) {
+    try {
+      await docs.create(key, value);
+      return;
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err; // created meanwhile: replace it below
+    }
+  } else if (await docs.replace(key, value, version)) return;
+  const current = await docs.get<T>(key);
+  if (current) await docs.replace(key, value, current.version);
+}

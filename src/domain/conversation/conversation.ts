@@ -1,0 +1,70 @@
+/** @module A conversation between two agents, as stored and as the API shows it (Generative Agents §4.3). */
+import { z } from "zod";
+import { AgentId, WorldId } from "../ids.ts";
+import { UsageCounts } from "../usage.ts";
+import { GameTime } from "../time/mod.ts";
+
+/** One line of a conversation. */
+export const ConversationLine = z
+  .object({
+    speaker: AgentId,
+    name: z.string().meta({ description: "The speaker's name" }),
+    text: z.string(),
+    at: GameTime,
+  })
+  .meta({ id: "ConversationLine" });
+export type ConversationLine = z.infer<typeof ConversationLine>;
+/** Who ended a conversation: one of the speakers, or the world's turn cap. */
+export const ConversationEnd = z.enum(["initiator", "other", "turn_cap"]).meta({
+  id: "ConversationEnd",
+});
+export type ConversationEnd = z.infer<typeof ConversationEnd>;
+/** A conversation as stored in the "conversations" collection. */
+export const Conversation = z
+  .object({
+    id: z.string(),
+    worldId: WorldId,
+    participants: z.array(AgentId).length(2).meta({ description: "Initiator first" }),
+    topic: z.string().nullable(),
+    startedAt: GameTime,
+    endedAt: GameTime.meta({ description: "One game minute after the last line" }),
+    lines: z.array(ConversationLine),
+    endedBy: ConversationEnd,
+  })
+  .meta({ id: "Conversation" });
+export type Conversation = z.infer<typeof Conversation>;
+/** What {@linkcode converse} returns: the stored conversation and what it cost. */
+export const ConversationResult = Conversation.extend({
+  replanFailed: z.array(AgentId).meta({
+    description:
+      "Participants whose plan could not be remade after the talk (model or store unavailable); their old plan stands",
+  }),
+  usage: UsageCounts,
+}).meta({ id: "ConversationResult" });
+export type ConversationResult = z.infer<typeof ConversationResult>;
+/** The body of `POST /v1/worlds/{world}/conversations`. */
+export const StartConversationInput = z
+  .strictObject({
+    participants: z
+      .array(AgentId)
+      .length(2)
+      .meta({ description: "The initiator, then the agent it talks to (two different agents)" }),
+    topic: z.string().trim().min(1).max(500).optional().meta({
+      description: "What the initiator wants to talk about",
+    }),
+    at: GameTime.optional().meta({
+      description: "Game time of the first line; default: the world clock",
+    }),
+  })
+  .refine((body) => body.participants[0] !== body.participants[1], {
+    message: "Name two different agents: an agent cannot talk to itself",
+    path: ["participants"],
+  })
+  .meta({
+    id: "StartConversationInput",
+    example: {
+      participants: ["isabella", "klaus"],
+      topic: "invite Klaus to the Valentine's party",
+    },
+  });
+export type StartConversationInput = z.infer<typeof StartConversationInput>;

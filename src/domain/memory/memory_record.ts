@@ -1,0 +1,45 @@
+/** @module The memory record: one entry of an agent's memory stream (Generative Agents §4.1). */
+import { z } from "zod";
+import { AgentId, MemoryId, WorldId } from "../ids.ts";
+import { GameTime } from "../time/mod.ts";
+
+/** What kind of experience a memory records. */
+export const MemoryKind = z
+  .enum(["seed", "observation", "chat", "reflection", "plan"])
+  .meta({ id: "MemoryKind" });
+export type MemoryKind = z.infer<typeof MemoryKind>;
+
+/** Where a memory came from: witnessed, told by someone, the inner voice, a seed, or the agent itself. */
+export const Provenance = z
+  .union([
+    z.enum(["witnessed", "inner_voice", "seed", "self"]),
+    z.templateLiteral(["told_by:", z.string().min(1)]),
+  ])
+  .meta({ id: "Provenance", example: "told_by:Isabella Rodriguez" });
+export type Provenance = z.infer<typeof Provenance>;
+
+/** A memory as stored. Embeddings live in the vector index, keyed by the same id. */
+export const MemoryRecord = z.object({
+  id: MemoryId,
+  worldId: WorldId,
+  agentId: AgentId,
+  kind: MemoryKind,
+  description: z.string().min(1),
+  createdAt: GameTime,
+  lastAccessedAt: GameTime,
+  /** Poignancy 1-10; 1 while `importancePending` waits for a model that failed. */
+  importance: z.number().int().min(1).max(10),
+  importancePending: z.boolean().optional(),
+  provenance: Provenance,
+  evidence: z.array(MemoryId).optional(),
+  depth: z.number().int().min(0).optional(),
+  location: z.string().optional(),
+  subject: z.string().optional(),
+  predicate: z.string().optional(),
+  object: z.string().optional(),
+  eventId: z.string().optional(),
+  keyId: z.string().optional().meta({
+    description: "The API key whose request wrote this memory (e.g. what a player said)",
+  }),
+});
+export type MemoryRecord = z.infer<typeof MemoryRecord>;

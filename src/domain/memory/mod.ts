@@ -1,0 +1,6 @@
+/** @module Memories: the record, scoring (recency, importance, relevance), perceive's inputs and outputs. */
+export * from "./importance.ts";
+export * from "./listing.ts";
+export * from "./memory_record.ts";
+export * from "./perceive.ts";
+export * from "./scoring.ts";

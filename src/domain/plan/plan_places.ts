@@ -1,0 +1,97 @@
+/** @module Where plans happen: the places and locations an agent knows, offered to the planning prompts (Generative Agents §4.3, §5). */
+import type { Agent } from "../agent/mod.ts";
+import type { ActionLocation } from "../prompts/mod.ts";
+import type { DayPlanPlace } from "../prompts/mod.ts";
+import {
+  type Area,
+  areaContents,
+  areaOfPath,
+  type Environment,
+  findArea,
+  joinPath,
+} from "../world/mod.ts";
+
+const MAX_PLACES = 30;
+const MAX_LOCATIONS = 40;
+
+/** The area of the agent's current location, if the environment has it. */
+export function currentAreaOf(env: Environment, agent: Agent): Area | undefined {
+  return agent.location ? findArea(env, areaOfPath(agent.location)) : undefined;
+}
+
+/**
+ * The areas an agent knows, home and workplace first, then where it is, then the rest; all
+ * areas when it knows none (it has to be somewhere). The current area comes with its objects
+ * and their states (what the agent sees, which a re-plan may answer); the others with their
+ * sub-areas only, which tell a day plan what a place is for at a fraction of the tokens: the day
+ * plan picks areas, and the actions prompt offers the objects. Without an environment: the
+ * agent's current location, or "unknown".
+ */
+export function knownPlaces(env: Environment | null, agent: Agent): DayPlanPlace[] {
+  if (!env) return [{ name: agent.location ?? "unknown", role: "current", contents: "" }];
+  const current = currentAreaOf(env, agent)?.name ?? null;
+  const names = [agent.home, agent.workplace, current, ...(agent.knownAreas ?? [])];
+  const areas: Area[] = [];
+  for (const name of names) {
+    const area = name ? findArea(env, name) : undefined; // older agents lack home, workplace
+    if (area && !areas.includes(area)) areas.push(area);
+  }
+  return (areas.length > 0 ? areas : env.areas).slice(0, MAX_PLACES).map((area) => ({
+    name: area.name,
+    role: area.name === agent.home
+      ? "home"
+      : area.name === agent.workplace
+      ? "workplace"
+      : area.name === current
+      ? "current"
+      : "known",
+    contents: area.name === current
+      ? areaContents(area)
+      : area.subAreas.map((sub) => sub.name).join(", "),
+  }));
+}
+
+/**
+ * Locations for actions: every path of the planned area, then of the current area, home and the
+ * other known areas, at most 40, with object states. Without an environment: the current
+ * location, or "unknown". The actions prompt spells out the planned and current areas and
+ * lists the rest compactly, one room per line, so the choice stays this wide at little cost.
+ */
+export function locationChoices(
+  env: Environment | null,
+  agent: Agent,
+  plannedArea: string,
+): ActionLocation[] {
+  const fallback = [{ path: agent.location ?? "unknown", state: "" }];
+  if (!env) return fallback;
+  const order = [findArea(env, plannedArea), currentAreaOf(env, agent)];
+  for (const place of knownPlaces(env, agent)) order.push(findArea(env, place.name));
+  const seen = new Set<Area>();
+  const out: ActionLocation[] = [];
+  for (const area of order) {
+    if (!area || seen.has(area)) continue;
+    seen.add(area);
+    if (area.subAreas.length === 0) out.push({ path: area.name, state: "" });
+    for (const sub of area.subAreas) {
+      if (sub.objects.length === 0) out.push({ path: joinPath(area.name, sub.name), state: "" });
+      for (const o of sub.objects) {
+        out.push({ path: joinPath(area.name, sub.name, o.name), state: o.state });
+      }
+    }
+  }
+  return out.length > 0 ? out.slice(0, MAX_LOCATIONS) : fallback;
+}
+
+/** Where the agent sleeps: a bed at home, else the first place at home, else where it is. */
+export function sleepLocation(env: Environment | null, agent: Agent): string {
+  const home = env && agent.home ? findArea(env, agent.home) : undefined;
+  if (!home) return agent.location ?? "unknown";
+  const paths = locationChoices(env, { ...agent, location: null }, home.name)
+    .map((l) => l.path)
+    .filter((p) => areaOfPath(p) === home.name);
+  // In a shared home (a dorm), the agent's own room is the one named after it.
+  const beds = paths.filter((p) => /\bbed\b/i.test(p));
+  const name = agent.name.toLowerCase();
+  const own = beds.find((p) => p.toLowerCase().includes(name));
+  return own ?? beds[0] ?? paths[0] ?? home.name;
+}

@@ -1,0 +1,154 @@
+/**
+ * @module Prompt: break one hour chunk into 5–15-minute actions, each with a location picked
+ * from a numbered list and an emoji rendering, in one call (Generative Agents §4.3).
+ *
+ * Cost decision: the reference implementation walks the environment tree with one call per
+ * level (area, then sub-area, then object) and asks for the emoji in yet another call, for every
+ * action. We ask for the location (by number, from a flat list of the agent's known locations)
+ * and the emoji inside this single decomposition call: about one call per game hour instead of
+ * four or five per action.
+ */
+import { z } from "zod";
+import type { Prompt } from "./prompt.ts";
+import { DATA_RULE, dataBlock, promptTag } from "./data_block.ts";
+import { clockMinutes, ClockTime } from "../time/mod.ts";
+import { checkStepOrder, EmojiRendering } from "./_plan_steps.ts";
+import { areaOfPath, PATH_SEPARATOR } from "../world/mod.ts";
+
+/** A location on offer, numbered by its position in the list (1-based). */
+export interface ActionLocation {
+  /** `Area:Sub-area:Object` (or shorter), or free text in a world without an environment. */
+  path: string;
+  /** The object's state, or "". */
+  state: string;
+}
+
+/** Inputs of {@linkcode buildActionsPrompt}. */
+export interface ActionsInput {
+  agentName: string;
+  /** A short profile: the agent's identity line and its daily occupation (planning sends no more). */
+  summary: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** The broad day-plan item the chunk belongs to. */
+  item: string;
+  /** The hour chunk to decompose; `end` may be "24:00". */
+  chunk: { start: string; end: string; description: string };
+  /** At least one location. */
+  locations: ActionLocation[];
+  /** Where the agent is now, or null when unknown. */
+  currentLocation: string | null;
+  /** The area of the current location, or null. */
+  currentArea: string | null;
+  /** The area the day plan chose for the broad item. */
+  plannedArea: string;
+}
+
+/** Actions in time order inside the chunk, 5–60 minutes each, with a location number and emoji. */
+export function actionsSchema(input: Pick<ActionsInput, "chunk" | "locations">) {
+  const bounds = { from: clockMinutes(input.chunk.start), until: clockMinutes(input.chunk.end) };
+  return z.object({
+    actions: z
+      .array(z.object({
+        start: ClockTime,
+        durationMinutes: z.number().int().min(5).max(60),
+        description: z.string().min(1).max(200),
+        location: z.number().int().min(1).max(input.locations.length),
+        emoji: EmojiRendering,
+      }))
+      .min(1)
+      .max(24)
+      .superRefine((actions, ctx) => checkStepOrder(actions, bounds, ctx)),
+  });
+}
+export type ActionsOutput = z.infer<ReturnType<typeof actionsSchema>>;
+
+/**
+ * The numbered locations as prompt lines. Those in the current and planned areas, where the
+ * actions almost always happen, get a line each with their full path ("2. Hobbs Cafe:cafe:coffee
+ * machine (off)"); objects elsewhere share one line per room ("Johnson Park:lawn: 26. bench,
+ * 27. picnic table"), which keeps every choice on offer without repeating the area and room
+ * names on every line: these lines were most of this prompt, the most frequent planning call.
+ */
+function locationLines(input: ActionsInput): string[] {
+  const near = new Set(
+    [input.currentArea, input.plannedArea].flatMap((a) => (a === null ? [] : [a.toLowerCase()])),
+  );
+  const lines: string[] = [];
+  let room: string | null = null;
+  input.locations.forEach((location, i) => {
+    const label = (name: string) =>
+      `${i + 1}. ${name}${location.state === "" ? "" : ` (${location.state})`}`;
+    const parts = location.path.split(PATH_SEPARATOR);
+    if (parts.length !== 3 || near.has(areaOfPath(location.path).toLowerCase())) {
+      lines.push(label(location.path));
+      room = null;
+      return;
+    }
+    const here = parts.slice(0, 2).join(PATH_SEPARATOR);
+    if (here === room) lines[lines.length - 1] += `, ${label(parts[2])}`;
+    else lines.push(`${here}: ${label(parts[2])}`);
+    room = here;
+  });
+  return lines;
+}
+
+/**
+ * Builds the actions prompt for one hour chunk.
+ *
+ * Tier: fast. This is the most frequent planning call (about one per waking game hour, against
+ * one day plan and one hour plan per broad item), and the creative choices are already made by
+ * the levels above: the chunk fixes what the hour is about, locations come from a numbered list,
+ * and the schema plus the plan code enforce times. What remains is constrained splitting that a
+ * small model does well, so the cost saving (BENCHMARKS.md) outweighs the small loss in nuance.
+ * @see Generative Agents §4.3 "then 5–15 minute actions", "Location", "emoji rendering"; Park et al. 2023 §4.3, §5.1.
+ */
+export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
+  const { chunk } = input;
+  const { start, end } = chunk;
+  const minutes = clockMinutes(end) - clockMinutes(start);
+  return {
+    kind: "actions",
+    tier: "fast",
+    input,
+    schema: actionsSchema(input),
+    maxTokens: 60 + 45 * Math.max(1, Math.ceil(minutes / 5)),
+    messages: [
+      {
+        role: "system",
+        content: [
+          promptTag("actions"),
+          `Split a character's plan from ${start} to ${end} into actions of 5 to 15 minutes, in time order, filling it without overlaps.`,
+          "Prefer locations in the character's current area when the action can be done there, else in the planned area.",
+          'Answer with JSON {"actions": [{"start": "HH:MM", "durationMinutes": 10, "description": "a phrase starting with a verb", "location": 1, "emoji": "☕"}, …]}; "location" is a listed number, "emoji" 1 to 3 emoji showing the action.',
+          DATA_RULE,
+        ].join("\n"),
+      },
+      {
+        role: "user",
+        content: [
+          `Character: ${JSON.stringify(input.agentName)}. Date: ${input.date}.`,
+          `Profile:\n${dataBlock("profile", input.summary)}`,
+          `The stretch to split${
+            input.item === chunk.description ? "" : ", and the plan item it belongs to"
+          }:\n${
+            dataBlock(
+              "stretch",
+              input.item === chunk.description ? chunk : { ...chunk, item: input.item },
+            )
+          }`,
+          `Where the character is, and the planned area:\n${
+            dataBlock("whereabouts", {
+              currentLocation: input.currentLocation,
+              currentArea: input.currentArea,
+              plannedArea: input.plannedArea,
+            })
+          }`,
+          `Locations, by number (rooms outside the current and planned areas on one line each):\n${
+            dataBlock("locations", locationLines(input))
+          }`,
+        ].join("\n\n"),
+      },
+    ],
+  };
+}

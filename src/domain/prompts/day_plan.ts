@@ -1,0 +1,139 @@
+/** @module Prompt: a character's day in broad strokes (5–8 timed items), or the rest of a day after something came up (Generative Agents §4.3). */
+import { z } from "zod";
+import type { Prompt } from "./prompt.ts";
+import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./data_block.ts";
+import { clockMinutes, ClockTime } from "../time/mod.ts";
+import { checkStepOrder } from "./_plan_steps.ts";
+
+/** Longest note about the previous day the prompt shows, in characters (reflections can run long). */
+export const NOTE_LINE_CHARS = 160;
+
+/** A place the character knows, offered by number (1-based, in list order). */
+export interface DayPlanPlace {
+  /** An area of the environment, or free text in a world without one. */
+  name: string;
+  role: "home" | "workplace" | "current" | "known";
+  /**
+   * What the area holds: its rendered contents ("cafe (counter, coffee machine: brewing
+   * coffee)"), only its sub-areas ("cafe, kitchen"), or "".
+   */
+  contents: string;
+}
+
+/** Re-planning the rest of a day: what is kept, and why the rest changes. */
+export interface DayPlanRemainder {
+  /** The first minute to plan, `HH:MM`. */
+  from: string;
+  /** When the character got up today, `HH:MM`; the answer repeats it. */
+  wakeUp: string;
+  /** What came up, e.g. "talked with Maria about the party". */
+  reason: string;
+  /** The kept part of today, e.g. "07:00–08:00 wake up and get ready". */
+  done: string[];
+}
+
+/** Inputs of {@linkcode buildDayPlanPrompt}. */
+export interface DayPlanInput {
+  agentName: string;
+  /** The agent summary text (identity, core, occupation, feeling). */
+  summary: string;
+  /** `YYYY-MM-DD`. */
+  date: string;
+  /** The date's weekday, e.g. "Monday". */
+  weekday: string;
+  /** The previous day's plan items and recent reflections; may be empty. */
+  previousDay: string[];
+  /** At least one place. */
+  places: DayPlanPlace[];
+  minItems: number;
+  maxItems: number;
+  /** Set when only the rest of the day is planned again. */
+  remainder: DayPlanRemainder | null;
+}
+
+/**
+ * The answer: a wake-up time and items in time order, at least 5 minutes apart, each naming a
+ * place by its number. Bounds (item count, place numbers, earliest start) come from the input.
+ */
+export function dayPlanSchema(
+  input: Pick<DayPlanInput, "places" | "minItems" | "maxItems" | "remainder">,
+) {
+  const from = input.remainder ? clockMinutes(input.remainder.from) : 0;
+  return z.object({
+    wakeUp: ClockTime,
+    items: z
+      .array(z.object({
+        start: ClockTime,
+        durationMinutes: z.number().int().min(5).max(960),
+        description: z.string().min(1).max(200),
+        place: z.number().int().min(1).max(input.places.length),
+      }))
+      .min(input.minItems)
+      .max(input.maxItems)
+      .superRefine((items, ctx) => checkStepOrder(items, { from, until: 1440 }, ctx)),
+  });
+}
+export type DayPlanOutput = z.infer<ReturnType<typeof dayPlanSchema>>;
+
+/** "2. Hobbs Cafe (workplace): cafe (counter, coffee machine: off)", the role left out for "known". */
+function placeLine(place: DayPlanPlace, i: number): string {
+  const role = place.role === "known" ? "" : ` (${place.role})`;
+  return `${i + 1}. ${place.name}${role}${place.contents === "" ? "" : `: ${place.contents}`}`;
+}
+
+/**
+ * Builds the day-plan prompt: from the agent summary and a summary of the previous day, the
+ * day's agenda in broad strokes (paper: five to eight chunks), each with a start, a duration and
+ * a place. With `remainder`, the same prompt plans only the rest of the day from a given time,
+ * taking what came up into account (a re-plan after a reaction or a conversation).
+ * @see Generative Agents §4.3 "Daily plan in broad strokes"; Park et al. 2023 §4.3.
+ */
+export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
+  const { minItems: min, maxItems: max, remainder } = input;
+  const count = min === max ? `${min}` : `between ${min} and ${max}`;
+  const rules = remainder
+    ? [
+      "Part of today is over already (listed as done today), and something came up that changes the rest of it (listed as what came up).",
+      `Plan only the rest of the day: ${count} items, the first starting at ${remainder.from} or later, each ending by midnight, adjusted to what came up. Set "wakeUp" to ${remainder.wakeUp}, the time the character got up today.`,
+    ]
+    : [
+      `Write ${count} items. "wakeUp" is when the character gets up; the first item starts then, and the last one is winding down and getting ready for bed.`,
+      "Stay true to the character's profile, and carry on with whatever was left unfinished the day before.",
+    ];
+  const user = [
+    `Character: ${JSON.stringify(input.agentName)}`,
+    `Date: ${input.weekday} ${input.date}`,
+    `Profile:\n${dataBlock("profile", profileText(input.summary))}`,
+    `The previous day:\n${
+      dataBlock("yesterday", input.previousDay.map((note) => clipLine(note, NOTE_LINE_CHARS)))
+    }`,
+    `Places the character knows, by number, with what they hold:\n${
+      dataBlock("places", input.places.map(placeLine))
+    }`,
+  ];
+  if (remainder) {
+    user.push(`Done today:\n${dataBlock("done_today", remainder.done)}`);
+    user.push(`What came up:\n${dataBlock("reason", remainder.reason)}`);
+  }
+  return {
+    kind: "day_plan",
+    tier: "main",
+    input,
+    schema: dayPlanSchema(input),
+    maxTokens: 80 + 70 * max,
+    messages: [
+      {
+        role: "system",
+        content: [
+          promptTag("day_plan"),
+          "Sketch a day in the life of a character in a town simulation in broad strokes, the way they would outline it to themselves.",
+          ...rules,
+          'Items are in time order, without overlaps or long unplanned stretches. Each has "start" (HH:MM), "durationMinutes", a short "description" beginning with a verb (such as "open the bakery and serve the morning customers") and "place": the number of the listed place where it mostly happens.',
+          'Answer with JSON {"wakeUp": "HH:MM", "items": [{"start": "HH:MM", "durationMinutes": 60, "description": "…", "place": 1}, …]}.',
+          DATA_RULE,
+        ].join("\n"),
+      },
+      { role: "user", content: user.join("\n\n") },
+    ],
+  };
+}

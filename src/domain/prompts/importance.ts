@@ -1,0 +1,50 @@
+/** @module Prompt: rate the poignancy of a batch of observations in one call (Generative Agents §4.1). */
+import { z } from "zod";
+import type { Prompt } from "./prompt.ts";
+import { DATA_RULE, dataBlock, promptTag } from "./data_block.ts";
+
+/** Inputs of {@linkcode buildImportancePrompt}. */
+export interface ImportanceInput {
+  agentName: string;
+  /** The texts to rate, in order. */
+  observations: string[];
+}
+
+/** One integer 1-10 per observation, in order. */
+export function importanceSchema(count: number) {
+  return z.object({ scores: z.array(z.number().int().min(1).max(10)).length(count) });
+}
+export type ImportanceOutput = z.infer<ReturnType<typeof importanceSchema>>;
+
+/**
+ * Builds the batched importance prompt: 1 is mundane (brushing teeth, making the bed), 10 is
+ * life-changing (a break-up, a death, being accepted to college).
+ * @see Generative Agents §4.1 "Importance"; Park et al. 2023 §4.1.
+ */
+export function buildImportancePrompt(input: ImportanceInput): Prompt<ImportanceOutput> {
+  const n = input.observations.length;
+  return {
+    kind: "importance",
+    tier: "fast",
+    input,
+    schema: importanceSchema(n),
+    maxTokens: 16 + 4 * n,
+    messages: [
+      {
+        role: "system",
+        content: [
+          promptTag("importance"),
+          "Rate how much each event would matter to the character who experienced it, from 1 (routine: brushing teeth, making the bed, walking past a bench) through 5 (notable: a new acquaintance, a disagreement at work) to 10 (life-changing: a break-up, a death in the family, winning an election).",
+          `Answer with JSON {"scores": [...]} holding exactly ${n} numbers, one per event, in the order given.`,
+          DATA_RULE,
+        ].join("\n"),
+      },
+      {
+        role: "user",
+        content: `Character: ${JSON.stringify(input.agentName)}\nEvents, in order:\n${
+          dataBlock("events", input.observations)
+        }`,
+      },
+    ],
+  };
+}

@@ -1,0 +1,4 @@
+/** @module The mind: calls to the language model and the embedder, one cognitive step per file. */
+export * from "./facet_selection.ts";
+export * from "./importance.ts";
+export * from "./reply_stream.ts";
