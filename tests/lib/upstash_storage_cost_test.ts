@@ -255,7 +255,7 @@ Deno.test({
     const total = plan + steps.reduce((a, b) => a + b, 0) + checks.reduce((a, b) => a + b, 0);
     assert.equal(steps.length, agents);
     assert.ok(plan <= 8, `quiet tick's plan: ${plan} requests`);
-    assert.ok(total <= 70, `quiet queued tick: ${total} requests`);
+    assert.ok(total <= 75, `quiet queued tick: ${total} requests`);
     const sorted = [...steps].sort((a, b) => a - b);
     assert.ok(sorted[agents - 3] <= 2, `quiet step messages: ${steps.join(" ")}`);
     assert.ok(checks.every((n) => n <= 1), `close checks after the close: ${checks.join(" ")}`);

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { zodResponseFormat } from "openai/helpers/zod";
-import type { Prompt } from "../../../src/ports/language_model.ts";
+import type { Prompt } from "../../../../src/ports/language_model.ts";
 
 const PROMPTS_DIR = new URL("../../../../src/domain/prompts/", import.meta.url);
 
