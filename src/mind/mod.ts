@@ -1,4 +1,10 @@
 /** @module The mind: calls to the language model and the embedder, one cognitive step per file. */
+export * from "./agent_summary.ts";
+export * from "./day_plan.ts";
 export * from "./facet_selection.ts";
+export * from "./hour_plan.ts";
 export * from "./importance.ts";
+export * from "./plan_actions.ts";
+export * from "./reflection_insights.ts";
+export * from "./reflection_questions.ts";
 export * from "./reply_stream.ts";

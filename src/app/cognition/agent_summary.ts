@@ -1,15 +1,14 @@
 /** @module The cached agent summary every cognition prompt starts from (paper App. A). */
 import { z } from "zod";
-import type { Agent } from "../../domain/mod.ts";
+import type { Agent, AgentMoment } from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { updateDocument } from "../../ports/mod.ts";
 import { ConflictError } from "../../domain/mod.ts";
 import { addUsage, emptyUsage, type Usage } from "../../domain/mod.ts";
 import { recall } from "../memory/mod.ts";
 import type { DocumentKey } from "../../ports/mod.ts";
-import { buildAgentSummaryPrompt } from "../../domain/mod.ts";
+import { summarizeAgent } from "../../mind/mod.ts";
 import { GameTime, hoursBetween } from "../../domain/mod.ts";
-import type { World } from "../../domain/mod.ts";
 
 /** A summary as cached. */
 export const AgentSummary = z
@@ -51,9 +50,7 @@ export function identityLine(agent: Agent): string {
  */
 export async function agentSummary(
   deps: Pick<Deps, "storage" | "model" | "embedder">,
-  world: World,
-  agent: Agent,
-  at: GameTime,
+  { world, agent, at }: AgentMoment,
 ): Promise<{ summary: AgentSummary; usage: Usage }> {
   const key = summaryKey(agent);
   const cached = await deps.storage.documents.get<AgentSummary>(key);
@@ -76,26 +73,22 @@ export async function agentSummary(
   const [core, occupation, feeling] = recalled.results.map((r) =>
     r.map((s) => s.memory.description)
   );
-  const completion = await deps.model.complete(
-    buildAgentSummaryPrompt({ agentName: name, core, occupation, feeling }),
-    { worldId: world.id, agentId: agent.id, operation: "agent_summary" },
-  );
-  const parts = completion.value;
+  const made = await summarizeAgent(deps, { world, agent }, { core, occupation, feeling });
+  const parts = made.value;
   const summary: AgentSummary = {
     text: [identityLine(agent), parts.core, parts.occupation, parts.feeling].join("\n"),
     ...parts,
     at,
     stale: false,
   };
-  await saveSummary(deps, key, summary, cached?.version);
-  return { summary, usage: addUsage(completion.usage, recalled.usage) };
+  await saveSummary(deps, summary, { key, version: cached?.version });
+  return { summary, usage: addUsage(made.usage, recalled.usage) };
 }
 
 async function saveSummary(
   deps: Pick<Deps, "storage">,
-  key: DocumentKey,
   summary: AgentSummary,
-  version: number | undefined,
+  { key, version }: { key: DocumentKey; version: number | undefined },
 ): Promise<void> {
   const docs = deps.storage.documents;
   // A concurrent refresh may win; either summary is fresh, so losing the race is fine.

@@ -131,7 +131,9 @@ async function talkHeld(
   const start = [options.at, ...states.map((s) => s?.until ?? options.at)].reduce((x, y) =>
     gameMinutes(y) > gameMinutes(x) ? y : x
   );
-  const summaries = await Promise.all(people.map((p) => agentSummary(deps, world, p, start)));
+  const summaries = await Promise.all(
+    people.map((p) => agentSummary(deps, { world, agent: p, at: start })),
+  );
   const usages: Usage[] = summaries.map((s) => s.usage);
   const context = await Promise.all([
     talkContext(deps, world, { speaker: people[0], listener: people[1] }),

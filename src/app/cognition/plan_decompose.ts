@@ -1,75 +1,21 @@
 /**
- * @module Decomposing just in time (Generative Agents §4.3): a broad plan item into hour chunks, an hour chunk
- * into 5–60-minute actions, one model call each.
+ * @module Decomposing just in time (Generative Agents §4.3): a broad plan item into hour chunks,
+ * an hour chunk into 5–60-minute actions (the model calls are in mind/), each cached in the plan
+ * document so later calls within the same hour cost nothing.
  */
 import { type Agent } from "../../domain/mod.ts";
 import type { AgentContext } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { type Usage } from "../../domain/mod.ts";
+import type { Deps, FencedWrite } from "../../ports/mod.ts";
+import { emptyUsage, type Usage } from "../../domain/mod.ts";
 import { clipLine, PROFILE_LINE_CHARS } from "../../domain/mod.ts";
-import { buildActionsPrompt } from "../../domain/mod.ts";
-import { buildHourPlanPrompt } from "../../domain/mod.ts";
-import { clockMinutes, clockTime } from "../../domain/mod.ts";
 import { type Environment } from "../../domain/mod.ts";
+import { DayPlan, withChunk, withItem } from "../../domain/mod.ts";
+import { decomposeChunk, decomposeItem } from "../../mind/mod.ts";
 import { type AgentSummary, identityLine } from "./agent_summary.ts";
-import { currentAreaOf, locationChoices } from "../../domain/mod.ts";
-import { fitSpans, splitEven } from "../../domain/mod.ts";
-import { DayPlan, HourChunk, MAX_MINUTES, PlannedAction } from "../../domain/mod.ts";
-import { minuteOfDay, timeAt } from "../../domain/mod.ts";
+import { cacheDecomposition, planKey } from "./plan_store.ts";
 
-/** Which part of a plan to decompose, and the planning profile the prompt shows. */
-export interface DecomposeRequest {
-  plan: DayPlan;
-  /** The broad item's index in `plan.items`. */
-  index: number;
-  profile: string;
-}
-
-/** A broad plan item decomposed into hour chunks that cover it: one model call. */
-export async function decomposeItem(
-  deps: Pick<Deps, "model">,
-  { world, agent }: AgentContext,
-  { plan, index, profile }: DecomposeRequest,
-): Promise<{ chunks: HourChunk[]; usage: Usage }> {
-  const item = plan.items[index];
-  const lo = minuteOfDay(plan.date, item.start);
-  const hi = minuteOfDay(plan.date, item.end);
-  const completion = await deps.model.complete(
-    buildHourPlanPrompt({
-      agentName: agent.name,
-      summary: profile,
-      date: plan.date,
-      item: {
-        start: clockTime(lo),
-        end: clockTime(hi),
-        description: item.description,
-        place: item.location,
-      },
-      before: plan.items[index - 1]?.description ?? null,
-      after: plan.items[index + 1]?.description ?? null,
-    }),
-    { worldId: world.id, agentId: agent.id, operation: "plan.hour" },
-  );
-  const spans = fitSpans(
-    completion.value.chunks.map((c) => ({
-      start: clockMinutes(c.start),
-      minutes: c.durationMinutes,
-      value: c.description.trim(),
-    })),
-    { lo, hi, cover: true, maxMinutes: MAX_MINUTES },
-  );
-  const chunks =
-    (spans.length > 0
-      ? spans
-      : splitEven({ start: lo, end: hi, value: item.description }, MAX_MINUTES))
-      .map((s): HourChunk => ({
-        start: timeAt(plan.date, s.start),
-        end: timeAt(plan.date, s.end),
-        description: s.value,
-        actions: null,
-      }));
-  return { chunks, usage: completion.usage };
-}
+/** The summary's aspects a planning profile may show. */
+export type ProfileAspect = "core" | "occupation";
 
 /**
  * A planning profile: who the agent is (name, age, traits) and the summary's aspects that level
@@ -81,66 +27,78 @@ export async function decomposeItem(
 export function planningProfile(
   agent: Agent,
   summary: AgentSummary,
-  aspects: readonly ("core" | "occupation")[],
+  aspects: readonly ProfileAspect[],
 ): string {
   return [identityLine(agent), ...aspects.map((a) => clipLine(summary[a], PROFILE_LINE_CHARS))]
     .join("\n");
 }
 
+/** Which item of which plan to decompose, and where its planning profile comes from. */
+export interface JustInTime extends FencedWrite {
+  plan: DayPlan;
+  /** The broad item's index in `plan.items`. */
+  index: number;
+  /** The planning profile with these aspects; asked for only when a model call is due. */
+  profile: (aspects: readonly ProfileAspect[]) => Promise<string>;
+}
+
+/** A decomposed plan as stored (null when it was re-planned meanwhile), and what it cost. */
+export interface Decomposed {
+  plan: DayPlan | null;
+  usage: Usage;
+}
+
 /**
- * An hour chunk decomposed into actions that cover it, each at a place of the environment (when
- * the world has one): one model call.
+ * The plan with the item at `index` decomposed into hour chunks: as it is when they are cached,
+ * else one `plan.hour` call whose chunks are cached in the plan of the same revision.
  */
-export async function decomposeChunk(
-  deps: Pick<Deps, "model">,
-  { world, agent }: AgentContext,
-  { env, plan, index, chunk: c, profile }: DecomposeRequest & {
-    env: Environment | null;
+export async function withItemChunks(
+  deps: Pick<Deps, "storage" | "model">,
+  ctx: AgentContext,
+  { plan, index, profile, fence }: JustInTime,
+): Promise<Decomposed> {
+  if (plan.items[index].chunks !== null) return { plan, usage: emptyUsage() };
+  const made = await decomposeItem(deps, ctx, {
+    plan,
+    index,
+    profile: await profile(["core", "occupation"]),
+  });
+  const cached = await cacheDecomposition(
+    deps,
+    { key: planKey(ctx.world.id, ctx.agent.id, plan.date), revision: plan.revision, fence },
+    (p) => p.items[index].chunks === null ? withItem(p, index, { chunks: made.chunks }) : null,
+  );
+  return { plan: cached, usage: made.usage };
+}
+
+/**
+ * The plan with chunk `chunk` of the item at `index` decomposed into actions at places of `env`:
+ * as it is when they are cached, else one `plan.actions` call whose actions are cached.
+ */
+export async function withChunkActions(
+  deps: Pick<Deps, "storage" | "model">,
+  ctx: AgentContext,
+  { plan, index, chunk: c, env, profile, fence }: JustInTime & {
     /** The chunk's index in the item's `chunks`. */
     chunk: number;
+    env: Environment | null;
   },
-): Promise<{ actions: PlannedAction[]; usage: Usage }> {
-  const item = plan.items[index];
-  const chunk = item.chunks![c];
-  const lo = minuteOfDay(plan.date, chunk.start);
-  const hi = minuteOfDay(plan.date, chunk.end);
-  const locations = locationChoices(env, agent, item.location);
-  const currentArea = env ? currentAreaOf(env, agent)?.name ?? null : null;
-  const completion = await deps.model.complete(
-    buildActionsPrompt({
-      agentName: agent.name,
-      summary: profile,
-      date: plan.date,
-      item: item.description,
-      chunk: { start: clockTime(lo), end: clockTime(hi), description: chunk.description },
-      locations,
-      currentLocation: agent.location,
-      currentArea,
-      plannedArea: item.location,
-    }),
-    { worldId: world.id, agentId: agent.id, operation: "plan.actions" },
+): Promise<Decomposed> {
+  if (plan.items[index].chunks![c].actions !== null) return { plan, usage: emptyUsage() };
+  const made = await decomposeChunk(deps, ctx, {
+    env,
+    plan,
+    index,
+    chunk: c,
+    profile: await profile(["occupation"]),
+  });
+  const cached = await cacheDecomposition(
+    deps,
+    { key: planKey(ctx.world.id, ctx.agent.id, plan.date), revision: plan.revision, fence },
+    (p) =>
+      p.items[index].chunks?.[c]?.actions === null
+        ? withChunk(p, { item: index, chunk: c }, made.actions)
+        : null,
   );
-  const spans = fitSpans(
-    completion.value.actions.map((a) => ({
-      start: clockMinutes(a.start),
-      minutes: a.durationMinutes,
-      value: {
-        description: a.description.trim(),
-        location: locations[a.location - 1].path,
-        emoji: a.emoji.replace(/\s+/g, ""),
-      },
-    })),
-    { lo, hi, cover: true, maxMinutes: MAX_MINUTES },
-  );
-  const fallback = { description: chunk.description, location: locations[0].path, emoji: "🙂" };
-  const actions =
-    (spans.length > 0 ? spans : splitEven({ start: lo, end: hi, value: fallback }, MAX_MINUTES))
-      .map((
-        s,
-      ): PlannedAction => ({
-        start: timeAt(plan.date, s.start),
-        end: timeAt(plan.date, s.end),
-        ...s.value,
-      }));
-  return { actions, usage: completion.usage };
+  return { plan: cached, usage: made.usage };
 }

@@ -23,9 +23,8 @@ export function planKey(worldId: string, agentId: string, date: string): Documen
  */
 export async function writePlan(
   deps: Pick<Deps, "storage">,
-  key: DocumentKey,
+  { key, fence }: { key: DocumentKey } & FencedWrite,
   next: (current: DayPlan | null) => DayPlan,
-  { fence }: FencedWrite = {},
 ): Promise<DayPlan> {
   return (await updateDocument(deps.storage.documents, key, next, {
     fence,
@@ -40,10 +39,8 @@ export async function writePlan(
  */
 export async function cacheDecomposition(
   deps: Pick<Deps, "storage">,
-  key: DocumentKey,
-  revision: number,
+  { key, revision, fence }: { key: DocumentKey; revision: number } & FencedWrite,
   apply: (plan: DayPlan) => DayPlan | null,
-  { fence }: FencedWrite = {},
 ): Promise<DayPlan | null> {
   const stored = await updateDocument<DayPlan>(
     deps.storage.documents,

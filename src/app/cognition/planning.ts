@@ -1,25 +1,20 @@
 /**
  * @module Planning: a day plan in broad strokes, decomposed just in time into hour chunks and
- * 5–60-minute actions, and re-planned from a moment when something comes up (Generative Agents §4.3). The
- * operations; the plan model is in `plan.ts`, its storage in `plan_store.ts`, decomposition in
- * `plan_decompose.ts`, the HTTP schemas in `plan_api.ts`, the
- * route-facing operations in `plan_requests.ts`.
+ * 5–60-minute actions, and re-planned from a moment when something comes up (Generative Agents
+ * §4.3). The operations; the plan model is in domain/plan/, the model calls in mind/ (`day_plan.ts`,
+ * `hour_plan.ts`, `plan_actions.ts`), the day plan loaded or drafted in `_day_plan.ts`, storage in
+ * `plan_store.ts`, the cached decompositions in `plan_decompose.ts`, the route-facing read in
+ * `plan_requests.ts`.
  */
-import { type Agent } from "../../domain/mod.ts";
 import type { AgentContext } from "../../domain/mod.ts";
 import type { AgentTransaction } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { ConflictError, LeaseLostError } from "../../domain/mod.ts";
-import type { FencedWrite } from "../../ports/mod.ts";
+import type { Deps, FencedWrite } from "../../ports/mod.ts";
+import { ConflictError } from "../../domain/mod.ts";
 import { addUsage, emptyUsage, type Usage } from "../../domain/mod.ts";
-import { buildDayPlanPrompt } from "../../domain/mod.ts";
-import { GameTime } from "../../domain/mod.ts";
-import { clockMinutes, clockTime } from "../../domain/mod.ts";
-import { type Environment } from "../../domain/mod.ts";
-import { loadEnvironment } from "../world/mod.ts";
-import { type World } from "../../domain/mod.ts";
+import { clockTime, GameTime } from "../../domain/mod.ts";
+import { planDay } from "../../mind/mod.ts";
 import { type AgentSummary, agentSummary } from "./agent_summary.ts";
-import { knownPlaces, sleepLocation } from "../../domain/mod.ts";
+import { sleepLocation } from "../../domain/mod.ts";
 import { MIN_MINUTES } from "../../domain/mod.ts";
 import {
   cutPoint,
@@ -30,21 +25,23 @@ import {
   planItemsFromAnswer,
   type PlanMade,
   PlannedAction,
-  planningTime,
   sleepAction,
-  withChunk,
-  withItem,
 } from "../../domain/mod.ts";
+import { planKey, recordAction, rememberItems, writePlan } from "./plan_store.ts";
 import {
-  cacheDecomposition,
-  planKey,
-  previousDayNotes,
-  recordAction,
-  rememberItems,
-  writePlan,
-} from "./plan_store.ts";
-import { decomposeChunk, decomposeItem, planningProfile } from "./plan_decompose.ts";
-import { DAY_MINUTES, minuteOfDay, timeAt, weekdayOf } from "../../domain/mod.ts";
+  planningProfile,
+  type ProfileAspect,
+  withChunkActions,
+  withItemChunks,
+} from "./plan_decompose.ts";
+import {
+  dayPlanInputs,
+  draftDayPlan,
+  ensurePlan,
+  environmentOf,
+  type KnownEnvironment,
+} from "./_day_plan.ts";
+import { DAY_MINUTES, minuteOfDay, timeAt } from "../../domain/mod.ts";
 
 /**
  * Makes the agent's plan for `date` in broad strokes and stores it (replacing any plan of that
@@ -60,12 +57,12 @@ export async function makeDayPlan(
   { world, agent }: AgentContext,
   { date, fence }: { date: string } & FencedWrite,
 ): Promise<{ plan: DayPlan; usage: Usage }> {
-  const draft = await draftDayPlan(deps, world, agent, date);
+  const draft = await draftDayPlan(deps, { world, agent }, { date });
   const key = planKey(world.id, agent.id, date);
-  const plan = await writePlan(deps, key, (current) => ({
+  const plan = await writePlan(deps, { key, fence }, (current) => ({
     ...draft.plan,
     revision: (current?.revision ?? 0) + 1,
-  }), { fence });
+  }));
   const remembered = await rememberItems(deps, agent, {
     plan,
     items: plan.items,
@@ -101,77 +98,53 @@ export async function currentAction(
   const d = { ...deps, storage: tx.storage };
   const date = at.slice(0, 10);
   const minute = Math.floor(minuteOfDay(date, at));
-  const key = planKey(world.id, agent.id, date);
   let usage = emptyUsage();
   const plans: PlanMade[] = [];
   for (let attempt = 0; attempt < 3; attempt++) {
-    const ensured = await ensurePlan(d, world, agent, date, { fence, env: known });
+    const ensured = await ensurePlan(d, { world, agent }, { date, fence, env: known });
     usage = addUsage(usage, ensured.usage);
     plans.push(...ensured.plans);
-    let plan = ensured.plan;
     const env = await environmentOf(d, world, known);
-    const index = plan.items.findIndex((item) =>
+    const index = ensured.plan.items.findIndex((item) =>
       minuteOfDay(date, item.start) <= minute && minute < minuteOfDay(date, item.end)
     );
     if (index === -1) {
-      const action = sleepAction(plan, minute, sleepLocation(env, agent));
+      const action = sleepAction(ensured.plan, minute, sleepLocation(env, agent));
       await recordAction(d, { world, agent, at }, action);
       return { action, usage, plans };
     }
     let summary: AgentSummary | null = null;
-    const summaryOf = async (): Promise<AgentSummary> => {
+    const profile = async (aspects: readonly ProfileAspect[]): Promise<string> => {
       if (summary === null) {
-        const made = await agentSummary(d, world, agent, at);
+        const made = await agentSummary(d, { world, agent, at });
         usage = addUsage(usage, made.usage);
         summary = made.summary;
       }
-      return summary;
+      return planningProfile(agent, summary, aspects);
     };
 
-    if (plan.items[index].chunks === null) {
-      const made = await decomposeItem(d, { world, agent }, {
-        plan,
-        index,
-        profile: planningProfile(agent, await summaryOf(), ["core", "occupation"]),
-      });
-      usage = addUsage(usage, made.usage);
-      const cached = await cacheDecomposition(
-        d,
-        key,
-        plan.revision,
-        (p) => p.items[index].chunks === null ? withItem(p, index, { chunks: made.chunks }) : null,
-        { fence },
-      );
-      if (cached === null) continue; // re-planned meanwhile: start over on the new plan
-      plan = cached;
-    }
-    const chunks = plan.items[index].chunks!;
-    const c = chunks.findIndex((chunk) =>
+    const item = await withItemChunks(d, { world, agent }, {
+      plan: ensured.plan,
+      index,
+      profile,
+      fence,
+    });
+    usage = addUsage(usage, item.usage);
+    if (item.plan === null) continue; // re-planned meanwhile: start over on the new plan
+    const c = item.plan.items[index].chunks!.findIndex((chunk) =>
       minuteOfDay(date, chunk.start) <= minute && minute < minuteOfDay(date, chunk.end)
     );
-    if (chunks[c].actions === null) {
-      const made = await decomposeChunk(d, { world, agent }, {
-        env,
-        plan,
-        index,
-        chunk: c,
-        profile: planningProfile(agent, await summaryOf(), ["occupation"]),
-      });
-      usage = addUsage(usage, made.usage);
-      const cached = await cacheDecomposition(
-        d,
-        key,
-        plan.revision,
-        (p) =>
-          p.items[index].chunks?.[c]?.actions === null
-            ? withChunk(p, { item: index, chunk: c }, made.actions)
-            : null,
-        { fence },
-      );
-      if (cached === null) continue;
-      plan = cached;
-    }
-    const action = plan.items[index].chunks![c].actions!.find((a) =>
+    const chunk = await withChunkActions(d, { world, agent }, {
+      plan: item.plan,
+      index,
+      chunk: c,
+      env,
+      profile,
+      fence,
+    });
+    usage = addUsage(usage, chunk.usage);
+    if (chunk.plan === null) continue;
+    const action = chunk.plan.items[index].chunks![c].actions!.find((a) =>
       minuteOfDay(date, a.start) <= minute && minute < minuteOfDay(date, a.end)
     )!;
     await recordAction(d, { world, agent, at }, action);
@@ -200,7 +173,7 @@ export async function replanFrom(
 ): Promise<{ plan: DayPlan; usage: Usage; plans: PlanMade[] }> {
   const date = from.slice(0, 10);
   const minute = Math.floor(minuteOfDay(date, from));
-  const ensured = await ensurePlan(deps, world, agent, date, { fence });
+  const ensured = await ensurePlan(deps, { world, agent }, { date, fence });
   let usage = ensured.usage;
   const plans = ensured.plans;
   const base = ensured.plan;
@@ -208,40 +181,30 @@ export async function replanFrom(
   const kept = keepBefore(base, cut);
   if (DAY_MINUTES - cut < MIN_MINUTES) return { plan: base, usage, plans };
 
-  const summary = await agentSummary(deps, world, agent, from);
-  usage = addUsage(usage, summary.usage);
-  const env = await loadEnvironment(deps, world.id);
-  const places = knownPlaces(env, agent);
-  const wake = Math.min(minuteOfDay(date, base.wakeUp), cut);
+  const inputs = await dayPlanInputs(deps, { world, agent, at: from }, { date });
   const minItems = Math.max(
     1,
     Math.min(DAY_PLAN_ITEMS.min - kept.length, Math.floor((DAY_MINUTES - cut) / MIN_MINUTES)),
   );
-  const completion = await deps.model.complete(
-    buildDayPlanPrompt({
-      agentName: agent.name,
-      summary: summary.summary.text,
-      date,
-      weekday: weekdayOf(date),
-      previousDay: await previousDayNotes(deps, { world, agent, at: from }, date),
-      places,
-      minItems,
-      maxItems: Math.max(minItems, DAY_PLAN_ITEMS.max - kept.length),
-      remainder: {
-        from: clockTime(cut),
-        wakeUp: clockTime(wake),
-        reason,
-        done: kept.map((item) => itemLine(date, item)),
-      },
-    }),
-    { worldId: world.id, agentId: agent.id, operation: "plan.replan" },
-  );
-  usage = addUsage(usage, completion.usage);
+  const made = await planDay(deps, { world, agent }, {
+    ...inputs.prompt,
+    date,
+    minItems,
+    maxItems: Math.max(minItems, DAY_PLAN_ITEMS.max - kept.length),
+    remainder: {
+      from: clockTime(cut),
+      wakeUp: clockTime(Math.min(minuteOfDay(date, base.wakeUp), cut)),
+      reason,
+      done: kept.map((item) => itemLine(date, item)),
+    },
+  });
+  usage = addUsage(usage, inputs.usage, made.usage);
   plans.push({ agentId: agent.id, date, replan: true, reason });
-  const fresh = planItemsFromAnswer(completion.value.items, { date, from: cut, places });
+  const places = inputs.prompt.places;
+  const fresh = planItemsFromAnswer(made.value.items, { date, from: cut, places });
 
   const key = planKey(world.id, agent.id, date);
-  const plan = await writePlan(deps, key, (current) => {
+  const plan = await writePlan(deps, { key, fence }, (current) => {
     if (current === null || current.revision !== base.revision) {
       throw new ConflictError(
         `Cannot re-plan the day "${date}" of agent "${agent.id}": it was planned again meanwhile, retry`,
@@ -255,97 +218,10 @@ export async function replanFrom(
       revision: current.revision + 1,
       replans: [...current.replans, { from, reason }],
     };
-  }, { fence });
+  });
   usage = addUsage(
     usage,
     await rememberItems(deps, agent, { plan, items: fresh, at: from, fence }),
   );
   return { plan, usage, plans };
-}
-
-async function draftDayPlan(
-  deps: Pick<Deps, "storage" | "model" | "embedder">,
-  world: World,
-  agent: Agent,
-  date: string,
-  known?: Environment | null,
-): Promise<{ plan: DayPlan; usage: Usage }> {
-  const at = planningTime(world, date);
-  const summary = await agentSummary(deps, world, agent, at);
-  const env = await environmentOf(deps, world, known);
-  const places = knownPlaces(env, agent);
-  const completion = await deps.model.complete(
-    buildDayPlanPrompt({
-      agentName: agent.name,
-      summary: summary.summary.text,
-      date,
-      weekday: weekdayOf(date),
-      previousDay: await previousDayNotes(deps, { world, agent, at }, date),
-      places,
-      minItems: DAY_PLAN_ITEMS.min,
-      maxItems: DAY_PLAN_ITEMS.max,
-      remainder: null,
-    }),
-    { worldId: world.id, agentId: agent.id, operation: "plan.day" },
-  );
-  const { wakeUp, items } = completion.value;
-  // The schema keeps items in order; waking after the first item starts means waking then.
-  const wake = Math.min(clockMinutes(wakeUp), clockMinutes(items[0].start));
-  return {
-    plan: {
-      worldId: world.id,
-      agentId: agent.id,
-      date,
-      wakeUp: timeAt(date, wake),
-      items: planItemsFromAnswer(items, { date, from: wake, places }),
-      revision: 1,
-      madeAt: at,
-      replans: [],
-    },
-    usage: addUsage(summary.usage, completion.usage),
-  };
-}
-
-/** The stored plan of the day, made (and remembered) first when there is none. */
-async function ensurePlan(
-  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  world: World,
-  agent: Agent,
-  date: string,
-  { fence, env }: FencedWrite & KnownEnvironment,
-): Promise<{ plan: DayPlan; usage: Usage; plans: PlanMade[] }> {
-  const key = planKey(world.id, agent.id, date);
-  const stored = await deps.storage.documents.get<DayPlan>(key);
-  if (stored) return { plan: stored.value, usage: emptyUsage(), plans: [] };
-  const draft = await draftDayPlan(deps, world, agent, date, env);
-  const plans: PlanMade[] = [{ agentId: agent.id, date, replan: false }];
-  try {
-    await deps.storage.documents.create(key, draft.plan, { fence });
-  } catch (err) {
-    if (!(err instanceof ConflictError) || err instanceof LeaseLostError) throw err;
-    // A concurrent request made the plan first: use it, and forget ours.
-    const winner = await deps.storage.documents.get<DayPlan>(key);
-    if (winner) return { plan: winner.value, usage: draft.usage, plans };
-    throw err;
-  }
-  const remembered = await rememberItems(deps, agent, {
-    plan: draft.plan,
-    items: draft.plan.items,
-    at: draft.plan.madeAt,
-    fence,
-  });
-  return { plan: draft.plan, usage: addUsage(draft.usage, remembered), plans };
-}
-
-/** The world's environment, when the caller has it already (a tick carries it). */
-interface KnownEnvironment {
-  env?: Environment | null;
-}
-
-function environmentOf(
-  deps: Pick<Deps, "storage">,
-  world: World,
-  known: Environment | null | undefined,
-): Promise<Environment | null> {
-  return known === undefined ? loadEnvironment(deps, world.id) : Promise.resolve(known);
 }

@@ -163,7 +163,7 @@ export async function decideReaction(
     return { ...vetoed("asleep", `${agent.name} is asleep`, usages), plans };
   }
 
-  const summary = await agentSummary(d, world, agent, at);
+  const summary = await agentSummary(d, { world, agent, at });
   usages.push(summary.usage);
   const queries = observed === undefined ? [observations.join("; ")] : [
     `${agent.name}'s relationship with ${observed.name}`,

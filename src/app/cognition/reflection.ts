@@ -11,9 +11,8 @@ import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts
 import { MemoryRecord } from "../../domain/mod.ts";
 import { recall } from "../memory/mod.ts";
 import { addUsage, emptyUsage, UsageCounts } from "../../domain/mod.ts";
-import type { Completion } from "../../ports/mod.ts";
-import { buildReflectionInsightsPrompt, type ReflectionInsightsOutput } from "../../domain/mod.ts";
-import { buildReflectionQuestionsPrompt } from "../../domain/mod.ts";
+import type { ReflectionInsightsOutput } from "../../domain/mod.ts";
+import { reflectionInsights, reflectionQuestions } from "../../mind/mod.ts";
 import { GameTime } from "../../domain/mod.ts";
 import type { World } from "../../domain/mod.ts";
 import { invalidateSummary } from "./agent_summary.ts";
@@ -165,25 +164,13 @@ export async function reflectHeld(
   const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
   const d = { ...deps, storage: tx.storage };
   if (!options.force && !isDue(world, agent)) return notReflected();
-  const attribution = (operation: string) => ({
-    worldId: world.id,
-    agentId: agent.id,
-    operation,
-  });
 
   // Step 1: questions about the newest memories, shown oldest first.
   const page = await tx.storage.memories.list(scope, { limit: RECENT_MEMORIES, order: "desc" });
   const recent = page.memories.reverse();
   if (recent.length === 0) return notReflected();
-  const asked = await deps.model.complete(
-    buildReflectionQuestionsPrompt({
-      agentName: agent.name,
-      memories: recent.map((m) => m.description),
-      count: world.settings.reflectionQuestions,
-    }),
-    attribution("reflection.questions"),
-  );
-  const questions = asked.value.questions;
+  const asked = await reflectionQuestions(deps, tx, recent.map((m) => m.description));
+  const questions = asked.questions;
 
   // Step 2: evidence for every question in one recall, then the insights of each question.
   const recalled = await recall(d, { world, agent, queries: questions }, {
@@ -191,21 +178,13 @@ export async function reflectHeld(
     k: EVIDENCE_PER_QUESTION,
   });
   const shown = recalled.results.map((found) => found.map((s) => s.memory));
-  const answers = await settleAll(
-    shown.map((memories, q) =>
-      memories.length === 0 ? Promise.resolve(null) : deps.model.complete(
-        buildReflectionInsightsPrompt({
-          agentName: agent.name,
-          question: questions[q],
-          memories: memories.map((m) => m.description),
-        }),
-        attribution("reflection.insights"),
-      )
-    ),
-  );
+  const answered = await reflectionInsights(deps, tx, {
+    questions,
+    shown: shown.map((memories) => memories.map((m) => m.description)),
+  });
 
   // Step 3: store every insight of this reflection together, all or nothing.
-  const insights = citeInsights(shown, answers.map((a) => a?.value ?? null));
+  const insights = citeInsights(shown, answered.answers);
   const prepared = await prepareMemories(d, agent, {
     items: insights.map((insight): NewMemory => ({
       description: insight.description,
@@ -225,26 +204,8 @@ export async function reflectHeld(
   return {
     reflections: prepared.records,
     questions,
-    usage: addUsage(
-      asked.usage,
-      recalled.usage,
-      ...answers.map((a) => a?.usage ?? emptyUsage()),
-      prepared.usage,
-    ),
+    usage: addUsage(asked.usage, recalled.usage, answered.usage, prepared.usage),
   };
-}
-
-/**
- * Waits for every insights call (so none is left running after a failure), then throws the
- * first failure.
- */
-async function settleAll<T>(
-  calls: readonly Promise<Completion<T> | null>[],
-): Promise<(Completion<T> | null)[]> {
-  const settled = await Promise.allSettled(calls);
-  const failed = settled.find((s): s is PromiseRejectedResult => s.status === "rejected");
-  if (failed) throw failed.reason;
-  return settled.map((s) => (s as PromiseFulfilledResult<Completion<T> | null>).value);
 }
 
 /**

@@ -166,7 +166,7 @@ export async function anchorStage(
       usage: emptyUsage(),
     };
   }
-  const made = await agentSummary(deps, world, agent, at);
+  const made = await agentSummary(deps, { world, agent, at });
   return {
     anchor: { summary: made.summary.text, source: "summary", coreTraits, doing, plan },
     usage: made.usage,

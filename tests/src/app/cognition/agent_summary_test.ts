@@ -24,22 +24,22 @@ Deno.test("agentSummary() joins identity and three aspects, caches it, and remak
     description: "John Lin is a pharmacy shopkeeper; John Lin loves his family",
   });
   kinds.length = 0;
-  const first = await agentSummary(deps, world, agent, "2023-02-13T08:00:00");
+  const first = await agentSummary(deps, { world, agent, at: "2023-02-13T08:00:00" });
   assert.match(first.summary.text, /^Name: John Lin \(age 45\)\nInnate traits: patient, kind\n/);
   assert.match(first.summary.text, /pharmacy shopkeeper/);
   assert.deepEqual(kinds, ["agent_summary"], "one model call for three aspects");
   assert.equal(first.usage.calls, 1);
 
-  const cached = await agentSummary(deps, world, agent, "2023-02-13T12:00:00");
+  const cached = await agentSummary(deps, { world, agent, at: "2023-02-13T12:00:00" });
   assert.deepEqual(kinds, ["agent_summary"], "cached within summaryRefreshHours");
   assert.equal(cached.usage.calls, 0);
   assert.equal(cached.summary.at, "2023-02-13T08:00:00");
 
-  await agentSummary(deps, world, agent, "2023-02-13T15:00:00");
+  await agentSummary(deps, { world, agent, at: "2023-02-13T15:00:00" });
   assert.equal(kinds.length, 2, "remade when older than 6 game hours");
 
   await invalidateSummary(deps, agent);
-  const remade = await agentSummary(deps, world, agent, "2023-02-13T15:30:00");
+  const remade = await agentSummary(deps, { world, agent, at: "2023-02-13T15:30:00" });
   assert.equal(kinds.length, 3, "remade after a reflection marked it stale");
   assert.equal(remade.summary.stale, false);
 });

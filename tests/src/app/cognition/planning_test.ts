@@ -61,7 +61,7 @@ Deno.test("makeDayPlan() makes 5–8 ordered items in known areas with one compl
   const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
-  await agentSummary(deps, world, agent, world.clock.now);
+  await agentSummary(deps, { world, agent, at: world.clock.now });
   kinds.length = 0;
 
   const { plan, usage } = await makeDayPlan(deps, { world, agent }, {
@@ -146,7 +146,7 @@ Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes ma
   const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
-  await agentSummary(deps, world, agent, world.clock.now);
+  await agentSummary(deps, { world, agent, at: world.clock.now });
   kinds.length = 0;
 
   const seen: PlannedAction[] = [];

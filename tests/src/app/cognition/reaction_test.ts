@@ -41,7 +41,7 @@ async function family(deps: Deps): Promise<{ world: World; john: Agent; eddy: Ag
 /** Makes the plan and the summary the decision reads, so later counts show only its own calls. */
 async function warm(deps: Deps, world: World, agent: Agent, at: GameTime): Promise<void> {
   await inAgentTransaction(deps, { world, agent }, (tx) => currentAction(deps, tx, { at }));
-  await agentSummary(deps, world, agent, at);
+  await agentSummary(deps, { world, agent, at });
 }
 
 /** `decideReaction` in a transaction over the observer and the observed agent, if any. */

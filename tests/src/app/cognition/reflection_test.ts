@@ -208,7 +208,7 @@ Deno.test("reflect() resets the counter and marks the agent summary stale", asyn
   await using t = await town();
   const before = (await loadAgent(t.deps, t.scope)).value;
   assert.ok(before.importanceSinceReflection >= 10, "due");
-  await agentSummary(t.deps, t.world, before, AT);
+  await agentSummary(t.deps, { world: t.world, agent: before, at: AT });
   assert.equal((await cachedSummary(t.deps, before))?.stale, false);
 
   const { reflections } = await reflect(t.deps, t.scope, { at: AT });

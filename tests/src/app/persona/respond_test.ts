@@ -193,7 +193,11 @@ Deno.test("respond() in interview mode writes and touches nothing", async () => 
   await using _ = deps;
   // The cached summary is made first: remaking it is retrieval, which marks memories accessed.
   const world = await getWorld(deps, worldId);
-  await agentSummary(deps, world, (await loadAgent(deps, scope)).value, "2023-02-14T09:00:00");
+  await agentSummary(deps, {
+    world,
+    agent: (await loadAgent(deps, scope)).value,
+    at: "2023-02-14T09:00:00",
+  });
   rec.reset();
   const before = await deps.storage.memories.all(scope);
   const out = await respond(deps, {
