@@ -199,18 +199,12 @@ Deno.test("domain/ is synchronous: no async functions, no await", () => {
  * mind/.
  */
 const MODEL_CALLS_OUTSIDE_MIND: readonly string[] = [
-  "src/app/archive/_import_staging.ts",
   "src/app/cognition/agent_summary.ts",
   "src/app/cognition/dialogue.ts",
   "src/app/cognition/plan_decompose.ts",
   "src/app/cognition/planning.ts",
   "src/app/cognition/reaction.ts",
   "src/app/cognition/reflection.ts",
-  "src/app/memory/ingest.ts",
-  "src/app/memory/recall.ts",
-  "src/app/memory/repair.ts",
-  "src/app/memory/retrieval.ts",
-  "src/app/persona/build_persona.ts",
   "src/app/simulation/_talk_pairs.ts",
   "src/app/simulation/object_states.ts",
   "src/app/simulation/tick_prepare.ts",
