@@ -7,6 +7,7 @@ import type { Lease } from "../../ports/mod.ts";
 import type { MemoryRecord } from "../../domain/mod.ts";
 import { type World } from "../../domain/mod.ts";
 import { worldKey } from "../world/mod.ts";
+import { embedMemoriesAgain } from "../../mind/mod.ts";
 
 /**
  * What an import wrote so far, to undo it when the import fails. Its writes are fenced by the
@@ -45,16 +46,16 @@ export class Staging {
     vectors: (Float32Array | null)[],
   ): Promise<number> {
     const todo = records.filter((_, i) => vectors[i] === null);
-    let embedded: Float32Array[] = [];
-    if (todo.length > 0) {
-      embedded = (await this.#deps.embedder.embed(todo.map((m) => m.description), {
-        worldId: scope.worldId,
-        agentId: scope.agentId,
-        operation: "embedding.import",
-      })).vectors;
-    }
+    const embedded = await embedMemoriesAgain(
+      scope,
+      { memories: todo, operation: "embedding.import" },
+      this.#deps,
+    );
     let next = 0;
-    const entries = records.map((m, i) => ({ id: m.id, vector: vectors[i] ?? embedded[next++] }));
+    const entries = records.map((m, i) => ({
+      id: m.id,
+      vector: vectors[i] ?? embedded.entries[next++].vector,
+    }));
     await this.#deps.storage.vectors.upsert(scope, entries);
     await this.#deps.storage.memories.append(scope, records, { fence: this.#fence });
     for (const m of records) {

@@ -14,24 +14,30 @@ import { z } from "zod";
 import { Agent } from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { withLease } from "../engine/mod.ts";
-import { ConflictError, SimulacraError } from "../../domain/mod.ts";
+import { ConflictError } from "../../domain/mod.ts";
 import type { AgentScope, WorldId } from "../../domain/mod.ts";
 import type { MemoryRecord } from "../../domain/mod.ts";
 import type { NewEvent } from "../../ports/mod.ts";
 import { type World, WORLD_CREATION_TTL_MS, worldCreationKey } from "../../domain/mod.ts";
 import { worldKey } from "../world/mod.ts";
 import {
-  ARCHIVE_FORMAT,
-  ARCHIVE_VERSION,
   type ArchiveCounts,
   BodyLine,
   decodeVector,
   type HeaderLine,
-  HeaderLine as HeaderSchema,
   type UsageLine,
 } from "../../domain/mod.ts";
 import { restoreUsage } from "./restore_usage.ts";
 import { Staging } from "./_import_staging.ts";
+import {
+  BATCH,
+  checkHeader,
+  describe,
+  lineError,
+  mismatched,
+  parseJson,
+  renameWorld,
+} from "./_import_lines.ts";
 import { isWorldCollection, worldDocumentKey } from "./world_documents.ts";
 
 /** Options of {@linkcode importWorld}. */
@@ -59,8 +65,6 @@ export const ImportResult = z
   .meta({ id: "ImportResult" });
 export type ImportResult = z.infer<typeof ImportResult>;
 
-/** Memories written per batch. */
-const BATCH = 250;
 /** Events appended per call. */
 const EVENT_BATCH = 500;
 
@@ -244,87 +248,4 @@ async function readBody(
   }
   const created = await staging.commit(world!);
   return { world: created, counts: seen, reembedded };
-}
-
-/** The archive's first line, checked: format, version, and an embedder this store can use. */
-function checkHeader(
-  deps: Pick<Deps, "embedder">,
-  json: unknown,
-  options: ImportOptions,
-): HeaderLine {
-  const n = 1;
-  const looks = z.object({ type: z.literal("header"), format: z.literal(ARCHIVE_FORMAT) })
-    .safeParse(json);
-  if (!looks.success) {
-    throw lineError(
-      n,
-      `it is not a ${ARCHIVE_FORMAT} header: export the world with GET /v1/worlds/{world}/export`,
-    );
-  }
-  const version = (json as { version?: unknown }).version;
-  if (version !== ARCHIVE_VERSION) {
-    throw lineError(
-      n,
-      `the archive has format version ${
-        JSON.stringify(version)
-      }, this build reads version ${ARCHIVE_VERSION}`,
-    );
-  }
-  const parsed = HeaderSchema.safeParse(json);
-  if (!parsed.success) throw lineError(n, describe(parsed.error));
-  const header = parsed.data;
-  if (mismatched(deps, header) && !options.reembed) {
-    const { model, dimensions } = header.embedder;
-    const ours = deps.embedder.info;
-    throw new SimulacraError(
-      "unprocessable",
-      `Cannot import memories embedded with "${model}" (${dimensions} dimensions) into a store that uses "${ours.model}" (${ours.dimensions}): import with ?reembed=true to embed them again (one embedding call per ${BATCH} memories)`,
-      {
-        details: {
-          archive: header.embedder,
-          store: { model: ours.model, dimensions: ours.dimensions },
-        },
-      },
-    );
-  }
-  return header;
-}
-
-function mismatched(deps: Pick<Deps, "embedder">, header: HeaderLine): boolean {
-  const ours = deps.embedder.info;
-  return header.embedder.model !== ours.model || header.embedder.dimensions !== ours.dimensions;
-}
-
-function parseJson(text: string, n: number): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw lineError(n, "it is not valid JSON (a corrupt or cut file?)");
-  }
-}
-
-function lineError(line: number, reason: string): SimulacraError {
-  return new SimulacraError("invalid_request", `Cannot import line ${line}: ${reason}`, {
-    details: { line },
-  });
-}
-
-function describe(error: z.ZodError): string {
-  const issue = error.issues[0];
-  const path = issue.path.length > 0 ? `"${issue.path.join(".")}": ` : "";
-  return `${path}${issue.message}`;
-}
-
-/**
- * A copy of `value` with every `worldId` field that names `from` naming `to` instead: how a
- * fork's records point at the new world.
- */
-export function renameWorld<T>(value: T, from: string, to: string): T {
-  if (from === to || value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((v) => renameWorld(v, from, to)) as T;
-  const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) {
-    out[key] = key === "worldId" && v === from ? to : renameWorld(v, from, to);
-  }
-  return out as T;
 }

@@ -6,7 +6,7 @@ import { addUsage, type Usage } from "../../domain/mod.ts";
 import type { AppendOptions } from "../../ports/mod.ts";
 import type { VectorEntry } from "../../ports/mod.ts";
 import type { GameTime } from "../../domain/mod.ts";
-import { scoreImportance } from "../../mind/mod.ts";
+import { embedNewMemories, scoreImportance } from "../../mind/mod.ts";
 import type { MemoryKind, MemoryRecord, Provenance } from "../../domain/mod.ts";
 
 /** An experience to remember. */
@@ -68,15 +68,11 @@ export async function prepareMemories(
   unscored.forEach(({ i }, j) => (importance[i] = scoring.scores[j]));
   const lateScores = scoring.scores.slice(unscored.length);
 
-  const distinct = [...new Set(items.map((m) => m.description))];
-  const embedded = distinct.length > 0
-    ? await deps.embedder.embed(distinct, {
-      worldId: agent.worldId,
-      agentId: agent.id,
-      operation: "embedding",
-    })
-    : { vectors: [], usage: addUsage() };
-  const vectorOf = new Map(distinct.map((t, i) => [t, embedded.vectors[i]]));
+  const embedded = await embedNewMemories(
+    { worldId: agent.worldId, agentId: agent.id },
+    items.map((m) => m.description),
+    deps,
+  );
 
   const records: MemoryRecord[] = items.map((m, i) => {
     const score = importance[i];
@@ -104,7 +100,7 @@ export async function prepareMemories(
     .filter((f): f is { id: MemoryId; importance: number } => f.importance !== null);
   return {
     records,
-    vectors: records.map((r) => ({ id: r.id, vector: vectorOf.get(r.description)! })),
+    vectors: records.map((r) => ({ id: r.id, vector: embedded.vectorOf.get(r.description)! })),
     usage: addUsage(scoring.usage, embedded.usage),
     addedImportance:
       records.filter((r) => !r.importancePending).reduce((s, r) => s + r.importance, 0) +

@@ -9,6 +9,7 @@ import type { MemoryKind } from "../../domain/mod.ts";
 import { rankMemories } from "./retrieval.ts";
 import type { Scored } from "../../domain/mod.ts";
 import { resolveWeights } from "../../domain/mod.ts";
+import { embedQueries } from "../../mind/mod.ts";
 
 /** Options for {@linkcode recall}. */
 export interface RecallOptions {
@@ -36,11 +37,7 @@ export async function recall(
   options: RecallOptions,
 ): Promise<Recalled> {
   const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
-  const embedded = await deps.embedder.embed(queries, {
-    worldId: world.id,
-    agentId: agent.id,
-    operation: "recall.query",
-  });
+  const embedded = await embedQueries(scope, { queries, operation: "recall.query" }, deps);
   const weights = resolveWeights(world.settings.retrievalWeights);
   const results: Scored[][] = [];
   const marked = new Set<MemoryId>();

@@ -14,6 +14,7 @@ import type { AgentId, AgentScope, MemoryId, WorldId } from "../../domain/mod.ts
 import type { VectorEntry } from "../../ports/mod.ts";
 import { listWorlds } from "../world/mod.ts";
 import type { MemoryRecord } from "../../domain/mod.ts";
+import { embedMemoriesAgain } from "../../mind/mod.ts";
 
 /** What a repair found and fixed. */
 export interface RepairReport {
@@ -56,12 +57,11 @@ export async function embedAgain(
   const entries: VectorEntry[] = [];
   for (let i = 0; i < memories.length; i += EMBED_BATCH) {
     const batch = memories.slice(i, i + EMBED_BATCH);
-    const embedded = await deps.embedder.embed(batch.map((m) => m.description), {
-      worldId: scope.worldId,
-      agentId: scope.agentId,
-      operation: "embedding.repair",
-    });
-    const made = batch.map((m, j) => ({ id: m.id, vector: embedded.vectors[j] }));
+    const { entries: made } = await embedMemoriesAgain(
+      scope,
+      { memories: batch, operation: "embedding.repair" },
+      deps,
+    );
     await deps.storage.vectors.upsert(scope, made);
     entries.push(...made);
   }

@@ -12,6 +12,7 @@ import { MemoryKind, MemoryRecord } from "../../domain/mod.ts";
 import { rankColumns, type Scored } from "../../domain/mod.ts";
 import { rankFromCandidates } from "./candidates.ts";
 import { resolveWeights, type Weights, WeightsOrPreset } from "../../domain/mod.ts";
+import { embedQueries } from "../../mind/mod.ts";
 
 /** The body of `POST …/agents/{agent}/retrieve`. */
 export const RetrieveInput = z
@@ -220,7 +221,7 @@ export async function retrieve(
   input: RetrieveInput,
 ): Promise<RetrieveResult> {
   const params = RetrieveInput.parse(input);
-  const { worldId, agentId } = scope;
+  const { worldId } = scope;
   // Read together (one round trip on the hosted backend); a missing world is reported first.
   const [world, agent] = await Promise.allSettled([
     getWorld(deps, worldId),
@@ -231,11 +232,11 @@ export async function retrieve(
   const at = params.at ?? world.value.clock.now;
   const settings = world.value.settings;
   const weights = resolveWeights(params.weights ?? settings.retrievalWeights);
-  const embedded = await deps.embedder.embed([params.query], {
-    worldId,
-    agentId,
-    operation: "retrieve.query",
-  });
+  const embedded = await embedQueries(
+    scope,
+    { queries: [params.query], operation: "retrieve.query" },
+    deps,
+  );
   const { ranked, candidates, exact } = await rankMemories(deps, scope, {
     query: embedded.vectors[0],
     at,

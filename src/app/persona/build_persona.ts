@@ -1,18 +1,12 @@
 /** @module Derive a persona from an agent's description and memories, or from a narrative (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
-import { type Agent } from "../../domain/mod.ts";
 import { loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { ModelUnavailableError } from "../../domain/mod.ts";
 import type { AgentScope, MemoryId } from "../../domain/mod.ts";
 import type { Usage } from "../../domain/mod.ts";
-import {
-  buildPersonaBuildPrompt,
-  type PersonaBuildCard,
-  type PersonaBuildOutput,
-} from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
-import { Persona } from "../../domain/mod.ts";
+import type { Persona } from "../../domain/mod.ts";
+import { derivePersona } from "../../mind/mod.ts";
 import { updatePersonaRecord } from "./persona_store.ts";
 
 /** The body of `POST …/persona/build`. */
@@ -39,55 +33,6 @@ export type BuildPersonaInput = z.input<typeof BuildPersonaInput>;
 const SEEDS = 40;
 const IMPORTANT = 40;
 const MAX_MEMORIES = 60;
-
-/**
- * The model's persona, made valid: trimmed, defaults applied, duplicate facet titles renamed.
- * @throws `model_invalid_output` when it still breaks the schema (e.g. blank titles).
- */
-export function personaFromOutput(out: PersonaBuildOutput): Persona {
-  const seen = new Map<string, number>();
-  const facets = out.scene_facets.map((f) => {
-    const key = f.title.trim().toLowerCase();
-    const n = (seen.get(key) ?? 0) + 1;
-    seen.set(key, n);
-    return n === 1 ? f : { ...f, title: `${f.title.trim().slice(0, 110)} (${n})` };
-  });
-  const parsed = Persona.safeParse({ ...out, scene_facets: facets });
-  if (!parsed.success) {
-    throw new ModelUnavailableError(
-      "model_invalid_output",
-      `Cannot use the persona the model wrote: ${
-        parsed.error.issues[0]?.message ?? "it is invalid"
-      }: retry`,
-      { details: { issues: parsed.error.issues.map((i) => i.path.join(".")) } },
-    );
-  }
-  return parsed.data;
-}
-
-/**
- * One main-model call that derives a persona. `card` carries a card's personality, scenario and
- * sample dialogue (never its creator notes).
- * @throws `model_*` when the model fails.
- */
-export async function derivePersona(
-  deps: Pick<Deps, "model">,
-  agent: Agent,
-  sources: { memories: string[]; narrative: string | null; card: PersonaBuildCard | null },
-): Promise<{ persona: Persona; usage: Usage }> {
-  const completion = await deps.model.complete(
-    buildPersonaBuildPrompt({
-      agentName: agent.name,
-      description: agent.description,
-      traits: agent.traits,
-      memories: sources.memories,
-      narrative: sources.narrative,
-      card: sources.card,
-    }),
-    { worldId: agent.worldId, agentId: agent.id, operation: "persona_build" },
-  );
-  return { persona: personaFromOutput(completion.value), usage: completion.usage };
-}
 
 /** The agent's most telling memories: its seeds, then its most important memories. */
 async function tellingMemories(deps: Pick<Deps, "storage">, scope: AgentScope): Promise<string[]> {
@@ -119,11 +64,11 @@ export async function buildPersona(
   await getWorld(deps, scope.worldId);
   const agent = (await loadAgent(deps, scope)).value;
   const memories = input.narrative === undefined ? await tellingMemories(deps, scope) : [];
-  const { persona, usage } = await derivePersona(deps, agent, {
+  const { persona, usage } = await derivePersona(agent, {
     memories,
     narrative: input.narrative ?? null,
     card: null,
-  });
+  }, deps);
   if (input.save) {
     await updatePersonaRecord(deps, scope, (old) => ({
       persona,

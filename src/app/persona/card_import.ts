@@ -11,7 +11,7 @@ import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts
 import type { MemoryRecord } from "../../domain/mod.ts";
 import { addUsage, type Usage } from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
-import { derivePersona } from "./build_persona.ts";
+import { derivePersona } from "../../mind/mod.ts";
 import { discardNewAgent } from "./create_agent.ts";
 import { assertCardFits } from "../../domain/mod.ts";
 import {
@@ -135,7 +135,7 @@ export async function importCard(
     })),
   );
 
-  const built = ours.success ? null : await derivePersona(deps, agent, {
+  const built = ours.success ? null : await derivePersona(agent, {
     memories: [],
     narrative: null,
     card: {
@@ -143,7 +143,7 @@ export async function importCard(
       scenario,
       examples: expandMacros(d.mes_example, name),
     },
-  });
+  }, deps);
   const persona: Persona = ours.success ? { ...ours.data.persona, name } : {
     ...built!.persona,
     nickname: built!.persona.nickname || d.nickname.trim().slice(0, 100),

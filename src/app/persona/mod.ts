@@ -9,4 +9,5 @@ export * from "./magic_if.ts";
 export * from "./persona_store.ts";
 export * from "./reply_session.ts";
 export * from "./respond.ts";
+export * from "./respond_schema.ts";
 export * from "./speaker_policy.ts";

@@ -5,7 +5,7 @@ import {
   type PersonaBuildInput,
   PersonaBuildOutput,
 } from "../../../../src/domain/prompts/persona_build.ts";
-import { personaFromOutput } from "../../../../src/app/persona/build_persona.ts";
+import { personaFromOutput } from "../../../../src/mind/persona_build.ts";
 import { assertInDataBlock, promptTexts } from "../../../_helpers/prompt_texts.ts";
 
 const input: PersonaBuildInput = {

@@ -1,0 +1,96 @@
+/** @module Private to app/archive: an import's lines checked one by one, and the errors that name them. */
+import { z } from "zod";
+import type { Deps } from "../../ports/mod.ts";
+import { SimulacraError } from "../../domain/mod.ts";
+import {
+  ARCHIVE_FORMAT,
+  ARCHIVE_VERSION,
+  type HeaderLine,
+  HeaderLine as HeaderSchema,
+} from "../../domain/mod.ts";
+
+/** Memories written per batch. */
+export const BATCH = 250;
+
+/** The archive's first line, checked: format, version, and an embedder this store can use. */
+export function checkHeader(
+  deps: Pick<Deps, "embedder">,
+  json: unknown,
+  options: { reembed?: boolean },
+): HeaderLine {
+  const n = 1;
+  const looks = z.object({ type: z.literal("header"), format: z.literal(ARCHIVE_FORMAT) })
+    .safeParse(json);
+  if (!looks.success) {
+    throw lineError(
+      n,
+      `it is not a ${ARCHIVE_FORMAT} header: export the world with GET /v1/worlds/{world}/export`,
+    );
+  }
+  const version = (json as { version?: unknown }).version;
+  if (version !== ARCHIVE_VERSION) {
+    throw lineError(
+      n,
+      `the archive has format version ${
+        JSON.stringify(version)
+      }, this build reads version ${ARCHIVE_VERSION}`,
+    );
+  }
+  const parsed = HeaderSchema.safeParse(json);
+  if (!parsed.success) throw lineError(n, describe(parsed.error));
+  const header = parsed.data;
+  if (mismatched(deps, header) && !options.reembed) {
+    const { model, dimensions } = header.embedder;
+    const ours = deps.embedder.info;
+    throw new SimulacraError(
+      "unprocessable",
+      `Cannot import memories embedded with "${model}" (${dimensions} dimensions) into a store that uses "${ours.model}" (${ours.dimensions}): import with ?reembed=true to embed them again (one embedding call per ${BATCH} memories)`,
+      {
+        details: {
+          archive: header.embedder,
+          store: { model: ours.model, dimensions: ours.dimensions },
+        },
+      },
+    );
+  }
+  return header;
+}
+
+export function mismatched(deps: Pick<Deps, "embedder">, header: HeaderLine): boolean {
+  const ours = deps.embedder.info;
+  return header.embedder.model !== ours.model || header.embedder.dimensions !== ours.dimensions;
+}
+
+export function parseJson(text: string, n: number): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw lineError(n, "it is not valid JSON (a corrupt or cut file?)");
+  }
+}
+
+export function lineError(line: number, reason: string): SimulacraError {
+  return new SimulacraError("invalid_request", `Cannot import line ${line}: ${reason}`, {
+    details: { line },
+  });
+}
+
+export function describe(error: z.ZodError): string {
+  const issue = error.issues[0];
+  const path = issue.path.length > 0 ? `"${issue.path.join(".")}": ` : "";
+  return `${path}${issue.message}`;
+}
+
+/**
+ * A copy of `value` with every `worldId` field that names `from` naming `to` instead: how a
+ * fork's records point at the new world.
+ */
+export function renameWorld<T>(value: T, from: string, to: string): T {
+  if (from === to || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => renameWorld(v, from, to)) as T;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    out[key] = key === "worldId" && v === from ? to : renameWorld(v, from, to);
+  }
+  return out as T;
+}

@@ -1,0 +1,23 @@
+/** @module Embed a question: the query vectors retrieval scores relevance against (Generative Agents §4.1). */
+import type { Deps } from "../ports/mod.ts";
+import type { AgentScope, Usage } from "../domain/mod.ts";
+
+/** Whose queries these are: the usage label each caller is counted under. */
+export type QueryOperation = "retrieve.query" | "recall.query";
+
+/**
+ * Embeds an agent's queries in one call, one vector per query in order.
+ * @throws `model_*` when embedding fails.
+ */
+export async function embedQueries(
+  scope: AgentScope,
+  input: { queries: readonly string[]; operation: QueryOperation },
+  models: Pick<Deps, "embedder">,
+): Promise<{ vectors: Float32Array[]; usage: Usage }> {
+  const embedded = await models.embedder.embed(input.queries, {
+    worldId: scope.worldId,
+    agentId: scope.agentId,
+    operation: input.operation,
+  });
+  return { vectors: embedded.vectors, usage: embedded.usage };
+}
