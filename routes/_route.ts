@@ -25,20 +25,6 @@ export function route<const O extends Operation>(operation: O) {
   return createRoute({ ...config, responses: answers });
 }
 
-/** A route under `/worlds/{world}`: its `world` path parameter is filled in. */
-export function worldRoute<const O extends Operation & { path: `/worlds/{world}${string}` }>(
-  operation: O,
-) {
-  return route(withParams(operation, WorldParams));
-}
-
-/** A route under `/worlds/{world}/agents/{agent}`: its two path parameters are filled in. */
-export function agentRoute<
-  const O extends Operation & { path: `/worlds/{world}/agents/{agent}${string}` },
->(operation: O) {
-  return route(withParams(operation, AgentParams));
-}
-
 type Method = "get" | "post" | "put" | "patch" | "delete";
 
 /** What a route of a group states itself: the group gives the tag, the call the method and path. */
@@ -47,8 +33,7 @@ type Spec = Omit<Operation, "method" | "path" | "tags">;
 /**
  * The routes of one tag: `const memory = routeGroup("Memory")`, then
  * `memory.post("/worlds/{world}/agents/{agent}/perceive", {…})`. A route whose request names no
- * path parameters gets `{world}` (and `{agent}`) from its path, as with {@linkcode worldRoute}
- * and {@linkcode agentRoute}.
+ * path parameters gets `{world}` (and `{agent}`) from its path.
  */
 export function routeGroup(tag: string) {
   const method = <M extends Method>(m: M) =>
