@@ -25,27 +25,60 @@ export function route<const O extends Operation>(operation: O) {
   return createRoute({ ...config, responses: answers });
 }
 
-/** A route under `/worlds/{world}`: its `world` path parameter is filled in. */
-export function worldRoute<const O extends Operation & { path: `/worlds/{world}${string}` }>(
-  operation: O,
-) {
-  return route(withParams(operation, WorldParams));
+type Method = "get" | "post" | "put" | "patch" | "delete";
+
+/** What a route of a group states itself: the group gives the tag, the call the method and path. */
+type Spec = Omit<Operation, "method" | "path" | "tags">;
+
+/**
+ * The routes of one tag: `const memory = routeGroup("Memory")`, then
+ * `memory.post("/worlds/{world}/agents/{agent}/perceive", {…})`. A route whose request names no
+ * path parameters gets `{world}` (and `{agent}`) from its path.
+ */
+export function routeGroup(tag: string) {
+  const method = <M extends Method>(m: M) =>
+  <const P extends string, const S extends Spec>(
+    path: P,
+    spec: S,
+  ) => {
+    // Keys in the order routes wrote them, so the OpenAPI document keeps its order too.
+    const { middleware, operationId, ...rest } = spec;
+    return route(scoped({ method: m, path, middleware, operationId, tags: [tag], ...rest }));
+  };
+  return {
+    get: method("get"),
+    post: method("post"),
+    put: method("put"),
+    patch: method("patch"),
+    delete: method("delete"),
+  };
 }
 
-/** A route under `/worlds/{world}/agents/{agent}`: its two path parameters are filled in. */
-export function agentRoute<
-  const O extends Operation & { path: `/worlds/{world}/agents/{agent}${string}` },
->(operation: O) {
-  return route(withParams(operation, AgentParams));
+type WithParams<O extends Operation, P> =
+  & Omit<O, "request">
+  & { request: O["request"] & { params: P } };
+
+/** `O` with the path parameters its path implies, unless its request names its own. */
+type Scoped<O extends Operation> = O["request"] extends { params: z.ZodType } ? O
+  : O["path"] extends `/worlds/{world}/agents/{agent}${string}` ? WithParams<O, typeof AgentParams>
+  : O["path"] extends `/worlds/{world}${string}` ? WithParams<O, typeof WorldParams>
+  : O;
+
+function scoped<O extends Operation>(operation: O): Scoped<O> {
+  const { path, request } = operation;
+  if (request?.params) return operation as Scoped<O>;
+  if (path.startsWith("/worlds/{world}/agents/{agent}")) {
+    return withParams(operation, AgentParams) as Scoped<O>;
+  }
+  if (path.startsWith("/worlds/{world}")) return withParams(operation, WorldParams) as Scoped<O>;
+  return operation as Scoped<O>;
 }
 
 /** `operation` with its request's path parameters set to `params`. */
 function withParams<O extends Operation, P extends z.ZodType>(operation: O, params: P) {
   // Spreading a generic loses the request's own types (TypeScript widens them to the
   // constraint's), so the result is typed by hand: the operation, its request plus `params`.
-  return { ...operation, request: { ...operation.request, params } } as
-    & Omit<O, "request">
-    & { request: O["request"] & { params: P } };
+  return { ...operation, request: { ...operation.request, params } } as WithParams<O, P>;
 }
 
 /** The agent a route's `{world}/agents/{agent}` parameters name, as the core takes it. */

@@ -6,8 +6,10 @@ import { WorldId } from "../src/domain/mod.ts";
 import { repairStore } from "../src/app/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { route } from "./_route.ts";
+import { routeGroup } from "./_route.ts";
 import { jsonContent } from "./_openapi.ts";
+
+const admin = routeGroup("Admin");
 
 const RepairInput = z
   .strictObject({
@@ -33,12 +35,9 @@ const RepairReport = z
   })
   .meta({ id: "RepairReport" });
 
-const repairRoute = route({
-  method: "post",
-  path: "/admin/repair",
+const repairRoute = admin.post("/admin/repair", {
   middleware: requires("admin", { model: true }),
   operationId: "repairStore",
-  tags: ["Admin"],
   summary: "Repair the store: embed memories that lost their vector, delete orphan vectors",
   description:
     "Runs the full sweep, agent by agent under each agent's lock (the server runs a quick one at start-up: only agents whose memory and vector counts differ). Admin only: needs the admin key.",

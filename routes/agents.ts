@@ -11,34 +11,30 @@ import { getWorld } from "../src/app/mod.ts";
 import { seesAgent } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { agentRoute, agentScope, worldRoute } from "./_route.ts";
+import { agentScope, routeGroup } from "./_route.ts";
 import { DeletedBody, jsonBody, jsonContent, NextCursor } from "./_openapi.ts";
 import { deleteAgent } from "../src/app/mod.ts";
 import { pageById, PageQuery } from "../src/app/mod.ts";
 import { updateAgent, UpdateAgentInput } from "../src/app/mod.ts";
 import { UsageBody } from "./_usage.ts";
 
+const agents = routeGroup("Agents");
+
 const CreatedAgentBody = Agent.extend({ seeds: z.array(MemoryRecord), usage: UsageBody })
   .meta({ id: "CreatedAgent" });
 
-const createAgentRoute = worldRoute({
-  method: "post",
-  path: "/worlds/{world}/agents",
+const createAgentRoute = agents.post("/worlds/{world}/agents", {
   middleware: requires("manage", { model: true }),
   operationId: "createAgent",
-  tags: ["Agents"],
   summary: "Create an agent; its description's semicolon-separated phrases become seed memories",
   request: { body: jsonBody(CreateAgentInput) },
   responses: { 201: jsonContent(CreatedAgentBody, "The agent and its seed memories") },
   errors: [400, 401, 403, 404, 409, 413, 415, 502, 503, 504],
 });
 
-const listAgentsRoute = worldRoute({
-  method: "get",
-  path: "/worlds/{world}/agents",
+const listAgentsRoute = agents.get("/worlds/{world}/agents", {
   middleware: requires("read", { agentScoped: true }),
   operationId: "listAgents",
-  tags: ["Agents"],
   summary: "List the agents of a world by id, a page at a time",
   request: { query: PageQuery },
   responses: {
@@ -50,12 +46,9 @@ const listAgentsRoute = worldRoute({
   errors: [400, 401, 403, 404, 503],
 });
 
-const updateAgentRoute = agentRoute({
-  method: "patch",
-  path: "/worlds/{world}/agents/{agent}",
+const updateAgentRoute = agents.patch("/worlds/{world}/agents/{agent}", {
   middleware: requires("manage"),
   operationId: "updateAgent",
-  tags: ["Agents"],
   summary: "Rename an agent, change its age or traits, or set its status (location, action)",
   description: "Only the fields sent change. A new name, age or traits remake the cached summary.",
   request: { body: jsonBody(UpdateAgentInput) },
@@ -63,12 +56,9 @@ const updateAgentRoute = agentRoute({
   errors: [400, 401, 403, 404, 409, 413, 415, 503],
 });
 
-const deleteAgentRoute = agentRoute({
-  method: "delete",
-  path: "/worlds/{world}/agents/{agent}",
+const deleteAgentRoute = agents.delete("/worlds/{world}/agents/{agent}", {
   middleware: requires("manage"),
   operationId: "deleteAgent",
-  tags: ["Agents"],
   summary: "Delete an agent and everything it owns, from every store",
   description:
     "Memories, vectors, plans, persona, summary, reply sessions, the conversations it took part in, its events and its usage line go; the world's usage totals keep what it cost.",
@@ -76,12 +66,9 @@ const deleteAgentRoute = agentRoute({
   errors: [401, 403, 404, 409, 503],
 });
 
-const getAgentRoute = agentRoute({
-  method: "get",
-  path: "/worlds/{world}/agents/{agent}",
+const getAgentRoute = agents.get("/worlds/{world}/agents/{agent}", {
   middleware: requires("read"),
   operationId: "getAgent",
-  tags: ["Agents"],
   summary: "Read an agent with its summary, persona and today's plan (no model call)",
   responses: {
     200: jsonContent(AgentView, "The agent with its cached summary, persona and today's plan"),

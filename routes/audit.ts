@@ -6,8 +6,10 @@ import type { Deps } from "../src/ports/mod.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { route } from "./_route.ts";
+import { routeGroup } from "./_route.ts";
 import { jsonContent } from "./_openapi.ts";
+
+const keys = routeGroup("Keys");
 
 const READS = new Set(["GET", "HEAD", "OPTIONS"]);
 
@@ -68,12 +70,9 @@ const AuditQuery = z.object({
   limit: z.coerce.number().int().min(1).max(500).default(100),
 });
 
-const auditRoute = route({
-  method: "get",
-  path: "/audit",
+const auditRoute = keys.get("/audit", {
   middleware: requires("admin"),
   operationId: "listAudit",
-  tags: ["Keys"],
   summary: "The audit log of writes, newest first, by world or key (admin only)",
   request: { query: AuditQuery },
   responses: {

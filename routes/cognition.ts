@@ -5,15 +5,14 @@ import { ReflectInput, ReflectResult } from "../src/app/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { agentRoute } from "./_route.ts";
+import { routeGroup } from "./_route.ts";
 import { jsonBody, jsonContent } from "./_openapi.ts";
 
-const reflectRoute = agentRoute({
-  method: "post",
-  path: "/worlds/{world}/agents/{agent}/reflect",
+const cognition = routeGroup("Cognition");
+
+const reflectRoute = cognition.post("/worlds/{world}/agents/{agent}/reflect", {
   middleware: requires("simulate", { model: true }),
   operationId: "reflect",
-  tags: ["Cognition"],
   summary:
     "Reflect when due (or forced): questions, cited insights, stored as reflection memories all or nothing",
   request: { body: jsonBody(ReflectInput) },

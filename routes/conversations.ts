@@ -9,8 +9,10 @@ import { ReactInput, ReactionResult } from "../src/app/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { agentRoute, route, worldRoute } from "./_route.ts";
+import { routeGroup } from "./_route.ts";
 import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
+
+const cognition = routeGroup("Cognition");
 
 const ConversationParams = WorldParams.extend({
   conversation: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "A conversation id").meta({
@@ -19,12 +21,9 @@ const ConversationParams = WorldParams.extend({
   }),
 });
 
-const conversationRoute = worldRoute({
-  method: "post",
-  path: "/worlds/{world}/conversations",
+const conversationRoute = cognition.post("/worlds/{world}/conversations", {
   middleware: requires("simulate", { model: true }),
   operationId: "startConversation",
-  tags: ["Cognition"],
   summary:
     "Two agents talk until one ends it or the turn cap; both remember every line and re-plan around it",
   request: { body: jsonBody(StartConversationInput) },
@@ -34,25 +33,19 @@ const conversationRoute = worldRoute({
   errors: [400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504],
 });
 
-const getConversationRoute = route({
+const getConversationRoute = cognition.get("/worlds/{world}/conversations/{conversation}", {
   operationId: "getConversation",
-  method: "get",
-  path: "/worlds/{world}/conversations/{conversation}",
   // Not agent-scoped: a conversation may involve agents outside a scoped key's list.
   middleware: requires("read"),
-  tags: ["Cognition"],
   summary: "Read a conversation with every line (the id comes from a conversation event)",
   request: { params: ConversationParams },
   responses: { 200: jsonContent(Conversation, "The stored conversation") },
   errors: [400, 401, 403, 404, 503],
 });
 
-const reactRoute = agentRoute({
-  method: "post",
-  path: "/worlds/{world}/agents/{agent}/react",
+const reactRoute = cognition.post("/worlds/{world}/agents/{agent}/react", {
   middleware: requires("simulate", { model: true }),
   operationId: "react",
-  tags: ["Cognition"],
   summary:
     "Decide whether an agent carries on, reacts (re-plans) or talks to the observed agent; vetoes cost no model call",
   request: { body: jsonBody(ReactInput) },

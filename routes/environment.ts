@@ -10,27 +10,23 @@ import {
 import { getEnvironment, replaceEnvironment, setObjectState } from "../src/app/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { worldRoute } from "./_route.ts";
+import { routeGroup } from "./_route.ts";
 import { jsonBody, jsonContent } from "./_openapi.ts";
 
-const getEnvironmentRoute = worldRoute({
-  method: "get",
-  path: "/worlds/{world}/environment",
+const worlds = routeGroup("Worlds");
+
+const getEnvironmentRoute = worlds.get("/worlds/{world}/environment", {
   middleware: requires("read"),
   operationId: "getEnvironment",
-  tags: ["Worlds"],
   summary: "Read the environment tree: areas → sub-areas → objects with their state",
   description: 'A world whose environment was never set answers `{"areas": []}`.',
   responses: { 200: jsonContent(EnvironmentView, "The environment; no areas while none is set") },
   errors: [401, 403, 404, 503],
 });
 
-const putEnvironmentRoute = worldRoute({
-  method: "put",
-  path: "/worlds/{world}/environment",
+const putEnvironmentRoute = worlds.put("/worlds/{world}/environment", {
   middleware: requires("direct"),
   operationId: "setEnvironment",
-  tags: ["Worlds"],
   summary: "Replace the whole environment tree",
   description:
     "Areas marked `common` become known to every agent created afterwards. Agents keep the areas they know.",
@@ -39,12 +35,9 @@ const putEnvironmentRoute = worldRoute({
   errors: [400, 401, 403, 404, 409, 413, 415, 503],
 });
 
-const setObjectRoute = worldRoute({
-  method: "patch",
-  path: "/worlds/{world}/objects",
+const setObjectRoute = worlds.patch("/worlds/{world}/objects", {
   middleware: requires("direct"),
   operationId: "setObjectState",
-  tags: ["Worlds"],
   summary:
     'Set an object\'s state in words, e.g. {"path": "Hobbs Cafe:kitchen:stove", "state": "burning"}',
   request: { body: jsonBody(SetObjectStateInput) },

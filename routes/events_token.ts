@@ -6,8 +6,10 @@ import { getWorld } from "../src/app/mod.ts";
 import { type EventsTokens, MAX_EVENTS_TOKEN_SECONDS } from "../lib/access/events_token.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { worldRoute } from "./_route.ts";
+import { routeGroup } from "./_route.ts";
 import { jsonContent } from "./_openapi.ts";
+
+const worlds = routeGroup("Worlds");
 
 const TokenInput = z.strictObject({
   ttlSeconds: z.number().int().min(10).max(MAX_EVENTS_TOKEN_SECONDS).default(
@@ -20,12 +22,9 @@ const EventsToken = z.object({
   expiresAt: z.string().meta({ description: "Wall-clock ISO time" }),
 }).meta({ id: "EventsToken" });
 
-const tokenRoute = worldRoute({
-  method: "post",
-  path: "/worlds/{world}/events/token",
+const tokenRoute = worlds.post("/worlds/{world}/events/token", {
   middleware: requires("read"),
   operationId: "createEventsToken",
-  tags: ["Worlds"],
   summary:
     "Mint a short-lived (≤ 10 min) token that reads this world's events (EventSource cannot send headers)",
   request: {

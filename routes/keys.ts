@@ -7,8 +7,10 @@ import { NotFoundError } from "../src/domain/mod.ts";
 import { createKey, deleteKey, listKeys } from "../lib/access/api_keys.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { route } from "./_route.ts";
+import { routeGroup } from "./_route.ts";
 import { jsonBody, jsonContent } from "./_openapi.ts";
+
+const keys = routeGroup("Keys");
 
 const CreatedKey = ApiKey.extend({
   secret: z.string().meta({
@@ -17,35 +19,26 @@ const CreatedKey = ApiKey.extend({
   }),
 }).meta({ id: "CreatedKey" });
 
-const createKeyRoute = route({
-  method: "post",
-  path: "/keys",
+const createKeyRoute = keys.post("/keys", {
   middleware: requires("admin"),
   operationId: "createKey",
-  tags: ["Keys"],
   summary: "Create an API key scoped to worlds or agents, with permissions, limits and budget",
   request: { body: jsonBody(CreateKeyInput) },
   responses: { 201: jsonContent(CreatedKey, "The key and its secret (never shown again)") },
   errors: [400, 401, 403, 413, 503],
 });
 
-const listKeysRoute = route({
-  method: "get",
-  path: "/keys",
+const listKeysRoute = keys.get("/keys", {
   middleware: requires("admin"),
   operationId: "listKeys",
-  tags: ["Keys"],
   summary: "List API keys (never their secrets)",
   responses: { 200: jsonContent(z.object({ keys: z.array(ApiKey) }), "Every key") },
   errors: [401, 403, 503],
 });
 
-const deleteKeyRoute = route({
-  method: "delete",
-  path: "/keys/{id}",
+const deleteKeyRoute = keys.delete("/keys/{id}", {
   middleware: requires("admin"),
   operationId: "deleteKey",
-  tags: ["Keys"],
   summary: "Revoke an API key: refused from the next request on, on every instance",
   request: {
     params: z.object({ id: z.string().max(64).meta({ param: { name: "id", in: "path" } }) }),

@@ -11,14 +11,13 @@ import { retrieve, RetrieveInput, RetrieveResult } from "../src/app/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { jsonBody, jsonContent, MemoryParams } from "./_openapi.ts";
-import { agentRoute, agentScope, route } from "./_route.ts";
+import { agentScope, routeGroup } from "./_route.ts";
 
-const perceiveRoute = agentRoute({
-  method: "post",
-  path: "/worlds/{world}/agents/{agent}/perceive",
+const memory = routeGroup("Memory");
+
+const perceiveRoute = memory.post("/worlds/{world}/agents/{agent}/perceive", {
   middleware: requires("perceive", { model: true }),
   operationId: "perceive",
-  tags: ["Memory"],
   summary:
     "Store 1–500 observations (idempotent by eventId; one importance call, one embedding call)",
   request: { body: jsonBody(PerceiveInput) },
@@ -26,36 +25,27 @@ const perceiveRoute = agentRoute({
   errors: [400, 401, 403, 404, 409, 413, 415, 502, 503, 504],
 });
 
-const retrieveRoute = agentRoute({
-  method: "post",
-  path: "/worlds/{world}/agents/{agent}/retrieve",
+const retrieveRoute = memory.post("/worlds/{world}/agents/{agent}/retrieve", {
   middleware: requires("read", { model: true }),
   operationId: "retrieveMemories",
-  tags: ["Memory"],
   summary: "The best memories for a query, with recency/importance/relevance explained",
   request: { body: jsonBody(RetrieveInput) },
   responses: { 200: jsonContent(RetrieveResult, "Best first") },
   errors: [400, 401, 403, 404, 502, 503, 504],
 });
 
-const listRoute = agentRoute({
-  method: "get",
-  path: "/worlds/{world}/agents/{agent}/memories",
+const listRoute = memory.get("/worlds/{world}/agents/{agent}/memories", {
   middleware: requires("read"),
   operationId: "listMemories",
-  tags: ["Memory"],
   summary: "Page through memories by kind and creation time",
   request: { query: ListMemoriesQuery },
   responses: { 200: jsonContent(MemoryPageBody, "A page") },
   errors: [400, 401, 403, 404, 503],
 });
 
-const getRoute = route({
-  method: "get",
-  path: "/worlds/{world}/agents/{agent}/memories/{memory}",
+const getRoute = memory.get("/worlds/{world}/agents/{agent}/memories/{memory}", {
   middleware: requires("read"),
   operationId: "getMemory",
-  tags: ["Memory"],
   summary: "Read one memory; reflections include their evidence chain",
   request: { params: MemoryParams },
   responses: { 200: jsonContent(MemoryWithEvidence, "The memory") },
@@ -67,12 +57,9 @@ const ForgottenMemory = z.object({
   citedBy: z.array(z.string()).meta({ description: "Reflections that cite it" }),
 }).meta({ id: "ForgottenMemory" });
 
-const forgetRoute = route({
-  method: "delete",
-  path: "/worlds/{world}/agents/{agent}/memories/{memory}",
+const forgetRoute = memory.delete("/worlds/{world}/agents/{agent}/memories/{memory}", {
   middleware: requires("manage"),
   operationId: "forgetMemory",
-  tags: ["Memory"],
   summary: "Forget one memory: its record and embedding go",
   description:
     "Reflections citing it keep their text; reading one lists the id under `forgottenEvidence`.",

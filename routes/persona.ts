@@ -16,30 +16,27 @@ import { keyIdOf } from "../src/domain/mod.ts";
 import { applySpeakerPolicy } from "../src/app/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { agentRoute, agentScope, worldRoute } from "./_route.ts";
+import { agentScope, routeGroup } from "./_route.ts";
 import { jsonBody, jsonContent } from "./_openapi.ts";
 import { UsageBody } from "./_usage.ts";
 import { streamRespond, wantsStream } from "./respond_stream.ts";
 import type { Logger } from "../lib/logger.ts";
 
-const putPersonaRoute = agentRoute({
-  method: "put",
-  path: "/worlds/{world}/agents/{agent}/persona",
+const persona = routeGroup("Persona");
+const agents = routeGroup("Agents");
+
+const putPersonaRoute = persona.put("/worlds/{world}/agents/{agent}/persona", {
   middleware: requires("direct"),
   operationId: "setPersona",
-  tags: ["Persona"],
   summary: "Set the agent's Narrative Schema persona (4–8 core traits, 1–12 scene facets)",
   request: { body: jsonBody(Persona) },
   responses: { 200: jsonContent(Persona, "The persona as stored") },
   errors: [400, 401, 403, 404, 413, 415, 503],
 });
 
-const getPersonaRoute = agentRoute({
-  method: "get",
-  path: "/worlds/{world}/agents/{agent}/persona",
+const getPersonaRoute = persona.get("/worlds/{world}/agents/{agent}/persona", {
   middleware: requires("read"),
   operationId: "getPersona",
-  tags: ["Persona"],
   summary: "Read the agent's persona",
   responses: { 200: jsonContent(Persona, "The persona") },
   errors: [401, 403, 404, 503],
@@ -49,12 +46,9 @@ const BuiltPersona = z
   .object({ persona: Persona, saved: z.boolean(), usage: UsageBody })
   .meta({ id: "BuiltPersona" });
 
-const buildPersonaRoute = agentRoute({
-  method: "post",
-  path: "/worlds/{world}/agents/{agent}/persona/build",
+const buildPersonaRoute = persona.post("/worlds/{world}/agents/{agent}/persona/build", {
   middleware: requires("direct", { model: true }),
   operationId: "buildPersona",
-  tags: ["Persona"],
   summary:
     "Derive a persona with the main model from a narrative, or from the agent's description and memories",
   request: { body: jsonBody(BuildPersonaInput) },
@@ -64,12 +58,9 @@ const buildPersonaRoute = agentRoute({
   errors: [400, 401, 403, 404, 413, 415, 429, 502, 503, 504],
 });
 
-const exportCardRoute = agentRoute({
-  method: "get",
-  path: "/worlds/{world}/agents/{agent}/persona/card",
+const exportCardRoute = persona.get("/worlds/{world}/agents/{agent}/persona/card", {
   middleware: requires("manage"),
   operationId: "getPersonaCard",
-  tags: ["Persona"],
   summary: "Export the agent as a Character Card V2 (our persona rides in extensions.simulacra)",
   responses: { 200: jsonContent(CharacterCardV2, "The card; creator_notes is always empty") },
   errors: [401, 403, 404, 503],
@@ -86,12 +77,9 @@ const ImportedAgent = Agent.extend({
   usage: UsageBody,
 }).meta({ id: "ImportedAgent" });
 
-const importRoute = worldRoute({
-  method: "post",
-  path: "/worlds/{world}/agents/import",
+const importRoute = agents.post("/worlds/{world}/agents/import", {
   middleware: requires("manage", { model: true }),
   operationId: "importAgent",
-  tags: ["Agents"],
   summary:
     "Create an agent from a Character Card V2/V3: JSON, or a PNG with a ccv3/chara text chunk",
   description:
@@ -123,13 +111,10 @@ const importRoute = worldRoute({
   errors: [400, 401, 403, 404, 409, 413, 415, 429, 502, 503, 504],
 });
 
-const respondRoute = agentRoute({
-  method: "post",
-  path: "/worlds/{world}/agents/{agent}/respond",
+const respondRoute = persona.post("/worlds/{world}/agents/{agent}/respond", {
   // The inner voice needs `direct` as well: the speaker policy checks it, as it sees the mode.
   middleware: requires("talk", { model: true }),
   operationId: "respond",
-  tags: ["Persona"],
   summary:
     "An in-character reply (Magic-If: anchor, select, recall, bound, enact), with each stage reported",
   description:
@@ -147,12 +132,9 @@ const respondRoute = agentRoute({
   errors: [400, 401, 403, 404, 409, 413, 415, 422, 429, 502, 503, 504],
 });
 
-const interviewRoute = agentRoute({
-  method: "post",
-  path: "/worlds/{world}/agents/{agent}/interview",
+const interviewRoute = persona.post("/worlds/{world}/agents/{agent}/interview", {
   middleware: requires("talk", { model: true }),
   operationId: "interview",
-  tags: ["Persona"],
   summary:
     "Run the interview battery (5 categories × 5 questions), optionally ablated; writes no memory",
   request: { body: jsonBody(InterviewInput) },

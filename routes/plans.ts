@@ -12,15 +12,14 @@ import {
 import type { Deps } from "../src/ports/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { agentRoute, agentScope } from "./_route.ts";
+import { agentScope, routeGroup } from "./_route.ts";
 import { jsonContent } from "./_openapi.ts";
 
-const postPlanRoute = agentRoute({
-  method: "post",
-  path: "/worlds/{world}/agents/{agent}/plan",
+const cognition = routeGroup("Cognition");
+
+const postPlanRoute = cognition.post("/worlds/{world}/agents/{agent}/plan", {
   middleware: requires("simulate", { model: true }),
   operationId: "makePlan",
-  tags: ["Cognition"],
   summary:
     "Plan the agent's day in broad strokes (5–8 items), or with `from` re-plan the rest of it",
   description:
@@ -32,24 +31,18 @@ const postPlanRoute = agentRoute({
   errors: [400, 401, 403, 404, 409, 413, 415, 422, 502, 503, 504],
 });
 
-const getPlanRoute = agentRoute({
-  method: "get",
-  path: "/worlds/{world}/agents/{agent}/plan",
+const getPlanRoute = cognition.get("/worlds/{world}/agents/{agent}/plan", {
   middleware: requires("read"),
   operationId: "getPlan",
-  tags: ["Cognition"],
   summary: "Read the agent's plan of a day (404 when none was made)",
   request: { query: PlanQuery },
   responses: { 200: jsonContent(PlanView, "The day plan") },
   errors: [400, 401, 403, 404, 422, 503],
 });
 
-const getActionRoute = agentRoute({
-  method: "get",
-  path: "/worlds/{world}/agents/{agent}/action",
+const getActionRoute = cognition.get("/worlds/{world}/agents/{agent}/action", {
   middleware: requires("read"),
   operationId: "getAction",
-  tags: ["Cognition"],
   summary: "What the agent is doing at a time: a 5–60-minute action with location and emoji",
   description:
     'Decomposes just in time: the day plan if missing, the broad item in progress into hour chunks, the hour in progress into actions; each step is cached. Before waking up and after bedtime the action is "sleeping".',

@@ -9,20 +9,19 @@ import { SimulacraError } from "../src/domain/mod.ts";
 import { WorldId } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { route, worldRoute } from "./_route.ts";
+import { routeGroup } from "./_route.ts";
 import { jsonContent } from "./_openapi.ts";
+
+const worlds = routeGroup("Worlds");
 
 /** The path whose body may be larger than the app-wide limit (it is read line by line). */
 export const IMPORT_PATH = "/v1/worlds/import";
 
 const Flag = z.enum(["true", "false"]).optional().transform((v) => v === "true");
 
-const exportRoute = worldRoute({
-  method: "get",
-  path: "/worlds/{world}/export",
+const exportRoute = worlds.get("/worlds/{world}/export", {
   middleware: requires("read"),
   operationId: "exportWorld",
-  tags: ["Worlds"],
   summary: "Export a world as NDJSON (streamed)",
   description:
     "One JSON object per line: a header (format `simulacra.world` version 1, product version, embedder, counts), the world, its documents (agents, personas, plans, summaries, environment…), every memory with its embedding (base64 little-endian float32), the usage totals, with `events=true` the event log, and an end line with the counts written. Import it with `POST /v1/worlds/import`.",
@@ -38,13 +37,10 @@ const exportRoute = worldRoute({
   errors: [400, 401, 403, 404, 503],
 });
 
-const importRoute = route({
-  method: "post",
-  path: "/worlds/import",
+const importRoute = worlds.post("/worlds/import", {
   // An import may embed memories again.
   middleware: requires("admin", { model: true }),
   operationId: "importWorld",
-  tags: ["Worlds"],
   summary: "Import a world from an export (all or nothing); ?id= forks it under a new id",
   description:
     "The body is an export file (NDJSON), read line by line. The whole file is checked while it is read and nothing becomes visible before the end: a malformed, truncated or other-version file is a 400 naming the line (`details.line`), an existing world id a 409, an archive made with another embedder a 422 unless `reembed=true` embeds the memories again.",

@@ -20,15 +20,14 @@ import { World } from "../src/domain/mod.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { route, worldRoute } from "./_route.ts";
+import { routeGroup } from "./_route.ts";
 import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 
-const patchWorldRoute = worldRoute({
-  method: "patch",
-  path: "/worlds/{world}",
+const worlds = routeGroup("Worlds");
+
+const patchWorldRoute = worlds.patch("/worlds/{world}", {
   middleware: requires("manage"),
   operationId: "updateWorld",
-  tags: ["Worlds"],
   summary: "Rename a world, change its tick length or settings, pause or resume it",
   description:
     "Settings are merged: only the fields sent change. The game time itself moves only by ticks.",
@@ -44,12 +43,9 @@ const TickQuery = z.object({
   }),
 });
 
-const tickRoute = worldRoute({
-  method: "post",
-  path: "/worlds/{world}/tick",
+const tickRoute = worlds.post("/worlds/{world}/tick", {
   middleware: requires("simulate", { model: true, pastWorldBudget: true }),
   operationId: "tick",
-  tags: ["Worlds"],
   summary: "Advance the clock and step every agent: perceive, react or talk, act and move, reflect",
   description:
     "A repeated `tickId` (also sent concurrently) returns the first result and advances once; ticks with distinct ids run one after another. The body may be left out.",
@@ -71,12 +67,9 @@ const TickIdParams = WorldParams.extend({
   }),
 });
 
-const tickStatusRoute = route({
-  method: "get",
-  path: "/worlds/{world}/ticks/{tickId}",
+const tickStatusRoute = worlds.get("/worlds/{world}/ticks/{tickId}", {
   middleware: requires("read"),
   operationId: "getTick",
-  tags: ["Worlds"],
   summary: "A tick's state: running, or done with its result",
   description:
     "For ticks started with `wait=false` (or by the cron). A tick whose first run failed answers its error.",
@@ -94,12 +87,9 @@ const LastEventId = z.object({
   ),
 });
 
-const eventsRoute = worldRoute({
-  method: "get",
-  path: "/worlds/{world}/events",
+const eventsRoute = worlds.get("/worlds/{world}/events", {
   middleware: requires("read", { eventsToken: true }),
   operationId: "listEvents",
-  tags: ["Worlds"],
   summary:
     "The world's event log: a JSON page, or a live SSE stream with Accept: text/event-stream",
   description:

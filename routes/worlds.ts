@@ -10,17 +10,16 @@ import { seesWorld } from "../src/domain/mod.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
-import { route, worldRoute } from "./_route.ts";
+import { routeGroup } from "./_route.ts";
 import { DeletedBody, jsonBody, jsonContent as json, NextCursor } from "./_openapi.ts";
 import { deleteWorld } from "../src/app/mod.ts";
 import { pageById, PageQuery } from "../src/app/mod.ts";
 
-const createWorldRoute = route({
-  method: "post",
-  path: "/worlds",
+const worlds = routeGroup("Worlds");
+
+const createWorldRoute = worlds.post("/worlds", {
   middleware: requires("admin", { model: true }),
   operationId: "createWorld",
-  tags: ["Worlds"],
   summary: "Create a world with its own game clock",
   description:
     'With `template: "smallville"` the world comes with the example town: its environment and every agent with seed memories.',
@@ -29,12 +28,9 @@ const createWorldRoute = route({
   errors: [400, 401, 403, 409, 413, 415, 502, 503, 504],
 });
 
-const listWorldsRoute = route({
-  method: "get",
-  path: "/worlds",
+const listWorldsRoute = worlds.get("/worlds", {
   middleware: requires("read"),
   operationId: "listWorlds",
-  tags: ["Worlds"],
   summary: "List worlds by id, a page at a time",
   request: { query: PageQuery },
   responses: {
@@ -46,12 +42,9 @@ const listWorldsRoute = route({
   errors: [400, 401, 403, 503],
 });
 
-const deleteWorldRoute = worldRoute({
-  method: "delete",
-  path: "/worlds/{world}",
+const deleteWorldRoute = worlds.delete("/worlds/{world}", {
   middleware: requires("admin"),
   operationId: "deleteWorld",
-  tags: ["Worlds"],
   summary: "Delete a world with its agents and everything they own, from every store",
   description:
     "Waits for a running tick to finish. Memories, vectors, plans, personas, conversations, events, usage and idempotency records all go. Sending it again after a failure finishes the job.",
@@ -59,23 +52,17 @@ const deleteWorldRoute = worldRoute({
   errors: [401, 403, 404, 409, 503],
 });
 
-const getWorldRoute = worldRoute({
-  method: "get",
-  path: "/worlds/{world}",
+const getWorldRoute = worlds.get("/worlds/{world}", {
   middleware: requires("read", { agentScoped: true }),
   operationId: "getWorld",
-  tags: ["Worlds"],
   summary: "Read a world and its clock",
   responses: { 200: json(World, "The world") },
   errors: [401, 403, 404, 503],
 });
 
-const usageRoute = worldRoute({
-  method: "get",
-  path: "/worlds/{world}/usage",
+const usageRoute = worlds.get("/worlds/{world}/usage", {
   middleware: requires("read"),
   operationId: "getWorldUsage",
-  tags: ["Worlds"],
   summary: "Model calls and tokens, per agent and per operation",
   responses: { 200: json(WorldUsage, "Usage totals") },
   errors: [401, 403, 404, 503],

@@ -47,25 +47,33 @@ export class SimulacraError extends Error {
   }
 }
 
-/** A world, agent, memory or other resource that does not exist in the caller's scope. */
-export class NotFoundError extends SimulacraError {
-  constructor(
-    code: "world_not_found" | "agent_not_found" | "memory_not_found" | "not_found",
-    message: string,
-    options?: SimulacraErrorOptions,
-  ) {
-    super(code, message, options);
-    this.name = "NotFoundError";
-  }
+/** A subclass for a family of codes, named for logs. */
+function codeFamily<C extends ErrorCode>(name: string) {
+  return class extends SimulacraError {
+    constructor(code: C, message: string, options?: SimulacraErrorOptions) {
+      super(code, message, options);
+      this.name = name;
+    }
+  };
 }
 
-/** A write that lost a race or collides with existing state. */
-export class ConflictError extends SimulacraError {
-  constructor(message: string, options?: SimulacraErrorOptions) {
-    super("conflict", message, options);
-    this.name = "ConflictError";
-  }
+/** A subclass whose errors all carry one code, named for logs. */
+function oneCode(code: ErrorCode, name: string) {
+  return class extends SimulacraError {
+    constructor(message: string, options?: SimulacraErrorOptions) {
+      super(code, message, options);
+      this.name = name;
+    }
+  };
 }
+
+/** A world, agent, memory or other resource that does not exist in the caller's scope. */
+export class NotFoundError extends codeFamily<
+  "world_not_found" | "agent_not_found" | "memory_not_found" | "not_found"
+>("NotFoundError") {}
+
+/** A write that lost a race or collides with existing state. */
+export class ConflictError extends oneCode("conflict", "ConflictError") {}
 
 /**
  * A write refused because the lease guarding it was lost (it expired and someone else took it):
@@ -81,29 +89,12 @@ export class LeaseLostError extends ConflictError {
 }
 
 /** The language model or embedder failed after retries (timeout, 429/5xx, refused). */
-export class ModelUnavailableError extends SimulacraError {
-  constructor(
-    code: "model_unavailable" | "model_timeout" | "model_invalid_output" | "rate_limited",
-    message: string,
-    options?: SimulacraErrorOptions,
-  ) {
-    super(code, message, options);
-    this.name = "ModelUnavailableError";
-  }
-}
+export class ModelUnavailableError extends codeFamily<
+  "model_unavailable" | "model_timeout" | "model_invalid_output" | "rate_limited"
+>("ModelUnavailableError") {}
 
 /** The storage backend (Deno KV, Upstash Redis, Upstash Vector) failed. */
-export class StoreUnavailableError extends SimulacraError {
-  constructor(message: string, options?: SimulacraErrorOptions) {
-    super("store_unavailable", message, options);
-    this.name = "StoreUnavailableError";
-  }
-}
+export class StoreUnavailableError extends oneCode("store_unavailable", "StoreUnavailableError") {}
 
 /** Configuration that cannot work; thrown at start-up, never per request. */
-export class ConfigError extends SimulacraError {
-  constructor(message: string, options?: SimulacraErrorOptions) {
-    super("config_error", message, options);
-    this.name = "ConfigError";
-  }
-}
+export class ConfigError extends oneCode("config_error", "ConfigError") {}

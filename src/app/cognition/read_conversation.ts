@@ -1,7 +1,6 @@
 /** @module Reading one stored conversation, so a client can show the lines a tick event points at. */
 import type { Deps } from "../../ports/mod.ts";
-import { NotFoundError } from "../../domain/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
+import { conversationNotFound, type WorldId } from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
 import { type Conversation } from "../../domain/mod.ts";
 import { conversationKey } from "./conversation_key.ts";
@@ -17,11 +16,6 @@ export async function readConversation(
 ): Promise<Conversation> {
   await getWorld(deps, worldId);
   const doc = await deps.storage.documents.get<Conversation>(conversationKey(worldId, id));
-  if (!doc) {
-    throw new NotFoundError(
-      "not_found",
-      `Cannot find conversation "${id}" in world "${worldId}": use the conversationId of a conversation event or of POST /v1/worlds/${worldId}/conversations`,
-    );
-  }
+  if (!doc) throw conversationNotFound(worldId, id);
   return doc.value;
 }

@@ -1,8 +1,7 @@
 /** @module Reads and writes for listing: Reading the memory stream: pages by kind and time, and one memory with its evidence. */
 import { loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { NotFoundError } from "../../domain/mod.ts";
-import { type AgentScope, MemoryId } from "../../domain/mod.ts";
+import { type AgentScope, MemoryId, memoryNotFound } from "../../domain/mod.ts";
 import { MemoryRecord } from "../../domain/mod.ts";
 import { ListMemoriesQuery, MemoryPageBody, MemoryWithEvidence } from "../../domain/mod.ts";
 
@@ -28,12 +27,7 @@ export async function getMemory(
 ): Promise<MemoryWithEvidence> {
   await loadAgent(deps, scope);
   const memory = await deps.storage.memories.get(scope, id);
-  if (!memory) {
-    throw new NotFoundError(
-      "memory_not_found",
-      `Cannot find memory "${id}" of agent "${scope.agentId}": list memories with GET /v1/worlds/${scope.worldId}/agents/${scope.agentId}/memories`,
-    );
-  }
+  if (!memory) throw memoryNotFound(scope, id);
   if (!memory.evidence?.length) return memory;
   const direct = await deps.storage.memories.getMany(scope, memory.evidence);
   const forgotten = memory.evidence.filter((_, i) => direct[i] === null);

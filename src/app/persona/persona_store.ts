@@ -2,8 +2,7 @@
 import { loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { updateDocument } from "../../ports/mod.ts";
-import { NotFoundError } from "../../domain/mod.ts";
-import { type AgentScope } from "../../domain/mod.ts";
+import { type AgentScope, personaNotFound } from "../../domain/mod.ts";
 import type { DocumentKey } from "../../ports/mod.ts";
 import { Persona, PersonaRecord } from "../../domain/mod.ts";
 
@@ -25,13 +24,7 @@ export async function loadPersonaRecord(
 export async function getPersona(deps: Pick<Deps, "storage">, scope: AgentScope): Promise<Persona> {
   await loadAgent(deps, scope);
   const record = await loadPersonaRecord(deps, scope);
-  if (!record) {
-    const base = `/v1/worlds/${scope.worldId}/agents/${scope.agentId}/persona`;
-    throw new NotFoundError(
-      "not_found",
-      `Cannot find a persona for agent "${scope.agentId}": set one with PUT ${base} or derive one with POST ${base}/build`,
-    );
-  }
+  if (!record) throw personaNotFound(scope);
   return record.persona;
 }
 /**

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { AgentId, WorldId } from "../ids.ts";
 import { UsageCounts } from "../usage.ts";
 import { GameTime } from "../time/mod.ts";
+import { NotFoundError } from "../errors.ts";
 
 /** One line of a conversation. */
 export const ConversationLine = z
@@ -68,3 +69,11 @@ export const StartConversationInput = z
     },
   });
 export type StartConversationInput = z.infer<typeof StartConversationInput>;
+
+/** The `not_found` error of a conversation the world does not have. */
+export function conversationNotFound(worldId: WorldId, id: string): NotFoundError {
+  return new NotFoundError(
+    "not_found",
+    `Cannot find conversation "${id}" in world "${worldId}": use the conversationId of a conversation event or of POST /v1/worlds/${worldId}/conversations`,
+  );
+}

@@ -1,7 +1,8 @@
 /** @module The memory record: one entry of an agent's memory stream (Generative Agents §4.1). */
 import { z } from "zod";
-import { AgentId, MemoryId, WorldId } from "../ids.ts";
+import { AgentId, type AgentScope, MemoryId, WorldId } from "../ids.ts";
 import { GameTime } from "../time/mod.ts";
+import { NotFoundError } from "../errors.ts";
 
 /** What kind of experience a memory records. */
 export const MemoryKind = z
@@ -43,3 +44,11 @@ export const MemoryRecord = z.object({
   }),
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;
+
+/** The `memory_not_found` error of a memory the agent does not have. */
+export function memoryNotFound(scope: AgentScope, id: MemoryId): NotFoundError {
+  return new NotFoundError(
+    "memory_not_found",
+    `Cannot find memory "${id}" of agent "${scope.agentId}": list memories with GET /v1/worlds/${scope.worldId}/agents/${scope.agentId}/memories`,
+  );
+}

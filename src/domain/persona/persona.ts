@@ -1,6 +1,8 @@
 /** @module The Narrative Schema persona of an agent, validated and stored as one document (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
 import { MemoryId } from "../ids.ts";
+import type { AgentScope } from "../ids.ts";
+import { NotFoundError } from "../errors.ts";
 
 const line = (max: number) => z.string().trim().max(max);
 const label = (max: number) => z.string().trim().min(1).max(max);
@@ -136,3 +138,12 @@ export const PersonaRecord = z.object({
   card: CardText.nullable(),
 });
 export type PersonaRecord = z.infer<typeof PersonaRecord>;
+
+/** The `not_found` error of an agent that has no persona yet, naming the two ways to give it one. */
+export function personaNotFound(scope: AgentScope): NotFoundError {
+  const base = `/v1/worlds/${scope.worldId}/agents/${scope.agentId}/persona`;
+  return new NotFoundError(
+    "not_found",
+    `Cannot find a persona for agent "${scope.agentId}": set one with PUT ${base} or derive one with POST ${base}/build`,
+  );
+}

@@ -122,6 +122,18 @@ function chunkBytes(type: string, data: Uint8Array): Uint8Array<ArrayBuffer> {
   return out;
 }
 
+/** A whole PNG: the signature, the encoded chunks, then IEND. */
+function pngFile(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const parts = [new Uint8Array(SIGNATURE), ...chunks, chunkBytes("IEND", new Uint8Array())];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /**
  * A copy of a PNG with `tEXt` chunks for `entries` inserted before IEND; earlier text chunks
  * with the same keywords are removed. Values must be Latin-1 (cards store base64).
@@ -147,19 +159,7 @@ export function writePngText(
     }
     return chunkBytes("tEXt", data);
   });
-  const parts = [
-    new Uint8Array(SIGNATURE),
-    ...kept.slice(0, -1).map((c) => chunkBytes(c.type, c.data)),
-    ...text,
-    chunkBytes("IEND", new Uint8Array()),
-  ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return pngFile([...kept.slice(0, -1).map((c) => chunkBytes(c.type, c.data)), ...text]);
 }
 
 function adler32(bytes: Uint8Array): number {
@@ -187,17 +187,5 @@ export function blankPng(): Uint8Array<ArrayBuffer> {
   zlib.set([0x78, 0x01, 0x01, raw.length, 0, ~raw.length & 0xff, 0xff], 0);
   zlib.set(raw, 7);
   new DataView(zlib.buffer).setUint32(7 + raw.length, adler32(raw));
-  const parts = [
-    new Uint8Array(SIGNATURE),
-    chunkBytes("IHDR", ihdr),
-    chunkBytes("IDAT", zlib),
-    chunkBytes("IEND", new Uint8Array()),
-  ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return pngFile([chunkBytes("IHDR", ihdr), chunkBytes("IDAT", zlib)]);
 }

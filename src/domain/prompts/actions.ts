@@ -9,8 +9,8 @@
  * four or five per action.
  */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { DATA_RULE, dataBlock, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { dataBlock } from "./data_block.ts";
 import { clockMinutes, ClockTime } from "../time/mod.ts";
 import { checkStepOrder, EmojiRendering } from "./_plan_steps.ts";
 import { areaOfPath, PATH_SEPARATOR } from "../world/mod.ts";
@@ -107,48 +107,38 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
   const { chunk } = input;
   const { start, end } = chunk;
   const minutes = clockMinutes(end) - clockMinutes(start);
-  return {
+  return chatPrompt({
     kind: "actions",
     tier: "fast",
     input,
     schema: actionsSchema(input),
     maxTokens: 60 + 45 * Math.max(1, Math.ceil(minutes / 5)),
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("actions"),
-          `Split a character's plan from ${start} to ${end} into actions of 5 to 15 minutes, in time order, filling it without overlaps.`,
-          "Prefer locations in the character's current area when the action can be done there, else in the planned area.",
-          'Answer with JSON {"actions": [{"start": "HH:MM", "durationMinutes": 10, "description": "a phrase starting with a verb", "location": 1, "emoji": "☕"}, …]}; "location" is a listed number, "emoji" 1 to 3 emoji showing the action.',
-          DATA_RULE,
-        ].join("\n"),
-      },
-      {
-        role: "user",
-        content: [
-          `Character: ${JSON.stringify(input.agentName)}. Date: ${input.date}.`,
-          `Profile:\n${dataBlock("profile", input.summary)}`,
-          `The stretch to split${
-            input.item === chunk.description ? "" : ", and the plan item it belongs to"
-          }:\n${
-            dataBlock(
-              "stretch",
-              input.item === chunk.description ? chunk : { ...chunk, item: input.item },
-            )
-          }`,
-          `Where the character is, and the planned area:\n${
-            dataBlock("whereabouts", {
-              currentLocation: input.currentLocation,
-              currentArea: input.currentArea,
-              plannedArea: input.plannedArea,
-            })
-          }`,
-          `Locations, by number (rooms outside the current and planned areas on one line each):\n${
-            dataBlock("locations", locationLines(input))
-          }`,
-        ].join("\n\n"),
-      },
+    rules: [
+      `Split a character's plan from ${start} to ${end} into actions of 5 to 15 minutes, in time order, filling it without overlaps.`,
+      "Prefer locations in the character's current area when the action can be done there, else in the planned area.",
+      'Answer with JSON {"actions": [{"start": "HH:MM", "durationMinutes": 10, "description": "a phrase starting with a verb", "location": 1, "emoji": "☕"}, …]}; "location" is a listed number, "emoji" 1 to 3 emoji showing the action.',
     ],
-  };
+    user: [
+      `Character: ${JSON.stringify(input.agentName)}. Date: ${input.date}.`,
+      dataSection("Profile", "profile", input.summary),
+      `The stretch to split${
+        input.item === chunk.description ? "" : ", and the plan item it belongs to"
+      }:\n${
+        dataBlock(
+          "stretch",
+          input.item === chunk.description ? chunk : { ...chunk, item: input.item },
+        )
+      }`,
+      dataSection("Where the character is, and the planned area", "whereabouts", {
+        currentLocation: input.currentLocation,
+        currentArea: input.currentArea,
+        plannedArea: input.plannedArea,
+      }),
+      dataSection(
+        "Locations, by number (rooms outside the current and planned areas on one line each)",
+        "locations",
+        locationLines(input),
+      ),
+    ],
+  });
 }

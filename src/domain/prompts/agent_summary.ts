@@ -1,7 +1,7 @@
 /** @module Prompt: summarise who an agent is from three retrievals, in one call (paper App. A). */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { clipLine, DATA_RULE, dataBlock, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { clipLine } from "./data_block.ts";
 
 /** Inputs of {@linkcode buildAgentSummaryPrompt}: memories recalled for each aspect. */
 export interface AgentSummaryInput {
@@ -63,31 +63,21 @@ function indexAspects(input: AgentSummaryInput): {
  */
 export function buildAgentSummaryPrompt(input: AgentSummaryInput): Prompt<AgentSummaryOutput> {
   const { memories, aspects } = indexAspects(input);
-  return {
+  return chatPrompt({
     kind: "agent_summary",
     tier: "main",
     input,
     schema: AgentSummaryOutput,
     maxTokens: 320,
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("agent_summary"),
-          "You write a short, factual profile of a character in a life simulation, using only the memories you are given.",
-          'Answer with JSON {"core": …, "occupation": …, "feeling": …}: one or two sentences each, in the third person, about the character\'s core characteristics, what they currently do day to day, and how they feel about recent progress in their life.',
-          "Each aspect comes with the numbers of the memories recalled for it, best first. If an aspect has none, or they say nothing about it, say that it is not known yet.",
-          DATA_RULE,
-        ].join("\n"),
-      },
-      {
-        role: "user",
-        content: [
-          `Character: ${JSON.stringify(input.agentName)}`,
-          `Memories, numbered:\n${dataBlock("memories", memories)}`,
-          `The memories recalled for each aspect:\n${dataBlock("aspects", aspects)}`,
-        ].join("\n\n"),
-      },
+    rules: [
+      "You write a short, factual profile of a character in a life simulation, using only the memories you are given.",
+      'Answer with JSON {"core": …, "occupation": …, "feeling": …}: one or two sentences each, in the third person, about the character\'s core characteristics, what they currently do day to day, and how they feel about recent progress in their life.',
+      "Each aspect comes with the numbers of the memories recalled for it, best first. If an aspect has none, or they say nothing about it, say that it is not known yet.",
     ],
-  };
+    user: [
+      `Character: ${JSON.stringify(input.agentName)}`,
+      dataSection("Memories, numbered", "memories", memories),
+      dataSection("The memories recalled for each aspect", "aspects", aspects),
+    ],
+  });
 }

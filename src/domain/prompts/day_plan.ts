@@ -1,7 +1,7 @@
 /** @module Prompt: a character's day in broad strokes (5–8 timed items), or the rest of a day after something came up (Generative Agents §4.3). */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { clipLine, profileText } from "./data_block.ts";
 import { clockMinutes, ClockTime } from "../time/mod.ts";
 import { checkStepOrder } from "./_plan_steps.ts";
 
@@ -103,37 +103,34 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
   const user = [
     `Character: ${JSON.stringify(input.agentName)}`,
     `Date: ${input.weekday} ${input.date}`,
-    `Profile:\n${dataBlock("profile", profileText(input.summary))}`,
-    `The previous day:\n${
-      dataBlock("yesterday", input.previousDay.map((note) => clipLine(note, NOTE_LINE_CHARS)))
-    }`,
-    `Places the character knows, by number, with what they hold:\n${
-      dataBlock("places", input.places.map(placeLine))
-    }`,
+    dataSection("Profile", "profile", profileText(input.summary)),
+    dataSection(
+      "The previous day",
+      "yesterday",
+      input.previousDay.map((note) => clipLine(note, NOTE_LINE_CHARS)),
+    ),
+    dataSection(
+      "Places the character knows, by number, with what they hold",
+      "places",
+      input.places.map(placeLine),
+    ),
   ];
   if (remainder) {
-    user.push(`Done today:\n${dataBlock("done_today", remainder.done)}`);
-    user.push(`What came up:\n${dataBlock("reason", remainder.reason)}`);
+    user.push(dataSection("Done today", "done_today", remainder.done));
+    user.push(dataSection("What came up", "reason", remainder.reason));
   }
-  return {
+  return chatPrompt({
     kind: "day_plan",
     tier: "main",
     input,
     schema: dayPlanSchema(input),
     maxTokens: 80 + 70 * max,
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("day_plan"),
-          "Sketch a day in the life of a character in a town simulation in broad strokes, the way they would outline it to themselves.",
-          ...rules,
-          'Items are in time order, without overlaps or long unplanned stretches. Each has "start" (HH:MM), "durationMinutes", a short "description" beginning with a verb (such as "open the bakery and serve the morning customers") and "place": the number of the listed place where it mostly happens.',
-          'Answer with JSON {"wakeUp": "HH:MM", "items": [{"start": "HH:MM", "durationMinutes": 60, "description": "…", "place": 1}, …]}.',
-          DATA_RULE,
-        ].join("\n"),
-      },
-      { role: "user", content: user.join("\n\n") },
+    rules: [
+      "Sketch a day in the life of a character in a town simulation in broad strokes, the way they would outline it to themselves.",
+      ...rules,
+      'Items are in time order, without overlaps or long unplanned stretches. Each has "start" (HH:MM), "durationMinutes", a short "description" beginning with a verb (such as "open the bakery and serve the morning customers") and "place": the number of the listed place where it mostly happens.',
+      'Answer with JSON {"wakeUp": "HH:MM", "items": [{"start": "HH:MM", "durationMinutes": 60, "description": "…", "place": 1}, …]}.',
     ],
-  };
+    user,
+  });
 }

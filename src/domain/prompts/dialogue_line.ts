@@ -1,7 +1,7 @@
 /** @module Prompt: the next line one agent says to another in a conversation (Generative Agents §4.3). */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { clipLine, profileText } from "./data_block.ts";
 
 /** Longest memory line the prompt shows, in characters; longer ones are cut with "…". */
 export const DIALOGUE_MEMORY_CHARS = 160;
@@ -57,61 +57,57 @@ export type DialogueLineOutput = z.infer<typeof DialogueLineOutput>;
 export function buildDialogueLinePrompt(input: DialogueLineInput): Prompt<DialogueLineOutput> {
   const opening = input.history.length === 0;
   const last = input.turn >= input.maxTurns;
-  return {
+  return chatPrompt({
     kind: "dialogue_line",
     tier: "main",
     input,
     schema: DialogueLineOutput,
     maxTokens: 200,
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("dialogue_line"),
-          "Write the next thing one character of a life simulation says in a face-to-face conversation: one to three short, casual sentences, as they would speak in everyday life, true to their profile.",
-          "Draw only on their profile, their memories, their news and what has been said; do not make up shared history or facts they could not know, and do not repeat earlier lines.",
-          opening
-            ? "Nobody has spoken yet: the character opens the conversation, guided by their reason for talking if one is given."
-            : "Reply to the last line, keeping the conversation going naturally.",
-          last
-            ? 'This is the character\'s last line: wrap up politely and set "end" to true.'
-            : 'Set "end" to true only when the character would naturally close the conversation now (a goodbye, nothing left to say).',
-          'Answer with JSON {"line": …, "end": …}. "line" holds only the spoken words, without the speaker\'s name or quotation marks.',
-          DATA_RULE,
-        ].join("\n"),
-      },
-      {
-        role: "user",
-        content: [
-          `Game time: ${input.now}. This is the character's line ${input.turn} of at most ${input.maxTurns}.`,
-          `The speaking character:\n${
-            dataBlock("speaker", { name: input.speakerName, profile: profileText(input.summary) })
-          }`,
-          `The person they are talking to:\n${dataBlock("listener", { name: input.listenerName })}`,
-          `What the speaker remembers about them and about what was just said:\n${
-            dataBlock("memories", input.memories.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)))
-          }`,
-          ...((input.news ?? []).length === 0 ? [] : [
-            `News the speaker knows, most important first (pass one on if the listener has likely not heard it):\n${
-              dataBlock("news", input.news!.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)))
-            }`,
-          ]),
-          ...((input.toldBefore ?? []).length === 0 ? [] : [
-            `What the speaker told them in earlier conversations (do not repeat it):\n${
-              dataBlock(
-                "told_before",
-                input.toldBefore!.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)),
-              )
-            }`,
-          ]),
-          ...(input.topic === null
-            ? []
-            : [`Why the speaker wants to talk:\n${dataBlock("intent", input.topic)}`]),
-          `The conversation so far, oldest first:\n${
-            dataBlock("history", input.history.map((t) => `${t.speaker}: ${t.text}`))
-          }`,
-        ].join("\n\n"),
-      },
+    rules: [
+      "Write the next thing one character of a life simulation says in a face-to-face conversation: one to three short, casual sentences, as they would speak in everyday life, true to their profile.",
+      "Draw only on their profile, their memories, their news and what has been said; do not make up shared history or facts they could not know, and do not repeat earlier lines.",
+      opening
+        ? "Nobody has spoken yet: the character opens the conversation, guided by their reason for talking if one is given."
+        : "Reply to the last line, keeping the conversation going naturally.",
+      last
+        ? 'This is the character\'s last line: wrap up politely and set "end" to true.'
+        : 'Set "end" to true only when the character would naturally close the conversation now (a goodbye, nothing left to say).',
+      'Answer with JSON {"line": …, "end": …}. "line" holds only the spoken words, without the speaker\'s name or quotation marks.',
     ],
-  };
+    user: [
+      `Game time: ${input.now}. This is the character's line ${input.turn} of at most ${input.maxTurns}.`,
+      dataSection("The speaking character", "speaker", {
+        name: input.speakerName,
+        profile: profileText(input.summary),
+      }),
+      dataSection("The person they are talking to", "listener", { name: input.listenerName }),
+      dataSection(
+        "What the speaker remembers about them and about what was just said",
+        "memories",
+        input.memories.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)),
+      ),
+      ...((input.news ?? []).length === 0 ? [] : [
+        dataSection(
+          "News the speaker knows, most important first (pass one on if the listener has likely not heard it)",
+          "news",
+          input.news!.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)),
+        ),
+      ]),
+      ...((input.toldBefore ?? []).length === 0 ? [] : [
+        dataSection(
+          "What the speaker told them in earlier conversations (do not repeat it)",
+          "told_before",
+          input.toldBefore!.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)),
+        ),
+      ]),
+      ...(input.topic === null
+        ? []
+        : [dataSection("Why the speaker wants to talk", "intent", input.topic)]),
+      dataSection(
+        "The conversation so far, oldest first",
+        "history",
+        input.history.map((t) => `${t.speaker}: ${t.text}`),
+      ),
+    ],
+  });
 }

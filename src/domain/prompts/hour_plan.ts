@@ -1,7 +1,7 @@
 /** @module Prompt: break one broad item of a day plan into hour-long chunks that cover it (Generative Agents §4.3). */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { DATA_RULE, dataBlock, profileText, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { profileText } from "./data_block.ts";
 import { clockMinutes, ClockTime } from "../time/mod.ts";
 import { checkStepOrder } from "./_plan_steps.ts";
 
@@ -44,35 +44,26 @@ export type HourPlanOutput = z.infer<ReturnType<typeof hourPlanSchema>>;
  */
 export function buildHourPlanPrompt(input: HourPlanInput): Prompt<HourPlanOutput> {
   const { start, end } = input.item;
-  return {
+  return chatPrompt({
     kind: "hour_plan",
     tier: "main",
     input,
     schema: hourPlanSchema(input),
     maxTokens: 60 + 50 * Math.ceil((clockMinutes(end) - clockMinutes(start)) / 60),
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("hour_plan"),
-          `Split one block of a character's day plan, from ${start} to ${end}, into steps of about 60 minutes (the first or last may be shorter), in time order, filling the block without overlaps.`,
-          'Each step has "start" (HH:MM), "durationMinutes" and a "description" beginning with a verb that says concretely what the character does, true to their profile and to what comes before and after.',
-          'Answer with JSON {"chunks": [{"start": "HH:MM", "durationMinutes": 60, "description": "…"}, …]}.',
-          DATA_RULE,
-        ].join("\n"),
-      },
-      {
-        role: "user",
-        content: [
-          `Character: ${JSON.stringify(input.agentName)}`,
-          `Date: ${input.date}`,
-          `Profile:\n${dataBlock("profile", profileText(input.summary))}`,
-          `The block to split:\n${dataBlock("block", input.item)}`,
-          `Just before and just after it:\n${
-            dataBlock("neighbours", { before: input.before, after: input.after })
-          }`,
-        ].join("\n\n"),
-      },
+    rules: [
+      `Split one block of a character's day plan, from ${start} to ${end}, into steps of about 60 minutes (the first or last may be shorter), in time order, filling the block without overlaps.`,
+      'Each step has "start" (HH:MM), "durationMinutes" and a "description" beginning with a verb that says concretely what the character does, true to their profile and to what comes before and after.',
+      'Answer with JSON {"chunks": [{"start": "HH:MM", "durationMinutes": 60, "description": "…"}, …]}.',
     ],
-  };
+    user: [
+      `Character: ${JSON.stringify(input.agentName)}`,
+      `Date: ${input.date}`,
+      dataSection("Profile", "profile", profileText(input.summary)),
+      dataSection("The block to split", "block", input.item),
+      dataSection("Just before and just after it", "neighbours", {
+        before: input.before,
+        after: input.after,
+      }),
+    ],
+  });
 }

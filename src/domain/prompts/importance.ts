@@ -1,7 +1,6 @@
 /** @module Prompt: rate the poignancy of a batch of observations in one call (Generative Agents §4.1). */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { DATA_RULE, dataBlock, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 
 /** Inputs of {@linkcode buildImportancePrompt}. */
 export interface ImportanceInput {
@@ -23,28 +22,20 @@ export type ImportanceOutput = z.infer<ReturnType<typeof importanceSchema>>;
  */
 export function buildImportancePrompt(input: ImportanceInput): Prompt<ImportanceOutput> {
   const n = input.observations.length;
-  return {
+  return chatPrompt({
     kind: "importance",
     tier: "fast",
     input,
     schema: importanceSchema(n),
     maxTokens: 16 + 4 * n,
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("importance"),
-          "Rate how much each event would matter to the character who experienced it, from 1 (routine: brushing teeth, making the bed, walking past a bench) through 5 (notable: a new acquaintance, a disagreement at work) to 10 (life-changing: a break-up, a death in the family, winning an election).",
-          `Answer with JSON {"scores": [...]} holding exactly ${n} numbers, one per event, in the order given.`,
-          DATA_RULE,
-        ].join("\n"),
-      },
-      {
-        role: "user",
-        content: `Character: ${JSON.stringify(input.agentName)}\nEvents, in order:\n${
-          dataBlock("events", input.observations)
-        }`,
-      },
+    rules: [
+      "Rate how much each event would matter to the character who experienced it, from 1 (routine: brushing teeth, making the bed, walking past a bench) through 5 (notable: a new acquaintance, a disagreement at work) to 10 (life-changing: a break-up, a death in the family, winning an election).",
+      `Answer with JSON {"scores": [...]} holding exactly ${n} numbers, one per event, in the order given.`,
     ],
-  };
+    user: [
+      `Character: ${JSON.stringify(input.agentName)}\n${
+        dataSection("Events, in order", "events", input.observations)
+      }`,
+    ],
+  });
 }

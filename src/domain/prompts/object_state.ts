@@ -7,8 +7,7 @@
  * town costs at most one call per tick.
  */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { DATA_RULE, dataBlock, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 
 /** One object an agent just started acting on. */
 export interface ObjectStateItem {
@@ -49,27 +48,17 @@ export type ObjectStateOutput = z.infer<ReturnType<typeof objectStateSchema>>;
  */
 export function buildObjectStatePrompt(input: ObjectStateInput): Prompt<ObjectStateOutput> {
   const n = input.items.length;
-  return {
+  return chatPrompt({
     kind: "object_state",
     tier: "fast",
     input,
     schema: objectStateSchema(n),
     maxTokens: 16 + 16 * n,
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("object_state"),
-          "In a life simulation, characters act on objects around them. For each object, say what state it is in while the character does what they are doing there.",
-          'Write each state as a short phrase of 1 to 6 words that completes "the <object> is …", e.g. "brewing coffee", "off", "in use", "being cleaned". Keep the current state when the action does not change the object; use "" when nothing about it is notable.',
-          `Answer with JSON {"states": [...]} holding exactly ${n} strings, one per object, in the order given.`,
-          DATA_RULE,
-        ].join("\n"),
-      },
-      {
-        role: "user",
-        content: `Objects, in order:\n${dataBlock("objects", input.items)}`,
-      },
+    rules: [
+      "In a life simulation, characters act on objects around them. For each object, say what state it is in while the character does what they are doing there.",
+      'Write each state as a short phrase of 1 to 6 words that completes "the <object> is …", e.g. "brewing coffee", "off", "in use", "being cleaned". Keep the current state when the action does not change the object; use "" when nothing about it is notable.',
+      `Answer with JSON {"states": [...]} holding exactly ${n} strings, one per object, in the order given.`,
     ],
-  };
+    user: [dataSection("Objects, in order", "objects", input.items)],
+  });
 }

@@ -1,7 +1,6 @@
 /** @module Prompt: derive a Narrative Schema persona from what is known about a character (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { DATA_RULE, dataBlock, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 
 /** Character text from an imported card (never its creator notes). */
 export interface PersonaBuildCard {
@@ -66,42 +65,32 @@ export type PersonaBuildOutput = z.infer<typeof PersonaBuildOutput>;
  * @see Wang et al. 2026 Appendix C (schema) and Appendix O.1 (construction).
  */
 export function buildPersonaBuildPrompt(input: PersonaBuildInput): Prompt<PersonaBuildOutput> {
-  return {
+  return chatPrompt({
     kind: "persona_build",
     tier: "main",
     input,
     schema: PersonaBuildOutput,
     maxTokens: 3000,
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("persona_build"),
-          "You turn what is known about a character into a structured persona that another model will use to play the character faithfully.",
-          "Do not retell the sources. Instead: find the character's stable traits across everything you are given; group recurring kinds of situations into scene facets; and make each facet easy to look up from a conversation.",
-          "core_traits: 4 to 8 traits, each a short label with a one-sentence desc of how it shows in behaviour.",
-          "scene_facets: 5 to 8 when the sources allow, at least 1, never more than 12, each with a unique title. For each give: time_scope (the life or story phase it belongs to), situation (the recurring context that calls it up), social_role, emotional_state, behavior_pattern, thinking_pattern, conflict_with_core (how it stretches or strains the core traits, or empty), source_scenes (short pointers to the events it rests on), and cue_phrases (words someone might say that should call this facet up).",
-          "relationships: the people the sources name, with how they relate and the character's attitude to them. global_summary: one or two paragraphs that give the overall picture.",
-          "Stay faithful: never invent major events or facts that the sources do not support; leave a field empty rather than guess.",
-          "Answer with one JSON object with exactly the keys name, nickname, relationships, global_summary, core_traits, scene_facets.",
-          DATA_RULE,
-        ].join("\n"),
-      },
-      {
-        role: "user",
-        content: [
-          `Character: ${JSON.stringify(input.agentName)}`,
-          `Description:\n${dataBlock("description", input.description)}`,
-          `Innate traits:\n${dataBlock("traits", input.traits)}`,
-          ...(input.narrative === null
-            ? []
-            : [`Narrative about the character:\n${dataBlock("narrative", input.narrative)}`]),
-          ...(input.card === null
-            ? []
-            : [`Character card text by its author:\n${dataBlock("card", input.card)}`]),
-          `Memories of the character:\n${dataBlock("memories", input.memories)}`,
-        ].join("\n\n"),
-      },
+    rules: [
+      "You turn what is known about a character into a structured persona that another model will use to play the character faithfully.",
+      "Do not retell the sources. Instead: find the character's stable traits across everything you are given; group recurring kinds of situations into scene facets; and make each facet easy to look up from a conversation.",
+      "core_traits: 4 to 8 traits, each a short label with a one-sentence desc of how it shows in behaviour.",
+      "scene_facets: 5 to 8 when the sources allow, at least 1, never more than 12, each with a unique title. For each give: time_scope (the life or story phase it belongs to), situation (the recurring context that calls it up), social_role, emotional_state, behavior_pattern, thinking_pattern, conflict_with_core (how it stretches or strains the core traits, or empty), source_scenes (short pointers to the events it rests on), and cue_phrases (words someone might say that should call this facet up).",
+      "relationships: the people the sources name, with how they relate and the character's attitude to them. global_summary: one or two paragraphs that give the overall picture.",
+      "Stay faithful: never invent major events or facts that the sources do not support; leave a field empty rather than guess.",
+      "Answer with one JSON object with exactly the keys name, nickname, relationships, global_summary, core_traits, scene_facets.",
     ],
-  };
+    user: [
+      `Character: ${JSON.stringify(input.agentName)}`,
+      dataSection("Description", "description", input.description),
+      dataSection("Innate traits", "traits", input.traits),
+      ...(input.narrative === null
+        ? []
+        : [dataSection("Narrative about the character", "narrative", input.narrative)]),
+      ...(input.card === null
+        ? []
+        : [dataSection("Character card text by its author", "card", input.card)]),
+      dataSection("Memories of the character", "memories", input.memories),
+    ],
+  });
 }

@@ -1,5 +1,6 @@
 /** @module What a prompt module builds: the messages, the model tier and the answer's schema. */
 import type { z } from "zod";
+import { DATA_RULE, dataBlock, promptTag } from "./data_block.ts";
 
 /** Cheap calls (importance, emoji, yes/no) go to the fast tier; plans, insights, dialogue to main. */
 export type ModelTier = "main" | "fast";
@@ -22,4 +23,32 @@ export interface Prompt<T> {
   input: unknown;
   /** Upper bound on completion tokens. */
   maxTokens?: number;
+}
+
+/** What a prompt module writes; {@linkcode chatPrompt} turns it into the messages every prompt shares. */
+export interface PromptSpec<T> extends Omit<Prompt<T>, "messages"> {
+  /** The system message's lines between the prompt's tag and {@linkcode DATA_RULE}. */
+  rules: readonly string[];
+  /** The user message's sections, joined by a blank line. */
+  user: readonly string[];
+}
+
+/**
+ * A prompt as every module sends it: one system message (the tag naming the prompt, the rules,
+ * then the data rule) and one user message holding the data blocks.
+ */
+export function chatPrompt<T>(spec: PromptSpec<T>): Prompt<T> {
+  const { rules, user, ...prompt } = spec;
+  return {
+    ...prompt,
+    messages: [
+      { role: "system", content: [promptTag(spec.kind), ...rules, DATA_RULE].join("\n") },
+      { role: "user", content: user.join("\n\n") },
+    ],
+  };
+}
+
+/** A heading and the data block under it, e.g. "Profile:\n<<<PROFILE_DATA…". */
+export function dataSection(heading: string, label: string, value: unknown): string {
+  return `${heading}:\n${dataBlock(label, value)}`;
 }

@@ -1,7 +1,7 @@
 /** @module Prompt: should an agent carry on, react, or start talking after an observation (Generative Agents §4.3). */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { clipLine, DATA_RULE, dataBlock, profileText, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { clipLine, profileText } from "./data_block.ts";
 
 /** Inputs of {@linkcode buildReactionPrompt}. */
 export interface ReactionInput {
@@ -74,49 +74,44 @@ export function buildReactionPrompt(input: ReactionInput): Prompt<ReactionOutput
       '- "talk": go and speak with the person observed; put what the character wants to talk about in "reaction".',
     );
   }
-  return {
+  return chatPrompt({
     kind: "reaction",
     tier: "fast",
     input,
     schema: reactionSchema(canTalk),
     maxTokens: 160,
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("reaction"),
-          "You decide how a character in a life simulation responds to something they just noticed, judging from their profile, what they are doing now and what they remember.",
-          "Choose one option:",
-          ...options,
-          "Stay in character and be realistic: people rarely interrupt what they are doing without a reason, and they seldom disturb someone who is asleep or occupied.",
-          'Answer with JSON {"decision": …, "reason": …, "reaction": …}. "reason" is one short sentence; "reaction" is null when the decision is "continue".',
-          DATA_RULE,
-        ].join("\n"),
-      },
-      {
-        role: "user",
-        content: [
-          `Game time: ${input.now}`,
-          `The character:\n${
-            dataBlock("character", { name: input.agentName, profile: profileText(input.summary) })
-          }`,
-          `What the character is doing now:\n${
-            dataBlock("current_action", input.currentAction ?? "nothing planned")
-          }`,
-          `What the character just noticed:\n${dataBlock("observations", input.observations)}`,
-          ...(input.observed === null ? [] : [
-            `The person observed and what they are doing:\n${
-              dataBlock("observed", input.observed)
-            }`,
-          ]),
-          `What the character remembers about their relationship with it:\n${
-            dataBlock("relationship", lines(input.relationship))
-          }`,
-          `Other memories about what is happening:\n${
-            dataBlock("context", lines(input.context, input.relationship))
-          }`,
-        ].join("\n\n"),
-      },
+    rules: [
+      "You decide how a character in a life simulation responds to something they just noticed, judging from their profile, what they are doing now and what they remember.",
+      "Choose one option:",
+      ...options,
+      "Stay in character and be realistic: people rarely interrupt what they are doing without a reason, and they seldom disturb someone who is asleep or occupied.",
+      'Answer with JSON {"decision": …, "reason": …, "reaction": …}. "reason" is one short sentence; "reaction" is null when the decision is "continue".',
     ],
-  };
+    user: [
+      `Game time: ${input.now}`,
+      dataSection("The character", "character", {
+        name: input.agentName,
+        profile: profileText(input.summary),
+      }),
+      dataSection(
+        "What the character is doing now",
+        "current_action",
+        input.currentAction ?? "nothing planned",
+      ),
+      dataSection("What the character just noticed", "observations", input.observations),
+      ...(input.observed === null ? [] : [
+        dataSection("The person observed and what they are doing", "observed", input.observed),
+      ]),
+      dataSection(
+        "What the character remembers about their relationship with it",
+        "relationship",
+        lines(input.relationship),
+      ),
+      dataSection(
+        "Other memories about what is happening",
+        "context",
+        lines(input.context, input.relationship),
+      ),
+    ],
+  });
 }

@@ -1,7 +1,7 @@
 /** @module Prompt: insights that answer one reflection question, each citing its numbered evidence (Generative Agents §4.2). */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { clipLine, DATA_RULE, dataBlock, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { clipLine } from "./data_block.ts";
 
 /** Most insights one question may yield (paper: 5). */
 export const MAX_INSIGHTS = 5;
@@ -49,31 +49,21 @@ function numbered(memories: readonly string[]): string[] {
 export function buildReflectionInsightsPrompt(
   input: ReflectionInsightsInput,
 ): Prompt<ReflectionInsightsOutput> {
-  return {
+  return chatPrompt({
     kind: "reflection_insights",
     tier: "main",
     input,
     schema: ReflectionInsightsOutput,
     maxTokens: 450,
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("reflection_insights"),
-          `From a character's numbered memories, write at most ${MAX_INSIGHTS} insights that answer the question or shed light on it: short, general statements in the third person that go beyond any single memory (a trait, a relationship, a habit, a goal, a change).`,
-          'List in "evidence" the numbers of the memories that support each insight; cite only listed numbers, and leave out insights no memory supports.',
-          `Answer with JSON {"insights": [{"insight": "...", "evidence": [2, 7]}]}; an empty list is fine.`,
-          DATA_RULE,
-        ].join("\n"),
-      },
-      {
-        role: "user",
-        content: [
-          `Character: ${JSON.stringify(input.agentName)}`,
-          `Question:\n${dataBlock("question", input.question)}`,
-          `Memories, numbered:\n${dataBlock("memories", numbered(input.memories))}`,
-        ].join("\n\n"),
-      },
+    rules: [
+      `From a character's numbered memories, write at most ${MAX_INSIGHTS} insights that answer the question or shed light on it: short, general statements in the third person that go beyond any single memory (a trait, a relationship, a habit, a goal, a change).`,
+      'List in "evidence" the numbers of the memories that support each insight; cite only listed numbers, and leave out insights no memory supports.',
+      `Answer with JSON {"insights": [{"insight": "...", "evidence": [2, 7]}]}; an empty list is fine.`,
     ],
-  };
+    user: [
+      `Character: ${JSON.stringify(input.agentName)}`,
+      dataSection("Question", "question", input.question),
+      dataSection("Memories, numbered", "memories", numbered(input.memories)),
+    ],
+  });
 }

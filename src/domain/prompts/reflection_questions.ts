@@ -1,7 +1,7 @@
 /** @module Prompt: the high-level questions an agent's recent memories raise, step 1 of reflection (Generative Agents §4.2). */
 import { z } from "zod";
-import type { Prompt } from "./prompt.ts";
-import { clipLine, DATA_RULE, dataBlock, promptTag } from "./data_block.ts";
+import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { clipLine } from "./data_block.ts";
 
 /** Inputs of {@linkcode buildReflectionQuestionsPrompt}. */
 export interface ReflectionQuestionsInput {
@@ -49,29 +49,21 @@ export function buildReflectionQuestionsPrompt(
   input: ReflectionQuestionsInput,
 ): Prompt<ReflectionQuestionsOutput> {
   const n = input.count;
-  return {
+  return chatPrompt({
     kind: "reflection_questions",
     tier: "main",
     input,
     schema: reflectionQuestionsSchema(n),
     maxTokens: 32 + 48 * n,
-    messages: [
-      {
-        role: "system",
-        content: [
-          promptTag("reflection_questions"),
-          `Given a character's recent memories, propose the ${n} most salient high-level questions that these memories alone could help answer about the people, places, plans and concerns in them.`,
-          "Prefer questions whose answers are general conclusions (a relationship, a passion, a worry, a pattern) to questions about one fact.",
-          `Answer with JSON {"questions": [...]} holding exactly ${n} distinct questions, one sentence each, most important first.`,
-          DATA_RULE,
-        ].join("\n"),
-      },
-      {
-        role: "user",
-        content: `Character: ${JSON.stringify(input.agentName)}\nRecent memories, oldest first:\n${
-          dataBlock("memories", memoryLines(input.memories))
-        }`,
-      },
+    rules: [
+      `Given a character's recent memories, propose the ${n} most salient high-level questions that these memories alone could help answer about the people, places, plans and concerns in them.`,
+      "Prefer questions whose answers are general conclusions (a relationship, a passion, a worry, a pattern) to questions about one fact.",
+      `Answer with JSON {"questions": [...]} holding exactly ${n} distinct questions, one sentence each, most important first.`,
     ],
-  };
+    user: [
+      `Character: ${JSON.stringify(input.agentName)}\n${
+        dataSection("Recent memories, oldest first", "memories", memoryLines(input.memories))
+      }`,
+    ],
+  });
 }
