@@ -3,7 +3,7 @@
  * Character Card PNGs.
  * @see https://www.w3.org/TR/png-3/#11tEXt
  */
-import { SimulacraError } from "../errors.ts";
+import { SimulacraError } from "../src/domain/mod.ts";
 
 const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 
@@ -153,6 +153,11 @@ export function writePngText(
     ...text,
     chunkBytes("IEND", new Uint8Array()),
   ];
+  return concatBytes(parts);
+}
+
+/** The byte arrays one after another, in a new array. */
+function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {
@@ -193,11 +198,5 @@ export function blankPng(): Uint8Array<ArrayBuffer> {
     chunkBytes("IDAT", zlib),
     chunkBytes("IEND", new Uint8Array()),
   ];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
