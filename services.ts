@@ -1,11 +1,11 @@
 /**
  * @module Wires the configuration into the running service, the one place every entry (`main.ts`,
  * `worker.ts`, `cli/`) builds it: storage, model and embedder as the core's `Deps`, budget
- * metering for the cron and the queue's consumer, and the platform's queue, passed explicitly to
- * whatever ticks.
+ * metering for the cron and the queue's consumer, the platform's queue, passed explicitly to
+ * whatever ticks, and the ready-made towns (`towns/`) worlds can be created from.
  */
 import type { Deps } from "./src/ports/mod.ts";
-import { ensureEmbeddingMatches } from "./src/app/mod.ts";
+import { ensureEmbeddingMatches, type TownCatalog } from "./src/app/mod.ts";
 import type { UsageRecord } from "./src/domain/mod.ts";
 import type { Embedder } from "./src/ports/mod.ts";
 import type { LanguageModel } from "./src/ports/mod.ts";
@@ -24,6 +24,7 @@ import { abortableSleep } from "./lib/abortable_sleep.ts";
 import { CachedEmbedder } from "./lib/cached_embedder.ts";
 import { RandomIdSource } from "./lib/random_id_source.ts";
 import { openUpstashStorage } from "./lib/upstash/upstash_storage.ts";
+import { TOWNS } from "./towns/mod.ts";
 
 /** Opens the embedded store; only the Deno entry passes one (Workers have no disk). */
 export type EmbeddedOpener = (
@@ -43,7 +44,9 @@ export interface OpenServicesOptions {
 export interface Services {
   /** The ports (model calls not metered: `createApp` meters its routes' own). */
   deps: Deps;
-  /** What `createApp` takes from the configuration, the tick queue among it. */
+  /** The ready-made towns a `template` names (the shipped ones, `towns/`). */
+  towns: TownCatalog;
+  /** What `createApp` takes from the configuration, the tick queue and the towns among it. */
   app: {
     adminKey?: string;
     keyRateLimit?: Config["keyRateLimit"];
@@ -51,6 +54,7 @@ export interface Services {
     clientIpHeader?: string;
     corsOrigins?: Config["corsOrigins"];
     tickQueue?: TickQueue;
+    towns: TownCatalog;
   };
   /** The minute cron for `scheduledAt` (ms): every cron world ticked, its model calls metered. */
   tick(scheduledAt: number): Promise<ScheduledRun>;
@@ -74,6 +78,7 @@ export async function wireServices(
   const metered = meteredDeps(deps);
   return {
     deps,
+    towns: TOWNS,
     app: {
       adminKey: config.adminKey,
       keyRateLimit: config.keyRateLimit,
@@ -81,6 +86,7 @@ export async function wireServices(
       clientIpHeader: config.clientIpHeader,
       corsOrigins: config.corsOrigins,
       tickQueue: queue,
+      towns: TOWNS,
     },
     tick: (scheduledAt) => runScheduledTick(metered, scheduledAt, { queue }),
     consume: (message) => {

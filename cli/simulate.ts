@@ -4,7 +4,7 @@
  * printing only; the run and its measures are `simulateTown` in `src/eval/`.
  */
 import { openKvStorage } from "../lib/kv/kv_storage.ts";
-import { cliDeps } from "./_cli_deps.ts";
+import { cliServices } from "./_cli_deps.ts";
 import type { Deps } from "../src/ports/mod.ts";
 import { tickWorld, type TickWorldOptions } from "../src/app/mod.ts";
 import type { WorldId } from "../src/domain/mod.ts";
@@ -55,7 +55,7 @@ export async function simulateCommand(
   if (flags.towns !== undefined && flags.processes > 1) {
     return await simulateInProcesses({ ...flags, towns: flags.towns }, io);
   }
-  const deps = await cliDeps(env, (text) => io.err(text), {
+  const services = await cliServices(env, (text) => io.err(text), {
     // Always in memory: a simulation is a throwaway town, whatever storage is configured.
     adjust: (config) => ({
       ...config,
@@ -63,7 +63,8 @@ export async function simulateCommand(
     }),
     openEmbedded: (_dir, dimensions, { cacheBytes }) => openKvStorage({ dimensions, cacheBytes }),
   });
-  if (deps === null) return 1;
+  if (services === null) return 1;
+  const { deps } = services;
   try {
     const towns = flags.towns === undefined ? "" : `${flags.towns} copies of `;
     io.err(
@@ -74,6 +75,7 @@ export async function simulateCommand(
     const bar = progressBar(io, performance.now());
     const run = {
       template: flags.template,
+      catalog: services.towns,
       hours: flags.hours,
       concurrency: flags.concurrency,
       minutesPerTick: flags.minutesPerTick,

@@ -5,7 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { openKvStorage } from "../lib/kv/kv_storage.ts";
-import { cliDeps } from "./_cli_deps.ts";
+import { cliServices } from "./_cli_deps.ts";
 import { ndjsonLines, writeLines } from "../lib/ndjson_lines.ts";
 import { exportWorld } from "../src/app/mod.ts";
 import { importWorld } from "../src/app/mod.ts";
@@ -75,11 +75,12 @@ export async function worldCommand(
     io.err(`Cannot run "world ${parsed.positionals.join(" ")}": see the usage\n\n${WORLD_USAGE}\n`);
     return 2;
   }
-  const deps = await cliDeps(env, (text) => io.err(text), {
+  const services = await cliServices(env, (text) => io.err(text), {
     openEmbedded: (dataDir, dimensions) =>
       openKvStorage({ path: `${dataDir}/simulacra.kv`, dimensions }),
   });
-  if (deps === null) return 1;
+  if (services === null) return 1;
+  const { deps } = services;
   try {
     if (action === "export") {
       const worldId = WorldId.safeParse(target);

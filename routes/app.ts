@@ -7,6 +7,7 @@ import { HTTPException } from "hono/http-exception";
 import type { Deps } from "../src/ports/mod.ts";
 import type { TickQueue } from "../src/ports/mod.ts";
 import { SimulacraError } from "../src/domain/mod.ts";
+import type { TownCatalog } from "../src/app/mod.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type AppEnv, validationHook } from "./app_env.ts";
 import { accessControl } from "./access.ts";
@@ -71,6 +72,11 @@ export interface AppOptions {
   compress?: boolean;
   /** The platform's queue ticks send their steps through. @default none: steps run in the call */
   tickQueue?: TickQueue;
+  /**
+   * The ready-made towns `POST /v1/worlds` creates from a `template` (`services.ts` passes the
+   * shipped ones). @default none: a `template` is refused with `invalid_request`
+   */
+  towns?: TownCatalog;
 }
 
 /** Builds the whole HTTP app over the given ports. */
@@ -143,7 +149,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.route("/", playgroundRoutes());
   app.route("/v1", adminRoutes(deps));
   app.route("/v1", worldArchiveRoutes(deps));
-  app.route("/v1", worldRoutes(deps));
+  app.route("/v1", worldRoutes(deps, { towns: options.towns ?? {} }));
   app.route("/v1", agentRoutes(deps));
   app.route("/v1", memoryRoutes(deps));
   app.route("/v1", environmentRoutes(deps));

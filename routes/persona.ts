@@ -7,7 +7,7 @@ import { MemoryRecord } from "../src/domain/mod.ts";
 import { buildPersona, BuildPersonaInput } from "../src/app/mod.ts";
 import { CharacterCardV2, exportCard } from "../src/app/mod.ts";
 import { importCard, ImportQuery } from "../src/app/mod.ts";
-import { parseCard } from "../src/domain/mod.ts";
+import { parseCard } from "./card_body.ts";
 import { interview, InterviewInput, InterviewResult } from "../src/app/mod.ts";
 import { Persona } from "../src/domain/mod.ts";
 import { getPersona, putPersona } from "../src/app/mod.ts";

@@ -3,7 +3,7 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/ports/mod.ts";
 import { WorldUsage, worldUsage } from "../src/app/mod.ts";
-import { createWorldFromTemplate } from "../src/app/mod.ts";
+import { createWorldFromTemplate, type TownCatalog } from "../src/app/mod.ts";
 import { CreateWorldInput, World } from "../src/domain/mod.ts";
 import { getWorld, listWorlds } from "../src/app/mod.ts";
 import { seesWorld } from "../src/domain/mod.ts";
@@ -68,12 +68,13 @@ const usageRoute = worlds.get("/worlds/{world}/usage", {
   errors: [401, 403, 404, 503],
 });
 
-/** The `/v1/worlds` routes. */
-export function worldRoutes(deps: Deps): OpenAPIHono<AppEnv> {
+/** The `/v1/worlds` routes; `towns` are the ready-made towns a world can start as. */
+export function worldRoutes(deps: Deps, options: { towns: TownCatalog }): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(
     createWorldRoute,
-    async (c) => c.json(await createWorldFromTemplate(deps, c.req.valid("json")), 201),
+    async (c) =>
+      c.json(await createWorldFromTemplate(deps, c.req.valid("json"), options.towns), 201),
   );
   app.openapi(listWorldsRoute, async (c) => {
     // A key sees the worlds of its scope only.

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ndjsonLines } from "../lib/ndjson_lines.ts";
 import { importWorld } from "../src/app/archive/import_world.ts";
 import { WorldId } from "../src/domain/ids.ts";
-import { templateTown } from "../src/app/templates/build_town.ts";
+import { smallvilleTown } from "../towns/mod.ts";
 import { makeTestDeps } from "./_helpers/test_deps.ts";
 
 Deno.test("examples/smallville.ndjson (the example town after an hour) imports into a fresh store", async () => {
@@ -20,7 +20,7 @@ Deno.test("examples/smallville.ndjson (the example town after an hour) imports i
 Deno.test("examples/smallville.ndjson was made from the town the template describes now", async () => {
   const text = await Deno.readTextFile(new URL("../examples/smallville.ndjson", import.meta.url));
   const lines = text.trim().split("\n").map((line) => JSON.parse(line));
-  const town = templateTown("smallville");
+  const town = smallvilleTown();
   const stale =
     "examples/smallville.ndjson is stale: remake it with `deno task simulate --hours 1 --seed 1 --save examples/smallville.ndjson`";
   const agents = lines.filter((l) => l.type === "document" && l.collection === "agents")

@@ -9,7 +9,7 @@ import type { Usage } from "../domain/mod.ts";
 import { ConflictError } from "../domain/mod.ts";
 import type { UsageTotals } from "../ports/mod.ts";
 import { addMinutes, type GameTime, hoursBetween } from "../domain/mod.ts";
-import { createWorldFromTemplate, templateTown } from "../app/mod.ts";
+import { createWorldFromTemplate, offeredTown, type TownCatalog } from "../app/mod.ts";
 import { CreateWorldInput, type WorldTemplate } from "../domain/mod.ts";
 import { readMemoryTexts } from "./memory_texts.ts";
 import type { LocationSample } from "./party_attendance.ts";
@@ -48,6 +48,8 @@ export interface SimulationProgress {
 /** Options for {@linkcode simulateTown}. */
 export interface SimulateTownOptions {
   template: WorldTemplate;
+  /** The towns on offer (the entry's catalog); `template` names one. */
+  catalog: TownCatalog;
   /** Game hours to simulate (> 0). */
   hours: number;
   /** Steps one tick; pass the engine's `tickWorld`. */
@@ -109,7 +111,7 @@ export async function simulateTown(
   if (!(minutesTotal >= 1)) {
     throw new RangeError(`Cannot simulate ${options.hours} game hours: use at least one minute`);
   }
-  const town = templateTown(options.template);
+  const town = offeredTown(options.catalog, options.template).town();
   const started = options.wallClock();
   const world = await createWorldFromTemplate(
     deps,
@@ -121,6 +123,7 @@ export async function simulateTown(
       minutesPerTick,
       ...(options.seed === undefined ? {} : { settings: { seed: options.seed } }),
     }),
+    options.catalog,
   );
   const worldId = world.id as WorldId;
   const people = town.agents.map((a) => ({ id: a.id as string, name: a.name }));

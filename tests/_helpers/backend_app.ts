@@ -4,6 +4,7 @@ import { createApp } from "../../routes/app.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import type { Backend } from "./backends.ts";
 import { makeTestDeps } from "./test_deps.ts";
+import { TOWNS } from "../../towns/mod.ts";
 
 /** The app the route tests drive. */
 export type App = ReturnType<typeof createApp>;
@@ -26,5 +27,5 @@ export async function withBackendApp(
   overrides: Partial<Deps> = {},
 ): Promise<void> {
   await using deps = await makeTestDeps({ storage: await backend.open(), ...overrides });
-  await fn(createApp(deps, { logger: silentLogger }), deps);
+  await fn(createApp(deps, { logger: silentLogger, towns: TOWNS }), deps);
 }

@@ -22,7 +22,7 @@ export async function* tsFiles(dir: string): AsyncGenerator<string> {
 /** The product's code: everything but the tests, each file with its source. */
 export async function productSources(): Promise<Map<string, string>> {
   const files = new Map<string, string>();
-  for (const dir of ["src", "lib", "routes", "cli", "dev", "playground"]) {
+  for (const dir of ["src", "lib", "routes", "cli", "dev", "playground", "towns"]) {
     for await (const file of tsFiles(dir)) files.set(file, await Deno.readTextFile(file));
   }
   for await (const entry of Deno.readDir(".")) {

@@ -10,6 +10,7 @@ import { CreateWorldInput } from "../../src/domain/world/world.ts";
 import { HeldQueue } from "../src/simulation/_held_queue.ts";
 import type { MeteredUpstash, StorageCost } from "./storage_meter.ts";
 import { makeTestDeps } from "./test_deps.ts";
+import { TOWNS } from "../../towns/mod.ts";
 
 /** The smallville template's agents. */
 export const TOWN_AGENTS = 25;
@@ -53,6 +54,7 @@ export async function meterTownTicks(meter: MeteredUpstash, run: TownTicks): Pro
       template: "smallville",
       startTime: `2023-02-13T${run.start}:00`,
     }),
+    TOWNS,
   );
   const id = world.id as WorldId;
   const total = emptyCost();

@@ -7,6 +7,7 @@
  */
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
+import { TOWNS } from "../../towns/mod.ts";
 import { SpokenWords } from "../../src/mind/reply_stream.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
@@ -69,7 +70,7 @@ for (const backend of backends) {
     { group: "delete", n: 5, warmup: 1 },
     async (b) => {
       await using town = await makeTestDeps({ storage: await backend.open() });
-      const townApp = createApp(town, { logger: silentLogger });
+      const townApp = createApp(town, { logger: silentLogger, towns: TOWNS });
       const made = await townApp.request("/v1/worlds", {
         method: "POST",
         headers: { "content-type": "application/json" },

@@ -12,6 +12,7 @@ import { createWorldFromTemplate } from "../../src/app/templates/create_from_tem
 import { CreateWorldInput } from "../../src/domain/world/world.ts";
 import { startMeteredUpstash } from "../_helpers/storage_meter.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { TOWNS } from "../../towns/mod.ts";
 
 const worlds = Number(Deno.args[0] ?? 2);
 const meter = await startMeteredUpstash();
@@ -21,6 +22,7 @@ try {
     await createWorldFromTemplate(
       deps,
       CreateWorldInput.parse({ name: `Town ${i}`, template: "smallville" }),
+      TOWNS,
     );
   }
   for (const quick of [false, true]) {

@@ -18,6 +18,7 @@ import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { buildTown } from "../../src/app/templates/build_town.ts";
 import { createWorldFromTemplate } from "../../src/app/templates/create_from_template.ts";
 import { CreateWorldInput } from "../../src/domain/world/world.ts";
+import { TOWNS } from "../../towns/mod.ts";
 
 const MODEL_MS = Number(Deno.args[0] ?? 400);
 const RUNS = 5;
@@ -73,8 +74,8 @@ async function time(
     };
     const input = CreateWorldInput.parse({ id: "town", name: "Town", template: "smallville" });
     const t0 = performance.now();
-    if (way === "build") await buildTown(deps, input);
-    else await createWorldFromTemplate(deps, input);
+    if (way === "build") await buildTown(deps, input, { towns: TOWNS });
+    else await createWorldFromTemplate(deps, input, TOWNS);
     times.push(performance.now() - t0);
     calls = c.calls;
     await storage.close();

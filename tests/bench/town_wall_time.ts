@@ -42,6 +42,7 @@ import type { Embedder, Embeddings } from "../../src/ports/embedder.ts";
 import type { Completion, LanguageModel, Prompt } from "../../src/ports/language_model.ts";
 import { tickWorld, type TickWorldOptions } from "../../src/app/simulation/tick_world.ts";
 import { z } from "zod";
+import { TOWNS } from "../../towns/mod.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -169,6 +170,7 @@ async function runHere(fakeUrl: string): Promise<void> {
   let peakRss = 0;
   const run = {
     template: "smallville" as const,
+    catalog: TOWNS,
     hours,
     concurrency,
     tick: (d: Deps, worldId: WorldId, options: TickWorldOptions) => tickWorld(d, worldId, options),

@@ -8,6 +8,7 @@ import { getWorld } from "../../src/app/world/world_store.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { ConflictError, LeaseLostError } from "../../src/domain/errors.ts";
 import { addMinutes, type GameTime } from "../../src/domain/time/game_time.ts";
+import { TOWNS } from "../../towns/mod.ts";
 
 Deno.test("simulateTowns() runs each town in its own world, every tick through the queue", async () => {
   await using deps = await makeTestDeps();
@@ -25,6 +26,7 @@ Deno.test("simulateTowns() runs each town in its own world, every tick through t
   const run = await simulateTowns(deps, {
     towns: 2,
     template: "smallville",
+    catalog: TOWNS,
     hours: 1 / 3,
     seed: 7,
     tick: (d, worldId, options) => tickWorld(d, worldId, { ...options, queue }),
@@ -73,6 +75,7 @@ Deno.test("simulateTowns() asks a busy tick again with the same tick id, and one
   const run = await simulateTowns(deps, {
     towns: 1,
     template: "smallville",
+    catalog: TOWNS,
     hours: 1 / 6,
     tick: (_d, _worldId, options) => {
       asked.push(options.tickId!);
@@ -92,6 +95,7 @@ Deno.test("simulateTowns() asks a busy tick again with the same tick id, and one
       towns: 1,
       firstTown: 2,
       template: "smallville",
+      catalog: TOWNS,
       hours: 1 / 6,
       tick: () => Promise.reject(new ConflictError("a tick left its clock")),
       wallClock: () => performance.now(),

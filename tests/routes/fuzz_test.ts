@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { sampleJsonSchema } from "../../lib/offline/json_schema_sample.ts";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp, v1Operations } from "../../routes/app.ts";
-import { blankPng, writePngText } from "../../src/domain/persona/png_text.ts";
+import { blankPng, writePngText } from "../../lib/png_text.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
-import { blankPng, writePngText } from "../../src/domain/persona/png_text.ts";
+import { blankPng, writePngText } from "../../lib/png_text.ts";
 import { maraData, maraV2, pngCard } from "../src/domain/persona/_card_fixture.ts";
 
 async function worldApp() {

@@ -9,7 +9,7 @@ import { silentLogger } from "../../lib/logger.ts";
 import { startServer } from "../../main.ts";
 import { createApp } from "../../routes/app.ts";
 import { Persona } from "../../src/domain/persona/persona.ts";
-import { blankPng } from "../../src/domain/persona/png_text.ts";
+import { blankPng } from "../../lib/png_text.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { fakeModelEnv } from "../_helpers/fake_model.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";

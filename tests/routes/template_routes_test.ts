@@ -3,7 +3,7 @@ import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import { mentionsFact } from "../../src/eval/diffusion.ts";
-import { smallvilleTown } from "../../src/app/templates/smallville.ts";
+import { smallvilleTown, TOWNS } from "../../towns/mod.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
@@ -126,7 +126,7 @@ for (const backend of backends) {
 
 Deno.test("POST /v1/worlds rejects an unknown template and a missing startTime", async () => {
   await using deps = await makeTestDeps();
-  const app = createApp(deps, { logger: silentLogger });
+  const app = createApp(deps, { logger: silentLogger, towns: TOWNS });
   const unknown = await call(app, "POST", "/v1/worlds", { name: "X", template: "atlantis" });
   assert.equal(unknown.status, 400);
   assert.equal(unknown.body.error.code, "invalid_request");
@@ -153,4 +153,17 @@ Deno.test({
   sanitizeOps: false,
   sanitizeResources: false,
   fn: close,
+});
+
+Deno.test("POST /v1/worlds with a template answers 400 from an app given no towns", async () => {
+  await using deps = await makeTestDeps();
+  const app = createApp(deps, { logger: silentLogger });
+  const refused = await call(app, "POST", "/v1/worlds", {
+    id: "t",
+    name: "T",
+    template: "smallville",
+  });
+  assert.equal(refused.status, 400);
+  assert.equal(refused.body.error.code, "invalid_request");
+  assert.equal((await call(app, "GET", "/v1/worlds/t")).status, 404);
 });

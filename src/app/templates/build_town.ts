@@ -9,12 +9,14 @@ import type { Deps } from "../../ports/mod.ts";
 import { mapBounded } from "../engine/mod.ts";
 import type { WorldId } from "../../domain/mod.ts";
 import { replaceEnvironment } from "../world/mod.ts";
-import { type CreateWorldInput, type World, type WorldTemplate } from "../../domain/mod.ts";
+import type { CreateWorldInput, World } from "../../domain/mod.ts";
 import { createWorld } from "../world/mod.ts";
-import { smallvilleTown, type Town } from "./smallville.ts";
+import { offeredTown, type TownCatalog } from "./town.ts";
 
 /** Options for {@linkcode buildTown}. */
 export interface BuildTownOptions {
+  /** The towns on offer; `input.template` names one. */
+  towns: TownCatalog;
   /**
    * Agents created at once (each costs one importance call and one embedding call).
    * @default 5
@@ -22,30 +24,24 @@ export interface BuildTownOptions {
   concurrency?: number;
 }
 
-const TOWNS: Record<WorldTemplate, () => Town> = { smallville: smallvilleTown };
-
-/** The town a template creates (its data, not stored anywhere). */
-export function templateTown(template: WorldTemplate): Town {
-  return TOWNS[template]();
-}
-
 /**
- * Creates the world of `input.template` from its description: the clock starts at `startTime`
+ * Creates the world of `input.template` from its description in `options.towns`: the clock starts at `startTime`
  * or else at the template's own start, then the environment and all agents (with their seed
  * memories) are created, a few agents at a time. Without a template it creates a plain world,
  * as {@linkcode createWorld} does (and as `createWorldFromTemplate` does).
  *
  * Not atomic: when creating an agent fails, the world is left with the agents made so far and
  * the error is thrown.
- * @throws `conflict` (the id is taken), `model_*` and `store_unavailable` from creating agents.
+ * @throws `invalid_request` (no such town on offer), `conflict` (the id is taken), `model_*` and
+ * `store_unavailable` from creating agents.
  */
 export async function buildTown(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   input: CreateWorldInput,
-  options: BuildTownOptions = {},
+  options: BuildTownOptions,
 ): Promise<World> {
   if (input.template === undefined) return await createWorld(deps, input);
-  const town = templateTown(input.template);
+  const town = offeredTown(options.towns, input.template).town();
   const world = await createWorld(deps, { ...input, startTime: input.startTime ?? town.startTime });
   const worldId = world.id as WorldId;
   await replaceEnvironment(deps, worldId, town.environment);

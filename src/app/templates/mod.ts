@@ -1,4 +1,4 @@
-/** @module Ready-made towns: the example town's data and building a world from it. */
+/** @module Ready-made towns: what a town is, and building a world from one the caller offers. */
 export * from "./build_town.ts";
 export * from "./create_from_template.ts";
-export * from "./smallville.ts";
+export * from "./town.ts";

@@ -1,14 +1,13 @@
 /**
- * @module Character Cards V2/V3 (JSON or PNG): parse them without their creator notes, and the
- * text helpers an import uses (macros, seed phrases). Importing is `card_import.ts`, exporting
- * `card_export.ts` (Memory-Driven Role-Playing §3.3).
+ * @module Character Cards V2/V3: parse their JSON (routes/ takes it out of a PNG card) without
+ * their creator notes, and the text helpers an import uses (macros, seed phrases). Importing is
+ * `card_import.ts`, exporting `card_export.ts` (Memory-Driven Role-Playing §3.3).
  * @see https://github.com/malfoyslastname/character-card-spec-v2
  * @see https://github.com/kwaroran/character-card-spec-v3
  */
 import { z } from "zod";
 import { SimulacraError } from "../errors.ts";
 import type { CardText } from "./persona.ts";
-import { readPngText } from "./png_text.ts";
 import { parseCardJson } from "./card_limits.ts";
 
 /** Where our own data lives inside a card's `extensions`. */
@@ -136,56 +135,34 @@ export function parseCardObject(value: unknown): ParsedCard {
   return { spec, data: parsed.data };
 }
 
-function decodeBase64Json(text: string, keyword: string): unknown {
-  try {
-    const binary = atob(text.trim());
-    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
-    return parseCardJson(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch (err) {
-    if (err instanceof SimulacraError) throw err;
-    throw invalidCard("bad_png_text", `the "${keyword}" text chunk is not base64-encoded JSON`);
-  }
+/** Options for {@linkcode parseCardText}. */
+export interface ParseCardTextOptions {
+  /** The PNG text chunk the text came from, for the error; unset: a JSON body. */
+  chunk?: string;
 }
 
 /**
- * Reads a card from a request body: `application/json` (a card object) or `image/png` (the
- * card in a `ccv3` text chunk, preferred, or a `chara` one).
- * @throws `invalid_request` naming the problem: malformed JSON, a broken PNG, no card chunk, an
- * unsupported content type.
+ * Reads a card from its JSON text, as the HTTP layer takes it from a request body or from a PNG
+ * card's text chunk.
+ * @throws `invalid_request` naming the problem: malformed JSON (`bad_png_text` for a chunk's),
+ * and whatever {@linkcode parseCardObject} refuses.
  */
-export function parseCard(contentType: string, body: Uint8Array): ParsedCard {
-  const type = contentType.split(";")[0].trim().toLowerCase();
-  if (type === "image/png") {
-    const text = readPngText(body);
-    const keyword = text.has("ccv3") ? "ccv3" : text.has("chara") ? "chara" : null;
-    if (keyword === null) {
-      throw invalidCard("no_card_in_png", 'the PNG has no "ccv3" or "chara" text chunk');
-    }
-    return parseCardObject(decodeBase64Json(text.get(keyword)!, keyword));
+export function parseCardText(text: string, options: ParseCardTextOptions = {}): ParsedCard {
+  let value: unknown;
+  try {
+    value = parseCardJson(text);
+  } catch (err) {
+    if (err instanceof SimulacraError) throw err;
+    throw options.chunk === undefined
+      ? invalidCard("malformed_json", "the body is not valid JSON")
+      : notBase64Json(options.chunk);
   }
-  if (/^application\/([a-z.-]+\+)?json$/.test(type)) {
-    let value: unknown;
-    try {
-      value = parseCardJson(new TextDecoder("utf-8", { fatal: true }).decode(body));
-    } catch (err) {
-      if (err instanceof SimulacraError) throw err;
-      throw invalidCard("malformed_json", "the body is not valid JSON");
-    }
-    return parseCardObject(value);
-  }
-  throw new SimulacraError(
-    "unsupported_media_type",
-    `Cannot import a character card of content type "${
-      type || "none"
-    }": send it with Content-Type: application/json or image/png`,
-    {
-      details: {
-        problem: "unsupported_content_type",
-        expected: ["application/json", "image/png"],
-        received: type || null,
-      },
-    },
-  );
+  return parseCardObject(value);
+}
+
+/** The error for a PNG text chunk that does not hold base64-encoded JSON. */
+export function notBase64Json(chunk: string): SimulacraError {
+  return invalidCard("bad_png_text", `the "${chunk}" text chunk is not base64-encoded JSON`);
 }
 
 /** Replaces the `{{char}}` / `{{user}}` macros (and `<BOT>` / `<USER>`) in card text. */

@@ -4,5 +4,4 @@ export * from "./card_limits.ts";
 export * from "./character_card.ts";
 export * from "./cue_text.ts";
 export * from "./persona.ts";
-export * from "./png_text.ts";
 export * from "./reply_prompt.ts";

@@ -13,6 +13,7 @@ import type { ActionsInput } from "../../../src/domain/prompts/actions.ts";
 import type { DayPlanInput } from "../../../src/domain/prompts/day_plan.ts";
 import { tickWorld } from "../../../src/app/simulation/tick_world.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { TOWNS } from "../../../towns/mod.ts";
 
 interface Sample {
   kind: string;
@@ -56,6 +57,7 @@ async function sampleTown(): Promise<Sample[]> {
   };
   const { worldId } = await simulateTown(deps, {
     template: "smallville",
+    catalog: TOWNS,
     hours: 12,
     seed: 3,
     tick: (d, w, o) => tickWorld(d, w, o),

@@ -5,6 +5,7 @@ import { simulateTown } from "../../../src/eval/simulate_town.ts";
 import type { AgentId, WorldId } from "../../../src/domain/ids.ts";
 import { tickWorld } from "../../../src/app/simulation/tick_world.ts";
 import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
+import { TOWNS } from "../../../towns/mod.ts";
 
 /** Ids minted at run time (conversations); everything else must match. */
 const MINTED = /\bc_[0-9a-z]+\b/g;
@@ -17,6 +18,7 @@ async function run(concurrency: number, seed: number) {
   deps.model = model;
   const { worldId, summary } = await simulateTown(deps, {
     template: "smallville",
+    catalog: TOWNS,
     hours: 4,
     concurrency,
     seed,

@@ -5,6 +5,7 @@ import { AgentId } from "../../../src/domain/ids.ts";
 import { perceive } from "../../../src/app/perceive.ts";
 import { addMinutes, type GameTime } from "../../../src/domain/time/game_time.ts";
 import { makeTestDeps } from "../../_helpers/test_deps.ts";
+import { TOWNS } from "../../../towns/mod.ts";
 
 /** Deps whose offline model books usage into the store's ledger, as openServices wires it. */
 async function ledgerDeps() {
@@ -49,6 +50,7 @@ Deno.test("simulateTown() ticks the town for the hours asked and measures it", a
   const start = "2023-02-13T07:00:00" as GameTime;
   const { summary } = await simulateTown(deps, {
     template: "smallville",
+    catalog: TOWNS,
     hours: 2.5,
     minutesPerTick: 60,
     concurrency: 3,
@@ -81,6 +83,7 @@ Deno.test("simulateTown() reports party attendance when the run reaches the part
   // The template starts on Feb 13 at 07:00; 35 hours reach Feb 14, 18:00.
   const { summary } = await simulateTown(deps, {
     template: "smallville",
+    catalog: TOWNS,
     hours: 35,
     minutesPerTick: 60,
     tick: scriptedTick("2023-02-13T07:00:00" as GameTime),
@@ -100,11 +103,23 @@ Deno.test("simulateTown() refuses a run under a minute and a tick that does not 
   const stuck: TickFunction = () =>
     Promise.resolve({ clock: { now: "2023-02-13T07:00:00" as GameTime }, steps: [] });
   await assert.rejects(
-    simulateTown(deps, { template: "smallville", hours: 0, tick: stuck, wallClock: () => 0 }),
+    simulateTown(deps, {
+      template: "smallville",
+      catalog: TOWNS,
+      hours: 0,
+      tick: stuck,
+      wallClock: () => 0,
+    }),
     RangeError,
   );
   await assert.rejects(
-    simulateTown(deps, { template: "smallville", hours: 1, tick: stuck, wallClock: () => 0 }),
+    simulateTown(deps, {
+      template: "smallville",
+      catalog: TOWNS,
+      hours: 1,
+      tick: stuck,
+      wallClock: () => 0,
+    }),
     /a tick left its clock/,
   );
 });

@@ -4,25 +4,21 @@ import { createAgent } from "../../../../src/app/persona/create_agent.ts";
 import { CreateAgentInput } from "../../../../src/domain/agent/agent.ts";
 import { SimulacraError, StoreUnavailableError } from "../../../../src/domain/errors.ts";
 import { AgentId } from "../../../../src/domain/ids.ts";
-import { parseCard } from "../../../../src/domain/persona/character_card.ts";
+import { parseCardText } from "../../../../src/domain/persona/character_card.ts";
 import { importCard } from "../../../../src/app/persona/card_import.ts";
 import type { DocumentStore } from "../../../../src/ports/document_store.ts";
 import { makeTestDeps } from "../../../_helpers/test_deps.ts";
 import { maraV3 } from "../../domain/persona/_card_fixture.ts";
 import { coreWorld } from "../../../_helpers/core_world.ts";
 
-function json(value: unknown): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify(value));
-}
-
-Deno.test("parseCard() refuses a card nested 8,000 levels deep before any model call", () => {
+Deno.test("parseCardText() refuses a card nested 8,000 levels deep before any model call", () => {
   const card = maraV3() as { data: Record<string, unknown> };
   // The deep part is written by hand: JSON.stringify itself would overflow on such a value.
   const text = `{"spec":"chara_card_v3","data":${
     JSON.stringify({ ...card.data, extensions: {} }).slice(0, -3)
   }{"deep":${'{"n":'.repeat(8_000)}1${"}".repeat(8_000)}}}}`;
   assert.throws(
-    () => parseCard("application/json", new TextEncoder().encode(text)),
+    () => parseCardText(text),
     (e: unknown) =>
       e instanceof SimulacraError && e.code === "invalid_request" && /64 levels/.test(e.message),
   );
@@ -48,7 +44,7 @@ Deno.test("importCard() that fails while storing leaves nothing for the next age
     storage: Object.assign(Object.create(deps.storage), { documents: failing }),
   };
   await assert.rejects(
-    importCard(broken, parseCard("application/json", json(maraV3())), {
+    importCard(broken, parseCardText(JSON.stringify(maraV3())), {
       worldId,
       id: AgentId.parse("mara"),
     }),

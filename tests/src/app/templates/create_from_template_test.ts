@@ -1,20 +1,18 @@
 import assert from "node:assert/strict";
 import { LocalEmbedder } from "../../../../lib/offline/local_embedder.ts";
 import { listAgents } from "../../../../src/app/agents/agent_store.ts";
-import { ModelUnavailableError } from "../../../../src/domain/errors.ts";
+import { ModelUnavailableError, SimulacraError } from "../../../../src/domain/errors.ts";
 import { AgentId, WorldId } from "../../../../src/domain/ids.ts";
 import type { Embedder } from "../../../../src/ports/embedder.ts";
 import type { LanguageModel } from "../../../../src/ports/language_model.ts";
 import { recall } from "../../../../src/app/memory/recall.ts";
 import { loadEnvironment } from "../../../../src/app/world/environment_store.ts";
 import { buildTown } from "../../../../src/app/templates/build_town.ts";
-import {
-  createWorldFromTemplate,
-  templateTown,
-} from "../../../../src/app/templates/create_from_template.ts";
+import { createWorldFromTemplate } from "../../../../src/app/templates/create_from_template.ts";
 import { CreateWorldInput } from "../../../../src/domain/world/world.ts";
 import { getWorld } from "../../../../src/app/world/world_store.ts";
 import { makeTestDeps } from "../../../_helpers/test_deps.ts";
+import { smallvilleTown, TOWNS } from "../../../../towns/mod.ts";
 
 /** A model that must not be called. */
 const NO_MODEL: LanguageModel = {
@@ -42,6 +40,7 @@ Deno.test("createWorldFromTemplate() without a template creates a bare world", a
   const world = await createWorldFromTemplate(
     deps,
     CreateWorldInput.parse({ id: "bare", name: "Bare", startTime: "2023-03-01T09:00:00" }),
+    TOWNS,
   );
   assert.equal(world.clock.now, "2023-03-01T09:00:00");
   assert.equal(await loadEnvironment(deps, "bare"), null);
@@ -56,10 +55,11 @@ Deno.test("createWorldFromTemplate() loads the town from its archive without a m
     embed: (texts, attribution) => (embeddings++, local.embed(texts, attribution)),
   };
   await using deps = await makeTestDeps({ model: NO_MODEL, embedder });
-  const town = templateTown("smallville");
+  const town = smallvilleTown();
   const world = await createWorldFromTemplate(
     deps,
     CreateWorldInput.parse({ id: "town", name: "Town", template: "smallville" }),
+    TOWNS,
   );
   assert.equal(embeddings, 0);
   assert.equal(world.name, "Town");
@@ -87,6 +87,7 @@ Deno.test("createWorldFromTemplate() gives the town the requested id, start time
       clock: { mode: "manual" },
       settings: { reflectionThreshold: 99, seed: 7 },
     }),
+    TOWNS,
   );
   assert.notEqual(world.id, "smallville");
   assert.equal(world.clock.now, "2024-06-03T08:30:00");
@@ -109,12 +110,14 @@ Deno.test("createWorldFromTemplate() gives the town the requested id, start time
   const again = await createWorldFromTemplate(
     deps,
     CreateWorldInput.parse({ name: "Again", template: "smallville" }),
+    TOWNS,
   );
   assert.equal((await listAgents(deps, again.id as WorldId)).length, 25);
   await assert.rejects(
     createWorldFromTemplate(
       deps,
       CreateWorldInput.parse({ id: again.id, name: "Taken", template: "smallville" }),
+      TOWNS,
     ),
     /exists already/,
   );
@@ -126,6 +129,7 @@ Deno.test("createWorldFromTemplate() embeds the seeds again for another embedder
   const world = await createWorldFromTemplate(
     deps,
     CreateWorldInput.parse({ id: "other", name: "Other", template: "smallville" }),
+    TOWNS,
   );
   assert.equal(embedder.calls, 25, "One embedding call per agent");
   const lucia = { ...(await listAgents(deps, world.id as WorldId)).find((a) => a.id === "lucia")! };
@@ -142,6 +146,7 @@ Deno.test("createWorldFromTemplate() leaves nothing behind when embedding again 
     createWorldFromTemplate(
       deps,
       CreateWorldInput.parse({ id: "half", name: "Half", template: "smallville" }),
+      TOWNS,
     ),
     ModelUnavailableError,
   );
@@ -173,11 +178,28 @@ Deno.test("buildTown() stops at the first agent that cannot be created", async (
     buildTown(
       deps,
       CreateWorldInput.parse({ id: "half", name: "Half", template: "smallville" }),
-      { concurrency: 1 },
+      { towns: TOWNS, concurrency: 1 },
     ),
     ModelUnavailableError,
   );
   const made = await listAgents(deps, WorldId.parse("half"));
   // The agents made before the failure stay: building is not atomic (loading a template is).
   assert.ok(made.length > 0 && made.length < 25, `${made.length} agents`);
+});
+
+Deno.test("createWorldFromTemplate() refuses a template its catalog does not offer, creating nothing", async () => {
+  await using deps = await makeTestDeps({ model: NO_MODEL });
+  await assert.rejects(
+    createWorldFromTemplate(
+      deps,
+      CreateWorldInput.parse({ id: "none", name: "None", template: "smallville" }),
+      {},
+    ),
+    (err: SimulacraError) => {
+      assert.equal(err.code, "invalid_request");
+      assert.deepEqual(err.details, { template: "smallville", offered: [] });
+      return true;
+    },
+  );
+  await assert.rejects(getWorld(deps, WorldId.parse("none")), /Cannot find world/);
 });

@@ -1,5 +1,7 @@
 /** @module Character cards for tests, with a creator note that must never surface. */
-import { blankPng, writePngText } from "../../../../src/domain/persona/png_text.ts";
+import assert from "node:assert/strict";
+import { SimulacraError } from "../../../../src/domain/errors.ts";
+import { blankPng, writePngText } from "../../../../lib/png_text.ts";
 
 /** Text that appears only in creator notes and lorebook comments; tests search for it everywhere. */
 export const CREATOR_SECRET = "CREATOR-NOTE-SENTINEL-7731";
@@ -86,4 +88,21 @@ export function pngCard(chunks: { chara?: unknown; ccv3?: unknown }): Uint8Array
   if (chunks.chara !== undefined) entries.chara = base64Json(chunks.chara);
   if (chunks.ccv3 !== undefined) entries.ccv3 = base64Json(chunks.ccv3);
   return writePngText(blankPng(), entries);
+}
+
+/**
+ * The `details.problem` of the card error `fn` throws, checking its code: 415 for a content
+ * type, 400 for anything else.
+ */
+export function problemOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof SimulacraError, String(err));
+    const problem = (err.details as { problem: string }).problem;
+    const wrongType = problem === "unsupported_content_type";
+    assert.equal(err.code, wrongType ? "unsupported_media_type" : "invalid_request");
+    return problem;
+  }
+  throw new Error("expected a failure");
 }

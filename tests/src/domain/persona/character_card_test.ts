@@ -1,55 +1,16 @@
 import assert from "node:assert/strict";
-import { SimulacraError } from "../../../../src/domain/errors.ts";
 import { cardOf } from "../../../../src/app/persona/card_export.ts";
 import { importCard } from "../../../../src/app/persona/card_import.ts";
 import {
   cardSeedPhrases,
   expandMacros,
-  parseCard,
   parseCardObject,
+  parseCardText,
 } from "../../../../src/domain/persona/character_card.ts";
 import { loadPersonaRecord } from "../../../../src/app/persona/persona_store.ts";
-import { blankPng, writePngText } from "../../../../src/domain/persona/png_text.ts";
 import { makeTestDeps } from "../../../_helpers/test_deps.ts";
-import { CREATOR_SECRET, maraV2, maraV3, pngCard } from "./_card_fixture.ts";
+import { CREATOR_SECRET, maraV2, maraV3, problemOf } from "./_card_fixture.ts";
 import { coreWorld } from "../../../_helpers/core_world.ts";
-
-const json = (v: unknown) => new TextEncoder().encode(JSON.stringify(v));
-
-function problemOf(fn: () => unknown): string {
-  try {
-    fn();
-  } catch (err) {
-    assert.ok(err instanceof SimulacraError, String(err));
-    const problem = (err.details as { problem: string }).problem;
-    const wrongType = problem === "unsupported_content_type";
-    assert.equal(err.code, wrongType ? "unsupported_media_type" : "invalid_request");
-    return problem;
-  }
-  throw new Error("expected a failure");
-}
-
-Deno.test("parseCard() reads V2 and V3 JSON and drops creator notes", () => {
-  const v2 = parseCard("application/json", json(maraV2()));
-  assert.equal(v2.spec, "chara_card_v2");
-  assert.equal(v2.data.name, "Mara Vell");
-  assert.equal(v2.data.character_book.entries.length, 3);
-  const v3 = parseCard("application/json; charset=utf-8", json(maraV3()));
-  assert.equal(v3.spec, "chara_card_v3");
-  assert.equal(v3.data.nickname, "Cap");
-  for (const parsed of [v2, v3]) {
-    assert.doesNotMatch(JSON.stringify(parsed), new RegExp(CREATOR_SECRET));
-    assert.ok(!("creator_notes" in parsed.data));
-  }
-});
-
-Deno.test("parseCard() reads PNG cards and prefers ccv3 over chara", () => {
-  const both = parseCard("image/png", pngCard({ chara: maraV2(), ccv3: maraV3("Mara (V3)") }));
-  assert.equal(both.spec, "chara_card_v3");
-  assert.equal(both.data.name, "Mara (V3)");
-  const v2 = parseCard("image/png", pngCard({ chara: maraV2() }));
-  assert.equal(v2.spec, "chara_card_v2");
-});
 
 Deno.test("parseCardObject() accepts a V1 card with fields at the top level", () => {
   const v1 = parseCardObject({ name: "Old Tom", description: "A fisherman", personality: "gruff" });
@@ -57,25 +18,11 @@ Deno.test("parseCardObject() accepts a V1 card with fields at the top level", ()
   assert.equal(v1.data.personality, "gruff");
 });
 
-Deno.test("parseCard() names what is wrong with a broken card", () => {
-  assert.equal(problemOf(() => parseCard("application/json", json([1]))), "not_an_object");
-  assert.equal(
-    problemOf(() => parseCard("application/json", new TextEncoder().encode("{"))),
-    "malformed_json",
-  );
-  assert.equal(problemOf(() => parseCard("application/json", json({ spec: "x" }))), "unknown_spec");
-  assert.equal(
-    problemOf(() => parseCard("application/json", json({ spec: "chara_card_v2", data: {} }))),
-    "invalid_field",
-  );
-  assert.equal(problemOf(() => parseCard("image/png", blankPng())), "no_card_in_png");
-  const notBase64 = writePngText(blankPng(), { chara: "%%% not base64 %%%" });
-  assert.equal(problemOf(() => parseCard("image/png", notBase64)), "bad_png_text");
-  assert.equal(problemOf(() => parseCard("image/png", json(maraV2()))), "not_png");
-  assert.equal(
-    problemOf(() => parseCard("text/plain", json(maraV2()))),
-    "unsupported_content_type",
-  );
+Deno.test("parseCardText() reads a card's JSON text and names malformed JSON by where it came from", () => {
+  assert.equal(parseCardText(JSON.stringify(maraV2())).data.name, "Mara Vell");
+  assert.equal(problemOf(() => parseCardText("{")), "malformed_json");
+  assert.equal(problemOf(() => parseCardText("{", { chunk: "ccv3" })), "bad_png_text");
+  assert.equal(problemOf(() => parseCardText("[1]")), "not_an_object");
 });
 
 Deno.test("expandMacros() and cardSeedPhrases() turn card text into seed phrases", () => {
@@ -92,7 +39,7 @@ Deno.test("expandMacros() and cardSeedPhrases() turn card text into seed phrases
 Deno.test("importCard() creates the agent, seeds, lore memories and persona without creator notes", async () => {
   await using deps = await makeTestDeps();
   const { id: worldId } = await coreWorld(deps, { id: "sky", name: "Sky" });
-  const imported = await importCard(deps, parseCard("application/json", json(maraV3())), {
+  const imported = await importCard(deps, parseCardText(JSON.stringify(maraV3())), {
     worldId,
   });
   assert.equal(imported.agent.name, "Mara Vell");
@@ -127,7 +74,7 @@ Deno.test("importCard() creates the agent, seeds, lore memories and persona with
 Deno.test("cardOf() exports V2 and importing it again restores our persona", async () => {
   await using deps = await makeTestDeps();
   const { id: worldId } = await coreWorld(deps, { id: "sky", name: "Sky" });
-  const first = await importCard(deps, parseCard("application/json", json(maraV2())), {
+  const first = await importCard(deps, parseCardText(JSON.stringify(maraV2())), {
     worldId,
   });
   const scope = { worldId, agentId: first.agent.id };

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { seedPhrases } from "../../../../src/domain/agent/agent.ts";
-import { diffusion } from "../../../../src/eval/diffusion.ts";
-import { networkDensity } from "../../../../src/eval/network_density.ts";
-import { findArea } from "../../../../src/domain/world/environment.ts";
-import { SMALLVILLE_START, smallvilleTown } from "../../../../src/app/templates/smallville.ts";
+import { seedPhrases } from "../../src/domain/agent/agent.ts";
+import { diffusion } from "../../src/eval/diffusion.ts";
+import { networkDensity } from "../../src/eval/network_density.ts";
+import { findArea } from "../../src/domain/world/environment.ts";
+import { SMALLVILLE_START, smallvilleTown } from "../../towns/smallville.ts";
 
 Deno.test("smallvilleTown() is a valid town of ≥ 10 areas with sub-areas and objects", () => {
   const town = smallvilleTown();

@@ -1,12 +1,6 @@
 import assert from "node:assert/strict";
-import { SimulacraError } from "../../../../src/domain/errors.ts";
-import {
-  blankPng,
-  crc32,
-  readPngChunks,
-  readPngText,
-  writePngText,
-} from "../../../../src/domain/persona/png_text.ts";
+import { SimulacraError } from "../../src/domain/errors.ts";
+import { blankPng, crc32, readPngChunks, readPngText, writePngText } from "../../lib/png_text.ts";
 
 function problemOf(fn: () => unknown): string {
   try {

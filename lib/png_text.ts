@@ -3,7 +3,7 @@
  * Character Card PNGs.
  * @see https://www.w3.org/TR/png-3/#11tEXt
  */
-import { SimulacraError } from "../errors.ts";
+import { SimulacraError } from "../src/domain/mod.ts";
 
 const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 

@@ -7,46 +7,13 @@
  * mayor. Places, people and wording are our own.
  * @see Generative Agents §5 (environment tree), §8 (diffusion, density, coordination); Park et al. 2023 §3, §7
  */
-import { type AgentId, AgentId as AgentIdSchema } from "../../domain/mod.ts";
-import { type CreateAgentInput, CreateAgentInput as CreateAgentSchema } from "../../domain/mod.ts";
-import type { GameTime } from "../../domain/mod.ts";
-import { Environment } from "../../domain/mod.ts";
-
-/**
- * A piece of news planted in one resident's seeds, whose spread a run measures: a memory
- * "mentions" it when its text matches every pattern of `allOf` and at least one of `anyOf`.
- */
-export interface ScenarioFact {
-  /** A short stable name: "party", "candidacy". */
-  id: string;
-  /** The resident who knows it from the start. */
-  originator: AgentId;
-  /** The fact in words, for reports. */
-  description: string;
-  allOf: readonly RegExp[];
-  anyOf: readonly RegExp[];
-}
-
-/** A gathering a run checks attendance of: who is in `area` between `start` and `end`. */
-export interface ScenarioEvent {
-  host: AgentId;
-  area: string;
-  start: GameTime;
-  end: GameTime;
-}
-
-/** Everything a template creates, validated. */
-export interface Town {
-  name: string;
-  /** Where the clock starts unless the request names a start time. */
-  startTime: GameTime;
-  environment: Environment;
-  agents: CreateAgentInput[];
-  /** The seeded news whose diffusion is measured. */
-  facts: ScenarioFact[];
-  /** The party, for attendance. */
-  party: ScenarioEvent;
-}
+import {
+  AgentId as AgentIdSchema,
+  CreateAgentInput as CreateAgentSchema,
+  Environment,
+  type GameTime,
+} from "../src/domain/mod.ts";
+import type { Town } from "../src/app/mod.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Places
