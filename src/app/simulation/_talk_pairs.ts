@@ -1,7 +1,7 @@
 /**
  * @module Who talks to whom in a tick, paired before the steps in agent-id order; each pair's
- * decision, made once by the first step of the pair; and the model wrapper that passes the
- * world's seed: what makes a tick replay the same at any concurrency.
+ * decision, made once by the first step of the pair: what makes a tick replay the same at any
+ * concurrency (with the world's seed on every model call, `withSeed`).
  */
 import { type Agent, agentIdempotencyScope } from "../../domain/mod.ts";
 import { withAgents } from "../transaction.ts";
@@ -34,23 +34,6 @@ export interface Triggered {
 export interface PairedReaction {
   result?: ReactionResult & { plans: PlanMade[] };
   error?: unknown;
-}
-
-/** Deps whose model calls carry the world's seed (the offline model keys its choices by it). */
-export function withSeed(deps: Deps, seed: number | undefined): Deps {
-  if (seed === undefined) return deps;
-  const model = deps.model;
-  return {
-    ...deps,
-    model: {
-      info: model.info,
-      complete: (prompt, attribution) => model.complete(prompt, { ...attribution, seed }),
-      ...(model.stream === undefined ? {} : {
-        stream: (prompt, attribution, options) =>
-          model.stream!(prompt, { ...attribution, seed }, options),
-      }),
-    },
-  };
 }
 
 /** Agent ids in code-unit order, the order every per-tick choice follows. */

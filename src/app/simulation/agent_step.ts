@@ -22,8 +22,7 @@ import { agentKey, listAgents } from "../agents/mod.ts";
 import { agentOf, type AgentTransaction } from "../agents/mod.ts";
 import { agentLockKey } from "../agents/mod.ts";
 import { agentLease, openAgents } from "../transaction.ts";
-import { summaryKey } from "../cognition/mod.ts";
-import { planKey } from "../cognition/mod.ts";
+import { planKey, summaryKey } from "../cognition/mod.ts";
 import { withUnitOfWork, type WorkNeeds, type WorkUnit } from "../engine/mod.ts";
 import { currentAction } from "../cognition/mod.ts";
 import type { PlanMade } from "../../domain/mod.ts";
@@ -56,7 +55,8 @@ import {
   type StepParts,
   stepPerceiveReads,
 } from "./_step_perceive.ts";
-import { byAgent, pairDecision, type PairedReaction, pairOf, withSeed } from "./_talk_pairs.ts";
+import { byAgent, pairDecision, type PairedReaction, pairOf } from "./_talk_pairs.ts";
+import { withSeed } from "../../mind/mod.ts";
 
 /** Options for {@linkcode agentSteps}. */
 export interface AgentTickOptions {
