@@ -125,7 +125,7 @@ async function talkHeld(
     fences: ReadonlyMap<AgentId, Lease>;
   },
 ): Promise<Talk> {
-  const held = options.id && await finishHeld(deps, world, options.id, { people, fences });
+  const held = options.id && await finishHeld(deps, { world, people, fences }, options.id);
   if (held) return held;
   const states = await Promise.all(people.map((p) => readConversationState(deps, world, p.id)));
   const start = [options.at, ...states.map((s) => s?.until ?? options.at)].reduce((x, y) =>
@@ -188,10 +188,10 @@ async function talkHeld(
   };
 
   // Prepared before anything is written: a failed model call leaves no trace of the talk.
-  const talk = { conversation, people, fences };
+  const talk = { world, conversation, people, fences };
   const prepared = await prepareChats(deps, talk);
   usages.push(...prepared.map((p) => p.usage));
-  await storeConversation(deps, world, talk, prepared);
+  await storeConversation(deps, talk, prepared);
   return { conversation, usage: addUsage(...usages) };
 }
 

@@ -46,15 +46,17 @@ export function byAgent(a: string, b: string): number {
  * step runs first: each agent without an object trigger takes the first newcomer in its view who
  * is not already taken, and neither talked within the world's `talkCooldownMinutes`. Both are
  * then taken: nobody is in two decisions, and two agents who see each other arrive decide once.
- * The choice is the decider's `trigger` (the sighting it decides about).
+ * @returns each decider's choice (the sighting it decides about, to be its `trigger`), by id.
  */
 export async function pairNewcomers(
   deps: Pick<Deps, "storage">,
   frame: TickFrame<World>,
-  agents: readonly Agent[],
-  views: ReadonlyMap<string, Triggered>,
-  newcomers: ReadonlyMap<string, Sighting[]>,
-): Promise<void> {
+  { agents, views, newcomers }: {
+    agents: readonly Agent[];
+    views: ReadonlyMap<string, Triggered>;
+    newcomers: ReadonlyMap<string, Sighting[]>;
+  },
+): Promise<Map<string, Sighting>> {
   const taken = new Set<string>();
   // Everyone who may be asked about, read at once (one round trip on the hosted backend).
   const asked = new Set<AgentId>();
@@ -70,20 +72,21 @@ export async function pairNewcomers(
     ),
   );
   const talked = (id: string) => lately.get(id) ?? false;
+  const pairs = new Map<string, Sighting>();
   for (const agent of [...agents].sort((a, b) => byAgent(a.id, b.id))) {
-    const view = views.get(agent.id)!;
-    if (view.trigger !== undefined || taken.has(agent.id)) continue;
+    if (views.get(agent.id)!.trigger !== undefined || taken.has(agent.id)) continue;
     const seenNow = newcomers.get(agent.id) ?? [];
     if (seenNow.length === 0 || talked(agent.id)) continue;
     for (const sighting of seenNow) {
       const other = sighting.observed!.agentId;
       if (taken.has(other) || talked(other)) continue;
-      view.trigger = { observed: sighting };
+      pairs.set(agent.id, sighting);
       taken.add(agent.id);
       taken.add(other);
       break;
     }
   }
+  return pairs;
 }
 
 /** A pair's decision as stored for its tick (a failure is not stored: see `pairDecision`). */

@@ -94,7 +94,10 @@ export async function prepare(
   const texts = [...views.values()].flatMap((v) => v.perception.sightings.map((s) => s.text));
   const scored = await scoreForAll(deps, frame.world, texts);
   const embedded = await embedForAll(deps, frame.world, texts);
-  await pairNewcomers(deps, frame, agents, views, newcomers);
+  const pairs = await pairNewcomers(deps, frame, { agents, views, newcomers });
+  for (const [decider, sighting] of pairs) {
+    views.set(decider, { ...views.get(decider)!, trigger: { observed: sighting } });
+  }
   return {
     shared: { env, views, scores: scored.scores, decisions: new Map(), uses: [], leaves: [] },
     events: [],
