@@ -360,7 +360,6 @@ const KNOWN_LONG: Readonly<Record<string, number>> = {
   "src/app/archive/import_world.ts": 330,
   "src/app/cognition/planning.ts": 351,
   "src/app/persona/respond.ts": 385,
-  "src/app/simulation/agent_step.ts": 380,
   "src/domain/memory/scoring.ts": 343,
 };
 
