@@ -89,8 +89,7 @@ async function saveState(
 export async function saveBothStates(
   deps: Pick<Deps, "storage">,
   world: World,
-  conversation: Conversation,
-  fences: ReadonlyMap<AgentId, Lease>,
+  { conversation, fences }: { conversation: Conversation; fences: ReadonlyMap<AgentId, Lease> },
 ): Promise<void> {
   const [a, b] = conversation.participants;
   for (const [agentId, otherId] of [[a, b], [b, a]]) {

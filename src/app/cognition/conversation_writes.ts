@@ -25,8 +25,9 @@ import { conversationKey } from "./conversation_key.ts";
 import { chatMemoryId } from "../../domain/mod.ts";
 import { saveBothStates } from "./conversation_state.ts";
 
-/** A talk to store: the conversation, its participants (initiator first) and their leases. */
+/** A talk to store: its world, the conversation, its participants (initiator first), their leases. */
 export interface HeldTalk {
+  world: World;
   conversation: Conversation;
   people: readonly [Agent, Agent];
   /** Each participant's lock lease, the fence of its writes. */
@@ -61,11 +62,10 @@ export async function prepareChats(
  */
 export async function storeConversation(
   deps: Pick<Deps, "storage">,
-  world: World,
   talk: HeldTalk,
   prepared: readonly PreparedMemories[],
 ): Promise<void> {
-  const { conversation, people, fences } = talk;
+  const { world, conversation, people, fences } = talk;
   const key = conversationKey(world.id, conversation.id);
   await deps.storage.units.commit({
     documents: [{ key, value: conversation, expectedVersion: 0 }],
@@ -74,7 +74,7 @@ export async function storeConversation(
   });
   const scopes = people.map((p) => scopeOf(world, p));
   try {
-    await writeBoth(deps, world, talk, prepared);
+    await writeBoth(deps, talk, prepared);
   } catch (err) {
     if (!(err instanceof LeaseLostError)) {
       await Promise.all(scopes.map(async (scope, i) => {
@@ -88,7 +88,7 @@ export async function storeConversation(
     }
     throw err;
   }
-  await settle(deps, world, talk, prepared);
+  await settle(deps, talk, prepared);
 }
 
 /**
@@ -101,9 +101,8 @@ export async function storeConversation(
  */
 export async function finishHeld(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  world: World,
+  { world, people, fences }: Pick<HeldTalk, "world" | "people" | "fences">,
   id: string,
-  { people, fences }: Pick<HeldTalk, "people" | "fences">,
 ): Promise<{ conversation: Conversation; usage: Usage } | null> {
   const stored = await deps.storage.documents.get<Conversation>(conversationKey(world.id, id));
   if (stored === null) return null;
@@ -116,7 +115,7 @@ export async function finishHeld(
       }, not ${people.map((p) => p.id).join(" and ")}`,
     );
   }
-  const talk: HeldTalk = { conversation, people: [a, b], fences };
+  const talk: HeldTalk = { world, conversation, people: [a, b], fences };
   const chats = [chatMemories(conversation, a, b), chatMemories(conversation, b, a)];
   const found = await Promise.all(
     talk.people.map((p, i) =>
@@ -129,8 +128,8 @@ export async function finishHeld(
       await prepareMemories(deps, p, { items: chats[i].filter((_, j) => found[i][j] === null) }),
     );
   }
-  await writeBoth(deps, world, talk, prepared);
-  await settle(deps, world, talk, prepared);
+  await writeBoth(deps, talk, prepared);
+  await settle(deps, talk, prepared);
   return { conversation, usage: addUsage(...prepared.map((p) => p.usage)) };
 }
 
@@ -141,8 +140,7 @@ function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
 /** Writes both participants' memories together, each fenced by its lease. */
 async function writeBoth(
   deps: Pick<Deps, "storage">,
-  world: World,
-  { people, fences }: HeldTalk,
+  { world, people, fences }: HeldTalk,
   prepared: readonly PreparedMemories[],
 ): Promise<void> {
   const written = await Promise.allSettled(
@@ -157,15 +155,17 @@ async function writeBoth(
 /** The counters of the memories just written, then both participants' states. */
 async function settle(
   deps: Pick<Deps, "storage">,
-  world: World,
-  { conversation, people, fences }: HeldTalk,
+  { world, conversation, people, fences }: HeldTalk,
   prepared: readonly PreparedMemories[],
 ): Promise<void> {
   for (const [i, p] of people.entries()) {
     if (prepared[i].records.length === 0) continue;
-    await bumpCounters(deps, scopeOf(world, p), prepared[i], fences.get(p.id)!);
+    await bumpCounters(deps, scopeOf(world, p), {
+      prepared: prepared[i],
+      fence: fences.get(p.id)!,
+    });
   }
-  await saveBothStates(deps, world, conversation, fences);
+  await saveBothStates(deps, world, { conversation, fences });
 }
 
 /**
@@ -200,8 +200,10 @@ function chatMemories(conversation: Conversation, self: Agent, other: Agent): Ne
 async function bumpCounters(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
-  prepared: Pick<PreparedMemories, "addedImportance" | "stillPending">,
-  fence: Lease,
+  { prepared, fence }: {
+    prepared: Pick<PreparedMemories, "addedImportance" | "stillPending">;
+    fence: Lease;
+  },
 ): Promise<void> {
   await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (agent) => {
     if (agent === null) throw agentNotFound(scope);

@@ -6,8 +6,8 @@ import { SimulacraError } from "../../domain/mod.ts";
 import type { AgentId, AgentScope, WorldId } from "../../domain/mod.ts";
 import type { Lease } from "../../ports/mod.ts";
 import { recall } from "../memory/mod.ts";
+import { speakLine } from "../../mind/mod.ts";
 import { addUsage, type Usage } from "../../domain/mod.ts";
-import { buildDialogueLinePrompt } from "../../domain/mod.ts";
 import { addMinutes, gameMinutes, GameTime } from "../../domain/mod.ts";
 import type { World } from "../../domain/mod.ts";
 import { agentSummary } from "./agent_summary.ts";
@@ -125,7 +125,7 @@ async function talkHeld(
     fences: ReadonlyMap<AgentId, Lease>;
   },
 ): Promise<Talk> {
-  const held = options.id && await finishHeld(deps, world, options.id, { people, fences });
+  const held = options.id && await finishHeld(deps, { world, people, fences }, options.id);
   if (held) return held;
   const states = await Promise.all(people.map((p) => readConversationState(deps, world, p.id)));
   const start = [options.at, ...states.map((s) => s?.until ?? options.at)].reduce((x, y) =>
@@ -158,25 +158,22 @@ async function talkHeld(
       ],
     }, { at, k: RECALL_K });
     usages.push(recalled.usage);
-    const completion = await deps.model.complete(
-      buildDialogueLinePrompt({
-        speakerName: speaker.name,
-        listenerName: listener.name,
-        summary: summaries[side].summary.text,
-        now: at,
-        memories: mergeRecalled(recalled.results.map((r) => r.map((s) => s.memory.description))),
-        news: context[side].news,
-        toldBefore: context[side].toldBefore,
-        topic: side === 0 ? options.topic ?? null : null,
-        history: lines.map((l) => ({ speaker: l.name, text: l.text })),
-        turn: Math.floor(i / 2) + 1,
-        maxTurns: cap,
-      }),
-      { worldId: world.id, agentId: speaker.id, operation: "dialogue_line" },
-    );
-    usages.push(completion.usage);
-    lines.push({ speaker: speaker.id, name: speaker.name, text: completion.value.line.trim(), at });
-    if (completion.value.end) {
+    const spoken = await speakLine(deps, {
+      speakerName: speaker.name,
+      listenerName: listener.name,
+      summary: summaries[side].summary.text,
+      now: at,
+      memories: mergeRecalled(recalled.results.map((r) => r.map((s) => s.memory.description))),
+      news: context[side].news,
+      toldBefore: context[side].toldBefore,
+      topic: side === 0 ? options.topic ?? null : null,
+      history: lines.map((l) => ({ speaker: l.name, text: l.text })),
+      turn: Math.floor(i / 2) + 1,
+      maxTurns: cap,
+    }, { worldId: world.id, agentId: speaker.id });
+    usages.push(spoken.usage);
+    lines.push({ speaker: speaker.id, name: speaker.name, text: spoken.text, at });
+    if (spoken.end) {
       endedBy = side === 0 ? "initiator" : "other";
       break;
     }
@@ -193,10 +190,10 @@ async function talkHeld(
   };
 
   // Prepared before anything is written: a failed model call leaves no trace of the talk.
-  const talk = { conversation, people, fences };
+  const talk = { world, conversation, people, fences };
   const prepared = await prepareChats(deps, talk);
   usages.push(...prepared.map((p) => p.usage));
-  await storeConversation(deps, world, talk, prepared);
+  await storeConversation(deps, talk, prepared);
   return { conversation, usage: addUsage(...usages) };
 }
 

@@ -1,39 +1,21 @@
 /** @module Reacting: carry on, react (re-plan) or talk after an observation, with vetoes that cost no model call (Generative Agents §4.3). */
 import { z } from "zod";
-import { type AgentMoment } from "../../domain/mod.ts";
 import { agentOf, type AgentsTransaction } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { SimulacraError } from "../../domain/mod.ts";
 import { AgentId } from "../../domain/mod.ts";
 import { recall } from "../memory/mod.ts";
 import { addUsage, emptyUsage, type Usage, UsageCounts } from "../../domain/mod.ts";
-import { buildReactionPrompt, ReactionDecision } from "../../domain/mod.ts";
+import { ReactionDecision } from "../../domain/mod.ts";
+import { decideToReact } from "../../mind/mod.ts";
 import { GameTime } from "../../domain/mod.ts";
 import { agentSummary } from "./agent_summary.ts";
 import { type Conversation, ConversationResult } from "../../domain/mod.ts";
 import { conversationKey } from "./conversation_key.ts";
-import { isTalking, minutesSinceTalked, readConversationState } from "./conversation_state.ts";
+import { hardVeto, type ObservedAgent, ReactionVeto, SLEEPING } from "./_reaction_veto.ts";
 import { converse } from "./dialogue.ts";
 import { checkCalendar, type PlanMade } from "../../domain/mod.ts";
 import { currentAction, replanFrom } from "./planning.ts";
-
-/** Why a reaction was vetoed before any model call. */
-export const ReactionVeto = z
-  .enum(["asleep", "late_night", "already_talking", "talked_recently"])
-  .meta({
-    id: "ReactionVeto",
-    description:
-      "asleep: the observer or the observed agent is sleeping; late_night: 23:00–06:00, no conversations start; already_talking: either is in a conversation; talked_recently: they talked within the world's conversationCooldownMinutes",
-  });
-export type ReactionVeto = z.infer<typeof ReactionVeto>;
-
-/** The other agent in an observation, with what it is doing. */
-export interface ObservedAgent {
-  agentId: AgentId;
-  name: string;
-  /** What it is doing, e.g. "taking a short walk" or "sleeping". */
-  status: string;
-}
 
 /** What {@linkcode decideReaction} decided, and what it cost. */
 export const ReactionResult = z
@@ -80,19 +62,10 @@ export const ReactInput = z
   });
 export type ReactInput = z.infer<typeof ReactInput>;
 
-/** "sleeping", "asleep", "going to sleep", "napping": the reference's "is sleeping" test. */
-const SLEEPING = /sleep|\bnap(?:ping)?\b/i;
+export { type ObservedAgent, ReactionVeto };
+
 /** Memories per retrieval query. */
 const RECALL_K = 6;
-
-/**
- * Late night is 23:00 until 06:00 game time: the reference starts no conversations in its
- * 23:00 hour, and most planned days start around 06:00–08:00.
- */
-function isLateNight(at: GameTime): boolean {
-  const hour = Number(at.slice(11, 13));
-  return hour >= 23 || hour < 6;
-}
 
 /**
  * Decides how `agent` answers what it just observed. First the hard vetoes, which make no model
@@ -172,22 +145,18 @@ export async function decideReaction(
   const recalled = await recall(d, { world, agent, queries }, { at, k: RECALL_K });
   usages.push(recalled.usage);
   const memories = recalled.results.map((r) => r.map((s) => s.memory.description));
-  const completion = await deps.model.complete(
-    buildReactionPrompt({
-      agentName: agent.name,
-      summary: summary.summary.text,
-      now: at,
-      currentAction: doing,
-      observations,
-      observed: observed === undefined ? null : { name: observed.name, status: observed.status },
-      relationship: observed === undefined ? [] : memories[0],
-      context: observed === undefined ? memories[0] : memories[1],
-    }),
-    { worldId: world.id, agentId: agent.id, operation: "reaction" },
-  );
-  usages.push(completion.usage);
-  const { decision, reason } = completion.value;
-  const reaction = completion.value.reaction ?? null;
+  const answer = await decideToReact(deps, {
+    agentName: agent.name,
+    summary: summary.summary.text,
+    now: at,
+    currentAction: doing,
+    observations,
+    observed: observed === undefined ? null : { name: observed.name, status: observed.status },
+    relationship: observed === undefined ? [] : memories[0],
+    context: observed === undefined ? memories[0] : memories[1],
+  }, { worldId: world.id, agentId: agent.id });
+  usages.push(answer.usage);
+  const { decision, reason, reaction } = answer;
 
   if (decision === "react") {
     const replanned = await replanFrom(d, { world, agent }, {
@@ -262,47 +231,6 @@ export async function reactHeld(
     observed,
   });
   return { ...result, usage: addUsage(usage, result.usage) };
-}
-
-/**
- * The vetoes that need no model and no plan: the clock, the observed agent's status (when
- * known) and both conversation states.
- */
-async function hardVeto(
-  deps: Pick<Deps, "storage">,
-  { world, agent, at }: AgentMoment,
-  observed: (Omit<ObservedAgent, "status"> & { status?: string }) | undefined,
-): Promise<{ code: ReactionVeto; reason: string } | null> {
-  const veto = (code: ReactionVeto, reason: string) => ({ code, reason });
-  if (observed !== undefined) {
-    if (isLateNight(at)) {
-      return veto("late_night", "It is late at night (23:00–06:00): no conversation starts now");
-    }
-    if (observed.status !== undefined && SLEEPING.test(observed.status)) {
-      return veto("asleep", `${observed.name} is asleep`);
-    }
-  }
-  const mine = await readConversationState(deps, world, agent.id);
-  if (isTalking(mine, at)) {
-    return veto("already_talking", `${agent.name} is in a conversation until ${mine!.until}`);
-  }
-  if (observed === undefined) return null;
-  const theirs = await readConversationState(deps, world, observed.agentId);
-  if (isTalking(theirs, at)) {
-    return veto("already_talking", `${observed.name} is in a conversation until ${theirs!.until}`);
-  }
-  const cooldown = world.settings.conversationCooldownMinutes;
-  const since = [
-    minutesSinceTalked(mine, observed.agentId, at),
-    minutesSinceTalked(theirs, agent.id, at),
-  ].filter((m): m is number => m !== null);
-  if (since.some((m) => m < cooldown)) {
-    return veto(
-      "talked_recently",
-      `${agent.name} and ${observed.name} talked less than ${cooldown} game minutes ago`,
-    );
-  }
-  return null;
 }
 
 function vetoed(code: ReactionVeto, reason: string, usages: Usage[]): ReactionResult {

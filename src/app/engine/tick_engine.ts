@@ -39,6 +39,11 @@ export interface StepOutcome<S> extends PhaseOutcome {
   summary: S;
   /** Set when the step failed (fully or partly); counted in the `tick` event. */
   failed?: boolean;
+  /**
+   * What the step leaves for `finish` (e.g. objects put to use), as JSON: stored with its
+   * result, not in its outcome, and put back into `shared` by `merge`. @default nothing
+   */
+  carried?: unknown;
 }
 
 /** What a step gets besides its frame and unit: the shared preparation, and its unit of work. */
@@ -101,9 +106,7 @@ export interface TickSystem<U, P, S, W extends Clocked = Clocked> {
   encode?(shared: P): unknown;
   /** The shared preparation back from JSON, with fresh per-step state. @default as it is */
   decode?(json: unknown): P;
-  /** What one step left in `shared` for `finish` (e.g. objects put to use), as JSON. */
-  carried?(shared: P): unknown;
-  /** `shared` with every step's carried state put back, for `finish`. @default `shared` */
+  /** `shared` with every step's `carried` put back, for `finish`. @default `shared` */
   merge?(shared: P, carried: readonly unknown[]): P;
   /**
    * The documents the close reads (`finish`'s and the clock's), read together with one round
@@ -129,7 +132,6 @@ export function fullSystem<U, P, S, W extends Clocked>(
     },
     encode: (shared) => shared,
     decode: (json) => json as P,
-    carried: () => null,
     merge: (shared) => shared,
     closeNeeds: () => [],
     ...system,

@@ -118,11 +118,12 @@ async function stepUnit<S>(
         if (claim.stored !== null) return "done" as const;
         if (!await stillOpen(system.clock, frame, storage)) return "closed" as const;
         const unit = await system.unit(frame, key, storage);
-        const outcome: StepOutcome<S> = await system.step(frame, unit, { shared, work });
+        const returned: StepOutcome<S> = await system.step(frame, unit, { shared, work });
+        const { carried = null, ...outcome } = returned;
         // A step that failed partway is tried again while tries remain (its writes are keyed, so
         // what it stored already is not stored twice); the last try's failure is its report.
         if (outcome.failed && !options.final) return { error: new StepFailed() };
-        claim.set({ outcome, carried: system.carried(shared) } satisfies UnitResult<S>);
+        claim.set({ outcome, carried } satisfies UnitResult<S>);
         committed.claim = claim;
         return "done" as const;
       },

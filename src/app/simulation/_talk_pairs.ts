@@ -1,7 +1,7 @@
 /**
  * @module Who talks to whom in a tick, paired before the steps in agent-id order; each pair's
- * decision, made once by the first step of the pair; and the model wrapper that passes the
- * world's seed: what makes a tick replay the same at any concurrency.
+ * decision, made once by the first step of the pair: what makes a tick replay the same at any
+ * concurrency (with the world's seed on every model call, `withSeed`).
  */
 import { type Agent, agentIdempotencyScope } from "../../domain/mod.ts";
 import { withAgents } from "../transaction.ts";
@@ -36,23 +36,6 @@ export interface PairedReaction {
   error?: unknown;
 }
 
-/** Deps whose model calls carry the world's seed (the offline model keys its choices by it). */
-export function withSeed(deps: Deps, seed: number | undefined): Deps {
-  if (seed === undefined) return deps;
-  const model = deps.model;
-  return {
-    ...deps,
-    model: {
-      info: model.info,
-      complete: (prompt, attribution) => model.complete(prompt, { ...attribution, seed }),
-      ...(model.stream === undefined ? {} : {
-        stream: (prompt, attribution, options) =>
-          model.stream!(prompt, { ...attribution, seed }, options),
-      }),
-    },
-  };
-}
-
 /** Agent ids in code-unit order, the order every per-tick choice follows. */
 export function byAgent(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -63,15 +46,17 @@ export function byAgent(a: string, b: string): number {
  * step runs first: each agent without an object trigger takes the first newcomer in its view who
  * is not already taken, and neither talked within the world's `talkCooldownMinutes`. Both are
  * then taken: nobody is in two decisions, and two agents who see each other arrive decide once.
- * The choice is the decider's `trigger` (the sighting it decides about).
+ * @returns each decider's choice (the sighting it decides about, to be its `trigger`), by id.
  */
 export async function pairNewcomers(
   deps: Pick<Deps, "storage">,
   frame: TickFrame<World>,
-  agents: readonly Agent[],
-  views: ReadonlyMap<string, Triggered>,
-  newcomers: ReadonlyMap<string, Sighting[]>,
-): Promise<void> {
+  { agents, views, newcomers }: {
+    agents: readonly Agent[];
+    views: ReadonlyMap<string, Triggered>;
+    newcomers: ReadonlyMap<string, Sighting[]>;
+  },
+): Promise<Map<string, Sighting>> {
   const taken = new Set<string>();
   // Everyone who may be asked about, read at once (one round trip on the hosted backend).
   const asked = new Set<AgentId>();
@@ -87,20 +72,21 @@ export async function pairNewcomers(
     ),
   );
   const talked = (id: string) => lately.get(id) ?? false;
+  const pairs = new Map<string, Sighting>();
   for (const agent of [...agents].sort((a, b) => byAgent(a.id, b.id))) {
-    const view = views.get(agent.id)!;
-    if (view.trigger !== undefined || taken.has(agent.id)) continue;
+    if (views.get(agent.id)!.trigger !== undefined || taken.has(agent.id)) continue;
     const seenNow = newcomers.get(agent.id) ?? [];
     if (seenNow.length === 0 || talked(agent.id)) continue;
     for (const sighting of seenNow) {
       const other = sighting.observed!.agentId;
       if (taken.has(other) || talked(other)) continue;
-      view.trigger = { observed: sighting };
+      pairs.set(agent.id, sighting);
       taken.add(agent.id);
       taken.add(other);
       break;
     }
   }
+  return pairs;
 }
 
 /** A pair's decision as stored for its tick (a failure is not stored: see `pairDecision`). */

@@ -7,28 +7,22 @@
  *
  * The shared work before the steps is in `tick_prepare.ts`. Two agents paired this tick (one saw
  * the other arrive) have the pair's decision and conversation made first, once for both, by
- * whichever step of the two starts first (`_talk_pairs.ts`).
+ * whichever step of the two starts first (`_talk_pairs.ts`); what a step does after it is in
+ * `_step_act.ts`.
  *
  * The engine runs each step as a unit of work (`engine/unit_of_work.ts`): the step lease and the
  * agent's own lock are taken, and the documents a step reads (the world, the agent, its plan of
  * the day, summary and last look) read, in one round trip (the environment is the tick's, read
- * once by `prepare`); the cognition functions take the agent's lock again at no cost; every document the step changes is written, and both
- * leases released, in one atomic commit at its end. A step in a pair cannot hold its lock from
+ * once by `prepare`); every document the step changes is written, and both leases released, in
+ * one atomic commit at its end. A step in a pair cannot hold its lock from
  * the start (the pair's conversation takes both agents' locks): once the pair's decision is
  * made, the rest of the step runs as a unit of work of its own, in the same way.
  */
 import { type Agent } from "../../domain/mod.ts";
-import { agentKey, listAgents } from "../agents/mod.ts";
-import { agentOf, type AgentTransaction } from "../agents/mod.ts";
-import { agentLockKey } from "../agents/mod.ts";
+import { agentKey, agentLockKey, agentOf, listAgents } from "../agents/mod.ts";
 import { agentLease, openAgents } from "../transaction.ts";
-import { summaryKey } from "../cognition/mod.ts";
-import { planKey } from "../cognition/mod.ts";
+import { planKey, summaryKey } from "../cognition/mod.ts";
 import { withUnitOfWork, type WorkNeeds, type WorkUnit } from "../engine/mod.ts";
-import { currentAction } from "../cognition/mod.ts";
-import type { PlanMade } from "../../domain/mod.ts";
-import { decideReaction, type ReactionResult } from "../cognition/mod.ts";
-import { reflectIfDue } from "../cognition/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { AgentId, type AgentScope, type WorldId } from "../../domain/mod.ts";
 import { addUsage, emptyUsage } from "../../domain/mod.ts";
@@ -40,23 +34,16 @@ import {
   type TickFrame,
   type TickSystem,
 } from "../engine/mod.ts";
-import { resolvePath } from "../../domain/mod.ts";
 import type { AgentStepSummary } from "./step_summary.ts";
 import { applyObjectStates } from "./object_states.ts";
 import { seenKey } from "./perception.ts";
 import { type World } from "../../domain/mod.ts";
-import { worldKey } from "../world/mod.ts";
-import { worldTickClock } from "../world/mod.ts";
-import { prepare, TickShared, TickView } from "./tick_prepare.ts";
-import {
-  clip,
-  EVENT_LIST_MAX,
-  noParts,
-  perceiveNew,
-  type StepParts,
-  stepPerceiveReads,
-} from "./_step_perceive.ts";
-import { byAgent, pairDecision, type PairedReaction, pairOf, withSeed } from "./_talk_pairs.ts";
+import { worldKey, worldTickClock } from "../world/mod.ts";
+import { prepare, type TickShared } from "./tick_prepare.ts";
+import { clip, noParts, type StepParts, stepPerceiveReads } from "./_step_perceive.ts";
+import { byAgent, pairDecision, pairOf } from "./_talk_pairs.ts";
+import { goOn } from "./_step_act.ts";
+import { withSeed } from "../../mind/mod.ts";
 
 /** Options for {@linkcode agentSteps}. */
 export interface AgentTickOptions {
@@ -87,19 +74,8 @@ export function agentSteps(
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
     needs: (frame, agentId, shared) => stepNeeds(frame, agentId, { shared, lockWaitMs }),
-    step: async (frame, agent, { shared, work }) => {
-      const seeded = withSeed(deps, frame.world.settings.seed);
-      const { uses, leaves, ...outcome } = await step(seeded, frame, {
-        agent,
-        shared,
-        work,
-        lockWaitMs,
-      });
-      // The objects put to use or left, for `finish`: the tick's shared state collects them.
-      shared.uses.push(...uses);
-      shared.leaves.push(...leaves);
-      return outcome;
-    },
+    step: (frame, agent, { shared, work }) =>
+      step(withSeed(deps, frame.world.settings.seed), frame, { agent, shared, work, lockWaitMs }),
     failed: (frame, agent, error) => ({
       summary: {
         agentId: agent.id,
@@ -111,7 +87,8 @@ export function agentSteps(
       events: [agentError(frame, agent.id, error)],
       usage: emptyUsage(),
     }),
-    // Steps push uses as they finish: sorted, the object states do not depend on which was first.
+    // Each step's uses come back in `carried` (see `agent_tick.ts`'s `merge`): sorted, the
+    // object states do not depend on which step was first.
     finish: (frame, _outcomes, { shared, storage }) =>
       applyObjectStates(storage ? { ...deps, storage } : deps, frame.world.id as WorldId, {
         at: frame.to,
@@ -159,6 +136,9 @@ function agentNeeds(
   };
 }
 
+/** What a step leaves for the tick's `finish`: the objects its agent started using, and left. */
+export type StepCarried = Pick<StepParts, "uses" | "leaves">;
+
 /** What a step is given: its agent, the tick's shared state, and the engine's unit of work. */
 interface StepInput {
   agent: Agent;
@@ -178,7 +158,7 @@ async function step(
   deps: Deps,
   frame: TickFrame<World>,
   { agent, shared, work, lockWaitMs }: StepInput,
-): Promise<StepOutcome<AgentStepSummary> & Pick<StepParts, "uses" | "leaves">> {
+): Promise<StepOutcome<AgentStepSummary> & { carried: StepCarried }> {
   const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agent.id };
   const base: AgentStepSummary = {
     agentId: agent.id,
@@ -217,162 +197,14 @@ async function step(
     events: [...parts.events, ...plans],
     usage: addUsage(...parts.usages),
     failed,
-    uses: parts.uses,
-    leaves: parts.leaves,
+    // The objects put to use or left, for `finish`: the engine collects each step's.
+    carried: { uses: parts.uses, leaves: parts.leaves },
   };
 }
 
 /** `deps` whose storage is the unit's. */
 function withStorage(deps: Deps, unit: WorkUnit): Deps {
   return { ...deps, storage: unit.storage };
-}
-
-/** A step after its pair's decision: perceive, react, act, reflect, in its agent's transaction. */
-async function goOn(
-  deps: Deps,
-  tx: AgentTransaction,
-  { frame, shared, paired }: {
-    frame: TickFrame<World>;
-    shared: TickShared;
-    paired: PairedReaction | undefined;
-  },
-): Promise<StepParts> {
-  const { to } = frame;
-  const agent = tx.agent;
-  const view = shared.views.get(agent.id)!;
-  // 1. Perceive what is new in its area (event ids make a repeated tick harmless).
-  const perceived = await perceiveNew(deps, tx, { frame, shared });
-  const { summary, events, usages, plans, uses, leaves } = perceived.parts;
-  // The agent as perceiving left it (known areas, counters): what reacting, acting and
-  // reflecting read (a pair's conversation happened before this transaction read it).
-  const current: AgentTransaction = { ...tx, agent: perceived.agent };
-
-  // 2. React to a newcomer or to objects someone changed; at most one conversation per agent.
-  const reaction = await react(deps, current, { frame, view, paired });
-  if (reaction) {
-    usages.push(reaction.usage);
-    plans.push(...reaction.plans);
-    if (reaction.vetoed === undefined) summary.reacted = reaction.decision;
-    events.push(...reactionEvents(frame, { agentId: agent.id, view, reaction }));
-    if (reaction.conversation) summary.conversationId = reaction.conversation.id;
-  }
-
-  // 3. Act and move along the plan (a new game day makes its plan here).
-  const acted = await currentAction(deps, current, { at: to, env: shared.env });
-  usages.push(acted.usage);
-  plans.push(...acted.plans);
-  const action = acted.action;
-  if (action) {
-    summary.location = action.location;
-    summary.action = action.description;
-    summary.emoji = action.emoji;
-    const moved = action.location !== agent.location;
-    if (moved || action.description !== agent.action) {
-      events.push({
-        type: "action",
-        at: to,
-        agentId: agent.id,
-        action: action.description,
-        emoji: action.emoji,
-        location: action.location,
-        start: action.start,
-        end: action.end,
-      });
-      if (shared.env && resolvePath(shared.env, action.location)?.object) {
-        uses.push({
-          agentId: agent.id,
-          agentName: agent.name,
-          path: action.location,
-          action: action.description,
-        });
-      }
-    }
-    if (moved) {
-      events.push({
-        type: "moved",
-        at: to,
-        agentId: agent.id,
-        from: agent.location,
-        to: action.location,
-      });
-      if (agent.location !== null) leaves.push({ agentId: agent.id, path: agent.location });
-    }
-  }
-
-  // 4. Reflect when the importance since the last reflection reached the threshold.
-  const reflected = await reflectIfDue(deps, current, to);
-  usages.push(reflected.usage);
-  if (reflected.reflections.length > 0) {
-    summary.reflected = reflected.reflections.length;
-    events.push({
-      type: "reflection",
-      at: to,
-      agentId: agent.id,
-      count: reflected.reflections.length,
-      insights: reflected.reflections.slice(0, EVENT_LIST_MAX).map((m) => clip(m.description)),
-    });
-  }
-  return { summary, events, usages, plans, uses, leaves };
-}
-
-/** The events of a reaction: the decision, and the conversation it held. */
-function reactionEvents(
-  frame: TickFrame<World>,
-  { agentId, view, reaction }: { agentId: string; view: TickView; reaction: ReactionResult },
-): NewEvent[] {
-  const events: NewEvent[] = [{
-    type: "reaction",
-    at: frame.to,
-    agentId,
-    decision: reaction.decision,
-    reason: clip(reaction.reason),
-    reaction: reaction.reaction,
-    ...(reaction.vetoed ? { vetoed: reaction.vetoed } : {}),
-    ...(view.trigger && "observed" in view.trigger
-      ? { observed: view.trigger.observed.observed!.agentId }
-      : {}),
-  }];
-  const talk = reaction.conversation;
-  if (talk) {
-    events.push({
-      type: "conversation",
-      at: talk.startedAt,
-      agentId,
-      conversationId: talk.id,
-      participants: talk.participants,
-      topic: talk.topic === null ? null : clip(talk.topic),
-      lines: talk.lines.length,
-      endedBy: talk.endedBy,
-      endedAt: talk.endedAt,
-    });
-  }
-  return events;
-}
-
-/**
- * The decision about the view's trigger, if any: about objects it is made now; about a newcomer
- * it is the pair's, made before the step went on. Null when there is nothing to decide.
- */
-async function react(
-  deps: Deps,
-  tx: AgentTransaction,
-  { frame, view, paired }: {
-    frame: TickFrame<World>;
-    view: TickView;
-    paired: PairedReaction | undefined;
-  },
-): Promise<(ReactionResult & { plans: PlanMade[] }) | null> {
-  const trigger = view.trigger;
-  if (!trigger) return null;
-  if ("objects" in trigger) {
-    return await decideReaction(deps, { ...tx, agents: [tx.agent], leases: [tx.lease] }, {
-      at: frame.to,
-      observations: trigger.objects.map((s) => s.text),
-    });
-  }
-  // Only a pair's deciding agent has a newcomer trigger: the decision is its own.
-  if (paired?.error !== undefined) throw paired.error;
-  return paired?.result ?? null;
 }
 
 function agentError(frame: TickFrame<World>, agentId: string, err: unknown): NewEvent {

@@ -14,9 +14,9 @@ import type { AgentId, AgentScope, WorldId } from "../../domain/mod.ts";
 import type { TickFrame, TickSystem } from "../engine/mod.ts";
 import { type World } from "../../domain/mod.ts";
 import { worldKey } from "../world/mod.ts";
-import { agentSteps, type AgentTickOptions } from "./agent_step.ts";
+import { agentSteps, type AgentTickOptions, type StepCarried } from "./agent_step.ts";
 import type { AgentStepSummary } from "./step_summary.ts";
-import { type ObjectLeave, objectStateDocuments, type ObjectUse } from "./object_states.ts";
+import { objectStateDocuments } from "./object_states.ts";
 import type { TickShared, TickView } from "./tick_prepare.ts";
 import type { Environment } from "../../domain/mod.ts";
 
@@ -24,11 +24,6 @@ interface EncodedShared {
   env: Environment | null;
   views: [string, TickView][];
   scores: [string, number][];
-}
-
-interface Carried {
-  uses: ObjectUse[];
-  leaves: ObjectLeave[];
 }
 
 /** The tick system of a world's agents (see `agentSteps` for what a step does). */
@@ -75,11 +70,10 @@ export function agentTickSystem(
         leaves: [],
       };
     },
-    carried: (shared): Carried => ({ uses: shared.uses, leaves: shared.leaves }),
     merge: (shared, carried) => ({
       ...shared,
-      uses: [...shared.uses, ...(carried as Carried[]).flatMap((c) => c.uses)],
-      leaves: [...shared.leaves, ...(carried as Carried[]).flatMap((c) => c.leaves)],
+      uses: [...shared.uses, ...(carried as StepCarried[]).flatMap((c) => c.uses)],
+      leaves: [...shared.leaves, ...(carried as StepCarried[]).flatMap((c) => c.leaves)],
     }),
   };
 }

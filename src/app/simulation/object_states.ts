@@ -10,7 +10,8 @@ import type { AgentId, WorldId } from "../../domain/mod.ts";
 import { emptyUsage, type Usage } from "../../domain/mod.ts";
 import type { DocumentKey } from "../../ports/mod.ts";
 import type { NewEvent } from "../../ports/mod.ts";
-import { buildObjectStatePrompt, type ObjectStateItem } from "../../domain/mod.ts";
+import { type ObjectStateItem } from "../../domain/mod.ts";
+import { objectStates } from "../../mind/mod.ts";
 import type { GameTime } from "../../domain/mod.ts";
 import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
 import { putDocument } from "../world/mod.ts";
@@ -122,15 +123,10 @@ export async function applyObjectStates(
   });
   if (unknown.length > 0) {
     try {
-      const completion = await deps.model.complete(
-        buildObjectStatePrompt({ items: unknown.map(([, { item }]) => item) }),
-        { worldId, operation: "object_state" },
-      );
-      usage = completion.usage;
-      unknown.forEach(([path], i) => answers.set(path, completion.value.states[i]));
-      const learnt = unknown.map(([, { use }], i) =>
-        [keyOf(use), completion.value.states[i]] as const
-      );
+      const answered = await objectStates(deps, unknown.map(([, { item }]) => item), worldId);
+      usage = answered.usage;
+      unknown.forEach(([path], i) => answers.set(path, answered.states[i]));
+      const learnt = unknown.map(([, { use }], i) => [keyOf(use), answered.states[i]] as const);
       await saveCache(deps, remember(answersCache, learnt, CACHE_SIZE));
     } catch (err) {
       if (!(err instanceof ModelUnavailableError)) throw err;

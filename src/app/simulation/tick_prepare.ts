@@ -11,7 +11,7 @@ import { type WorldId } from "../../domain/mod.ts";
 import { isIdle } from "../../domain/mod.ts";
 import { addUsage, emptyUsage, type Usage } from "../../domain/mod.ts";
 import type { NewEvent } from "../../ports/mod.ts";
-import { buildImportancePrompt } from "../../domain/mod.ts";
+import { embedForAll, scoreForResidents } from "../../mind/mod.ts";
 import { type TickFrame } from "../engine/mod.ts";
 import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
 import { type Environment } from "../../domain/mod.ts";
@@ -94,33 +94,15 @@ export async function prepare(
   const texts = [...views.values()].flatMap((v) => v.perception.sightings.map((s) => s.text));
   const scored = await scoreForAll(deps, frame.world, texts);
   const embedded = await embedForAll(deps, frame.world, texts);
-  await pairNewcomers(deps, frame, agents, views, newcomers);
+  const pairs = await pairNewcomers(deps, frame, { agents, views, newcomers });
+  for (const [decider, sighting] of pairs) {
+    views.set(decider, { ...views.get(decider)!, trigger: { observed: sighting } });
+  }
   return {
     shared: { env, views, scores: scored.scores, decisions: new Map(), uses: [], leaves: [] },
     events: [],
     usage: addUsage(scored.usage, embedded),
   };
-}
-
-/**
- * Embeds every distinct observation text of the tick in one call, so each agent's perceive
- * finds its vectors in the embedder's cache (the services wrap the embedder in one) instead of
- * making a call per agent. A failure is left to each perceive, which embeds what it needs.
- */
-async function embedForAll(
-  deps: Pick<Deps, "embedder">,
-  world: World,
-  texts: readonly string[],
-): Promise<Usage> {
-  const distinct = [...new Set(texts)];
-  if (distinct.length === 0) return emptyUsage();
-  try {
-    return (await deps.embedder.embed(distinct, { worldId: world.id, operation: "embedding" }))
-      .usage;
-  } catch (err) {
-    if (err instanceof ModelUnavailableError) return emptyUsage();
-    throw err;
-  }
 }
 
 /** Observation texts compared case- and space-insensitively (as perceive's dedupe does). */
@@ -159,17 +141,11 @@ async function scoreForAll(
   }
   if (todo.size === 0) return { scores, usage: emptyUsage() };
   try {
-    const completion = await deps.model.complete(
-      buildImportancePrompt({
-        agentName: `a resident of ${world.name}`,
-        observations: [...todo.values()],
-      }),
-      { worldId: world.id, operation: "importance", seed: world.settings.seed },
-    );
-    const answered = [...todo.keys()].map((key, i) => [key, completion.value.scores[i]] as const);
+    const scored = await scoreForResidents(deps, world, [...todo.values()]);
+    const answered = [...todo.keys()].map((key, i) => [key, scored.scores[i]] as const);
     for (const [key, score] of answered) scores.set(key, score);
     await saveCache(deps, remember(cache, answered, IMPORTANCE_CACHE_SIZE));
-    return { scores, usage: completion.usage };
+    return { scores, usage: scored.usage };
   } catch (err) {
     if (err instanceof ModelUnavailableError) return { scores, usage: emptyUsage() };
     throw err;

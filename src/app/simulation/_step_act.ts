@@ -1,0 +1,165 @@
+/**
+ * @module Private to the agent step: what a step does after its pair's decision, in its agent's
+ * transaction: perceive, react (talk, re-plan or carry on), act along its plan, reflect when due
+ * (Generative Agents §4.3, §5), and the events each phase leaves.
+ */
+import { type AgentTransaction } from "../agents/mod.ts";
+import { currentAction, decideReaction, reflectIfDue } from "../cognition/mod.ts";
+import { type ReactionResult } from "../cognition/mod.ts";
+import type { PlanMade } from "../../domain/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import type { NewEvent } from "../../ports/mod.ts";
+import type { TickFrame } from "../engine/mod.ts";
+import { resolvePath } from "../../domain/mod.ts";
+import { type World } from "../../domain/mod.ts";
+import type { TickShared, TickView } from "./tick_prepare.ts";
+import { clip, EVENT_LIST_MAX, perceiveNew, type StepParts } from "./_step_perceive.ts";
+import type { PairedReaction } from "./_talk_pairs.ts";
+
+/** A step after its pair's decision: perceive, react, act, reflect, in its agent's transaction. */
+export async function goOn(
+  deps: Deps,
+  tx: AgentTransaction,
+  { frame, shared, paired }: {
+    frame: TickFrame<World>;
+    shared: TickShared;
+    paired: PairedReaction | undefined;
+  },
+): Promise<StepParts> {
+  const { to } = frame;
+  const agent = tx.agent;
+  const view = shared.views.get(agent.id)!;
+  // 1. Perceive what is new in its area (event ids make a repeated tick harmless).
+  const perceived = await perceiveNew(deps, tx, { frame, shared });
+  const { summary, events, usages, plans, uses, leaves } = perceived.parts;
+  // The agent as perceiving left it (known areas, counters): what reacting, acting and
+  // reflecting read (a pair's conversation happened before this transaction read it).
+  const current: AgentTransaction = { ...tx, agent: perceived.agent };
+
+  // 2. React to a newcomer or to objects someone changed; at most one conversation per agent.
+  const reaction = await react(deps, current, { frame, view, paired });
+  if (reaction) {
+    usages.push(reaction.usage);
+    plans.push(...reaction.plans);
+    if (reaction.vetoed === undefined) summary.reacted = reaction.decision;
+    events.push(...reactionEvents(frame, { agentId: agent.id, view, reaction }));
+    if (reaction.conversation) summary.conversationId = reaction.conversation.id;
+  }
+
+  // 3. Act and move along the plan (a new game day makes its plan here).
+  const acted = await currentAction(deps, current, { at: to, env: shared.env });
+  usages.push(acted.usage);
+  plans.push(...acted.plans);
+  const action = acted.action;
+  if (action) {
+    summary.location = action.location;
+    summary.action = action.description;
+    summary.emoji = action.emoji;
+    const moved = action.location !== agent.location;
+    if (moved || action.description !== agent.action) {
+      events.push({
+        type: "action",
+        at: to,
+        agentId: agent.id,
+        action: action.description,
+        emoji: action.emoji,
+        location: action.location,
+        start: action.start,
+        end: action.end,
+      });
+      if (shared.env && resolvePath(shared.env, action.location)?.object) {
+        uses.push({
+          agentId: agent.id,
+          agentName: agent.name,
+          path: action.location,
+          action: action.description,
+        });
+      }
+    }
+    if (moved) {
+      events.push({
+        type: "moved",
+        at: to,
+        agentId: agent.id,
+        from: agent.location,
+        to: action.location,
+      });
+      if (agent.location !== null) leaves.push({ agentId: agent.id, path: agent.location });
+    }
+  }
+
+  // 4. Reflect when the importance since the last reflection reached the threshold.
+  const reflected = await reflectIfDue(deps, current, to);
+  usages.push(reflected.usage);
+  if (reflected.reflections.length > 0) {
+    summary.reflected = reflected.reflections.length;
+    events.push({
+      type: "reflection",
+      at: to,
+      agentId: agent.id,
+      count: reflected.reflections.length,
+      insights: reflected.reflections.slice(0, EVENT_LIST_MAX).map((m) => clip(m.description)),
+    });
+  }
+  return { summary, events, usages, plans, uses, leaves };
+}
+
+/** The events of a reaction: the decision, and the conversation it held. */
+function reactionEvents(
+  frame: TickFrame<World>,
+  { agentId, view, reaction }: { agentId: string; view: TickView; reaction: ReactionResult },
+): NewEvent[] {
+  const events: NewEvent[] = [{
+    type: "reaction",
+    at: frame.to,
+    agentId,
+    decision: reaction.decision,
+    reason: clip(reaction.reason),
+    reaction: reaction.reaction,
+    ...(reaction.vetoed ? { vetoed: reaction.vetoed } : {}),
+    ...(view.trigger && "observed" in view.trigger
+      ? { observed: view.trigger.observed.observed!.agentId }
+      : {}),
+  }];
+  const talk = reaction.conversation;
+  if (talk) {
+    events.push({
+      type: "conversation",
+      at: talk.startedAt,
+      agentId,
+      conversationId: talk.id,
+      participants: talk.participants,
+      topic: talk.topic === null ? null : clip(talk.topic),
+      lines: talk.lines.length,
+      endedBy: talk.endedBy,
+      endedAt: talk.endedAt,
+    });
+  }
+  return events;
+}
+
+/**
+ * The decision about the view's trigger, if any: about objects it is made now; about a newcomer
+ * it is the pair's, made before the step went on. Null when there is nothing to decide.
+ */
+async function react(
+  deps: Deps,
+  tx: AgentTransaction,
+  { frame, view, paired }: {
+    frame: TickFrame<World>;
+    view: TickView;
+    paired: PairedReaction | undefined;
+  },
+): Promise<(ReactionResult & { plans: PlanMade[] }) | null> {
+  const trigger = view.trigger;
+  if (!trigger) return null;
+  if ("objects" in trigger) {
+    return await decideReaction(deps, { ...tx, agents: [tx.agent], leases: [tx.lease] }, {
+      at: frame.to,
+      observations: trigger.objects.map((s) => s.text),
+    });
+  }
+  // Only a pair's deciding agent has a newcomer trigger: the decision is its own.
+  if (paired?.error !== undefined) throw paired.error;
+  return paired?.result ?? null;
+}
