@@ -203,14 +203,15 @@ async function bumpCounters(
   prepared: Pick<PreparedMemories, "addedImportance" | "stillPending">,
   fence: Lease,
 ): Promise<void> {
-  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (agent) => {
-    if (agent === null) throw agentNotFound(scope);
-    return {
-      ...agent,
-      importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
-      pendingImportance: [...agent.pendingImportance, ...prepared.stillPending],
-    };
-  }, {
+  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), {
+    change: (agent) => {
+      if (agent === null) throw agentNotFound(scope);
+      return {
+        ...agent,
+        importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
+        pendingImportance: [...agent.pendingImportance, ...prepared.stillPending],
+      };
+    },
     attempts: 3,
     create: false,
     fence,

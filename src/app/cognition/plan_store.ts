@@ -27,7 +27,8 @@ export async function writePlan(
   next: (current: DayPlan | null) => DayPlan,
   { fence }: FencedWrite = {},
 ): Promise<DayPlan> {
-  return (await updateDocument(deps.storage.documents, key, next, {
+  return (await updateDocument(deps.storage.documents, key, {
+    change: next,
     fence,
     conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
   }))!;
@@ -45,17 +46,13 @@ export async function cacheDecomposition(
   apply: (plan: DayPlan) => DayPlan | null,
   { fence }: FencedWrite = {},
 ): Promise<DayPlan | null> {
-  const stored = await updateDocument<DayPlan>(
-    deps.storage.documents,
-    key,
-    (current) =>
+  const stored = await updateDocument<DayPlan>(deps.storage.documents, key, {
+    change: (current) =>
       !current || current.revision !== revision ? undefined : apply(current) ?? undefined,
-    {
-      create: false,
-      fence,
-      conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
-    },
-  );
+    create: false,
+    fence,
+    conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
+  });
   // A plan of another revision was re-planned meanwhile: the decomposition no longer fits.
   return stored?.revision === revision ? stored : null;
 }
@@ -128,5 +125,5 @@ export async function recordAction(
   const doc = await loadAgent(deps, scope);
   if (doc.value.action === action.description && doc.value.location === action.location) return;
   const next = { ...doc.value, action: action.description, location: action.location };
-  await deps.storage.documents.replace(agentKey(scope), next, doc.version);
+  await deps.storage.documents.replace(agentKey(scope), next, { expectedVersion: doc.version });
 }

@@ -109,7 +109,9 @@ export async function planTick<U, P, S, W extends Clocked>(
       // The units are read with the marker's write (one round trip on a hosted store): a failed
       // write fails the plan before anything else is written.
       const [, units] = await Promise.all([
-        idem.put<TickMarker<S>>(scope, tickId, { status: "running", from: world.clock.now }),
+        idem.put<TickMarker<S>>(scope, tickId, {
+          value: { status: "running", from: world.clock.now },
+        }),
         system.units(frame),
       ]);
       const prepared = await system.prepare(frame, units);
@@ -133,10 +135,7 @@ export async function planTick<U, P, S, W extends Clocked>(
         ? err
         : new SimulacraError("internal_error", "Cannot run the tick: unexpected error");
       await idem.put<TickMarker<S>>(scope, tickId, {
-        status: "failed",
-        retryable: true,
-        code: e.code,
-        message: e.message,
+        value: { status: "failed", retryable: true, code: e.code, message: e.message },
       }).catch(() => {});
       throw err;
     }

@@ -51,17 +51,13 @@ async function dropPending(
   scope: AgentScope,
   id: MemoryId,
 ): Promise<void> {
-  await updateDocument<Agent>(
-    deps.storage.documents,
-    agentKey(scope),
-    (agent) =>
+  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), {
+    change: (agent) =>
       agent?.pendingImportance.includes(id)
         ? { ...agent, pendingImportance: agent.pendingImportance.filter((p) => p !== id) }
         : undefined,
-    {
-      create: false,
-      conflict:
-        `Cannot update agent "${scope.agentId}" after forgetting a memory: it kept changing, retry`,
-    },
-  );
+    create: false,
+    conflict:
+      `Cannot update agent "${scope.agentId}" after forgetting a memory: it kept changing, retry`,
+  });
 }

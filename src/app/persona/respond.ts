@@ -375,8 +375,8 @@ async function storeTurn(
     ...doc.value,
     importanceSinceReflection: doc.value.importanceSinceReflection + prepared.addedImportance,
   };
-  // We hold the agent's lock, so the version we read is still current.
-  if (!(await deps.storage.documents.replace(agentKey(scope), next, doc.version))) {
+  const read = { expectedVersion: doc.version }; // still current: we hold the agent's lock
+  if (!(await deps.storage.documents.replace(agentKey(scope), next, read))) {
     throw new ConflictError(
       `Cannot update the counters of agent "${scope.agentId}": it changed outside its lock; the reply's memories are stored`,
     );

@@ -140,14 +140,12 @@ async function recordHeartbeat(
 ): Promise<CronHeartbeat> {
   // A duplicate delivery loses the compare-and-set and retries with the fresh version.
   try {
-    return (await updateDocument<CronHeartbeat>(
-      deps.storage.documents,
-      heartbeatKey,
-      (current) => ({
+    return (await updateDocument<CronHeartbeat>(deps.storage.documents, heartbeatKey, {
+      change: (current) => ({
         lastScheduledAt,
         runs: (current?.runs ?? 0) + 1,
       }),
-    ))!;
+    }))!;
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     return { lastScheduledAt, runs: -1 }; // the heartbeat is best effort: the ticks still run

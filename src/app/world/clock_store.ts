@@ -43,22 +43,23 @@ export async function updateWorld(
   options: { why?: PauseReason } = {},
 ): Promise<World> {
   let wasPaused = false;
-  const next = (await updateDocument<World>(deps.storage.documents, worldKey(worldId), (raw) => {
-    if (raw === null) throw worldNotFound(worldId);
-    const current = withDefaults(raw);
-    wasPaused = current.clock.paused;
-    return {
-      ...current,
-      name: input.name ?? current.name,
-      clock: {
-        ...current.clock,
-        minutesPerTick: input.minutesPerTick ?? current.clock.minutesPerTick,
-        mode: input.clock?.mode ?? current.clock.mode,
-        paused: input.clock?.paused ?? input.paused ?? current.clock.paused,
-      },
-      settings: WorldSettings.parse({ ...current.settings, ...input.settings }),
-    };
-  }, {
+  const next = (await updateDocument<World>(deps.storage.documents, worldKey(worldId), {
+    change: (raw) => {
+      if (raw === null) throw worldNotFound(worldId);
+      const current = withDefaults(raw);
+      wasPaused = current.clock.paused;
+      return {
+        ...current,
+        name: input.name ?? current.name,
+        clock: {
+          ...current.clock,
+          minutesPerTick: input.minutesPerTick ?? current.clock.minutesPerTick,
+          mode: input.clock?.mode ?? current.clock.mode,
+          paused: input.clock?.paused ?? input.paused ?? current.clock.paused,
+        },
+        settings: WorldSettings.parse({ ...current.settings, ...input.settings }),
+      };
+    },
     attempts: ATTEMPTS,
     read: await loadWorldDoc(deps, worldId),
     create: false,
@@ -92,10 +93,8 @@ export async function advanceClock(
   move: ClockMove,
 ): Promise<Clock> {
   const { from, to } = move;
-  const world = await updateDocument<World>(
-    deps.storage.documents,
-    worldKey(worldId),
-    (current) => {
+  const world = await updateDocument<World>(deps.storage.documents, worldKey(worldId), {
+    change: (current) => {
       if (current === null) throw worldNotFound(worldId);
       if (current.clock.now !== from) {
         throw new ConflictError(
@@ -104,15 +103,13 @@ export async function advanceClock(
       }
       return { ...current, clock: { ...current.clock, now: to } };
     },
-    {
-      attempts: ATTEMPTS,
-      read: await loadWorldDoc(deps, worldId),
-      create: false,
-      fence: move.fence,
-      conflict:
-        `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
-    },
-  );
+    attempts: ATTEMPTS,
+    read: await loadWorldDoc(deps, worldId),
+    create: false,
+    fence: move.fence,
+    conflict:
+      `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
+  });
   return world!.clock;
 }
 /** The engine's clock port for worlds: reads the world document and moves its clock. */
