@@ -52,12 +52,12 @@ export async function closeLocked<S>(
   context: Omit<CloseContext<S>, "held"> & { waitMs: number },
 ): Promise<Closing<S> | "busy"> {
   try {
-    return await withLease(
-      deps,
-      `tick:${open.world.id}`,
-      (held) => closeTick<S>(deps, open, { ...context, held }),
-      { ttlMs: TICK_LEASE_TTL_MS, waitMs: context.waitMs, busy: () => new LeaseBusy() },
-    );
+    return await withLease(deps, {
+      key: `tick:${open.world.id}`,
+      ttlMs: TICK_LEASE_TTL_MS,
+      waitMs: context.waitMs,
+      busy: () => new LeaseBusy(),
+    }, (held) => closeTick<S>(deps, open, { ...context, held }));
   } catch (err) {
     if (err instanceof LeaseBusy) return "busy";
     throw err;

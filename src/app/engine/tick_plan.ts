@@ -71,7 +71,12 @@ export async function planTick<U, P, S, W extends Clocked>(
   if (seen?.status === "done") return { tickId, status: "done", result: seen.result };
   if (seen?.status === "failed" && !seen.retryable) throw markerError(seen);
 
-  return await withLease(deps, `tick:${worldId}`, async (held) => {
+  return await withLease(deps, {
+    key: `tick:${worldId}`,
+    ttlMs: TICK_LEASE_TTL_MS,
+    waitMs: options.waitMs ?? runner.waitMs,
+    busy: () => busy(tickId, worldId),
+  }, async (held) => {
     const context = { system, held };
     // The marker and the world are read with the open tick (again after closing it).
     const markerAndWorld = () =>
@@ -142,10 +147,6 @@ export async function planTick<U, P, S, W extends Clocked>(
     const started = await runner.start<S>(deps, plan, context);
     held.assertHeld();
     return await answer(deps, plan, started);
-  }, {
-    ttlMs: TICK_LEASE_TTL_MS,
-    waitMs: options.waitMs ?? runner.waitMs,
-    busy: () => busy(tickId, worldId),
   });
 }
 

@@ -27,7 +27,7 @@ export async function forgetMemory(
   id: MemoryId,
 ): Promise<Forgotten> {
   await loadAgent(deps, scope);
-  return await withAgentLock(deps, scope, async () => {
+  return await withAgentLock(deps, { scope }, async () => {
     const memories = deps.storage.memories;
     if (!(await memories.get(scope, id))) {
       throw new NotFoundError(

@@ -287,7 +287,7 @@ export async function respond(
   }).map((m) => (options.keyId === undefined ? m : { ...m, keyId: options.keyId }));
   const written = items.length === 0
     ? { records: [], usage: addUsage() }
-    : await withAgentLock(deps, scope, () => storeTurn(deps, scope, items));
+    : await withAgentLock(deps, { scope }, () => storeTurn(deps, scope, items));
   let replanned = false;
   const usages: Usage[] = [anchorUsage, embedded.usage, enacted.usage, written.usage];
   let replanError: string | undefined;

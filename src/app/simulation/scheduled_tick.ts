@@ -122,7 +122,8 @@ async function pausedForIdleness(deps: Deps, world: World, now: number): Promise
     return false;
   }
   if (now - since < idleMinutes * 60_000) return false;
-  await updateWorld(deps, id, { clock: { paused: true } }, {
+  await updateWorld(deps, id, {
+    clock: { paused: true },
     why: {
       reason: "idle",
       idleMinutes,

@@ -28,20 +28,23 @@ export async function loadWorldDoc(
   if (!doc) throw worldNotFound(worldId);
   return { ...doc, value: withDefaults(doc.value) };
 }
+/** A change to a world as a request makes it, and why a pause flag it flips changed. */
+export type WorldUpdate = UpdateWorldInput & { why?: PauseReason };
+
 /**
  * Changes a world's name, tick length, clock mode, pause flag or settings (merged field by
  * field) with a version-checked replace, so it never undoes a tick that moved the clock
  * meanwhile. The game time itself only moves by ticks. A change of the pause flag is logged as
- * a `world.paused` or `world.resumed` event (`why` says by what; default: a request).
+ * a `world.paused` or `world.resumed` event (`update.why` says by what; default: a request).
  * @throws `world_not_found`, `invalid_request` when the merged settings are invalid,
  * `conflict` when concurrent writes keep winning.
  */
 export async function updateWorld(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
-  input: UpdateWorldInput,
-  options: { why?: PauseReason } = {},
+  update: WorldUpdate,
 ): Promise<World> {
+  const { why, ...input } = update;
   let wasPaused = false;
   const next = (await updateDocument<World>(deps.storage.documents, worldKey(worldId), {
     change: (raw) => {
@@ -69,7 +72,7 @@ export async function updateWorld(
     await deps.storage.events.append(worldId, [{
       type: next.clock.paused ? "world.paused" : "world.resumed",
       at: next.clock.now,
-      ...(options.why ?? {
+      ...(why ?? {
         reason: "request",
         message: next.clock.paused
           ? "Paused by a request: the scheduler leaves it until it is resumed"
