@@ -76,13 +76,13 @@ async function recordSpend(
   const keyId = currentRequest()?.keyId;
   try {
     await Promise.all([
-      attribution.worldId === undefined ? undefined : ledger.addSpend(
-        worldSubject(attribution.worldId),
-        utcDay(now),
-        spend,
-        { expireAfterMs: DAY_COUNTER_MS },
-      ),
-      keyId === undefined ? undefined : ledger.addSpend(keySubject(keyId), "total", spend),
+      attribution.worldId === undefined
+        ? undefined
+        : ledger.addSpend(worldSubject(attribution.worldId), utcDay(now), {
+          spend,
+          expireAfterMs: DAY_COUNTER_MS,
+        }),
+      keyId === undefined ? undefined : ledger.addSpend(keySubject(keyId), "total", { spend }),
     ]);
   } catch {
     // Accounting must never fail the call it accounts for (the usage ledger does the same).

@@ -8,7 +8,7 @@
  */
 import { ConflictError } from "../../src/domain/mod.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/mod.ts";
-import type { FencedWrite } from "../../src/ports/mod.ts";
+import type { FencedWrite, ReplaceOptions } from "../../src/ports/mod.ts";
 import { type BlobHead, blobPartKeys, blobWrites, readBlob } from "./_kv_blob.ts";
 import {
   addWrites,
@@ -119,17 +119,17 @@ export class KvDocumentStore implements DocumentStore {
   }
 
   /**
-   * Replaces the document if its version is `expectedVersion` (atomic); null otherwise. With a
-   * `fence`, only while that lease is held, checked in the same atomic operation.
+   * Replaces the document if its version is `options.expectedVersion` (atomic); null otherwise.
+   * With a `fence`, only while that lease is held, checked in the same atomic operation.
    *
    * @throws {LeaseLostError} `conflict` when the fence is no longer held; nothing written.
    */
   async replace<T>(
     key: DocumentKey,
     value: T,
-    expectedVersion: number,
-    options: FencedWrite = {},
+    options: ReplaceOptions,
   ): Promise<Versioned<T> | null> {
+    const { expectedVersion } = options;
     assertKeySize(headKey(key), "document key");
     const bytes = encodeJson(value ?? null);
     return await guard("replace a document", async () => {

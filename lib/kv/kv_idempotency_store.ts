@@ -9,7 +9,7 @@
  * head's `expireIn`; its parts expire a minute later, so a head read just before it expires
  * finds them (Deno KV deletes expired keys lazily: a value may be read a while after its time).
  */
-import type { Claim, IdempotencyStore, KeepOptions } from "../../src/ports/mod.ts";
+import type { Claim, IdempotencyStore, KeepOptions, KeepValue } from "../../src/ports/mod.ts";
 import { type BlobHead, blobWrites, readBlob } from "./_kv_blob.ts";
 import {
   addWrites,
@@ -79,23 +79,18 @@ export class KvIdempotencyStore implements IdempotencyStore {
   }
 
   /**
-   * Stores `value` unless a value is stored already (atomic); returns what is stored.
+   * Stores `write.value` unless a value is stored already (atomic); returns what is stored.
    *
    * @throws {SimulacraError} `payload_too_large` above ~600 KB of JSON.
    */
-  async claim<T>(
-    scope: string,
-    key: string,
-    value: T,
-    options?: KeepOptions,
-  ): Promise<Claim<T>> {
+  async claim<T>(scope: string, key: string, keep: KeepValue<T>): Promise<Claim<T>> {
     assertKeySize(headKey(scope, key), "idempotency key");
-    const bytes = encodeJson(value ?? null);
+    const bytes = encodeJson(keep.value ?? null);
     const write = { scope, key, gen: 1, bytes, previous: null };
     return await guard("claim an idempotency key", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const op = this.#kv.atomic().check({ key: headKey(scope, key), versionstamp: null });
-        const result = await addValueWrites(op, write, options).commit();
+        const result = await addValueWrites(op, write, keep).commit();
         if (result.ok) return { created: true, value: decodeJson<T>(bytes) };
         const stored = await this.#read<T>(scope, key);
         if (stored !== undefined) return { created: false, value: stored };
@@ -118,15 +113,15 @@ export class KvIdempotencyStore implements IdempotencyStore {
    *
    * @throws {SimulacraError} `payload_too_large` above ~600 KB of JSON.
    */
-  async put<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<void> {
+  async put<T>(scope: string, key: string, keep: KeepValue<T>): Promise<void> {
     assertKeySize(headKey(scope, key), "idempotency key");
-    const bytes = encodeJson(value ?? null);
+    const bytes = encodeJson(keep.value ?? null);
     await guard("store an idempotency result", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const entry = await this.#kv.get<BlobHead>(headKey(scope, key));
         const gen = (entry.value?.gen ?? 0) + 1;
         const write = { scope, key, gen, bytes, previous: entry.value };
-        const op = addValueWrites(this.#kv.atomic().check(entry), write, options);
+        const op = addValueWrites(this.#kv.atomic().check(entry), write, keep);
         if ((await op.commit()).ok) return;
       }
       throw new Error("The idempotency key kept changing");

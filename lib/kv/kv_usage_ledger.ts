@@ -7,7 +7,8 @@
  */
 import { SimulacraError } from "../../src/domain/mod.ts";
 import type { UsageRecord } from "../../src/domain/mod.ts";
-import type { Spend, UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/mod.ts";
+import type { Spend, SpendWrite } from "../../src/ports/mod.ts";
+import type { UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/mod.ts";
 import { worldSubject } from "../../src/domain/mod.ts";
 import { assertKeySize, deletePrefixes, guard, listAll } from "./_kv_support.ts";
 
@@ -117,7 +118,7 @@ export class KvUsageLedger implements UsageLedger {
    *
    * @throws {SimulacraError} `invalid_request` on a negative or non-finite count.
    */
-  async addSpend(subject: string, period: string, spend: Spend): Promise<void> {
+  async addSpend(subject: string, period: string, { spend }: SpendWrite): Promise<void> {
     const key: Deno.KvKey = ["spend", subject, period];
     assertKeySize(key, "budget subject");
     const calls = count(spend.calls, "calls");

@@ -1,7 +1,7 @@
 /** @module The hosted DocumentStore: versioned JSON documents in Upstash Redis hashes. */
 import { ConflictError } from "../../src/domain/mod.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/mod.ts";
-import type { FencedWrite } from "../../src/ports/mod.ts";
+import type { FencedWrite, ReplaceOptions } from "../../src/ports/mod.ts";
 import { decodeDocument, encodeDocument, RedisKeys } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
 import { pairs, redisCall, type RedisClient } from "./redis_calls.ts";
@@ -76,14 +76,13 @@ export class UpstashDocumentStore implements DocumentStore {
   replace<T>(
     key: DocumentKey,
     value: T,
-    expectedVersion: number,
-    options: FencedWrite = {},
+    options: ReplaceOptions,
   ): Promise<Versioned<T> | null> {
     return this.#scripts.run(replaceDocument<T>(), {
       keys: this.#keys,
       key,
       value,
-      expectedVersion,
+      expectedVersion: options.expectedVersion,
       fence: options.fence,
     });
   }

@@ -1,5 +1,5 @@
 /** @module The hosted IdempotencyStore: first-write-wins values in Upstash Redis. */
-import type { Claim, IdempotencyStore, KeepOptions } from "../../src/ports/mod.ts";
+import type { Claim, IdempotencyStore, KeepValue } from "../../src/ports/mod.ts";
 import { encodeValue, RedisKeys, ttlArgument } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
 import { deleteKeys, redisCall, type RedisClient, scanKeys } from "./redis_calls.ts";
@@ -33,8 +33,8 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
     this.#scripts = new ScriptRunner(config.redis, this.#reads);
   }
 
-  claim<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<Claim<T>> {
-    return this.#scripts.run(claimKey<T>(), { keys: this.#keys, scope, key, value, keep: options });
+  claim<T>(scope: string, key: string, { value, ...keep }: KeepValue<T>): Promise<Claim<T>> {
+    return this.#scripts.run(claimKey<T>(), { keys: this.#keys, scope, key, value, keep });
   }
 
   get<T>(scope: string, key: string): Promise<T | null> {
@@ -45,8 +45,8 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  put<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<void> {
-    const px = ttlArgument(options);
+  put<T>(scope: string, key: string, { value, ...keep }: KeepValue<T>): Promise<void> {
+    const px = ttlArgument(keep);
     return redisCall("store an idempotency key", async () => {
       // In the shared pipeline (its commands run in the order started): a tick's plan writes
       // its marker in the request that reads its units.

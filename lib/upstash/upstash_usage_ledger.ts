@@ -4,7 +4,7 @@ import { worldSubject } from "../../src/domain/mod.ts";
 import type { UsageRecord } from "../../src/domain/mod.ts";
 import type {
   Spend,
-  SpendOptions,
+  SpendWrite,
   UsageCounts,
   UsageLedger,
   UsageTotals,
@@ -70,12 +70,8 @@ export class UpstashUsageLedger implements UsageLedger {
     });
   }
 
-  async addSpend(
-    subject: string,
-    period: string,
-    spend: Spend,
-    options: SpendOptions = {},
-  ): Promise<void> {
+  async addSpend(subject: string, period: string, write: SpendWrite): Promise<void> {
+    const { spend, expireAfterMs } = write;
     for (const value of [spend.calls, spend.tokens]) {
       if (!Number.isFinite(value) || value < 0) {
         throw new SimulacraError(
@@ -88,7 +84,7 @@ export class UpstashUsageLedger implements UsageLedger {
     const tx = this.#redis.multi();
     tx.hincrby(key, "calls", Math.round(spend.calls));
     tx.hincrby(key, "tokens", Math.round(spend.tokens));
-    if (options.expireAfterMs !== undefined) tx.pexpire(key, options.expireAfterMs);
+    if (expireAfterMs !== undefined) tx.pexpire(key, expireAfterMs);
     await redisCall("record budget spend", () => tx.exec());
   }
 

@@ -15,9 +15,20 @@ export interface Versioned<T> {
   version: number;
 }
 
+/** What a {@linkcode DocumentStore.replace} needs besides the key and the value. */
+export interface ReplaceOptions extends FencedWrite {
+  /** The version the caller read: the replace writes only while it is still the stored one. */
+  expectedVersion: number;
+}
+
 /**
  * Versioned JSON documents. The world clock's compare-and-set is a `replace` with the version
  * that was read. Throws `store_unavailable` when the backend fails.
+ *
+ * Signatures of the storage ports: a method takes the address it acts on first, as its reader
+ * takes it (`get(key)`, `get(scope, key)`, `spend(subject, period)`), then the value when that
+ * leaves room, and last one object with the rest (the value when it does not fit, the version
+ * expected, the fence, the time to live): at most three parameters.
  */
 export interface DocumentStore {
   /** The document, or null. */
@@ -33,17 +44,12 @@ export interface DocumentStore {
   create<T>(key: DocumentKey, value: T, options?: FencedWrite): Promise<Versioned<T>>;
 
   /**
-   * Replaces a document only if its stored version is `expectedVersion` (atomic). Returns the
-   * new version, or null when the document changed or does not exist (nothing written). With
-   * `options.fence`, writes only while that lease is held, or throws `conflict`
+   * Replaces a document only if its stored version is `options.expectedVersion` (atomic).
+   * Returns the new version, or null when the document changed or does not exist (nothing
+   * written). With `options.fence`, writes only while that lease is held, or throws `conflict`
    * (`LeaseLostError`) and writes nothing.
    */
-  replace<T>(
-    key: DocumentKey,
-    value: T,
-    expectedVersion: number,
-    options?: FencedWrite,
-  ): Promise<Versioned<T> | null>;
+  replace<T>(key: DocumentKey, value: T, options: ReplaceOptions): Promise<Versioned<T> | null>;
 
   /** Deletes a document; returns whether it existed. */
   delete(key: DocumentKey): Promise<boolean>;

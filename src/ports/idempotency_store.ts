@@ -16,19 +16,26 @@ export interface KeepOptions {
   ttlMs?: number;
 }
 
+/** A value to keep under a key, and how long. */
+export interface KeepValue<T> extends KeepOptions {
+  value: T;
+}
+
 /**
  * Remembers a value per key within a scope, first write wins. Used for perceive `eventId`s
- * and tick ids. Throws `store_unavailable` when the backend fails.
+ * and tick ids. Throws `store_unavailable` when the backend fails. As every storage port (see
+ * `DocumentStore`): the address first (`scope, key`, as `get` takes it), then one object with
+ * the value and how long to keep it.
  */
 export interface IdempotencyStore {
-  /** Stores `value` under the key unless one is stored already (atomic); returns what is stored. */
-  claim<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<Claim<T>>;
+  /** Stores `write.value` under the key unless one is stored already (atomic); returns what is stored. */
+  claim<T>(scope: string, key: string, write: KeepValue<T>): Promise<Claim<T>>;
 
   /** The stored value, or null. */
   get<T>(scope: string, key: string): Promise<T | null>;
 
   /** Overwrites the value of a key (e.g. a claimed tick's final result), and its time to live. */
-  put<T>(scope: string, key: string, value: T, options?: KeepOptions): Promise<void>;
+  put<T>(scope: string, key: string, write: KeepValue<T>): Promise<void>;
 
   /** Forgets every key of a scope (e.g. of a deleted agent or world). */
   clear(scope: string): Promise<void>;

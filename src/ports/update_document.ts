@@ -7,8 +7,13 @@ import { ConflictError, LeaseLostError } from "../domain/mod.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "./document_store.ts";
 import type { Lease } from "./lock.ts";
 
-/** Options for {@linkcode updateDocument}. */
+/** What {@linkcode updateDocument} does: the change, and how hard it tries. */
 export interface UpdateDocumentOptions<T> {
+  /**
+   * Gets the current value (null when there is none) and returns the next one, or `undefined`
+   * to leave the document as it is; it may throw to stop.
+   */
+  change: (current: T | null) => T | undefined;
   /** Reads and writes before giving up. @default 5 */
   attempts?: number;
   /** Create the document when it does not exist. @default true */
@@ -25,28 +30,31 @@ export interface UpdateDocumentOptions<T> {
 }
 
 /**
- * Applies `change` to the document at `key` with compare-and-set, retrying lost races on a
- * fresh read. `change` gets the current value (null when there is none) and returns the next
- * one, or `undefined` to leave the document as it is; it may throw to stop. A missing document
- * is created unless `create` is false (then `change(null)` should throw or return `undefined`).
+ * Applies `options.change` to the document at `key` with compare-and-set, retrying lost races
+ * on a fresh read. A missing document is created unless `create` is false (then `change(null)`
+ * should throw or return `undefined`). The store and the address first, then one object, as the
+ * storage ports take theirs (see `DocumentStore`).
  * @returns the value stored now: the one written, or the current one when `change` kept it.
  * @throws `conflict` when concurrent writes keep winning; whatever `change` or the store throws.
  */
 export async function updateDocument<T>(
   store: Pick<DocumentStore, "get" | "create" | "replace">,
   key: DocumentKey,
-  change: (current: T | null) => T | undefined,
-  options: UpdateDocumentOptions<T> = {},
+  options: UpdateDocumentOptions<T>,
 ): Promise<T | null> {
   const attempts = options.attempts ?? 5;
   let read = options.read;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const current = read !== undefined ? read : await store.get<T>(key);
     read = undefined;
-    const next = change(current?.value ?? null);
+    const next = options.change(current?.value ?? null);
     if (next === undefined) return current?.value ?? null;
     if (current) {
-      if (await store.replace(key, next, current.version, { fence: options.fence })) return next;
+      const replaced = await store.replace(key, next, {
+        expectedVersion: current.version,
+        fence: options.fence,
+      });
+      if (replaced) return next;
       continue;
     }
     if (options.create === false) continue;

@@ -18,7 +18,11 @@ export interface UsageCounts {
   completionTokens: number;
 }
 
-/** Adds up usage; increments are atomic. Throws `store_unavailable` when the backend fails. */
+/**
+ * Adds up usage; increments are atomic. Throws `store_unavailable` when the backend fails. As
+ * every storage port (see `DocumentStore`): the address first (`subject, period`, as `spend`
+ * takes it), then one object with the amounts and how long to keep them.
+ */
 export interface UsageLedger {
   /** Adds one call's usage to its world's totals (records without a world are not kept). */
   add(record: UsageRecord): Promise<void>;
@@ -34,16 +38,22 @@ export interface UsageLedger {
 
   /**
    * Adds to a budget counter: a subject (e.g. `world:<id>`, `key:<id>`) in a period (e.g. a
-   * UTC day `2026-11-23`, or `total`). Atomic, like `add`. With `expireAfterMs` the counter
-   * may be dropped that long after its last write (a day's counter is not needed next week).
+   * UTC day `2026-11-23`, or `total`) the amounts of `write.spend`. Atomic, like `add`. With
+   * `expireAfterMs` the counter may be dropped that long after its last write (a day's counter
+   * is not needed next week).
    */
-  addSpend(subject: string, period: string, spend: Spend, options?: SpendOptions): Promise<void>;
+  addSpend(subject: string, period: string, write: SpendWrite): Promise<void>;
 
   /** A budget counter (zeros when nothing was spent). */
   spend(subject: string, period: string): Promise<Spend>;
 }
 
-/** Options of {@linkcode UsageLedger.addSpend}. */
+/** What {@linkcode UsageLedger.addSpend} adds, and how long the counter is kept. */
+export interface SpendWrite extends SpendOptions {
+  spend: Spend;
+}
+
+/** How long a budget counter is kept. */
 export interface SpendOptions {
   /** Keep the counter at least this long after its last write. @default forever */
   expireAfterMs?: number;

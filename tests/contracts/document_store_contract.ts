@@ -46,9 +46,13 @@ export function documentStoreContract(cases: ContractCases): void {
     async (s) => {
       const key = docKey();
       await s.documents.create<Clock>(key, { now: "t0", ticks: 0 });
-      const v2 = await s.documents.replace<Clock>(key, { now: "t1", ticks: 1 }, 1);
+      const v2 = await s.documents.replace<Clock>(key, { now: "t1", ticks: 1 }, {
+        expectedVersion: 1,
+      });
       assert.deepEqual(v2, { id: key.id, value: { now: "t1", ticks: 1 }, version: 2 });
-      const v3 = await s.documents.replace<Clock>(key, { now: "t2", ticks: 2 }, 2);
+      const v3 = await s.documents.replace<Clock>(key, { now: "t2", ticks: 2 }, {
+        expectedVersion: 2,
+      });
       assert.equal(v3?.version, 3);
       assert.deepEqual(await s.documents.get<Clock>(key), {
         id: key.id,
@@ -63,9 +67,15 @@ export function documentStoreContract(cases: ContractCases): void {
     async (s) => {
       const key = docKey();
       await s.documents.create<Clock>(key, { now: "t0", ticks: 0 });
-      await s.documents.replace<Clock>(key, { now: "t1", ticks: 1 }, 1);
-      assert.equal(await s.documents.replace<Clock>(key, { now: "stale", ticks: 9 }, 1), null);
-      assert.equal(await s.documents.replace<Clock>(key, { now: "future", ticks: 9 }, 3), null);
+      await s.documents.replace<Clock>(key, { now: "t1", ticks: 1 }, { expectedVersion: 1 });
+      assert.equal(
+        await s.documents.replace<Clock>(key, { now: "stale", ticks: 9 }, { expectedVersion: 1 }),
+        null,
+      );
+      assert.equal(
+        await s.documents.replace<Clock>(key, { now: "future", ticks: 9 }, { expectedVersion: 3 }),
+        null,
+      );
       assert.deepEqual(await s.documents.get<Clock>(key), {
         id: key.id,
         value: { now: "t1", ticks: 1 },
@@ -78,8 +88,14 @@ export function documentStoreContract(cases: ContractCases): void {
     "DocumentStore.replace() returns null for a missing document and creates nothing",
     async (s) => {
       const key = docKey();
-      assert.equal(await s.documents.replace(key, { now: "t0", ticks: 0 }, 1), null);
-      assert.equal(await s.documents.replace(key, { now: "t0", ticks: 0 }, 0), null);
+      assert.equal(
+        await s.documents.replace(key, { now: "t0", ticks: 0 }, { expectedVersion: 1 }),
+        null,
+      );
+      assert.equal(
+        await s.documents.replace(key, { now: "t0", ticks: 0 }, { expectedVersion: 0 }),
+        null,
+      );
       assert.equal(await s.documents.get(key), null);
     },
   );
@@ -90,7 +106,8 @@ export function documentStoreContract(cases: ContractCases): void {
     const results = await Promise.all(
       Array.from(
         { length: 10 },
-        (_, i) => s.documents.replace<Clock>(key, { now: `w${i}`, ticks: i }, 1),
+        (_, i) =>
+          s.documents.replace<Clock>(key, { now: `w${i}`, ticks: i }, { expectedVersion: 1 }),
       ),
     );
     const winners = results.filter((r) => r !== null);
@@ -104,7 +121,7 @@ export function documentStoreContract(cases: ContractCases): void {
     for (const id of ["c9", "a", "c10", "b"]) {
       await s.documents.create(docKey(id, scope, "agents"), { name: id });
     }
-    await s.documents.replace(docKey("b", scope, "agents"), { name: "b2" }, 1);
+    await s.documents.replace(docKey("b", scope, "agents"), { name: "b2" }, { expectedVersion: 1 });
     const listed = await s.documents.list<{ name: string }>("agents", scope);
     assert.deepEqual(listed, [
       { id: "a", value: { name: "a" }, version: 1 },
@@ -124,7 +141,10 @@ export function documentStoreContract(cases: ContractCases): void {
       assert.equal(await s.documents.get(key), null);
       assert.deepEqual(await s.documents.list(key.collection, key.scope), []);
       assert.equal(await s.documents.delete(key), false);
-      assert.equal(await s.documents.replace(key, { now: "t1", ticks: 1 }, 1), null);
+      assert.equal(
+        await s.documents.replace(key, { now: "t1", ticks: 1 }, { expectedVersion: 1 }),
+        null,
+      );
       const again = await s.documents.create(key, { now: "t2", ticks: 2 });
       assert.deepEqual(again.value, { now: "t2", ticks: 2 });
     },
@@ -151,7 +171,10 @@ export function documentStoreContract(cases: ContractCases): void {
     assert.equal(await s.documents.get(docKey("x", scopeB, "agents")), null);
     assert.equal(await s.documents.get(docKey("x", "", "worlds")), null);
 
-    assert.notEqual(await s.documents.replace(docKey("x", scopeA, "worlds"), { v: "A2" }, 1), null);
+    assert.notEqual(
+      await s.documents.replace(docKey("x", scopeA, "worlds"), { v: "A2" }, { expectedVersion: 1 }),
+      null,
+    );
     assert.equal((await s.documents.get(docKey("x", scopeB, "worlds")))?.version, 1);
     assert.equal(await s.documents.delete(docKey("x", scopeB, "agents")), false);
     assert.equal(await s.documents.delete(docKey("x", scopeA, "agents")), true);

@@ -18,11 +18,15 @@ export function idempotencyStoreContract(cases: ContractCases): void {
     async (s) => {
       const scope = scopeName();
       const first = await s.idempotency.claim<TickResult>(scope, "tick-1", {
-        tick: 1,
-        steps: ["a"],
+        value: {
+          tick: 1,
+          steps: ["a"],
+        },
       });
       assert.deepEqual(first, { created: true, value: { tick: 1, steps: ["a"] } });
-      const again = await s.idempotency.claim<TickResult>(scope, "tick-1", { tick: 9, steps: [] });
+      const again = await s.idempotency.claim<TickResult>(scope, "tick-1", {
+        value: { tick: 9, steps: [] },
+      });
       assert.deepEqual(again, { created: false, value: { tick: 1, steps: ["a"] } });
     },
   );
@@ -30,7 +34,10 @@ export function idempotencyStoreContract(cases: ContractCases): void {
   cases.add("IdempotencyStore.claim() lets exactly one of 10 concurrent claims win", async (s) => {
     const scope = scopeName();
     const claims = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => s.idempotency.claim(scope, "evt-42", { writer: i })),
+      Array.from(
+        { length: 10 },
+        (_, i) => s.idempotency.claim(scope, "evt-42", { value: { writer: i } }),
+      ),
     );
     const winners = claims.filter((c) => c.created);
     assert.equal(winners.length, 1);
@@ -43,9 +50,9 @@ export function idempotencyStoreContract(cases: ContractCases): void {
     async (s) => {
       const scope = scopeName();
       assert.equal(await s.idempotency.get(scope, "nope"), null);
-      await s.idempotency.claim(scope, "k", { status: "pending" });
+      await s.idempotency.claim(scope, "k", { value: { status: "pending" } });
       assert.deepEqual(await s.idempotency.get(scope, "k"), { status: "pending" });
-      await s.idempotency.claim(scope, "n", 0);
+      await s.idempotency.claim(scope, "n", { value: 0 });
       assert.equal(await s.idempotency.get(scope, "n"), 0);
     },
   );
@@ -53,14 +60,16 @@ export function idempotencyStoreContract(cases: ContractCases): void {
   cases.add("IdempotencyStore.put() overwrites the value", async (s) => {
     const scope = scopeName();
     await s.idempotency.claim<TickResult | { status: string }>(scope, "tick-7", {
-      status: "pending",
+      value: {
+        status: "pending",
+      },
     });
-    await s.idempotency.put<TickResult>(scope, "tick-7", { tick: 7, steps: ["x", "y"] });
+    await s.idempotency.put<TickResult>(scope, "tick-7", { value: { tick: 7, steps: ["x", "y"] } });
     assert.deepEqual(await s.idempotency.get(scope, "tick-7"), { tick: 7, steps: ["x", "y"] });
-    const later = await s.idempotency.claim(scope, "tick-7", { status: "pending" });
+    const later = await s.idempotency.claim(scope, "tick-7", { value: { status: "pending" } });
     assert.deepEqual(later, { created: false, value: { tick: 7, steps: ["x", "y"] } });
-    await s.idempotency.put(scope, "fresh", { put: true });
-    assert.deepEqual(await s.idempotency.claim(scope, "fresh", { put: false }), {
+    await s.idempotency.put(scope, "fresh", { value: { put: true } });
+    assert.deepEqual(await s.idempotency.claim(scope, "fresh", { value: { put: false } }), {
       created: false,
       value: { put: true },
     });
@@ -73,16 +82,16 @@ export function idempotencyStoreContract(cases: ContractCases): void {
       // expired value a while longer, so when it goes is asserted per backend, not here).
       const scope = scopeName();
       const keep = { ttlMs: 60_000 };
-      assert.deepEqual(await s.idempotency.claim(scope, "t1/a", { n: 1 }, keep), {
+      assert.deepEqual(await s.idempotency.claim(scope, "t1/a", { value: { n: 1 }, ...keep }), {
         created: true,
         value: { n: 1 },
       });
-      assert.deepEqual(await s.idempotency.claim(scope, "t1/a", { n: 2 }, keep), {
+      assert.deepEqual(await s.idempotency.claim(scope, "t1/a", { value: { n: 2 }, ...keep }), {
         created: false,
         value: { n: 1 },
       });
-      await s.idempotency.put(scope, "t1/a", { n: 3 }, keep);
-      await s.idempotency.put(scope, "t1/b", "big".repeat(40_000), keep);
+      await s.idempotency.put(scope, "t1/a", { value: { n: 3 }, ...keep });
+      await s.idempotency.put(scope, "t1/b", { value: "big".repeat(40_000), ...keep });
       assert.deepEqual(await s.idempotency.get(scope, "t1/a"), { n: 3 });
       assert.equal(await s.idempotency.get(scope, "t1/b"), "big".repeat(40_000));
       await s.idempotency.clear(scope);
@@ -94,13 +103,13 @@ export function idempotencyStoreContract(cases: ContractCases): void {
   cases.add("IdempotencyStore keeps scopes apart", async (s) => {
     const a = scopeName();
     const b = scopeName();
-    await s.idempotency.claim(a, "same-key", "from a");
+    await s.idempotency.claim(a, "same-key", { value: "from a" });
     assert.equal(await s.idempotency.get(b, "same-key"), null);
-    assert.deepEqual(await s.idempotency.claim(b, "same-key", "from b"), {
+    assert.deepEqual(await s.idempotency.claim(b, "same-key", { value: "from b" }), {
       created: true,
       value: "from b",
     });
-    await s.idempotency.put(b, "same-key", "b again");
+    await s.idempotency.put(b, "same-key", { value: "b again" });
     assert.equal(await s.idempotency.get(a, "same-key"), "from a");
   });
 }

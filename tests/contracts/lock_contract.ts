@@ -131,19 +131,22 @@ export function lockContract(cases: ContractCases): void {
       await s.documents.create(doc, { n: 0 });
       const lease = await s.locks.acquire(key, SHORT_TTL);
       assert.ok(lease);
-      const held = await s.documents.replace(doc, { n: 1 }, 1, { fence: lease });
+      const held = await s.documents.replace(doc, { n: 1 }, { expectedVersion: 1, fence: lease });
       assert.equal(held?.version, 2);
       await delay(SHORT_TTL + 300);
       const next = await s.locks.acquire(key, LONG_TTL);
       assert.ok(next, "Taken over after expiry");
       await assert.rejects(
-        s.documents.replace(doc, { n: 99 }, 2, { fence: lease }),
+        s.documents.replace(doc, { n: 99 }, { expectedVersion: 2, fence: lease }),
         (e: unknown) => e instanceof LeaseLostError && e.code === "conflict",
       );
       assert.deepEqual((await s.documents.get(doc))?.value, { n: 1 }, "Nothing written");
-      assert.equal((await s.documents.replace(doc, { n: 2 }, 2, { fence: next }))?.version, 3);
       assert.equal(
-        await s.documents.replace(doc, { n: 3 }, 2, { fence: next }),
+        (await s.documents.replace(doc, { n: 2 }, { expectedVersion: 2, fence: next }))?.version,
+        3,
+      );
+      assert.equal(
+        await s.documents.replace(doc, { n: 3 }, { expectedVersion: 2, fence: next }),
         null,
         "A held fence still needs the expected version",
       );
@@ -191,7 +194,10 @@ export function lockContract(cases: ContractCases): void {
       })(),
       (async () => {
         for (let i = 0; i < 20; i++) {
-          const written = await s.documents.replace(doc, { n: i }, version, { fence: lease });
+          const written = await s.documents.replace(doc, { n: i }, {
+            expectedVersion: version,
+            fence: lease,
+          });
           assert.ok(written, `write ${i}`);
           version = written.version;
         }

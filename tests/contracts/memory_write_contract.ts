@@ -41,7 +41,7 @@ export function memoryWriteContract(cases: ContractCases): void {
     const { scope: claimScope, key } = claimOf(scope, a);
     assert.equal(await s.idempotency.get(claimScope, key), a.id);
     // A key holding the same value is left as it is (an earlier attempt claimed the id).
-    await s.idempotency.claim(claimScope, claimOf(scope, c).key, c.id);
+    await s.idempotency.claim(claimScope, claimOf(scope, c).key, { value: c.id });
     await s.memories.append(scope, [c], { claims: [claimOf(scope, c)] });
     assert.equal(await s.memories.count(scope), 3);
   });
@@ -52,7 +52,7 @@ export function memoryWriteContract(cases: ContractCases): void {
       const scope = newScope();
       const [a, b] = makeMemories(scope, "m", 2);
       const other = { ...claimOf(scope, b), value: "another memory" };
-      await s.idempotency.claim(other.scope, other.key, other.value);
+      await s.idempotency.claim(other.scope, other.key, { value: other.value });
       await assertRejectsCode(
         s.memories.append(scope, [a, b], { claims: [claimOf(scope, a), claimOf(scope, b)] }),
         "conflict",

@@ -118,14 +118,14 @@ export function removalContract(cases: ContractCases): void {
 
   cases.add("IdempotencyStore.clear() forgets one scope's keys", async (s) => {
     const scope = `w-${suffix()}/a`;
-    await s.idempotency.claim(scope, "k1", { v: 1 });
-    await s.idempotency.put(scope, "k:2", "x".repeat(70_000));
-    await s.idempotency.claim(`${scope}b`, "k1", { v: 2 });
+    await s.idempotency.claim(scope, "k1", { value: { v: 1 } });
+    await s.idempotency.put(scope, "k:2", { value: "x".repeat(70_000) });
+    await s.idempotency.claim(`${scope}b`, "k1", { value: { v: 2 } });
     await s.idempotency.clear(scope);
     assert.equal(await s.idempotency.get(scope, "k1"), null);
     assert.equal(await s.idempotency.get(scope, "k:2"), null);
     assert.deepEqual(await s.idempotency.get(`${scope}b`, "k1"), { v: 2 });
-    assert.equal((await s.idempotency.claim(scope, "k1", { v: 3 })).created, true);
+    assert.equal((await s.idempotency.claim(scope, "k1", { value: { v: 3 } })).created, true);
   });
 
   cases.add(

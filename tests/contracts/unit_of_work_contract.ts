@@ -16,7 +16,7 @@ async function fixture(s: Storage) {
   const scope = `s-${suffix()}`;
   const a = doc("a", scope), b = doc("b", scope);
   await s.documents.create(a, { n: 1 });
-  await s.documents.replace(a, { n: 2 }, 1);
+  await s.documents.replace(a, { n: 2 }, { expectedVersion: 1 });
   const lease = await s.locks.acquire(`uow:${suffix()}`, LONG_TTL);
   assert.ok(lease);
   return { a, b, lease };
@@ -141,7 +141,7 @@ export function unitOfWorkContract(cases: ContractCases): void {
       s.units.commit({ documents: [], fences: [], release: [], claim: { ...claim, value: 2 } }),
       ConflictError,
     );
-    assert.deepEqual(await s.idempotency.claim(claim.scope, claim.key, 3), {
+    assert.deepEqual(await s.idempotency.claim(claim.scope, claim.key, { value: 3 }), {
       created: false,
       value: { result: 1 },
     });

@@ -97,11 +97,14 @@ export function usageLedgerContract(cases: ContractCases): void {
   cases.add("UsageLedger.addSpend() sums a budget counter per subject and period", async (s) => {
     const subject = `key:${newWorldId()}`;
     assert.deepEqual(await s.usage.spend(subject, "2026-11-23"), { calls: 0, tokens: 0 });
-    await s.usage.addSpend(subject, "2026-11-23", { calls: 1, tokens: 120 });
+    await s.usage.addSpend(subject, "2026-11-23", { spend: { calls: 1, tokens: 120 } });
     await Promise.all([
-      s.usage.addSpend(subject, "2026-11-23", { calls: 2, tokens: 30 }, { expireAfterMs: 60_000 }),
-      s.usage.addSpend(subject, "2026-11-24", { calls: 5, tokens: 5 }),
-      s.usage.addSpend(`world:${newWorldId()}`, "2026-11-23", { calls: 9, tokens: 9 }),
+      s.usage.addSpend(subject, "2026-11-23", {
+        spend: { calls: 2, tokens: 30 },
+        expireAfterMs: 60_000,
+      }),
+      s.usage.addSpend(subject, "2026-11-24", { spend: { calls: 5, tokens: 5 } }),
+      s.usage.addSpend(`world:${newWorldId()}`, "2026-11-23", { spend: { calls: 9, tokens: 9 } }),
     ]);
     assert.deepEqual(await s.usage.spend(subject, "2026-11-23"), { calls: 3, tokens: 150 });
     assert.deepEqual(await s.usage.spend(subject, "2026-11-24"), { calls: 5, tokens: 5 });
@@ -109,7 +112,7 @@ export function usageLedgerContract(cases: ContractCases): void {
 
   cases.add("UsageLedger.addSpend() refuses negative counts", async (s) => {
     await assert.rejects(
-      s.usage.addSpend(`key:${newWorldId()}`, "total", { calls: -1, tokens: 0 }),
+      s.usage.addSpend(`key:${newWorldId()}`, "total", { spend: { calls: -1, tokens: 0 } }),
       (e: unknown) => (e as { code?: string }).code === "invalid_request",
     );
   });

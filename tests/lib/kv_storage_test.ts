@@ -134,13 +134,13 @@ Deno.test("openKvStorage() keeps memories, vectors, documents and events across 
       await first.documents.replace(
         { collection: "worlds", scope: "", id: "ville" },
         { now: "t1" },
-        1,
+        { expectedVersion: 1 },
       );
       await first.events.append(scope.worldId, [{ type: "tick", at: at(0) }, {
         type: "tock",
         at: at(1),
       }]);
-      await first.idempotency.claim("w", "tick-1", { done: true });
+      await first.idempotency.claim("w", "tick-1", { value: { done: true } });
       await first.usage.add({
         worldId: scope.worldId,
         agentId: scope.agentId,
@@ -328,9 +328,9 @@ Deno.test("KvDocumentStore and KvIdempotencyStore keep values larger than one KV
     await docs.create(key, big);
     assert.deepEqual((await docs.get(key))?.value, big);
     assert.ok(await countKeys(kv, ["doc_part"]) >= 4);
-    await docs.replace(key, { small: true }, 1);
+    await docs.replace(key, { small: true }, { expectedVersion: 1 });
     assert.equal(await countKeys(kv, ["doc_part"]), 0, "Old parts go with the old version");
-    await docs.replace(key, big, 2);
+    await docs.replace(key, big, { expectedVersion: 2 });
     assert.deepEqual(await docs.list("worlds", ""), [{ id: "big", value: big, version: 3 }]);
     assert.equal(await docs.delete(key), true);
     assert.equal(await countKeys(kv, ["doc_part"]), 0);
@@ -340,10 +340,10 @@ Deno.test("KvDocumentStore and KvIdempotencyStore keep values larger than one KV
     const result = {
       steps: Array.from({ length: 3000 }, (_, i) => ({ agent: `a${i}`, did: "walked" })),
     };
-    assert.equal((await idem.claim("w", "tick-1", { pending: true })).created, true);
-    await idem.put("w", "tick-1", result);
+    assert.equal((await idem.claim("w", "tick-1", { value: { pending: true } })).created, true);
+    await idem.put("w", "tick-1", { value: result });
     assert.deepEqual(await idem.get("w", "tick-1"), result);
-    assert.deepEqual(await idem.claim("w", "tick-1", { pending: true }), {
+    assert.deepEqual(await idem.claim("w", "tick-1", { value: { pending: true } }), {
       created: false,
       value: result,
     });

@@ -80,15 +80,15 @@ if (!(await hasRedisServer())) {
     try {
       const scope = `w-${suffix()}`;
       const ttl = { ttlMs: 300 };
-      await storage.idempotency.claim(scope, "claimed", 1, ttl);
-      await storage.idempotency.put(scope, "put", 2, ttl);
+      await storage.idempotency.claim(scope, "claimed", { value: 1, ...ttl });
+      await storage.idempotency.put(scope, "put", { value: 2, ...ttl });
       await storage.units.commit({
         documents: [],
         fences: [],
         release: [],
         claim: { scope, key: "committed", value: 3, counter: "count", ...ttl },
       });
-      await storage.idempotency.claim(scope, "kept", 4);
+      await storage.idempotency.claim(scope, "kept", { value: 4 });
       assert.equal(await storage.idempotency.get(scope, "committed"), 3);
       assert.equal(await storage.idempotency.get(scope, "count"), 1);
       // Real time: the keys' TTLs expire in a real Redis.
@@ -97,7 +97,7 @@ if (!(await hasRedisServer())) {
         assert.equal(await storage.idempotency.get(scope, key), null, key);
       }
       assert.equal(await storage.idempotency.get(scope, "kept"), 4, "no time to live: kept");
-      assert.deepEqual(await storage.idempotency.claim(scope, "claimed", 5), {
+      assert.deepEqual(await storage.idempotency.claim(scope, "claimed", { value: 5 }), {
         created: true,
         value: 5,
       });

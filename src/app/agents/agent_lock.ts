@@ -28,22 +28,23 @@ export function agentLockKey(scope: AgentScope): string {
 }
 
 /**
- * Runs `work` while holding the agent's lock (renewed while it runs), so concurrent perceives,
- * reflections and tick steps of one agent never interleave. Writes that must not outlive the
- * lock pass `held.lease` as their `fence`.
+ * Runs `work` while holding the lock of the agent `request.scope` (renewed while it runs), so
+ * concurrent perceives, reflections and tick steps of one agent never interleave. Writes that
+ * must not outlive the lock pass `held.lease` as their `fence`.
  * @throws `conflict` when the agent stays busy longer than `waitMs`.
  */
 export async function withAgentLock<T>(
   deps: Pick<Deps, "storage" | "sleep">,
-  scope: AgentScope,
+  request: AgentLockOptions & { scope: AgentScope },
   work: (held: HeldLease) => Promise<T>,
-  options: AgentLockOptions = {},
 ): Promise<T> {
-  return await withLease(deps, agentLockKey(scope), work, {
+  const { scope, ...options } = request;
+  return await withLease(deps, {
+    key: agentLockKey(scope),
     ttlMs: options.ttlMs ?? AGENT_LOCK_TTL_MS,
     waitMs: options.waitMs ?? 60_000,
     busy: () => agentBusy(scope),
-  });
+  }, work);
 }
 
 /** The error when an agent stays busy with other work longer than a caller waits. */

@@ -12,13 +12,13 @@ import { Agent, agentNotFound, CreateAgentInput } from "../../domain/mod.ts";
 export function agentKey(scope: AgentScope): DocumentKey {
   return { collection: "agents", scope: scope.worldId, id: scope.agentId };
 }
-/** A new agent record (not yet stored). */
+/** A new agent record (not yet stored) of world `worldId`, created at game time `seed.now`. */
 export function newAgent(
   deps: Pick<Deps, "ids">,
   worldId: WorldId,
-  input: CreateAgentInput,
-  now: GameTime,
+  seed: { input: CreateAgentInput; now: GameTime },
 ): Agent {
+  const { input, now } = seed;
   return {
     id: input.id ?? AgentId.parse(deps.ids.next("a")),
     worldId,

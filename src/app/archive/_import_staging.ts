@@ -36,7 +36,7 @@ export class Staging {
     this.#documents.push(key);
     const existing = await documents.get(key);
     if (existing === null) await documents.create(key, value, fence);
-    else await documents.replace(key, value, existing.version, fence);
+    else await documents.replace(key, value, { expectedVersion: existing.version, ...fence });
   }
 
   /** Writes memories and their vectors (embedding those given as null); returns how many it embedded. */
@@ -70,7 +70,7 @@ export class Staging {
     for (let i = 0; i < this.#eventIds.length; i += 100) {
       await Promise.all(
         this.#eventIds.slice(i, i + 100).map(({ scope, eventId, id }) =>
-          idempotency.put(`${worldId}/${scope.agentId}`, `event:${eventId}`, id)
+          idempotency.put(`${worldId}/${scope.agentId}`, `event:${eventId}`, { value: id })
         ),
       );
     }

@@ -85,7 +85,15 @@ export async function importWorld(
   if (first.done) throw lineError(1, "the file is empty");
   const header = checkHeader(deps, parseJson(first.value, 1), options);
   const targetId = options.id ?? header.worldId;
-  return await withLease(deps, worldCreationKey(targetId), async (held) => {
+  return await withLease(deps, {
+    key: worldCreationKey(targetId),
+    ttlMs: WORLD_CREATION_TTL_MS,
+    waitMs: 0,
+    busy: () =>
+      new ConflictError(
+        `Cannot import world "${targetId}": a world with this id is being created or imported right now: retry, or import with ?id=<new id>`,
+      ),
+  }, async (held) => {
     // Under the lease nobody creates this world, so the check holds until the commit.
     if (await deps.storage.documents.get(worldKey(targetId))) {
       throw new ConflictError(
@@ -93,24 +101,13 @@ export async function importWorld(
       );
     }
     const staging = new Staging(deps, targetId, held.lease);
+    const body = { [Symbol.asyncIterator]: () => iterator };
     try {
-      return await readBody(deps, { [Symbol.asyncIterator]: () => iterator }, {
-        header,
-        targetId,
-        options,
-        staging,
-      });
+      return await readBody(deps, body, { header, targetId, options, staging });
     } catch (err) {
       await staging.rollback();
       throw err;
     }
-  }, {
-    ttlMs: WORLD_CREATION_TTL_MS,
-    waitMs: 0,
-    busy: () =>
-      new ConflictError(
-        `Cannot import world "${targetId}": a world with this id is being created or imported right now: retry, or import with ?id=<new id>`,
-      ),
   });
 }
 

@@ -97,18 +97,17 @@ async function saveSummary(
       if (!(err instanceof ConflictError)) throw err;
     });
   } else {
-    await docs.replace(key, summary, version);
+    await docs.replace(key, summary, { expectedVersion: version });
   }
 }
 
 /** Marks the cached summary stale, so the next use remakes it (called after a reflection). */
 export async function invalidateSummary(deps: Pick<Deps, "storage">, agent: Agent): Promise<void> {
-  await updateDocument<AgentSummary>(
-    deps.storage.documents,
-    summaryKey(agent),
-    (cached) => !cached || cached.stale ? undefined : { ...cached, stale: true },
-    { attempts: 3, create: false },
-  ).catch((err) => {
+  await updateDocument<AgentSummary>(deps.storage.documents, summaryKey(agent), {
+    change: (cached) => !cached || cached.stale ? undefined : { ...cached, stale: true },
+    attempts: 3,
+    create: false,
+  }).catch((err) => {
     // Losing every race means others rewrote the summary meanwhile: it is fresh enough.
     if (!(err instanceof ConflictError)) throw err;
   });

@@ -70,14 +70,13 @@ async function saveState(
     conversation: Conversation;
   } & FencedWrite,
 ): Promise<void> {
-  await updateDocument<ConversationState>(deps.storage.documents, stateKey(world, agentId), (
-    current,
-  ) => ({
-    conversationId: conversation.id,
-    with: otherId,
-    until: conversation.endedAt,
-    lastTalked: { ...current?.lastTalked, [otherId]: conversation.endedAt },
-  }), {
+  await updateDocument<ConversationState>(deps.storage.documents, stateKey(world, agentId), {
+    change: (current) => ({
+      conversationId: conversation.id,
+      with: otherId,
+      until: conversation.endedAt,
+      lastTalked: { ...current?.lastTalked, [otherId]: conversation.endedAt },
+    }),
     attempts: 3,
     fence,
     conflict:

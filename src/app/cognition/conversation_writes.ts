@@ -205,14 +205,15 @@ async function bumpCounters(
     fence: Lease;
   },
 ): Promise<void> {
-  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (agent) => {
-    if (agent === null) throw agentNotFound(scope);
-    return {
-      ...agent,
-      importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
-      pendingImportance: [...agent.pendingImportance, ...prepared.stillPending],
-    };
-  }, {
+  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), {
+    change: (agent) => {
+      if (agent === null) throw agentNotFound(scope);
+      return {
+        ...agent,
+        importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
+        pendingImportance: [...agent.pendingImportance, ...prepared.stillPending],
+      };
+    },
     attempts: 3,
     create: false,
     fence,

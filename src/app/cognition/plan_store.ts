@@ -26,7 +26,8 @@ export async function writePlan(
   { key, fence }: { key: DocumentKey } & FencedWrite,
   next: (current: DayPlan | null) => DayPlan,
 ): Promise<DayPlan> {
-  return (await updateDocument(deps.storage.documents, key, next, {
+  return (await updateDocument(deps.storage.documents, key, {
+    change: next,
     fence,
     conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
   }))!;
@@ -42,17 +43,13 @@ export async function cacheDecomposition(
   { key, revision, fence }: { key: DocumentKey; revision: number } & FencedWrite,
   apply: (plan: DayPlan) => DayPlan | null,
 ): Promise<DayPlan | null> {
-  const stored = await updateDocument<DayPlan>(
-    deps.storage.documents,
-    key,
-    (current) =>
+  const stored = await updateDocument<DayPlan>(deps.storage.documents, key, {
+    change: (current) =>
       !current || current.revision !== revision ? undefined : apply(current) ?? undefined,
-    {
-      create: false,
-      fence,
-      conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
-    },
-  );
+    create: false,
+    fence,
+    conflict: `Cannot store the plan "${key.id}": other writes kept changing it, retry shortly`,
+  });
   // A plan of another revision was re-planned meanwhile: the decomposition no longer fits.
   return stored?.revision === revision ? stored : null;
 }
@@ -125,5 +122,5 @@ export async function recordAction(
   const doc = await loadAgent(deps, scope);
   if (doc.value.action === action.description && doc.value.location === action.location) return;
   const next = { ...doc.value, action: action.description, location: action.location };
-  await deps.storage.documents.replace(agentKey(scope), next, doc.version);
+  await deps.storage.documents.replace(agentKey(scope), next, { expectedVersion: doc.version });
 }

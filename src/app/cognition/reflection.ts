@@ -220,14 +220,15 @@ async function resetCounter(
   scope: AgentScope,
   change: { pending: readonly MemoryId[]; fence: Lease },
 ): Promise<void> {
-  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (current) => {
-    if (current === null) throw agentNotFound(scope);
-    return {
-      ...current,
-      importanceSinceReflection: 0,
-      pendingImportance: [...current.pendingImportance, ...change.pending],
-    };
-  }, {
+  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), {
+    change: (current) => {
+      if (current === null) throw agentNotFound(scope);
+      return {
+        ...current,
+        importanceSinceReflection: 0,
+        pendingImportance: [...current.pendingImportance, ...change.pending],
+      };
+    },
     attempts: 3,
     create: false,
     fence: change.fence,

@@ -4,7 +4,7 @@
  */
 import { ConflictError } from "../../domain/mod.ts";
 import type { DocumentKey, DocumentStore, Versioned } from "../../ports/mod.ts";
-import type { FencedWrite, Lease } from "../../ports/mod.ts";
+import type { FencedWrite, Lease, ReplaceOptions } from "../../ports/mod.ts";
 import type { DocumentWrite } from "../../ports/mod.ts";
 
 interface Entry {
@@ -130,16 +130,16 @@ export class WorkDocuments implements DocumentStore {
   async replace<T>(
     key: DocumentKey,
     value: T,
-    expectedVersion: number,
-    options: FencedWrite = {},
+    options: ReplaceOptions,
   ): Promise<Versioned<T> | null> {
+    const { expectedVersion } = options;
     const entry = await this.#entry(key);
     if (entry.version === 0 || entry.version !== expectedVersion) return null;
     const fence = options.fence;
     if (fence && !this.#own(fence)) {
       // Fenced by a lease the unit of work does not hold (another agent's lock, released before
       // the commit): written now, while that lease is held, over the version in the store.
-      const written = await this.#base.replace(key, value, entry.read, { fence });
+      const written = await this.#base.replace(key, value, { expectedVersion: entry.read, fence });
       if (written === null) {
         this.#entries.delete(keyOf(key)); // changed meanwhile: the next read sees the store's
         return null;

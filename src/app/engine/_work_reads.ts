@@ -48,11 +48,11 @@ export class WorkReads {
   /** `base` with `get` served from the declared reads first. */
   idempotency(base: IdempotencyStore): IdempotencyStore {
     return {
-      claim: (scope, key, value, options) => base.claim(scope, key, value, options),
+      claim: (scope, key, write) => base.claim(scope, key, write),
       get: <T>(scope: string, key: string) =>
         (this.#take(claimKey(scope, key)) as Promise<T | null> | undefined) ??
           base.get<T>(scope, key),
-      put: (scope, key, value, options) => base.put(scope, key, value, options),
+      put: (scope, key, write) => base.put(scope, key, write),
       clear: (scope) => base.clear(scope),
     };
   }

@@ -20,6 +20,11 @@ export interface LeaseOptions {
   busy: () => Error;
 }
 
+/** The lease {@linkcode withLease} takes: its key, and how it is held and waited for. */
+export interface LeaseRequest extends LeaseOptions {
+  key: string;
+}
+
 /** A lease held by running work. */
 export interface HeldLease {
   /** The lease: pass it as the `fence` of every write that must not outlive it. */
@@ -36,20 +41,21 @@ const FIRST_POLL_MS = 15;
 const MAX_POLL_MS = 250;
 
 /**
- * Runs `work` while holding the lease `key`, renewing it every `ttlMs / 3`, then releases it
- * (also when `work` throws). Polls with `deps.sleep` while another holder has it. When a renewal
- * finds the lease lost (it expired during a long stall and someone else took it), `held.signal`
- * aborts; fenced writes refuse by themselves.
+ * Runs `work` while holding the lease `request.key`, renewing it every `ttlMs / 3`, then
+ * releases it (also when `work` throws). Polls with `deps.sleep` while another holder has it.
+ * When a renewal finds the lease lost (it expired during a long stall and someone else took
+ * it), `held.signal` aborts; fenced writes refuse by themselves. As `withAgent`, the request
+ * comes before the work.
  *
  * @throws what `options.busy` returns when the lease stays busy longer than `waitMs`;
  * `store_unavailable` from the lock.
  */
 export async function withLease<T>(
   deps: Pick<Deps, "storage" | "sleep">,
-  key: string,
+  request: LeaseRequest,
   work: (held: HeldLease) => Promise<T>,
-  options: LeaseOptions,
 ): Promise<T> {
+  const { key, ...options } = request;
   const lease = await acquireWithin(deps, key, options);
   const stop = new AbortController();
   const lost = new AbortController();
@@ -60,7 +66,7 @@ export async function withLease<T>(
       if (lost.signal.aborted) throw lost.signal.reason;
     },
   };
-  const renewing = keepRenewed(deps, lease, options.ttlMs, { stop: stop.signal, lost });
+  const renewing = keepRenewed(deps, lease, { ttlMs: options.ttlMs, stop: stop.signal, lost });
   try {
     return await work(held);
   } finally {
@@ -93,16 +99,16 @@ export async function acquireWithin(
 }
 
 /**
- * Renews the lease every third of its TTL until `stop` aborts. A renewal that finds the lease
- * gone aborts `lost`; renewals that fail (the store is down) are retried until a whole TTL has
- * passed without one succeeding, after which the lease counts as lost too.
+ * Renews the lease every third of `renewal.ttlMs` until `renewal.stop` aborts. A renewal that
+ * finds the lease gone aborts `renewal.lost`; renewals that fail (the store is down) are retried
+ * until a whole TTL has passed without one succeeding, after which the lease counts as lost too.
  */
 export async function keepRenewed(
   deps: Pick<Deps, "storage" | "sleep">,
   lease: Lease,
-  ttlMs: number,
-  signals: { stop: AbortSignal; lost: AbortController },
+  renewal: { ttlMs: number; stop: AbortSignal; lost: AbortController },
 ): Promise<void> {
+  const { ttlMs, ...signals } = renewal;
   const every = Math.max(1, Math.floor(ttlMs / 3));
   let failingMs = 0;
   while (!signals.stop.aborted) {

@@ -52,12 +52,12 @@ export async function closeLocked<S>(
   context: Omit<CloseContext<S>, "held"> & { waitMs: number },
 ): Promise<Closing<S> | "busy"> {
   try {
-    return await withLease(
-      deps,
-      `tick:${open.world.id}`,
-      (held) => closeTick<S>(deps, open, { ...context, held }),
-      { ttlMs: TICK_LEASE_TTL_MS, waitMs: context.waitMs, busy: () => new LeaseBusy() },
-    );
+    return await withLease(deps, {
+      key: `tick:${open.world.id}`,
+      ttlMs: TICK_LEASE_TTL_MS,
+      waitMs: context.waitMs,
+      busy: () => new LeaseBusy(),
+    }, (held) => closeTick<S>(deps, open, { ...context, held }));
   } catch (err) {
     if (err instanceof LeaseBusy) return "busy";
     throw err;
@@ -112,10 +112,12 @@ export async function closeTick<S>(
   if (moved === null) {
     // A closer before this one moved the clock and died before it finished: never stuck.
     await deps.storage.idempotency.put<TickMarker<S>>(markerAt, tickId, {
-      status: "failed",
-      retryable: false,
-      code: "conflict",
-      message: `Tick "${tickId}" stopped after its clock moved and its result was lost`,
+      value: {
+        status: "failed",
+        retryable: false,
+        code: "conflict",
+        message: `Tick "${tickId}" stopped after its clock moved and its result was lost`,
+      },
     });
     await unitResults.clear();
     await deps.storage.documents.delete(openTickKey(worldId));
@@ -148,7 +150,9 @@ export async function closeTick<S>(
     usage,
     events: logged.length,
   };
-  await deps.storage.idempotency.put<TickMarker<S>>(markerAt, tickId, { status: "done", result });
+  await deps.storage.idempotency.put<TickMarker<S>>(markerAt, tickId, {
+    value: { status: "done", result },
+  });
   // Only once the result is stored: a close cut short before finds the results again.
   await unitResults.clear();
   await deps.storage.documents.delete(openTickKey(worldId));

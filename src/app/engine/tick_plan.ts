@@ -71,7 +71,12 @@ export async function planTick<U, P, S, W extends Clocked>(
   if (seen?.status === "done") return { tickId, status: "done", result: seen.result };
   if (seen?.status === "failed" && !seen.retryable) throw markerError(seen);
 
-  return await withLease(deps, `tick:${worldId}`, async (held) => {
+  return await withLease(deps, {
+    key: `tick:${worldId}`,
+    ttlMs: TICK_LEASE_TTL_MS,
+    waitMs: options.waitMs ?? runner.waitMs,
+    busy: () => busy(tickId, worldId),
+  }, async (held) => {
     const context = { system, held };
     // The marker and the world are read with the open tick (again after closing it).
     const markerAndWorld = () =>
@@ -109,7 +114,9 @@ export async function planTick<U, P, S, W extends Clocked>(
       // The units are read with the marker's write (one round trip on a hosted store): a failed
       // write fails the plan before anything else is written.
       const [, units] = await Promise.all([
-        idem.put<TickMarker<S>>(scope, tickId, { status: "running", from: world.clock.now }),
+        idem.put<TickMarker<S>>(scope, tickId, {
+          value: { status: "running", from: world.clock.now },
+        }),
         system.units(frame),
       ]);
       const prepared = await system.prepare(frame, units);
@@ -133,20 +140,13 @@ export async function planTick<U, P, S, W extends Clocked>(
         ? err
         : new SimulacraError("internal_error", "Cannot run the tick: unexpected error");
       await idem.put<TickMarker<S>>(scope, tickId, {
-        status: "failed",
-        retryable: true,
-        code: e.code,
-        message: e.message,
+        value: { status: "failed", retryable: true, code: e.code, message: e.message },
       }).catch(() => {});
       throw err;
     }
     const started = await runner.start<S>(deps, plan, context);
     held.assertHeld();
     return await answer(deps, plan, started);
-  }, {
-    ttlMs: TICK_LEASE_TTL_MS,
-    waitMs: options.waitMs ?? runner.waitMs,
-    busy: () => busy(tickId, worldId),
   });
 }
 

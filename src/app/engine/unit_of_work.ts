@@ -102,7 +102,7 @@ export async function withUnitOfWork<T>(
   const lost = new AbortController();
   const renewing = Promise.all(
     leases.map((lease, i) =>
-      keepRenewed(deps, lease, needs.leases[i].ttlMs, { stop: stop.signal, lost })
+      keepRenewed(deps, lease, { ttlMs: needs.leases[i].ttlMs, stop: stop.signal, lost })
     ),
   );
   const fences = [...leases, ...needs.held ?? []];

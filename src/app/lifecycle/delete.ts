@@ -27,7 +27,7 @@ export async function deleteAgent(
   scope: AgentScope,
 ): Promise<Deleted> {
   await loadAgent(deps, scope);
-  await withAgentLock(deps, scope, () => removeAgentData(deps, scope), { waitMs: 30_000 });
+  await withAgentLock(deps, { scope, waitMs: 30_000 }, () => removeAgentData(deps, scope));
   return { worldId: scope.worldId, agentId: scope.agentId, agents: 1 };
 }
 
@@ -41,21 +41,22 @@ export async function deleteWorld(
   worldId: WorldId,
 ): Promise<Deleted> {
   await getWorld(deps, worldId);
-  return await withLease(deps, `tick:${worldId}`, async () => {
+  return await withLease(deps, {
+    key: `tick:${worldId}`,
+    ttlMs: 600_000,
+    waitMs: 30_000,
+    busy: () =>
+      new ConflictError(`Cannot delete world "${worldId}": a tick kept it busy, retry shortly`),
+  }, async () => {
     const agents = await listAgents(deps, worldId);
     for (const agent of agents) {
       const scope: AgentScope = { worldId, agentId: agent.id as AgentId };
-      await withAgentLock(deps, scope, () => removeAgentData(deps, scope), { waitMs: 30_000 });
+      await withAgentLock(deps, { scope, waitMs: 30_000 }, () => removeAgentData(deps, scope));
     }
     await removeWorldData(deps, worldId, {
       world: worldKey(worldId),
       activity: activityKey(worldId),
     });
     return { worldId, agents: agents.length };
-  }, {
-    ttlMs: 600_000,
-    waitMs: 30_000,
-    busy: () =>
-      new ConflictError(`Cannot delete world "${worldId}": a tick kept it busy, retry shortly`),
   });
 }

@@ -27,7 +27,7 @@ export async function forgetMemory(
   id: MemoryId,
 ): Promise<Forgotten> {
   await loadAgent(deps, scope);
-  return await withAgentLock(deps, scope, async () => {
+  return await withAgentLock(deps, { scope }, async () => {
     const memories = deps.storage.memories;
     if (!(await memories.get(scope, id))) {
       throw new NotFoundError(
@@ -51,17 +51,13 @@ async function dropPending(
   scope: AgentScope,
   id: MemoryId,
 ): Promise<void> {
-  await updateDocument<Agent>(
-    deps.storage.documents,
-    agentKey(scope),
-    (agent) =>
+  await updateDocument<Agent>(deps.storage.documents, agentKey(scope), {
+    change: (agent) =>
       agent?.pendingImportance.includes(id)
         ? { ...agent, pendingImportance: agent.pendingImportance.filter((p) => p !== id) }
         : undefined,
-    {
-      create: false,
-      conflict:
-        `Cannot update agent "${scope.agentId}" after forgetting a memory: it kept changing, retry`,
-    },
-  );
+    create: false,
+    conflict:
+      `Cannot update agent "${scope.agentId}" after forgetting a memory: it kept changing, retry`,
+  });
 }

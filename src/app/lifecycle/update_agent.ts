@@ -40,14 +40,15 @@ export async function updateAgent(
   input: UpdateAgentInput,
 ): Promise<Agent> {
   const read = await loadAgent(deps, scope);
-  const next = await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (current) => {
-    if (current === null) return undefined; // deleted meanwhile: nothing to change
-    const changed: Agent = { ...current };
-    for (const field of ["name", "age", "traits", "location", "action"] as const) {
-      if (input[field] !== undefined) Object.assign(changed, { [field]: input[field] });
-    }
-    return changed;
-  }, {
+  const next = await updateDocument<Agent>(deps.storage.documents, agentKey(scope), {
+    change: (current) => {
+      if (current === null) return undefined; // deleted meanwhile: nothing to change
+      const changed: Agent = { ...current };
+      for (const field of ["name", "age", "traits", "location", "action"] as const) {
+        if (input[field] !== undefined) Object.assign(changed, { [field]: input[field] });
+      }
+      return changed;
+    },
     read,
     create: false,
     conflict:

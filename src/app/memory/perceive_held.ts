@@ -232,18 +232,19 @@ async function bumpCounters(
   // Under the lease nobody else changes the counters, but other fields of the agent (a PATCH)
   // may change outside it: the transaction's commit then lays these fields over the fresh
   // version (`WorkNeeds.rebase`).
-  const updated = await updateDocument<Agent>(deps.storage.documents, agentKey(scope), (agent) => {
-    if (agent === null) throw agentNotFound(scope);
-    return {
-      ...agent,
-      knownAreas: [...new Set([...(agent.knownAreas ?? []), ...change.knownAreas])],
-      importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
-      pendingImportance: [
-        ...agent.pendingImportance.filter((id) => !filled.has(id)),
-        ...prepared.stillPending,
-      ],
-    };
-  }, {
+  const updated = await updateDocument<Agent>(deps.storage.documents, agentKey(scope), {
+    change: (agent) => {
+      if (agent === null) throw agentNotFound(scope);
+      return {
+        ...agent,
+        knownAreas: [...new Set([...(agent.knownAreas ?? []), ...change.knownAreas])],
+        importanceSinceReflection: agent.importanceSinceReflection + prepared.addedImportance,
+        pendingImportance: [
+          ...agent.pendingImportance.filter((id) => !filled.has(id)),
+          ...prepared.stillPending,
+        ],
+      };
+    },
     create: false,
     fence: change.fence,
     conflict:

@@ -73,7 +73,7 @@ export async function repairAgent(
   deps: Pick<Deps, "storage" | "embedder" | "sleep">,
   scope: AgentScope,
 ): Promise<Omit<RepairReport, "worlds" | "agents" | "swept">> {
-  return await withAgentLock(deps, scope, async () => {
+  return await withAgentLock(deps, { scope }, async () => {
     const records = await deps.storage.memories.all(scope);
     const vectorIds = new Set<string>(await deps.storage.vectors.ids(scope));
     const missing = records.filter((m) => !vectorIds.has(m.id));

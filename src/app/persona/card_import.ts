@@ -107,7 +107,7 @@ export async function importCard(
     const issue = input.error.issues[0];
     throw invalidCard("invalid_field", `field "${issue?.path.join(".")}": ${issue?.message}`);
   }
-  const created = newAgent(deps, worldId, input.data, world.clock.now);
+  const created = newAgent(deps, worldId, { input: input.data, now: world.clock.now });
   const agent: Agent = { ...created, ...(await startingAreas(deps, created)) };
 
   const entries = loreEntries(d)

@@ -42,7 +42,7 @@ export async function createAgent(
   input: CreateAgentInput,
 ): Promise<CreatedAgent> {
   const world = await getWorld(deps, worldId);
-  const created = newAgent(deps, worldId, input, world.clock.now);
+  const created = newAgent(deps, worldId, { input, now: world.clock.now });
   // Validate places before any model call, so a bad home costs nothing.
   const draft: Agent = { ...created, ...(await startingAreas(deps, created)) };
   const prepared = await prepareMemories(deps, draft, {

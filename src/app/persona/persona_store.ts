@@ -54,7 +54,8 @@ export async function updatePersonaRecord(
   scope: AgentScope,
   next: (old: PersonaRecord | null) => PersonaRecord,
 ): Promise<PersonaRecord> {
-  return (await updateDocument(deps.storage.documents, personaKey(scope), next, {
+  return (await updateDocument(deps.storage.documents, personaKey(scope), {
+    change: next,
     conflict:
       `Cannot save the persona of agent "${scope.agentId}": it kept changing concurrently, retry`,
   }))!;

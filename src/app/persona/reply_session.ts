@@ -53,12 +53,13 @@ export async function appendSessionTurns(
 ): Promise<void> {
   const at = turns.at(-1)?.at;
   if (at === undefined) return;
-  await updateDocument<ReplySession>(deps.storage.documents, sessionKey(scope, id), (doc) => ({
-    id,
-    speaker: speaker ?? doc?.speaker ?? null,
-    turns: [...(doc?.turns ?? []), ...turns].slice(-SESSION_TURNS),
-    updatedAt: at,
-  }), {
+  await updateDocument<ReplySession>(deps.storage.documents, sessionKey(scope, id), {
+    change: (doc) => ({
+      id,
+      speaker: speaker ?? doc?.speaker ?? null,
+      turns: [...(doc?.turns ?? []), ...turns].slice(-SESSION_TURNS),
+      updatedAt: at,
+    }),
     conflict:
       `Cannot save conversation "${id}" of agent "${scope.agentId}": it kept changing concurrently, retry`,
   });

@@ -165,7 +165,7 @@ export async function respond(
   }).map((m) => (options.keyId === undefined ? m : { ...m, keyId: options.keyId }));
   const written = items.length === 0
     ? { records: [], usage: addUsage() }
-    : await withAgentLock(deps, scope, () => storeTurn(deps, scope, items));
+    : await withAgentLock(deps, { scope }, () => storeTurn(deps, scope, items));
   let replanned = false;
   const usages: Usage[] = [anchorUsage, embedded.usage, enacted.usage, written.usage];
   let replanError: string | undefined;
@@ -253,8 +253,8 @@ async function storeTurn(
     ...doc.value,
     importanceSinceReflection: doc.value.importanceSinceReflection + prepared.addedImportance,
   };
-  // We hold the agent's lock, so the version we read is still current.
-  if (!(await deps.storage.documents.replace(agentKey(scope), next, doc.version))) {
+  const read = { expectedVersion: doc.version }; // still current: we hold the agent's lock
+  if (!(await deps.storage.documents.replace(agentKey(scope), next, read))) {
     throw new ConflictError(
       `Cannot update the counters of agent "${scope.agentId}": it changed outside its lock; the reply's memories are stored`,
     );

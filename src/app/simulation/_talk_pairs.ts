@@ -193,7 +193,8 @@ async function decideOnce(
   } catch (error) {
     return { error };
   }
-  const claim = await deps.storage.idempotency.claim(scope, key, { result }, {
+  const claim = await deps.storage.idempotency.claim(scope, key, {
+    value: { result },
     ttlMs: TICK_RECORD_TTL_MS,
   });
   return { result: claim.created ? result : claim.value.result };

@@ -34,7 +34,7 @@ export function coastTickSystem(
       const claim = await deps.storage.idempotency.claim(
         `budget-exhausted:${frame.world.id}`,
         spent.day,
-        frame.tickId,
+        { value: frame.tickId },
       );
       const events = claim.created
         ? [{

@@ -122,7 +122,8 @@ async function pausedForIdleness(deps: Deps, world: World, now: number): Promise
     return false;
   }
   if (now - since < idleMinutes * 60_000) return false;
-  await updateWorld(deps, id, { clock: { paused: true } }, {
+  await updateWorld(deps, id, {
+    clock: { paused: true },
     why: {
       reason: "idle",
       idleMinutes,
@@ -140,14 +141,12 @@ async function recordHeartbeat(
 ): Promise<CronHeartbeat> {
   // A duplicate delivery loses the compare-and-set and retries with the fresh version.
   try {
-    return (await updateDocument<CronHeartbeat>(
-      deps.storage.documents,
-      heartbeatKey,
-      (current) => ({
+    return (await updateDocument<CronHeartbeat>(deps.storage.documents, heartbeatKey, {
+      change: (current) => ({
         lastScheduledAt,
         runs: (current?.runs ?? 0) + 1,
       }),
-    ))!;
+    }))!;
   } catch (err) {
     if (!(err instanceof ConflictError)) throw err;
     return { lastScheduledAt, runs: -1 }; // the heartbeat is best effort: the ticks still run

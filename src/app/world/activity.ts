@@ -32,9 +32,7 @@ export async function recordActivity(
   worldId: WorldId,
   at: number,
 ): Promise<void> {
-  await updateDocument<WorldActivity>(
-    deps.storage.documents,
-    activityKey(worldId),
-    (current) => (current !== null && current.at >= at ? undefined : { at }),
-  );
+  await updateDocument<WorldActivity>(deps.storage.documents, activityKey(worldId), {
+    change: (current) => (current !== null && current.at >= at ? undefined : { at }),
+  });
 }

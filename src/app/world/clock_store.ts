@@ -28,37 +28,41 @@ export async function loadWorldDoc(
   if (!doc) throw worldNotFound(worldId);
   return { ...doc, value: withDefaults(doc.value) };
 }
+/** A change to a world as a request makes it, and why a pause flag it flips changed. */
+export type WorldUpdate = UpdateWorldInput & { why?: PauseReason };
+
 /**
  * Changes a world's name, tick length, clock mode, pause flag or settings (merged field by
  * field) with a version-checked replace, so it never undoes a tick that moved the clock
  * meanwhile. The game time itself only moves by ticks. A change of the pause flag is logged as
- * a `world.paused` or `world.resumed` event (`why` says by what; default: a request).
+ * a `world.paused` or `world.resumed` event (`update.why` says by what; default: a request).
  * @throws `world_not_found`, `invalid_request` when the merged settings are invalid,
  * `conflict` when concurrent writes keep winning.
  */
 export async function updateWorld(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
-  input: UpdateWorldInput,
-  options: { why?: PauseReason } = {},
+  update: WorldUpdate,
 ): Promise<World> {
+  const { why, ...input } = update;
   let wasPaused = false;
-  const next = (await updateDocument<World>(deps.storage.documents, worldKey(worldId), (raw) => {
-    if (raw === null) throw worldNotFound(worldId);
-    const current = withDefaults(raw);
-    wasPaused = current.clock.paused;
-    return {
-      ...current,
-      name: input.name ?? current.name,
-      clock: {
-        ...current.clock,
-        minutesPerTick: input.minutesPerTick ?? current.clock.minutesPerTick,
-        mode: input.clock?.mode ?? current.clock.mode,
-        paused: input.clock?.paused ?? input.paused ?? current.clock.paused,
-      },
-      settings: WorldSettings.parse({ ...current.settings, ...input.settings }),
-    };
-  }, {
+  const next = (await updateDocument<World>(deps.storage.documents, worldKey(worldId), {
+    change: (raw) => {
+      if (raw === null) throw worldNotFound(worldId);
+      const current = withDefaults(raw);
+      wasPaused = current.clock.paused;
+      return {
+        ...current,
+        name: input.name ?? current.name,
+        clock: {
+          ...current.clock,
+          minutesPerTick: input.minutesPerTick ?? current.clock.minutesPerTick,
+          mode: input.clock?.mode ?? current.clock.mode,
+          paused: input.clock?.paused ?? input.paused ?? current.clock.paused,
+        },
+        settings: WorldSettings.parse({ ...current.settings, ...input.settings }),
+      };
+    },
     attempts: ATTEMPTS,
     read: await loadWorldDoc(deps, worldId),
     create: false,
@@ -68,7 +72,7 @@ export async function updateWorld(
     await deps.storage.events.append(worldId, [{
       type: next.clock.paused ? "world.paused" : "world.resumed",
       at: next.clock.now,
-      ...(options.why ?? {
+      ...(why ?? {
         reason: "request",
         message: next.clock.paused
           ? "Paused by a request: the scheduler leaves it until it is resumed"
@@ -92,10 +96,8 @@ export async function advanceClock(
   move: ClockMove,
 ): Promise<Clock> {
   const { from, to } = move;
-  const world = await updateDocument<World>(
-    deps.storage.documents,
-    worldKey(worldId),
-    (current) => {
+  const world = await updateDocument<World>(deps.storage.documents, worldKey(worldId), {
+    change: (current) => {
       if (current === null) throw worldNotFound(worldId);
       if (current.clock.now !== from) {
         throw new ConflictError(
@@ -104,15 +106,13 @@ export async function advanceClock(
       }
       return { ...current, clock: { ...current.clock, now: to } };
     },
-    {
-      attempts: ATTEMPTS,
-      read: await loadWorldDoc(deps, worldId),
-      create: false,
-      fence: move.fence,
-      conflict:
-        `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
-    },
-  );
+    attempts: ATTEMPTS,
+    read: await loadWorldDoc(deps, worldId),
+    create: false,
+    fence: move.fence,
+    conflict:
+      `Cannot advance the clock of world "${worldId}": other writes kept changing it, retry the tick`,
+  });
   return world!.clock;
 }
 /** The engine's clock port for worlds: reads the world document and moves its clock. */

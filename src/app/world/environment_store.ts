@@ -130,7 +130,8 @@ async function updateEnvironment(
   worldId: string,
   { change, create }: { change: (current: Environment | null) => Environment; create: boolean },
 ): Promise<void> {
-  await updateDocument(deps.storage.documents, environmentKey(worldId), change, {
+  await updateDocument(deps.storage.documents, environmentKey(worldId), {
+    change,
     create,
     conflict:
       `Cannot update the environment of world "${worldId}": other writes kept changing it, retry shortly`,

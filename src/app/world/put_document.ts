@@ -22,7 +22,7 @@ export async function putDocument<T>(
     } catch (err) {
       if (!(err instanceof ConflictError)) throw err; // created meanwhile: replace it below
     }
-  } else if (await docs.replace(key, value, version)) return;
+  } else if (await docs.replace(key, value, { expectedVersion: version })) return;
   const current = await docs.get<T>(key);
-  if (current) await docs.replace(key, value, current.version);
+  if (current) await docs.replace(key, value, { expectedVersion: current.version });
 }

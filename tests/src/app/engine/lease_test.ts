@@ -32,13 +32,13 @@ Deno.test("withLease() runs one holder at a time and releases on failure", async
   await t.step("a second caller waits for the first", async () => {
     const order: string[] = [];
     const first = gate();
-    const a = withLease(deps, "k", async () => {
+    const a = withLease(deps, { key: "k", ...opts }, async () => {
       order.push("a+");
       await first.opened();
       order.push("a-");
-    }, opts);
+    });
     await first.entered;
-    const b = withLease(deps, "k", () => Promise.resolve(order.push("b")), opts);
+    const b = withLease(deps, { key: "k", ...opts }, () => Promise.resolve(order.push("b")));
     await clock.sleeping(2); // a's renewal timer and b polling the busy lease
     first.open();
     await a;
@@ -49,18 +49,18 @@ Deno.test("withLease() runs one holder at a time and releases on failure", async
 
   await t.step("a throwing holder releases the lease", async () => {
     await assert.rejects(
-      withLease(deps, "k", () => Promise.reject(new Error("boom")), opts),
+      withLease(deps, { key: "k", ...opts }, () => Promise.reject(new Error("boom"))),
       /boom/,
     );
-    assert.equal(await withLease(deps, "k", () => Promise.resolve(7), opts), 7);
+    assert.equal(await withLease(deps, { key: "k", ...opts }, () => Promise.resolve(7)), 7);
   });
 
   await t.step("waitMs 0 gives up at once with the busy error", async () => {
     const held = gate();
-    const holder = withLease(deps, "k", held.opened, opts);
+    const holder = withLease(deps, { key: "k", ...opts }, held.opened);
     await held.entered;
     await assert.rejects(
-      withLease(deps, "k", () => Promise.resolve(1), { ...opts, waitMs: 0 }),
+      withLease(deps, { key: "k", ...opts, waitMs: 0 }, () => Promise.resolve(1)),
       /busy/,
     );
     held.open();
@@ -75,11 +75,11 @@ Deno.test("withLease() renews the lease while work outlasts its TTL", async () =
   );
   const { clock, deps } = leases;
   const opts = { ttlMs: 1_500, waitMs: 0, busy: () => new Error("busy") };
-  const holder = withLease(deps, "slow", async (held) => {
+  const holder = withLease(deps, { key: "slow", ...opts }, async (held) => {
     await deps.sleep(3_500);
     held.assertHeld();
     return "done";
-  }, opts);
+  });
   // Renewals come every 500 ms; the work and the renewal timer are both asleep between them.
   for (let at = 0; at < 2_000; at += 500) {
     await clock.sleeping(2);
@@ -87,24 +87,28 @@ Deno.test("withLease() renews the lease while work outlasts its TTL", async () =
   }
   await clock.sleeping(2);
   // 2 s in, past the first TTL: only the renewals keep the lease from another caller.
-  await assert.rejects(withLease(deps, "slow", () => Promise.resolve(1), opts), /busy/);
+  await assert.rejects(withLease(deps, { key: "slow", ...opts }, () => Promise.resolve(1)), /busy/);
   for (let at = 2_000; at < 3_500; at += 500) {
     await clock.sleeping(2);
     clock.advance(500);
   }
   assert.equal(await holder, "done");
   assert.ok(renewals >= 3, `renewed ${renewals} times`);
-  assert.equal(await withLease(deps, "slow", () => Promise.resolve(2), opts), 2, "Released");
+  assert.equal(
+    await withLease(deps, { key: "slow", ...opts }, () => Promise.resolve(2)),
+    2,
+    "Released",
+  );
 });
 
 Deno.test("withLease() aborts held.signal when a renewal finds the lease lost", async () => {
   using leases = await clockedLeases(() => () => Promise.resolve(false));
   const { clock, deps } = leases;
   const opts = { ttlMs: 150, waitMs: 0, busy: () => new Error("busy") };
-  const running = withLease(deps, "lost", async (held) => {
+  const running = withLease(deps, { key: "lost", ...opts }, async (held) => {
     await deps.sleep(400, held.signal);
     held.assertHeld();
-  }, opts);
+  });
   await clock.sleeping(2);
   clock.advance(50); // the first renewal, refused: the work's sleep ends early
   await assert.rejects(running, (e: unknown) => e instanceof LeaseLostError);

@@ -240,7 +240,7 @@ Deno.test("runTick() recovers a tick id whose first run stopped midway", async (
   const id = await world(deps);
   const { system } = fakeSystem();
   const dead = (from: string) =>
-    deps.storage.idempotency.put(`tick:${id}`, "dead", { status: "running", from });
+    deps.storage.idempotency.put(`tick:${id}`, "dead", { value: { status: "running", from } });
 
   await t.step("before the clock moved: the id runs again", async () => {
     await dead("2023-02-13T07:00:00");

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Deps } from "../../../../src/ports/deps.ts";
 import { TICK_RECORD_TTL_MS } from "../../../../src/app/engine/tick_records.ts";
 import { stepResults } from "../../../../src/app/engine/tick_store.ts";
-import type { IdempotencyStore, KeepOptions } from "../../../../src/ports/idempotency_store.ts";
+import type { IdempotencyStore } from "../../../../src/ports/idempotency_store.ts";
 import type { UnitOfWorkStore } from "../../../../src/ports/unit_of_work_store.ts";
 import {
   consumeTickMessage,
@@ -24,13 +24,13 @@ function recordingKeeps(deps: Deps): { deps: Deps; kept: Kept[] } {
   const kept: Kept[] = [];
   const inner = deps.storage.idempotency;
   const idempotency: IdempotencyStore = {
-    claim(scope, key, value, options?: KeepOptions) {
-      kept.push({ scope, key, ttlMs: options?.ttlMs });
-      return inner.claim(scope, key, value, options);
+    claim(scope, key, write) {
+      kept.push({ scope, key, ttlMs: write.ttlMs });
+      return inner.claim(scope, key, write);
     },
-    put(scope, key, value, options?: KeepOptions) {
-      kept.push({ scope, key, ttlMs: options?.ttlMs });
-      return inner.put(scope, key, value, options);
+    put(scope, key, write) {
+      kept.push({ scope, key, ttlMs: write.ttlMs });
+      return inner.put(scope, key, write);
     },
     get: (scope, key) => inner.get(scope, key),
     clear: (scope) => inner.clear(scope),

@@ -46,11 +46,9 @@ Deno.test("withUnitOfWork() reads once, writes at the end, takes each lease once
   const store = deps.storage.documents;
   const result = await withUnitOfWork(counted, needs, async ({ storage, leases }) => {
     assert.deepEqual(leases.map((l) => l.key), ["step", "agent"], "The work gets its leases");
-    const next = await updateDocument<{ n: number }>(
-      storage.documents,
-      a,
-      (v) => ({ n: v!.n + 1 }),
-    );
+    const next = await updateDocument<{ n: number }>(storage.documents, a, {
+      change: (v) => ({ n: v!.n + 1 }),
+    });
     await storage.documents.create(b, "new");
     assert.deepEqual(next, { n: 2 });
     assert.deepEqual((await storage.documents.get(a))?.version, 2, "The work sees its writes");
@@ -77,10 +75,14 @@ Deno.test("withUnitOfWork() re-applies its changes to a rebase document changed 
     deps,
     { ...needs, rebase: [a] },
     async ({ storage }) => {
-      await updateDocument<Record<string, unknown>>(storage.documents, a, (v) => ({ ...v, n: 2 }));
+      await updateDocument<Record<string, unknown>>(storage.documents, a, {
+        change: (v) => ({ ...v, n: 2 }),
+      });
       await storage.documents.create(b, "new");
       // Someone else, outside the leases, changes another field.
-      await deps.storage.documents.replace(a, { n: 1, where: "cafe", log: [] }, 1);
+      await deps.storage.documents.replace(a, { n: 1, where: "cafe", log: [] }, {
+        expectedVersion: 1,
+      });
       return "done";
     },
   );
@@ -94,9 +96,9 @@ Deno.test("withUnitOfWork() re-applies its changes to a rebase document changed 
   // A document outside `rebase` that changed meanwhile still fails the whole commit.
   await assert.rejects(
     withUnitOfWork(deps, { ...needs, documents: [a, b], rebase: [a] }, async ({ storage }) => {
-      await storage.documents.replace(a, { n: 3, where: "cafe", log: [] }, 3);
-      await storage.documents.replace(b, "newer", 1);
-      await deps.storage.documents.replace(b, "theirs", 1);
+      await storage.documents.replace(a, { n: 3, where: "cafe", log: [] }, { expectedVersion: 3 });
+      await storage.documents.replace(b, "newer", { expectedVersion: 1 });
+      await deps.storage.documents.replace(b, "theirs", { expectedVersion: 1 });
     }),
     ConflictError,
   );
@@ -110,8 +112,8 @@ Deno.test("withUnitOfWork() writes nothing when a document it wrote changed mean
   await assert.rejects(
     withUnitOfWork(deps, needs, async ({ storage }) => {
       await storage.documents.create(b, "new");
-      await storage.documents.replace(a, { n: 5 }, 1);
-      await deps.storage.documents.replace(a, { n: 9 }, 1); // someone else, outside the leases
+      await storage.documents.replace(a, { n: 5 }, { expectedVersion: 1 });
+      await deps.storage.documents.replace(a, { n: 9 }, { expectedVersion: 1 }); // someone else, outside the leases
     }),
     ConflictError,
   );
@@ -144,7 +146,7 @@ Deno.test("withUnitOfWork() waits for a busy lease, then reads the documents aga
     ({ storage }) => storage.documents.get<{ n: number }>(a),
   );
   await slept; // it found the lease busy and waits
-  await deps.storage.documents.replace(a, { n: 2 }, 1);
+  await deps.storage.documents.replace(a, { n: 2 }, { expectedVersion: 1 });
   await deps.storage.locks.release(other!);
   assert.deepEqual((await running)?.value, { n: 2 });
   const x = await deps.storage.locks.acquire("x", 5_000);
@@ -161,7 +163,9 @@ Deno.test("withUnitOfWork() writes a document fenced by another lease at once, u
     const other = await storage.locks.acquire("other-agent", 5_000);
     assert.ok(other);
     const doc = await storage.documents.get<{ n: number }>(a);
-    assert.ok(await storage.documents.replace(a, { n: 2 }, doc!.version, { fence: other }));
+    assert.ok(
+      await storage.documents.replace(a, { n: 2 }, { expectedVersion: doc!.version, fence: other }),
+    );
     assert.equal((await deps.storage.documents.get(a))?.version, 2, "In the store already");
     assert.equal(await storage.locks.release(other), true);
     assert.equal((await storage.documents.get(a))?.version, 2);
@@ -174,7 +178,7 @@ Deno.test("withUnitOfWork() claims in its commit: the work sees the claim read u
   await deps.storage.documents.create(a, { n: 1 });
   const claim = { scope: "results", key: "t1/a" };
   const stored = await withUnitOfWork(deps, { ...needs, claim }, async ({ storage }, claimed) => {
-    await storage.documents.replace(a, { n: 2 }, 1);
+    await storage.documents.replace(a, { n: 2 }, { expectedVersion: 1 });
     claimed.set({ first: true });
     return claimed.stored;
   });
@@ -184,7 +188,7 @@ Deno.test("withUnitOfWork() claims in its commit: the work sees the claim read u
   await assert.rejects(
     withUnitOfWork(deps, { ...needs, claim }, async ({ storage }, claimed) => {
       assert.deepEqual(claimed.stored, { first: true });
-      await storage.documents.replace(a, { n: 3 }, 2);
+      await storage.documents.replace(a, { n: 3 }, { expectedVersion: 2 });
       claimed.set({ first: false });
     }),
     ConflictError,

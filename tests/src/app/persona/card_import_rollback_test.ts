@@ -35,7 +35,7 @@ Deno.test("importCard() that fails while storing leaves nothing for the next age
       k.collection === "personas"
         ? Promise.reject(new StoreUnavailableError("Cannot store the persona: the store failed"))
         : documents.create(k, v),
-    replace: (k, v, e, o) => documents.replace(k, v, e, o),
+    replace: (k, v, o) => documents.replace(k, v, o),
     delete: (k) => documents.delete(k),
     deleteAll: (c, s) => documents.deleteAll(c, s),
   };

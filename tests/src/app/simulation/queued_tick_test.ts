@@ -208,7 +208,9 @@ Deno.test("a queued tick of a world whose daily budget is spent coasts in proces
   const queue = new HeldQueue();
   const id = await makeTown(deps);
   await updateWorld(deps, id, { settings: { budget: { callsPerDay: 1 } } });
-  await deps.storage.usage.addSpend(`world:${id}`, "2026-11-23", { calls: 1, tokens: 10 });
+  await deps.storage.usage.addSpend(`world:${id}`, "2026-11-23", {
+    spend: { calls: 1, tokens: 10 },
+  });
   const before = await getWorld(deps, id);
   const first = await startTick(deps, id, { tickId: "b1", day: "2026-11-23", queue });
   assert.equal(first.status, "done");
