@@ -128,6 +128,15 @@ export class KvIdempotencyStore implements IdempotencyStore {
     });
   }
 
+  /** Forgets these keys of a scope, their values' parts too. */
+  async remove(scope: string, keys: readonly string[]): Promise<void> {
+    for (const key of keys) assertKeySize(headKey(scope, key), "idempotency key");
+    await guard("forget idempotency keys", async () => {
+      for (const key of keys) await this.#kv.delete(headKey(scope, key));
+      await deletePrefixes(this.#kv, keys.map((key) => partPrefix(scope, key)));
+    });
+  }
+
   /** Forgets every key of a scope. */
   async clear(scope: string): Promise<void> {
     assertKeySize(headKey(scope, ""), "idempotency scope");

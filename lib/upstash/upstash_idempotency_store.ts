@@ -55,6 +55,15 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
     });
   }
 
+  remove(scope: string, keys: readonly string[]): Promise<void> {
+    if (keys.length === 0) return Promise.resolve();
+    const stored = keys.map((key) => this.#keys.idempotency(scope, key));
+    return redisCall("forget idempotency keys", async () => {
+      // In the shared pipeline, after what was started before it (a tick's marker).
+      await this.#reads.read((p) => p.del(...stored));
+    });
+  }
+
   clear(scope: string): Promise<void> {
     const pattern = this.#keys.idempotencyScope(scope);
     return redisCall("forget idempotency keys", async () => {

@@ -37,6 +37,12 @@ export interface IdempotencyStore {
   /** Overwrites the value of a key (e.g. a claimed tick's final result), and its time to live. */
   put<T>(scope: string, key: string, write: KeepValue<T>): Promise<void>;
 
-  /** Forgets every key of a scope (e.g. of a deleted agent or world). */
+  /** Forgets these keys of a scope (absent ones are ignored), in one request where it can. */
+  remove(scope: string, keys: readonly string[]): Promise<void>;
+
+  /**
+   * Forgets every key of a scope (e.g. of a deleted agent or world). It may have to scan the
+   * store: to drop keys one knows, use `remove`.
+   */
   clear(scope: string): Promise<void>;
 }

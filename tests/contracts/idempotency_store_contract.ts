@@ -94,6 +94,10 @@ export function idempotencyStoreContract(cases: ContractCases): void {
       await s.idempotency.put(scope, "t1/b", { value: "big".repeat(40_000), ...keep });
       assert.deepEqual(await s.idempotency.get(scope, "t1/a"), { n: 3 });
       assert.equal(await s.idempotency.get(scope, "t1/b"), "big".repeat(40_000));
+      await s.idempotency.put(scope, "t2/a", { value: 1, ...keep });
+      await s.idempotency.remove(scope, ["t2/a", "t2/absent"]);
+      assert.equal(await s.idempotency.get(scope, "t2/a"), null, "remove() forgets the keys named");
+      assert.deepEqual(await s.idempotency.get(scope, "t1/a"), { n: 3 }, "and only those");
       await s.idempotency.clear(scope);
       assert.equal(await s.idempotency.get(scope, "t1/a"), null, "clear() forgets them too");
       assert.equal(await s.idempotency.get(scope, "t1/b"), null);

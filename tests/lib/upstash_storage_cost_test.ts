@@ -250,14 +250,14 @@ Deno.test({
     // the first also reads the tick's plan, the last (whose count completes the tick) closes it
     // (about 8); the plan 7 (its marker's write with the units' read); the close check after
     // the close reads the marker. Measured 67 for the tick (68 before the plan's marker shared
-    // a request; before, a quiet message cost 5 and the tick 3.2-3.4 per step); 73 since every
-    // operation is one transaction and the close clears the tick's step results once its
-    // marker is stored (a request of its own, after the marker's).
+    // a request; before, a quiet message cost 5 and the tick 3.2-3.4 per step); 68 since the
+    // close removes the tick's step results once its marker is stored (a request of its own,
+    // after the marker's).
     const { plan, steps, checks } = ticks[2];
     const total = plan + steps.reduce((a, b) => a + b, 0) + checks.reduce((a, b) => a + b, 0);
     assert.equal(steps.length, agents);
     assert.ok(plan <= 8, `quiet tick's plan: ${plan} requests`);
-    assert.ok(total <= 75, `quiet queued tick: ${total} requests`);
+    assert.ok(total <= 70, `quiet queued tick: ${total} requests`);
     const sorted = [...steps].sort((a, b) => a - b);
     assert.ok(sorted[agents - 3] <= 2, `quiet step messages: ${steps.join(" ")}`);
     assert.ok(checks.every((n) => n <= 1), `close checks after the close: ${checks.join(" ")}`);

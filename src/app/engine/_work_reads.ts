@@ -53,6 +53,7 @@ export class WorkReads {
         (this.#take(claimKey(scope, key)) as Promise<T | null> | undefined) ??
           base.get<T>(scope, key),
       put: (scope, key, write) => base.put(scope, key, write),
+      remove: (scope, keys) => base.remove(scope, keys),
       clear: (scope) => base.clear(scope),
     };
   }

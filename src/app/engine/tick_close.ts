@@ -119,7 +119,7 @@ export async function closeTick<S>(
         message: `Tick "${tickId}" stopped after its clock moved and its result was lost`,
       },
     });
-    await unitResults.clear();
+    await unitResults.remove(keys);
     await deps.storage.documents.delete(openTickKey(worldId));
     forgetOpenTick(deps, worldId, tickId);
     return { closed: true, result: null };
@@ -154,7 +154,7 @@ export async function closeTick<S>(
     value: { status: "done", result },
   });
   // Only once the result is stored: a close cut short before finds the results again.
-  await unitResults.clear();
+  await unitResults.remove(keys);
   await deps.storage.documents.delete(openTickKey(worldId));
   forgetOpenTick(deps, worldId, tickId);
   return { closed: true, result };

@@ -105,31 +105,34 @@ export function markerScope(worldId: string): string {
 export const CHECK_EVERY_MS = 20_000;
 
 /**
- * Where a tick's step results are kept while it is open: one scope per tick, cleared by its
- * close (and with the world), so no result outlives the tick it belongs to, nor an agent
- * deleted after it.
+ * Where a world's step results are kept: one scope per world, so deleting the world clears
+ * every tick's (ticks are many; a scope per tick could not be found again to delete).
  */
-export function stepScope(worldId: string, tickId: string): string {
-  return `tickstep:${worldId}:${tickId}`;
+export function stepScope(worldId: string): string {
+  return `tickstep:${worldId}`;
 }
 
 /**
- * A tick's per-unit results, keyed by unit within the tick's step scope, and how many units
- * have reported (counted by the commits that claim their results). They expire a day after
- * they are stored ({@linkcode TICK_RECORD_TTL_MS}) should the close never come.
+ * A tick's per-unit results, keyed by tick id and unit within the world's step scope, and how
+ * many units have reported (counted by the commits that claim their results). The close
+ * removes them once the tick's result is stored, so none outlives its tick (they hold what
+ * agents perceived); should the close never come, they expire a day after they are stored
+ * ({@linkcode TICK_RECORD_TTL_MS}).
  */
 export function stepResults(deps: Pick<Deps, "storage">, worldId: string, tickId: string) {
   const { idempotency } = deps.storage;
-  const scope = stepScope(worldId, tickId);
+  const scope = stepScope(worldId);
   const keep = { ttlMs: TICK_RECORD_TTL_MS };
-  // Units are ids or "_prepare"; the count's "#" is in no id.
+  // Units are ids or "_prepare" (no "/"), so the key's last "/" splits it unambiguously; the
+  // count's "#" is in no id.
   const key = (unit: string) => `${tickId}/${unit}`;
   return {
     get: <T>(unit: string) => idempotency.get<T>(scope, key(unit)),
     /** Where a unit's result is claimed (and counted), for a commit to claim it. */
     claimKey: (unit: string) => ({ scope, key: key(unit), counter: key("#reported"), ...keep }),
-    /** Drops every result of the tick, once its outcome is stored. */
-    clear: () => idempotency.clear(scope),
+    /** Forgets the results of these units, the preparation's and their count. */
+    remove: (units: readonly string[]) =>
+      idempotency.remove(scope, [...units, "_prepare", "#reported"].map(key)),
   };
 }
 

@@ -7,7 +7,7 @@ import { agentIdempotencyScope } from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import type { AgentScope, WorldId } from "../../domain/mod.ts";
 import type { DocumentKey } from "../../ports/mod.ts";
-import { markerScope, openTickKey, stepScope } from "../engine/mod.ts";
+import { markerScope, stepScope } from "../engine/mod.ts";
 
 /** Document collections whose scope is a world id. */
 export const WORLD_COLLECTIONS = [
@@ -77,14 +77,13 @@ export async function removeWorldData(
   keys: { world: DocumentKey; activity: DocumentKey },
 ): Promise<void> {
   const { storage } = deps;
-  const open = await storage.documents.get<{ tickId: string }>(openTickKey(worldId));
   for (const collection of WORLD_COLLECTIONS) {
     await storage.documents.deleteAll(collection, worldId);
   }
   await storage.events.remove(worldId);
   await storage.usage.remove(worldId);
   await storage.idempotency.clear(markerScope(worldId));
-  if (open) await storage.idempotency.clear(stepScope(worldId, open.value.tickId));
+  await storage.idempotency.clear(stepScope(worldId));
   await storage.documents.delete(keys.activity);
   await storage.documents.delete(keys.world);
 }

@@ -47,7 +47,7 @@ Deno.test("a step message delivered after its tick closed steps nothing in a pro
   assert.equal((await readTick(deps, id, "late")).status, "done");
 
   // The close cleared the step results: the world's clock tells a late step the tick is over.
-  await deps.storage.idempotency.clear(stepScope(id, "late"));
+  await deps.storage.idempotency.clear(stepScope(id));
   const before = {
     calls: calls.length,
     events: (await deps.storage.events.read(id, 0, 10_000)).length,

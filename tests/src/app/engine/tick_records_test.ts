@@ -33,6 +33,7 @@ function recordingKeeps(deps: Deps): { deps: Deps; kept: Kept[] } {
       return inner.put(scope, key, write);
     },
     get: (scope, key) => inner.get(scope, key),
+    remove: (scope, keys) => inner.remove(scope, keys),
     clear: (scope) => inner.clear(scope),
   };
   const units: UnitOfWorkStore = {
@@ -64,7 +65,7 @@ Deno.test("a queued tick's step results and pair decisions expire after a day; i
   for (let pending = queue.take("step"); pending.length > 0; pending = queue.take("step")) {
     for (const m of pending) await consumeTickMessage(deps, m, queue);
   }
-  const working = kept.filter((k) => k.scope === `tickstep:${id}:t1` || k.key.endsWith(":pair"));
+  const working = kept.filter((k) => k.scope === `tickstep:${id}` || k.key.endsWith(":pair"));
   const keys = working.map((k) => k.key);
   assert.ok(keys.includes("t1/eddy"), `a step's result, claimed in its commit: ${keys.join()}`);
   assert.ok(keys.includes("tick:t1:pair"), "the pair's decision");
