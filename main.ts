@@ -7,9 +7,8 @@ import { startupBanner, startupFacts } from "./lib/startup_report.ts";
 import { createApp } from "./routes/app.ts";
 import type { Deps } from "./src/ports/mod.ts";
 import { KvTickQueue } from "./lib/queues/kv_tick_queue.ts";
-import { SimulacraError } from "./src/domain/mod.ts";
+import { SimulacraError, VERSION } from "./src/domain/mod.ts";
 import { type RepairReport, repairStore } from "./src/app/mod.ts";
-import { VERSION } from "./src/domain/mod.ts";
 
 /** Options for {@linkcode startServer}; tests replace the platform pieces. */
 export interface StartServerOptions {

@@ -4,15 +4,22 @@
  * metering for the cron and the queue's consumer, the platform's queue, passed explicitly to
  * whatever ticks, and the ready-made towns (`towns/`) worlds can be created from.
  */
-import type { Deps } from "./src/ports/mod.ts";
-import { ensureEmbeddingMatches, type TownCatalog } from "./src/app/mod.ts";
+import type {
+  Deps,
+  Embedder,
+  LanguageModel,
+  Storage,
+  TickMessage,
+  TickQueue,
+} from "./src/ports/mod.ts";
+import {
+  consumeTickMessage,
+  ensureEmbeddingMatches,
+  runScheduledTick,
+  type ScheduledRun,
+  type TownCatalog,
+} from "./src/app/mod.ts";
 import type { UsageRecord } from "./src/domain/mod.ts";
-import type { Embedder } from "./src/ports/mod.ts";
-import type { LanguageModel } from "./src/ports/mod.ts";
-import type { Storage } from "./src/ports/mod.ts";
-import type { TickMessage, TickQueue } from "./src/ports/mod.ts";
-import { runScheduledTick, type ScheduledRun } from "./src/app/mod.ts";
-import { consumeTickMessage } from "./src/app/mod.ts";
 import { meteredDeps } from "./lib/access/budget_meter.ts";
 import type { Config, StorageConfig } from "./lib/config.ts";
 import type { Logger } from "./lib/logger.ts";

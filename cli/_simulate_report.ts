@@ -1,6 +1,5 @@
 /** @module What `deno task simulate` prints: the progress line and the human summary. */
-import type { SimulationProgress } from "../src/eval/mod.ts";
-import type { SimulationSummary } from "../src/eval/mod.ts";
+import type { SimulationProgress, SimulationSummary } from "../src/eval/mod.ts";
 import type { TownsRun } from "./_simulate_towns.ts";
 
 const BAR = 20;

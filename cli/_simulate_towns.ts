@@ -5,17 +5,17 @@
  * the run reports one summary per town and their totals.
  */
 import { KvTickQueue } from "../lib/queues/kv_tick_queue.ts";
-import type { Deps } from "../src/ports/mod.ts";
-import type { TickQueue } from "../src/ports/mod.ts";
-import { perAgentDay } from "../src/eval/mod.ts";
-import { ConflictError, LeaseLostError } from "../src/domain/mod.ts";
+import type { Deps, TickQueue } from "../src/ports/mod.ts";
 import {
+  BUDGET,
+  perAgentDay,
   simulateTown,
   type SimulateTownOptions,
   type SimulationProgress,
+  type SimulationSummary,
   type TickFunction,
 } from "../src/eval/mod.ts";
-import { BUDGET, type SimulationSummary } from "../src/eval/mod.ts";
+import { ConflictError, LeaseLostError } from "../src/domain/mod.ts";
 import { consumeTickMessage } from "../src/app/mod.ts";
 
 /** Options for {@linkcode simulateTowns}: one town's options, and how many towns. */

@@ -6,13 +6,11 @@
 import { openKvStorage } from "../lib/kv/kv_storage.ts";
 import { cliServices } from "./_cli_deps.ts";
 import type { Deps } from "../src/ports/mod.ts";
-import { tickWorld, type TickWorldOptions } from "../src/app/mod.ts";
-import type { WorldId } from "../src/domain/mod.ts";
+import { exportWorld, tickWorld, type TickWorldOptions } from "../src/app/mod.ts";
+import { SimulacraError, type WorldId } from "../src/domain/mod.ts";
 import { consumeTicksFromKv, mergeRuns, simulateTowns } from "./_simulate_towns.ts";
 import { runShards, type ShardRun, shardsOf } from "./_simulate_shards.ts";
-import { SimulacraError } from "../src/domain/mod.ts";
 import { simulateTown, type SimulationProgress } from "../src/eval/mod.ts";
-import { exportWorld } from "../src/app/mod.ts";
 import { parseSimulateFlags, SIMULATE_USAGE, type SimulateFlags } from "./_simulate_flags.ts";
 import { writeLines } from "../lib/ndjson_lines.ts";
 import { progressLine, summaryText, townsText } from "./_simulate_report.ts";

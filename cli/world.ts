@@ -7,10 +7,8 @@ import { parseArgs } from "node:util";
 import { openKvStorage } from "../lib/kv/kv_storage.ts";
 import { cliServices } from "./_cli_deps.ts";
 import { ndjsonLines, writeLines } from "../lib/ndjson_lines.ts";
-import { exportWorld } from "../src/app/mod.ts";
-import { importWorld } from "../src/app/mod.ts";
-import { SimulacraError } from "../src/domain/mod.ts";
-import { WorldId } from "../src/domain/mod.ts";
+import { exportWorld, importWorld } from "../src/app/mod.ts";
+import { SimulacraError, WorldId } from "../src/domain/mod.ts";
 
 /** Usage text for `--help`. */
 export const WORLD_USAGE = `Exports or imports a world of the configured store.

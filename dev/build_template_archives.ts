@@ -10,11 +10,8 @@ import { abortableSleep } from "../lib/abortable_sleep.ts";
 import { openKvStorage } from "../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../lib/offline/offline_language_model.ts";
-import { exportWorld } from "../src/app/mod.ts";
-import type { IdSource } from "../src/domain/mod.ts";
-import { WorldId } from "../src/domain/mod.ts";
-import { buildTown } from "../src/app/mod.ts";
-import { CreateWorldInput } from "../src/domain/mod.ts";
+import { buildTown, exportWorld } from "../src/app/mod.ts";
+import { CreateWorldInput, type IdSource, WorldId } from "../src/domain/mod.ts";
 import { smallvilleTown } from "../towns/smallville.ts";
 
 const OUTPUT = new URL("../towns/smallville_archive.gen.ts", import.meta.url);

@@ -1,6 +1,5 @@
 /** @module An embedder wrapper that remembers recent texts' vectors (query embeddings repeat a lot). */
-import { emptyUsage } from "../src/domain/mod.ts";
-import type { Attribution } from "../src/domain/mod.ts";
+import { type Attribution, emptyUsage } from "../src/domain/mod.ts";
 import type { Embedder, EmbedderInfo, Embeddings } from "../src/ports/mod.ts";
 
 /** Options for {@linkcode CachedEmbedder}. */

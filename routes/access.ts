@@ -6,21 +6,22 @@
  */
 import type { Context, MiddlewareHandler } from "hono";
 import {
+  agentNotFound,
   allows,
   type ApiKey,
+  type ErrorCode,
+  keySubject,
   type Principal,
   type RateLimitRule,
   seesAgent,
   seesWorld,
+  SimulacraError,
+  spentLimit,
+  type World,
+  worldNotFound,
 } from "../src/domain/mod.ts";
-import { keySubject, spentLimit } from "../src/domain/mod.ts";
-import { spentWorldBudget } from "../src/app/mod.ts";
-import { agentNotFound } from "../src/domain/mod.ts";
-import type { Deps } from "../src/ports/mod.ts";
-import { type ErrorCode, SimulacraError } from "../src/domain/mod.ts";
-import type { RateDecision } from "../src/ports/mod.ts";
-import { type World, worldNotFound } from "../src/domain/mod.ts";
-import { worldKey } from "../src/app/mod.ts";
+import { spentWorldBudget, worldKey } from "../src/app/mod.ts";
+import type { Deps, RateDecision } from "../src/ports/mod.ts";
 import { keyById, keyForSecret, sameText } from "../lib/access/api_keys.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { EventsTokens } from "../lib/access/events_token.ts";

@@ -1,21 +1,24 @@
 /** @module Agent routes: create, list, read. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { Agent, CreateAgentInput } from "../src/domain/mod.ts";
-import { listAgents } from "../src/app/mod.ts";
-import { AgentView, viewAgent } from "../src/app/mod.ts";
-import { createAgent } from "../src/app/mod.ts";
+import { Agent, CreateAgentInput, MemoryRecord, seesAgent } from "../src/domain/mod.ts";
+import {
+  AgentView,
+  createAgent,
+  deleteAgent,
+  getWorld,
+  listAgents,
+  pageById,
+  PageQuery,
+  updateAgent,
+  UpdateAgentInput,
+  viewAgent,
+} from "../src/app/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
-import { MemoryRecord } from "../src/domain/mod.ts";
-import { getWorld } from "../src/app/mod.ts";
-import { seesAgent } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { agentScope, routeGroup } from "./_route.ts";
 import { DeletedBody, jsonBody, jsonContent, NextCursor } from "./_openapi.ts";
-import { deleteAgent } from "../src/app/mod.ts";
-import { pageById, PageQuery } from "../src/app/mod.ts";
-import { updateAgent, UpdateAgentInput } from "../src/app/mod.ts";
 import { UsageBody } from "./_usage.ts";
 
 const agents = routeGroup("Agents");

@@ -1,7 +1,6 @@
 /** @module Cognition routes: reflect. */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { reflect } from "../src/app/mod.ts";
-import { ReflectInput, ReflectResult } from "../src/app/mod.ts";
+import { reflect, ReflectInput, ReflectResult } from "../src/app/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";

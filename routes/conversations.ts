@@ -2,10 +2,13 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { Conversation, ConversationResult, StartConversationInput } from "../src/domain/mod.ts";
-import { startConversation } from "../src/app/mod.ts";
-import { react } from "../src/app/mod.ts";
-import { readConversation } from "../src/app/mod.ts";
-import { ReactInput, ReactionResult } from "../src/app/mod.ts";
+import {
+  react,
+  ReactInput,
+  ReactionResult,
+  readConversation,
+  startConversation,
+} from "../src/app/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";

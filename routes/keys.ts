@@ -1,9 +1,8 @@
 /** @module API key routes (admin only): create (the secret shown once), list, delete. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { ApiKey, CreateKeyInput } from "../src/domain/mod.ts";
+import { ApiKey, CreateKeyInput, NotFoundError } from "../src/domain/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
-import { NotFoundError } from "../src/domain/mod.ts";
 import { createKey, deleteKey, listKeys } from "../lib/access/api_keys.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";

@@ -2,12 +2,22 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/ports/mod.ts";
-import { forgetMemory } from "../src/app/mod.ts";
-import { ListMemoriesQuery, MemoryPageBody, MemoryWithEvidence } from "../src/domain/mod.ts";
-import { getMemory, listMemories } from "../src/app/mod.ts";
-import { perceive } from "../src/app/mod.ts";
-import { PerceiveInput, PerceiveResult } from "../src/domain/mod.ts";
-import { retrieve, RetrieveInput, RetrieveResult } from "../src/app/mod.ts";
+import {
+  forgetMemory,
+  getMemory,
+  listMemories,
+  perceive,
+  retrieve,
+  RetrieveInput,
+  RetrieveResult,
+} from "../src/app/mod.ts";
+import {
+  ListMemoriesQuery,
+  MemoryPageBody,
+  MemoryWithEvidence,
+  PerceiveInput,
+  PerceiveResult,
+} from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { jsonBody, jsonContent, MemoryParams } from "./_openapi.ts";

@@ -9,8 +9,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import type { RouterRoute } from "hono/types";
-import type { Requirement } from "../src/domain/mod.ts";
-import { SimulacraError } from "../src/domain/mod.ts";
+import { type Requirement, SimulacraError } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import type { MatchedOperation, OperationRule } from "./operation_rule.ts";
 

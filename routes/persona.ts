@@ -1,19 +1,26 @@
 /** @module Persona routes: the Narrative Schema, card import and export, in-character replies, interviews. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { Agent } from "../src/domain/mod.ts";
+import { Agent, keyIdOf, MemoryRecord, Persona } from "../src/domain/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
-import { MemoryRecord } from "../src/domain/mod.ts";
-import { buildPersona, BuildPersonaInput } from "../src/app/mod.ts";
-import { CharacterCardV2, exportCard } from "../src/app/mod.ts";
-import { importCard, ImportQuery } from "../src/app/mod.ts";
+import {
+  applySpeakerPolicy,
+  buildPersona,
+  BuildPersonaInput,
+  CharacterCardV2,
+  exportCard,
+  getPersona,
+  importCard,
+  ImportQuery,
+  interview,
+  InterviewInput,
+  InterviewResult,
+  putPersona,
+  respond,
+  RespondInput,
+  RespondResult,
+} from "../src/app/mod.ts";
 import { parseCard } from "./card_body.ts";
-import { interview, InterviewInput, InterviewResult } from "../src/app/mod.ts";
-import { Persona } from "../src/domain/mod.ts";
-import { getPersona, putPersona } from "../src/app/mod.ts";
-import { respond, RespondInput, RespondResult } from "../src/app/mod.ts";
-import { keyIdOf } from "../src/domain/mod.ts";
-import { applySpeakerPolicy } from "../src/app/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { agentScope, routeGroup } from "./_route.ts";

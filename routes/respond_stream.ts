@@ -4,12 +4,9 @@
  */
 import type { Context } from "hono";
 import { streamSSE } from "hono/streaming";
-import { loadAgent } from "../src/app/mod.ts";
+import { getWorld, loadAgent, respond, type RespondInput } from "../src/app/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
-import { SimulacraError } from "../src/domain/mod.ts";
-import type { AgentId, WorldId } from "../src/domain/mod.ts";
-import { respond, type RespondInput } from "../src/app/mod.ts";
-import { getWorld } from "../src/app/mod.ts";
+import { type AgentId, SimulacraError, type WorldId } from "../src/domain/mod.ts";
 import type { Logger } from "../lib/logger.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorBody, statusOf } from "./errors.ts";

@@ -2,9 +2,8 @@
 import { createRoute, OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/ports/mod.ts";
-import { SimulacraError } from "../src/domain/mod.ts";
+import { SimulacraError, VERSION } from "../src/domain/mod.ts";
 import { readCronHeartbeat } from "../src/app/mod.ts";
-import { VERSION } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { docsRoutes } from "./docs_page.ts";
 import { errorResponses } from "./errors.ts";

@@ -2,11 +2,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { ndjsonLines } from "../lib/ndjson_lines.ts";
-import { exportWorld } from "../src/app/mod.ts";
-import { ImportResult, importWorld } from "../src/app/mod.ts";
+import { exportWorld, ImportResult, importWorld } from "../src/app/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
-import { SimulacraError } from "../src/domain/mod.ts";
-import { WorldId } from "../src/domain/mod.ts";
+import { SimulacraError, WorldId } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { routeGroup } from "./_route.ts";

@@ -2,21 +2,22 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { streamSSE } from "hono/streaming";
 import { z } from "zod";
-import type { Deps } from "../src/ports/mod.ts";
-import type { WorldId } from "../src/domain/mod.ts";
-import type { TickQueue } from "../src/ports/mod.ts";
+import type { Deps, TickQueue } from "../src/ports/mod.ts";
+import { TickInput, UpdateWorldInput, World, type WorldId } from "../src/domain/mod.ts";
 import {
   eventFilter,
   EventPage,
   EventsQuery,
   followEvents,
   listEvents,
+  readTick,
   startSeq,
+  startTick,
+  TickResult,
+  TickStatus,
+  tickWorld,
+  updateWorld,
 } from "../src/app/mod.ts";
-import { TickInput, UpdateWorldInput } from "../src/domain/mod.ts";
-import { updateWorld } from "../src/app/mod.ts";
-import { readTick, startTick, TickResult, TickStatus, tickWorld } from "../src/app/mod.ts";
-import { World } from "../src/domain/mod.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";

@@ -2,18 +2,23 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import type { Deps } from "../src/ports/mod.ts";
-import { WorldUsage, worldUsage } from "../src/app/mod.ts";
-import { createWorldFromTemplate, type TownCatalog } from "../src/app/mod.ts";
-import { CreateWorldInput, World } from "../src/domain/mod.ts";
-import { getWorld, listWorlds } from "../src/app/mod.ts";
-import { seesWorld } from "../src/domain/mod.ts";
+import {
+  createWorldFromTemplate,
+  deleteWorld,
+  getWorld,
+  listWorlds,
+  pageById,
+  PageQuery,
+  type TownCatalog,
+  WorldUsage,
+  worldUsage,
+} from "../src/app/mod.ts";
+import { CreateWorldInput, seesWorld, World } from "../src/domain/mod.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { routeGroup } from "./_route.ts";
 import { DeletedBody, jsonBody, jsonContent as json, NextCursor } from "./_openapi.ts";
-import { deleteWorld } from "../src/app/mod.ts";
-import { pageById, PageQuery } from "../src/app/mod.ts";
 
 const worlds = routeGroup("Worlds");
 

@@ -3,12 +3,8 @@
  * world's counter for the UTC day and, inside a request made with an API key, to the key's
  * lifetime counter. The checks themselves run before a request (routes/access.ts) or a tick.
  */
-import { keySubject, worldSubject } from "../../src/domain/mod.ts";
-import type { Deps } from "../../src/ports/mod.ts";
-import type { Attribution, Usage } from "../../src/domain/mod.ts";
-import type { Embedder } from "../../src/ports/mod.ts";
-import type { LanguageModel } from "../../src/ports/mod.ts";
-import type { Spend, UsageLedger } from "../../src/ports/mod.ts";
+import { type Attribution, keySubject, type Usage, worldSubject } from "../../src/domain/mod.ts";
+import type { Deps, Embedder, LanguageModel, Spend, UsageLedger } from "../../src/ports/mod.ts";
 import { currentRequest } from "./request_context.ts";
 
 /** Days a world's daily counter is kept after its last write. */

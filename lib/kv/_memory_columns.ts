@@ -2,9 +2,8 @@
  * @module One agent's memories as columns (record, id, last access in game minutes, importance,
  * kind) in append order, updated in place, for exhaustive scans without per-query parsing.
  */
-import type { MemoryKind, MemoryRecord } from "../../src/domain/mod.ts";
+import { gameMinutesFast, type MemoryKind, type MemoryRecord } from "../../src/domain/mod.ts";
 import type { ScannedMemories } from "../../src/ports/mod.ts";
-import { gameMinutesFast } from "../../src/domain/mod.ts";
 
 const INITIAL_CAPACITY = 64;
 

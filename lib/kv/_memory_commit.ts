@@ -3,12 +3,8 @@
  * as KV's limits need, committed by moving the head; the claims an append checks; and loading an
  * agent, which drops what uncommitted writes left (see `kv_memory_store.ts` for the design).
  */
-import { ConflictError } from "../../src/domain/mod.ts";
-import type { AgentScope } from "../../src/domain/mod.ts";
-import type { MemoryRecord } from "../../src/domain/mod.ts";
-import type { AppendOptions } from "../../src/ports/mod.ts";
-import type { Lease } from "../../src/ports/mod.ts";
-import { claimTaken } from "../../src/ports/mod.ts";
+import { type AgentScope, ConflictError, type MemoryRecord } from "../../src/domain/mod.ts";
+import { type AppendOptions, claimTaken, type Lease } from "../../src/ports/mod.ts";
 import { type BlobHead, readBlob } from "./_kv_blob.ts";
 import * as idem from "./kv_idempotency_store.ts";
 import {

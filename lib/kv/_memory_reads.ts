@@ -2,9 +2,12 @@
  * @module Index reads of an agent's cached memory stream: pages by creation time with their
  * cursors, the leaders of an index, and retrieval's candidates.
  */
-import { SimulacraError } from "../../src/domain/mod.ts";
-import type { MemoryId } from "../../src/domain/mod.ts";
-import type { MemoryKind } from "../../src/domain/mod.ts";
+import {
+  gameMinutes,
+  type MemoryId,
+  type MemoryKind,
+  SimulacraError,
+} from "../../src/domain/mod.ts";
 import type {
   IndexLeaders,
   ListMemoriesOptions,
@@ -12,7 +15,6 @@ import type {
   MemoryIndex,
   MemoryPage,
 } from "../../src/ports/mod.ts";
-import { gameMinutes } from "../../src/domain/mod.ts";
 import type { SortKey } from "./_sorted_index.ts";
 import type { AgentState, Entry } from "./_memory_state.ts";
 

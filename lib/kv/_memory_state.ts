@@ -3,9 +3,7 @@
  * indexes and columns, and how appends and overlay changes keep them in step (see
  * `kv_memory_store.ts` for the design).
  */
-import type { AgentScope } from "../../src/domain/mod.ts";
-import type { MemoryRecord } from "../../src/domain/mod.ts";
-import type { GameTime } from "../../src/domain/mod.ts";
+import type { AgentScope, GameTime, MemoryRecord } from "../../src/domain/mod.ts";
 import { MemoryColumns } from "./_memory_columns.ts";
 import { SortedIndex, type SortKey } from "./_sorted_index.ts";
 

@@ -3,9 +3,12 @@
  * (with their claims), overlay changes (touch, importance) and removals (see
  * `kv_memory_store.ts` for the design).
  */
-import { ConflictError, SimulacraError } from "../../src/domain/mod.ts";
-import type { AgentScope } from "../../src/domain/mod.ts";
-import type { MemoryRecord } from "../../src/domain/mod.ts";
+import {
+  type AgentScope,
+  ConflictError,
+  type MemoryRecord,
+  SimulacraError,
+} from "../../src/domain/mod.ts";
 import type { AppendOptions } from "../../src/ports/mod.ts";
 import { assertKeySize, deleteKey, type KvWrite, listAll, setValue } from "./_kv_support.ts";
 import {

@@ -7,8 +7,13 @@
  * `replace()` is a true compare-and-set: of concurrent writers holding the same version, one wins.
  */
 import { ConflictError } from "../../src/domain/mod.ts";
-import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/mod.ts";
-import type { FencedWrite, ReplaceOptions } from "../../src/ports/mod.ts";
+import type {
+  DocumentKey,
+  DocumentStore,
+  FencedWrite,
+  ReplaceOptions,
+  Versioned,
+} from "../../src/ports/mod.ts";
 import { type BlobHead, blobPartKeys, blobWrites, readBlob } from "./_kv_blob.ts";
 import {
   addWrites,

@@ -28,9 +28,14 @@
  * one {@linkcode CacheBudget} with the vector slabs and are dropped least recently used when it
  * is exceeded; the next use reloads them from KV.
  */
-import { SimulacraError } from "../../src/domain/mod.ts";
-import type { AgentScope, MemoryId } from "../../src/domain/mod.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/domain/mod.ts";
+import {
+  type AgentScope,
+  type GameTime,
+  type MemoryId,
+  type MemoryKind,
+  type MemoryRecord,
+  SimulacraError,
+} from "../../src/domain/mod.ts";
 import type {
   AppendOptions,
   IndexLeaders,
@@ -40,7 +45,6 @@ import type {
   MemoryPage,
   MemoryStore,
 } from "../../src/ports/mod.ts";
-import type { GameTime } from "../../src/domain/mod.ts";
 import { AgentCache } from "./_agent_cache.ts";
 import { CacheBudget } from "./_cache_budget.ts";
 import type { MemoryColumns } from "./_memory_columns.ts";

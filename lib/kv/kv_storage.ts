@@ -12,23 +12,26 @@
  */
 import { dirname } from "node:path";
 import { ConfigError } from "../../src/domain/mod.ts";
-import type { DocumentStore } from "../../src/ports/mod.ts";
-import type { EventLog } from "../../src/ports/mod.ts";
-import type { IdempotencyStore } from "../../src/ports/mod.ts";
-import type { Lock } from "../../src/ports/mod.ts";
-import type { MemoryStore } from "../../src/ports/mod.ts";
-import type { Storage } from "../../src/ports/mod.ts";
-import type { MemoryScan } from "../../src/ports/mod.ts";
-import { type MemoryWriter, UpsertThenAppend } from "../../src/ports/mod.ts";
-import type { UsageLedger } from "../../src/ports/mod.ts";
-import type { AuditLog } from "../../src/ports/mod.ts";
-import type { RateLimiter } from "../../src/ports/mod.ts";
-import type { VectorIndex } from "../../src/ports/mod.ts";
+import {
+  type AuditLog,
+  type DocumentStore,
+  type EventLog,
+  type IdempotencyStore,
+  type Lock,
+  type MemoryScan,
+  type MemoryStore,
+  type MemoryWriter,
+  type RateLimiter,
+  type Storage,
+  type UnitOfWorkStore,
+  UpsertThenAppend,
+  type UsageLedger,
+  type VectorIndex,
+} from "../../src/ports/mod.ts";
 import { guard } from "./_kv_support.ts";
 import { CacheBudget } from "./_cache_budget.ts";
 import { KvDocumentStore } from "./kv_document_store.ts";
 import { KvUnitOfWorkStore } from "./kv_unit_of_work_store.ts";
-import type { UnitOfWorkStore } from "../../src/ports/mod.ts";
 import { KvEventLog } from "./kv_event_log.ts";
 import { KvIdempotencyStore } from "./kv_idempotency_store.ts";
 import { KvLock } from "./kv_lock.ts";

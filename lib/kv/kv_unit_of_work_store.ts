@@ -6,9 +6,6 @@
  * once) and read right after it.
  */
 import { ConflictError, LeaseLostError } from "../../src/domain/mod.ts";
-import type { DocumentStore } from "../../src/ports/mod.ts";
-import type { IdempotencyStore } from "../../src/ports/mod.ts";
-import type { Lock } from "../../src/ports/mod.ts";
 import {
   assertOneWritePerDocument,
   type BeginRequest,
@@ -16,6 +13,9 @@ import {
   claimTaken,
   type CommitRequest,
   type Committed,
+  type DocumentStore,
+  type IdempotencyStore,
+  type Lock,
   type UnitOfWorkStore,
   versionConflict,
 } from "../../src/ports/mod.ts";

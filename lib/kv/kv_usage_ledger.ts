@@ -5,11 +5,14 @@
  * One call's record adds to its world total, its agent and its operation in a single atomic
  * operation of `sum` mutations, which never conflict, so concurrent adds are exact.
  */
-import { SimulacraError } from "../../src/domain/mod.ts";
-import type { UsageRecord } from "../../src/domain/mod.ts";
-import type { Spend, SpendWrite } from "../../src/ports/mod.ts";
-import type { UsageCounts, UsageLedger, UsageTotals } from "../../src/ports/mod.ts";
-import { worldSubject } from "../../src/domain/mod.ts";
+import { SimulacraError, type UsageRecord, worldSubject } from "../../src/domain/mod.ts";
+import type {
+  Spend,
+  SpendWrite,
+  UsageCounts,
+  UsageLedger,
+  UsageTotals,
+} from "../../src/ports/mod.ts";
 import { assertKeySize, deletePrefixes, guard, listAll } from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvUsageLedger}. */

@@ -11,8 +11,7 @@
  * process's copy, so the process that opened the KV file must be its only writer (see
  * `kv_storage.ts`).
  */
-import { SimulacraError } from "../../src/domain/mod.ts";
-import type { AgentScope, MemoryId } from "../../src/domain/mod.ts";
+import { type AgentScope, type MemoryId, SimulacraError } from "../../src/domain/mod.ts";
 import type { VectorEntry, VectorIndex, VectorMatch, VectorSearch } from "../../src/ports/mod.ts";
 import { AgentCache } from "./_agent_cache.ts";
 import { CacheBudget } from "./_cache_budget.ts";

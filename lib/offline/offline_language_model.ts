@@ -1,6 +1,11 @@
 /** @module LanguageModel used when no model is configured: schema-valid answers from a prompt's inputs, replayable with a seed. */
 import { z } from "zod";
-import { ModelUnavailableError } from "../../src/domain/mod.ts";
+import {
+  type Attribution,
+  ModelUnavailableError,
+  type Usage,
+  type UsageSink,
+} from "../../src/domain/mod.ts";
 import type {
   Completion,
   LanguageModel,
@@ -8,7 +13,6 @@ import type {
   Prompt,
   StreamOptions,
 } from "../../src/ports/mod.ts";
-import type { Attribution, Usage, UsageSink } from "../../src/domain/mod.ts";
 import { countChatTokens, countTextTokens } from "../openai/token_count.ts";
 import { OFFLINE_RESPONDERS, type OfflineResponder } from "./offline_responders.ts";
 

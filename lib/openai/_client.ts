@@ -1,7 +1,6 @@
 /** @module Private to lib/openai: the SDK client and retry settings both OpenAI adapters share. */
 import { OpenAI } from "openai";
-import { ConfigError } from "../../src/domain/mod.ts";
-import type { UsageSink } from "../../src/domain/mod.ts";
+import { ConfigError, type UsageSink } from "../../src/domain/mod.ts";
 import { hostOf, withRetries, type WithRetriesOptions } from "./retry.ts";
 
 /** The connection options common to {@linkcode OpenAiEmbedder} and {@linkcode OpenAiLanguageModel}. */

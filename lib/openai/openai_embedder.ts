@@ -1,13 +1,14 @@
 /** @module Embedder adapter for OpenAI-compatible embedding endpoints (OpenAI, Ollama, vLLM…). */
-import { ConfigError, ModelUnavailableError } from "../../src/domain/mod.ts";
-import type { Embedder, EmbedderInfo, Embeddings } from "../../src/ports/mod.ts";
 import {
   addUsage,
   type Attribution,
+  ConfigError,
   emptyUsage,
+  ModelUnavailableError,
   type Usage,
   type UsageSink,
 } from "../../src/domain/mod.ts";
+import type { Embedder, EmbedderInfo, Embeddings } from "../../src/ports/mod.ts";
 import { probeModels } from "./retry.ts";
 import { OpenAiConnection, type OpenAiConnectionOptions } from "./_client.ts";
 import { countTextTokens } from "./token_count.ts";

@@ -1,7 +1,14 @@
 /** @module LanguageModel adapter for OpenAI-compatible chat completions (OpenAI, Ollama, vLLM…). */
 import type { OpenAI } from "openai";
 import { z } from "zod";
-import { ConfigError, ModelUnavailableError } from "../../src/domain/mod.ts";
+import {
+  addUsage,
+  type Attribution,
+  ConfigError,
+  ModelUnavailableError,
+  type Usage,
+  type UsageSink,
+} from "../../src/domain/mod.ts";
 import type {
   ChatMessage,
   Completion,
@@ -10,7 +17,6 @@ import type {
   Prompt,
   StreamOptions,
 } from "../../src/ports/mod.ts";
-import { addUsage, type Attribution, type Usage, type UsageSink } from "../../src/domain/mod.ts";
 import { probeModels, toModelError } from "./retry.ts";
 import { OpenAiConnection, type OpenAiConnectionOptions } from "./_client.ts";
 import { countChatTokens, countTextTokens } from "./token_count.ts";

@@ -3,8 +3,7 @@
  * they run in process from a local KV file (messages survive a restart); on Deno Deploy the same
  * calls run distributed across isolates.
  */
-import type { TickMessage, TickQueue } from "../../src/ports/mod.ts";
-import { TickMessageSchema } from "../../src/ports/mod.ts";
+import { type TickMessage, TickMessageSchema, type TickQueue } from "../../src/ports/mod.ts";
 
 /** How often Deno KV redelivers a message whose handler threw (a store outage). */
 const REDELIVERY_MS = [1_000, 5_000, 15_000, 30_000];

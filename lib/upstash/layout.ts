@@ -3,11 +3,8 @@
  * more than one store writes (documents, idempotency values). The one place each is defined:
  * stores and scripts build keys here, never from another store's parts.
  */
-import type { AgentScope } from "../../src/domain/mod.ts";
-import type { Versioned } from "../../src/ports/mod.ts";
-import type { KeepOptions } from "../../src/ports/mod.ts";
-import type { MemoryKind } from "../../src/domain/mod.ts";
-import type { MemoryIndex } from "../../src/ports/mod.ts";
+import type { AgentScope, MemoryKind } from "../../src/domain/mod.ts";
+import type { KeepOptions, MemoryIndex, Versioned } from "../../src/ports/mod.ts";
 import { unexpectedReply } from "./redis_calls.ts";
 
 /** Every memory kind, in the order of their created-sets in {@linkcode RedisKeys.memorySets}. */

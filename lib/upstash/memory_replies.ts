@@ -2,11 +2,14 @@
  * @module Decoding the hosted memory store's replies (records, id lists)
  * and its pages with their cursors.
  */
-import { SimulacraError } from "../../src/domain/mod.ts";
-import type { MemoryId } from "../../src/domain/mod.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/domain/mod.ts";
+import {
+  gameMinutes,
+  type MemoryId,
+  type MemoryKind,
+  type MemoryRecord,
+  SimulacraError,
+} from "../../src/domain/mod.ts";
 import type { MemoryPage } from "../../src/ports/mod.ts";
-import { gameMinutes } from "../../src/domain/mod.ts";
 import { pairs, unexpectedReply } from "./redis_calls.ts";
 
 interface Cursor {

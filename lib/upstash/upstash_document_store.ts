@@ -1,7 +1,12 @@
 /** @module The hosted DocumentStore: versioned JSON documents in Upstash Redis hashes. */
 import { ConflictError } from "../../src/domain/mod.ts";
-import type { DocumentKey, DocumentStore, Versioned } from "../../src/ports/mod.ts";
-import type { FencedWrite, ReplaceOptions } from "../../src/ports/mod.ts";
+import type {
+  DocumentKey,
+  DocumentStore,
+  FencedWrite,
+  ReplaceOptions,
+  Versioned,
+} from "../../src/ports/mod.ts";
 import { decodeDocument, encodeDocument, RedisKeys } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
 import { pairs, redisCall, type RedisClient } from "./redis_calls.ts";

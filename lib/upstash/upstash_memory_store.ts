@@ -1,7 +1,13 @@
 /** @module The hosted MemoryStore: memory records and their sorted indexes in Upstash Redis. */
-import { SimulacraError } from "../../src/domain/mod.ts";
-import type { AgentScope, MemoryId } from "../../src/domain/mod.ts";
-import type { MemoryKind, MemoryRecord } from "../../src/domain/mod.ts";
+import {
+  type AgentScope,
+  gameMinutes,
+  type GameTime,
+  type MemoryId,
+  type MemoryKind,
+  type MemoryRecord,
+  SimulacraError,
+} from "../../src/domain/mod.ts";
 import type {
   AppendOptions,
   ListMemoriesOptions,
@@ -10,7 +16,6 @@ import type {
   MemoryPage,
   MemoryStore,
 } from "../../src/ports/mod.ts";
-import { gameMinutes, type GameTime } from "../../src/domain/mod.ts";
 import { KINDS, RedisKeys } from "./layout.ts";
 import { decodeCursor, decodeRecord, idList, pageOf } from "./memory_replies.ts";
 import { ReadBatcher } from "./read_batcher.ts";

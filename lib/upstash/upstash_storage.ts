@@ -2,16 +2,19 @@
 import { Redis } from "@upstash/redis";
 import { Index } from "@upstash/vector";
 import { ConfigError, StoreUnavailableError } from "../../src/domain/mod.ts";
-import type { DocumentStore } from "../../src/ports/mod.ts";
-import type { EventLog } from "../../src/ports/mod.ts";
-import type { IdempotencyStore } from "../../src/ports/mod.ts";
-import type { Lock } from "../../src/ports/mod.ts";
-import type { MemoryScan } from "../../src/ports/mod.ts";
-import type { MemoryWriter } from "../../src/ports/mod.ts";
-import type { Storage } from "../../src/ports/mod.ts";
-import type { UsageLedger } from "../../src/ports/mod.ts";
-import type { AuditLog } from "../../src/ports/mod.ts";
-import type { RateLimiter } from "../../src/ports/mod.ts";
+import type {
+  AuditLog,
+  DocumentStore,
+  EventLog,
+  IdempotencyStore,
+  Lock,
+  MemoryScan,
+  MemoryWriter,
+  RateLimiter,
+  Storage,
+  UnitOfWorkStore,
+  UsageLedger,
+} from "../../src/ports/mod.ts";
 import { ReadBatcher } from "./read_batcher.ts";
 import { redisCall, type RedisClient, vectorCall, type VectorClient } from "./redis_calls.ts";
 import { UpstashDocumentStore } from "./upstash_document_store.ts";
@@ -25,7 +28,6 @@ import { UpstashAuditLog } from "./upstash_audit_log.ts";
 import { UpstashRateLimiter } from "./upstash_rate_limiter.ts";
 import { UpstashVectorIndex } from "./upstash_vector_index.ts";
 import { UpstashUnitOfWorkStore } from "./upstash_unit_of_work_store.ts";
-import type { UnitOfWorkStore } from "../../src/ports/mod.ts";
 
 /** Options for {@linkcode openUpstashStorage}. */
 export interface UpstashStorageOptions {

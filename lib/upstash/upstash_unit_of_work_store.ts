@@ -4,14 +4,14 @@
  * `commit` one script (`scripts/commit_work.ts`) that checks the fences, the claim and the versions, writes the documents
  * and the claim (and counts it) and releases the leases.
  */
-import type {
-  BeginRequest,
-  Begun,
-  CommitRequest,
-  Committed,
-  UnitOfWorkStore,
+import {
+  assertOneWritePerDocument,
+  type BeginRequest,
+  type Begun,
+  type CommitRequest,
+  type Committed,
+  type UnitOfWorkStore,
 } from "../../src/ports/mod.ts";
-import { assertOneWritePerDocument } from "../../src/ports/mod.ts";
 import { decodeDocument, RedisKeys } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
 import { redisCall, type RedisClient } from "./redis_calls.ts";

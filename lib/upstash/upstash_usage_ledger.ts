@@ -1,7 +1,5 @@
 /** @module The hosted UsageLedger: per-world usage counters in an Upstash Redis hash. */
-import { SimulacraError } from "../../src/domain/mod.ts";
-import { worldSubject } from "../../src/domain/mod.ts";
-import type { UsageRecord } from "../../src/domain/mod.ts";
+import { SimulacraError, type UsageRecord, worldSubject } from "../../src/domain/mod.ts";
 import type {
   Spend,
   SpendWrite,

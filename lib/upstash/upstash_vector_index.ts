@@ -1,6 +1,5 @@
 /** @module The hosted VectorIndex: one Upstash Vector namespace per agent scope. */
-import { SimulacraError } from "../../src/domain/mod.ts";
-import type { AgentScope, MemoryId } from "../../src/domain/mod.ts";
+import { type AgentScope, type MemoryId, SimulacraError } from "../../src/domain/mod.ts";
 import type { VectorEntry, VectorIndex, VectorMatch, VectorSearch } from "../../src/ports/mod.ts";
 import { RedisKeys } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";

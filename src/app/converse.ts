@@ -1,10 +1,13 @@
 /** @module A conversation on request (Generative Agents §4.3): one transaction over both agents. */
-import type { ConversationResult, StartConversationInput } from "../domain/mod.ts";
+import {
+  checkCalendar,
+  type ConversationResult,
+  SimulacraError,
+  type StartConversationInput,
+  type WorldId,
+} from "../domain/mod.ts";
 import { converse } from "./cognition/mod.ts";
-import { checkCalendar } from "../domain/mod.ts";
 import type { Deps } from "../ports/mod.ts";
-import { SimulacraError } from "../domain/mod.ts";
-import type { WorldId } from "../domain/mod.ts";
 import { withAgents } from "./transaction.ts";
 
 /**

@@ -5,13 +5,18 @@
  */
 import { autoReflectOn, reflectHeld } from "./cognition/mod.ts";
 import type { Deps } from "../ports/mod.ts";
-import { ConflictError, ModelUnavailableError } from "../domain/mod.ts";
-import type { AgentScope } from "../domain/mod.ts";
-import { addUsage } from "../domain/mod.ts";
-import { assertNotTooFarAhead, type PerceiveInput, type PerceiveResult } from "../domain/mod.ts";
+import {
+  addUsage,
+  type AgentScope,
+  assertNotTooFarAhead,
+  ConflictError,
+  type GameTime,
+  ModelUnavailableError,
+  type PerceiveInput,
+  type PerceiveResult,
+  type World,
+} from "../domain/mod.ts";
 import { perceiveHeld, perceiveReads } from "./memory/mod.ts";
-import type { GameTime } from "../domain/mod.ts";
-import { type World } from "../domain/mod.ts";
 import { getWorld } from "./world/mod.ts";
 import { withAgent } from "./transaction.ts";
 

@@ -3,11 +3,16 @@
  * and the action at a time, each one transaction over the agent; read a plan.
  */
 import type { Deps } from "../ports/mod.ts";
-import { SimulacraError } from "../domain/mod.ts";
-import type { AgentScope } from "../domain/mod.ts";
-import { GameTime } from "../domain/mod.ts";
-import { checkCalendar } from "../domain/mod.ts";
-import { ActionResult, PlanInput, PlanResult, planView } from "../domain/mod.ts";
+import {
+  ActionResult,
+  type AgentScope,
+  checkCalendar,
+  GameTime,
+  PlanInput,
+  PlanResult,
+  planView,
+  SimulacraError,
+} from "../domain/mod.ts";
 import { currentAction, makeDayPlan, replanFrom } from "./cognition/mod.ts";
 import { withAgent } from "./transaction.ts";
 

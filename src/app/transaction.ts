@@ -5,16 +5,25 @@
  * the work a transaction and commits once (`engine/unit_of_work.ts`). A tick step runs in the
  * engine's unit of work and opens the same transaction on it with {@linkcode openAgents}.
  */
-import { type Agent, agentNotFound } from "../domain/mod.ts";
-import { agentKey } from "./agents/mod.ts";
-import { agentOf, type AgentsTransaction, type AgentTransaction } from "./agents/mod.ts";
-import { AGENT_LOCK_TTL_MS, agentBusy, agentLockKey } from "./agents/mod.ts";
-import type { Deps } from "../ports/mod.ts";
-import { SimulacraError } from "../domain/mod.ts";
-import type { AgentScope, WorldId } from "../domain/mod.ts";
-import type { DocumentKey } from "../ports/mod.ts";
+import {
+  type Agent,
+  agentNotFound,
+  type AgentScope,
+  SimulacraError,
+  type World,
+  type WorldId,
+} from "../domain/mod.ts";
+import {
+  AGENT_LOCK_TTL_MS,
+  agentBusy,
+  agentKey,
+  agentLockKey,
+  agentOf,
+  type AgentsTransaction,
+  type AgentTransaction,
+} from "./agents/mod.ts";
+import type { Deps, DocumentKey } from "../ports/mod.ts";
 import { type DeclaredRead, withUnitOfWork, type WorkLease, type WorkUnit } from "./engine/mod.ts";
-import { type World } from "../domain/mod.ts";
 import { getWorld, worldKey } from "./world/mod.ts";
 
 export type { AgentsTransaction, AgentTransaction };

@@ -1,7 +1,6 @@
 /** @module Reading every agent's memory stream as text, for the emergent measures. */
 import type { Deps } from "../ports/mod.ts";
-import { AgentId, type WorldId } from "../domain/mod.ts";
-import type { MemoryKind } from "../domain/mod.ts";
+import { AgentId, type MemoryKind, type WorldId } from "../domain/mod.ts";
 import type { MemoryTexts } from "./diffusion.ts";
 
 /** Options for {@linkcode readMemoryTexts}. */

@@ -2,8 +2,7 @@
  * @module Coordination: who shows up at a gathering, from where agents were during a run.
  * @see Generative Agents §6–7 "coordination (invitees who show up)"; Park et al. 2023 §7.1 (5 of 12 invitees)
  */
-import { gameMinutes, type GameTime } from "../domain/mod.ts";
-import { areaOfPath } from "../domain/mod.ts";
+import { areaOfPath, gameMinutes, type GameTime } from "../domain/mod.ts";
 
 /** Where one agent was at one moment of a run (its location after a tick step). */
 export interface LocationSample {

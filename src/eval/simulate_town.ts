@@ -3,14 +3,18 @@
  * `deno task simulate`, apart from flags, wiring and printing.
  * @see Generative Agents §6–7; BENCHMARKS.md; issue 6 items 7 and 8
  */
-import type { Deps } from "../ports/mod.ts";
-import type { WorldId } from "../domain/mod.ts";
-import type { Usage } from "../domain/mod.ts";
-import { ConflictError } from "../domain/mod.ts";
-import type { UsageTotals } from "../ports/mod.ts";
-import { addMinutes, type GameTime, hoursBetween } from "../domain/mod.ts";
+import type { Deps, UsageTotals } from "../ports/mod.ts";
+import {
+  addMinutes,
+  ConflictError,
+  CreateWorldInput,
+  type GameTime,
+  hoursBetween,
+  type Usage,
+  type WorldId,
+  type WorldTemplate,
+} from "../domain/mod.ts";
 import { createWorldFromTemplate, offeredTown, type TownCatalog } from "../app/mod.ts";
-import { CreateWorldInput, type WorldTemplate } from "../domain/mod.ts";
 import { readMemoryTexts } from "./memory_texts.ts";
 import type { LocationSample } from "./party_attendance.ts";
 import { type RunRecord, type SimulationSummary, summarizeRun } from "./simulation_summary.ts";

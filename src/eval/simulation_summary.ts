@@ -4,8 +4,7 @@
  * @see Generative Agents §6–7; BENCHMARKS.md; README, "Development" (the CLI)
  */
 import { z } from "zod";
-import { type Usage, UsageCounts } from "../domain/mod.ts";
-import { GameTime, hoursBetween } from "../domain/mod.ts";
+import { GameTime, hoursBetween, type Usage, UsageCounts } from "../domain/mod.ts";
 import { perAgentDay } from "./cost.ts";
 import { diffusion, type MemoryTexts, type SeededFact } from "./diffusion.ts";
 import { networkDensity, type Person } from "./network_density.ts";

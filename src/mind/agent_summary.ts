@@ -1,7 +1,11 @@
 /** @module The agent summary's three aspects, written from the memories recalled for each (paper App. A). */
 import type { Deps } from "../ports/mod.ts";
-import type { AgentContext, AgentSummaryOutput, Usage } from "../domain/mod.ts";
-import { buildAgentSummaryPrompt } from "../domain/mod.ts";
+import {
+  type AgentContext,
+  type AgentSummaryOutput,
+  buildAgentSummaryPrompt,
+  type Usage,
+} from "../domain/mod.ts";
 import { completeFor } from "./_complete.ts";
 
 /** The descriptions of the memories recalled for each aspect of the summary. */

@@ -1,7 +1,13 @@
 /** @module A day plan in broad strokes, or the rest of a day planned again (Generative Agents §4.3). */
 import type { Deps } from "../ports/mod.ts";
-import type { AgentContext, DayPlanInput, DayPlanOutput, Usage } from "../domain/mod.ts";
-import { buildDayPlanPrompt, weekdayOf } from "../domain/mod.ts";
+import {
+  type AgentContext,
+  buildDayPlanPrompt,
+  type DayPlanInput,
+  type DayPlanOutput,
+  type Usage,
+  weekdayOf,
+} from "../domain/mod.ts";
 import { completeFor } from "./_complete.ts";
 
 /** What the day plan prompt shows besides the agent's name and the weekday of `date`. */

@@ -1,9 +1,13 @@
 /** @module Select: rank a persona's scene facets against the recent dialogue (Memory-Driven Role-Playing §3.3, beyond the paper). */
 import type { Deps } from "../ports/mod.ts";
-import { emptyUsage, type Usage } from "../domain/mod.ts";
-import type { Attribution } from "../domain/mod.ts";
-import { cueScore } from "../domain/mod.ts";
-import type { Persona, SceneFacet } from "../domain/mod.ts";
+import {
+  type Attribution,
+  cueScore,
+  emptyUsage,
+  type Persona,
+  type SceneFacet,
+  type Usage,
+} from "../domain/mod.ts";
 
 /** One facet's score against the dialogue, explained. */
 export interface FacetScore {

@@ -1,11 +1,19 @@
 /** @module Decomposing just in time (Generative Agents §4.3): a broad plan item into hour chunks. */
 import type { Deps } from "../ports/mod.ts";
-import type { AgentContext, Usage } from "../domain/mod.ts";
-import { buildHourPlanPrompt } from "../domain/mod.ts";
-import { clockMinutes, clockTime } from "../domain/mod.ts";
-import { fitSpans, splitEven } from "../domain/mod.ts";
-import { DayPlan, HourChunk, MAX_MINUTES } from "../domain/mod.ts";
-import { minuteOfDay, timeAt } from "../domain/mod.ts";
+import {
+  type AgentContext,
+  buildHourPlanPrompt,
+  clockMinutes,
+  clockTime,
+  DayPlan,
+  fitSpans,
+  HourChunk,
+  MAX_MINUTES,
+  minuteOfDay,
+  splitEven,
+  timeAt,
+  type Usage,
+} from "../domain/mod.ts";
 import { completeFor } from "./_complete.ts";
 
 /** Which part of a plan to decompose, and the planning profile the prompt shows. */

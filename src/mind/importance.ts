@@ -1,9 +1,12 @@
 /** @module Reads and writes for importance: Scores the importance of new memories in one batched fast-model call (Generative Agents §4.1). */
 import type { Deps } from "../ports/mod.ts";
-import { ModelUnavailableError } from "../domain/mod.ts";
-import { emptyUsage } from "../domain/mod.ts";
-import { buildImportancePrompt } from "../domain/mod.ts";
-import { ImportanceScores, isIdle } from "../domain/mod.ts";
+import {
+  buildImportancePrompt,
+  emptyUsage,
+  ImportanceScores,
+  isIdle,
+  ModelUnavailableError,
+} from "../domain/mod.ts";
 
 /**
  * Scores texts 1-10: idle ones get 1, the rest go to the fast model in one call. When the model

@@ -1,13 +1,21 @@
 /** @module Decomposing just in time (Generative Agents §4.3): an hour chunk into 5–60-minute actions. */
 import type { Deps } from "../ports/mod.ts";
-import type { AgentContext, Usage } from "../domain/mod.ts";
-import { buildActionsPrompt } from "../domain/mod.ts";
-import { clockMinutes, clockTime } from "../domain/mod.ts";
-import { type Environment } from "../domain/mod.ts";
-import { currentAreaOf, locationChoices } from "../domain/mod.ts";
-import { fitSpans, splitEven } from "../domain/mod.ts";
-import { MAX_MINUTES, PlannedAction } from "../domain/mod.ts";
-import { minuteOfDay, timeAt } from "../domain/mod.ts";
+import {
+  type AgentContext,
+  buildActionsPrompt,
+  clockMinutes,
+  clockTime,
+  currentAreaOf,
+  type Environment,
+  fitSpans,
+  locationChoices,
+  MAX_MINUTES,
+  minuteOfDay,
+  PlannedAction,
+  splitEven,
+  timeAt,
+  type Usage,
+} from "../domain/mod.ts";
 import type { DecomposeRequest } from "./hour_plan.ts";
 import { completeFor } from "./_complete.ts";
 

@@ -1,8 +1,13 @@
 /** @module Reflection, step 2: cited insights for each question from the memories recalled for it (Generative Agents §4.2). */
 import type { Deps } from "../ports/mod.ts";
-import type { AgentContext, Usage } from "../domain/mod.ts";
-import { addUsage, emptyUsage } from "../domain/mod.ts";
-import { buildReflectionInsightsPrompt, type ReflectionInsightsOutput } from "../domain/mod.ts";
+import {
+  addUsage,
+  type AgentContext,
+  buildReflectionInsightsPrompt,
+  emptyUsage,
+  type ReflectionInsightsOutput,
+  type Usage,
+} from "../domain/mod.ts";
 import { completeFor } from "./_complete.ts";
 
 /**

@@ -1,7 +1,6 @@
 /** @module Reflection, step 1: the questions an agent asks itself about its newest memories (Generative Agents §4.2). */
 import type { Deps } from "../ports/mod.ts";
-import type { AgentContext, Usage } from "../domain/mod.ts";
-import { buildReflectionQuestionsPrompt } from "../domain/mod.ts";
+import { type AgentContext, buildReflectionQuestionsPrompt, type Usage } from "../domain/mod.ts";
 import { completeFor } from "./_complete.ts";
 
 /**

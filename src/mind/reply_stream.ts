@@ -2,10 +2,8 @@
  * @module Streaming a reply as the model writes it: the spoken words are read out of the
  * answer's JSON while it is still incomplete, so a game can show them word by word.
  */
-import type { Deps } from "../ports/mod.ts";
-import type { Attribution } from "../domain/mod.ts";
-import type { Completion, Prompt } from "../ports/mod.ts";
-import type { RespondPromptOutput } from "../domain/mod.ts";
+import type { Completion, Deps, Prompt } from "../ports/mod.ts";
+import type { Attribution, RespondPromptOutput } from "../domain/mod.ts";
 
 /** A string field read from incomplete JSON: what has arrived of it, and whether it ended. */
 export interface PartialString {

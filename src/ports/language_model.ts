@@ -1,6 +1,5 @@
 /** @module Port: structured chat completions validated against a zod schema. */
-import type { Attribution, Usage } from "../domain/mod.ts";
-import type { ChatMessage, ModelTier, Prompt } from "../domain/mod.ts";
+import type { Attribution, ChatMessage, ModelTier, Prompt, Usage } from "../domain/mod.ts";
 
 export type { ChatMessage, ModelTier, Prompt };
 

@@ -1,6 +1,5 @@
 /** @module Port: ranking an agent's memories for a query by the means a backend affords. */
-import type { AgentScope, MemoryId } from "../domain/mod.ts";
-import type { MemoryKind, MemoryRecord } from "../domain/mod.ts";
+import type { AgentScope, MemoryId, MemoryKind, MemoryRecord } from "../domain/mod.ts";
 
 /**
  * Every memory of an agent with its cosine to a query, as aligned columns: row `i` of each

@@ -1,7 +1,5 @@
 /** @module Port: the memory stream's records and its per-agent sorted indexes. */
-import type { AgentScope, MemoryId } from "../domain/mod.ts";
-import type { MemoryKind, MemoryRecord } from "../domain/mod.ts";
-import type { GameTime } from "../domain/mod.ts";
+import type { AgentScope, GameTime, MemoryId, MemoryKind, MemoryRecord } from "../domain/mod.ts";
 import type { FencedWrite } from "./lock.ts";
 import type { ClaimKey } from "./unit_of_work_store.ts";
 

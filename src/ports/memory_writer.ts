@@ -1,7 +1,5 @@
 /** @module Port: writing new memories together with their vectors. */
-import { SimulacraError } from "../domain/mod.ts";
-import type { AgentScope } from "../domain/mod.ts";
-import type { MemoryRecord } from "../domain/mod.ts";
+import { type AgentScope, type MemoryRecord, SimulacraError } from "../domain/mod.ts";
 import type { AppendOptions, MemoryStore } from "./memory_store.ts";
 import type { VectorEntry, VectorIndex } from "./vector_index.ts";
 

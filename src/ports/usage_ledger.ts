@@ -1,6 +1,5 @@
 /** @module Port: model usage totals per world, agent and operation. */
-import type { UsageRecord } from "../domain/mod.ts";
-import type { Spend } from "../domain/mod.ts";
+import type { Spend, UsageRecord } from "../domain/mod.ts";
 
 export type { Spend };
 

@@ -3,8 +3,12 @@
  * agents they created: these open the transaction over them the app layer would.
  */
 import type { Agent } from "../../src/domain/agent/agent.ts";
-import type { AgentsTransaction, AgentTransaction } from "../../src/app/transaction.ts";
-import { withAgent, withAgents } from "../../src/app/transaction.ts";
+import {
+  type AgentsTransaction,
+  type AgentTransaction,
+  withAgent,
+  withAgents,
+} from "../../src/app/transaction.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import type { AgentScope, WorldId } from "../../src/domain/ids.ts";
 import type { World } from "../../src/domain/world/world.ts";

@@ -4,8 +4,7 @@
  * Redis HTTP requests, commands Redis ran (from `INFO commandstats`, so commands inside Lua
  * scripts count), and Upstash Vector requests.
  */
-import { RespConnection } from "../../dev/_resp_connection.ts";
-import { encodeArgs } from "../../dev/_resp_connection.ts";
+import { encodeArgs, RespConnection } from "../../dev/_resp_connection.ts";
 import { startRedisServer } from "../../dev/redis_server.ts";
 import { startUpstashRedisGateway } from "../../dev/upstash_redis_gateway.ts";
 import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";

@@ -1,6 +1,5 @@
 /** @module Offline responder for the "actions" prompt: the activity's steps in turn, each at a fitting object of the planned area. */
-import type { ActionsInput, ActionsOutput } from "../../../src/domain/mod.ts";
-import { clockMinutes } from "../../../src/domain/mod.ts";
+import { type ActionsInput, type ActionsOutput, clockMinutes } from "../../../src/domain/mod.ts";
 import { type Activity, activityOf, progressive } from "./_activities.ts";
 import { asSteps, bestOverlap, emojiFor, slices, type Span } from "./_plan_spans.ts";
 

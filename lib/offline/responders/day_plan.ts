@@ -1,6 +1,11 @@
 /** @module Offline responder for the "day_plan" prompt: a fixed, plausible weekday shape placed in the known places. */
-import type { DayPlanInput, DayPlanOutput, DayPlanPlace } from "../../../src/domain/mod.ts";
-import { clockMinutes, clockTime } from "../../../src/domain/mod.ts";
+import {
+  clockMinutes,
+  clockTime,
+  type DayPlanInput,
+  type DayPlanOutput,
+  type DayPlanPlace,
+} from "../../../src/domain/mod.ts";
 import { asSteps, fitCount, type Span } from "./_plan_spans.ts";
 
 type Where = "home" | "workplace" | "out" | "current" | "meal" | "errands" | "event";

@@ -1,6 +1,5 @@
 /** @module Offline responder for the "hour_plan" prompt: the item cut into hour-long chunks. */
-import type { HourPlanInput, HourPlanOutput } from "../../../src/domain/mod.ts";
-import { clockMinutes } from "../../../src/domain/mod.ts";
+import { clockMinutes, type HourPlanInput, type HourPlanOutput } from "../../../src/domain/mod.ts";
 import { asSteps, slices } from "./_plan_spans.ts";
 
 /**

@@ -1,10 +1,13 @@
 /** @module The script that appends an agent's memories, with their claims and vector copies. */
-import { ConflictError, LeaseLostError, SimulacraError } from "../../../src/domain/mod.ts";
-import type { AgentScope } from "../../../src/domain/mod.ts";
-import type { MemoryRecord } from "../../../src/domain/mod.ts";
-import type { AppendOptions } from "../../../src/ports/mod.ts";
-import { claimTaken } from "../../../src/ports/mod.ts";
-import { gameMinutes } from "../../../src/domain/mod.ts";
+import {
+  type AgentScope,
+  ConflictError,
+  gameMinutes,
+  LeaseLostError,
+  type MemoryRecord,
+  SimulacraError,
+} from "../../../src/domain/mod.ts";
+import { type AppendOptions, claimTaken } from "../../../src/ports/mod.ts";
 import { encodeValue, KINDS, type RedisKeys } from "../layout.ts";
 import { unexpectedReply } from "../redis_calls.ts";
 import type { Script } from "./script.ts";

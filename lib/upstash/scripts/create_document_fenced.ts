@@ -1,7 +1,6 @@
 /** @module The script that creates a document while the writer holds its fence. */
 import { LeaseLostError } from "../../../src/domain/mod.ts";
-import type { DocumentKey } from "../../../src/ports/mod.ts";
-import type { Lease } from "../../../src/ports/mod.ts";
+import type { DocumentKey, Lease } from "../../../src/ports/mod.ts";
 import { encodeDocument, type RedisKeys } from "../layout.ts";
 import type { Script } from "./script.ts";
 

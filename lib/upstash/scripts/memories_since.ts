@@ -1,6 +1,5 @@
 /** @module The script that reads a first page of memories since a game minute, records included. */
-import type { AgentScope, MemoryId } from "../../../src/domain/mod.ts";
-import type { MemoryRecord } from "../../../src/domain/mod.ts";
+import type { AgentScope, MemoryId, MemoryRecord } from "../../../src/domain/mod.ts";
 import type { RedisKeys } from "../layout.ts";
 import { decodeRecord, idList } from "../memory_replies.ts";
 import { unexpectedReply } from "../redis_calls.ts";

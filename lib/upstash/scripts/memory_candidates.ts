@@ -3,10 +3,13 @@
  * sorted sets (scores only, never records, so Upstash's database-wide script lock is held
  * briefly).
  */
-import type { AgentScope, MemoryId } from "../../../src/domain/mod.ts";
-import type { MemoryKind } from "../../../src/domain/mod.ts";
+import {
+  type AgentScope,
+  fromGameMinutes,
+  type MemoryId,
+  type MemoryKind,
+} from "../../../src/domain/mod.ts";
 import type { IndexLeaders, MemoryCandidates, MemoryRankFields } from "../../../src/ports/mod.ts";
-import { fromGameMinutes } from "../../../src/domain/mod.ts";
 import { KINDS, type RedisKeys } from "../layout.ts";
 import { pairs, unexpectedReply } from "../redis_calls.ts";
 import type { Script } from "./script.ts";

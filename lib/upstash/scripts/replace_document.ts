@@ -1,7 +1,6 @@
 /** @module The script that replaces a document if it still has the version read (compare-and-set). */
 import { LeaseLostError } from "../../../src/domain/mod.ts";
-import type { DocumentKey, Versioned } from "../../../src/ports/mod.ts";
-import type { Lease } from "../../../src/ports/mod.ts";
+import type { DocumentKey, Lease, Versioned } from "../../../src/ports/mod.ts";
 import { encodeDocument, type RedisKeys } from "../layout.ts";
 import { unexpectedReply } from "../redis_calls.ts";
 import type { Script } from "./script.ts";

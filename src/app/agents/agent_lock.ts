@@ -1,7 +1,6 @@
 /** @module Runs work on one agent at a time, across requests, ticks and processes. */
 import type { Deps } from "../../ports/mod.ts";
-import { ConflictError } from "../../domain/mod.ts";
-import type { AgentScope } from "../../domain/mod.ts";
+import { type AgentScope, ConflictError } from "../../domain/mod.ts";
 import { type HeldLease, withLease } from "../engine/mod.ts";
 
 /** Options for {@linkcode withAgentLock}. */

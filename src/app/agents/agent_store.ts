@@ -1,12 +1,18 @@
 /** @module Reads and writes for agent: Agents: a character in a world, seeded from its one-paragraph description (Generative Agents §4.1). */
-import type { Deps } from "../../ports/mod.ts";
-import { ConflictError, SimulacraError } from "../../domain/mod.ts";
-import { AgentId, type AgentScope, type WorldId } from "../../domain/mod.ts";
-import type { DocumentKey, Versioned } from "../../ports/mod.ts";
-import { GameTime } from "../../domain/mod.ts";
-import { findArea } from "../../domain/mod.ts";
+import type { Deps, DocumentKey, Versioned } from "../../ports/mod.ts";
+import {
+  Agent,
+  AgentId,
+  agentNotFound,
+  type AgentScope,
+  ConflictError,
+  CreateAgentInput,
+  findArea,
+  GameTime,
+  SimulacraError,
+  type WorldId,
+} from "../../domain/mod.ts";
 import { loadEnvironment } from "../world/mod.ts";
-import { Agent, agentNotFound, CreateAgentInput } from "../../domain/mod.ts";
 
 /** The document key of an agent. */
 export function agentKey(scope: AgentScope): DocumentKey {

@@ -1,9 +1,6 @@
 /** @module Reads and writes for agent_context: @module The world and agent an operation acts for, passed as one argument: most of cognition */
-import type { Lease } from "../../ports/mod.ts";
-import type { Storage } from "../../ports/mod.ts";
-import type { World } from "../../domain/mod.ts";
-import type { Agent } from "../../domain/mod.ts";
-import { AgentContext } from "../../domain/mod.ts";
+import type { Lease, Storage } from "../../ports/mod.ts";
+import { type Agent, AgentContext, type World } from "../../domain/mod.ts";
 
 /**
  * A transaction over agents of one world (`app/transaction.ts` opens it), in the order they

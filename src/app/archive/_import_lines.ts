@@ -1,12 +1,12 @@
 /** @module Private to app/archive: an import's lines checked one by one, and the errors that name them. */
 import { z } from "zod";
 import type { Deps } from "../../ports/mod.ts";
-import { SimulacraError } from "../../domain/mod.ts";
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
   type HeaderLine,
   HeaderLine as HeaderSchema,
+  SimulacraError,
 } from "../../domain/mod.ts";
 
 /** Memories written per batch. */

@@ -1,11 +1,16 @@
 /** @module Private to src/archive: what an import has staged, and how to undo it. */
-import type { Deps } from "../../ports/mod.ts";
-import { ConflictError, LeaseLostError } from "../../domain/mod.ts";
-import type { AgentId, AgentScope, MemoryId, WorldId } from "../../domain/mod.ts";
-import { agentIdempotencyScope } from "../../domain/mod.ts";
-import type { Lease } from "../../ports/mod.ts";
-import type { MemoryRecord } from "../../domain/mod.ts";
-import { type World } from "../../domain/mod.ts";
+import type { Deps, Lease } from "../../ports/mod.ts";
+import {
+  type AgentId,
+  agentIdempotencyScope,
+  type AgentScope,
+  ConflictError,
+  LeaseLostError,
+  type MemoryId,
+  type MemoryRecord,
+  type World,
+  type WorldId,
+} from "../../domain/mod.ts";
 import { worldKey } from "../world/mod.ts";
 import { embedMemoriesAgain } from "../../mind/mod.ts";
 

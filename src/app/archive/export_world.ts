@@ -3,19 +3,21 @@
  * however many memories the world holds (see `archive_format.ts` for the lines).
  */
 import type { Deps } from "../../ports/mod.ts";
-import { type AgentId, type AgentScope, type WorldId } from "../../domain/mod.ts";
-import type { MemoryRecord } from "../../domain/mod.ts";
-import { embedAgain } from "../memory/mod.ts";
-import { VERSION } from "../../domain/mod.ts";
-import { getWorld } from "../world/mod.ts";
-import { listAgents } from "../agents/mod.ts";
 import {
+  type AgentId,
+  type AgentScope,
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
   type ArchiveCounts,
   encodeVector,
   type HeaderLine,
+  type MemoryRecord,
+  VERSION,
+  type WorldId,
 } from "../../domain/mod.ts";
+import { embedAgain } from "../memory/mod.ts";
+import { getWorld } from "../world/mod.ts";
+import { listAgents } from "../agents/mod.ts";
 import { listWorldDocuments } from "./world_documents.ts";
 
 /** Options of {@linkcode exportWorld}. */

@@ -11,22 +11,24 @@
  * creation fails with `conflict`, as does an import of an id being created.
  */
 import { z } from "zod";
-import { Agent } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { withLease } from "../engine/mod.ts";
-import { ConflictError } from "../../domain/mod.ts";
-import type { AgentScope, WorldId } from "../../domain/mod.ts";
-import type { MemoryRecord } from "../../domain/mod.ts";
-import type { NewEvent } from "../../ports/mod.ts";
-import { type World, WORLD_CREATION_TTL_MS, worldCreationKey } from "../../domain/mod.ts";
-import { worldKey } from "../world/mod.ts";
 import {
+  Agent,
+  type AgentScope,
   type ArchiveCounts,
   BodyLine,
+  ConflictError,
   decodeVector,
   type HeaderLine,
+  type MemoryRecord,
   type UsageLine,
+  type World,
+  WORLD_CREATION_TTL_MS,
+  worldCreationKey,
+  type WorldId,
 } from "../../domain/mod.ts";
+import type { Deps, NewEvent } from "../../ports/mod.ts";
+import { withLease } from "../engine/mod.ts";
+import { worldKey } from "../world/mod.ts";
 import { restoreUsage } from "./restore_usage.ts";
 import { Staging } from "./_import_staging.ts";
 import {

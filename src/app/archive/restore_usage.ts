@@ -8,9 +8,8 @@
  * pairing agents with operations greedily (the north-west corner rule of a transport problem),
  * which takes at most agents + operations records per counter.
  */
-import type { Deps } from "../../ports/mod.ts";
+import type { Deps, UsageTotals } from "../../ports/mod.ts";
 import type { UsageRecord } from "../../domain/mod.ts";
-import type { UsageTotals } from "../../ports/mod.ts";
 
 const FIELDS = ["calls", "promptTokens", "completionTokens"] as const;
 

@@ -3,9 +3,8 @@
  * carries every one of them. A new collection scoped by world must be added here:
  * `tests/src/archive/world_documents_test.ts` fails when one is missing.
  */
-import type { Deps } from "../../ports/mod.ts";
+import type { Deps, DocumentKey, Versioned } from "../../ports/mod.ts";
 import type { AgentId, WorldId } from "../../domain/mod.ts";
-import type { DocumentKey, Versioned } from "../../ports/mod.ts";
 import { WORLD_COLLECTIONS } from "../lifecycle/mod.ts";
 
 /**

@@ -2,15 +2,26 @@
  * @module The day plan as the planning operations start from it: loaded when stored, else made
  * in broad strokes from the agent summary and the previous day (Generative Agents §4.3).
  */
-import type { AgentContext, AgentMoment } from "../../domain/mod.ts";
+import {
+  addUsage,
+  type AgentContext,
+  type AgentMoment,
+  clockMinutes,
+  ConflictError,
+  DAY_PLAN_ITEMS,
+  DayPlan,
+  emptyUsage,
+  type Environment,
+  knownPlaces,
+  LeaseLostError,
+  planItemsFromAnswer,
+  type PlanMade,
+  planningTime,
+  timeAt,
+  type Usage,
+  type World,
+} from "../../domain/mod.ts";
 import type { Deps, FencedWrite } from "../../ports/mod.ts";
-import { ConflictError, LeaseLostError } from "../../domain/mod.ts";
-import { addUsage, emptyUsage, type Usage } from "../../domain/mod.ts";
-import { clockMinutes } from "../../domain/mod.ts";
-import { type Environment, type World } from "../../domain/mod.ts";
-import { knownPlaces } from "../../domain/mod.ts";
-import { DAY_PLAN_ITEMS, DayPlan, planItemsFromAnswer, type PlanMade } from "../../domain/mod.ts";
-import { planningTime, timeAt } from "../../domain/mod.ts";
 import { loadEnvironment } from "../world/mod.ts";
 import { type DayPlanRequest, planDay } from "../../mind/mod.ts";
 import { agentSummary } from "./agent_summary.ts";

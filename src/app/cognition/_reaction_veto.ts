@@ -1,8 +1,7 @@
 /** @module The reaction's hard vetoes: what decides without a model call (Generative Agents §4.3). */
 import { z } from "zod";
-import type { AgentMoment } from "../../domain/mod.ts";
+import type { AgentId, AgentMoment, GameTime } from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { AgentId, GameTime } from "../../domain/mod.ts";
 import { isTalking, minutesSinceTalked, readConversationState } from "./conversation_state.ts";
 
 /** Why a reaction was vetoed before any model call. */

@@ -1,14 +1,18 @@
 /** @module The cached agent summary every cognition prompt starts from (paper App. A). */
 import { z } from "zod";
-import type { Agent, AgentMoment } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import { ConflictError } from "../../domain/mod.ts";
-import { addUsage, emptyUsage, type Usage } from "../../domain/mod.ts";
+import {
+  addUsage,
+  type Agent,
+  type AgentMoment,
+  ConflictError,
+  emptyUsage,
+  GameTime,
+  hoursBetween,
+  type Usage,
+} from "../../domain/mod.ts";
+import { type Deps, type DocumentKey, updateDocument } from "../../ports/mod.ts";
 import { recall } from "../memory/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
 import { summarizeAgent } from "../../mind/mod.ts";
-import { GameTime, hoursBetween } from "../../domain/mod.ts";
 
 /** A summary as cached. */
 export const AgentSummary = z

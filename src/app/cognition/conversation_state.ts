@@ -4,14 +4,14 @@
  * recently" vetoes read it; a conversation writes it for both participants.
  */
 import { z } from "zod";
-import type { Deps } from "../../ports/mod.ts";
-import { AgentId } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import type { FencedWrite, Lease } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import { gameMinutes, GameTime } from "../../domain/mod.ts";
-import type { World } from "../../domain/mod.ts";
-import type { Conversation } from "../../domain/mod.ts";
+import {
+  type Deps,
+  type DocumentKey,
+  type FencedWrite,
+  type Lease,
+  updateDocument,
+} from "../../ports/mod.ts";
+import { AgentId, type Conversation, gameMinutes, GameTime, type World } from "../../domain/mod.ts";
 
 /**
  * Per agent: the conversation it is in or last had, until when, and when it last talked with

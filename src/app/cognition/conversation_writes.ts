@@ -5,24 +5,30 @@
  * writing it again changes nothing: a try stopped anywhere after the transcript is finished by a
  * retry with the same conversation id, each memory written once and matching the transcript.
  */
-import { type Agent, agentNotFound } from "../../domain/mod.ts";
+import {
+  addUsage,
+  type Agent,
+  type AgentId,
+  agentNotFound,
+  type AgentScope,
+  chatMemoryId,
+  ConflictError,
+  type Conversation,
+  LeaseLostError,
+  type MemoryId,
+  type Usage,
+  type World,
+  type WorldId,
+} from "../../domain/mod.ts";
 import { agentKey } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { ConflictError, LeaseLostError } from "../../domain/mod.ts";
-import type { AgentId, AgentScope, MemoryId, WorldId } from "../../domain/mod.ts";
+import { type Deps, type Lease, updateDocument } from "../../ports/mod.ts";
 import {
   type NewMemory,
   type PreparedMemories,
   prepareMemories,
   writeMemories,
 } from "../memory/mod.ts";
-import { addUsage, type Usage } from "../../domain/mod.ts";
-import type { Lease } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import type { World } from "../../domain/mod.ts";
-import { type Conversation } from "../../domain/mod.ts";
 import { conversationKey } from "./conversation_key.ts";
-import { chatMemoryId } from "../../domain/mod.ts";
 import { saveBothStates } from "./conversation_state.ts";
 
 /** A talk to store: its world, the conversation, its participants (initiator first), their leases. */

@@ -1,26 +1,30 @@
 /** @module Dialogue: two agents talk line by line from their memories of each other, and both remember it (Generative Agents §4.3). */
-import type { Agent } from "../../domain/mod.ts";
-import type { AgentsTransaction } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { SimulacraError } from "../../domain/mod.ts";
-import type { AgentId, AgentScope, WorldId } from "../../domain/mod.ts";
-import type { Lease } from "../../ports/mod.ts";
-import { recall } from "../memory/mod.ts";
-import { speakLine } from "../../mind/mod.ts";
-import { addUsage, type Usage } from "../../domain/mod.ts";
-import { addMinutes, gameMinutes, GameTime } from "../../domain/mod.ts";
-import type { World } from "../../domain/mod.ts";
-import { agentSummary } from "./agent_summary.ts";
 import {
+  addMinutes,
+  addUsage,
+  type Agent,
+  type AgentId,
+  type AgentScope,
   type Conversation,
   type ConversationEnd,
   type ConversationLine,
   type ConversationResult,
+  gameMinutes,
+  GameTime,
+  type PlanMade,
+  SimulacraError,
+  type Usage,
+  type World,
+  type WorldId,
 } from "../../domain/mod.ts";
+import type { AgentsTransaction } from "../agents/mod.ts";
+import type { Deps, Lease } from "../../ports/mod.ts";
+import { recall } from "../memory/mod.ts";
+import { speakLine } from "../../mind/mod.ts";
+import { agentSummary } from "./agent_summary.ts";
 import { readConversationState } from "./conversation_state.ts";
 import { finishHeld, prepareChats, storeConversation } from "./conversation_writes.ts";
 import { replanFrom } from "./planning.ts";
-import type { PlanMade } from "../../domain/mod.ts";
 
 /** Options for {@linkcode converse}. */
 export interface ConverseOptions {

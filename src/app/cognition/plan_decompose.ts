@@ -3,13 +3,19 @@
  * an hour chunk into 5–60-minute actions (the model calls are in mind/), each cached in the plan
  * document so later calls within the same hour cost nothing.
  */
-import { type Agent } from "../../domain/mod.ts";
-import type { AgentContext } from "../../domain/mod.ts";
+import {
+  type Agent,
+  type AgentContext,
+  clipLine,
+  DayPlan,
+  emptyUsage,
+  type Environment,
+  PROFILE_LINE_CHARS,
+  type Usage,
+  withChunk,
+  withItem,
+} from "../../domain/mod.ts";
 import type { Deps, FencedWrite } from "../../ports/mod.ts";
-import { emptyUsage, type Usage } from "../../domain/mod.ts";
-import { clipLine, PROFILE_LINE_CHARS } from "../../domain/mod.ts";
-import { type Environment } from "../../domain/mod.ts";
-import { DayPlan, withChunk, withItem } from "../../domain/mod.ts";
 import { decomposeChunk, decomposeItem } from "../../mind/mod.ts";
 import { type AgentSummary, identityLine } from "./agent_summary.ts";
 import { cacheDecomposition, planKey } from "./plan_store.ts";

@@ -1,12 +1,16 @@
 /** @module Reading a stored day plan (the planning routes' read; `app/plan.ts` has the writes). */
 import { loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { NotFoundError } from "../../domain/mod.ts";
-import type { AgentScope } from "../../domain/mod.ts";
+import {
+  type AgentScope,
+  checkCalendar,
+  DayPlan,
+  NotFoundError,
+  type PlanView,
+  planView,
+} from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
-import { checkCalendar, DayPlan } from "../../domain/mod.ts";
 import { planKey } from "./plan_store.ts";
-import { type PlanView, planView } from "../../domain/mod.ts";
 
 /**
  * `GET …/plan`: the stored plan of `date` (default: the date of the world clock).

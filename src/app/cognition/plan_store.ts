@@ -1,17 +1,24 @@
 /** @module Where plans live: the plan document per agent and date, and plan memories. */
-import { type Agent } from "../../domain/mod.ts";
+import {
+  addDays,
+  type Agent,
+  type AgentMoment,
+  type AgentScope,
+  DayPlan,
+  emptyUsage,
+  gameMinutes,
+  GameTime,
+  itemLine,
+  PLAN_IMPORTANCE,
+  PlanItem,
+  PlannedAction,
+  type Usage,
+  weekdayOf,
+  type WorldId,
+} from "../../domain/mod.ts";
 import { agentKey, loadAgent } from "../agents/mod.ts";
-import type { AgentMoment } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import type { FencedWrite } from "../../ports/mod.ts";
-import type { AgentScope, WorldId } from "../../domain/mod.ts";
+import { type Deps, type DocumentKey, type FencedWrite, updateDocument } from "../../ports/mod.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
-import { emptyUsage, type Usage } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import { gameMinutes, GameTime } from "../../domain/mod.ts";
-import { DayPlan, itemLine, PLAN_IMPORTANCE, PlanItem, PlannedAction } from "../../domain/mod.ts";
-import { addDays, weekdayOf } from "../../domain/mod.ts";
 
 export function planKey(worldId: string, agentId: string, date: string): DocumentKey {
   return { collection: "plans", scope: worldId, id: `${agentId}:${date}` };

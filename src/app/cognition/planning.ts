@@ -6,27 +6,33 @@
  * `plan_store.ts`, the cached decompositions in `plan_decompose.ts`, the route-facing read in
  * `plan_requests.ts`.
  */
-import type { AgentContext } from "../../domain/mod.ts";
-import type { AgentTransaction } from "../agents/mod.ts";
-import type { Deps, FencedWrite } from "../../ports/mod.ts";
-import { ConflictError } from "../../domain/mod.ts";
-import { addUsage, emptyUsage, type Usage } from "../../domain/mod.ts";
-import { clockTime, GameTime } from "../../domain/mod.ts";
-import { planDay } from "../../mind/mod.ts";
-import { type AgentSummary, agentSummary } from "./agent_summary.ts";
-import { sleepLocation } from "../../domain/mod.ts";
-import { MIN_MINUTES } from "../../domain/mod.ts";
 import {
+  addUsage,
+  type AgentContext,
+  clockTime,
+  ConflictError,
   cutPoint,
+  DAY_MINUTES,
   DAY_PLAN_ITEMS,
   DayPlan,
+  emptyUsage,
+  GameTime,
   itemLine,
   keepBefore,
+  MIN_MINUTES,
+  minuteOfDay,
   planItemsFromAnswer,
   type PlanMade,
   PlannedAction,
   sleepAction,
+  sleepLocation,
+  timeAt,
+  type Usage,
 } from "../../domain/mod.ts";
+import type { AgentTransaction } from "../agents/mod.ts";
+import type { Deps, FencedWrite } from "../../ports/mod.ts";
+import { planDay } from "../../mind/mod.ts";
+import { type AgentSummary, agentSummary } from "./agent_summary.ts";
 import { planKey, recordAction, rememberItems, writePlan } from "./plan_store.ts";
 import {
   planningProfile,
@@ -41,7 +47,6 @@ import {
   environmentOf,
   type KnownEnvironment,
 } from "./_day_plan.ts";
-import { DAY_MINUTES, minuteOfDay, timeAt } from "../../domain/mod.ts";
 
 /**
  * Makes the agent's plan for `date` in broad strokes and stores it (replacing any plan of that

@@ -2,19 +2,26 @@
 import { z } from "zod";
 import { agentOf, type AgentsTransaction } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { SimulacraError } from "../../domain/mod.ts";
-import { AgentId } from "../../domain/mod.ts";
+import {
+  addUsage,
+  AgentId,
+  checkCalendar,
+  type Conversation,
+  ConversationResult,
+  emptyUsage,
+  GameTime,
+  type PlanMade,
+  ReactionDecision,
+  SimulacraError,
+  type Usage,
+  UsageCounts,
+} from "../../domain/mod.ts";
 import { recall } from "../memory/mod.ts";
-import { addUsage, emptyUsage, type Usage, UsageCounts } from "../../domain/mod.ts";
-import { ReactionDecision } from "../../domain/mod.ts";
 import { decideToReact } from "../../mind/mod.ts";
-import { GameTime } from "../../domain/mod.ts";
 import { agentSummary } from "./agent_summary.ts";
-import { type Conversation, ConversationResult } from "../../domain/mod.ts";
 import { conversationKey } from "./conversation_key.ts";
 import { hardVeto, type ObservedAgent, ReactionVeto, SLEEPING } from "./_reaction_veto.ts";
 import { converse } from "./dialogue.ts";
-import { checkCalendar, type PlanMade } from "../../domain/mod.ts";
 import { currentAction, replanFrom } from "./planning.ts";
 
 /** What {@linkcode decideReaction} decided, and what it cost. */

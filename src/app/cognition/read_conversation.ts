@@ -1,8 +1,7 @@
 /** @module Reading one stored conversation, so a client can show the lines a tick event points at. */
 import type { Deps } from "../../ports/mod.ts";
-import { conversationNotFound, type WorldId } from "../../domain/mod.ts";
+import { type Conversation, conversationNotFound, type WorldId } from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
-import { type Conversation } from "../../domain/mod.ts";
 import { conversationKey } from "./conversation_key.ts";
 
 /**

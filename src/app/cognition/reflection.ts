@@ -1,20 +1,23 @@
 /** @module Reflection: questions from recent memories, cited insights, stored as a tree of reflection memories (Generative Agents §4.2). */
-import type { Lease } from "../../ports/mod.ts";
+import { type Deps, type Lease, updateDocument } from "../../ports/mod.ts";
 import { z } from "zod";
-import { type Agent, agentNotFound } from "../../domain/mod.ts";
-import { agentKey } from "../agents/mod.ts";
-import type { AgentTransaction } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import type { AgentScope, MemoryId, WorldId } from "../../domain/mod.ts";
-import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
-import { MemoryRecord } from "../../domain/mod.ts";
-import { recall } from "../memory/mod.ts";
-import { addUsage, emptyUsage, UsageCounts } from "../../domain/mod.ts";
-import type { ReflectionInsightsOutput } from "../../domain/mod.ts";
+import {
+  addUsage,
+  type Agent,
+  agentNotFound,
+  type AgentScope,
+  emptyUsage,
+  GameTime,
+  type MemoryId,
+  MemoryRecord,
+  type ReflectionInsightsOutput,
+  UsageCounts,
+  type World,
+  type WorldId,
+} from "../../domain/mod.ts";
+import { agentKey, type AgentTransaction } from "../agents/mod.ts";
+import { type NewMemory, prepareMemories, recall, writeMemories } from "../memory/mod.ts";
 import { reflectionInsights, reflectionQuestions } from "../../mind/mod.ts";
-import { GameTime } from "../../domain/mod.ts";
-import type { World } from "../../domain/mod.ts";
 import { invalidateSummary } from "./agent_summary.ts";
 
 /** How many of the newest memories the questions are drawn from (paper: 100). */

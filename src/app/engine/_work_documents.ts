@@ -3,9 +3,15 @@
  * writes collected for one commit.
  */
 import { ConflictError } from "../../domain/mod.ts";
-import type { DocumentKey, DocumentStore, Versioned } from "../../ports/mod.ts";
-import type { FencedWrite, Lease, ReplaceOptions } from "../../ports/mod.ts";
-import type { DocumentWrite } from "../../ports/mod.ts";
+import type {
+  DocumentKey,
+  DocumentStore,
+  DocumentWrite,
+  FencedWrite,
+  Lease,
+  ReplaceOptions,
+  Versioned,
+} from "../../ports/mod.ts";
 
 interface Entry {
   key: DocumentKey;

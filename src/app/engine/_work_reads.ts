@@ -4,9 +4,13 @@
  * saving of making them in the begin round trip stays out of the operation's signatures.
  */
 import type { AgentScope } from "../../domain/mod.ts";
-import type { IdempotencyStore } from "../../ports/mod.ts";
-import type { ListMemoriesOptions, MemoryPage, MemoryStore } from "../../ports/mod.ts";
-import type { Storage } from "../../ports/mod.ts";
+import type {
+  IdempotencyStore,
+  ListMemoriesOptions,
+  MemoryPage,
+  MemoryStore,
+  Storage,
+} from "../../ports/mod.ts";
 
 /**
  * A read the work will make, declared so it can start with the leases: an idempotency key's

@@ -3,9 +3,8 @@
  * it while the work runs (so a slow model never lets it expire under a live holder), and tells
  * the work when it was lost anyway, so fenced writes refuse and the work stops.
  */
-import type { Deps } from "../../ports/mod.ts";
+import type { Deps, Lease } from "../../ports/mod.ts";
 import { LeaseLostError } from "../../domain/mod.ts";
-import type { Lease } from "../../ports/mod.ts";
 
 /** Options for {@linkcode withLease}. */
 export interface LeaseOptions {

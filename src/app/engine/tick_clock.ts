@@ -1,8 +1,6 @@
 /** @module Reads and writes for tick_clock: @module The engine's clock port: how the generic tick loop reads a world's clock and moves it */
-import type { Deps } from "../../ports/mod.ts";
-import type { FencedWrite } from "../../ports/mod.ts";
-import type { GameTime } from "../../domain/mod.ts";
-import { Clocked, ClockState } from "../../domain/mod.ts";
+import type { Deps, FencedWrite } from "../../ports/mod.ts";
+import { Clocked, ClockState, type GameTime } from "../../domain/mod.ts";
 
 /** Reads and moves the clock of the thing being ticked. */
 export interface TickClock<W extends Clocked> {

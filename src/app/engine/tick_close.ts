@@ -4,12 +4,17 @@
  * unit of work fenced by the lease), the events are appended, the marker is done and the open
  * tick removed. Also the failure report of a unit, counted with the step results like a step's.
  */
-import type { Deps } from "../../ports/mod.ts";
-import { ConflictError, LeaseLostError, SimulacraError } from "../../domain/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
-import { addUsage, emptyUsage } from "../../domain/mod.ts";
-import type { NewEvent } from "../../ports/mod.ts";
-import type { Clocked, ClockState } from "../../domain/mod.ts";
+import type { Deps, NewEvent } from "../../ports/mod.ts";
+import {
+  addUsage,
+  type Clocked,
+  type ClockState,
+  ConflictError,
+  emptyUsage,
+  LeaseLostError,
+  SimulacraError,
+  type WorldId,
+} from "../../domain/mod.ts";
 import { withLease } from "./lease.ts";
 import { withUnitOfWork } from "./unit_of_work.ts";
 import {

@@ -5,13 +5,20 @@
  * (`tick_plan.ts`, `tick_steps.ts`, `tick_close.ts`), its steps run by a runner
  * (`tick_runners.ts`): in this process, or through the platform's queue.
  */
-import { ConflictError, type ErrorCode, SimulacraError } from "../../domain/mod.ts";
-import type { Usage } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import type { NewEvent } from "../../ports/mod.ts";
-import type { Storage } from "../../ports/mod.ts";
-import { addMinutes, type GameTime, inGameYears, MAX_GAME_YEAR } from "../../domain/mod.ts";
-import { type Clocked, type ClockState, TickMinutes } from "../../domain/mod.ts";
+import {
+  addMinutes,
+  type Clocked,
+  type ClockState,
+  ConflictError,
+  type ErrorCode,
+  type GameTime,
+  inGameYears,
+  MAX_GAME_YEAR,
+  SimulacraError,
+  TickMinutes,
+  type Usage,
+} from "../../domain/mod.ts";
+import type { DocumentKey, NewEvent, Storage } from "../../ports/mod.ts";
 import { type TickClock } from "./tick_clock.ts";
 import type { WorkNeeds, WorkUnit } from "./unit_of_work.ts";
 

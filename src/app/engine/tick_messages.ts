@@ -4,8 +4,7 @@
  * under the tick lease. A step that throws (or reports a failure) is tried again with back-off,
  * then reported as failed. The plan is read once per process (`readOpenTick`).
  */
-import type { Deps } from "../../ports/mod.ts";
-import type { TickMessage, TickQueue } from "../../ports/mod.ts";
+import type { Deps, TickMessage, TickQueue } from "../../ports/mod.ts";
 import { closeLocked } from "./tick_close.ts";
 import {
   fullSystem,

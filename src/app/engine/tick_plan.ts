@@ -6,10 +6,13 @@
  * at most one open tick.
  */
 import type { Deps } from "../../ports/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
-import { ConflictError, SimulacraError } from "../../domain/mod.ts";
-import { addMinutes } from "../../domain/mod.ts";
-import type { Clocked } from "../../domain/mod.ts";
+import {
+  addMinutes,
+  type Clocked,
+  ConflictError,
+  SimulacraError,
+  type WorldId,
+} from "../../domain/mod.ts";
 import {
   assertCanAdvance,
   busy,

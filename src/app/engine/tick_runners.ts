@@ -5,10 +5,8 @@
  * (Deno KV, Cloudflare Queues), it sends one message per group and a delayed close check; the
  * consumer (`tick_messages.ts`) steps and closes.
  */
-import type { Deps } from "../../ports/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
-import type { TickQueue } from "../../ports/mod.ts";
-import type { Clocked } from "../../domain/mod.ts";
+import type { Deps, TickQueue } from "../../ports/mod.ts";
+import type { Clocked, WorldId } from "../../domain/mod.ts";
 import type { TickRecord } from "./tick_engine.ts";
 import { planTick, type PlanTickOptions, TICK_DEADLINE_MS } from "./tick_plan.ts";
 import { mapBounded } from "./pool.ts";

@@ -9,10 +9,8 @@
  * the step whose count reaches the number of units knows the tick is complete without reading
  * anyone's result.
  */
-import type { Deps } from "../../ports/mod.ts";
-import { NotFoundError } from "../../domain/mod.ts";
-import type { Storage } from "../../ports/mod.ts";
-import type { Clocked } from "../../domain/mod.ts";
+import type { Deps, Storage } from "../../ports/mod.ts";
+import { type Clocked, NotFoundError } from "../../domain/mod.ts";
 import type { TickClock } from "./tick_clock.ts";
 import { withUnitOfWork, type WorkClaim, type WorkLease } from "./unit_of_work.ts";
 import {

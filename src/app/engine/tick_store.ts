@@ -4,12 +4,9 @@
  * of open ticks. Also what a runner is, the one thing that differs between running a tick's
  * steps in this process and through the platform's queue.
  */
-import type { Deps } from "../../ports/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import type { GameTime } from "../../domain/mod.ts";
+import type { Deps, DocumentKey } from "../../ports/mod.ts";
+import type { Clocked, GameTime, WorldId } from "../../domain/mod.ts";
 import type { HeldLease } from "./lease.ts";
-import type { Clocked } from "../../domain/mod.ts";
 import {
   busy,
   type FullTickSystem,

@@ -7,12 +7,17 @@
  * holds (to fence the writes that go to the store at once, e.g. memories); it must not take
  * them again. They are renewed only when the work runs longer than a third of their TTL.
  */
-import type { Deps } from "../../ports/mod.ts";
-import type { DocumentKey, Versioned } from "../../ports/mod.ts";
-import type { KeepOptions } from "../../ports/mod.ts";
-import type { Lease } from "../../ports/mod.ts";
-import type { Storage } from "../../ports/mod.ts";
-import type { ClaimKey, CommitRequest, Committed } from "../../ports/mod.ts";
+import type {
+  ClaimKey,
+  CommitRequest,
+  Committed,
+  Deps,
+  DocumentKey,
+  KeepOptions,
+  Lease,
+  Storage,
+  Versioned,
+} from "../../ports/mod.ts";
 import { ConflictError, LeaseLostError } from "../../domain/mod.ts";
 import { WorkDocuments } from "./_work_documents.ts";
 import { type DeclaredRead, WorkReads } from "./_work_reads.ts";

@@ -1,12 +1,9 @@
 /** @module Deleting an agent or a whole world, with everything it owns, from every store. */
-import { withAgentLock } from "../agents/mod.ts";
-import { listAgents, loadAgent } from "../agents/mod.ts";
+import { listAgents, loadAgent, withAgentLock } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { ConflictError } from "../../domain/mod.ts";
-import type { AgentId, AgentScope, WorldId } from "../../domain/mod.ts";
+import { type AgentId, type AgentScope, ConflictError, type WorldId } from "../../domain/mod.ts";
 import { withLease } from "../engine/mod.ts";
-import { activityKey } from "../world/mod.ts";
-import { getWorld, worldKey } from "../world/mod.ts";
+import { activityKey, getWorld, worldKey } from "../world/mod.ts";
 import { removeAgentData, removeWorldData } from "./owned_data.ts";
 
 /** What a deletion removed. */

@@ -1,11 +1,7 @@
 /** @module Forgetting one memory: the record, its vector and any pending score go. */
-import { withAgentLock } from "../agents/mod.ts";
-import { type Agent } from "../../domain/mod.ts";
-import { agentKey, loadAgent } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { NotFoundError } from "../../domain/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import type { AgentScope, MemoryId } from "../../domain/mod.ts";
+import { agentKey, loadAgent, withAgentLock } from "../agents/mod.ts";
+import { type Agent, type AgentScope, type MemoryId, NotFoundError } from "../../domain/mod.ts";
+import { type Deps, updateDocument } from "../../ports/mod.ts";
 
 /** What forgetting a memory did. */
 export interface Forgotten {

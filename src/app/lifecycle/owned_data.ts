@@ -3,10 +3,8 @@
  * world-scoped collection must be named here: the deletion tests scan every store afterwards
  * and fail on anything left behind.
  */
-import { agentIdempotencyScope } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import type { AgentScope, WorldId } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
+import { agentIdempotencyScope, type AgentScope, type WorldId } from "../../domain/mod.ts";
+import type { Deps, DocumentKey } from "../../ports/mod.ts";
 import { markerScope, stepScope } from "../engine/mod.ts";
 
 /** Document collections whose scope is a world id. */

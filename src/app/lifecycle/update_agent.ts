@@ -1,10 +1,8 @@
 /** @module `PATCH …/agents/{agent}`: rename an agent, change its age, traits or status. */
 import { z } from "zod";
-import { type Agent, Traits } from "../../domain/mod.ts";
+import { type Agent, type AgentScope, Traits } from "../../domain/mod.ts";
 import { agentKey, loadAgent } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import type { AgentScope } from "../../domain/mod.ts";
+import { type Deps, updateDocument } from "../../ports/mod.ts";
 
 /** The body of `PATCH /v1/worlds/{world}/agents/{agent}`: only the fields sent change. */
 export const UpdateAgentInput = z

@@ -1,10 +1,14 @@
 /** @module Ranking from candidates, for backends without exhaustive search (Generative Agents §4.1, Scale). */
-import type { AgentScope, MemoryId } from "../../domain/mod.ts";
-import type { MemoryKind } from "../../domain/mod.ts";
-import type { MemoryRankFields } from "../../ports/mod.ts";
-import type { Storage } from "../../ports/mod.ts";
-import type { Weights } from "../../domain/mod.ts";
-import { type ComponentBounds, rankColumns, type Scored } from "../../domain/mod.ts";
+import {
+  type AgentScope,
+  type ComponentBounds,
+  type MemoryId,
+  type MemoryKind,
+  rankColumns,
+  type Scored,
+  type Weights,
+} from "../../domain/mod.ts";
+import type { MemoryRankFields, Storage } from "../../ports/mod.ts";
 
 /**
  * How deep each source is read. Vector hits are ids and scores (Upstash caps topK at 1,000);

@@ -1,7 +1,6 @@
 /** @module Start-up check that stored embeddings and the configured embedder agree. */
 import { ConfigError, ConflictError } from "../../domain/mod.ts";
-import type { DocumentKey, DocumentStore } from "../../ports/mod.ts";
-import type { EmbedderInfo } from "../../ports/mod.ts";
+import type { DocumentKey, DocumentStore, EmbedderInfo } from "../../ports/mod.ts";
 
 /** What the store remembers about the embedder that wrote its vectors. */
 export interface EmbeddingStamp {

@@ -1,13 +1,17 @@
 /** @module Turns new experiences into memory records: importance, embeddings, then one atomic write. */
-import type { Agent } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { type AgentScope, MemoryId } from "../../domain/mod.ts";
-import { addUsage, type Usage } from "../../domain/mod.ts";
-import type { AppendOptions } from "../../ports/mod.ts";
-import type { VectorEntry } from "../../ports/mod.ts";
-import type { GameTime } from "../../domain/mod.ts";
+import {
+  addUsage,
+  type Agent,
+  type AgentScope,
+  type GameTime,
+  MemoryId,
+  type MemoryKind,
+  type MemoryRecord,
+  type Provenance,
+  type Usage,
+} from "../../domain/mod.ts";
+import type { AppendOptions, Deps, VectorEntry } from "../../ports/mod.ts";
 import { embedNewMemories, scoreImportance } from "../../mind/mod.ts";
-import type { MemoryKind, MemoryRecord, Provenance } from "../../domain/mod.ts";
 
 /** An experience to remember. */
 export interface NewMemory {

@@ -1,9 +1,15 @@
 /** @module Reads and writes for listing: Reading the memory stream: pages by kind and time, and one memory with its evidence. */
 import { loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { type AgentScope, MemoryId, memoryNotFound } from "../../domain/mod.ts";
-import { MemoryRecord } from "../../domain/mod.ts";
-import { ListMemoriesQuery, MemoryPageBody, MemoryWithEvidence } from "../../domain/mod.ts";
+import {
+  type AgentScope,
+  ListMemoriesQuery,
+  MemoryId,
+  memoryNotFound,
+  MemoryPageBody,
+  MemoryRecord,
+  MemoryWithEvidence,
+} from "../../domain/mod.ts";
 
 /** Pages through an agent's memories, newest first by default. */
 export async function listMemories(

@@ -1,21 +1,33 @@
 /** @module Reads and writes for perceive: Perceive: store a batch of observations, idempotently, with one importance call and one embedding call (Generative Agents §4.1). */
 import { z } from "zod";
-import { type Agent, agentIdempotencyScope, agentNotFound } from "../../domain/mod.ts";
-import { agentKey } from "../agents/mod.ts";
-import type { AgentTransaction } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
+import {
+  type Agent,
+  agentIdempotencyScope,
+  agentNotFound,
+  type AgentScope,
+  ConflictError,
+  fromGameMinutes,
+  gameMinutes,
+  GameTime,
+  MemoryId,
+  MemoryRecord,
+  Observation,
+  Perceived,
+  PerceiveOutcome,
+  ScoredObservation,
+  type World,
+  type WorldId,
+} from "../../domain/mod.ts";
+import { agentKey, type AgentTransaction } from "../agents/mod.ts";
+import {
+  type Deps,
+  type Lease,
+  type ListMemoriesOptions,
+  updateDocument,
+} from "../../ports/mod.ts";
 import type { DeclaredRead } from "../engine/mod.ts";
-import { ConflictError } from "../../domain/mod.ts";
-import { type AgentScope, MemoryId, type WorldId } from "../../domain/mod.ts";
-import type { ListMemoriesOptions } from "../../ports/mod.ts";
-import type { Lease } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import { fromGameMinutes, gameMinutes, GameTime } from "../../domain/mod.ts";
-import { type World } from "../../domain/mod.ts";
 import { knownAreasAfter } from "../world/mod.ts";
 import { type NewMemory, type PreparedMemories, prepareMemories, writeMemories } from "./ingest.ts";
-import { MemoryRecord } from "../../domain/mod.ts";
-import { Observation, Perceived, PerceiveOutcome, ScoredObservation } from "../../domain/mod.ts";
 
 type Outcome = z.infer<typeof PerceiveOutcome>;
 /**

@@ -1,14 +1,18 @@
 /** @module Recall for cognition: several queries, one embedding call, results marked accessed. */
-import type { Agent } from "../../domain/mod.ts";
+import {
+  type Agent,
+  type AgentScope,
+  type GameTime,
+  type MemoryId,
+  type MemoryKind,
+  resolveWeights,
+  type Scored,
+  type Usage,
+  type World,
+  type WorldId,
+} from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { AgentScope, MemoryId, WorldId } from "../../domain/mod.ts";
-import type { Usage } from "../../domain/mod.ts";
-import type { GameTime } from "../../domain/mod.ts";
-import type { World } from "../../domain/mod.ts";
-import type { MemoryKind } from "../../domain/mod.ts";
 import { rankMemories } from "./retrieval.ts";
-import type { Scored } from "../../domain/mod.ts";
-import { resolveWeights } from "../../domain/mod.ts";
 import { embedQueries } from "../../mind/mod.ts";
 
 /** Options for {@linkcode recall}. */

@@ -7,13 +7,10 @@
  * pipelined Redis request and one Vector request for the whole store) and sweeps only agents
  * whose counts differ.
  */
-import { listAgents } from "../agents/mod.ts";
-import { withAgentLock } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import type { AgentId, AgentScope, MemoryId, WorldId } from "../../domain/mod.ts";
-import type { VectorEntry } from "../../ports/mod.ts";
+import { listAgents, withAgentLock } from "../agents/mod.ts";
+import type { Deps, VectorEntry } from "../../ports/mod.ts";
+import type { AgentId, AgentScope, MemoryId, MemoryRecord, WorldId } from "../../domain/mod.ts";
 import { listWorlds } from "../world/mod.ts";
-import type { MemoryRecord } from "../../domain/mod.ts";
 import { embedMemoriesAgain } from "../../mind/mod.ts";
 
 /** What a repair found and fixed. */

@@ -2,16 +2,22 @@
 import { embedAgain } from "./repair.ts";
 import { z } from "zod";
 import { loadAgent } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import type { AgentScope, MemoryId } from "../../domain/mod.ts";
-import type { Storage } from "../../ports/mod.ts";
-import { UsageCounts } from "../../domain/mod.ts";
-import { GameTime } from "../../domain/mod.ts";
+import type { Deps, Storage } from "../../ports/mod.ts";
+import {
+  type AgentScope,
+  GameTime,
+  type MemoryId,
+  MemoryKind,
+  MemoryRecord,
+  rankColumns,
+  resolveWeights,
+  type Scored,
+  UsageCounts,
+  type Weights,
+  WeightsOrPreset,
+} from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
-import { MemoryKind, MemoryRecord } from "../../domain/mod.ts";
-import { rankColumns, type Scored } from "../../domain/mod.ts";
 import { rankFromCandidates } from "./candidates.ts";
-import { resolveWeights, type Weights, WeightsOrPreset } from "../../domain/mod.ts";
 import { embedQueries } from "../../mind/mod.ts";
 
 /** The body of `POST …/agents/{agent}/retrieve`. */

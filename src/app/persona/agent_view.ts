@@ -4,15 +4,10 @@
  * state that is simply not there yet.
  */
 import { z } from "zod";
-import { cachedSummary } from "../cognition/mod.ts";
-import { PlanView } from "../../domain/mod.ts";
-import { readPlan } from "../cognition/mod.ts";
+import { cachedSummary, readPlan } from "../cognition/mod.ts";
+import { Agent, type AgentScope, Persona, PlanView, SimulacraError } from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { SimulacraError } from "../../domain/mod.ts";
-import type { AgentScope } from "../../domain/mod.ts";
-import { Persona } from "../../domain/mod.ts";
 import { loadPersonaRecord } from "./persona_store.ts";
-import { Agent } from "../../domain/mod.ts";
 import { loadAgent } from "../agents/mod.ts";
 
 /** The body of `GET /v1/worlds/{world}/agents/{agent}`. */

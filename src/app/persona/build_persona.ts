@@ -2,10 +2,8 @@
 import { z } from "zod";
 import { loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { AgentScope, MemoryId } from "../../domain/mod.ts";
-import type { Usage } from "../../domain/mod.ts";
+import type { AgentScope, MemoryId, Persona, Usage } from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
-import type { Persona } from "../../domain/mod.ts";
 import { derivePersona } from "../../mind/mod.ts";
 import { updatePersonaRecord } from "./persona_store.ts";
 

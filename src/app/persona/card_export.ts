@@ -1,11 +1,13 @@
 /** @module Exporting an agent as a Character Card V2 (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
-import { type Agent } from "../../domain/mod.ts";
+import {
+  type Agent,
+  type AgentScope,
+  EXTENSION_KEY,
+  type PersonaRecord,
+} from "../../domain/mod.ts";
 import { loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { AgentScope } from "../../domain/mod.ts";
-import { EXTENSION_KEY } from "../../domain/mod.ts";
-import { type PersonaRecord } from "../../domain/mod.ts";
 import { loadPersonaRecord } from "./persona_store.ts";
 
 /** A Character Card V2 as we export it. */

@@ -3,25 +3,32 @@
  * knowledge (Memory-Driven Role-Playing §3.3).
  */
 import { z } from "zod";
-import { type Agent, CreateAgentInput } from "../../domain/mod.ts";
-import { newAgent, startingAreas, storeNewAgent } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { AgentId, type AgentScope, type MemoryId, type WorldId } from "../../domain/mod.ts";
-import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
-import type { MemoryRecord } from "../../domain/mod.ts";
-import { addUsage, type Usage } from "../../domain/mod.ts";
-import { getWorld } from "../world/mod.ts";
-import { derivePersona } from "../../mind/mod.ts";
-import { discardNewAgent } from "./create_agent.ts";
-import { assertCardFits } from "../../domain/mod.ts";
 import {
+  addUsage,
+  type Agent,
+  AgentId,
+  type AgentScope,
+  assertCardFits,
   cardSeedPhrases,
+  type CardText,
+  CreateAgentInput,
   expandMacros,
   EXTENSION_KEY,
   invalidCard,
+  type LoreEntry,
+  type MemoryId,
+  type MemoryRecord,
   type ParsedCard,
+  Persona,
+  type Usage,
+  type WorldId,
 } from "../../domain/mod.ts";
-import { type CardText, type LoreEntry, Persona } from "../../domain/mod.ts";
+import { newAgent, startingAreas, storeNewAgent } from "../agents/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
+import { getWorld } from "../world/mod.ts";
+import { derivePersona } from "../../mind/mod.ts";
+import { discardNewAgent } from "./create_agent.ts";
 import { personaKey, updatePersonaRecord } from "./persona_store.ts";
 
 /** Our data inside a card's extensions, when the card came from us. */

@@ -1,11 +1,17 @@
 /** @module Creating an agent: its document plus one seed memory per description phrase (Generative Agents §4.1). */
 import type { Deps } from "../../ports/mod.ts";
-import type { AgentScope, MemoryId, WorldId } from "../../domain/mod.ts";
+import {
+  type Agent,
+  type AgentScope,
+  type CreateAgentInput,
+  type MemoryId,
+  type MemoryRecord,
+  seedPhrases,
+  type Usage,
+  type WorldId,
+} from "../../domain/mod.ts";
 import { prepareMemories, writeMemories } from "../memory/mod.ts";
-import type { MemoryRecord } from "../../domain/mod.ts";
-import type { Usage } from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
-import { type Agent, type CreateAgentInput, seedPhrases } from "../../domain/mod.ts";
 import { agentKey, newAgent, startingAreas, storeNewAgent } from "../agents/mod.ts";
 
 /** A new agent with its seed memories. */

@@ -3,17 +3,21 @@
  * answered in character without writing any memory (Generative Agents §6–7; Park et al. 2023 §6, App. B).
  */
 import { z } from "zod";
-import { type Agent } from "../../domain/mod.ts";
+import {
+  addUsage,
+  type Agent,
+  type AgentScope,
+  GameTime,
+  MemoryId,
+  type PersonaRecord,
+  type Usage,
+  UsageCounts,
+} from "../../domain/mod.ts";
 import { loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { AgentScope } from "../../domain/mod.ts";
-import { MemoryId } from "../../domain/mod.ts";
-import { addUsage, type Usage, UsageCounts } from "../../domain/mod.ts";
-import { GameTime } from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
 import { embedDialogue } from "../../mind/mod.ts";
 import { type Ablation, anchorStage, enactTurn, type ReplyContext } from "./magic_if.ts";
-import { type PersonaRecord } from "../../domain/mod.ts";
 import { loadPersonaRecord } from "./persona_store.ts";
 
 /** The five question categories. */

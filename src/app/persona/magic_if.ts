@@ -2,32 +2,37 @@
  * @module The Magic-If pipeline shared by replies and interviews: anchor, select, recall, bound,
  * enact, each stage reported (Wang et al. 2026 §3.3).
  */
-import { type Agent } from "../../domain/mod.ts";
-import { agentSummary, identityLine } from "../cognition/mod.ts";
-import { readPlan } from "../cognition/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { SimulacraError } from "../../domain/mod.ts";
-import type { AgentScope, MemoryId, WorldId } from "../../domain/mod.ts";
-import type { MemoryKind, MemoryRecord } from "../../domain/mod.ts";
-import { rankMemories } from "../memory/mod.ts";
-import { resolveWeights } from "../../domain/mod.ts";
-import { addUsage, emptyUsage, type Usage } from "../../domain/mod.ts";
-import type { RespondMode, RespondPromptInput, RespondPromptOutput } from "../../domain/mod.ts";
-import type { GameTime } from "../../domain/mod.ts";
-import type { World } from "../../domain/mod.ts";
-import { cueScore } from "../../domain/mod.ts";
-import { boundaryHints } from "../../domain/mod.ts";
-import { type DialogueCues, type FacetScore, selectFacets } from "../../mind/mod.ts";
-import type { PersonaRecord } from "../../domain/mod.ts";
 import {
+  addUsage,
+  type Agent,
+  type AgentScope,
+  boundaryHints,
   type BudgetReport,
   cardNotesOf,
+  cueScore,
+  emptyUsage,
   facetView,
   formatReply,
+  type GameTime,
+  type MemoryId,
+  type MemoryKind,
+  type MemoryRecord,
+  type PersonaRecord,
   promptWithinBudget,
+  resolveWeights,
+  type RespondMode,
+  type RespondPromptInput,
+  type RespondPromptOutput,
+  SimulacraError,
   sourceOf,
+  type Usage,
+  type World,
+  type WorldId,
 } from "../../domain/mod.ts";
-import { completeReply } from "../../mind/mod.ts";
+import { agentSummary, identityLine, readPlan } from "../cognition/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import { rankMemories } from "../memory/mod.ts";
+import { completeReply, type DialogueCues, type FacetScore, selectFacets } from "../../mind/mod.ts";
 
 /**
  * Which parts of the memory stream a reply may use (the paper's interview ablations):

@@ -1,10 +1,7 @@
 /** @module Reads and writes for persona: The Narrative Schema persona of an agent, validated and stored as one document (Memory-Driven Role-Playing §3.3). */
 import { loadAgent } from "../agents/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import { type AgentScope, personaNotFound } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import { Persona, PersonaRecord } from "../../domain/mod.ts";
+import { type Deps, type DocumentKey, updateDocument } from "../../ports/mod.ts";
+import { type AgentScope, Persona, personaNotFound, PersonaRecord } from "../../domain/mod.ts";
 
 /** The document key of an agent's persona. */
 export function personaKey(scope: AgentScope): DocumentKey {

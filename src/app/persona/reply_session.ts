@@ -1,10 +1,7 @@
 /** @module Server-side sessions of in-character replies, so clients may send only the new message. */
 import { z } from "zod";
-import type { Deps } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import type { AgentScope } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import { GameTime } from "../../domain/mod.ts";
+import { type Deps, type DocumentKey, updateDocument } from "../../ports/mod.ts";
+import { type AgentScope, GameTime } from "../../domain/mod.ts";
 
 /** One turn of a session. */
 export const SessionTurn = z.object({ speaker: z.string(), text: z.string(), at: GameTime });

@@ -2,19 +2,24 @@
  * @module Respond: one in-character reply by the Magic-If protocol, with visible stages, a
  * server-side session, provenance for what was heard, and the inner voice (Memory-Driven Role-Playing §3.3).
  */
-import { type Agent } from "../../domain/mod.ts";
-import { agentKey, loadAgent } from "../agents/mod.ts";
-import { withAgentLock } from "../agents/mod.ts";
+import {
+  addUsage,
+  type Agent,
+  type AgentContext,
+  type AgentScope,
+  ConflictError,
+  type GameTime,
+  type MemoryId,
+  type MemoryKind,
+  type Provenance,
+  SimulacraError,
+  type Usage,
+} from "../../domain/mod.ts";
+import { agentKey, loadAgent, withAgentLock } from "../agents/mod.ts";
 import { replanFrom } from "../cognition/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { AgentContext } from "../../domain/mod.ts";
-import { ConflictError, SimulacraError } from "../../domain/mod.ts";
 import { RespondInput, type RespondResult } from "./respond_schema.ts";
-import type { AgentScope, MemoryId } from "../../domain/mod.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
-import type { MemoryKind, Provenance } from "../../domain/mod.ts";
-import { addUsage, type Usage } from "../../domain/mod.ts";
-import type { GameTime } from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
 import { dialogueText, embedDialogue } from "../../mind/mod.ts";
 import { anchorStage, cuesOf, enactTurn, type ReplyContext, type Turn } from "./magic_if.ts";

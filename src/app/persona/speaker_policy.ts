@@ -5,10 +5,8 @@
  */
 import { listAgents } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { SimulacraError } from "../../domain/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
+import { allows, type Principal, SimulacraError, type WorldId } from "../../domain/mod.ts";
 import type { RespondInput } from "./respond_schema.ts";
-import { allows, type Principal } from "../../domain/mod.ts";
 
 /**
  * The input respond should run with for this principal.

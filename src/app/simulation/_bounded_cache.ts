@@ -1,6 +1,5 @@
 /** @module A small per-world cache of model answers kept in one document, oldest entries dropped first. */
-import type { Deps } from "../../ports/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
+import type { Deps, DocumentKey } from "../../ports/mod.ts";
 import { putDocument } from "../world/mod.ts";
 
 /** Entries in insertion order (`keys`) and their values. */

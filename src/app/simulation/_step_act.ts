@@ -4,14 +4,15 @@
  * (Generative Agents §4.3, §5), and the events each phase leaves.
  */
 import { type AgentTransaction } from "../agents/mod.ts";
-import { currentAction, decideReaction, reflectIfDue } from "../cognition/mod.ts";
-import { type ReactionResult } from "../cognition/mod.ts";
-import type { PlanMade } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import type { NewEvent } from "../../ports/mod.ts";
+import {
+  currentAction,
+  decideReaction,
+  type ReactionResult,
+  reflectIfDue,
+} from "../cognition/mod.ts";
+import { type PlanMade, resolvePath, type World } from "../../domain/mod.ts";
+import type { Deps, NewEvent } from "../../ports/mod.ts";
 import type { TickFrame } from "../engine/mod.ts";
-import { resolvePath } from "../../domain/mod.ts";
-import { type World } from "../../domain/mod.ts";
 import type { TickShared, TickView } from "./tick_prepare.ts";
 import { clip, EVENT_LIST_MAX, perceiveNew, type StepParts } from "./_step_perceive.ts";
 import type { PairedReaction } from "./_talk_pairs.ts";

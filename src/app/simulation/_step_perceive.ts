@@ -2,18 +2,20 @@
  * @module Private to the agent step: its perceive phase, and what the step's phases collect
  * (the step's summary, events, usage and plans made).
  */
-import type { Agent } from "../../domain/mod.ts";
+import type {
+  Agent,
+  AgentId,
+  AgentScope,
+  PlanMade,
+  ScoredObservation,
+  Usage,
+  World,
+  WorldId,
+} from "../../domain/mod.ts";
 import type { AgentTransaction } from "../agents/mod.ts";
-import type { PlanMade } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import type { TickFrame } from "../engine/mod.ts";
-import type { DeclaredRead } from "../engine/mod.ts";
-import type { AgentId, AgentScope, WorldId } from "../../domain/mod.ts";
-import { type ScoredObservation } from "../../domain/mod.ts";
+import type { Deps, NewEvent } from "../../ports/mod.ts";
+import type { DeclaredRead, TickFrame } from "../engine/mod.ts";
 import { perceiveHeld, perceiveReads } from "../memory/mod.ts";
-import type { Usage } from "../../domain/mod.ts";
-import type { NewEvent } from "../../ports/mod.ts";
-import type { World } from "../../domain/mod.ts";
 import type { ObjectLeave, ObjectUse } from "./object_states.ts";
 import type { AgentStepSummary } from "./step_summary.ts";
 import { saveSeen, type Seen } from "./perception.ts";

@@ -3,23 +3,29 @@
  * decision, made once by the first step of the pair: what makes a tick replay the same at any
  * concurrency (with the world's seed on every model call, `withSeed`).
  */
-import { type Agent, agentIdempotencyScope } from "../../domain/mod.ts";
+import {
+  addDays,
+  type Agent,
+  type AgentId,
+  agentIdempotencyScope,
+  gameMinutes,
+  type PlanMade,
+  tickConversationId,
+  type World,
+  type WorldId,
+} from "../../domain/mod.ts";
 import { withAgents } from "../transaction.ts";
-import { summaryKey } from "../cognition/mod.ts";
-import { readConversationState, stateKey } from "../cognition/mod.ts";
-import { tickConversationId } from "../../domain/mod.ts";
-import { conversationKey } from "../cognition/mod.ts";
-import { planKey } from "../cognition/mod.ts";
-import type { PlanMade } from "../../domain/mod.ts";
-import { decideReaction, type ReactionResult } from "../cognition/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import type { TickFrame } from "../engine/mod.ts";
-import { TICK_RECORD_TTL_MS } from "../engine/mod.ts";
-import type { AgentId, WorldId } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import { addDays } from "../../domain/mod.ts";
-import { gameMinutes } from "../../domain/mod.ts";
-import type { World } from "../../domain/mod.ts";
+import {
+  conversationKey,
+  decideReaction,
+  planKey,
+  type ReactionResult,
+  readConversationState,
+  stateKey,
+  summaryKey,
+} from "../cognition/mod.ts";
+import type { Deps, DocumentKey } from "../../ports/mod.ts";
+import { TICK_RECORD_TTL_MS, type TickFrame } from "../engine/mod.ts";
 import type { Sighting } from "./perception.ts";
 
 /** For worlds stored before `talkCooldownMinutes` existed. */

@@ -18,26 +18,32 @@
  * the start (the pair's conversation takes both agents' locks): once the pair's decision is
  * made, the rest of the step runs as a unit of work of its own, in the same way.
  */
-import { type Agent } from "../../domain/mod.ts";
+import {
+  addUsage,
+  type Agent,
+  AgentId,
+  type AgentScope,
+  emptyUsage,
+  type World,
+  type WorldId,
+} from "../../domain/mod.ts";
 import { agentKey, agentLockKey, agentOf, listAgents } from "../agents/mod.ts";
 import { agentLease, openAgents } from "../transaction.ts";
 import { planKey, summaryKey } from "../cognition/mod.ts";
-import { withUnitOfWork, type WorkNeeds, type WorkUnit } from "../engine/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { AgentId, type AgentScope, type WorldId } from "../../domain/mod.ts";
-import { addUsage, emptyUsage } from "../../domain/mod.ts";
-import type { NewEvent } from "../../ports/mod.ts";
 import {
   errorFields,
   type StepOutcome,
   TICK_LEASE_TTL_MS,
   type TickFrame,
   type TickSystem,
+  withUnitOfWork,
+  type WorkNeeds,
+  type WorkUnit,
 } from "../engine/mod.ts";
+import type { Deps, NewEvent } from "../../ports/mod.ts";
 import type { AgentStepSummary } from "./step_summary.ts";
 import { applyObjectStates } from "./object_states.ts";
 import { seenKey } from "./perception.ts";
-import { type World } from "../../domain/mod.ts";
 import { worldKey, worldTickClock } from "../world/mod.ts";
 import { prepare, type TickShared } from "./tick_prepare.ts";
 import { clip, noParts, type StepParts, stepPerceiveReads } from "./_step_perceive.ts";

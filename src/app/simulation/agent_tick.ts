@@ -7,18 +7,15 @@
  * travels as JSON in the tick's plan, and the objects each step put to use come back for the
  * close.
  */
-import { type Agent } from "../../domain/mod.ts";
+import type { Agent, AgentId, AgentScope, Environment, World, WorldId } from "../../domain/mod.ts";
 import { agentKey, loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { AgentId, AgentScope, WorldId } from "../../domain/mod.ts";
 import type { TickFrame, TickSystem } from "../engine/mod.ts";
-import { type World } from "../../domain/mod.ts";
 import { worldKey } from "../world/mod.ts";
 import { agentSteps, type AgentTickOptions, type StepCarried } from "./agent_step.ts";
 import type { AgentStepSummary } from "./step_summary.ts";
 import { objectStateDocuments } from "./object_states.ts";
 import type { TickShared, TickView } from "./tick_prepare.ts";
-import type { Environment } from "../../domain/mod.ts";
 
 interface EncodedShared {
   env: Environment | null;

@@ -3,17 +3,20 @@
  * the plans they have (no perception, reactions, planning or reflection: all need the model),
  * and the first such tick of the UTC day logs one `budget.exhausted` event.
  */
-import { type Agent } from "../../domain/mod.ts";
+import {
+  type Agent,
+  type AgentId,
+  type AgentScope,
+  emptyUsage,
+  type SpentWorldBudget,
+  type World,
+  type WorldId,
+} from "../../domain/mod.ts";
 import { agentKey, listAgents, loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { AgentId, AgentScope, WorldId } from "../../domain/mod.ts";
-import { emptyUsage } from "../../domain/mod.ts";
 import type { TickSystem } from "../engine/mod.ts";
-import { worldTickClock } from "../world/mod.ts";
-import { type World } from "../../domain/mod.ts";
-import { worldKey } from "../world/mod.ts";
+import { worldKey, worldTickClock } from "../world/mod.ts";
 import type { AgentStepSummary } from "./step_summary.ts";
-import type { SpentWorldBudget } from "../../domain/mod.ts";
 
 /** The tick system of a world whose budget is spent; no model call anywhere. */
 export function coastTickSystem(

@@ -4,19 +4,20 @@
  * object left as it was found when its user walks away (Generative Agents §4.3, §5).
  */
 import { z } from "zod";
-import type { Deps } from "../../ports/mod.ts";
-import { ModelUnavailableError } from "../../domain/mod.ts";
-import type { AgentId, WorldId } from "../../domain/mod.ts";
-import { emptyUsage, type Usage } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import type { NewEvent } from "../../ports/mod.ts";
-import { type ObjectStateItem } from "../../domain/mod.ts";
+import type { Deps, DocumentKey, NewEvent } from "../../ports/mod.ts";
+import {
+  type AgentId,
+  emptyUsage,
+  type GameTime,
+  ModelUnavailableError,
+  type ObjectStateItem,
+  resolvePath,
+  type Usage,
+  type WorldId,
+} from "../../domain/mod.ts";
 import { objectStates } from "../../mind/mod.ts";
-import type { GameTime } from "../../domain/mod.ts";
 import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
-import { putDocument } from "../world/mod.ts";
-import { resolvePath } from "../../domain/mod.ts";
-import { environmentKey, loadEnvironment, setObjectStates } from "../world/mod.ts";
+import { environmentKey, loadEnvironment, putDocument, setObjectStates } from "../world/mod.ts";
 
 /**
  * Who set each object's current state: path → the state and the agent whose action set it.

@@ -3,12 +3,18 @@
  * (its "visual range"), minus what it already saw and what did not change (Generative Agents §5).
  */
 import { z } from "zod";
-import type { Agent } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import type { AgentId, AgentScope, WorldId } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
+import {
+  type Agent,
+  type AgentId,
+  type AgentScope,
+  areaOfPath,
+  type Environment,
+  findArea,
+  joinPath,
+  type WorldId,
+} from "../../domain/mod.ts";
+import type { Deps, DocumentKey } from "../../ports/mod.ts";
 import { putDocument } from "../world/mod.ts";
-import { areaOfPath, type Environment, findArea, joinPath } from "../../domain/mod.ts";
 
 /**
  * What an agent saw in its area at its last look: subject → what it saw (an agent's action, an

@@ -1,17 +1,9 @@
 /** @module The one function both cron entries (Deno.cron, Workers `scheduled`) call each minute. */
-import type { Deps } from "../../ports/mod.ts";
-import { ConflictError } from "../../domain/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
-import type { TickQueue } from "../../ports/mod.ts";
-import { lastActivity, recordActivity } from "../world/mod.ts";
-import { updateWorld } from "../world/mod.ts";
+import { type Deps, type DocumentKey, type TickQueue, updateDocument } from "../../ports/mod.ts";
+import { ConflictError, type World, type WorldId } from "../../domain/mod.ts";
+import { lastActivity, listWorlds, recordActivity, updateWorld } from "../world/mod.ts";
 import { startTick, tickWorld } from "./tick_world.ts";
-import { type World } from "../../domain/mod.ts";
-import { listWorlds } from "../world/mod.ts";
-import { mapBounded } from "../engine/mod.ts";
-import { errorFields } from "../engine/mod.ts";
+import { errorFields, mapBounded } from "../engine/mod.ts";
 
 /** The last cron run, shown by /health so operators can see the schedule is alive. */
 export interface CronHeartbeat {

@@ -4,17 +4,21 @@
  * in one call for all agents together. The pairs' decisions are not made here: the first step
  * of each pair makes its own (`pairDecision`), so a queued tick's plan makes no agent's call.
  */
-import { type Agent } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
-import { ModelUnavailableError } from "../../domain/mod.ts";
-import { type WorldId } from "../../domain/mod.ts";
-import { isIdle } from "../../domain/mod.ts";
-import { addUsage, emptyUsage, type Usage } from "../../domain/mod.ts";
-import type { NewEvent } from "../../ports/mod.ts";
+import {
+  addUsage,
+  type Agent,
+  emptyUsage,
+  type Environment,
+  isIdle,
+  ModelUnavailableError,
+  type Usage,
+  type World,
+  type WorldId,
+} from "../../domain/mod.ts";
+import type { Deps, NewEvent } from "../../ports/mod.ts";
 import { embedForAll, scoreForResidents } from "../../mind/mod.ts";
 import { type TickFrame } from "../engine/mod.ts";
 import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
-import { type Environment } from "../../domain/mod.ts";
 import { loadEnvironment } from "../world/mod.ts";
 import {
   loadObjectOrigins,
@@ -30,7 +34,6 @@ import {
   type Seen,
   type Sighting,
 } from "./perception.ts";
-import type { World } from "../../domain/mod.ts";
 import { type PairedReaction, pairNewcomers } from "./_talk_pairs.ts";
 
 /** What one agent will do with what it sees this tick. */

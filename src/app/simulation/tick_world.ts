@@ -1,21 +1,25 @@
 /** @module One tick of a world: the generic engine running the agent behaviour (Generative Agents §5). */
 import { z } from "zod";
-import type { Deps } from "../../ports/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
-import { busy, markerError, type TickMarker, type TickRecord } from "../engine/mod.ts";
-import { planTick, TICK_DEADLINE_MS } from "../engine/mod.ts";
-import { inlineRunner, queueRunner, runTick } from "../engine/mod.ts";
-import { markerScope, type OpenTick, openTickKey } from "../engine/mod.ts";
-import { handleTickMessage } from "../engine/mod.ts";
-import { NotFoundError } from "../../domain/mod.ts";
-import type { TickMessage, TickQueue } from "../../ports/mod.ts";
+import type { Deps, TickMessage, TickQueue } from "../../ports/mod.ts";
+import { Clock, GameTime, NotFoundError, UsageCounts, type WorldId } from "../../domain/mod.ts";
+import {
+  busy,
+  handleTickMessage,
+  inlineRunner,
+  markerError,
+  markerScope,
+  type OpenTick,
+  openTickKey,
+  planTick,
+  queueRunner,
+  runTick,
+  TICK_DEADLINE_MS,
+  type TickMarker,
+  type TickRecord,
+} from "../engine/mod.ts";
 import { agentTickSystem } from "./agent_tick.ts";
-import { UsageCounts } from "../../domain/mod.ts";
-import { GameTime } from "../../domain/mod.ts";
 import { AgentStepSummary } from "./step_summary.ts";
-import { Clock } from "../../domain/mod.ts";
-import { getWorld } from "../world/mod.ts";
-import { spentWorldBudget } from "../world/mod.ts";
+import { getWorld, spentWorldBudget } from "../world/mod.ts";
 import { coastTickSystem } from "./coast_step.ts";
 
 /** The response of `POST /v1/worlds/{world}/tick`; a repeated tick id answers the same. */

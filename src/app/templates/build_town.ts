@@ -7,10 +7,8 @@
 import { createAgent } from "../persona/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { mapBounded } from "../engine/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
-import { replaceEnvironment } from "../world/mod.ts";
-import type { CreateWorldInput, World } from "../../domain/mod.ts";
-import { createWorld } from "../world/mod.ts";
+import type { CreateWorldInput, World, WorldId } from "../../domain/mod.ts";
+import { createWorld, replaceEnvironment } from "../world/mod.ts";
 import { offeredTown, type TownCatalog } from "./town.ts";
 
 /** Options for {@linkcode buildTown}. */

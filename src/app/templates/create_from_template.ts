@@ -5,8 +5,7 @@
  */
 import { importWorld } from "../archive/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { GameTime } from "../../domain/mod.ts";
-import { type CreateWorldInput, type World, worldTaken } from "../../domain/mod.ts";
+import { type CreateWorldInput, type GameTime, type World, worldTaken } from "../../domain/mod.ts";
 import { createWorld, newWorld, worldKey } from "../world/mod.ts";
 import { offeredTown, type TownCatalog } from "./town.ts";
 

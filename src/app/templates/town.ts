@@ -2,8 +2,14 @@
  * @module What a ready-made town is, and the catalog of them a server offers. The towns' data
  * lives outside the core (the top-level `towns/` folder); the entry points pass the catalog in.
  */
-import type { AgentId, CreateAgentInput, Environment, GameTime } from "../../domain/mod.ts";
-import { SimulacraError, type WorldTemplate } from "../../domain/mod.ts";
+import {
+  type AgentId,
+  type CreateAgentInput,
+  type Environment,
+  type GameTime,
+  SimulacraError,
+  type WorldTemplate,
+} from "../../domain/mod.ts";
 
 /**
  * A piece of news planted in one resident's seeds, whose spread a run measures: a memory

@@ -3,10 +3,8 @@
  * cron-mode worlds nobody is using (AI Town pauses idle worlds too): a town left running with
  * nobody watching spends model calls for nothing.
  */
-import type { Deps } from "../../ports/mod.ts";
+import { type Deps, type DocumentKey, updateDocument } from "../../ports/mod.ts";
 import type { WorldId } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
 
 /** The last API activity of a world: real time, ms since the epoch. */
 export interface WorldActivity {

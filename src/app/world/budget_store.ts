@@ -1,7 +1,6 @@
 /** @module Reads and writes for budget: Budgets: the counters spend is added to, and whether a limit is spent. */
 import type { Deps } from "../../ports/mod.ts";
-import type { World } from "../../domain/mod.ts";
-import { spentLimit, SpentWorldBudget, worldSubject } from "../../domain/mod.ts";
+import { spentLimit, SpentWorldBudget, type World, worldSubject } from "../../domain/mod.ts";
 
 /**
  * Whether the world's daily budget (`settings.budget`) is spent on the UTC day `day`; null when

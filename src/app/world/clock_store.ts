@@ -1,19 +1,18 @@
 /** @module Reads and writes for clock: @module A world's clock and settings as they change: `PATCH` of name, tick length, pause and */
-import type { Deps } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import { ConflictError } from "../../domain/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
-import type { Versioned } from "../../ports/mod.ts";
-import { type ClockMove, type TickClock } from "../engine/mod.ts";
+import { type Deps, updateDocument, type Versioned } from "../../ports/mod.ts";
 import {
   type Clock,
+  ConflictError,
+  PauseReason,
+  UpdateWorldInput,
   withDefaults,
   type World,
+  type WorldId,
   worldNotFound,
   WorldSettings,
 } from "../../domain/mod.ts";
+import { type ClockMove, type TickClock } from "../engine/mod.ts";
 import { worldKey } from "./world_store.ts";
-import { PauseReason, UpdateWorldInput } from "../../domain/mod.ts";
 
 const ATTEMPTS = 8;
 /**

@@ -1,20 +1,18 @@
 /** @module Reads and writes for environment: The environment tree of a world: areas → sub-areas → objects with a state (Generative Agents §5). */
-import type { Deps } from "../../ports/mod.ts";
-import { updateDocument } from "../../ports/mod.ts";
-import { NotFoundError } from "../../domain/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
-import { getWorld } from "./world_store.ts";
+import { type Deps, type DocumentKey, updateDocument } from "../../ports/mod.ts";
 import {
   areaOfPath,
   Environment,
   findArea,
   key,
+  NotFoundError,
   PATH_SEPARATOR,
   PlacedObject,
   resolvePath,
   SetObjectStateInput,
+  type WorldId,
 } from "../../domain/mod.ts";
+import { getWorld } from "./world_store.ts";
 
 /** Where a world's environment document lives. */
 export function environmentKey(worldId: string): DocumentKey {

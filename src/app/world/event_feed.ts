@@ -1,8 +1,7 @@
 /** @module Reading a world's event log: JSON pages for polling engines, a live feed for SSE. */
 import { z } from "zod";
-import type { Deps } from "../../ports/mod.ts";
+import type { Deps, LoggedEvent } from "../../ports/mod.ts";
 import { AgentId, type WorldId } from "../../domain/mod.ts";
-import type { LoggedEvent } from "../../ports/mod.ts";
 import { getWorld } from "./world_store.ts";
 
 /** Most events in one page. */

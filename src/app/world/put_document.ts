@@ -1,7 +1,6 @@
 /** @module Writes a document that only the running tick writes (ticks of a world never overlap). */
-import type { Deps } from "../../ports/mod.ts";
+import type { Deps, DocumentKey } from "../../ports/mod.ts";
 import { ConflictError } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
 
 /**
  * Creates or replaces a document with the version read earlier (`undefined`: it did not

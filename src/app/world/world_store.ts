@@ -1,14 +1,15 @@
 /** @module Reads and writes for world: Worlds: a named place with its own game clock (Generative Agents §5). */
-import type { Deps } from "../../ports/mod.ts";
-import { ConflictError, LeaseLostError, SimulacraError } from "../../domain/mod.ts";
-import { WorldId } from "../../domain/mod.ts";
-import type { DocumentKey } from "../../ports/mod.ts";
+import type { Deps, DocumentKey } from "../../ports/mod.ts";
 import {
+  ConflictError,
   CreateWorldInput,
+  LeaseLostError,
+  SimulacraError,
   withDefaults,
   World,
   WORLD_CREATION_TTL_MS,
   worldCreationKey,
+  WorldId,
   worldNotFound,
   worldTaken,
 } from "../../domain/mod.ts";

@@ -1,10 +1,7 @@
 /** @module Usage totals of a world, as `GET /v1/worlds/{world}/usage` returns them. */
 import { z } from "zod";
-import { worldSubject } from "../../domain/mod.ts";
+import { UsageCounts, WorldBudget, type WorldId, worldSubject } from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { WorldId } from "../../domain/mod.ts";
-import { UsageCounts } from "../../domain/mod.ts";
-import { WorldBudget } from "../../domain/mod.ts";
 import { getWorld } from "./world_store.ts";
 
 const Counts = UsageCounts.meta({ id: "Usage" });

@@ -1,7 +1,6 @@
 /** @module The Narrative Schema persona of an agent, validated and stored as one document (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
-import { MemoryId } from "../ids.ts";
-import type { AgentScope } from "../ids.ts";
+import { type AgentScope, MemoryId } from "../ids.ts";
 import { NotFoundError } from "../errors.ts";
 
 const line = (max: number) => z.string().trim().max(max);

@@ -4,9 +4,9 @@
  */
 import { SimulacraError } from "../errors.ts";
 import type { Provenance } from "../memory/mod.ts";
-import type { Prompt } from "../prompts/mod.ts";
 import {
   buildRespondPrompt,
+  type Prompt,
   type RespondFacet,
   type RespondPromptInput,
   type RespondPromptOutput,

@@ -5,11 +5,17 @@
 import { z } from "zod";
 import { type Agent } from "../agent/mod.ts";
 import { SimulacraError } from "../errors.ts";
-import { GameTime } from "../time/mod.ts";
-import { clockMinutes, clockTime } from "../time/mod.ts";
+import {
+  addDays,
+  clockMinutes,
+  clockTime,
+  DAY_MINUTES,
+  GameTime,
+  minuteOfDay,
+  timeAt,
+} from "../time/mod.ts";
 import { type World } from "../world/mod.ts";
 import { fitSpans, MIN_MINUTES, splitEven } from "./plan_spans.ts";
-import { addDays, DAY_MINUTES, minuteOfDay, timeAt } from "../time/mod.ts";
 
 /** A calendar date, `YYYY-MM-DD`. */
 export const PlanDate = z

@@ -1,7 +1,6 @@
 /** @module Where plans happen: the places and locations an agent knows, offered to the planning prompts (Generative Agents §4.3, §5). */
 import type { Agent } from "../agent/mod.ts";
-import type { ActionLocation } from "../prompts/mod.ts";
-import type { DayPlanPlace } from "../prompts/mod.ts";
+import type { ActionLocation, DayPlanPlace } from "../prompts/mod.ts";
 import {
   type Area,
   areaContents,

@@ -5,8 +5,7 @@ import {
   type OfflineResponder,
 } from "../../../../lib/offline/offline_language_model.ts";
 import { LocalEmbedder } from "../../../../lib/offline/local_embedder.ts";
-import type { Agent } from "../../../../src/domain/agent/agent.ts";
-import { CreateAgentInput } from "../../../../src/domain/agent/agent.ts";
+import { type Agent, CreateAgentInput } from "../../../../src/domain/agent/agent.ts";
 import { loadAgent } from "../../../../src/app/agents/agent_store.ts";
 import { createAgent } from "../../../../src/app/persona/create_agent.ts";
 import { invalidateSummary } from "../../../../src/app/cognition/agent_summary.ts";
