@@ -75,10 +75,7 @@ export interface KvMemoryStoreOptions {
   budget?: CacheBudget;
 }
 
-/**
- * Estimated bytes one cached memory takes (record, four sorted indexes, columns), for the cache
- * budget; measured with `tests/bench/embedded_cache_rss.ts`.
- */
+/** Bytes one cached memory takes (record, indexes, columns); see tests/bench/embedded_cache_rss.ts. */
 const MEMORY_CACHE_BYTES = 1_200;
 
 /** A memory stream per agent in Deno KV, cached in process. See the module doc for the design. */
