@@ -7,6 +7,7 @@ import {
   isIdle,
   ModelUnavailableError,
 } from "../domain/mod.ts";
+import { completeAs } from "./_complete.ts";
 
 /**
  * Scores texts 1-10: idle ones get 1, the rest go to the fast model in one call. When the model
@@ -21,15 +22,16 @@ export async function scoreImportance(
   const todo = texts.map((t, i) => [t, i] as const).filter(([, i]) => scores[i] === null);
   if (todo.length === 0) return { scores, usage: emptyUsage() };
   try {
-    const completion = await deps.model.complete(
+    const { value, usage } = await completeAs(
+      deps,
       buildImportancePrompt({
         agentName: attribution.agentName,
         observations: todo.map(([t]) => t),
       }),
       { worldId: attribution.worldId, agentId: attribution.agentId, operation: "importance" },
     );
-    todo.forEach(([, i], j) => (scores[i] = completion.value.scores[j]));
-    return { scores, usage: completion.usage };
+    todo.forEach(([, i], j) => (scores[i] = value.scores[j]));
+    return { scores, usage };
   } catch (err) {
     if (err instanceof ModelUnavailableError) return { scores, usage: emptyUsage(), failure: err };
     throw err;

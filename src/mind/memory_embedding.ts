@@ -1,6 +1,7 @@
 /** @module Embed: the vectors of memories, new ones and ones that lost theirs (Generative Agents §4.1, relevance). */
 import type { Deps, VectorEntry } from "../ports/mod.ts";
 import { type AgentScope, emptyUsage, type MemoryRecord, type Usage } from "../domain/mod.ts";
+import { embedAs } from "./_embed.ts";
 
 /** The vector of each distinct text, and what embedding them cost. */
 export interface MemoryVectors {
@@ -20,15 +21,11 @@ export async function embedNewMemories(
 ): Promise<MemoryVectors> {
   const distinct = [...new Set(texts)];
   if (distinct.length === 0) return { vectorOf: new Map(), usage: emptyUsage() };
-  const embedded = await models.embedder.embed(distinct, {
-    worldId: scope.worldId,
-    agentId: scope.agentId,
+  const { vectors, usage } = await embedAs(models, scope, {
+    texts: distinct,
     operation: "embedding",
   });
-  return {
-    vectorOf: new Map(distinct.map((t, i) => [t, embedded.vectors[i]])),
-    usage: embedded.usage,
-  };
+  return { vectorOf: new Map(distinct.map((t, i) => [t, vectors[i]])), usage };
 }
 
 /** Why memories are embedded again: the usage label each reason is counted under. */
@@ -46,13 +43,9 @@ export async function embedMemoriesAgain(
 ): Promise<{ entries: VectorEntry[]; usage: Usage }> {
   const { memories, operation } = input;
   if (memories.length === 0) return { entries: [], usage: emptyUsage() };
-  const embedded = await models.embedder.embed(memories.map((m) => m.description), {
-    worldId: scope.worldId,
-    agentId: scope.agentId,
+  const { vectors, usage } = await embedAs(models, scope, {
+    texts: memories.map((m) => m.description),
     operation,
   });
-  return {
-    entries: memories.map((m, j) => ({ id: m.id, vector: embedded.vectors[j] })),
-    usage: embedded.usage,
-  };
+  return { entries: memories.map((m, j) => ({ id: m.id, vector: vectors[j] })), usage };
 }

@@ -9,6 +9,7 @@ import {
   type PersonaBuildOutput,
   type Usage,
 } from "../domain/mod.ts";
+import { completeAs } from "./_complete.ts";
 
 /** What a persona is derived from. `card` carries a card's personality, scenario and sample dialogue (never its creator notes). */
 export interface PersonaSources {
@@ -51,7 +52,8 @@ export async function derivePersona(
   sources: PersonaSources,
   models: Pick<Deps, "model">,
 ): Promise<{ persona: Persona; usage: Usage }> {
-  const completion = await models.model.complete(
+  const { value, usage } = await completeAs(
+    models,
     buildPersonaBuildPrompt({
       agentName: agent.name,
       description: agent.description,
@@ -62,5 +64,5 @@ export async function derivePersona(
     }),
     { worldId: agent.worldId, agentId: agent.id, operation: "persona_build" },
   );
-  return { persona: personaFromOutput(completion.value), usage: completion.usage };
+  return { persona: personaFromOutput(value), usage };
 }

@@ -1,6 +1,7 @@
 /** @module Embed a question: the query vectors retrieval scores relevance against (Generative Agents §4.1). */
 import type { Deps } from "../ports/mod.ts";
 import type { AgentScope, Usage } from "../domain/mod.ts";
+import { embedAs } from "./_embed.ts";
 
 /** Whose queries these are: the usage label each caller is counted under. */
 export type QueryOperation = "retrieve.query" | "recall.query";
@@ -14,10 +15,5 @@ export async function embedQueries(
   input: { queries: readonly string[]; operation: QueryOperation },
   models: Pick<Deps, "embedder">,
 ): Promise<{ vectors: Float32Array[]; usage: Usage }> {
-  const embedded = await models.embedder.embed(input.queries, {
-    worldId: scope.worldId,
-    agentId: scope.agentId,
-    operation: input.operation,
-  });
-  return { vectors: embedded.vectors, usage: embedded.usage };
+  return await embedAs(models, scope, { texts: input.queries, operation: input.operation });
 }

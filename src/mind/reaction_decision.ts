@@ -6,6 +6,7 @@ import {
   type ReactionInput,
   type Usage,
 } from "../domain/mod.ts";
+import { completeAs } from "./_complete.ts";
 
 /** The model's decision, its reason, what to do or talk about, and the call's usage. */
 export interface ReactionAnswer {
@@ -26,11 +27,15 @@ export async function decideToReact(
   input: ReactionInput,
   observer: { worldId: string; agentId: string },
 ): Promise<ReactionAnswer> {
-  const completion = await deps.model.complete(buildReactionPrompt(input), {
+  const { value, usage } = await completeAs(deps, buildReactionPrompt(input), {
     worldId: observer.worldId,
     agentId: observer.agentId,
     operation: "reaction",
   });
-  const { decision, reason } = completion.value;
-  return { decision, reason, reaction: completion.value.reaction ?? null, usage: completion.usage };
+  return {
+    decision: value.decision,
+    reason: value.reason,
+    reaction: value.reaction ?? null,
+    usage,
+  };
 }

@@ -10,6 +10,7 @@ import {
   type Usage,
   type World,
 } from "../domain/mod.ts";
+import { completeAs } from "./_complete.ts";
 
 /**
  * One fast-model call scoring `observations` 1-10, in order, as they would matter to a resident
@@ -21,14 +22,15 @@ export async function scoreForResidents(
   world: Pick<World, "id" | "name" | "settings">,
   observations: readonly string[],
 ): Promise<{ scores: number[]; usage: Usage }> {
-  const completion = await deps.model.complete(
+  const { value, usage } = await completeAs(
+    deps,
     buildImportancePrompt({
       agentName: `a resident of ${world.name}`,
       observations: [...observations],
     }),
     { worldId: world.id, operation: "importance", seed: world.settings.seed },
   );
-  return { scores: completion.value.scores, usage: completion.usage };
+  return { scores: value.scores, usage };
 }
 
 /**

@@ -12,7 +12,7 @@ import {
   SimulacraError,
   type WorldId,
 } from "../../domain/mod.ts";
-import { loadEnvironment } from "../world/mod.ts";
+import { checkedFirst, loadEnvironment, type OwnedDataOperation } from "../world/mod.ts";
 
 /** The document key of an agent. */
 export function agentKey(scope: AgentScope): DocumentKey {
@@ -111,4 +111,10 @@ export async function loadAgent(
 /** Every agent of a world, ordered by id. */
 export async function listAgents(deps: Pick<Deps, "storage">, worldId: WorldId): Promise<Agent[]> {
   return (await deps.storage.documents.list<Agent>("agents", worldId)).map((d) => d.value);
+}
+/** `operation` answering `agent_not_found` before it reads or writes anything. */
+export function ofExistingAgent<I, O>(
+  operation: OwnedDataOperation<AgentScope, I, O>,
+): OwnedDataOperation<AgentScope, I, O> {
+  return checkedFirst(loadAgent, operation);
 }

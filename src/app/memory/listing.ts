@@ -1,5 +1,5 @@
 /** @module Reads and writes for listing: Reading the memory stream: pages by kind and time, and one memory with its evidence. */
-import { loadAgent } from "../agents/mod.ts";
+import { ofExistingAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import {
   type AgentScope,
@@ -12,26 +12,22 @@ import {
 } from "../../domain/mod.ts";
 
 /** Pages through an agent's memories, newest first by default. */
-export async function listMemories(
-  deps: Pick<Deps, "storage">,
-  scope: AgentScope,
-  query: ListMemoriesQuery,
-): Promise<MemoryPageBody> {
-  await loadAgent(deps, scope);
-  return await deps.storage.memories.list(scope, query);
-}
+export const listMemories = ofExistingAgent<ListMemoriesQuery, MemoryPageBody>(
+  async (deps, scope, query) => await deps.storage.memories.list(scope, query),
+);
 const MAX_CHAIN = 200;
 /**
  * One memory; for a reflection, its evidence chain (evidence of evidence, breadth first, each
  * memory once, at most 200).
  * @throws `agent_not_found`, `memory_not_found`
  */
-export async function getMemory(
+export const getMemory = ofExistingAgent(readMemoryWithEvidence);
+/** The memory `id` with its evidence chain; the agent is already checked. */
+async function readMemoryWithEvidence(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
   id: MemoryId,
 ): Promise<MemoryWithEvidence> {
-  await loadAgent(deps, scope);
   const memory = await deps.storage.memories.get(scope, id);
   if (!memory) throw memoryNotFound(scope, id);
   if (!memory.evidence?.length) return memory;

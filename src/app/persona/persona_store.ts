@@ -1,5 +1,5 @@
 /** @module Reads and writes for persona: The Narrative Schema persona of an agent, validated and stored as one document (Memory-Driven Role-Playing §3.3). */
-import { loadAgent } from "../agents/mod.ts";
+import { loadAgent, ofExistingAgent } from "../agents/mod.ts";
 import { type Deps, type DocumentKey, updateDocument } from "../../ports/mod.ts";
 import { type AgentScope, Persona, personaNotFound, PersonaRecord } from "../../domain/mod.ts";
 
@@ -28,19 +28,14 @@ export async function getPersona(deps: Pick<Deps, "storage">, scope: AgentScope)
  * Sets an agent's persona, keeping the lorebook and card text of an earlier import.
  * @throws `agent_not_found`, `store_unavailable`.
  */
-export async function putPersona(
-  deps: Pick<Deps, "storage">,
-  scope: AgentScope,
-  persona: Persona,
-): Promise<Persona> {
-  await loadAgent(deps, scope);
+export const putPersona = ofExistingAgent<Persona, Persona>(async (deps, scope, persona) => {
   await updatePersonaRecord(deps, scope, (old) => ({
     persona,
     lore: old?.lore ?? [],
     card: old?.card ?? null,
   }));
   return persona;
-}
+});
 /**
  * Writes an agent's persona record from the stored one (null when none), with compare-and-set,
  * retrying when a concurrent write wins.

@@ -13,6 +13,7 @@ import {
   type WorldId,
 } from "../../domain/mod.ts";
 import { getWorld } from "./world_store.ts";
+import { ofExistingWorld } from "./world_reads.ts";
 
 /** Where a world's environment document lives. */
 export function environmentKey(worldId: string): DocumentKey {
@@ -42,15 +43,12 @@ export async function getEnvironment(
  * longer exist are simply not rendered.
  * @throws `world_not_found`, `conflict` when concurrent writes keep winning.
  */
-export async function replaceEnvironment(
-  deps: Pick<Deps, "storage">,
-  worldId: WorldId,
-  tree: Environment,
-): Promise<Environment> {
-  await getWorld(deps, worldId);
-  await updateEnvironment(deps, worldId, { change: () => tree, create: true });
-  return tree;
-}
+export const replaceEnvironment = ofExistingWorld<Environment, Environment>(
+  async (deps, worldId, tree) => {
+    await updateEnvironment(deps, worldId, { change: () => tree, create: true });
+    return tree;
+  },
+);
 /**
  * Sets one object's state in words ("stove: burning").
  * @throws `world_not_found`; `not_found` naming the path when the world has no environment or

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Deps, LoggedEvent } from "../../ports/mod.ts";
 import { AgentId, type WorldId } from "../../domain/mod.ts";
 import { getWorld } from "./world_store.ts";
+import { ofExistingWorld } from "./world_reads.ts";
 
 /** Most events in one page. */
 export const MAX_EVENT_PAGE = 1000;
@@ -109,28 +110,25 @@ export type EventPage = z.infer<typeof EventPage>;
  * page may be short (even empty) while more events follow.
  * @throws `world_not_found`, `store_unavailable`
  */
-export async function listEvents(
-  deps: Pick<Deps, "storage">,
-  worldId: WorldId,
-  query: EventsQuery,
-): Promise<EventPage> {
-  await getWorld(deps, worldId);
-  const filter = eventFilter(query);
-  const filtered = filter.agent !== undefined || (filter.type?.length ?? 0) > 0;
-  let cursor = await startSeq(deps, worldId, query);
-  const events: LoggedEvent[] = [];
-  for (let scanned = 0; events.length < query.limit && scanned < MAX_SCAN;) {
-    const want = filtered ? MAX_EVENT_PAGE : query.limit - events.length;
-    const batch = await deps.storage.events.read(worldId, cursor, want);
-    for (const event of batch) {
-      cursor = event.seq;
-      if (matchesFilter(event, filter) && events.push(event) === query.limit) break;
+export const listEvents = ofExistingWorld<EventsQuery, EventPage>(
+  async (deps, worldId, query) => {
+    const filter = eventFilter(query);
+    const filtered = filter.agent !== undefined || (filter.type?.length ?? 0) > 0;
+    let cursor = await startSeq(deps, worldId, query);
+    const events: LoggedEvent[] = [];
+    for (let scanned = 0; events.length < query.limit && scanned < MAX_SCAN;) {
+      const want = filtered ? MAX_EVENT_PAGE : query.limit - events.length;
+      const batch = await deps.storage.events.read(worldId, cursor, want);
+      for (const event of batch) {
+        cursor = event.seq;
+        if (matchesFilter(event, filter) && events.push(event) === query.limit) break;
+      }
+      scanned += batch.length;
+      if (batch.length < want) break;
     }
-    scanned += batch.length;
-    if (batch.length < want) break;
-  }
-  return { events, next: cursor, latest: await deps.storage.events.latest(worldId) };
-}
+    return { events, next: cursor, latest: await deps.storage.events.latest(worldId) };
+  },
+);
 
 /** Options for {@linkcode followEvents}. */
 export interface FollowOptions {
