@@ -1,4 +1,7 @@
-/** @module Reads and writes for importance: Scores the importance of new memories in one batched fast-model call (Generative Agents §4.1). */
+/**
+ * @module Scores the importance of new memories in one batched fast-model call (Generative Agents
+ * §4.1).
+ */
 import type { Deps } from "../ports/mod.ts";
 import {
   buildImportancePrompt,

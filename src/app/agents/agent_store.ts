@@ -1,4 +1,7 @@
-/** @module Reads and writes for agent: Agents: a character in a world, seeded from its one-paragraph description (Generative Agents §4.1). */
+/**
+ * @module Agents in storage: mint, store, load and list agent documents, and the areas an agent
+ * starts out knowing.
+ */
 import type { Deps, DocumentKey, Versioned } from "../../ports/mod.ts";
 import {
   Agent,

@@ -1,4 +1,7 @@
-/** @module Reads and writes for agent_context: @module The world and agent an operation acts for, passed as one argument: most of cognition */
+/**
+ * @module What an operation's transaction hands cognition: its storage, the world, the agents read
+ * under their leases, and those leases.
+ */
 import type { Lease, Storage } from "../../ports/mod.ts";
 import { type Agent, AgentContext, type World } from "../../domain/mod.ts";
 

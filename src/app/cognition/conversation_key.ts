@@ -1,4 +1,4 @@
-/** @module Reads and writes for conversation: A conversation between two agents, as stored and as the API shows it (Generative Agents §4.3). */
+/** @module Where a conversation is stored. */
 import type { DocumentKey } from "../../ports/mod.ts";
 
 /** Where a conversation of a world is stored. */

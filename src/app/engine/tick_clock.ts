@@ -1,4 +1,6 @@
-/** @module Reads and writes for tick_clock: @module The engine's clock port: how the generic tick loop reads a world's clock and moves it */
+/**
+ * @module The engine's clock port: how the generic tick loop reads a world's clock and moves it.
+ */
 import type { Deps, FencedWrite } from "../../ports/mod.ts";
 import { Clocked, ClockState, type GameTime } from "../../domain/mod.ts";
 

@@ -1,4 +1,7 @@
-/** @module Reads and writes for listing: Reading the memory stream: pages by kind and time, and one memory with its evidence. */
+/**
+ * @module Reading the memory stream: pages by kind and time, and one memory with its evidence
+ * chain.
+ */
 import { ofExistingAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import {

@@ -1,4 +1,7 @@
-/** @module Reads and writes for perceive: Perceive: store a batch of observations, idempotently, with one importance call and one embedding call (Generative Agents §4.1). */
+/**
+ * @module Perceive inside an agent's transaction: dedupe by event id and text, score and embed
+ * what is new, write it with its claims, bump the counters (Generative Agents §4.1).
+ */
 import { z } from "zod";
 import {
   type Agent,

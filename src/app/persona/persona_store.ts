@@ -1,4 +1,7 @@
-/** @module Reads and writes for persona: The Narrative Schema persona of an agent, validated and stored as one document (Memory-Driven Role-Playing §3.3). */
+/**
+ * @module An agent's persona record in storage: read, put, and update with its lorebook and card
+ * text (Wang et al. 2026 §3.3).
+ */
 import { loadAgent, ofExistingAgent } from "../agents/mod.ts";
 import { type Deps, type DocumentKey, updateDocument } from "../../ports/mod.ts";
 import { type AgentScope, Persona, personaNotFound, PersonaRecord } from "../../domain/mod.ts";

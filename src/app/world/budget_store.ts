@@ -1,4 +1,4 @@
-/** @module Reads and writes for budget: Budgets: the counters spend is added to, and whether a limit is spent. */
+/** @module Budgets in storage: whether a world's daily limit is spent. */
 import type { Deps } from "../../ports/mod.ts";
 import { spentLimit, SpentWorldBudget, type World, worldSubject } from "../../domain/mod.ts";
 

@@ -1,4 +1,7 @@
-/** @module Reads and writes for environment: The environment tree of a world: areas → sub-areas → objects with a state (Generative Agents §5). */
+/**
+ * @module A world's environment tree in storage: read, replace, set object states, and the areas
+ * an agent comes to know (Generative Agents §5).
+ */
 import { type Deps, type DocumentKey, updateDocument } from "../../ports/mod.ts";
 import {
   areaOfPath,

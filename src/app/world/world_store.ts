@@ -1,16 +1,22 @@
-/** @module Reads and writes for world: Worlds: a named place with its own game clock (Generative Agents §5). */
-import type { Deps, DocumentKey } from "../../ports/mod.ts";
+/**
+ * @module Worlds in storage: create, read, list, and change a world's name, tick length, mode,
+ * pause and settings (Generative Agents §5).
+ */
+import { type Deps, type DocumentKey, updateDocument, type Versioned } from "../../ports/mod.ts";
 import {
   ConflictError,
   CreateWorldInput,
   LeaseLostError,
+  PauseReason,
   SimulacraError,
+  UpdateWorldInput,
   withDefaults,
   World,
   WORLD_CREATION_TTL_MS,
   worldCreationKey,
   WorldId,
   worldNotFound,
+  WorldSettings,
   worldTaken,
 } from "../../domain/mod.ts";
 
@@ -86,4 +92,72 @@ export async function getWorld(deps: Pick<Deps, "storage">, id: WorldId): Promis
 export async function listWorlds(deps: Pick<Deps, "storage">): Promise<World[]> {
   const docs = await deps.storage.documents.list<World>("worlds", "");
   return docs.map((d) => withDefaults(d.value));
+}
+
+const ATTEMPTS = 8;
+/**
+ * The world document with its version, for compare-and-set.
+ * @throws `world_not_found`
+ */
+export async function loadWorldDoc(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+): Promise<Versioned<World>> {
+  const doc = await deps.storage.documents.get<World>(worldKey(worldId));
+  if (!doc) throw worldNotFound(worldId);
+  return { ...doc, value: withDefaults(doc.value) };
+}
+/** A change to a world as a request makes it, and why a pause flag it flips changed. */
+export type WorldUpdate = UpdateWorldInput & { why?: PauseReason };
+
+/**
+ * Changes a world's name, tick length, clock mode, pause flag or settings (merged field by
+ * field) with a version-checked replace, so it never undoes a tick that moved the clock
+ * meanwhile. The game time itself only moves by ticks. A change of the pause flag is logged as
+ * a `world.paused` or `world.resumed` event (`update.why` says by what; default: a request).
+ * @throws `world_not_found`, `invalid_request` when the merged settings are invalid,
+ * `conflict` when concurrent writes keep winning.
+ */
+export async function updateWorld(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+  update: WorldUpdate,
+): Promise<World> {
+  const { why, ...input } = update;
+  let wasPaused = false;
+  const next = (await updateDocument<World>(deps.storage.documents, worldKey(worldId), {
+    change: (raw) => {
+      if (raw === null) throw worldNotFound(worldId);
+      const current = withDefaults(raw);
+      wasPaused = current.clock.paused;
+      return {
+        ...current,
+        name: input.name ?? current.name,
+        clock: {
+          ...current.clock,
+          minutesPerTick: input.minutesPerTick ?? current.clock.minutesPerTick,
+          mode: input.clock?.mode ?? current.clock.mode,
+          paused: input.clock?.paused ?? input.paused ?? current.clock.paused,
+        },
+        settings: WorldSettings.parse({ ...current.settings, ...input.settings }),
+      };
+    },
+    attempts: ATTEMPTS,
+    read: await loadWorldDoc(deps, worldId),
+    create: false,
+    conflict: `Cannot update world "${worldId}": other writes kept changing it, retry shortly`,
+  }))!;
+  if (next.clock.paused !== wasPaused) {
+    await deps.storage.events.append(worldId, [{
+      type: next.clock.paused ? "world.paused" : "world.resumed",
+      at: next.clock.now,
+      ...(why ?? {
+        reason: "request",
+        message: next.clock.paused
+          ? "Paused by a request: the scheduler leaves it until it is resumed"
+          : "Resumed by a request",
+      }),
+    }]);
+  }
+  return next;
 }

@@ -9,9 +9,9 @@ import type { WorldId } from "../../../../src/domain/ids.ts";
 import { emptyUsage } from "../../../../src/domain/usage.ts";
 import type { StepOutcome, TickFrame, TickSystem } from "../../../../src/app/engine/tick_engine.ts";
 import { runTick } from "../../../../src/app/engine/tick_runners.ts";
-import { updateWorld, worldTickClock } from "../../../../src/app/world/clock_store.ts";
+import { worldTickClock } from "../../../../src/app/world/clock_store.ts";
+import { createWorld, getWorld, updateWorld } from "../../../../src/app/world/world_store.ts";
 import { CreateWorldInput } from "../../../../src/domain/world/world.ts";
-import { createWorld, getWorld } from "../../../../src/app/world/world_store.ts";
 import { gate } from "../../../_helpers/fake_clock.ts";
 import { makeTestDeps } from "../../../_helpers/test_deps.ts";
 

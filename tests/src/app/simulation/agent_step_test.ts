@@ -5,7 +5,7 @@ import { converse } from "../../../../src/app/cognition/dialogue.ts";
 import { runTick } from "../../../../src/app/engine/tick_runners.ts";
 import type { AgentId, WorldId } from "../../../../src/domain/ids.ts";
 import { agentTickSystem } from "../../../../src/app/simulation/agent_tick.ts";
-import { updateWorld } from "../../../../src/app/world/clock_store.ts";
+import { updateWorld } from "../../../../src/app/world/world_store.ts";
 import { countingModel, makeTestDeps } from "../../../_helpers/test_deps.ts";
 import { makeTown } from "../../domain/_town_fixture.ts";
 

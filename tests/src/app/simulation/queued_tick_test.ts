@@ -8,8 +8,7 @@ import {
   tickWorld,
 } from "../../../../src/app/simulation/tick_world.ts";
 import { runScheduledTick } from "../../../../src/app/simulation/scheduled_tick.ts";
-import { getWorld } from "../../../../src/app/world/world_store.ts";
-import { updateWorld } from "../../../../src/app/world/clock_store.ts";
+import { getWorld, updateWorld } from "../../../../src/app/world/world_store.ts";
 import { KvTickQueue } from "../../../../lib/queues/kv_tick_queue.ts";
 import { makeTestDeps } from "../../../_helpers/test_deps.ts";
 import { makeTown, recordingModel } from "../../domain/_town_fixture.ts";

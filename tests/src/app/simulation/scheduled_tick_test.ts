@@ -4,9 +4,8 @@ import {
   runScheduledTick,
 } from "../../../../src/app/simulation/scheduled_tick.ts";
 import type { WorldId } from "../../../../src/domain/ids.ts";
-import { updateWorld } from "../../../../src/app/world/clock_store.ts";
+import { createWorld, getWorld, updateWorld } from "../../../../src/app/world/world_store.ts";
 import { CreateWorldInput } from "../../../../src/domain/world/world.ts";
-import { createWorld, getWorld } from "../../../../src/app/world/world_store.ts";
 import { makeTestDeps } from "../../../_helpers/test_deps.ts";
 
 Deno.test("runScheduledTick() advances each unpaused world once per minute, even when delivered twice", async () => {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { ConflictError, SimulacraError } from "../../../../src/domain/errors.ts";
 import type { WorldId } from "../../../../src/domain/ids.ts";
 import { TickInput, UpdateWorldInput } from "../../../../src/domain/world/clock.ts";
-import { advanceClock, updateWorld } from "../../../../src/app/world/clock_store.ts";
-import { getWorld } from "../../../../src/app/world/world_store.ts";
+import { advanceClock } from "../../../../src/app/world/clock_store.ts";
+import { getWorld, updateWorld } from "../../../../src/app/world/world_store.ts";
 import { makeTestDeps } from "../../../_helpers/test_deps.ts";
 import { coreWorld } from "../../../_helpers/core_world.ts";
 
