@@ -4,6 +4,7 @@ import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { call as callApp } from "../_helpers/http_call.ts";
+import { respondAnswer } from "../_helpers/fake_model.ts";
 
 const { backends, close } = await startBackends();
 const W = "/v1/worlds/inn";
@@ -98,21 +99,10 @@ for (const backend of backends) {
       });
       await withBackendApp(backend, async (app) => {
         const { count, stream } = await setUp(app);
-        const answer = (reply: string, extra: Record<string, unknown> = {}) => ({
-          json: {
-            reply,
-            thoughts: null,
-            actions: null,
-            bounded: false,
-            importance: 4,
-            replan: false,
-          },
-          ...extra,
-        });
         const before = await count();
         fake.script(
           "respond",
-          answer("Mira Stone: We are full tonight, sorry.", { breakAfter: 6 }),
+          respondAnswer("Mira Stone: We are full tonight, sorry.", { breakAfter: 6 }),
         );
         const broken = await frames(await stream({ message: "A room?", conversationId: "c2" }));
         const last = broken.at(-1)!;
@@ -121,7 +111,7 @@ for (const backend of backends) {
         assert.ok(!broken.some((f) => f.event === "done"));
         assert.equal(await count(), before, "nothing stored when generation fails");
 
-        fake.script("respond", answer("Mira Stone: We have one room left, at the back."));
+        fake.script("respond", respondAnswer("Mira Stone: We have one room left, at the back."));
         const good = await frames(await stream({ message: "A room?", conversationId: "c2" }));
         const deltas = good.filter((f) => f.event === "delta").map((f) => f.data.text);
         assert.ok(deltas.length >= 3, `streamed as generated (${deltas.length})`);
