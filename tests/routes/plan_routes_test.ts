@@ -5,7 +5,7 @@ import type { DayPlan } from "../../src/domain/plan/plan.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import { gameMinutes } from "../../src/domain/time/game_time.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { type App, appOn, sanitizersFor } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { call } from "../_helpers/http_call.ts";
@@ -58,7 +58,7 @@ async function storedPlan(deps: Deps, worldId: string, date: string): Promise<Da
 
 for (const backend of backends) {
   const opts = sanitizersFor(backend);
-  const withApp = (fn: (app: App, deps: Deps) => Promise<void>) => withBackendApp(backend, fn);
+  const withApp = appOn(backend);
 
   Deno.test({
     name: `[${backend.name}] environment routes read, replace and change object states`,

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../routes/app.ts";
-import type { Deps } from "../../src/ports/deps.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { appOn, sanitizersFor } from "../_helpers/backend_app.ts";
 import { recordingModel, RESIDENTS, TOWN } from "../src/domain/_town_fixture.ts";
 import { call } from "../_helpers/http_call.ts";
 
@@ -52,8 +51,7 @@ async function readSse(res: Response, count: number): Promise<{ id: string; data
 
 for (const backend of backends) {
   const opts = sanitizersFor(backend);
-  const withApp = (fn: (app: App, deps: Deps) => Promise<void>, overrides: Partial<Deps> = {}) =>
-    withBackendApp(backend, fn, overrides);
+  const withApp = appOn(backend);
 
   Deno.test({
     name: `[${backend.name}] POST …/tick advances once per tick id, sequentially and concurrently`,
