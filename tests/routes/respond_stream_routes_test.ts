@@ -5,19 +5,15 @@ import { startBackends } from "../_helpers/backends.ts";
 import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { call as callApp } from "../_helpers/http_call.ts";
 import { respondAnswer } from "../_helpers/fake_model.ts";
+import { type SseMessage, sseMessages } from "../_helpers/sse.ts";
 
 const { backends, close } = await startBackends();
 const W = "/v1/worlds/inn";
 const A = `${W}/agents/mira`;
 
 /** Every SSE frame of a finished stream. */
-// deno-lint-ignore no-explicit-any
-async function frames(res: Response): Promise<{ event: string; data: Record<string, any> }[]> {
-  const text = await res.text();
-  return text.split("\n\n").filter((b) => b.includes("data:")).map((block) => ({
-    event: /^event: (.*)$/m.exec(block)?.[1] ?? "message",
-    data: JSON.parse(/^data: (.*)$/m.exec(block)![1]),
-  }));
+async function frames(res: Response): Promise<SseMessage[]> {
+  return sseMessages(await res.text());
 }
 
 async function setUp(app: App) {
