@@ -4,6 +4,7 @@
  * how to encode them. RESP2 already returns HGETALL-style maps as flat arrays; RESP3 maps and
  * sets are flattened to arrays too, should a server send them.
  */
+import { concatBytes } from "../lib/bytes.ts";
 
 /** A Redis error reply, kept as a value so pipelines can report it per command. */
 export class RespError {
@@ -154,14 +155,7 @@ function encodeCommands(commands: readonly RespCommand[]): Uint8Array {
       parts.push(encoder.encode(`$${arg.length}\r\n`), arg, CRLF);
     }
   }
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const p of parts) {
-    out.set(p, offset);
-    offset += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }
 
 interface Frame {

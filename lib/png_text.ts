@@ -4,6 +4,7 @@
  * @see https://www.w3.org/TR/png-3/#11tEXt
  */
 import { SimulacraError } from "../src/domain/mod.ts";
+import { concatBytes } from "./bytes.ts";
 
 const SIGNATURE = [137, 80, 78, 71, 13, 10, 26, 10];
 
@@ -124,14 +125,7 @@ function chunkBytes(type: string, data: Uint8Array): Uint8Array<ArrayBuffer> {
 
 /** A whole PNG: the signature, the encoded chunks, then IEND. */
 function pngFile(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const parts = [new Uint8Array(SIGNATURE), ...chunks, chunkBytes("IEND", new Uint8Array())];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes([new Uint8Array(SIGNATURE), ...chunks, chunkBytes("IEND", new Uint8Array())]);
 }
 
 /**

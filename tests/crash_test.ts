@@ -7,10 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { startRedisServer } from "../dev/redis_server.ts";
-import { startUpstashRedisGateway } from "../dev/upstash_redis_gateway.ts";
-import { startUpstashVectorServer } from "../dev/upstash_vector_server.ts";
 import { call, type RequestTarget } from "./_helpers/http_call.ts";
-import { hasRedisServer } from "./_helpers/backends.ts";
+import { hasRedisServer, startLocalUpstash } from "./_helpers/backends.ts";
 import { startFakeOpenAi } from "../dev/fake_openai_server.ts";
 import { RESIDENTS, TOWN } from "./src/domain/_town_fixture.ts";
 import { startMain } from "./_helpers/main_process.ts";
@@ -188,14 +186,8 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "simulacra-redis-crash-" });
     let redis = await startRedisServer({ dir });
-    const gateway = await startUpstashRedisGateway({ redisUrl: redis.url, token: "crash-redis" });
-    const vector = await startUpstashVectorServer({ token: "crash-vector", dimensions: 384 });
-    const server = await startMain({
-      UPSTASH_REDIS_REST_URL: gateway.url,
-      UPSTASH_REDIS_REST_TOKEN: "crash-redis",
-      UPSTASH_VECTOR_REST_URL: vector.url,
-      UPSTASH_VECTOR_REST_TOKEN: "crash-vector",
-    });
+    const upstash = await startLocalUpstash("crash-token", redis.url);
+    const server = await startMain(upstash.env);
     try {
       await setUp(server.url);
       const acknowledged = await burst(server.url, {
@@ -215,8 +207,7 @@ Deno.test({
       assert.equal(repair.status, 200, JSON.stringify(repair.body));
     } finally {
       await server.kill();
-      await gateway.close();
-      await vector.close();
+      await upstash.close();
       await redis.close();
       await Deno.remove(dir, { recursive: true });
     }

@@ -1,5 +1,6 @@
 /** @module Deno KV plumbing shared by the embedded stores: error translation, limits, batching, JSON bytes. */
 import { SimulacraError, StoreUnavailableError } from "../../src/domain/mod.ts";
+import { concatBytes } from "../bytes.ts";
 
 /**
  * Deno KV's hard limits (denokv `limits.rs`): 1000 mutations, 819,200 bytes of keys and values,
@@ -93,14 +94,7 @@ export function splitBytes(bytes: Uint8Array): Uint8Array[] {
 
 /** Joins parts back into one byte array. */
 export function joinBytes(parts: readonly Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+  return parts.length === 1 ? parts[0] : concatBytes(parts);
 }
 
 /** One planned mutation: a set (with the value's byte size) or a delete. */

@@ -68,24 +68,25 @@ export async function deleteKeys(redis: RedisClient, keys: readonly string[]): P
  * Runs one Upstash Redis call and turns any failure except our own errors into
  * `store_unavailable`. The message names the action, never the command (it can hold user text).
  */
-export async function redisCall<T>(action: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (error instanceof SimulacraError) throw error;
-    throw new StoreUnavailableError(`Cannot ${action}: the call to Upstash Redis failed`, {
-      cause: error,
-    });
-  }
+export function redisCall<T>(action: string, call: () => Promise<T>): Promise<T> {
+  return upstashCall("Redis", action, call);
 }
 
 /** Like {@linkcode redisCall}, for Upstash Vector. */
-export async function vectorCall<T>(action: string, call: () => Promise<T>): Promise<T> {
+export function vectorCall<T>(action: string, call: () => Promise<T>): Promise<T> {
+  return upstashCall("Vector", action, call);
+}
+
+async function upstashCall<T>(
+  service: "Redis" | "Vector",
+  action: string,
+  call: () => Promise<T>,
+): Promise<T> {
   try {
     return await call();
   } catch (error) {
     if (error instanceof SimulacraError) throw error;
-    throw new StoreUnavailableError(`Cannot ${action}: the call to Upstash Vector failed`, {
+    throw new StoreUnavailableError(`Cannot ${action}: the call to Upstash ${service} failed`, {
       cause: error,
     });
   }

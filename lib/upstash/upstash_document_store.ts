@@ -7,44 +7,25 @@ import type {
   ReplaceOptions,
   Versioned,
 } from "../../src/ports/mod.ts";
-import { decodeDocument, encodeDocument, RedisKeys } from "./layout.ts";
-import { ReadBatcher } from "./read_batcher.ts";
-import { pairs, redisCall, type RedisClient } from "./redis_calls.ts";
+import { decodeDocument, encodeDocument } from "./layout.ts";
+import { ScriptedStore, type ScriptedStoreConfig } from "./_scripted_store.ts";
+import { pairs, redisCall } from "./redis_calls.ts";
 import { createDocumentFenced } from "./scripts/create_document_fenced.ts";
 import { replaceDocument } from "./scripts/replace_document.ts";
-import { ScriptRunner } from "./scripts/script.ts";
 
 /** Configuration of {@linkcode UpstashDocumentStore}. */
-export interface UpstashDocumentStoreConfig {
-  redis: RedisClient;
-  /** Shared with the other stores so reads started together go out together. */
-  reads?: ReadBatcher;
-  /** Prepended to every key, so deployments can share a database. */
-  keyPrefix: string;
-}
+export type UpstashDocumentStoreConfig = ScriptedStoreConfig;
 
 /**
  * Keeps each (collection, scope) as one hash, field = document id, value =
  * `<version>:<JSON>`. `create` is a single HSETNX (a script when fenced) and `replace` a script, so both are atomic;
  * `list` is one HGETALL. Throws `store_unavailable` when Upstash fails.
  */
-export class UpstashDocumentStore implements DocumentStore {
-  readonly #redis: RedisClient;
-  readonly #reads: ReadBatcher;
-  readonly #keys: RedisKeys;
-  readonly #scripts: ScriptRunner;
-
-  constructor(config: UpstashDocumentStoreConfig) {
-    this.#redis = config.redis;
-    this.#reads = config.reads ?? new ReadBatcher(config.redis);
-    this.#keys = new RedisKeys(config.keyPrefix);
-    this.#scripts = new ScriptRunner(config.redis, this.#reads);
-  }
-
+export class UpstashDocumentStore extends ScriptedStore implements DocumentStore {
   get<T>(key: DocumentKey): Promise<Versioned<T> | null> {
     return redisCall("read a document", async () => {
       // Batched: documents read together (e.g. every agent's conversation state) share a request.
-      const raw: unknown = await this.#reads.read((p) =>
+      const raw: unknown = await this.reads.read((p) =>
         p.hget(this.#key(key.collection, key.scope), key.id)
       );
       return raw === null ? null : decodeDocument<T>(key.id, raw);
@@ -54,7 +35,7 @@ export class UpstashDocumentStore implements DocumentStore {
   list<T>(collection: string, scope: string): Promise<Versioned<T>[]> {
     return redisCall("list documents", async () => {
       // Batched: the client sends HGETALL alone otherwise, and lists often start together.
-      const raw = await this.#reads.read((p) => p.hgetall(this.#key(collection, scope)));
+      const raw = await this.reads.read((p) => p.hgetall(this.#key(collection, scope)));
       return pairs(raw, "list documents")
         .map(([id, value]) => decodeDocument<T>(id, value))
         .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -65,10 +46,10 @@ export class UpstashDocumentStore implements DocumentStore {
     const { fence } = options;
     const hash = this.#key(key.collection, key.scope);
     const created = fence
-      ? await this.#scripts.run(createDocumentFenced, { keys: this.#keys, key, value, fence })
+      ? await this.scripts.run(createDocumentFenced, { keys: this.keys, key, value, fence })
       : await redisCall(
         "create a document",
-        async () => Number(await this.#redis.hsetnx(hash, key.id, encodeDocument(1, value))) === 1,
+        async () => Number(await this.redis.hsetnx(hash, key.id, encodeDocument(1, value))) === 1,
       );
     if (!created) {
       throw new ConflictError(
@@ -83,8 +64,8 @@ export class UpstashDocumentStore implements DocumentStore {
     value: T,
     options: ReplaceOptions,
   ): Promise<Versioned<T> | null> {
-    return this.#scripts.run(replaceDocument<T>(), {
-      keys: this.#keys,
+    return this.scripts.run(replaceDocument<T>(), {
+      keys: this.keys,
       key,
       value,
       expectedVersion: options.expectedVersion,
@@ -94,7 +75,7 @@ export class UpstashDocumentStore implements DocumentStore {
 
   delete(key: DocumentKey): Promise<boolean> {
     return redisCall("delete a document", async () => {
-      const removed: unknown = await this.#redis.hdel(this.#key(key.collection, key.scope), key.id);
+      const removed: unknown = await this.redis.hdel(this.#key(key.collection, key.scope), key.id);
       return Number(removed) === 1;
     });
   }
@@ -102,13 +83,13 @@ export class UpstashDocumentStore implements DocumentStore {
   deleteAll(collection: string, scope: string): Promise<number> {
     const key = this.#key(collection, scope);
     return redisCall("delete documents", async () => {
-      const count = Number(await this.#redis.hlen(key));
-      await this.#redis.del(key);
+      const count = Number(await this.redis.hlen(key));
+      await this.redis.del(key);
       return count;
     });
   }
 
   #key(collection: string, scope: string): string {
-    return this.#keys.documents(collection, scope);
+    return this.keys.documents(collection, scope);
   }
 }

@@ -1,46 +1,27 @@
 /** @module The hosted IdempotencyStore: first-write-wins values in Upstash Redis. */
 import type { Claim, IdempotencyStore, KeepValue } from "../../src/ports/mod.ts";
-import { encodeValue, RedisKeys, ttlArgument } from "./layout.ts";
-import { ReadBatcher } from "./read_batcher.ts";
-import { deleteKeys, redisCall, type RedisClient, scanKeys } from "./redis_calls.ts";
+import { encodeValue, ttlArgument } from "./layout.ts";
+import { ScriptedStore, type ScriptedStoreConfig } from "./_scripted_store.ts";
+import { deleteKeys, redisCall, scanKeys } from "./redis_calls.ts";
 import { claimKey } from "./scripts/claim_key.ts";
-import { ScriptRunner } from "./scripts/script.ts";
 
 /** Configuration of {@linkcode UpstashIdempotencyStore}. */
-export interface UpstashIdempotencyStoreConfig {
-  redis: RedisClient;
-  /** Shared with the other stores so reads started together go out together. */
-  reads?: ReadBatcher;
-  /** Prepended to every key, so deployments can share a database. */
-  keyPrefix: string;
-}
+export type UpstashIdempotencyStoreConfig = ScriptedStoreConfig;
 
 /**
  * One string key per (scope, key) holding the value's JSON. `claim` is a script (atomic:
  * exactly one concurrent caller gets `created: true`); `put` is a plain SET, pipelined. Throws
  * `store_unavailable` when Upstash fails.
  */
-export class UpstashIdempotencyStore implements IdempotencyStore {
-  readonly #redis: RedisClient;
-  readonly #reads: ReadBatcher;
-  readonly #keys: RedisKeys;
-  readonly #scripts: ScriptRunner;
-
-  constructor(config: UpstashIdempotencyStoreConfig) {
-    this.#redis = config.redis;
-    this.#reads = config.reads ?? new ReadBatcher(config.redis);
-    this.#keys = new RedisKeys(config.keyPrefix);
-    this.#scripts = new ScriptRunner(config.redis, this.#reads);
-  }
-
+export class UpstashIdempotencyStore extends ScriptedStore implements IdempotencyStore {
   claim<T>(scope: string, key: string, { value, ...keep }: KeepValue<T>): Promise<Claim<T>> {
-    return this.#scripts.run(claimKey<T>(), { keys: this.#keys, scope, key, value, keep });
+    return this.scripts.run(claimKey<T>(), { keys: this.keys, scope, key, value, keep });
   }
 
   get<T>(scope: string, key: string): Promise<T | null> {
     return redisCall("read an idempotency key", async () => {
       // Batched: a perceive reads every observation's event id at once.
-      const raw: unknown = await this.#reads.read((p) => p.get(this.#keys.idempotency(scope, key)));
+      const raw: unknown = await this.reads.read((p) => p.get(this.keys.idempotency(scope, key)));
       return raw === null ? null : JSON.parse(String(raw)) as T;
     });
   }
@@ -50,24 +31,24 @@ export class UpstashIdempotencyStore implements IdempotencyStore {
     return redisCall("store an idempotency key", async () => {
       // In the shared pipeline (its commands run in the order started): a tick's plan writes
       // its marker in the request that reads its units.
-      const stored = this.#keys.idempotency(scope, key);
-      await this.#reads.read((p) => p.set(stored, encodeValue(value), px > 0 ? { px } : undefined));
+      const stored = this.keys.idempotency(scope, key);
+      await this.reads.read((p) => p.set(stored, encodeValue(value), px > 0 ? { px } : undefined));
     });
   }
 
   remove(scope: string, keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return Promise.resolve();
-    const stored = keys.map((key) => this.#keys.idempotency(scope, key));
+    const stored = keys.map((key) => this.keys.idempotency(scope, key));
     return redisCall("forget idempotency keys", async () => {
       // In the shared pipeline, after what was started before it (a tick's marker).
-      await this.#reads.read((p) => p.del(...stored));
+      await this.reads.read((p) => p.del(...stored));
     });
   }
 
   clear(scope: string): Promise<void> {
-    const pattern = this.#keys.idempotencyScope(scope);
+    const pattern = this.keys.idempotencyScope(scope);
     return redisCall("forget idempotency keys", async () => {
-      await deleteKeys(this.#redis, await scanKeys(this.#redis, pattern));
+      await deleteKeys(this.redis, await scanKeys(this.redis, pattern));
     });
   }
 }

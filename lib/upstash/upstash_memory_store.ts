@@ -16,27 +16,20 @@ import type {
   MemoryPage,
   MemoryStore,
 } from "../../src/ports/mod.ts";
-import { KINDS, RedisKeys } from "./layout.ts";
+import { KINDS } from "./layout.ts";
 import { decodeCursor, decodeRecord, idList, pageOf } from "./memory_replies.ts";
-import { ReadBatcher } from "./read_batcher.ts";
-import { redisCall, type RedisClient } from "./redis_calls.ts";
+import { ScriptedStore, type ScriptedStoreConfig } from "./_scripted_store.ts";
+import { redisCall } from "./redis_calls.ts";
 import { appendMemories } from "./scripts/append_memories.ts";
 import { memoriesSince } from "./scripts/memories_since.ts";
 import { memoryCandidates } from "./scripts/memory_candidates.ts";
 import { pageMemories } from "./scripts/page_memories.ts";
 import { removeMemories } from "./scripts/remove_memories.ts";
-import { ScriptRunner } from "./scripts/script.ts";
 import { setImportance } from "./scripts/set_importance.ts";
 import { touchMemories } from "./scripts/touch_memories.ts";
 
 /** Configuration of {@linkcode UpstashMemoryStore}. */
-export interface UpstashMemoryStoreConfig {
-  redis: RedisClient;
-  /** Shared with the other stores so reads started together go out together. */
-  reads?: ReadBatcher;
-  /** Prepended to every key, so deployments can share a database. */
-  keyPrefix: string;
-}
+export type UpstashMemoryStoreConfig = ScriptedStoreConfig;
 
 /** {@linkcode UpstashMemoryStore.append}'s options: the port's, plus the vectors' copies. */
 export interface UpstashAppendOptions extends AppendOptions {
@@ -56,30 +49,18 @@ export interface UpstashAppendOptions extends AppendOptions {
  * `store_unavailable` when Upstash fails, `conflict` on an existing id, `invalid_request` on a
  * record of another scope or a bad cursor.
  */
-export class UpstashMemoryStore implements MemoryStore {
-  readonly #redis: RedisClient;
-  readonly #reads: ReadBatcher;
-  readonly #keys: RedisKeys;
-  readonly #scripts: ScriptRunner;
-
-  constructor(config: UpstashMemoryStoreConfig) {
-    this.#redis = config.redis;
-    this.#reads = config.reads ?? new ReadBatcher(config.redis);
-    this.#keys = new RedisKeys(config.keyPrefix);
-    this.#scripts = new ScriptRunner(config.redis, this.#reads);
-  }
-
+export class UpstashMemoryStore extends ScriptedStore implements MemoryStore {
   async remove(scope: AgentScope, ids: readonly MemoryId[]): Promise<number> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return 0;
-    return await this.#scripts.run(removeMemories, { keys: this.#keys, scope, ids: unique });
+    return await this.scripts.run(removeMemories, { keys: this.keys, scope, ids: unique });
   }
 
   /** Removes the agent's records in scripts of 500, then its sorted sets. */
   async clear(scope: AgentScope): Promise<void> {
     const ids = await this.#allIds(scope, "remove memories");
     for (let i = 0; i < ids.length; i += 500) await this.remove(scope, ids.slice(i, i + 500));
-    await redisCall("remove memories", () => this.#redis.del(...this.#keys.memorySets(scope)));
+    await redisCall("remove memories", () => this.redis.del(...this.keys.memorySets(scope)));
   }
 
   /** One script; with `options.vectorCopies`, storing memories with their vectors costs one request. */
@@ -90,8 +71,8 @@ export class UpstashMemoryStore implements MemoryStore {
   ): Promise<void> {
     if (memories.length === 0) return;
     const { vectorCopies, ...append } = options;
-    await this.#scripts.run(appendMemories, {
-      keys: this.#keys,
+    await this.scripts.run(appendMemories, {
+      keys: this.keys,
       scope,
       memories,
       options: append,
@@ -112,7 +93,7 @@ export class UpstashMemoryStore implements MemoryStore {
     if (ids.length === 0) return Promise.resolve([]);
     return redisCall("read memories", async () => {
       const replies = await Promise.all(
-        ids.map((id) => this.#reads.read((p) => p.hgetall(this.#keys.memory(scope, id)))),
+        ids.map((id) => this.reads.read((p) => p.hgetall(this.keys.memory(scope, id)))),
       );
       return replies.map((hash) => decodeRecord(hash));
     });
@@ -124,9 +105,9 @@ export class UpstashMemoryStore implements MemoryStore {
     ids: readonly MemoryId[],
     options: { heads: number; kinds?: readonly MemoryKind[] },
   ): Promise<MemoryCandidates> {
-    return this.#scripts.run(
+    return this.scripts.run(
       memoryCandidates,
-      { keys: this.#keys, scope, ids, heads: options.heads, kinds: options.kinds },
+      { keys: this.keys, scope, ids, heads: options.heads, kinds: options.kinds },
       { pipelined: true },
     );
   }
@@ -150,21 +131,21 @@ export class UpstashMemoryStore implements MemoryStore {
     if (since !== null && !Number.isFinite(since)) {
       throw new SimulacraError("invalid_request", `Cannot list memories since "${options.since}"`);
     }
-    const set = this.#keys.memoryKind(scope, kind);
+    const set = this.keys.memoryKind(scope, kind);
     if (cursor === null && since !== null) {
       // A first page since a minute, records included, in one scripted read.
-      const page = await this.#scripts.run(
+      const page = await this.scripts.run(
         memoriesSince,
-        { keys: this.#keys, scope, set, order, since, limit },
+        { keys: this.keys, scope, set, order, since, limit },
         { pipelined: true },
       );
       return pageOf(page.records, page.ids.length > limit, { order, kind, since });
     }
     const ids = cursor !== null
-      ? await this.#scripts.run(pageMemories, { set, order, count: limit + 1, after: cursor })
+      ? await this.scripts.run(pageMemories, { set, order, count: limit + 1, after: cursor })
       : await redisCall("list memories", async () => {
         // A first page is a plain ZRANGE, sent with other reads started at the same time.
-        const reply = await this.#reads.read((p) =>
+        const reply = await this.reads.read((p) =>
           p.zrange(set, 0, limit, { rev: order === "desc" })
         );
         return idList(reply, "list memories");
@@ -177,7 +158,7 @@ export class UpstashMemoryStore implements MemoryStore {
   count(scope: AgentScope): Promise<number> {
     return redisCall("count memories", async () => {
       // Batched: the repair sweep counts every agent at once.
-      const n: unknown = await this.#reads.read((p) => p.zcard(this.#keys.memoryKind(scope, null)));
+      const n: unknown = await this.reads.read((p) => p.zcard(this.keys.memoryKind(scope, null)));
       return Number(n);
     });
   }
@@ -189,9 +170,9 @@ export class UpstashMemoryStore implements MemoryStore {
       throw new SimulacraError("invalid_request", `Cannot mark memories accessed at "${at}"`);
     }
     // In the shared pipeline: a retrieval's touch goes with its reads of the records.
-    await this.#scripts.run(
+    await this.scripts.run(
       touchMemories,
-      { keys: this.#keys, scope, ids: [...new Set(ids)], at, score },
+      { keys: this.keys, scope, ids: [...new Set(ids)], at, score },
       { pipelined: true },
     );
   }
@@ -200,22 +181,22 @@ export class UpstashMemoryStore implements MemoryStore {
     if (!Number.isFinite(importance)) {
       throw new SimulacraError("invalid_request", `Cannot set importance ${importance}`);
     }
-    return await this.#scripts.run(setImportance, { keys: this.#keys, scope, id, importance });
+    return await this.scripts.run(setImportance, { keys: this.keys, scope, id, importance });
   }
 
   top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]> {
     const count = Math.floor(n);
     if (count <= 0) return Promise.resolve([]);
-    const key = this.#keys.memoryIndex(scope, index);
+    const key = this.keys.memoryIndex(scope, index);
     return redisCall("rank memories", async () => {
-      const reply = await this.#reads.read((p) => p.zrange(key, 0, count - 1, { rev: true }));
+      const reply = await this.reads.read((p) => p.zrange(key, 0, count - 1, { rev: true }));
       return idList(reply, "rank memories");
     });
   }
 
   #allIds(scope: AgentScope, action: string): Promise<MemoryId[]> {
     return redisCall(action, async () => {
-      const reply: unknown = await this.#redis.zrange(this.#keys.memoryKind(scope, null), 0, -1);
+      const reply: unknown = await this.redis.zrange(this.keys.memoryKind(scope, null), 0, -1);
       return idList(reply, action);
     });
   }

@@ -12,35 +12,24 @@ import {
   type Committed,
   type UnitOfWorkStore,
 } from "../../src/ports/mod.ts";
-import { decodeDocument, RedisKeys } from "./layout.ts";
-import { ReadBatcher } from "./read_batcher.ts";
-import { redisCall, type RedisClient } from "./redis_calls.ts";
+import { decodeDocument } from "./layout.ts";
+import { redisCall } from "./redis_calls.ts";
+import { ScriptedStore, type ScriptedStoreConfig } from "./_scripted_store.ts";
 import { commitWork } from "./scripts/commit_work.ts";
-import { ScriptRunner } from "./scripts/script.ts";
 
 /** Configuration of {@linkcode UpstashUnitOfWorkStore}. */
-export interface UpstashUnitOfWorkStoreConfig {
-  redis: RedisClient;
-  /** Shared with the other stores so requests started together go out together. */
-  reads?: ReadBatcher;
-  /** Prepended to every key, so deployments can share a database. */
-  keyPrefix: string;
+export interface UpstashUnitOfWorkStoreConfig extends ScriptedStoreConfig {
   /** Makes lease tokens, injectable for tests. @default crypto.randomUUID */
   token?: () => string;
 }
 
 /** Units of work on Upstash Redis. Throws `store_unavailable` when Upstash fails. */
-export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
-  readonly #reads: ReadBatcher;
-  readonly #keys: RedisKeys;
+export class UpstashUnitOfWorkStore extends ScriptedStore implements UnitOfWorkStore {
   readonly #token: () => string;
-  readonly #scripts: ScriptRunner;
 
   constructor(config: UpstashUnitOfWorkStoreConfig) {
-    this.#reads = config.reads ?? new ReadBatcher(config.redis);
-    this.#keys = new RedisKeys(config.keyPrefix);
+    super(config);
     this.#token = config.token ?? (() => crypto.randomUUID());
-    this.#scripts = new ScriptRunner(config.redis, this.#reads);
   }
 
   /** Reads go through the same pipeline, queued after the leases' SET NX. */
@@ -54,18 +43,18 @@ export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
       const { claim } = request;
       const replies = await Promise.all([
         ...request.leases.map((lease, i) =>
-          this.#reads.read((p) =>
-            p.set(this.#keys.lock(lease.key), tokens[i], {
+          this.reads.read((p) =>
+            p.set(this.keys.lock(lease.key), tokens[i], {
               nx: true,
               px: Math.max(1, Math.ceil(lease.ttlMs)),
             })
           )
         ),
         ...request.documents.map((key) =>
-          this.#reads.read((p) => p.hget(this.#keys.documents(key.collection, key.scope), key.id))
+          this.reads.read((p) => p.hget(this.keys.documents(key.collection, key.scope), key.id))
         ),
         ...(claim
-          ? [this.#reads.read((p) => p.get(this.#keys.idempotency(claim.scope, claim.key)))]
+          ? [this.reads.read((p) => p.get(this.keys.idempotency(claim.scope, claim.key)))]
           : []),
       ]);
       const n = request.leases.length;
@@ -86,7 +75,7 @@ export class UpstashUnitOfWorkStore implements UnitOfWorkStore {
     const { documents, release, claim } = request;
     if (documents.length === 0 && release.length === 0 && !claim) return { count: null };
     assertOneWritePerDocument(documents);
-    return await this.#scripts.run(commitWork, { keys: this.#keys, request });
+    return await this.scripts.run(commitWork, { keys: this.keys, request });
   }
 }
 

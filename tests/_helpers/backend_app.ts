@@ -29,3 +29,10 @@ export async function withBackendApp(
   await using deps = await makeTestDeps({ storage: await backend.open(), ...overrides });
   await fn(createApp(deps, { logger: silentLogger, towns: TOWNS }), deps);
 }
+
+/** {@linkcode withBackendApp} on one backend, for the tests of a backend loop. */
+export function appOn(
+  backend: Backend,
+): (fn: (app: App, deps: Deps) => Promise<void>, overrides?: Partial<Deps>) => Promise<void> {
+  return (fn, overrides = {}) => withBackendApp(backend, fn, overrides);
+}

@@ -4,6 +4,7 @@
  * server). The hosted one is left out, with a message, only where redis-server is not installed.
  */
 import { startRedisServer } from "../../dev/redis_server.ts";
+import { startUpstashLocal, type UpstashLocal } from "../../dev/upstash_local.ts";
 import { startUpstashRedisGateway } from "../../dev/upstash_redis_gateway.ts";
 import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
@@ -80,6 +81,14 @@ export async function hasRedisServer(): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The REST gateway and the vector server (384-d) with one bearer `token`, over the Redis at
+ * `redisUrl` or a redis-server started for them, as `deno task upstash:local` starts them.
+ */
+export function startLocalUpstash(token: string, redisUrl?: string): Promise<UpstashLocal> {
+  return startUpstashLocal({ redisUrl, token, dimensions: 384, redisPort: 0, vectorPort: 0 });
 }
 
 let counter = 0;

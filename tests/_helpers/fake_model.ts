@@ -2,7 +2,11 @@
  * @module The real OpenAI client pointed at the fake server, for prompt tests; the variables
  * that point a whole server at it; a harness recording what an adapter on it reported.
  */
-import { type FakeOpenAi, startFakeOpenAi } from "../../dev/fake_openai_server.ts";
+import {
+  type FakeOpenAi,
+  type FakeResponse,
+  startFakeOpenAi,
+} from "../../dev/fake_openai_server.ts";
 import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import type { UsageRecord } from "../../src/domain/usage.ts";
@@ -32,6 +36,20 @@ export function fakeModelEnv(fake: FakeOpenAi): Record<string, string> {
     SIMULACRA_FAST_MODEL: "fake-fast",
     SIMULACRA_EMBEDDING_MODEL: "fake-embedding",
     SIMULACRA_EMBEDDING_DIMENSIONS: "64",
+  };
+}
+
+/**
+ * A scripted answer of the in-character reply step: `reply` said plainly (no thoughts, no
+ * actions), importance 4, no re-plan; `extra` adds streaming options such as `breakAfter`.
+ */
+export function respondAnswer(
+  reply: string,
+  extra: { breakAfter?: number; chunkMs?: number } = {},
+): FakeResponse {
+  return {
+    json: { reply, thoughts: null, actions: null, bounded: false, importance: 4, replan: false },
+    ...extra,
   };
 }
 

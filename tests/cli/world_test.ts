@@ -1,10 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startRedisServer } from "../../dev/redis_server.ts";
-import { startUpstashRedisGateway } from "../../dev/upstash_redis_gateway.ts";
-import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";
 import { OFFLINE_ENV } from "../_helpers/offline_env.ts";
-import { hasRedisServer } from "../_helpers/backends.ts";
+import { hasRedisServer, startLocalUpstash } from "../_helpers/backends.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 
@@ -35,15 +32,8 @@ Deno.test({
   sanitizeResources: false,
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "simulacra-world-cli-" });
-    const redis = await startRedisServer();
-    const gateway = await startUpstashRedisGateway({ redisUrl: redis.url, token: "cli-redis" });
-    const vector = await startUpstashVectorServer({ token: "cli-vector", dimensions: 384 });
-    const upstashEnv = {
-      UPSTASH_REDIS_REST_URL: gateway.url,
-      UPSTASH_REDIS_REST_TOKEN: "cli-redis",
-      UPSTASH_VECTOR_REST_URL: vector.url,
-      UPSTASH_VECTOR_REST_TOKEN: "cli-vector",
-    };
+    const upstash = await startLocalUpstash("cli-token");
+    const upstashEnv = upstash.env;
     const embeddedEnv = { SIMULACRA_DATA_DIR: join(dir, "data") };
     try {
       const saved = join(dir, "town.ndjson");
@@ -85,9 +75,7 @@ Deno.test({
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /Usage: deno task world/);
     } finally {
-      await gateway.close();
-      await vector.close();
-      await redis.close();
+      await upstash.close();
       await Deno.remove(dir, { recursive: true });
     }
   },

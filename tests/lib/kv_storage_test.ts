@@ -191,132 +191,116 @@ Deno.test("openKvStorage() keeps memories, vectors, documents and events across 
 });
 
 Deno.test("KvMemoryStore.append() leaves nothing visible when KV fails between its atomic operations", async () => {
-  const raw = await Deno.openKv(":memory:");
-  try {
-    const faulty = faultyKv(raw);
-    const store = new KvMemoryStore({ kv: faulty.kv });
-    const scope = newScope();
-    await store.append(scope, makeMemories(scope, "old", 3));
-    const batch = bigBatch(scope, "big", 500); // ~1.1 MB: two atomic operations at least
-    faulty.arm(2); // the first operation commits, the final (head) one fails
-    const error = await assertRejectsCode(store.append(scope, batch), "store_unavailable");
-    assert.ok(error instanceof StoreUnavailableError);
-    assert.match(String((error.cause as Error).message), /injected/);
-    assert.ok(!error.message.includes("long description"), "No user text in messages");
-    faulty.disarm();
+  using raw = await Deno.openKv(":memory:");
+  const faulty = faultyKv(raw);
+  const store = new KvMemoryStore({ kv: faulty.kv });
+  const scope = newScope();
+  await store.append(scope, makeMemories(scope, "old", 3));
+  const batch = bigBatch(scope, "big", 500); // ~1.1 MB: two atomic operations at least
+  faulty.arm(2); // the first operation commits, the final (head) one fails
+  const error = await assertRejectsCode(store.append(scope, batch), "store_unavailable");
+  assert.ok(error instanceof StoreUnavailableError);
+  assert.match(String((error.cause as Error).message), /injected/);
+  assert.ok(!error.message.includes("long description"), "No user text in messages");
+  faulty.disarm();
 
-    assert.equal(await store.count(scope), 3, "Nothing of the failed batch is visible");
-    assert.equal(await store.get(scope, mid("big-000")), null);
-    assert.equal(
-      await countKeys(raw, ["mem", scope.worldId, scope.agentId, "rec"]),
-      3,
-      "Leftovers were removed",
-    );
-    const fresh = new KvMemoryStore({ kv: raw });
-    assert.equal(await fresh.count(scope), 3);
+  assert.equal(await store.count(scope), 3, "Nothing of the failed batch is visible");
+  assert.equal(await store.get(scope, mid("big-000")), null);
+  assert.equal(
+    await countKeys(raw, ["mem", scope.worldId, scope.agentId, "rec"]),
+    3,
+    "Leftovers were removed",
+  );
+  const fresh = new KvMemoryStore({ kv: raw });
+  assert.equal(await fresh.count(scope), 3);
 
-    await store.append(scope, batch); // the same ids are free to use
-    assert.equal(await store.count(scope), 503);
-    assert.equal(await new KvMemoryStore({ kv: raw }).count(scope), 503);
-  } finally {
-    raw.close();
-  }
+  await store.append(scope, batch); // the same ids are free to use
+  assert.equal(await store.count(scope), 503);
+  assert.equal(await new KvMemoryStore({ kv: raw }).count(scope), 503);
 });
 
 Deno.test("KvMemoryStore.touch() of more memories than one atomic operation holds is all or nothing", async () => {
-  const raw = await Deno.openKv(":memory:");
-  try {
-    const faulty = faultyKv(raw);
-    const store = new KvMemoryStore({ kv: faulty.kv });
-    const scope = newScope();
-    const all = makeMemories(scope, "m", 1200);
-    await store.append(scope, all);
-    await store.touch(scope, [mid("m-000")], at(10_000));
-    faulty.arm(2);
-    await assertRejectsCode(
-      store.touch(scope, all.map((m) => m.id), at(20_000)),
-      "store_unavailable",
+  using raw = await Deno.openKv(":memory:");
+  const faulty = faultyKv(raw);
+  const store = new KvMemoryStore({ kv: faulty.kv });
+  const scope = newScope();
+  const all = makeMemories(scope, "m", 1200);
+  await store.append(scope, all);
+  await store.touch(scope, [mid("m-000")], at(10_000));
+  faulty.arm(2);
+  await assertRejectsCode(
+    store.touch(scope, all.map((m) => m.id), at(20_000)),
+    "store_unavailable",
+  );
+  faulty.disarm();
+  for (const s of [store, new KvMemoryStore({ kv: raw })]) {
+    const records = await s.all(scope);
+    assert.equal(records.filter((r) => r.lastAccessedAt === at(20_000)).length, 0);
+    assert.equal(
+      records[0].lastAccessedAt,
+      at(10_000),
+      "Earlier touches are rolled back to, not lost",
     );
-    faulty.disarm();
-    for (const s of [store, new KvMemoryStore({ kv: raw })]) {
-      const records = await s.all(scope);
-      assert.equal(records.filter((r) => r.lastAccessedAt === at(20_000)).length, 0);
-      assert.equal(
-        records[0].lastAccessedAt,
-        at(10_000),
-        "Earlier touches are rolled back to, not lost",
-      );
-      assert.equal(records[1].lastAccessedAt, at(1));
-    }
-    await store.touch(scope, all.map((m) => m.id), at(20_000));
-    const reloaded = await new KvMemoryStore({ kv: raw }).all(scope);
-    assert.ok(reloaded.every((r) => r.lastAccessedAt === at(20_000)));
-  } finally {
-    raw.close();
+    assert.equal(records[1].lastAccessedAt, at(1));
   }
+  await store.touch(scope, all.map((m) => m.id), at(20_000));
+  const reloaded = await new KvMemoryStore({ kv: raw }).all(scope);
+  assert.ok(reloaded.every((r) => r.lastAccessedAt === at(20_000)));
 });
 
 Deno.test("KvMemoryStore ignores and removes what a crashed process left uncommitted", async () => {
-  const raw = await Deno.openKv(":memory:");
-  try {
-    const scope = newScope();
-    await new KvMemoryStore({ kv: raw }).append(scope, makeMemories(scope, "m", 2));
-    await new KvMemoryStore({ kv: raw }).touch(scope, [mid("m-000")], at(100));
-    // What a crash mid-write leaves (layout documented in kv_memory_store.ts): a record past
-    // the head's seq, and overlays of a transaction past the head's txn.
-    const prefix = ["mem", scope.worldId, scope.agentId];
-    const head = (await raw.get<{ seq: number; txn: number }>([...prefix, "head"])).value!;
-    const ghost = makeMemory(scope, "ghost");
-    await raw.set(
-      [...prefix, "rec", head.seq + 1, 0],
-      new TextEncoder().encode(JSON.stringify(ghost)),
-    );
-    await raw.set([...prefix, "ovl", 1], {
-      txn: head.txn + 1,
-      next: { lastAccessedAt: at(999), importance: 9 },
-      prev: { lastAccessedAt: at(100), importance: 3 },
-    });
-    await raw.set([...prefix, "ovl", 2], {
-      txn: head.txn + 1,
-      next: { lastAccessedAt: at(999), importance: 9 },
-      prev: null,
-    });
+  using raw = await Deno.openKv(":memory:");
+  const scope = newScope();
+  await new KvMemoryStore({ kv: raw }).append(scope, makeMemories(scope, "m", 2));
+  await new KvMemoryStore({ kv: raw }).touch(scope, [mid("m-000")], at(100));
+  // What a crash mid-write leaves (layout documented in kv_memory_store.ts): a record past
+  // the head's seq, and overlays of a transaction past the head's txn.
+  const prefix = ["mem", scope.worldId, scope.agentId];
+  const head = (await raw.get<{ seq: number; txn: number }>([...prefix, "head"])).value!;
+  const ghost = makeMemory(scope, "ghost");
+  await raw.set(
+    [...prefix, "rec", head.seq + 1, 0],
+    new TextEncoder().encode(JSON.stringify(ghost)),
+  );
+  await raw.set([...prefix, "ovl", 1], {
+    txn: head.txn + 1,
+    next: { lastAccessedAt: at(999), importance: 9 },
+    prev: { lastAccessedAt: at(100), importance: 3 },
+  });
+  await raw.set([...prefix, "ovl", 2], {
+    txn: head.txn + 1,
+    next: { lastAccessedAt: at(999), importance: 9 },
+    prev: null,
+  });
 
-    const store = new KvMemoryStore({ kv: raw });
-    assert.deepEqual((await store.all(scope)).map((m) => [m.id, m.lastAccessedAt, m.importance]), [
-      ["m-000", at(100), 3],
-      ["m-001", at(1), 3],
-    ]);
-    assert.equal(await countKeys(raw, [...prefix, "rec"]), 2);
-    assert.equal(await countKeys(raw, [...prefix, "ovl"]), 1);
-    await store.append(scope, [ghost]); // its seq is reused cleanly
-    assert.deepEqual(await new KvMemoryStore({ kv: raw }).get(scope, mid("ghost")), ghost);
-  } finally {
-    raw.close();
-  }
+  const store = new KvMemoryStore({ kv: raw });
+  assert.deepEqual((await store.all(scope)).map((m) => [m.id, m.lastAccessedAt, m.importance]), [
+    ["m-000", at(100), 3],
+    ["m-001", at(1), 3],
+  ]);
+  assert.equal(await countKeys(raw, [...prefix, "rec"]), 2);
+  assert.equal(await countKeys(raw, [...prefix, "ovl"]), 1);
+  await store.append(scope, [ghost]); // its seq is reused cleanly
+  assert.deepEqual(await new KvMemoryStore({ kv: raw }).get(scope, mid("ghost")), ghost);
 });
 
 Deno.test("KvEventLog.append() of a batch larger than one atomic operation is all or nothing", async () => {
-  const raw = await Deno.openKv(":memory:");
-  try {
-    const faulty = faultyKv(raw);
-    const log = new KvEventLog({ kv: faulty.kv });
-    const world = newWorldId();
-    const events = Array.from({ length: 1500 }, (_, i) => ({ type: "step", at: at(0), i }));
-    faulty.arm(2);
-    await assertRejectsCode(log.append(world, events), "store_unavailable");
-    faulty.disarm();
-    assert.deepEqual(await log.read(world, 0, 10), []);
-    const [single] = await log.append(world, [{ type: "one", at: at(0) }]);
-    assert.equal(single.seq, 1, "A failed batch uses no seq");
-    const logged = await log.append(world, events);
-    assert.deepEqual([logged[0].seq, logged[1499].seq], [2, 1501]);
-    const read = await log.read(world, 0, 2000);
-    assert.deepEqual(read.map((e) => e.seq), Array.from({ length: 1501 }, (_, i) => i + 1));
-    assert.equal(read[1].type, "step", "The leftover of the failed batch was overwritten");
-  } finally {
-    raw.close();
-  }
+  using raw = await Deno.openKv(":memory:");
+  const faulty = faultyKv(raw);
+  const log = new KvEventLog({ kv: faulty.kv });
+  const world = newWorldId();
+  const events = Array.from({ length: 1500 }, (_, i) => ({ type: "step", at: at(0), i }));
+  faulty.arm(2);
+  await assertRejectsCode(log.append(world, events), "store_unavailable");
+  faulty.disarm();
+  assert.deepEqual(await log.read(world, 0, 10), []);
+  const [single] = await log.append(world, [{ type: "one", at: at(0) }]);
+  assert.equal(single.seq, 1, "A failed batch uses no seq");
+  const logged = await log.append(world, events);
+  assert.deepEqual([logged[0].seq, logged[1499].seq], [2, 1501]);
+  const read = await log.read(world, 0, 2000);
+  assert.deepEqual(read.map((e) => e.seq), Array.from({ length: 1501 }, (_, i) => i + 1));
+  assert.equal(read[1].type, "step", "The leftover of the failed batch was overwritten");
 });
 
 Deno.test("KvDocumentStore and KvIdempotencyStore keep values larger than one KV value", async () => {

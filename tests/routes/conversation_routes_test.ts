@@ -2,10 +2,9 @@ import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { createApp } from "../../routes/app.ts";
-import type { Deps } from "../../src/ports/deps.ts";
 import type { LanguageModel } from "../../src/ports/language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { appOn, sanitizersFor } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { call } from "../_helpers/http_call.ts";
@@ -81,8 +80,7 @@ const sawKlaus = {
 
 for (const backend of backends) {
   const opts = sanitizersFor(backend);
-  const withApp = (fn: (app: App, deps: Deps) => Promise<void>, overrides: Partial<Deps> = {}) =>
-    withBackendApp(backend, fn, overrides);
+  const withApp = appOn(backend);
 
   Deno.test({
     name:

@@ -3,6 +3,7 @@ import type { WorldId } from "../../src/domain/ids.ts";
 import type { NewEvent } from "../../src/ports/event_log.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { readSse } from "../_helpers/sse.ts";
 
 const { backends, close } = await startBackends();
 const AT = "2023-02-13T07:00:00";
@@ -11,25 +12,6 @@ const W = "/v1/worlds/town";
 async function page(app: App, query: string) {
   const res = await app.request(`${W}/events${query}`);
   return { status: res.status, body: await res.json() };
-}
-
-/** Reads SSE frames until `count` arrived, then disconnects. */
-async function frames(res: Response, count: number) {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  const parsed = () =>
-    text.split("\n\n").filter((b) => b.includes("data:")).map((block) => ({
-      event: /^event: (.*)$/m.exec(block)?.[1],
-      id: /^id: (.*)$/m.exec(block)?.[1],
-      data: JSON.parse(/^data: (.*)$/m.exec(block)![1]),
-    }));
-  while (parsed().length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += value;
-  }
-  await reader.cancel();
-  return parsed().slice(0, count);
 }
 
 for (const backend of backends) {
@@ -80,7 +62,7 @@ for (const backend of backends) {
         });
         assert.equal(res.status, 200);
         await log([{ type: "perceived", at: AT, agentId: "ann" }, { type: "tick", at: AT }]);
-        const [frame] = await frames(res, 1);
+        const [frame] = await readSse(res, 1);
         assert.equal(frame.event, "tick");
         assert.equal(frame.id, "6");
         assert.equal(frame.data.seq, 6);
@@ -89,7 +71,7 @@ for (const backend of backends) {
         const annStream = await app.request(`${W}/events?agent=ann`, {
           headers: { accept: "text/event-stream" },
         });
-        const annFrames = await frames(annStream, 2);
+        const annFrames = await readSse(annStream, 2);
         assert.deepEqual(annFrames.map((f) => [f.event, f.id]), [["perceived", "2"], [
           "perceived",
           "5",

@@ -5,9 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
-import { startRedisServer } from "../../dev/redis_server.ts";
-import { startUpstashRedisGateway } from "../../dev/upstash_redis_gateway.ts";
-import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";
 import { silentLogger } from "../../lib/logger.ts";
 import { OpenAiEmbedder } from "../../lib/openai/openai_embedder.ts";
 import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
@@ -15,7 +12,7 @@ import { openUpstashStorage } from "../../lib/upstash/upstash_storage.ts";
 import { createApp } from "../../routes/app.ts";
 import type { Storage } from "../../src/ports/storage.ts";
 import { sanitizersFor } from "../_helpers/backend_app.ts";
-import { type Backend, startBackends } from "../_helpers/backends.ts";
+import { type Backend, startBackends, startLocalUpstash } from "../_helpers/backends.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 
 const { backends, close } = await startBackends();
@@ -37,23 +34,15 @@ async function storeThatGoesDown(
     const storage = await backend.open();
     return { storage, down: () => storage.close() };
   }
-  const redis = await startRedisServer();
-  const gateway = await startUpstashRedisGateway({ redisUrl: redis.url, token: "down-token" });
-  const vector = await startUpstashVectorServer({ token: "down-vector", dimensions: 384 });
+  const local = await startLocalUpstash("down-token");
+  const { UPSTASH_REDIS_REST_URL: redisUrl, UPSTASH_VECTOR_REST_URL: vectorUrl } = local.env;
   const storage = await openUpstashStorage({
-    redisUrl: gateway.url,
+    redisUrl,
     redisToken: "down-token",
-    vectorUrl: vector.url,
-    vectorToken: "down-vector",
+    vectorUrl,
+    vectorToken: "down-token",
   });
-  return {
-    storage,
-    async down() {
-      await gateway.close();
-      await vector.close();
-      await redis.close();
-    },
-  };
+  return { storage, down: () => local.close() };
 }
 
 for (const backend of backends) {

@@ -3,10 +3,9 @@ import { silentLogger } from "../../lib/logger.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { createApp } from "../../routes/app.ts";
 import { ModelUnavailableError } from "../../src/domain/errors.ts";
-import type { Deps } from "../../src/ports/deps.ts";
 import type { Embedder } from "../../src/ports/embedder.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { appOn, sanitizersFor } from "../_helpers/backend_app.ts";
 import { countingModel, makeTestDeps, unreachableModel } from "../_helpers/test_deps.ts";
 import { call } from "../_helpers/http_call.ts";
 import { worldWithAgent } from "../_helpers/http_world.ts";
@@ -28,8 +27,7 @@ function town(app: App, settings: Record<string, unknown> = {}) {
 
 for (const backend of backends) {
   const opts = sanitizersFor(backend);
-  const withApp = (fn: (app: App, deps: Deps) => Promise<void>, overrides: Partial<Deps> = {}) =>
-    withBackendApp(backend, fn, overrides);
+  const withApp = appOn(backend);
 
   Deno.test({
     name: `[${backend.name}] POST …/agents splits the description into seed memories`,

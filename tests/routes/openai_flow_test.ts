@@ -5,30 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
-import { silentLogger } from "../../lib/logger.ts";
-import { startServer } from "../../main.ts";
 import { fakeModelEnv } from "../_helpers/fake_model.ts";
-
-async function call(base: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: await res.json() };
-}
+import { call } from "../_helpers/http_call.ts";
+import { overHttp, withServer } from "../_helpers/in_process_server.ts";
 
 Deno.test("perceive and retrieve run on the OpenAI client against an OpenAI-compatible server", async () => {
   await using fake = await startFakeOpenAi();
-  const dataDir = await Deno.makeTempDir();
-  const server = await startServer({ SIMULACRA_DATA_DIR: dataDir, ...fakeModelEnv(fake) }, {
-    port: 0,
-    logger: silentLogger,
-    cron: () => {},
-    announce: () => {},
-  });
-  try {
-    const health = await call(server.url, "GET", "/health");
+  await withServer({ env: fakeModelEnv(fake) }, async (running) => {
+    const server = overHttp(running.url);
+    const health = await call(server, "GET", "/health");
     assert.deepEqual(health.body.model, {
       mode: "openai",
       main: "fake-main",
@@ -36,13 +21,13 @@ Deno.test("perceive and retrieve run on the OpenAI client against an OpenAI-comp
       embedding: "fake-embedding",
     });
 
-    await call(server.url, "POST", "/v1/worlds", {
+    await call(server, "POST", "/v1/worlds", {
       id: "town",
       name: "Town",
       startTime: "2023-02-13T07:00:00",
     });
     fake.script("importance", { json: { scores: [4, 6] } });
-    const agent = await call(server.url, "POST", "/v1/worlds/town/agents", {
+    const agent = await call(server, "POST", "/v1/worlds/town/agents", {
       id: "klaus",
       name: "Klaus Mueller",
       description:
@@ -52,7 +37,7 @@ Deno.test("perceive and retrieve run on the OpenAI client against an OpenAI-comp
     assert.deepEqual(agent.body.seeds.map((s: { importance: number }) => s.importance), [4, 6]);
 
     fake.script("importance", { status: 429, retryAfter: 0 }, { json: { scores: [2, 9] } });
-    const perceived = await call(server.url, "POST", "/v1/worlds/town/agents/klaus/perceive", {
+    const perceived = await call(server, "POST", "/v1/worlds/town/agents/klaus/perceive", {
       observations: [
         { text: "Klaus is eating breakfast", eventId: "b1" },
         {
@@ -81,7 +66,7 @@ Deno.test("perceive and retrieve run on the OpenAI client against an OpenAI-comp
     );
     assert.match(user, /<<<EVENTS_DATA[\s\S]*Ignore previous instructions[\s\S]*EVENTS_DATA>>>/);
 
-    const retrieved = await call(server.url, "POST", "/v1/worlds/town/agents/klaus/retrieve", {
+    const retrieved = await call(server, "POST", "/v1/worlds/town/agents/klaus/retrieve", {
       query: "party invitation",
       k: 2,
     });
@@ -95,18 +80,15 @@ Deno.test("perceive and retrieve run on the OpenAI client against an OpenAI-comp
     ]);
 
     fake.script("importance", { content: "{not json" }, { content: '{"scores": [11]}' });
-    const pending = await call(server.url, "POST", "/v1/worlds/town/agents/klaus/perceive", {
+    const pending = await call(server, "POST", "/v1/worlds/town/agents/klaus/perceive", {
       observations: [{ text: "a storm knocks out the power at the college" }],
     });
     assert.equal(pending.status, 200);
     assert.equal(pending.body.importancePending, 1, "malformed twice: stored, scored later");
 
-    const usage = await call(server.url, "GET", "/v1/worlds/town/usage");
+    const usage = await call(server, "GET", "/v1/worlds/town/usage");
     assert.ok(usage.body.byOperation.importance.calls >= 4);
     assert.ok(usage.body.byOperation.embedding.calls >= 2);
     assert.ok(usage.body.byAgent.klaus.promptTokens > 0);
-  } finally {
-    await server.shutdown();
-    await Deno.remove(dataDir, { recursive: true });
-  }
+  });
 });

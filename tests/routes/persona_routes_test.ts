@@ -6,12 +6,13 @@
 import assert from "node:assert/strict";
 import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { silentLogger } from "../../lib/logger.ts";
-import { startServer } from "../../main.ts";
 import { createApp } from "../../routes/app.ts";
 import { Persona } from "../../src/domain/persona/persona.ts";
 import { blankPng } from "../../lib/png_text.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { fakeModelEnv } from "../_helpers/fake_model.ts";
+import { fakeModelEnv, respondAnswer } from "../_helpers/fake_model.ts";
+import type { RequestTarget } from "../_helpers/http_call.ts";
+import { overHttp, withServer } from "../_helpers/in_process_server.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { CREATOR_SECRET, maraV2, maraV3, pngCard } from "../src/domain/persona/_card_fixture.ts";
 import { isabellaPersona } from "../src/domain/persona/_persona_fixture.ts";
@@ -27,26 +28,11 @@ type Caller = (
   // deno-lint-ignore no-explicit-any
 ) => Promise<{ status: number; body: any }>;
 
-function appCaller(app: ReturnType<typeof createApp>): Caller {
+/** A {@linkcode Caller} for an app in process or a server over HTTP; raw bytes go as they are. */
+function caller(target: RequestTarget): Caller {
   return async (method, path, body, contentType) => {
     const raw = body instanceof Uint8Array;
-    const res = await app.request(path, {
-      method,
-      headers: body === undefined ? {} : { "content-type": contentType ?? "application/json" },
-      body: body === undefined
-        ? undefined
-        : raw
-        ? body as Uint8Array<ArrayBuffer>
-        : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  };
-}
-
-function urlCaller(base: string): Caller {
-  return async (method, path, body, contentType) => {
-    const raw = body instanceof Uint8Array;
-    const res = await fetch(`${base}${path}`, {
+    const res = await target.request(path, {
       method,
       headers: body === undefined ? {} : { "content-type": contentType ?? "application/json" },
       body: body === undefined
@@ -203,7 +189,7 @@ for (const backend of backends) {
   };
   const withApp = async (fn: (call: Caller) => Promise<void>) => {
     await using deps = await makeTestDeps({ storage: await backend.open() });
-    await fn(appCaller(createApp(deps, { logger: silentLogger })));
+    await fn(caller(createApp(deps, { logger: silentLogger })));
   };
 
   Deno.test({
@@ -291,33 +277,16 @@ Deno.test({
     "persona flows run on the OpenAI client against the fake server, which never sees creator notes or unselected facets",
   fn: async () => {
     await using fake = await startFakeOpenAi();
-    const dataDir = await Deno.makeTempDir();
-    const server = await startServer({ SIMULACRA_DATA_DIR: dataDir, ...fakeModelEnv(fake) }, {
-      port: 0,
-      logger: silentLogger,
-      cron: () => {},
-      announce: () => {},
-    });
-    try {
+    await withServer({ env: fakeModelEnv(fake) }, async (server) => {
       // Scripted where the flow needs a particular answer; everything else is generated from
       // the request's JSON schema.
-      const turn = (reply: string) => ({
-        json: {
-          reply,
-          thoughts: null,
-          actions: null,
-          bounded: false,
-          importance: 4,
-          replan: false,
-        },
-      });
       fake.script(
         "respond",
-        turn("Oh, I'd love that!"),
-        turn("Noted."),
-        turn("I never said that."),
+        respondAnswer("Oh, I'd love that!"),
+        respondAnswer("Noted."),
+        respondAnswer("I never said that."),
       );
-      await personaFlows(urlCaller(server.url), "remote");
+      await personaFlows(caller(overHttp(server.url)), "remote");
 
       const respondRequests = fake.requests.filter((r) => r.kind === "respond");
       assert.ok(respondRequests.length >= 4);
@@ -342,10 +311,7 @@ Deno.test({
         "no creator notes in any request",
       );
       assert.deepEqual(fake.pending(), {});
-    } finally {
-      await server.shutdown();
-      await Deno.remove(dataDir, { recursive: true });
-    }
+    });
   },
 });
 

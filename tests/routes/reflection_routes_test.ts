@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../routes/app.ts";
-import type { Deps } from "../../src/ports/deps.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { appOn, sanitizersFor } from "../_helpers/backend_app.ts";
 import { fakeModel } from "../_helpers/fake_model.ts";
 import { call } from "../_helpers/http_call.ts";
 import { worldWithAgent } from "../_helpers/http_world.ts";
@@ -57,8 +56,7 @@ function shownMemories(messages: { content: string }[]): string[] {
 
 for (const backend of backends) {
   const opts = sanitizersFor(backend);
-  const withApp = (fn: (app: App, deps: Deps) => Promise<void>, overrides: Partial<Deps> = {}) =>
-    withBackendApp(backend, fn, overrides);
+  const withApp = appOn(backend);
 
   Deno.test({
     name:

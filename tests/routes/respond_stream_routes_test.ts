@@ -4,19 +4,16 @@ import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { call as callApp } from "../_helpers/http_call.ts";
+import { respondAnswer } from "../_helpers/fake_model.ts";
+import { type SseMessage, sseMessages } from "../_helpers/sse.ts";
 
 const { backends, close } = await startBackends();
 const W = "/v1/worlds/inn";
 const A = `${W}/agents/mira`;
 
 /** Every SSE frame of a finished stream. */
-// deno-lint-ignore no-explicit-any
-async function frames(res: Response): Promise<{ event: string; data: Record<string, any> }[]> {
-  const text = await res.text();
-  return text.split("\n\n").filter((b) => b.includes("data:")).map((block) => ({
-    event: /^event: (.*)$/m.exec(block)?.[1] ?? "message",
-    data: JSON.parse(/^data: (.*)$/m.exec(block)![1]),
-  }));
+async function frames(res: Response): Promise<SseMessage[]> {
+  return sseMessages(await res.text());
 }
 
 async function setUp(app: App) {
@@ -98,21 +95,10 @@ for (const backend of backends) {
       });
       await withBackendApp(backend, async (app) => {
         const { count, stream } = await setUp(app);
-        const answer = (reply: string, extra: Record<string, unknown> = {}) => ({
-          json: {
-            reply,
-            thoughts: null,
-            actions: null,
-            bounded: false,
-            importance: 4,
-            replan: false,
-          },
-          ...extra,
-        });
         const before = await count();
         fake.script(
           "respond",
-          answer("Mira Stone: We are full tonight, sorry.", { breakAfter: 6 }),
+          respondAnswer("Mira Stone: We are full tonight, sorry.", { breakAfter: 6 }),
         );
         const broken = await frames(await stream({ message: "A room?", conversationId: "c2" }));
         const last = broken.at(-1)!;
@@ -121,7 +107,7 @@ for (const backend of backends) {
         assert.ok(!broken.some((f) => f.event === "done"));
         assert.equal(await count(), before, "nothing stored when generation fails");
 
-        fake.script("respond", answer("Mira Stone: We have one room left, at the back."));
+        fake.script("respond", respondAnswer("Mira Stone: We have one room left, at the back."));
         const good = await frames(await stream({ message: "A room?", conversationId: "c2" }));
         const deltas = good.filter((f) => f.event === "delta").map((f) => f.data.text);
         assert.ok(deltas.length >= 3, `streamed as generated (${deltas.length})`);

@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { silentLogger } from "../../lib/logger.ts";
 import { createApp } from "../../routes/app.ts";
-import type { Deps } from "../../src/ports/deps.ts";
 import { mentionsFact } from "../../src/eval/diffusion.ts";
 import { smallvilleTown, TOWNS } from "../../towns/mod.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { type App, appOn, sanitizersFor } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { call } from "../_helpers/http_call.ts";
 
@@ -32,7 +31,7 @@ async function seedsOf(app: App, w: string, agent: string): Promise<MemoryBody[]
 
 for (const backend of backends) {
   const opts = sanitizersFor(backend);
-  const withApp = (fn: (app: App, deps: Deps) => Promise<void>) => withBackendApp(backend, fn);
+  const withApp = appOn(backend);
 
   Deno.test({
     name: `[${backend.name}] POST /v1/worlds with template "smallville" creates the whole town`,

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../routes/app.ts";
-import type { Deps } from "../../src/ports/deps.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { appOn, sanitizersFor } from "../_helpers/backend_app.ts";
+import { readSse } from "../_helpers/sse.ts";
 import { recordingModel, RESIDENTS, TOWN } from "../src/domain/_town_fixture.ts";
 import { call } from "../_helpers/http_call.ts";
 
@@ -32,28 +32,9 @@ async function clockOf(app: App, w: string): Promise<string> {
   return (await call(app, "GET", w)).body.clock.now;
 }
 
-/** Reads SSE messages until `count` arrived, then disconnects. */
-async function readSse(res: Response, count: number): Promise<{ id: string; data: unknown }[]> {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  let text = "";
-  const messages = () =>
-    text.split("\n\n").filter((block) => block.includes("data:")).map((block) => ({
-      id: /^id: (.*)$/m.exec(block)?.[1] ?? "",
-      data: JSON.parse(/^data: (.*)$/m.exec(block)![1]),
-    }));
-  while (messages().length < count) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    text += value;
-  }
-  await reader.cancel();
-  return messages().slice(0, count);
-}
-
 for (const backend of backends) {
   const opts = sanitizersFor(backend);
-  const withApp = (fn: (app: App, deps: Deps) => Promise<void>, overrides: Partial<Deps> = {}) =>
-    withBackendApp(backend, fn, overrides);
+  const withApp = appOn(backend);
 
   Deno.test({
     name: `[${backend.name}] POST …/tick advances once per tick id, sequentially and concurrently`,

@@ -70,6 +70,11 @@ async function family(
   return { world, john: john.agent, eddy: eddy.agent };
 }
 
+/** The two agents talk at {@linkcode AT} in one transaction, the initiator first. */
+function converseAt(deps: Deps, world: World, agents: [Agent, Agent]) {
+  return inTransaction(deps, { world, agents }, (tx) => converse(deps, tx, { at: AT }));
+}
+
 async function chats(deps: Deps, world: World, agent: Agent) {
   const page = await deps.storage.memories.list(
     { worldId: world.id as WorldId, agentId: agent.id },
@@ -150,11 +155,7 @@ Deno.test("converse() stops at the turn cap per speaker", async () => {
   const { model } = counting({ dialogue_line: () => ({ line: "Go on.", end: false }) });
   await using deps = await makeTestDeps({ model });
   const { world, john, eddy } = await family(deps, { conversationTurnCap: 3 });
-  const talk = await inTransaction(
-    deps,
-    { world, agents: [john, eddy] },
-    (tx) => converse(deps, tx, { at: AT }),
-  );
+  const talk = await converseAt(deps, world, [john, eddy]);
   assert.equal(talk.endedBy, "turn_cap");
   assert.equal(talk.lines.length, 6);
   assert.equal(talk.topic, null);
@@ -169,11 +170,7 @@ Deno.test("converse() records who ended it: the initiator", async () => {
   });
   await using deps = await makeTestDeps({ model });
   const { world, john, eddy } = await family(deps);
-  const talk = await inTransaction(
-    deps,
-    { world, agents: [john, eddy] },
-    (tx) => converse(deps, tx, { at: AT }),
-  );
+  const talk = await converseAt(deps, world, [john, eddy]);
   assert.equal(talk.endedBy, "initiator");
   assert.deepEqual(talk.lines.map((l) => l.speaker), ["john", "eddy", "john"]);
 });
@@ -191,11 +188,7 @@ Deno.test("converse() keeps the conversation when a re-plan fails, and says whos
   };
   await using deps = await makeTestDeps({ model });
   const { world, john, eddy } = await family(deps);
-  const talk = await inTransaction(
-    deps,
-    { world, agents: [john, eddy] },
-    (tx) => converse(deps, tx, { at: AT }),
-  );
+  const talk = await converseAt(deps, world, [john, eddy]);
   assert.deepEqual(talk.replanFailed.toSorted(), ["eddy", "john"]);
   assert.equal((await chats(deps, world, john)).length, talk.lines.length);
   assert.equal((await readConversationState(deps, world, eddy.id))?.conversationId, talk.id);
@@ -205,7 +198,7 @@ Deno.test("converse() refuses an agent talking to itself", async () => {
   await using deps = await makeTestDeps();
   const { world, john } = await family(deps);
   await assert.rejects(
-    inTransaction(deps, { world, agents: [john, john] }, (tx) => converse(deps, tx, { at: AT })),
+    converseAt(deps, world, [john, john]),
     (err: unknown) => err instanceof SimulacraError && err.code === "invalid_request",
   );
 });
@@ -224,9 +217,9 @@ Deno.test("converse() starts after a participant's earlier conversation, and cro
   )).agent;
   // Opposite lock orders if the locks were taken by role: john→eddy and eddy→john, plus mei.
   const talks = await Promise.all([
-    inTransaction(deps, { world, agents: [john, eddy] }, (tx) => converse(deps, tx, { at: AT })),
-    inTransaction(deps, { world, agents: [eddy, john] }, (tx) => converse(deps, tx, { at: AT })),
-    inTransaction(deps, { world, agents: [mei, eddy] }, (tx) => converse(deps, tx, { at: AT })),
+    converseAt(deps, world, [john, eddy]),
+    converseAt(deps, world, [eddy, john]),
+    converseAt(deps, world, [mei, eddy]),
   ]);
   const byStart = [...talks].sort((a, b) => a.startedAt.localeCompare(b.startedAt));
   for (let i = 1; i < byStart.length; i++) {
@@ -241,7 +234,7 @@ Deno.test("converse() fails with conflict when a participant stays busy past the
   assert.ok(lease);
   try {
     await assert.rejects(
-      inTransaction(deps, { world, agents: [john, eddy] }, (tx) => converse(deps, tx, { at: AT })),
+      converseAt(deps, world, [john, eddy]),
       (err: unknown) => err instanceof SimulacraError && err.code === "conflict",
     );
   } finally {
@@ -266,7 +259,7 @@ Deno.test("converse() writes no memories for either participant when an embeddin
   const { world, john, eddy } = await family(deps);
   failFor = "john"; // the second participant prepared
   await assert.rejects(
-    inTransaction(deps, { world, agents: [eddy, john] }, (tx) => converse(deps, tx, { at: AT })),
+    converseAt(deps, world, [eddy, john]),
     (err: unknown) => err instanceof ModelUnavailableError,
   );
   assert.equal((await chats(deps, world, eddy)).length, 0);
@@ -284,7 +277,7 @@ Deno.test("converse() leaves no transcript, memories or vectors for either parti
       ? Promise.reject(new Error("disk full"))
       : append(scope, records, options);
   await assert.rejects(
-    inTransaction(deps, { world, agents: [eddy, john] }, (tx) => converse(deps, tx, { at: AT })),
+    converseAt(deps, world, [eddy, john]),
     /disk full/,
   );
   for (const agent of [eddy, john]) {

@@ -43,6 +43,11 @@ function assertContiguous(steps: readonly { start: string; end: string }[], what
   });
 }
 
+/** What the agent is doing at `time`, read (and planned where due) in one transaction. */
+function actionAt(deps: Deps, who: { world: World; agent: Agent }, time: GameTime) {
+  return inAgentTransaction(deps, who, (tx) => currentAction(deps, tx, { at: time }));
+}
+
 function chunkOf(plan: DayPlan, action: PlannedAction) {
   const item = plan.items.find((i) => i.start <= action.start && action.end <= i.end)!;
   return item.chunks!.find((c) => c.start <= action.start && action.end <= c.end)!;
@@ -98,11 +103,7 @@ Deno.test("currentAction() decomposes one level per call, just in time, and cach
   await makeDayPlan(deps, { world, agent }, { date: "2023-02-13" });
   kinds.length = 0;
 
-  const first = await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("09:20") }),
-  );
+  const first = await actionAt(deps, { world, agent }, at("09:20"));
   assert.deepEqual(kinds, ["hour_plan", "actions"], "one call per level");
   const action = first.action!;
   assert.ok(minutes(action) >= 5 && minutes(action) <= 60);
@@ -127,18 +128,10 @@ Deno.test("currentAction() decomposes one level per call, just in time, and cach
   assert.equal(chunk.actions!.at(-1)!.end, chunk.end);
 
   kinds.length = 0;
-  const same = await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("09:50") }),
-  );
+  const same = await actionAt(deps, { world, agent }, at("09:50"));
   assert.deepEqual(kinds, [], "the same hour is cached");
   assert.equal(same.usage.calls, 0);
-  await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("10:05") }),
-  );
+  await actionAt(deps, { world, agent }, at("10:05"));
   assert.deepEqual(kinds, ["actions"], "the next hour of the same item needs only its actions");
 });
 
@@ -151,11 +144,7 @@ Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes ma
 
   const seen: PlannedAction[] = [];
   for (let t = at("07:00"); t < at("23:00"); t = addMinutes(t, 15)) {
-    const { action } = await inAgentTransaction(
-      deps,
-      { world, agent },
-      (tx) => currentAction(deps, tx, { at: t }),
-    );
+    const { action } = await actionAt(deps, { world, agent }, t);
     assert.ok(action, t);
     assert.ok(minutes(action) >= 5 && minutes(action) <= 60, `${t}: ${minutes(action)} minutes`);
     assert.ok(action.start <= t && t < action.end, t);
@@ -173,19 +162,11 @@ Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes ma
   }
 
   kinds.length = 0;
-  const night = await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("03:10") }),
-  );
+  const night = await actionAt(deps, { world, agent }, at("03:10"));
   assert.equal(night.action!.description, "sleeping");
   assert.equal(night.action!.location, "Isabella's apartment:bedroom:bed");
   assert.deepEqual([night.action!.start, night.action!.end], [at("03:00"), at("04:00")]);
-  const late = await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("23:40") }),
-  );
+  const late = await actionAt(deps, { world, agent }, at("23:40"));
   assert.equal(late.action!.description, "sleeping");
   assert.equal(late.action!.end, "2023-02-14T00:00:00");
   assert.deepEqual(kinds, [], "sleeping costs nothing");
@@ -196,11 +177,7 @@ Deno.test("replanFrom() keeps the morning, cuts the hour in progress and replace
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
   await makeDayPlan(deps, { world, agent }, { date: "2023-02-13" });
-  const morning = (await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("10:20") }),
-  )).action!;
+  const morning = (await actionAt(deps, { world, agent }, at("10:20"))).action!;
   const before = await storedPlan(deps, world);
   kinds.length = 0;
 
@@ -228,29 +205,17 @@ Deno.test("replanFrom() keeps the morning, cuts the hour in progress and replace
   }]);
 
   kinds.length = 0;
-  const again = await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("10:20") }),
-  );
+  const again = await actionAt(deps, { world, agent }, at("10:20"));
   assert.deepEqual(again.action, morning, "the morning's actions stay cached");
   assert.deepEqual(kinds, []);
-  await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("10:50") }),
-  );
+  await actionAt(deps, { world, agent }, at("10:50"));
   assert.deepEqual(kinds, ["hour_plan", "actions"], "the new rest is decomposed afresh");
 });
 
 Deno.test("replanFrom() cuts at the start of an action less than 5 minutes old", async () => {
   await using deps = await makeTestDeps();
   const { world, agent } = await town(deps);
-  await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("10:00") }),
-  );
+  await actionAt(deps, { world, agent }, at("10:00"));
   const { plan } = await replanFrom(deps, { world, agent }, {
     from: at("10:32"),
     reason: "the stove caught fire",
@@ -268,21 +233,13 @@ Deno.test("currentAction() records the action on the agent, except when looking 
   await using deps = await makeTestDeps();
   const { world, agent } = await town(deps);
   const scope = { worldId: world.id as WorldId, agentId: agent.id };
-  const { action } = await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("09:20") }),
-  );
+  const { action } = await actionAt(deps, { world, agent }, at("09:20"));
   const stored = (await loadAgent(deps, scope)).value;
   assert.equal(stored.action, action!.description);
   assert.equal(stored.location, action!.location);
 
   const later: World = { ...world, clock: { ...world.clock, now: at("12:00") } };
-  await inAgentTransaction(
-    deps,
-    { world: later, agent: stored },
-    (tx) => currentAction(deps, tx, { at: at("07:10") }),
-  );
+  await actionAt(deps, { world: later, agent: stored }, at("07:10"));
   assert.equal((await loadAgent(deps, scope)).value.action, action!.description);
 });
 
@@ -292,16 +249,8 @@ Deno.test("planning works in a world without an environment: locations are the c
   assert.deepEqual(agent.knownAreas, []);
   const { plan } = await makeDayPlan(deps, { world, agent }, { date: "2023-02-13" });
   assert.ok(plan.items.every((i) => i.location === "unknown"));
-  const { action } = await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("09:20") }),
-  );
+  const { action } = await actionAt(deps, { world, agent }, at("09:20"));
   assert.equal(action!.location, "unknown");
-  const night = await inAgentTransaction(
-    deps,
-    { world, agent },
-    (tx) => currentAction(deps, tx, { at: at("02:00") }),
-  );
+  const night = await actionAt(deps, { world, agent }, at("02:00"));
   assert.equal(night.action!.location, "unknown");
 });

@@ -11,6 +11,7 @@ import type { Usage } from "../../../../src/domain/usage.ts";
 import { Persona } from "../../../../src/domain/persona/persona.ts";
 import { putPersona } from "../../../../src/app/persona/persona_store.ts";
 import { type Replanner, respond } from "../../../../src/app/persona/respond.ts";
+import type { RespondInput } from "../../../../src/app/persona/respond_schema.ts";
 import type { Embedder } from "../../../../src/ports/embedder.ts";
 import type { LanguageModel, Prompt } from "../../../../src/ports/language_model.ts";
 import type { RespondPromptInput } from "../../../../src/domain/prompts/respond.ts";
@@ -65,18 +66,18 @@ async function setup(settings: Record<string, unknown> = {}) {
   });
   await putPersona(deps, { worldId, agentId: agent.id }, Persona.parse(isabellaPersona()));
   rec.reset();
-  return { deps, rec, worldId, agentId: agent.id, scope: { worldId, agentId: agent.id } };
+  const scope = { worldId, agentId: agent.id };
+  // One reply to `input` from this agent, with no options.
+  const say = (input: RespondInput) => respond(deps, { scope, input });
+  return { deps, rec, worldId, agentId: agent.id, scope, say };
 }
 
 Deno.test("respond() makes one reply call, one selection embedding and one memory embedding", async () => {
-  const { deps, rec, worldId, agentId } = await setup();
+  const { deps, rec, say } = await setup();
   await using _ = deps;
-  const first = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "How are the decorations for the party coming along?",
-      speaker: { name: "Maria Lopez" },
-    },
+  const first = await say({
+    message: "How are the decorations for the party coming along?",
+    speaker: { name: "Maria Lopez" },
   });
   assert.deepEqual(rec.kinds(), ["agent_summary", "respond"], "summary made once, then cached");
   assert.equal(rec.embeddings.length, 3, "summary recall, dialogue + facets, new memories");
@@ -85,12 +86,9 @@ Deno.test("respond() makes one reply call, one selection embedding and one memor
   assert.equal(first.stages.select.ranking.length, 3);
 
   rec.reset();
-  const second = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "And the coffee menu?",
-      conversationId: first.conversationId,
-    },
+  const second = await say({
+    message: "And the coffee menu?",
+    conversationId: first.conversationId,
   });
   assert.deepEqual(rec.kinds(), ["respond"]);
   assert.equal(rec.embeddings.length, 2);
@@ -103,14 +101,11 @@ Deno.test("respond() makes one reply call, one selection embedding and one memor
 });
 
 Deno.test("respond() sends only the selected facets", async () => {
-  const { deps, rec, worldId, agentId } = await setup();
+  const { deps, rec, say } = await setup();
   await using _ = deps;
-  const out = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "Is the landlord raising the rent?",
-      facets: 1,
-    },
+  const out = await say({
+    message: "Is the landlord raising the rent?",
+    facets: 1,
   });
   assert.deepEqual(out.facets.map((f) => f.title), ["Money worries"]);
   const prompt = rec.lastRespond();
@@ -120,10 +115,10 @@ Deno.test("respond() sends only the selected facets", async () => {
 });
 
 Deno.test("respond() remembers a stranger's false claim only as told_by, and shows it as a claim", async () => {
-  const { deps, rec, worldId, agentId, scope } = await setup();
+  const { deps, rec, scope, say } = await setup();
   await using _ = deps;
   const claim = "You promised me yesterday that my coffee would be free forever";
-  const out = await respond(deps, { scope: { worldId, agentId }, input: { message: claim } });
+  const out = await say({ message: claim });
   assert.match(out.reply, /don't remember/);
   assert.deepEqual(out.stored.map((s) => s.provenance), ["told_by:A stranger", "self"]);
   const all = await deps.storage.memories.all(scope);
@@ -133,10 +128,7 @@ Deno.test("respond() remembers a stranger's false claim only as told_by, and sho
   assert.equal(withClaim[0].kind, "chat");
   assert.match(withClaim[0].description, /^A stranger told me that "You promised me/);
 
-  await respond(deps, {
-    scope: { worldId, agentId },
-    input: { message: "So, is my coffee free forever?" },
-  });
+  await say({ message: "So, is my coffee free forever?" });
   const sent = rec.lastRespond().input as RespondPromptInput;
   const shown = sent.memories.find((m) => m.text.includes("free forever"));
   assert.match(shown!.source, /^told_by:A stranger: .*a claim the character did not witness/);
@@ -144,7 +136,7 @@ Deno.test("respond() remembers a stranger's false claim only as told_by, and sho
 });
 
 Deno.test("respond() stores an inner-voice directive with its provenance and can re-plan", async () => {
-  const { deps, worldId, agentId, scope } = await setup();
+  const { deps, worldId, agentId, scope, say } = await setup();
   await using _ = deps;
   const calls: string[] = [];
   const replan: Replanner = (_deps, { agent }, { from, reason }) => {
@@ -167,29 +159,23 @@ Deno.test("respond() stores an inner-voice directive with its provenance and can
   assert.equal(stored?.description, "I should close the cafe early today and visit Maria");
   assert.match(out.reply, /^Isabella Rodriguez: /);
 
-  const planned = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "I must bake bread this afternoon instead",
-      mode: "inner_voice",
-    },
+  const planned = await say({
+    message: "I must bake bread this afternoon instead",
+    mode: "inner_voice",
   });
   assert.equal(planned.replanned, true, "the planner re-plans by default");
   const plan = await readPlan(deps, scope, "2023-02-13");
   assert.ok(plan.items.length > 0);
-  const calm = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "What a lovely morning",
-      mode: "inner_voice",
-    },
+  const calm = await say({
+    message: "What a lovely morning",
+    mode: "inner_voice",
   });
   assert.equal(calm.replanned, false, "a passing thought changes no plan");
   assert.ok(calm.stages.anchor.plan.length > 0, "today's plan is part of the anchor");
 });
 
 Deno.test("respond() in interview mode writes and touches nothing", async () => {
-  const { deps, rec, worldId, agentId, scope } = await setup();
+  const { deps, rec, worldId, scope, say } = await setup();
   await using _ = deps;
   // The cached summary is made first: remaking it is retrieval, which marks memories accessed.
   const world = await getWorld(deps, worldId);
@@ -200,13 +186,10 @@ Deno.test("respond() in interview mode writes and touches nothing", async () => 
   });
   rec.reset();
   const before = await deps.storage.memories.all(scope);
-  const out = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "Tell me about your cafe",
-      mode: "interview",
-      at: "2023-02-14T09:00:00",
-    },
+  const out = await say({
+    message: "Tell me about your cafe",
+    mode: "interview",
+    at: "2023-02-14T09:00:00",
   });
   assert.deepEqual(out.stored, []);
   assert.ok(out.memories.length > 0);
@@ -216,64 +199,46 @@ Deno.test("respond() in interview mode writes and touches nothing", async () => 
 });
 
 Deno.test("respond() flags questions about the future as bounded", async () => {
-  const { deps, worldId, agentId } = await setup();
+  const { deps, say } = await setup();
   await using _ = deps;
-  const out = await respond(deps, {
-    scope: { worldId, agentId },
-    input: { message: "Who runs the cafe in 2031?" },
-  });
+  const out = await say({ message: "Who runs the cafe in 2031?" });
   assert.equal(out.bounded, true);
   assert.match(out.stages.bound.hints[0], /2031/);
-  const plain = await respond(deps, {
-    scope: { worldId, agentId },
-    input: { message: "Who runs the cafe?" },
-  });
+  const plain = await say({ message: "Who runs the cafe?" });
   assert.equal(plain.bounded, false);
 });
 
 Deno.test("respond() recalls what the speaker told it earlier: the lost red scarf", async () => {
-  const { deps, worldId, agentId, scope } = await setup();
+  const { deps, scope, say } = await setup();
   await using _ = deps;
-  const told = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "I lost my red scarf at the park",
-      speaker: { name: "Ada Lovelace" },
-    },
+  const told = await say({
+    message: "I lost my red scarf at the park",
+    speaker: { name: "Ada Lovelace" },
   });
   assert.match(told.reply, /Thanks for telling me, Ada/);
   const stored = await deps.storage.memories.all(scope);
   assert.ok(
     stored.some((m) => m.provenance === "told_by:Ada Lovelace" && /red scarf/.test(m.description)),
   );
-  const asked = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "What did I lose?",
-      conversationId: told.conversationId,
-    },
+  const asked = await say({
+    message: "What did I lose?",
+    conversationId: told.conversationId,
   });
   assert.match(asked.reply, /You told me you lost your red scarf at the park/);
   assert.equal(asked.bounded, false);
 });
 
 Deno.test("respond() answers a question from outside its world with uncertainty", async () => {
-  const { deps, worldId, agentId } = await setup();
+  const { deps, say } = await setup();
   await using _ = deps;
-  const out = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "What do you think of the new smartphone from Cupertino?",
-      speaker: { name: "Ada Lovelace" },
-    },
+  const out = await say({
+    message: "What do you think of the new smartphone from Cupertino?",
+    speaker: { name: "Ada Lovelace" },
   });
   assert.equal(out.bounded, true);
   assert.match(out.reply, /not sure/);
-  const known = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "How is the party coming along?",
-    },
+  const known = await say({
+    message: "How is the party coming along?",
   });
   assert.equal(known.bounded, false);
   assert.match(known.reply, /party/);
@@ -281,12 +246,9 @@ Deno.test("respond() answers a question from outside its world with uncertainty"
 
 Deno.test("respond() discloses being an AI only when the world allows it", async () => {
   for (const disclosure of [true, false]) {
-    const { deps, rec, worldId, agentId } = await setup({ disclosure });
+    const { deps, rec, say } = await setup({ disclosure });
     await using _ = deps;
-    const out = await respond(deps, {
-      scope: { worldId, agentId },
-      input: { message: "Be honest: are you an AI?" },
-    });
+    const out = await say({ message: "Be honest: are you an AI?" });
     const system = rec.lastRespond().messages[0].content;
     if (disclosure) {
       assert.match(out.reply, /AI character/);
@@ -299,20 +261,17 @@ Deno.test("respond() discloses being an AI only when the world allows it", async
 });
 
 Deno.test("respond() keeps the prompt under the token budget and refuses an impossible one", async () => {
-  const { deps, rec, worldId, agentId } = await setup();
+  const { deps, rec, say } = await setup();
   await using _ = deps;
   const history = Array.from({ length: 30 }, (_, i) => ({
     speaker: i % 2 ? "Isabella Rodriguez" : "Maria Lopez",
     text: `Line ${i}: ${"we talked about many things at length ".repeat(6)}`,
   }));
-  const out = await respond(deps, {
-    scope: { worldId, agentId },
-    input: {
-      message: "What do you think about the party?",
-      history,
-      memories: 20,
-      tokenBudget: 1500,
-    },
+  const out = await say({
+    message: "What do you think about the party?",
+    history,
+    memories: 20,
+    tokenBudget: 1500,
   });
   const { trimmed, estimatedPromptTokens } = out.stages.enact;
   assert.ok(trimmed.history > 10, JSON.stringify(trimmed));
@@ -321,10 +280,7 @@ Deno.test("respond() keeps the prompt under the token budget and refuses an impo
   assert.ok(counted <= 1500, `counted ${counted} tokens`);
 
   await assert.rejects(
-    respond(deps, {
-      scope: { worldId, agentId },
-      input: { message: "x ".repeat(1999), tokenBudget: 800 },
-    }),
+    say({ message: "x ".repeat(1999), tokenBudget: 800 }),
     (err: unknown) => err instanceof SimulacraError && err.code === "unprocessable",
   );
 });
