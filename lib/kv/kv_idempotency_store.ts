@@ -15,9 +15,12 @@ import {
   addWrites,
   assertKeySize,
   decodeJson,
+  deleteKey,
   deletePrefixes,
   encodeJson,
   guard,
+  listAll,
+  planBatches,
 } from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvIdempotencyStore}. */
@@ -128,12 +131,20 @@ export class KvIdempotencyStore implements IdempotencyStore {
     });
   }
 
-  /** Forgets these keys of a scope, their values' parts too. */
+  /** Forgets these keys of a scope, their values' parts too, in as few commits as fit. */
   async remove(scope: string, keys: readonly string[]): Promise<void> {
     for (const key of keys) assertKeySize(headKey(scope, key), "idempotency key");
     await guard("forget idempotency keys", async () => {
-      for (const key of keys) await this.#kv.delete(headKey(scope, key));
-      await deletePrefixes(this.#kv, keys.map((key) => partPrefix(scope, key)));
+      const parts = await Promise.all(
+        keys.map((key) => listAll(this.#kv, { prefix: partPrefix(scope, key) })),
+      );
+      const writes = [
+        ...keys.map((key) => deleteKey(headKey(scope, key))),
+        ...parts.flat().map((entry) => deleteKey(entry.key)),
+      ];
+      for (const batch of planBatches(writes)) {
+        if (batch.length > 0) await addWrites(this.#kv.atomic(), batch).commit();
+      }
     });
   }
 
