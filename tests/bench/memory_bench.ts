@@ -16,7 +16,7 @@ import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { RandomIdSource } from "../../lib/random_id_source.ts";
-import { createAgent } from "../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../src/app/lifecycle/create_agent.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import { AgentId, type AgentScope, MemoryId, WorldId } from "../../src/domain/ids.ts";
 import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";

@@ -10,7 +10,7 @@
  * model calls per agent per tick of the measured ticks.
  */
 import { CreateAgentInput } from "../../src/domain/agent/agent.ts";
-import { createAgent } from "../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../src/app/lifecycle/create_agent.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import type { WorldId } from "../../src/domain/ids.ts";
 import { Environment } from "../../src/domain/world/environment.ts";

@@ -20,7 +20,7 @@ import { abortableSleep } from "../../lib/abortable_sleep.ts";
 import { openUpstashStorage } from "../../lib/upstash/upstash_storage.ts";
 import { exportWorld } from "../../src/app/archive/export_world.ts";
 import { importWorld } from "../../src/app/archive/import_world.ts";
-import { createAgent } from "../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../src/app/lifecycle/create_agent.ts";
 import { CreateAgentInput } from "../../src/domain/agent/agent.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import { AgentId, MemoryId, WorldId } from "../../src/domain/ids.ts";

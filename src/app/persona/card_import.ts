@@ -28,7 +28,7 @@ import type { Deps } from "../../ports/mod.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
 import { getWorld } from "../world/mod.ts";
 import { derivePersona } from "../../mind/mod.ts";
-import { discardNewAgent } from "./create_agent.ts";
+import { discardNewAgent } from "../lifecycle/mod.ts";
 import { personaKey, updatePersonaRecord } from "./persona_store.ts";
 
 /** Our data inside a card's extensions, when the card came from us. */

@@ -1,9 +1,8 @@
-/** @module Creating agents, personas and cards in storage; in-character replies and interviews. */
+/** @module Personas and cards in storage; in-character replies and interviews; the agent as the API shows it. */
 export * from "./agent_view.ts";
 export * from "./build_persona.ts";
 export * from "./card_export.ts";
 export * from "./card_import.ts";
-export * from "./create_agent.ts";
 export * from "./interview.ts";
 export * from "./magic_if.ts";
 export * from "./persona_store.ts";

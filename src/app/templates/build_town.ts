@@ -4,7 +4,7 @@
  * `deno task templates:build` runs it (with the offline model) to make the archive a template
  * world is loaded from; see `create_from_template.ts`.
  */
-import { createAgent } from "../persona/mod.ts";
+import { createAgent } from "../lifecycle/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { mapBounded } from "../engine/mod.ts";
 import type { CreateWorldInput, World, WorldId } from "../../domain/mod.ts";

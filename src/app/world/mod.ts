@@ -5,6 +5,6 @@ export * from "./clock_store.ts";
 export * from "./environment_store.ts";
 export * from "./event_feed.ts";
 export * from "./put_document.ts";
-export * from "./world_store.ts";
 export * from "./world_reads.ts";
+export * from "./world_store.ts";
 export * from "./world_usage.ts";

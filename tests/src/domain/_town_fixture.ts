@@ -1,7 +1,7 @@
 /** @module A three-person town for world tick tests: a cafe, a house and a park. */
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import { CreateAgentInput } from "../../../src/domain/agent/agent.ts";
-import { createAgent } from "../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../src/app/lifecycle/create_agent.ts";
 import type { Deps } from "../../../src/ports/deps.ts";
 import { ModelUnavailableError } from "../../../src/domain/errors.ts";
 import type { WorldId } from "../../../src/domain/ids.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { Agent } from "../../../src/domain/agent/agent.ts";
-import { createAgent } from "../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../src/app/lifecycle/create_agent.ts";
 import { planDay } from "../../../src/mind/day_plan.ts";
 import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 import { coreWorld } from "../../_helpers/core_world.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Agent } from "../../../src/domain/agent/agent.ts";
 import { ModelUnavailableError } from "../../../src/domain/errors.ts";
 import type { LanguageModel } from "../../../src/ports/language_model.ts";
-import { createAgent } from "../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../src/app/lifecycle/create_agent.ts";
 import { reflectionInsights } from "../../../src/mind/reflection_insights.ts";
 import { countingModel, makeTestDeps } from "../../_helpers/test_deps.ts";
 import { coreWorld } from "../../_helpers/core_world.ts";

@@ -11,7 +11,7 @@ import { importWorld } from "../../../../src/app/archive/import_world.ts";
 import type { Deps } from "../../../../src/ports/deps.ts";
 import { ConflictError, LeaseLostError, SimulacraError } from "../../../../src/domain/errors.ts";
 import { AgentId, WorldId } from "../../../../src/domain/ids.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import type { Lease, Lock } from "../../../../src/ports/lock.ts";
 import type { Storage } from "../../../../src/ports/storage.ts";
 import { CreateWorldInput } from "../../../../src/domain/world/world.ts";

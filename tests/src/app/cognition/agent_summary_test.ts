@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { agentSummary, invalidateSummary } from "../../../../src/app/cognition/agent_summary.ts";
 import type { WorldId } from "../../../../src/domain/ids.ts";
 import { CreateWorldInput } from "../../../../src/domain/world/world.ts";

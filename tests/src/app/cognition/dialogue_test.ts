@@ -7,7 +7,7 @@ import {
 import { LocalEmbedder } from "../../../../lib/offline/local_embedder.ts";
 import { type Agent, CreateAgentInput } from "../../../../src/domain/agent/agent.ts";
 import { loadAgent } from "../../../../src/app/agents/agent_store.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { invalidateSummary } from "../../../../src/app/cognition/agent_summary.ts";
 import type { Conversation } from "../../../../src/domain/conversation/conversation.ts";
 import { readConversationState } from "../../../../src/app/cognition/conversation_state.ts";

@@ -12,7 +12,7 @@ import { makeDayPlan, replanFrom } from "../../../../src/app/cognition/planning.
 import type { Deps } from "../../../../src/ports/deps.ts";
 import { LeaseLostError } from "../../../../src/domain/errors.ts";
 import type { AgentId, WorldId } from "../../../../src/domain/ids.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import type { Lease, Lock } from "../../../../src/ports/lock.ts";
 import type { Storage } from "../../../../src/ports/storage.ts";
 import { CreateWorldInput, type World } from "../../../../src/domain/world/world.ts";

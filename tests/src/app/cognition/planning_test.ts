@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { inAgentTransaction } from "../../../_helpers/agent_transaction.ts";
 import { type Agent } from "../../../../src/domain/agent/agent.ts";
 import { loadAgent } from "../../../../src/app/agents/agent_store.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { agentSummary } from "../../../../src/app/cognition/agent_summary.ts";
 import { currentAction, makeDayPlan, replanFrom } from "../../../../src/app/cognition/planning.ts";
 import type { DayPlan, PlannedAction } from "../../../../src/domain/plan/plan.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { inAgentTransaction, inTransaction } from "../../../_helpers/agent_transaction.ts";
 import { type Agent, CreateAgentInput } from "../../../../src/domain/agent/agent.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { agentSummary, invalidateSummary } from "../../../../src/app/cognition/agent_summary.ts";
 import { converse } from "../../../../src/app/cognition/dialogue.ts";
 import { currentAction } from "../../../../src/app/cognition/planning.ts";

@@ -5,7 +5,7 @@ import {
   type OfflineResponder,
 } from "../../../../lib/offline/offline_language_model.ts";
 import { loadAgent } from "../../../../src/app/agents/agent_store.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { agentSummary, cachedSummary } from "../../../../src/app/cognition/agent_summary.ts";
 import {
   citeInsights,

@@ -3,7 +3,7 @@ import type { Deps } from "../../../../src/ports/deps.ts";
 import { AgentId, MemoryId, WorldId } from "../../../../src/domain/ids.ts";
 import { rankMemories } from "../../../../src/app/memory/retrieval.ts";
 import { repairStore } from "../../../../src/app/memory/repair.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { CreateWorldInput } from "../../../../src/domain/world/world.ts";
 import { createWorld } from "../../../../src/app/world/world_store.ts";
 import { CreateAgentInput } from "../../../../src/domain/agent/agent.ts";

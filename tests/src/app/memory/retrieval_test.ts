@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { LocalEmbedder } from "../../../../lib/offline/local_embedder.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import type { Deps } from "../../../../src/ports/deps.ts";
 import { SimulacraError } from "../../../../src/domain/errors.ts";
 import type { AgentId, AgentScope, MemoryId, WorldId } from "../../../../src/domain/ids.ts";

@@ -1,6 +1,6 @@
 /** A card import is all or nothing: refused before spending, or undone when a write fails. */
 import assert from "node:assert/strict";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { CreateAgentInput } from "../../../../src/domain/agent/agent.ts";
 import { SimulacraError, StoreUnavailableError } from "../../../../src/domain/errors.ts";
 import { AgentId } from "../../../../src/domain/ids.ts";

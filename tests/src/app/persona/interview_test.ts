@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { loadAgent } from "../../../../src/app/agents/agent_store.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import type { AgentId, WorldId } from "../../../../src/domain/ids.ts";
 import { prepareMemories, writeMemories } from "../../../../src/app/memory/ingest.ts";
 import { perceive } from "../../../../src/app/perceive.ts";

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { type Agent } from "../../../../src/domain/agent/agent.ts";
 import { loadAgent } from "../../../../src/app/agents/agent_store.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import type { Deps } from "../../../../src/ports/deps.ts";
 import { SimulacraError } from "../../../../src/domain/errors.ts";
 import type { AgentId, AgentScope, MemoryId } from "../../../../src/domain/ids.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { LocalEmbedder } from "../../../../lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "../../../../lib/offline/offline_language_model.ts";
 import { loadAgent } from "../../../../src/app/agents/agent_store.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { agentSummary } from "../../../../src/app/cognition/agent_summary.ts";
 import { readPlan } from "../../../../src/app/cognition/plan_requests.ts";
 import { SimulacraError } from "../../../../src/domain/errors.ts";

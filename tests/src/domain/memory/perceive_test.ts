@@ -11,7 +11,7 @@ import { updateAgent } from "../../../../src/app/lifecycle/update_agent.ts";
 import { type PerceiveInput } from "../../../../src/domain/memory/perceive.ts";
 import { perceiveHeld } from "../../../../src/app/memory/perceive_held.ts";
 import type { LanguageModel } from "../../../../src/ports/language_model.ts";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { CreateWorldInput } from "../../../../src/domain/world/world.ts";
 import { createWorld } from "../../../../src/app/world/world_store.ts";
 import { countingModel, makeTestDeps } from "../../../_helpers/test_deps.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createAgent } from "../../../../src/app/persona/create_agent.ts";
+import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { loadAgent } from "../../../../src/app/agents/agent_store.ts";
 import { SimulacraError } from "../../../../src/domain/errors.ts";
 import type { AgentId } from "../../../../src/domain/ids.ts";
