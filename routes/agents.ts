@@ -8,8 +8,6 @@ import {
   deleteAgent,
   getWorld,
   listAgents,
-  pageById,
-  PageQuery,
   updateAgent,
   UpdateAgentInput,
   viewAgent,
@@ -20,6 +18,7 @@ import { requires } from "./permissions.ts";
 import { agentScope, routeGroup } from "./_route.ts";
 import { DeletedBody, jsonBody, jsonContent, NextCursor } from "./_openapi.ts";
 import { UsageBody } from "./_usage.ts";
+import { pageById, PageQuery } from "./pages.ts";
 
 const agents = routeGroup("Agents");
 

@@ -7,8 +7,6 @@ import {
   deleteWorld,
   getWorld,
   listWorlds,
-  pageById,
-  PageQuery,
   type TownCatalog,
   WorldUsage,
   worldUsage,
@@ -19,6 +17,7 @@ import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { routeGroup } from "./_route.ts";
 import { DeletedBody, jsonBody, jsonContent as json, NextCursor } from "./_openapi.ts";
+import { pageById, PageQuery } from "./pages.ts";
 
 const worlds = routeGroup("Worlds");
 

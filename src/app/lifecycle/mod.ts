@@ -3,5 +3,4 @@ export * from "./create_agent.ts";
 export * from "./delete.ts";
 export * from "./forget.ts";
 export * from "./owned_data.ts";
-export * from "./pages.ts";
 export * from "./update_agent.ts";
