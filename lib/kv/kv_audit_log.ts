@@ -5,23 +5,35 @@
 import type { AuditEntry, AuditLog, AuditPage, AuditQuery } from "../../src/ports/mod.ts";
 import { auditCutoffId, auditEntryId } from "../access/audit_ids.ts";
 import { guard } from "./_kv_support.ts";
-import { KvClocked, type KvClockedOptions } from "./_kv_clocked.ts";
 
 /** Configuration of {@linkcode KvAuditLog}. */
-export type KvAuditLogOptions = KvClockedOptions;
+export interface KvAuditLogOptions {
+  /** An open Deno KV; the caller closes it. */
+  kv: Deno.Kv;
+  /** Wall clock in ms; injectable for tests. @default Date.now */
+  now?: () => number;
+}
 
 const DAY_MS = 86_400_000;
 
 /** The audit log in Deno KV. */
-export class KvAuditLog extends KvClocked implements AuditLog {
+export class KvAuditLog implements AuditLog {
+  readonly #kv: Deno.Kv;
+  readonly #now: () => number;
+
+  constructor(options: KvAuditLogOptions) {
+    this.#kv = options.kv;
+    this.#now = options.now ?? Date.now;
+  }
+
   append(
     entry: Omit<AuditEntry, "id">,
     options: { retentionDays: number },
   ): Promise<AuditEntry> {
     return guard("append to the audit log", async () => {
-      const stored: AuditEntry = { id: auditEntryId(this.now()), ...entry };
+      const stored: AuditEntry = { id: auditEntryId(this.#now()), ...entry };
       const expireIn = options.retentionDays * DAY_MS;
-      const op = this.kv.atomic().set(["audit", "all", stored.id], stored, { expireIn });
+      const op = this.#kv.atomic().set(["audit", "all", stored.id], stored, { expireIn });
       if (stored.worldId !== null) {
         op.set(["audit", "world", stored.worldId, stored.id], stored, { expireIn });
       }
@@ -47,7 +59,7 @@ export class KvAuditLog extends KvClocked implements AuditLog {
         ? { start: [...prefix, cutoff], end: [...prefix, query.cursor] }
         : { start: [...prefix, cutoff], end: [...prefix, "\uffff"] };
       const entries: AuditEntry[] = [];
-      for await (const { value } of this.kv.list<AuditEntry>(selector, { reverse: true })) {
+      for await (const { value } of this.#kv.list<AuditEntry>(selector, { reverse: true })) {
         if (query.worldId !== undefined && value.worldId !== query.worldId) continue;
         entries.push(value);
         if (entries.length > limit) break;

@@ -9,10 +9,17 @@
 import { LeaseLostError, SimulacraError } from "../../src/domain/mod.ts";
 import type { Lease, Lock } from "../../src/ports/mod.ts";
 import { assertKeySize, guard } from "./_kv_support.ts";
-import { KvClocked, type KvClockedOptions } from "./_kv_clocked.ts";
 
 /** Configuration of {@linkcode KvLock}. */
-export type KvLockOptions = KvClockedOptions;
+export interface KvLockOptions {
+  /** An open Deno KV; the caller closes it. */
+  kv: Deno.Kv;
+  /**
+   * The wall clock in milliseconds.
+   * @default Date.now
+   */
+  now?: () => number;
+}
 
 interface StoredLease {
   token: string;
@@ -23,7 +30,15 @@ interface StoredLease {
 const ATTEMPTS = 8;
 
 /** Lease-style locks in Deno KV. */
-export class KvLock extends KvClocked implements Lock {
+export class KvLock implements Lock {
+  readonly #kv: Deno.Kv;
+  readonly #now: () => number;
+
+  constructor(options: KvLockOptions) {
+    this.#kv = options.kv;
+    this.#now = options.now ?? Date.now;
+  }
+
   /**
    * Takes the lock if it is free or its lease expired; null when someone else holds it.
    *
@@ -35,11 +50,11 @@ export class KvLock extends KvClocked implements Lock {
     assertKeySize(kvKey, "lock key");
     return await guard("acquire a lock", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const entry = await this.kv.get<StoredLease>(kvKey);
-        const now = this.now();
+        const entry = await this.#kv.get<StoredLease>(kvKey);
+        const now = this.#now();
         if (entry.value !== null && entry.value.expiresAt > now) return null;
         const lease = { token: crypto.randomUUID(), expiresAt: now + ttlMs };
-        const result = await this.kv.atomic()
+        const result = await this.#kv.atomic()
           .check(entry)
           .set(kvKey, lease, { expireIn: Math.ceil(ttlMs) })
           .commit();
@@ -62,12 +77,12 @@ export class KvLock extends KvClocked implements Lock {
     assertKeySize(kvKey, "lock key");
     return await guard("renew a lock", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const entry = await this.kv.get<StoredLease>(kvKey);
-        const now = this.now();
+        const entry = await this.#kv.get<StoredLease>(kvKey);
+        const now = this.#now();
         const held = entry.value;
         if (held === null || held.token !== lease.token || held.expiresAt <= now) return false;
         const renewed = { token: lease.token, expiresAt: now + ttlMs };
-        const result = await this.kv.atomic()
+        const result = await this.#kv.atomic()
           .check(entry)
           .set(kvKey, renewed, { expireIn: Math.ceil(ttlMs) })
           .commit();
@@ -83,12 +98,12 @@ export class KvLock extends KvClocked implements Lock {
     assertKeySize(kvKey, "lock key");
     return await guard("release a lock", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const entry = await this.kv.get<StoredLease>(kvKey);
+        const entry = await this.#kv.get<StoredLease>(kvKey);
         const held = entry.value;
-        if (held === null || held.token !== lease.token || held.expiresAt <= this.now()) {
+        if (held === null || held.token !== lease.token || held.expiresAt <= this.#now()) {
           return false;
         }
-        if ((await this.kv.atomic().check(entry).delete(kvKey).commit()).ok) return true;
+        if ((await this.#kv.atomic().check(entry).delete(kvKey).commit()).ok) return true;
       }
       return false;
     });

@@ -8,19 +8,31 @@
  */
 import type { RateDecision, RateLimiter, RateWindow } from "../../src/ports/mod.ts";
 import { assertKeySize, guard } from "./_kv_support.ts";
-import { KvClocked, type KvClockedOptions } from "./_kv_clocked.ts";
 
 /** Configuration of {@linkcode KvRateLimiter}. */
-export type KvRateLimiterOptions = KvClockedOptions;
+export interface KvRateLimiterOptions {
+  /** An open Deno KV; the caller closes it. */
+  kv: Deno.Kv;
+  /** Wall clock in ms; injectable for tests. @default Date.now */
+  now?: () => number;
+}
 
 /** Sliding-window rate limits in Deno KV. */
-export class KvRateLimiter extends KvClocked implements RateLimiter {
+export class KvRateLimiter implements RateLimiter {
+  readonly #kv: Deno.Kv;
+  readonly #now: () => number;
+
+  constructor(options: KvRateLimiterOptions) {
+    this.#kv = options.kv;
+    this.#now = options.now ?? Date.now;
+  }
+
   limit(identifier: string, window: RateWindow): Promise<RateDecision> {
     return guard("count a request against its rate limit", async () => {
       for (let attempt = 0; attempt < 20; attempt++) {
         const state = await this.#read(identifier, window);
         if (state.used >= window.requests) return this.#decision(state, window, false);
-        const ok = await this.kv.atomic()
+        const ok = await this.#kv.atomic()
           .check(state.currentEntry)
           .set(state.currentEntry.key, state.current + 1, { expireIn: window.windowMs * 2 + 1000 })
           .commit();
@@ -45,11 +57,11 @@ export class KvRateLimiter extends KvClocked implements RateLimiter {
   }
 
   async #read(identifier: string, window: RateWindow) {
-    const now = this.now();
+    const now = this.#now();
     const index = Math.floor(now / window.windowMs);
     const currentKey: Deno.KvKey = ["ratelimit", identifier, index];
     assertKeySize(currentKey, "rate limit identifier");
-    const [currentEntry, previousEntry] = await this.kv.getMany<[number, number]>([
+    const [currentEntry, previousEntry] = await this.#kv.getMany<[number, number]>([
       currentKey,
       ["ratelimit", identifier, index - 1],
     ]);
