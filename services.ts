@@ -17,10 +17,12 @@ import {
   ensureEmbeddingMatches,
   runScheduledTick,
   type ScheduledRun,
+  tickKeyId,
   type TownCatalog,
 } from "./src/app/mod.ts";
 import type { UsageRecord } from "./src/domain/mod.ts";
 import { meteredDeps } from "./lib/access/budget_meter.ts";
+import { runInRequest } from "./lib/access/request_context.ts";
 import type { Config, StorageConfig } from "./lib/config.ts";
 import type { Logger } from "./lib/logger.ts";
 import { LocalEmbedder } from "./lib/offline/local_embedder.ts";
@@ -65,7 +67,10 @@ export interface Services {
   };
   /** The minute cron for `scheduledAt` (ms): every cron world ticked, its model calls metered. */
   tick(scheduledAt: number): Promise<ScheduledRun>;
-  /** Handles one delivered tick message, its model calls metered; needs the queue. */
+  /**
+   * Handles one delivered tick message, its model calls metered as the request that started the
+   * tick (its world's and its key's); needs the queue.
+   */
   consume(message: TickMessage): Promise<void>;
 }
 
@@ -96,9 +101,12 @@ export async function wireServices(
       towns: TOWNS,
     },
     tick: (scheduledAt) => runScheduledTick(metered, scheduledAt, { queue }),
-    consume: (message) => {
+    consume: async (message) => {
       if (!queue) throw new TypeError("Cannot consume tick messages without a tick queue");
-      return consumeTickMessage(metered, message, queue);
+      // A queued step or close runs outside the request that started its tick: it runs as that
+      // request's key (the tick's plan keeps it), so the key is charged as for an inline step.
+      const keyId = await tickKeyId(metered, message);
+      return await runInRequest({ keyId }, () => consumeTickMessage(metered, message, queue));
     },
   };
 }

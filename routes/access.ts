@@ -10,17 +10,15 @@ import {
   allows,
   type ApiKey,
   type ErrorCode,
-  keySubject,
   type Principal,
   type RateLimitRule,
   seesAgent,
   seesWorld,
   SimulacraError,
-  spentLimit,
   type World,
   worldNotFound,
 } from "../src/domain/mod.ts";
-import { spentWorldBudget, worldKey } from "../src/app/mod.ts";
+import { spentKeyBudget, spentWorldBudget, worldKey } from "../src/app/mod.ts";
 import type { Deps, RateDecision } from "../src/ports/mod.ts";
 import { keyById, keyForSecret, sameText } from "../lib/access/api_keys.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
@@ -165,25 +163,20 @@ export function accessControl(
   async function checkBudgets(principal: Principal, matched: MatchedOperation): Promise<void> {
     const worldId = matched.params.world;
     const [keySpent, world] = await Promise.all([
-      principal.kind === "key" && principal.key.budget
-        ? storage.usage.spend(keySubject(principal.key.id), "total")
-        : undefined,
+      principal.kind === "key" ? spentKeyBudget(deps, principal.key) : null,
       // A route that runs past a spent world budget (the tick) skips reading it.
       worldId === undefined || matched.rule?.pastWorldBudget
         ? undefined
         : storage.documents.get<World>(worldKey(worldId)),
     ]);
-    if (principal.kind === "key" && principal.key.budget && keySpent) {
-      const spent = spentLimit(principal.key.budget, keySpent);
-      if (spent) {
-        throw new SimulacraError(
-          "budget_exceeded",
-          `Cannot call a model for this key: its budget of ${
-            principal.key.budget[spent]
-          } ${spent} is spent; ask the admin for a new key`,
-          { details: { budget: "key", limit: spent } },
-        );
-      }
+    if (principal.kind === "key" && keySpent) {
+      throw new SimulacraError(
+        "budget_exceeded",
+        `Cannot call a model for this key: its budget of ${
+          principal.key.budget?.[keySpent]
+        } ${keySpent} is spent; ask the admin for a new key`,
+        { details: { budget: "key", limit: keySpent } },
+      );
     }
     const spent = world
       ? await spentWorldBudget(deps, world.value, { day: utcDay(options.now()) })

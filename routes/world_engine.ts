@@ -134,9 +134,16 @@ export function worldEngineRoutes(
   app.openapi(tickRoute, async (c) => {
     const { world } = c.req.valid("param");
     const input = c.req.valid("json") ?? {};
-    const day = utcDay(Date.now());
+    const principal = c.get("principal");
+    // The key's budget was checked before the route; its steps check it again as they start.
+    const billing = {
+      day: utcDay(Date.now()),
+      ...(principal.kind === "key"
+        ? { key: { id: principal.key.id, budget: principal.key.budget } }
+        : {}),
+    };
     if (c.req.valid("query").wait === "false" && queue) {
-      const planned = await startTick(deps, world, { ...input, day, queue });
+      const planned = await startTick(deps, world, { ...input, ...billing, queue });
       if (planned.status === "done") {
         return c.json(
           { tickId: planned.tickId, status: "done" as const, result: planned.result },
@@ -145,7 +152,7 @@ export function worldEngineRoutes(
       }
       return c.json({ tickId: planned.tickId, status: "running" as const }, 202);
     }
-    return c.json(await tickWorld(deps, world, { ...input, day, queue }), 200);
+    return c.json(await tickWorld(deps, world, { ...input, ...billing, queue }), 200);
   });
   app.openapi(tickStatusRoute, async (c) => {
     const { world, tickId } = c.req.valid("param");

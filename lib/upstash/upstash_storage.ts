@@ -150,7 +150,7 @@ export class UpstashStorage implements Storage {
     this.locks = new UpstashLock({ redis, keyPrefix });
     this.events = new UpstashEventLog({ redis, keyPrefix });
     this.idempotency = new UpstashIdempotencyStore({ redis, keyPrefix, reads });
-    this.usage = new UpstashUsageLedger({ redis, keyPrefix });
+    this.usage = new UpstashUsageLedger({ redis, keyPrefix, reads });
     this.rateLimits = new UpstashRateLimiter({ redis, keyPrefix });
     this.audit = new UpstashAuditLog({ redis, keyPrefix });
     this.units = new UpstashUnitOfWorkStore({ redis, keyPrefix, reads });

@@ -9,12 +9,15 @@ import type {
 } from "../../src/ports/mod.ts";
 import { pairs, redisCall, type RedisClient } from "./redis_calls.ts";
 import { RedisKeys } from "./layout.ts";
+import { ReadBatcher } from "./read_batcher.ts";
 
 /** Configuration of {@linkcode UpstashUsageLedger}. */
 export interface UpstashUsageLedgerConfig {
   redis: RedisClient;
   /** Prepended to every key, so deployments can share a database. */
   keyPrefix: string;
+  /** The pipeline budget reads share with the other stores' reads. @default its own */
+  reads?: ReadBatcher;
 }
 
 const METRICS = ["calls", "promptTokens", "completionTokens"] as const;
@@ -28,10 +31,12 @@ const METRICS = ["calls", "promptTokens", "completionTokens"] as const;
 export class UpstashUsageLedger implements UsageLedger {
   readonly #redis: RedisClient;
   readonly #keys: RedisKeys;
+  readonly #reads: ReadBatcher;
 
   constructor(config: UpstashUsageLedgerConfig) {
     this.#redis = config.redis;
     this.#keys = new RedisKeys(config.keyPrefix);
+    this.#reads = config.reads ?? new ReadBatcher(config.redis);
   }
 
   async add(record: UsageRecord): Promise<void> {
@@ -88,8 +93,9 @@ export class UpstashUsageLedger implements UsageLedger {
 
   spend(subject: string, period: string): Promise<Spend> {
     return redisCall("read budget spend", async () => {
-      const reply: unknown = await this.#redis.hgetall(
-        this.#keys.spend(subject, period),
+      // Pipelined: a tick step's world and key budgets are read in one request.
+      const reply: unknown = await this.#reads.read((p) =>
+        p.hgetall(this.#keys.spend(subject, period))
       );
       const spend: Spend = { calls: 0, tokens: 0 };
       for (const [field, value] of pairs(reply, "read budget spend")) {

@@ -15,6 +15,7 @@ import {
   inGameYears,
   MAX_GAME_YEAR,
   SimulacraError,
+  type TickBilling,
   TickMinutes,
   type Usage,
 } from "../../domain/mod.ts";
@@ -33,6 +34,8 @@ export interface TickFrame<W extends Clocked = Clocked> {
   minutes: number;
   /** Units stepped at once; a phase that runs work of several units bounds it by this too. */
   concurrency: number;
+  /** Who the tick's model calls count toward; unset: nobody checks a budget. */
+  billing?: TickBilling;
 }
 
 /** Events and usage of a phase that runs once per tick. */
@@ -181,6 +184,11 @@ export interface RunTickOptions {
   deadlineMs?: number;
   /** Tries per unit before its failure is reported (queued steps). @default 3 */
   maxAttempts?: number;
+  /**
+   * Who the tick's model calls count toward, kept in its plan for its steps wherever they run
+   * (the system checks the budgets, the queue's consumer charges the key). @default nobody
+   */
+  billing?: TickBilling;
 }
 
 /** A tick id's stored state: claimed and running, failed, or done with its result. */

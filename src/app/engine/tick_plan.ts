@@ -111,6 +111,7 @@ export async function planTick<U, P, S, W extends Clocked>(
       to: addMinutes(world.clock.now, minutes),
       minutes,
       concurrency,
+      ...(options.billing ? { billing: options.billing } : {}),
     };
     let plan: OpenTick<W>;
     try {
@@ -135,6 +136,7 @@ export async function planTick<U, P, S, W extends Clocked>(
         deadlineAt: runner.deadlineAt(options.deadlineMs ?? TICK_DEADLINE_MS),
         maxAttempts: options.maxAttempts ?? 3,
         prepared: { events: prepared.events, usage: prepared.usage },
+        ...(options.billing ? { billing: options.billing } : {}),
       };
       await deps.storage.documents.create(openTickKey(worldId), plan);
     } catch (err) {

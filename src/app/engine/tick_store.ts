@@ -5,7 +5,7 @@
  * steps in this process and through the platform's queue.
  */
 import type { Deps, DocumentKey } from "../../ports/mod.ts";
-import type { Clocked, GameTime, WorldId } from "../../domain/mod.ts";
+import type { Clocked, GameTime, TickBilling, WorldId } from "../../domain/mod.ts";
 import type { HeldLease } from "./lease.ts";
 import {
   busy,
@@ -40,6 +40,8 @@ export interface OpenTick<W> {
    * them in the step results, as unit `_prepare`).
    */
   prepared?: PhaseOutcome;
+  /** Who the tick's model calls count toward (see `RunTickOptions.billing`). */
+  billing?: TickBilling;
 }
 
 /** A unit's stored result: what its step produced and what it left for `finish`. */
@@ -142,6 +144,7 @@ export function frameOf<W extends Clocked>(open: OpenTick<W>): TickFrame<W> {
     to: open.to,
     minutes: open.minutes,
     concurrency: open.concurrency,
+    ...(open.billing ? { billing: open.billing } : {}),
   };
 }
 

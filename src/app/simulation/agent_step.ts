@@ -44,7 +44,8 @@ import type { Deps, NewEvent } from "../../ports/mod.ts";
 import type { AgentStepSummary } from "./step_summary.ts";
 import { applyObjectStates } from "./object_states.ts";
 import { seenKey } from "./perception.ts";
-import { worldKey, worldTickClock } from "../world/mod.ts";
+import { spentTickBudget, worldKey, worldTickClock } from "../world/mod.ts";
+import { coastedStep } from "./coast_step.ts";
 import { prepare, type TickShared } from "./tick_prepare.ts";
 import { clip, noParts, type StepParts, stepPerceiveReads } from "./_step_perceive.ts";
 import { byAgent, pairDecision, pairOf } from "./_talk_pairs.ts";
@@ -80,8 +81,17 @@ export function agentSteps(
     unitKey: (agent) => agent.id,
     prepare: (frame, agents) => prepare(deps, frame, agents),
     needs: (frame, agentId, shared) => stepNeeds(frame, agentId, { shared, lockWaitMs }),
-    step: (frame, agent, { shared, work }) =>
-      step(withSeed(deps, frame.world.settings.seed), frame, { agent, shared, work, lockWaitMs }),
+    // Budgets are checked again as each step starts (in process or queued alike): once one is
+    // spent, the steps that start after keep their plans; those already running finish.
+    step: async (frame, agent, { shared, work }) =>
+      await spentTickBudget(deps, frame)
+        ? coastedStep(agent)
+        : await step(withSeed(deps, frame.world.settings.seed), frame, {
+          agent,
+          shared,
+          work,
+          lockWaitMs,
+        }),
     failed: (frame, agent, error) => ({
       summary: {
         agentId: agent.id,

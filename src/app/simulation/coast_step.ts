@@ -14,7 +14,7 @@ import {
 } from "../../domain/mod.ts";
 import { agentKey, listAgents, loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import type { TickSystem } from "../engine/mod.ts";
+import type { StepOutcome, TickSystem } from "../engine/mod.ts";
 import { worldKey, worldTickClock } from "../world/mod.ts";
 import type { AgentStepSummary } from "./step_summary.ts";
 
@@ -51,23 +51,31 @@ export function coastTickSystem(
         : [];
       return { events, usage: emptyUsage(), shared: null };
     },
-    step: (_frame, agent) =>
-      Promise.resolve({
-        summary: {
-          agentId: agent.id,
-          location: agent.location,
-          action: agent.action,
-          perceived: 0,
-        },
-        events: [],
-        usage: emptyUsage(),
-      }),
+    step: (_frame, agent) => Promise.resolve(coastedStep(agent)),
     failed: (_frame, agent) => ({
       summary: { agentId: agent.id, location: agent.location, action: agent.action, perceived: 0 },
       events: [],
       usage: emptyUsage(),
     }),
     finish: () => Promise.resolve({ events: [], usage: emptyUsage() }),
+  };
+}
+
+/**
+ * The step of an agent while a budget is spent (the world's, or that of the key that started
+ * the tick): it keeps its place, action and plan; no model call.
+ */
+export function coastedStep(agent: Agent): StepOutcome<AgentStepSummary> {
+  return {
+    summary: {
+      agentId: agent.id,
+      location: agent.location,
+      action: agent.action,
+      perceived: 0,
+      budgetExhausted: true,
+    },
+    events: [],
+    usage: emptyUsage(),
   };
 }
 

@@ -15,6 +15,10 @@ export const AgentStepSummary = z
     }),
     conversationId: z.string().optional(),
     reflected: z.number().int().optional().meta({ description: "Reflections stored" }),
+    budgetExhausted: z.boolean().optional().meta({
+      description:
+        "True when a budget (the world's daily one, or the calling key's) was spent as this agent's step began: it kept its plan and called no model",
+    }),
     error: z.string().optional().meta({
       description: "Why the step failed (the agent_error event has it too)",
     }),

@@ -1,7 +1,15 @@
 /** @module One tick of a world: the generic engine running the agent behaviour (Generative Agents §5). */
 import { z } from "zod";
 import type { Deps, TickMessage, TickQueue } from "../../ports/mod.ts";
-import { Clock, GameTime, NotFoundError, UsageCounts, type WorldId } from "../../domain/mod.ts";
+import {
+  type BudgetLimits,
+  Clock,
+  GameTime,
+  NotFoundError,
+  type TickBilling,
+  UsageCounts,
+  type WorldId,
+} from "../../domain/mod.ts";
 import {
   busy,
   handleTickMessage,
@@ -12,6 +20,7 @@ import {
   openTickKey,
   planTick,
   queueRunner,
+  readOpenTick,
   runTick,
   TICK_DEADLINE_MS,
   type TickMarker,
@@ -34,7 +43,7 @@ export const TickResult = z
     events: z.number().int().meta({ description: "Events the tick appended to the world's log" }),
     budgetExhausted: z.boolean().optional().meta({
       description:
-        "True when the world's daily budget was spent: agents kept their plans and no model was called",
+        "True when a budget was spent: the world's daily one as the tick started (then no agent called a model), or the world's or the calling key's before some agent's step (those steps have budgetExhausted too). Agents whose steps were skipped kept their plans",
     }),
   })
   .meta({ id: "TickResult" });
@@ -57,9 +66,16 @@ export interface TickWorldOptions {
   /**
    * The UTC day of the wall clock (`YYYY-MM-DD`), to check the world's daily budget: when it is
    * spent the tick coasts (agents keep their plans, no model calls, one `budget.exhausted`
-   * event per day). @default no budget check
+   * event per day). Each agent's step checks again, against this day's world budget and
+   * `key`'s, and keeps its agent on its plan when one is spent. @default no budget check
    */
   day?: string;
+  /**
+   * The API key that asked for the tick, with its budget: kept in the tick's plan, so its
+   * queued steps are checked against it and charged to it as the request would have been.
+   * Needs `day`. @default none (the admin key, the scheduler)
+   */
+  key?: { id: string; budget?: BudgetLimits };
   /** From the scheduler: refused when the world is paused or manual. @default false */
   scheduled?: boolean;
   /**
@@ -95,9 +111,21 @@ export async function tickWorld(
 ): Promise<TickResult> {
   const coasted = await coastIfSpent(deps, worldId, options);
   if (coasted) return coasted;
-  const { queue, ...tick } = options;
+  const { queue, day: _day, key: _key, ...tick } = options;
   const runner = queue ? queueRunner(queue) : inlineRunner();
-  return withMode(await runTick(deps, worldId, { ...tick, system: agentTickSystem(deps), runner }));
+  return withMode(
+    await runTick(deps, worldId, {
+      ...tick,
+      billing: billingOf(options),
+      system: agentTickSystem(deps),
+      runner,
+    }),
+  );
+}
+
+function billingOf(options: Pick<TickWorldOptions, "day" | "key">): TickBilling | undefined {
+  if (options.day === undefined) return undefined;
+  return options.key ? { day: options.day, key: options.key } : { day: options.day };
 }
 
 /**
@@ -113,20 +141,27 @@ async function coastIfSpent(
   if (options.day === undefined) return null;
   const spent = await spentWorldBudget(deps, await getWorld(deps, worldId), { day: options.day });
   if (!spent) return null;
-  const { queue, ...tick } = options;
+  const { queue, day: _day, key: _key, ...tick } = options;
   if (queue) {
     const open = (await deps.storage.documents.get<OpenTick<unknown>>(openTickKey(worldId)))
       ?.value;
-    if (open?.tickId === options.tickId) return null;
+    // The open tick asked for again: it answers as planned (a tick without an id is new).
+    if (open && open.tickId === options.tickId) return null;
     if (open && queue.now() < open.deadlineAt) throw busy(options.tickId ?? "(new)", worldId);
   }
   const record = await runTick(deps, worldId, { ...tick, system: coastTickSystem(deps, spent) });
   return { ...withMode(record), budgetExhausted: true };
 }
 
-/** Worlds stored before clock modes existed read as cron worlds. */
+/**
+ * Worlds stored before clock modes existed read as cron worlds; a tick with a step that coasted
+ * on a spent budget says so.
+ */
 function withMode(record: TickRecord<AgentStepSummary>): TickResult {
-  return { ...record, clock: { ...record.clock, mode: record.clock.mode ?? "cron" } };
+  const result = { ...record, clock: { ...record.clock, mode: record.clock.mode ?? "cron" } };
+  return record.steps.some((s) => s.budgetExhausted)
+    ? { ...result, budgetExhausted: true }
+    : result;
 }
 
 /**
@@ -145,9 +180,10 @@ export async function startTick(
 > {
   const coasted = await coastIfSpent(deps, worldId, options);
   if (coasted) return { tickId: coasted.tickId, status: "done", result: coasted };
-  const { queue, ...tick } = options;
+  const { queue, day: _day, key: _key, ...tick } = options;
   const planned = await planTick(deps, worldId, {
     ...tick,
+    billing: billingOf(options),
     system: agentTickSystem(deps),
     runner: queueRunner(queue),
   });
@@ -161,6 +197,18 @@ export async function consumeTickMessage(
   queue: TickQueue,
 ): Promise<void> {
   await handleTickMessage(deps, message, { system: agentTickSystem(deps), queue });
+}
+
+/**
+ * The API key that started the tick a message belongs to (its plan keeps it), or undefined (the
+ * admin key, the scheduler, a tick closed already): the consumer runs the message as that key,
+ * so the key is charged for the calls of its queued steps and close as for its own request's.
+ */
+export async function tickKeyId(
+  deps: Pick<Deps, "storage">,
+  message: TickMessage,
+): Promise<string | undefined> {
+  return (await readOpenTick(deps, message.worldId, message.tickId))?.billing?.key?.id;
 }
 
 /** The state of a tick id, as `GET /v1/worlds/{world}/ticks/{tickId}` answers it. */

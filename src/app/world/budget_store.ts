@@ -1,6 +1,14 @@
-/** @module Budgets in storage: whether a world's daily limit is spent. */
+/** @module Budgets in storage: whether a world's daily limit or a key's lifetime one is spent. */
 import type { Deps } from "../../ports/mod.ts";
-import { spentLimit, SpentWorldBudget, type World, worldSubject } from "../../domain/mod.ts";
+import {
+  type BudgetLimits,
+  keySubject,
+  spentLimit,
+  SpentWorldBudget,
+  type TickBilling,
+  type World,
+  worldSubject,
+} from "../../domain/mod.ts";
 
 /**
  * Whether the world's daily budget (`settings.budget`) is spent on the UTC day `day`; null when
@@ -20,4 +28,32 @@ export async function spentWorldBudget(
     await deps.storage.usage.spend(worldSubject(world.id), day),
   );
   return limit ? { day, limit, budget } : null;
+}
+
+/** Which limit of an API key's lifetime budget is spent, or null (none set, or room left). */
+export async function spentKeyBudget(
+  deps: Pick<Deps, "storage">,
+  key: { id: string; budget?: BudgetLimits },
+): Promise<"calls" | "tokens" | null> {
+  const { budget } = key;
+  if (!budget || (budget.calls === undefined && budget.tokens === undefined)) return null;
+  return spentLimit(budget, await deps.storage.usage.spend(keySubject(key.id), "total"));
+}
+
+/**
+ * Which budget a tick's step would run past, checked as the step starts: the world's daily one
+ * (on the tick's day) or that of the key that started the tick; null when both have room, or
+ * the tick is not billed. Reads nothing when neither has a budget.
+ */
+export async function spentTickBudget(
+  deps: Pick<Deps, "storage">,
+  tick: { world: World; billing?: TickBilling },
+): Promise<"world" | "key" | null> {
+  const { billing } = tick;
+  if (!billing) return null;
+  const [world, key] = await Promise.all([
+    spentWorldBudget(deps, tick.world, billing),
+    billing.key ? spentKeyBudget(deps, billing.key) : null,
+  ]);
+  return world ? "world" : key ? "key" : null;
 }

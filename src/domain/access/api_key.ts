@@ -70,7 +70,7 @@ export const CreateKeyInput = z
     }),
     budget: KeyBudget.optional().meta({
       description:
-        "Lifetime model calls and tokens; model-calling requests answer 429 budget_exceeded once spent. Checked when a request starts: one that starts under budget finishes, so it (and each one started alongside it) can go over by its own cost",
+        "Lifetime model calls and tokens, its ticks' included (queued steps too); model-calling requests answer 429 budget_exceeded once spent. Checked when a request starts, and as each step of a tick it started starts: what starts under budget finishes, so a request (and each one started alongside it) can go over by its own cost, a tick by the steps running when the budget ran out",
     }),
     speaker: SpeakerName.optional().meta({
       description:

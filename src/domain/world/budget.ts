@@ -27,3 +27,12 @@ export interface SpentWorldBudget {
   limit: "calls" | "tokens";
   budget: WorldBudget;
 }
+/**
+ * Who a tick's model calls count toward, carried in its plan: the UTC day of the world's daily
+ * budget it is checked against, and the API key that started it (none for the admin key and the
+ * scheduler). Every step of the tick, queued or not, is checked against both and charged to both.
+ */
+export interface TickBilling {
+  day: string;
+  key?: { id: string; budget?: BudgetLimits };
+}

@@ -37,7 +37,7 @@ export const WorldBudget = z
   .meta({
     id: "WorldBudget",
     description:
-      "Checked when a request or tick starts: one that starts under budget finishes, so it (and each one started alongside it) can go over by its own cost",
+      "Checked when a request starts, and when a tick and each of its agents' steps start: what starts under budget finishes, so a request (and each one started alongside it) can go over by its own cost, a tick by the steps running when the budget ran out. Every call counts, ticks' queued and scheduled steps included",
     example: { callsPerDay: 5000, tokensPerDay: 2_000_000 },
   });
 export type WorldBudget = z.infer<typeof WorldBudget>;

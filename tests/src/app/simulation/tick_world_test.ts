@@ -5,6 +5,10 @@ import type { LoggedEvent } from "../../../../src/ports/event_log.ts";
 import { setObjectState } from "../../../../src/app/world/environment_store.ts";
 import { tickWorld } from "../../../../src/app/simulation/tick_world.ts";
 import { getWorld } from "../../../../src/app/world/world_store.ts";
+import { updateWorld } from "../../../../src/app/world/world_store.ts";
+import { keySubject, worldSubject } from "../../../../src/domain/world/budget.ts";
+import { meteredDeps, utcDay } from "../../../../lib/access/budget_meter.ts";
+import { runInRequest } from "../../../../lib/access/request_context.ts";
 import { makeTestDeps } from "../../../_helpers/test_deps.ts";
 import { makeTown, recordingModel, RESIDENTS } from "../../domain/_town_fixture.ts";
 
@@ -62,6 +66,39 @@ Deno.test("tickWorld() steps every agent along its plan with batched importance 
     { kind: "observation", limit: 100, order: "asc" },
   );
   assert.ok(john.memories.some((m) => /Eddy Lin is /.test(m.description)));
+});
+
+Deno.test("tickWorld() checks the budgets again as each step starts: once one is spent, the steps that start after keep their plans", async (t) => {
+  for (const spent of ["key", "world"] as const) {
+    await t.step(`the ${spent}'s budget`, async () => {
+      await using unmetered = await makeTestDeps();
+      // Metered as the routes meter, as the request of key k1.
+      const deps = meteredDeps(unmetered);
+      const id = await makeTown(deps);
+      const day = utcDay(Date.now());
+      const used = await deps.storage.usage.spend(worldSubject(id), day);
+      if (spent === "world") {
+        await updateWorld(deps, id, { settings: { budget: { callsPerDay: used.calls + 1 } } });
+      }
+      const budget = spent === "key" ? { calls: 1 } : undefined;
+      // One step at a time, so each step starts after the one before was charged.
+      const result = await runInRequest(
+        { keyId: "k1" },
+        () => tickWorld(deps, id, { day, key: { id: "k1", budget }, concurrency: 1 }),
+      );
+      assert.deepEqual(
+        result.steps.map((s) => [s.agentId, s.budgetExhausted ?? false]),
+        [["eddy", false], ["isabella", true], ["john", true]],
+        "the first step ran under budget and spent it; the others kept their plans",
+      );
+      assert.equal(result.budgetExhausted, true);
+      assert.ok(result.usage.calls > 1, "the step that started under budget finished");
+      const after = await deps.storage.usage.spend(worldSubject(id), day);
+      assert.equal(after.calls, used.calls + result.usage.calls, "the world paid for every call");
+      const key = await deps.storage.usage.spend(keySubject("k1"), "total");
+      assert.equal(key.calls, result.usage.calls, "and so did the key");
+    });
+  }
 });
 
 Deno.test("tickWorld() with a repeated tick id makes no model call and logs nothing new", async () => {
