@@ -1,14 +1,7 @@
 /** @module Reading a stored day plan (the planning routes' read; `app/plan.ts` has the writes). */
 import { loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import {
-  type AgentScope,
-  checkCalendar,
-  DayPlan,
-  NotFoundError,
-  type PlanView,
-  planView,
-} from "../../domain/mod.ts";
+import { type AgentScope, checkCalendar, DayPlan, NotFoundError } from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
 import { planKey } from "./plan_store.ts";
 
@@ -21,7 +14,7 @@ export async function readPlan(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
   date?: string,
-): Promise<PlanView> {
+): Promise<DayPlan> {
   const world = await getWorld(deps, scope.worldId);
   const agent = (await loadAgent(deps, scope)).value;
   const day = date ?? world.clock.now.slice(0, 10);
@@ -33,5 +26,5 @@ export async function readPlan(
       `Cannot find a plan of agent "${agent.id}" for "${day}": make one with POST /v1/worlds/${world.id}/agents/${agent.id}/plan`,
     );
   }
-  return planView(doc.value);
+  return doc.value;
 }
