@@ -81,12 +81,13 @@ export function loadConfig(
     throw configError(problems);
   }
   const e = parsed.data;
-  const problems: string[] = [];
-  const model = modelConfig(e, problems);
-  const embedding = embeddingConfig(e, model, problems);
-  const storage = storageConfig(e, runtime, problems);
-  const corsOrigins = corsConfig(e.SIMULACRA_CORS_ORIGINS, problems);
+  const model = modelConfig(e);
+  const embedding = embeddingConfig(e, model.value);
+  const storage = storageConfig(e, runtime);
+  const cors = corsConfig(e.SIMULACRA_CORS_ORIGINS);
+  const problems = [model, embedding, storage, cors].flatMap((part) => part.problems);
   if (problems.length > 0) throw configError(problems);
+  const corsOrigins = cors.value;
   const [requests, perSeconds] = (e.SIMULACRA_KEY_RATE_LIMIT ?? "120/60").split("/").map(Number);
   return {
     port: e.PORT ?? 8000,
@@ -94,11 +95,17 @@ export function loadConfig(
     keyRateLimit: { requests, perSeconds },
     auditRetentionDays: e.SIMULACRA_AUDIT_RETENTION_DAYS ?? 30,
     clientIpHeader: e.SIMULACRA_CLIENT_IP_HEADER,
-    model,
-    embedding,
-    storage,
+    model: model.value,
+    embedding: embedding.value,
+    storage: storage.value,
     ...(corsOrigins ? { corsOrigins } : {}),
   };
+}
+
+/** A part of the configuration, and what is wrong with the variables it reads (none: []). */
+interface Checked<T> {
+  value: T;
+  problems: string[];
 }
 
 /**
@@ -106,11 +113,10 @@ export function loadConfig(
  * A path, a trailing slash or a wildcard inside a list is refused: browsers never send those,
  * so such an entry would silently match nothing.
  */
-function corsConfig(value: string | undefined, problems: string[]): "*" | string[] | undefined {
-  if (value === undefined) return undefined;
-  if (value === "*") return "*";
+function corsConfig(value: string | undefined): Checked<"*" | string[] | undefined> {
+  if (value === undefined || value === "*") return { value, problems: [] };
   const origins: string[] = [];
-  const problemsBefore = problems.length;
+  const problems: string[] = [];
   for (const entry of value.split(",").map((o) => o.trim()).filter((o) => o !== "")) {
     let origin: string | undefined;
     try {
@@ -125,12 +131,12 @@ function corsConfig(value: string | undefined, problems: string[]): "*" | string
       );
     } else origins.push(origin);
   }
-  if (origins.length === 0 && problems.length === problemsBefore) {
+  if (origins.length === 0 && problems.length === 0) {
     problems.push(
       'SIMULACRA_CORS_ORIGINS is empty: set "*" or a comma list of origins, or unset it',
     );
   }
-  return origins;
+  return { value: origins, problems };
 }
 
 function configError(problems: string[]): ConfigError {
@@ -140,25 +146,25 @@ function configError(problems: string[]): ConfigError {
   );
 }
 
-function modelConfig(e: Env, problems: string[]): ModelConfig {
+function modelConfig(e: Env): Checked<ModelConfig> {
   const endpoint = e.OPENAI_API_KEY !== undefined || e.OPENAI_BASE_URL !== undefined;
   if (!endpoint) {
-    for (const name of ["SIMULACRA_MODEL", "SIMULACRA_FAST_MODEL"] as const) {
-      if (e[name] !== undefined) {
-        problems.push(
-          `${name} is set but no model endpoint is: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, any OpenAI-compatible server), or unset ${name} to use the offline model`,
-        );
-      }
-    }
-    return { mode: "offline" };
+    const names = (["SIMULACRA_MODEL", "SIMULACRA_FAST_MODEL"] as const)
+      .filter((name) => e[name] !== undefined);
+    return {
+      value: { mode: "offline" },
+      problems: names.map((name) =>
+        `${name} is set but no model endpoint is: set OPENAI_API_KEY (OpenAI) or OPENAI_BASE_URL (Ollama, vLLM, any OpenAI-compatible server), or unset ${name} to use the offline model`
+      ),
+    };
   }
-  if (e.OPENAI_BASE_URL !== undefined && e.SIMULACRA_MODEL === undefined) {
-    problems.push(
+  const problems = e.OPENAI_BASE_URL !== undefined && e.SIMULACRA_MODEL === undefined
+    ? [
       "SIMULACRA_MODEL is required with OPENAI_BASE_URL: set it to a model your server serves (e.g. SIMULACRA_MODEL=llama3.1:8b for Ollama)",
-    );
-  }
+    ]
+    : [];
   const main = e.SIMULACRA_MODEL ?? DEFAULTS.openAiModel;
-  return {
+  const value: ModelConfig = {
     mode: "openai",
     // Local servers (Ollama, vLLM) accept any key; the SDK insists on one.
     apiKey: e.OPENAI_API_KEY ?? "not-needed",
@@ -166,40 +172,47 @@ function modelConfig(e: Env, problems: string[]): ModelConfig {
     main,
     fast: e.SIMULACRA_FAST_MODEL ?? main,
   };
+  return { value, problems };
 }
 
-function embeddingConfig(e: Env, model: ModelConfig, problems: string[]): EmbeddingConfig {
+function embeddingConfig(e: Env, model: ModelConfig): Checked<EmbeddingConfig> {
   const officialOpenAi = model.mode === "openai" && model.baseURL === undefined;
   const name = e.SIMULACRA_EMBEDDING_MODEL ??
     (officialOpenAi ? DEFAULTS.openAiEmbedding : undefined);
   if (name === undefined) {
     return {
-      mode: "local",
-      dimensions: e.SIMULACRA_EMBEDDING_DIMENSIONS ?? DEFAULTS.localDimensions,
+      value: {
+        mode: "local",
+        dimensions: e.SIMULACRA_EMBEDDING_DIMENSIONS ?? DEFAULTS.localDimensions,
+      },
+      problems: [],
     };
   }
   if (model.mode !== "openai") {
-    problems.push(
-      "SIMULACRA_EMBEDDING_MODEL is set but no model endpoint is: set OPENAI_API_KEY or OPENAI_BASE_URL, or unset SIMULACRA_EMBEDDING_MODEL to use the local embedder",
-    );
-    return { mode: "local", dimensions: DEFAULTS.localDimensions };
+    return {
+      value: { mode: "local", dimensions: DEFAULTS.localDimensions },
+      problems: [
+        "SIMULACRA_EMBEDDING_MODEL is set but no model endpoint is: set OPENAI_API_KEY or OPENAI_BASE_URL, or unset SIMULACRA_EMBEDDING_MODEL to use the local embedder",
+      ],
+    };
   }
   const dimensions = e.SIMULACRA_EMBEDDING_DIMENSIONS ?? knownEmbeddingDimensions[name];
-  if (dimensions === undefined) {
-    problems.push(
-      `SIMULACRA_EMBEDDING_DIMENSIONS is required for embedding model "${name}": set it to the model's vector size (e.g. 768)`,
-    );
-  }
-  return {
+  const value: EmbeddingConfig = {
     mode: "openai",
     apiKey: model.apiKey,
     baseURL: model.baseURL,
     model: name,
     dimensions: dimensions ?? 0,
   };
+  return {
+    value,
+    problems: dimensions !== undefined ? [] : [
+      `SIMULACRA_EMBEDDING_DIMENSIONS is required for embedding model "${name}": set it to the model's vector size (e.g. 768)`,
+    ],
+  };
 }
 
-function storageConfig(e: Env, runtime: Runtime, problems: string[]): StorageConfig {
+function storageConfig(e: Env, runtime: Runtime): Checked<StorageConfig> {
   const pairs = {
     redis: [e.UPSTASH_REDIS_REST_URL, e.UPSTASH_REDIS_REST_TOKEN] as const,
     vector: [e.UPSTASH_VECTOR_REST_URL, e.UPSTASH_VECTOR_REST_TOKEN] as const,
@@ -211,30 +224,37 @@ function storageConfig(e: Env, runtime: Runtime, problems: string[]): StorageCon
     ["UPSTASH_VECTOR_REST_TOKEN", pairs.vector[1]],
   ].filter(([, v]) => v === undefined).map(([k]) => k as string);
   if (missing.length === 0) {
-    return {
+    const value: StorageConfig = {
       kind: "upstash",
       redisUrl: pairs.redis[0]!,
       redisToken: pairs.redis[1]!,
       vectorUrl: pairs.vector[0]!,
       vectorToken: pairs.vector[1]!,
     };
+    return { value, problems: [] };
   }
+  const value: StorageConfig = {
+    kind: "embedded",
+    dataDir: e.SIMULACRA_DATA_DIR ?? "./.simulacra",
+    cacheMb: e.SIMULACRA_CACHE_MB ?? DEFAULTS.cacheMb,
+  };
+  return { value, problems: embeddedStoreProblems(missing, runtime) };
+}
+
+/** Why the embedded store will not do: some hosted variables are set, or there is no disk. */
+function embeddedStoreProblems(missing: readonly string[], runtime: Runtime): string[] {
   if (missing.length < 4) {
-    problems.push(
+    return [
       `The hosted backend needs all four Upstash variables, but ${missing.join(", ")} ${
         missing.length === 1 ? "is" : "are"
       } not set: set ${
         missing.length === 1 ? "it" : "them"
       } (Upstash console → your database / index → REST API), or unset the others to use the embedded store`,
-    );
-  } else if (runtime === "workers") {
-    problems.push(
-      "Cloudflare Workers have no local disk for the embedded store: set UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN, UPSTASH_VECTOR_REST_URL and UPSTASH_VECTOR_REST_TOKEN with `wrangler secret put`",
-    );
+    ];
   }
-  return {
-    kind: "embedded",
-    dataDir: e.SIMULACRA_DATA_DIR ?? "./.simulacra",
-    cacheMb: e.SIMULACRA_CACHE_MB ?? DEFAULTS.cacheMb,
-  };
+  return runtime === "workers"
+    ? [
+      "Cloudflare Workers have no local disk for the embedded store: set UPSTASH_REDIS_REST_URL, UPSTASH_REDIS_REST_TOKEN, UPSTASH_VECTOR_REST_URL and UPSTASH_VECTOR_REST_TOKEN with `wrangler secret put`",
+    ]
+    : [];
 }

@@ -1,9 +1,8 @@
 /** @module Agent routes: create, list, read. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { Agent, CreateAgentInput, MemoryRecord, seesAgent } from "../src/domain/mod.ts";
+import { Agent, CreateAgentInput, MemoryRecord, Persona, seesAgent } from "../src/domain/mod.ts";
 import {
-  AgentView,
   createAgent,
   deleteAgent,
   getWorld,
@@ -19,8 +18,20 @@ import { agentScope, routeGroup } from "./_route.ts";
 import { DeletedBody, jsonBody, jsonContent, NextCursor } from "./_openapi.ts";
 import { UsageBody } from "./_usage.ts";
 import { pageById, PageQuery } from "./pages.ts";
+import { PlanView, planView } from "./plan_shapes.ts";
 
 const agents = routeGroup("Agents");
+
+/** The body of `GET /v1/worlds/{world}/agents/{agent}`. */
+const AgentView = Agent.extend({
+  summary: z.string().nullable().meta({
+    description: "The cached agent summary (null until first made)",
+  }),
+  persona: Persona.nullable().meta({ description: "The persona (null until set or built)" }),
+  plan: PlanView.nullable().meta({
+    description: "The plan of the world clock's day, with its decomposition (null until made)",
+  }),
+}).meta({ id: "AgentView" });
 
 const CreatedAgentBody = Agent.extend({ seeds: z.array(MemoryRecord), usage: UsageBody })
   .meta({ id: "CreatedAgent" });
@@ -106,9 +117,9 @@ export function agentRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     deleteAgentRoute,
     async (c) => c.json(await deleteAgent(deps, agentScope(c.req.valid("param"))), 200),
   );
-  app.openapi(
-    getAgentRoute,
-    async (c) => c.json(await viewAgent(deps, agentScope(c.req.valid("param"))), 200),
-  );
+  app.openapi(getAgentRoute, async (c) => {
+    const agent = await viewAgent(deps, agentScope(c.req.valid("param")));
+    return c.json({ ...agent, plan: agent.plan && planView(agent.plan) }, 200);
+  });
   return app;
 }

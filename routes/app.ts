@@ -5,7 +5,7 @@ import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
 import type { Deps, TickQueue } from "../src/ports/mod.ts";
-import { type RateLimitRule, SimulacraError } from "../src/domain/mod.ts";
+import { type RateLimitRule, SimulacraError, type WorldId } from "../src/domain/mod.ts";
 import type { TownCatalog } from "../src/app/mod.ts";
 import type { Logger } from "../lib/logger.ts";
 import { type AppEnv, validationHook } from "./app_env.ts";
@@ -62,6 +62,11 @@ export interface AppOptions {
   requestId?: () => string;
   /** Real time in ms, for world activity (idle pause); injectable for tests. @default Date.now */
   now?: () => number;
+  /**
+   * Called once an event stream (`GET …/events` as SSE) is over: its client went away and its
+   * feed stopped. Tests wait on it instead of on the clock. @default none
+   */
+  onEventStreamEnd?: (worldId: WorldId) => void;
   /**
    * Compress answers (gzip or deflate, as `Accept-Encoding` asks), except event streams, which
    * must reach the client event by event. The Deno entry sets it; on Workers Cloudflare's edge
@@ -157,7 +162,11 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.route("/v1", conversationRoutes(deps));
   app.route(
     "/v1",
-    worldEngineRoutes(deps, { onStreamAlive: activity.touch, tickQueue: options.tickQueue }),
+    worldEngineRoutes(deps, {
+      onStreamAlive: activity.touch,
+      onStreamEnd: options.onEventStreamEnd,
+      tickQueue: options.tickQueue,
+    }),
   );
   app.route("/v1", eventsTokenRoutes(deps, eventsTokens));
   app.route("/v1", keyRoutes(deps));

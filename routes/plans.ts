@@ -1,6 +1,11 @@
 /** @module Planning routes: make or re-plan an agent's day, read it, and ask for its current action. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { actionAt, readPlan, requestPlan } from "../src/app/mod.ts";
+import type { Deps } from "../src/ports/mod.ts";
+import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
+import { agentScope, routeGroup } from "./_route.ts";
+import { jsonContent } from "./_openapi.ts";
 import {
   ActionQuery,
   ActionResult,
@@ -8,12 +13,8 @@ import {
   PlanQuery,
   PlanResult,
   PlanView,
-} from "../src/domain/mod.ts";
-import type { Deps } from "../src/ports/mod.ts";
-import type { AppEnv } from "./app_env.ts";
-import { requires } from "./permissions.ts";
-import { agentScope, routeGroup } from "./_route.ts";
-import { jsonContent } from "./_openapi.ts";
+  planView,
+} from "./plan_shapes.ts";
 
 const cognition = routeGroup("Cognition");
 
@@ -56,11 +57,12 @@ export function planRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(postPlanRoute, async (c) => {
     const input = c.req.valid("json") ?? {};
-    return c.json(await requestPlan(deps, agentScope(c.req.valid("param")), input), 200);
+    const { plan, usage } = await requestPlan(deps, agentScope(c.req.valid("param")), input);
+    return c.json({ ...planView(plan), usage }, 200);
   });
   app.openapi(getPlanRoute, async (c) => {
     const { date } = c.req.valid("query");
-    return c.json(await readPlan(deps, agentScope(c.req.valid("param")), date), 200);
+    return c.json(planView(await readPlan(deps, agentScope(c.req.valid("param")), date)), 200);
   });
   app.openapi(getActionRoute, async (c) => {
     const { at } = c.req.valid("query");

@@ -121,6 +121,8 @@ export function worldEngineRoutes(
   deps: Deps,
   options: {
     onStreamAlive?: (worldId: WorldId, requestId?: string) => Promise<void>;
+    /** Called once an event stream is over: its client went away and its feed stopped. */
+    onStreamEnd?: (worldId: WorldId) => void;
     /** The platform's queue ticks send their steps through; without it they run in the call. */
     tickQueue?: TickQueue;
   } = {},
@@ -174,17 +176,21 @@ export function worldEngineRoutes(
     });
     return streamSSE(c, async (stream) => {
       stream.onAbort(() => stop.abort());
-      for await (const batch of feed) {
-        // Someone is watching: an idle-pausing world stays running while its stream is open.
-        await options.onStreamAlive?.(world, c.get("requestId"));
-        if (batch.length === 0) await stream.write(": keep-alive\n\n");
-        for (const event of batch) {
-          await stream.writeSSE({
-            event: event.type,
-            id: String(event.seq),
-            data: JSON.stringify(event),
-          });
+      try {
+        for await (const batch of feed) {
+          // Someone is watching: an idle-pausing world stays running while its stream is open.
+          await options.onStreamAlive?.(world, c.get("requestId"));
+          if (batch.length === 0) await stream.write(": keep-alive\n\n");
+          for (const event of batch) {
+            await stream.writeSSE({
+              event: event.type,
+              id: String(event.seq),
+              data: JSON.stringify(event),
+            });
+          }
         }
+      } finally {
+        options.onStreamEnd?.(world);
       }
     });
   });

@@ -15,6 +15,7 @@ import {
   tsFiles,
 } from "./_helpers/import_graph.ts";
 import { wideFunctions } from "./_helpers/signatures.ts";
+import { argumentMutations } from "./_helpers/mutations.ts";
 
 const product = await productSources();
 const inSrc = [...product.keys()].filter((f) => f.startsWith("src/"));
@@ -322,4 +323,51 @@ Deno.test(`src/ and lib/ files are at most ${MAX_LINES} lines`, () => {
   const long = "x\n".repeat(MAX_LINES + 1);
   const planted = new Map([["src/app/a.ts", long], ["lib/b.ts", "x\n"], ["towns/t.ts", long]]);
   assert.deepEqual(oversized(planted), [`src/app/a.ts: ${MAX_LINES + 1} lines`]);
+});
+
+// ---------------------------------------------------------------------------------------------
+// Arguments. A function returns new values instead of changing what it was given, so a caller
+// can trust its own data after the call. State that must change in place (a cache, a memo, a
+// staging record) is an object that changes itself through its own methods (`this`).
+// ---------------------------------------------------------------------------------------------
+
+Deno.test("no function of src/ or lib/ mutates an argument it was given", async (t) => {
+  await t.step("the rule catches assignments and mutating calls through parameters", () => {
+    const planted = new Map([[
+      "src/app/x.ts",
+      [
+        "interface Store { set(key: string): void }",
+        "export function a(p: { x: number; n: number; k: Record<string, number> }, k: string) {",
+        "  p.x = 1; p.k[k] += 2; delete p.k[k]; p.n++; Object.assign(p, { x: 2 });",
+        "}",
+        "export function b(list: number[], opts: { seen: Set<string>; cache: Map<string, number> }) {",
+        "  list.push(1); opts.cache.set('a', 1);",
+        "  const seen = opts.seen; seen.add('x');",
+        "  list.slice().sort(); const own: number[] = []; own.push(1);",
+        "}",
+        "export const c = ({ items }: { items: string[] }) => items.sort();",
+        "export function d(store: Store, deps: { store: Store }) { store.set('k'); deps.store.set('k'); }",
+        "export class E { x: number[] = []; add(n: number) { this.x.push(n); } }",
+        "export function f(rows: number[][]) { rows.forEach((row) => { row[0] = 1; }); }",
+      ].join("\n"),
+    ]]);
+    assert.deepEqual(argumentMutations(planted), [
+      "src/app/x.ts a: p.x =",
+      "src/app/x.ts a: p.k[k] +=",
+      "src/app/x.ts a: delete p.k[k]",
+      "src/app/x.ts a: p.n++",
+      "src/app/x.ts a: Object.assign(p, …)",
+      "src/app/x.ts b: list.push(…)",
+      "src/app/x.ts b: opts.cache.set(…)",
+      "src/app/x.ts b: seen.add(…)",
+      "src/app/x.ts c: items.sort(…)",
+      "src/app/x.ts f: row[0] =",
+    ]);
+  });
+  await t.step("no function of src/ or lib/ does", () => {
+    const checked = new Map(
+      [...product].filter(([file]) => file.startsWith("src/") || file.startsWith("lib/")),
+    );
+    assert.deepEqual(argumentMutations(checked), []);
+  });
 });

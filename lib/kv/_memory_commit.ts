@@ -22,15 +22,13 @@ import {
 } from "./_kv_support.ts";
 import { leaseCheck } from "./kv_lock.ts";
 import {
-  type AgentState,
-  type Entry,
+  AgentState,
+  type EntryInit,
   freezeRecord,
   type Head,
-  newState,
   type Overlay,
   prefixOf,
   type StoredOverlay,
-  visible,
 } from "./_memory_state.ts";
 
 /** Most claims the final atomic operation of an append checks (KV allows 100 checks). */
@@ -57,16 +55,16 @@ export function recordWrites(
   scope: AgentScope,
   memories: readonly MemoryRecord[],
   seq: number,
-): { writes: KvWrite[]; entries: Entry[] } {
+): { writes: KvWrite[]; entries: EntryInit[] } {
   const writes: KvWrite[] = [];
-  const entries: Entry[] = [];
+  const entries: EntryInit[] = [];
   memories.forEach((memory, i) => {
     const bytes = encodeJson(memory);
     splitBytes(bytes).forEach((part, p) => {
       writes.push(setBytes([...prefixOf(scope), "rec", seq + i + 1, p], part));
     });
     const base = freezeRecord(decodeJson<MemoryRecord>(bytes));
-    entries.push({ seq: seq + i + 1, row: -1, base, overlay: null, record: base });
+    entries.push({ seq: seq + i + 1, base, overlay: null });
   });
   return { writes, entries };
 }
@@ -195,7 +193,7 @@ export async function loadAgent(kv: Deno.Kv, scope: AgentScope): Promise<AgentSt
     }
   }
 
-  const entries: Entry[] = [];
+  const entries: EntryInit[] = [];
   let parts: Uint8Array[] = [];
   for (let i = 0; i < records.length; i++) {
     const { key: recKey, value } = records[i];
@@ -208,8 +206,7 @@ export async function loadAgent(kv: Deno.Kv, scope: AgentScope): Promise<AgentSt
     if (i + 1 < records.length && records[i + 1].key[4] === seq) continue;
     const base = freezeRecord(decodeJson<MemoryRecord>(joinBytes(parts)));
     parts = [];
-    const overlay = overlays.get(seq) ?? null;
-    entries.push({ seq, row: -1, base, overlay, record: visible(base, overlay) });
+    entries.push({ seq, base, overlay: overlays.get(seq) ?? null });
   }
 
   for (const batch of planBatches(cleanup)) {
@@ -217,7 +214,7 @@ export async function loadAgent(kv: Deno.Kv, scope: AgentScope): Promise<AgentSt
     const op = kv.atomic().check({ key: headKey, versionstamp: headEntry.versionstamp });
     if (!(await addWrites(op, batch).commit()).ok) throw changedElsewhere();
   }
-  return newState(head, headEntry.versionstamp, entries);
+  return new AgentState(head, headEntry.versionstamp, entries);
 }
 
 function changedElsewhere(): ConflictError {

@@ -29,27 +29,47 @@ export interface StoredOverlay {
   prev: Overlay | null;
 }
 
-/** One memory in the cache. `record` is frozen and shared with callers. */
-export interface Entry {
+/** A memory as a load or an append first gives it to the cache. */
+export interface EntryInit {
   seq: number;
-  /** The memory's row in the agent's columns. */
-  row: number;
   base: MemoryRecord;
   overlay: Overlay | null;
-  record: MemoryRecord;
 }
 
-/** One agent's cached stream. */
-export interface AgentState {
-  head: Head;
-  headStamp: string | null;
-  byId: Map<string, Entry>;
-  created: SortedIndex<Entry>;
-  kinds: Map<string, SortedIndex<Entry>>;
-  accessed: SortedIndex<Entry>;
-  importance: SortedIndex<Entry>;
-  /** Every memory as columns, for exhaustive scans (`kvMemoryScan`). */
-  columns: MemoryColumns;
+/**
+ * One memory in the cache. `record` is frozen and shared with callers. The overlay changes only
+ * through {@linkcode AgentState.reveal}, which re-sorts the indexes it affects.
+ */
+export class Entry {
+  readonly seq: number;
+  /** The memory's row in the agent's columns. */
+  readonly row: number;
+  readonly base: MemoryRecord;
+  #overlay: Overlay | null;
+  #record: MemoryRecord;
+
+  constructor(init: EntryInit & { row: number; record: MemoryRecord }) {
+    this.seq = init.seq;
+    this.row = init.row;
+    this.base = init.base;
+    this.#overlay = init.overlay;
+    this.#record = init.record;
+  }
+
+  get overlay(): Overlay | null {
+    return this.#overlay;
+  }
+
+  /** The record as callers see it: the base with the overlay over it. */
+  get record(): MemoryRecord {
+    return this.#record;
+  }
+
+  /** Lays a new overlay over the base record (call through {@linkcode AgentState.reveal}). */
+  reveal(overlay: Overlay): void {
+    this.#overlay = overlay;
+    this.#record = visible(this.base, overlay);
+  }
 }
 
 const byCreated = (e: Entry): SortKey => [e.record.createdAt, e.record.id];
@@ -85,45 +105,79 @@ export function visible(base: MemoryRecord, overlay: Overlay | null): MemoryReco
   return Object.freeze(record);
 }
 
-export function newState(head: Head, headStamp: string | null, entries: Entry[]): AgentState {
-  const kinds = new Map<string, Entry[]>();
-  const columns = new MemoryColumns();
-  for (const entry of entries) {
-    entry.row = columns.push(entry.record);
-    const list = kinds.get(entry.record.kind);
-    if (list === undefined) kinds.set(entry.record.kind, [entry]);
-    else list.push(entry);
+/**
+ * One agent's cached stream: its entries, their sorted indexes and columns, and the commit point
+ * they are at. It changes only through its methods, each after the commit it follows.
+ */
+export class AgentState {
+  #head: Head;
+  #headStamp: string | null;
+  readonly byId = new Map<string, Entry>();
+  readonly created: SortedIndex<Entry>;
+  readonly kinds = new Map<string, SortedIndex<Entry>>();
+  readonly accessed: SortedIndex<Entry>;
+  readonly importance: SortedIndex<Entry>;
+  /** Every memory as columns, for exhaustive scans (`kvMemoryScan`). */
+  readonly columns = new MemoryColumns();
+
+  constructor(head: Head, headStamp: string | null, loaded: readonly EntryInit[]) {
+    this.#head = head;
+    this.#headStamp = headStamp;
+    const entries = loaded.map((init) => this.#entry(init));
+    const kinds = new Map<string, Entry[]>();
+    for (const entry of entries) {
+      this.byId.set(entry.record.id, entry);
+      const list = kinds.get(entry.record.kind);
+      if (list === undefined) kinds.set(entry.record.kind, [entry]);
+      else list.push(entry);
+    }
+    this.created = new SortedIndex(byCreated, entries);
+    for (const [kind, list] of kinds) this.kinds.set(kind, new SortedIndex(byCreated, list));
+    this.accessed = new SortedIndex(byAccessed, entries);
+    this.importance = new SortedIndex(byImportance, entries);
   }
-  return {
-    head,
-    headStamp,
-    byId: new Map(entries.map((e) => [e.record.id, e])),
-    created: new SortedIndex(byCreated, entries),
-    kinds: new Map([...kinds].map(([kind, list]) => [kind, new SortedIndex(byCreated, list)])),
-    accessed: new SortedIndex(byAccessed, entries),
-    importance: new SortedIndex(byImportance, entries),
-    columns,
-  };
-}
 
-export function addEntry(state: AgentState, entry: Entry): void {
-  entry.row = state.columns.push(entry.record);
-  state.byId.set(entry.record.id, entry);
-  state.created.insert(entry);
-  let kind = state.kinds.get(entry.record.kind);
-  if (kind === undefined) state.kinds.set(entry.record.kind, kind = new SortedIndex(byCreated));
-  kind.insert(entry);
-  state.accessed.insert(entry);
-  state.importance.insert(entry);
-}
+  /** The commit point of the stream. */
+  get head(): Head {
+    return this.#head;
+  }
 
-/** Replaces an entry's overlay, re-sorting the two indexes it affects. */
-export function setOverlay(state: AgentState, entry: Entry, overlay: Overlay): void {
-  state.accessed.remove(entry);
-  state.importance.remove(entry);
-  entry.overlay = overlay;
-  entry.record = visible(entry.base, overlay);
-  state.columns.update(entry.row, entry.record);
-  state.accessed.insert(entry);
-  state.importance.insert(entry);
+  /** The head's versionstamp in KV (null before the first commit). */
+  get headStamp(): string | null {
+    return this.#headStamp;
+  }
+
+  /** Moves the head after a commit. */
+  committed(head: Head, headStamp: string | null): void {
+    this.#head = head;
+    this.#headStamp = headStamp;
+  }
+
+  /** Adds an appended memory, once its append committed. */
+  add(init: EntryInit): void {
+    const entry = this.#entry(init);
+    this.byId.set(entry.record.id, entry);
+    this.created.insert(entry);
+    let kind = this.kinds.get(entry.record.kind);
+    if (kind === undefined) this.kinds.set(entry.record.kind, kind = new SortedIndex(byCreated));
+    kind.insert(entry);
+    this.accessed.insert(entry);
+    this.importance.insert(entry);
+  }
+
+  /** Replaces an entry's overlay, re-sorting the two indexes it affects. */
+  reveal(entry: Entry, overlay: Overlay): void {
+    this.accessed.remove(entry);
+    this.importance.remove(entry);
+    entry.reveal(overlay);
+    this.columns.update(entry.row, entry.record);
+    this.accessed.insert(entry);
+    this.importance.insert(entry);
+  }
+
+  /** The entry of a memory, with its row in the columns. */
+  #entry(init: EntryInit): Entry {
+    const record = visible(init.base, init.overlay);
+    return new Entry({ ...init, record, row: this.columns.push(record) });
+  }
 }

@@ -21,6 +21,7 @@ import {
 import {
   type AgentState,
   type Entry,
+  type EntryInit,
   type Overlay,
   prefixOf,
   type StoredOverlay,
@@ -70,7 +71,7 @@ export async function appendTransaction(
     memories: readonly MemoryRecord[];
     options: AppendOptions;
   },
-): Promise<{ txn: Transaction; entries: Entry[] }> {
+): Promise<{ txn: Transaction; entries: EntryInit[] }> {
   for (const memory of memories) {
     if (state.byId.has(memory.id)) {
       throw new ConflictError(

@@ -50,13 +50,16 @@ export class SlabBlocks {
   #kernel: ColumnKernel | null = null;
   /** False once WebAssembly memory could not be had: scans stay in JavaScript. */
   #wasm = true;
+  /** Scores of the last scan, by slot; reused by the next. */
+  #scores = new Float32Array(0);
 
   constructor(dimensions: number) {
     this.dimensions = dimensions;
   }
 
-  /** Copies the row at `slot` into `out`. */
-  read(slot: number, out: Float32Array): Float32Array {
+  /** A copy of the row at `slot`. */
+  read(slot: number): Float32Array {
+    const out = new Float32Array(this.dimensions);
     const block = this.#blocks[slot >>> BLOCK_SHIFT];
     const cap = this.#capOf(slot >>> BLOCK_SHIFT);
     const r = slot & (BLOCK_ROWS - 1);
@@ -64,8 +67,13 @@ export class SlabBlocks {
     return out;
   }
 
-  /** Writes the dot product of `unit` with each of the first `count` rows into `scores`, by slot. */
-  score(unit: Float32Array, count: number, scores: Float32Array): void {
+  /**
+   * The dot product of `unit` with each of the first `count` rows, by slot, in a scratch array
+   * that the next scan reuses.
+   */
+  score(unit: Float32Array, count: number): Float32Array {
+    if (this.#scores.length < count) this.#scores = new Float32Array(this.capacity());
+    const scores = this.#scores;
     // The query's non-zero dimensions, ascending: the only columns a scan reads.
     const active: number[] = [];
     for (let j = 0; j < this.dimensions; j++) if (unit[j] !== 0) active.push(j);
@@ -111,6 +119,7 @@ export class SlabBlocks {
         }
       }
     }
+    return scores;
   }
 
   /** The capacity of block `b`. */

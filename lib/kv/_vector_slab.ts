@@ -29,8 +29,6 @@ interface Alignment {
 export class VectorSlab {
   readonly dimensions: number;
   readonly #blocks: SlabBlocks;
-  /** Scores of the last scan, by slot; reused. */
-  #scores = new Float32Array(0);
   /** Scores of the last `cosinesOf`, aligned with its ids; reused. */
   #aligned = new Float32Array(0);
   readonly #ids: string[] = [];
@@ -62,7 +60,7 @@ export class VectorSlab {
   get(id: string): Float32Array | null {
     const slot = this.#slots.get(id);
     if (slot === undefined) return null;
-    return this.#blocks.read(slot, new Float32Array(this.dimensions));
+    return this.#blocks.read(slot);
   }
 
   /** Stores or replaces a vector; `unit` must be unit-length with `dimensions` values. */
@@ -222,10 +220,7 @@ export class VectorSlab {
 
   /** The dot product of `unit` with every row, by slot (a scratch array reused by the next scan). */
   #score(unit: Float32Array): Float32Array {
-    const count = this.#ids.length;
-    if (this.#scores.length < count) this.#scores = new Float32Array(this.#blocks.capacity());
-    this.#blocks.score(unit, count, this.#scores);
-    return this.#scores;
+    return this.#blocks.score(unit, this.#ids.length);
   }
 }
 

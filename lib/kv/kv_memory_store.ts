@@ -58,14 +58,7 @@ import {
   overlayTransaction,
   removalTransaction,
 } from "./_memory_writes.ts";
-import {
-  addEntry,
-  type AgentState,
-  type Entry,
-  overlayOf,
-  prefixOf,
-  setOverlay,
-} from "./_memory_state.ts";
+import { type AgentState, type Entry, overlayOf, prefixOf } from "./_memory_state.ts";
 
 /** Configuration of {@linkcode KvMemoryStore}. */
 export interface KvMemoryStoreOptions {
@@ -115,7 +108,7 @@ export class KvMemoryStore implements MemoryStore {
         options,
       });
       await this.#commit(scope, state, txn);
-      for (const entry of entries) addEntry(state, entry);
+      for (const entry of entries) state.add(entry);
     });
   }
 
@@ -262,7 +255,7 @@ export class KvMemoryStore implements MemoryStore {
     changes: readonly OverlayChange[],
   ): Promise<void> {
     await this.#commit(scope, state, overlayTransaction(scope, state, changes));
-    changes.forEach(({ entry, overlay }) => setOverlay(state, entry, overlay));
+    changes.forEach(({ entry, overlay }) => state.reveal(entry, overlay));
   }
 
   /**
@@ -271,8 +264,8 @@ export class KvMemoryStore implements MemoryStore {
    */
   async #commit(scope: AgentScope, state: AgentState, txn: Transaction): Promise<void> {
     try {
-      state.headStamp = await commitWrites(this.#kv, { scope, headStamp: state.headStamp }, txn);
-      state.head = txn.head;
+      const headStamp = await commitWrites(this.#kv, { scope, headStamp: state.headStamp }, txn);
+      state.committed(txn.head, headStamp);
     } catch (error) {
       this.#agents.drop(scope);
       throw error;

@@ -140,9 +140,8 @@ export class OpenAiEmbedder implements Embedder {
           { details: { expected: this.info.dimensions, actual: vector.length, model } },
         );
       }
-      normalise(vector);
     }
-    return { vectors, usage };
+    return { vectors: vectors.map(unitLength), usage };
   }
 }
 
@@ -158,11 +157,11 @@ function toVector(embedding: number[] | string): Float32Array {
   return out;
 }
 
-/** Scales a vector to unit length in place; a zero vector stays zero. */
-function normalise(vector: Float32Array): void {
+/** The vector scaled to unit length; a zero vector stays zero. */
+function unitLength(vector: Float32Array): Float32Array {
   let sum = 0;
   for (const value of vector) sum += value * value;
-  if (sum === 0) return;
+  if (sum === 0) return vector;
   const scale = 1 / Math.sqrt(sum);
-  for (let i = 0; i < vector.length; i++) vector[i] *= scale;
+  return vector.map((value) => value * scale);
 }

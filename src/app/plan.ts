@@ -4,19 +4,28 @@
  */
 import type { Deps } from "../ports/mod.ts";
 import {
-  ActionResult,
   type AgentScope,
   checkCalendar,
-  GameTime,
-  PlanInput,
-  PlanResult,
-  planView,
+  type DayPlan,
+  type GameTime,
+  type PlannedAction,
   SimulacraError,
+  type Usage,
 } from "../domain/mod.ts";
 import { currentAction, makeDayPlan, replanFrom } from "./cognition/mod.ts";
 import { withAgent } from "./transaction.ts";
 
 export { readPlan } from "./cognition/mod.ts";
+
+/** What {@linkcode requestPlan} is asked for. */
+export interface PlanRequest {
+  /** The day to plan; default: the date of `from`, else of the world clock. */
+  date?: string;
+  /** Keep the day up to this time and plan the rest again. */
+  from?: GameTime;
+  /** With `from`: what came up. */
+  reason?: string;
+}
 
 /**
  * `POST …/plan`: makes the day plan of `date` (default: the date of `from`, else of the world
@@ -27,8 +36,8 @@ export { readPlan } from "./cognition/mod.ts";
 export async function requestPlan(
   deps: Pick<Deps, "storage" | "sleep" | "model" | "embedder" | "ids">,
   scope: AgentScope,
-  input: PlanInput,
-): Promise<PlanResult> {
+  input: PlanRequest,
+): Promise<{ plan: DayPlan; usage: Usage }> {
   return await withAgent(deps, { scope }, async ({ storage, world, agent, lease }) => {
     const d = { ...deps, storage };
     const date = input.date ?? input.from?.slice(0, 10) ?? world.clock.now.slice(0, 10);
@@ -46,7 +55,7 @@ export async function requestPlan(
         reason: input.reason ?? "something came up that changes the rest of the day",
         fence: lease,
       });
-    return { ...planView(made.plan), usage: made.usage };
+    return { plan: made.plan, usage: made.usage };
   });
 }
 
@@ -60,7 +69,7 @@ export async function actionAt(
   deps: Deps,
   scope: AgentScope,
   at?: GameTime,
-): Promise<ActionResult> {
+): Promise<{ action: PlannedAction; usage: Usage }> {
   return await withAgent(deps, { scope }, async (tx) => {
     const time = at ?? tx.world.clock.now;
     checkCalendar(tx.world, tx.agent, time.slice(0, 10));

@@ -22,7 +22,7 @@ import {
   type AgentsTransaction,
   type AgentTransaction,
 } from "./agents/mod.ts";
-import type { Deps, DocumentKey } from "../ports/mod.ts";
+import { type Deps, type DocumentKey, requireDocument } from "../ports/mod.ts";
 import { type DeclaredRead, withUnitOfWork, type WorkLease, type WorkUnit } from "./engine/mod.ts";
 import { getWorld, worldKey } from "./world/mod.ts";
 
@@ -117,8 +117,11 @@ export async function openAgents(
   { world, scopes }: { world: World; scopes: readonly AgentScope[] },
 ): Promise<AgentsTransaction> {
   const agents = await Promise.all(scopes.map(async (scope) => {
-    const doc = await unit.storage.documents.get<Agent>(agentKey(scope));
-    if (!doc) throw agentNotFound(scope);
+    const doc = await requireDocument<Agent>(
+      unit.storage.documents,
+      agentKey(scope),
+      () => agentNotFound(scope),
+    );
     return doc.value;
   }));
   const leases = scopes.map((scope) => {

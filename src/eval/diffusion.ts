@@ -52,7 +52,7 @@ export function diffusion(fact: SeededFact, memories: MemoryTexts): Diffusion {
 }
 
 function test(pattern: RegExp, text: string): boolean {
-  // A global or sticky pattern keeps state between calls; reset it so every test starts fresh.
-  pattern.lastIndex = 0;
-  return pattern.test(text);
+  // Not `pattern.test`: a global or sticky pattern keeps state between its calls, and `search`
+  // always starts at the beginning and leaves the pattern as it was.
+  return text.search(pattern) !== -1;
 }

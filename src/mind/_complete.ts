@@ -15,11 +15,30 @@ export async function completeAs<T>(
   return { value, usage };
 }
 
-/** {@linkcode completeAs} for the agent's world and agent under `operation`. */
+/** A prompt to send and the label its call is counted under. */
+export interface AgentCall<T> {
+  prompt: Prompt<T>;
+  operation: string;
+}
+
+/** {@linkcode completeAs} for the agent `scope` names, under `operation` (as `embedAs` embeds). */
+export async function completeIn<T>(
+  deps: Pick<Deps, "model">,
+  scope: { worldId: string; agentId: string },
+  { prompt, operation }: AgentCall<T>,
+): Promise<{ value: T; usage: Usage }> {
+  return await completeAs(deps, prompt, {
+    worldId: scope.worldId,
+    agentId: scope.agentId,
+    operation,
+  });
+}
+
+/** {@linkcode completeIn} for the agent's world and agent. */
 export async function completeFor<T>(
   deps: Pick<Deps, "model">,
   { world, agent }: AgentContext,
-  { prompt, operation }: { prompt: Prompt<T>; operation: string },
+  call: AgentCall<T>,
 ): Promise<{ value: T; usage: Usage }> {
-  return await completeAs(deps, prompt, { worldId: world.id, agentId: agent.id, operation });
+  return await completeIn(deps, { worldId: world.id, agentId: agent.id }, call);
 }

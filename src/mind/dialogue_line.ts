@@ -1,7 +1,7 @@
 /** @module Speak: the next line one agent says to another, from what it recalled (Generative Agents §4.3). */
 import type { Deps } from "../ports/mod.ts";
 import { buildDialogueLinePrompt, type DialogueLineInput, type Usage } from "../domain/mod.ts";
-import { completeAs } from "./_complete.ts";
+import { completeIn } from "./_complete.ts";
 
 /** A line said, whether the speaker ends the talk with it, and the call's usage. */
 export interface SpokenLine {
@@ -21,9 +21,8 @@ export async function speakLine(
   input: DialogueLineInput,
   speaker: { worldId: string; agentId: string },
 ): Promise<SpokenLine> {
-  const { value, usage } = await completeAs(deps, buildDialogueLinePrompt(input), {
-    worldId: speaker.worldId,
-    agentId: speaker.agentId,
+  const { value, usage } = await completeIn(deps, speaker, {
+    prompt: buildDialogueLinePrompt(input),
     operation: "dialogue_line",
   });
   return { text: value.line.trim(), end: value.end, usage };

@@ -10,7 +10,7 @@ import {
   isIdle,
   ModelUnavailableError,
 } from "../domain/mod.ts";
-import { completeAs } from "./_complete.ts";
+import { completeIn } from "./_complete.ts";
 
 /**
  * Scores texts 1-10: idle ones get 1, the rest go to the fast model in one call. When the model
@@ -25,14 +25,13 @@ export async function scoreImportance(
   const todo = texts.map((t, i) => [t, i] as const).filter(([, i]) => scores[i] === null);
   if (todo.length === 0) return { scores, usage: emptyUsage() };
   try {
-    const { value, usage } = await completeAs(
-      deps,
-      buildImportancePrompt({
+    const { value, usage } = await completeIn(deps, attribution, {
+      prompt: buildImportancePrompt({
         agentName: attribution.agentName,
         observations: todo.map(([t]) => t),
       }),
-      { worldId: attribution.worldId, agentId: attribution.agentId, operation: "importance" },
-    );
+      operation: "importance",
+    });
     todo.forEach(([, i], j) => (scores[i] = value.scores[j]));
     return { scores, usage };
   } catch (err) {

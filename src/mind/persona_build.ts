@@ -9,7 +9,7 @@ import {
   type PersonaBuildOutput,
   type Usage,
 } from "../domain/mod.ts";
-import { completeAs } from "./_complete.ts";
+import { completeIn } from "./_complete.ts";
 
 /** What a persona is derived from. `card` carries a card's personality, scenario and sample dialogue (never its creator notes). */
 export interface PersonaSources {
@@ -52,9 +52,8 @@ export async function derivePersona(
   sources: PersonaSources,
   models: Pick<Deps, "model">,
 ): Promise<{ persona: Persona; usage: Usage }> {
-  const { value, usage } = await completeAs(
-    models,
-    buildPersonaBuildPrompt({
+  const { value, usage } = await completeIn(models, { worldId: agent.worldId, agentId: agent.id }, {
+    prompt: buildPersonaBuildPrompt({
       agentName: agent.name,
       description: agent.description,
       traits: agent.traits,
@@ -62,7 +61,7 @@ export async function derivePersona(
       narrative: sources.narrative,
       card: sources.card,
     }),
-    { worldId: agent.worldId, agentId: agent.id, operation: "persona_build" },
-  );
+    operation: "persona_build",
+  });
   return { persona: personaFromOutput(value), usage };
 }

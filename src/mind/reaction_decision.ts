@@ -6,7 +6,7 @@ import {
   type ReactionInput,
   type Usage,
 } from "../domain/mod.ts";
-import { completeAs } from "./_complete.ts";
+import { completeIn } from "./_complete.ts";
 
 /** The model's decision, its reason, what to do or talk about, and the call's usage. */
 export interface ReactionAnswer {
@@ -27,9 +27,8 @@ export async function decideToReact(
   input: ReactionInput,
   observer: { worldId: string; agentId: string },
 ): Promise<ReactionAnswer> {
-  const { value, usage } = await completeAs(deps, buildReactionPrompt(input), {
-    worldId: observer.worldId,
-    agentId: observer.agentId,
+  const { value, usage } = await completeIn(deps, observer, {
+    prompt: buildReactionPrompt(input),
     operation: "reaction",
   });
   return {

@@ -1,4 +1,8 @@
-/** @module Port: small JSON documents (worlds, agents, settings) with versioned compare-and-set. */
+/**
+ * @module Port: small JSON documents (worlds, agents, settings) with versioned compare-and-set,
+ * and the read and write over it that its users share.
+ */
+import { ConflictError } from "../domain/mod.ts";
 import type { FencedWrite } from "./lock.ts";
 
 /** Where a document lives: a collection, a scope within it (e.g. a world id, or "" for global), and an id. */
@@ -56,4 +60,41 @@ export interface DocumentStore {
 
   /** Deletes every document of a collection within a scope; returns how many there were. */
   deleteAll(collection: string, scope: string): Promise<number>;
+}
+
+/**
+ * The document at `key` with its version; throws what `missing` makes when there is none (the
+ * error that names the thing, e.g. `agent_not_found`).
+ */
+export async function requireDocument<T>(
+  documents: DocumentStore,
+  key: DocumentKey,
+  missing: () => Error,
+): Promise<Versioned<T>> {
+  const doc = await documents.get<T>(key);
+  if (!doc) throw missing();
+  return doc;
+}
+
+/**
+ * Writes `value` over the version read earlier: creates the document when `version` is
+ * undefined (there was none), else replaces that version. False, writing nothing, when another
+ * write got there first.
+ * @throws `store_unavailable`
+ */
+export async function writeOverRead<T>(
+  documents: DocumentStore,
+  key: DocumentKey,
+  { value, version }: { value: T; version: number | undefined },
+): Promise<boolean> {
+  if (version !== undefined) {
+    return await documents.replace(key, value, { expectedVersion: version }) !== null;
+  }
+  try {
+    await documents.create(key, value);
+    return true;
+  } catch (err) {
+    if (err instanceof ConflictError) return false;
+    throw err;
+  }
 }

@@ -5,6 +5,7 @@ import type { Deps } from "../../src/ports/deps.ts";
 import type { Backend } from "./backends.ts";
 import { makeTestDeps } from "./test_deps.ts";
 import { TOWNS } from "../../towns/mod.ts";
+import { StreamEnds } from "./sse.ts";
 
 /** The app the route tests drive. */
 export type App = ReturnType<typeof createApp>;
@@ -27,7 +28,20 @@ export async function withBackendApp(
   overrides: Partial<Deps> = {},
 ): Promise<void> {
   await using deps = await makeTestDeps({ storage: await backend.open(), ...overrides });
-  await fn(createApp(deps, { logger: silentLogger, towns: TOWNS }), deps);
+  const ends = new StreamEnds();
+  const app = createApp(deps, { logger: silentLogger, towns: TOWNS, onEventStreamEnd: ends.hook });
+  streamEnds.set(app, ends);
+  await fn(app, deps);
+}
+
+const streamEnds = new WeakMap<App, StreamEnds>();
+
+/**
+ * Resolves once `count` event streams of an app made by {@linkcode withBackendApp} are over
+ * (their clients went away and their feeds stopped).
+ */
+export function eventStreamsEnded(app: App, count: number): Promise<void> {
+  return streamEnds.get(app)!.ended(count);
 }
 
 /** {@linkcode withBackendApp} on one backend, for the tests of a backend loop. */

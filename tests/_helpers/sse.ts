@@ -29,3 +29,27 @@ export async function readSse(res: Response, count: number): Promise<SseMessage[
   await reader.cancel();
   return sseMessages(text).slice(0, count);
 }
+
+/**
+ * Counts the event streams of an app that are over, through `AppOptions.onEventStreamEnd`, so a
+ * test waits for its disconnected streams to stop (before the sanitizers look) on the streams
+ * themselves, not on the clock.
+ */
+export class StreamEnds {
+  #ended = 0;
+  #waiting: { count: number; resolve: () => void }[] = [];
+
+  /** The hook to pass as `onEventStreamEnd`. */
+  readonly hook = (): void => {
+    this.#ended++;
+    const due = this.#waiting.filter((w) => w.count <= this.#ended);
+    this.#waiting = this.#waiting.filter((w) => w.count > this.#ended);
+    for (const w of due) w.resolve();
+  };
+
+  /** Resolves once `count` streams in all are over. */
+  ended(count: number): Promise<void> {
+    if (count <= this.#ended) return Promise.resolve();
+    return new Promise((resolve) => this.#waiting.push({ count, resolve }));
+  }
+}

@@ -6,6 +6,7 @@ import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor } from "../_helpers/backend_app.ts";
 import { call as callApp } from "../_helpers/http_call.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
+import { StreamEnds } from "../_helpers/sse.ts";
 
 const { backends, close } = await startBackends();
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -19,7 +20,12 @@ for (const backend of backends) {
     async fn() {
       await using deps = await makeTestDeps({ storage: await backend.open() });
       let now = T0;
-      const app = createApp(deps, { logger: silentLogger, now: () => now });
+      const streams = new StreamEnds();
+      const app = createApp(deps, {
+        logger: silentLogger,
+        now: () => now,
+        onEventStreamEnd: streams.hook,
+      });
       const call = (method: string, path: string, body?: unknown) =>
         callApp(app, method, path, body);
       const create = (id: string, extra: Record<string, unknown> = {}) =>
@@ -119,8 +125,7 @@ for (const backend of backends) {
         later.ticks.some((t) => t.worldId === "watched" && t.now),
         "4 minutes after the stream last delivered: not idle",
       );
-      // Real time: the route has no hook that says its stream loop ended.
-      await new Promise((r) => setTimeout(r, 700)); // the stream notices the disconnect
+      await streams.ended(1); // the disconnected stream stops before the sanitizers look
     },
   });
 }

@@ -2,7 +2,12 @@ import assert from "node:assert/strict";
 import type { WorldId } from "../../src/domain/ids.ts";
 import type { NewEvent } from "../../src/ports/event_log.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { type App, sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import {
+  type App,
+  eventStreamsEnded,
+  sanitizersFor,
+  withBackendApp,
+} from "../_helpers/backend_app.ts";
 import { readSse } from "../_helpers/sse.ts";
 
 const { backends, close } = await startBackends();
@@ -76,9 +81,8 @@ for (const backend of backends) {
           "perceived",
           "5",
         ]]);
-        // Real time: the route has no hook that says its stream loop ended; let the
-        // disconnected streams notice the abort before the sanitizers look.
-        await new Promise((r) => setTimeout(r, 700));
+        // Both disconnected streams stop before the sanitizers look.
+        await eventStreamsEnded(app, 2);
       }),
   });
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createApp } from "../../routes/app.ts";
 import { startBackends } from "../_helpers/backends.ts";
-import { appOn, sanitizersFor } from "../_helpers/backend_app.ts";
+import { appOn, eventStreamsEnded, sanitizersFor } from "../_helpers/backend_app.ts";
 import { readSse } from "../_helpers/sse.ts";
 import { recordingModel, RESIDENTS, TOWN } from "../src/domain/_town_fixture.ts";
 import { call } from "../_helpers/http_call.ts";
@@ -235,9 +235,8 @@ for (const backend of backends) {
         });
         assert.equal(missing.status, 404);
         await missing.body?.cancel();
-        // Real time: the route has no hook that says its stream loop ended; let the
-        // disconnected streams notice the abort before the sanitizers look.
-        await new Promise((r) => setTimeout(r, 700));
+        // Both disconnected streams stop before the sanitizers look.
+        await eventStreamsEnded(app, 2);
       }),
   });
 }

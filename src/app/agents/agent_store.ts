@@ -2,7 +2,7 @@
  * @module Agents in storage: mint, store, load and list agent documents, and the areas an agent
  * starts out knowing.
  */
-import type { Deps, DocumentKey, Versioned } from "../../ports/mod.ts";
+import { type Deps, type DocumentKey, requireDocument, type Versioned } from "../../ports/mod.ts";
 import {
   Agent,
   AgentId,
@@ -107,9 +107,7 @@ export async function loadAgent(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
 ): Promise<Versioned<Agent>> {
-  const doc = await deps.storage.documents.get<Agent>(agentKey(scope));
-  if (!doc) throw agentNotFound(scope);
-  return doc;
+  return await requireDocument(deps.storage.documents, agentKey(scope), () => agentNotFound(scope));
 }
 /** Every agent of a world, ordered by id. */
 export async function listAgents(deps: Pick<Deps, "storage">, worldId: WorldId): Promise<Agent[]> {

@@ -21,17 +21,22 @@ import { embedMemoriesAgain } from "../../mind/mod.ts";
 export class Staging {
   /** The world being imported. */
   readonly worldId: WorldId;
-  /** The agents read so far. */
-  readonly agents = new Set<string>();
   readonly #deps: Pick<Deps, "storage" | "embedder">;
   readonly #fence: Lease;
   readonly #documents: { collection: string; scope: string; id: string }[] = [];
   readonly #eventIds: { scope: AgentScope; eventId: string; id: MemoryId }[] = [];
+  /** The agents read so far, whose memories a rollback removes. */
+  readonly #agents = new Set<string>();
 
   constructor(deps: Pick<Deps, "storage" | "embedder">, worldId: WorldId, fence: Lease) {
     this.#deps = deps;
     this.worldId = worldId;
     this.#fence = fence;
+  }
+
+  /** Notes an agent read from the file: a rollback removes its memories, vectors and claims. */
+  agent(id: string): void {
+    this.#agents.add(id);
   }
 
   /** Writes (or overwrites a leftover of) a document. */
@@ -98,7 +103,7 @@ export class Staging {
       throw err;
     }
     this.#documents.length = 0;
-    this.agents.clear();
+    this.#agents.clear();
     return world;
   }
 
@@ -111,7 +116,7 @@ export class Staging {
     const { documents, memories, vectors, idempotency, events, usage } = this.#deps.storage;
     const worldId = this.worldId;
     try {
-      for (const agentId of this.agents) {
+      for (const agentId of this.#agents) {
         const scope = { worldId, agentId: agentId as AgentId };
         await memories.clear(scope);
         await vectors.clear(scope);

@@ -179,7 +179,7 @@ async function readBody(
           }
           value = agent.data;
           agents.add(line.id);
-          staging.agents.add(line.id);
+          staging.agent(line.id);
           seen.agents++;
         }
         seen.documents++;

@@ -10,7 +10,7 @@ import {
   hoursBetween,
   type Usage,
 } from "../../domain/mod.ts";
-import { type Deps, type DocumentKey, updateDocument } from "../../ports/mod.ts";
+import { type Deps, type DocumentKey, updateDocument, writeOverRead } from "../../ports/mod.ts";
 import { recall } from "../memory/mod.ts";
 import { summarizeAgent } from "../../mind/mod.ts";
 
@@ -85,24 +85,9 @@ export async function agentSummary(
     at,
     stale: false,
   };
-  await saveSummary(deps, summary, { key, version: cached?.version });
-  return { summary, usage: addUsage(made.usage, recalled.usage) };
-}
-
-async function saveSummary(
-  deps: Pick<Deps, "storage">,
-  summary: AgentSummary,
-  { key, version }: { key: DocumentKey; version: number | undefined },
-): Promise<void> {
-  const docs = deps.storage.documents;
   // A concurrent refresh may win; either summary is fresh, so losing the race is fine.
-  if (version === undefined) {
-    await docs.create(key, summary).catch((err) => {
-      if (!(err instanceof ConflictError)) throw err;
-    });
-  } else {
-    await docs.replace(key, summary, { expectedVersion: version });
-  }
+  await writeOverRead(deps.storage.documents, key, { value: summary, version: cached?.version });
+  return { summary, usage: addUsage(made.usage, recalled.usage) };
 }
 
 /** Marks the cached summary stale, so the next use remakes it (called after a reflection). */

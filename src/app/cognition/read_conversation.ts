@@ -1,5 +1,6 @@
 /** @module Reading one stored conversation, so a client can show the lines a tick event points at. */
 import { type Conversation, conversationNotFound } from "../../domain/mod.ts";
+import { requireDocument } from "../../ports/mod.ts";
 import { ofExistingWorld } from "../world/mod.ts";
 import { conversationKey } from "./conversation_key.ts";
 
@@ -9,8 +10,11 @@ import { conversationKey } from "./conversation_key.ts";
  */
 export const readConversation = ofExistingWorld<string, Conversation>(
   async (deps, worldId, id) => {
-    const doc = await deps.storage.documents.get<Conversation>(conversationKey(worldId, id));
-    if (!doc) throw conversationNotFound(worldId, id);
+    const doc = await requireDocument<Conversation>(
+      deps.storage.documents,
+      conversationKey(worldId, id),
+      () => conversationNotFound(worldId, id),
+    );
     return doc.value;
   },
 );

@@ -46,7 +46,7 @@ export async function recall(
   const results: Scored[][] = [];
   const marked = new Set<MemoryId>();
   for (const vector of embedded.vectors) {
-    const { ranked } = await rankMemories(deps, scope, {
+    const ranking = await rankMemories(deps, scope, {
       query: vector,
       at: options.at,
       weights,
@@ -57,7 +57,8 @@ export async function recall(
       markAccessed: true,
       marked,
     });
-    results.push(ranked);
+    results.push(ranking.ranked);
+    for (const id of ranking.marked ?? []) marked.add(id);
   }
   return { results, usage: embedded.usage };
 }

@@ -66,6 +66,8 @@ export interface Ranking {
   exact: boolean;
   /** Whether no memory left unscored could rank above those returned (`CandidateRanking`). */
   bounded: boolean;
+  /** With `markAccessed`: the ids this call marked, those returned but not in `marked`. */
+  marked?: MemoryId[];
 }
 
 /** Options for {@linkcode rankMemories}. */
@@ -84,9 +86,9 @@ export interface RankMemoriesOptions {
   markAccessed?: boolean;
   /**
    * With `markAccessed`: ids already marked at `at` (by an earlier query of the same recall), not
-   * marked again; the ids marked now are added to it.
+   * marked again; the result's `marked` lists those marked now.
    */
-  marked?: Set<MemoryId>;
+  marked?: ReadonlySet<MemoryId>;
 }
 
 /**
@@ -132,8 +134,8 @@ export async function rankMemories(
     }
     result = await rankOnce(deps, scope, { ...options, known: found });
   }
-  const { ranked, candidates, exact, bounded } = result;
-  return { ranked, candidates, exact, bounded };
+  const { ranked, candidates, exact, bounded, marked } = result;
+  return { ranked, candidates, exact, bounded, ...(options.markAccessed ? { marked } : {}) };
 }
 
 /** One ranking pass of {@linkcode rankMemories}. */
@@ -166,11 +168,10 @@ function rankOnce(
         withoutVector: [...columns.withoutVector],
       };
       if (options.repairFirst && scanned.withoutVector.length > 0) return scanned;
-      if (options.markAccessed) {
-        const ids = toMark(scanned.ranked.map((s) => s.memory.id), options);
-        await memories.touch(scope, ids, options.at);
-      }
-      return scanned;
+      if (!options.markAccessed) return scanned;
+      const marked = unmarked(scanned.ranked.map((s) => s.memory.id), options.marked);
+      await memories.touch(scope, marked, options.at);
+      return { ...scanned, marked };
     },
     fromCandidates: () => rankCandidates(deps.storage, scope, options),
   });
@@ -189,9 +190,10 @@ async function rankCandidates(
   }
   const slim = found.ranked;
   const chosen = slim.map((s) => s.memory.id);
+  const marked = options.markAccessed ? unmarked(chosen, options.marked) : undefined;
   const [records] = await Promise.all([
     memories.getMany(scope, chosen),
-    options.markAccessed ? memories.touch(scope, toMark(chosen, options), options.at) : undefined,
+    marked ? memories.touch(scope, marked, options.at) : undefined,
   ]);
   const ranked: Scored[] = [];
   slim.forEach((s, i) => {
@@ -199,16 +201,12 @@ async function rankCandidates(
     const memory = records[i];
     if (memory) ranked.push({ ...s, memory });
   });
-  return { ...found, ranked, exact: false };
+  return { ...found, ranked, exact: false, ...(marked ? { marked } : {}) };
 }
 
-/** The ids to mark accessed: those not in `options.marked`, which then holds them too. */
-function toMark(ids: MemoryId[], options: Pick<RankMemoriesOptions, "marked">): MemoryId[] {
-  const marked = options.marked;
-  if (!marked) return ids;
-  const fresh = ids.filter((id) => !marked.has(id));
-  for (const id of fresh) marked.add(id);
-  return fresh;
+/** The ids to mark accessed: those not already `marked`. */
+function unmarked(ids: MemoryId[], marked: ReadonlySet<MemoryId> | undefined): MemoryId[] {
+  return marked ? ids.filter((id) => !marked.has(id)) : ids;
 }
 
 /** Estimated tokens of a memory in a prompt. */

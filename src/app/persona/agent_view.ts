@@ -3,24 +3,27 @@
  * and today's plan, in one read (no model call), so a client needs no request that 404s for a
  * state that is simply not there yet.
  */
-import { z } from "zod";
 import { cachedSummary, readPlan } from "../cognition/mod.ts";
-import { Agent, type AgentScope, Persona, PlanView, SimulacraError } from "../../domain/mod.ts";
+import {
+  type Agent,
+  type AgentScope,
+  type DayPlan,
+  type Persona,
+  SimulacraError,
+} from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { loadPersonaRecord } from "./persona_store.ts";
 import { loadAgent } from "../agents/mod.ts";
 
-/** The body of `GET /v1/worlds/{world}/agents/{agent}`. */
-export const AgentView = Agent.extend({
-  summary: z.string().nullable().meta({
-    description: "The cached agent summary (null until first made)",
-  }),
-  persona: Persona.nullable().meta({ description: "The persona (null until set or built)" }),
-  plan: PlanView.nullable().meta({
-    description: "The plan of the world clock's day, with its decomposition (null until made)",
-  }),
-}).meta({ id: "AgentView" });
-export type AgentView = z.infer<typeof AgentView>;
+/** An agent with what an inspector shows beside it (`GET /v1/worlds/{world}/agents/{agent}`). */
+export interface AgentDetails extends Agent {
+  /** The cached agent summary (null until first made). */
+  summary: string | null;
+  /** The persona (null until set or built). */
+  persona: Persona | null;
+  /** The plan of the world clock's day, with its decomposition (null until made). */
+  plan: DayPlan | null;
+}
 
 /**
  * The agent with its summary, persona and today's plan.
@@ -29,7 +32,7 @@ export type AgentView = z.infer<typeof AgentView>;
 export async function viewAgent(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
-): Promise<AgentView> {
+): Promise<AgentDetails> {
   const agent = (await loadAgent(deps, scope)).value;
   const [summary, persona, plan] = await Promise.all([
     cachedSummary(deps, agent),

@@ -16,6 +16,7 @@ import {
 import { loadAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { getWorld } from "../world/mod.ts";
+import { mapBounded } from "../engine/mod.ts";
 import { embedDialogue } from "../../mind/mod.ts";
 import { type Ablation, anchorStage, enactTurn, type ReplyContext } from "./magic_if.ts";
 import { loadPersonaRecord } from "./persona_store.ts";
@@ -165,23 +166,6 @@ export async function knownNames(
   );
 }
 
-async function pool<T, R>(
-  items: readonly T[],
-  limit: number,
-  work: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await work(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
-
 /**
  * Interviews an agent: up to 25 questions, each answered by the Magic-If pipeline in interview
  * mode with the ablation's view of the memory stream. The anchor is made once and all questions
@@ -219,7 +203,7 @@ export async function interview(
     { ...scope, operation: "interview.select" },
   );
   const usages: Usage[] = [anchorUsage, embedded.usage];
-  const transcript = await pool(questions.map((q, i) => ({ ...q, i })), CONCURRENCY, async (q) => {
+  const transcript = await mapBounded(questions, CONCURRENCY, async (q, i) => {
     const enacted = await enactTurn(deps, ctx, {
       mode: "interview",
       speaker: {
@@ -228,8 +212,8 @@ export async function interview(
       },
       history: [],
       message: q.question,
-      vector: embedded.queries[q.i],
-      relevance: embedded.relevance[q.i] ?? [],
+      vector: embedded.queries[i],
+      relevance: embedded.relevance[i] ?? [],
       touch: false,
       options: { facets: 2, memories: 8, tokenBudget: 4000 },
     });

@@ -95,6 +95,25 @@ export async function pairNewcomers(
   return pairs;
 }
 
+/**
+ * The pair decisions that steps of one invocation (a tick in process, or one message of it on
+ * the queue) started or read back, by deciding agent: each made once, the other step of the
+ * pair awaits the same promise instead of reading it from the store again.
+ */
+export class PairDecisions {
+  readonly #started = new Map<string, Promise<PairedReaction>>();
+
+  /** The decision of `decider`'s pair: the one already started, or `start()`'s. */
+  once(decider: string, start: () => Promise<PairedReaction>): Promise<PairedReaction> {
+    let decision = this.#started.get(decider);
+    if (decision === undefined) {
+      decision = start();
+      this.#started.set(decider, decision);
+    }
+    return decision;
+  }
+}
+
 /** A pair's decision as stored for its tick (a failure is not stored: see `pairDecision`). */
 interface StoredDecision {
   result: PairedReaction["result"];
@@ -127,24 +146,17 @@ export function pairDecision(
   deps: Deps,
   { frame, shared }: {
     frame: TickFrame<World>;
-    shared: {
-      views: ReadonlyMap<string, Triggered>;
-      decisions: Map<string, Promise<PairedReaction>>;
-    };
+    shared: { views: ReadonlyMap<string, Triggered>; decisions: PairDecisions };
   },
   agentId: string,
 ): Promise<PairedReaction> | undefined {
   const pair = pairOf(shared.views, agentId);
   if (pair === undefined) return undefined;
-  let decision = shared.decisions.get(pair.decider);
-  if (decision === undefined) {
-    decision = decideOnce(deps, frame, {
+  return shared.decisions.once(pair.decider, () =>
+    decideOnce(deps, frame, {
       decider: pair.decider as AgentId,
       observed: pair.observed,
-    });
-    shared.decisions.set(pair.decider, decision);
-  }
-  return decision;
+    }));
 }
 
 /** The pair `agentId` is in: its deciding agent and the sighting that agent decides about. */

@@ -16,6 +16,7 @@ import { agentSteps, type AgentTickOptions, type StepCarried } from "./agent_ste
 import type { AgentStepSummary } from "./step_summary.ts";
 import { objectStateDocuments } from "./object_states.ts";
 import type { TickShared, TickView } from "./tick_prepare.ts";
+import { PairDecisions } from "./_talk_pairs.ts";
 
 interface EncodedShared {
   env: Environment | null;
@@ -30,7 +31,7 @@ export function agentTickSystem(
 ): TickSystem<Agent, TickShared, AgentStepSummary, World> {
   // A system serves one tick (in process) or one message of it: its steps share the pair decisions they made or
   // read back, so the second step of a pair does not read it from the store again.
-  const decisions: TickShared["decisions"] = new Map();
+  const decisions = new PairDecisions();
   const base = agentSteps(deps, options);
   const scopeOf = (frame: TickFrame<World>, key: string): AgentScope => ({
     worldId: frame.world.id as WorldId,

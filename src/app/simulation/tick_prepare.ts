@@ -34,7 +34,7 @@ import {
   type Seen,
   type Sighting,
 } from "./perception.ts";
-import { type PairedReaction, pairNewcomers } from "./_talk_pairs.ts";
+import { PairDecisions, pairNewcomers } from "./_talk_pairs.ts";
 
 /** What one agent will do with what it sees this tick. */
 export interface TickView {
@@ -56,7 +56,7 @@ export interface TickShared {
    * Decisions (and conversations) about a newly seen agent that steps of this invocation made
    * or read back, by the deciding agent's id (see `pairDecision`); never stored in a plan.
    */
-  decisions: Map<string, Promise<PairedReaction>>;
+  decisions: PairDecisions;
   uses: ObjectUse[];
   leaves: ObjectLeave[];
 }
@@ -102,7 +102,14 @@ export async function prepare(
     views.set(decider, { ...views.get(decider)!, trigger: { observed: sighting } });
   }
   return {
-    shared: { env, views, scores: scored.scores, decisions: new Map(), uses: [], leaves: [] },
+    shared: {
+      env,
+      views,
+      scores: scored.scores,
+      decisions: new PairDecisions(),
+      uses: [],
+      leaves: [],
+    },
     events: [],
     usage: addUsage(scored.usage, embedded),
   };

@@ -1,6 +1,5 @@
 /** @module Writes a document that only the running tick writes (ticks of a world never overlap). */
-import type { Deps, DocumentKey } from "../../ports/mod.ts";
-import { ConflictError } from "../../domain/mod.ts";
+import { type Deps, type DocumentKey, writeOverRead } from "../../ports/mod.ts";
 
 /**
  * Creates or replaces a document with the version read earlier (`undefined`: it did not
@@ -14,14 +13,8 @@ export async function putDocument<T>(
   { value, version }: { value: T; version: number | undefined },
 ): Promise<void> {
   const docs = deps.storage.documents;
-  if (version === undefined) {
-    try {
-      await docs.create(key, value);
-      return;
-    } catch (err) {
-      if (!(err instanceof ConflictError)) throw err; // created meanwhile: replace it below
-    }
-  } else if (await docs.replace(key, value, { expectedVersion: version })) return;
+  if (await writeOverRead(docs, key, { value, version })) return;
+  // Created or replaced meanwhile: replace what is there now.
   const current = await docs.get<T>(key);
   if (current) await docs.replace(key, value, { expectedVersion: current.version });
 }

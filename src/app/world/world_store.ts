@@ -2,7 +2,13 @@
  * @module Worlds in storage: create, read, list, and change a world's name, tick length, mode,
  * pause and settings (Generative Agents §5).
  */
-import { type Deps, type DocumentKey, updateDocument, type Versioned } from "../../ports/mod.ts";
+import {
+  type Deps,
+  type DocumentKey,
+  requireDocument,
+  updateDocument,
+  type Versioned,
+} from "../../ports/mod.ts";
 import {
   ConflictError,
   CreateWorldInput,
@@ -84,9 +90,7 @@ export function newWorld(deps: Pick<Deps, "ids">, input: CreateWorldInput): Worl
  * @throws `world_not_found`
  */
 export async function getWorld(deps: Pick<Deps, "storage">, id: WorldId): Promise<World> {
-  const doc = await deps.storage.documents.get<World>(worldKey(id));
-  if (!doc) throw worldNotFound(id);
-  return withDefaults(doc.value);
+  return (await loadWorldDoc(deps, id)).value;
 }
 /** Every world, ordered by id. */
 export async function listWorlds(deps: Pick<Deps, "storage">): Promise<World[]> {
@@ -103,8 +107,11 @@ export async function loadWorldDoc(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
 ): Promise<Versioned<World>> {
-  const doc = await deps.storage.documents.get<World>(worldKey(worldId));
-  if (!doc) throw worldNotFound(worldId);
+  const doc = await requireDocument<World>(
+    deps.storage.documents,
+    worldKey(worldId),
+    () => worldNotFound(worldId),
+  );
   return { ...doc, value: withDefaults(doc.value) };
 }
 /** A change to a world as a request makes it, and why a pause flag it flips changed. */

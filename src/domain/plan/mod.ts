@@ -1,5 +1,4 @@
-/** @module Plans of the day: items, spans, places, and the plan API's shapes (Generative Agents §4.3). */
+/** @module Plans of the day: items, spans and places (Generative Agents §4.3). */
 export * from "./plan.ts";
-export * from "./plan_api.ts";
 export * from "./plan_places.ts";
 export * from "./plan_spans.ts";

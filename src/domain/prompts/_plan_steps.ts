@@ -1,6 +1,6 @@
 /** @module Shared pieces of the planning prompts' output schemas: ordered steps and emoji. */
 import { z } from "zod";
-import { clockMinutes, clockTime } from "../time/mod.ts";
+import { clockMinutes, ClockTime, clockTime } from "../time/mod.ts";
 
 /** The shortest step any plan level holds, in minutes. */
 export const MIN_STEP_MINUTES = 5;
@@ -45,6 +45,34 @@ export function checkStepOrder(
     }
     previous = start;
   });
+}
+
+/** How a plan level's steps are bounded: their span, the longest step, how many there are. */
+export interface StepLimits {
+  bounds: StepBounds;
+  /** The longest step, in minutes. */
+  maxMinutes: number;
+  /** Fewest and most steps. */
+  count: { min: number; max: number };
+}
+
+/**
+ * The steps of one plan level (the day's items, an item's hour chunks, a chunk's actions): each
+ * with a start, a duration and a description, plus the level's own `fields`; in time order
+ * within the bounds ({@linkcode checkStepOrder}).
+ */
+export function planSteps<T extends z.ZodRawShape>(fields: T, limits: StepLimits) {
+  return z
+    .array(z.object({
+      start: ClockTime,
+      durationMinutes: z.number().int().min(MIN_STEP_MINUTES).max(limits.maxMinutes),
+      description: z.string().min(1).max(200),
+      ...fields,
+    }))
+    .min(limits.count.min)
+    .max(limits.count.max)
+    // Every step has a start; the compiler cannot see it through the generic fields.
+    .superRefine((steps, ctx) => checkStepOrder(steps as { start: string }[], limits.bounds, ctx));
 }
 
 const EMOJI_GRAPHEME = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;

@@ -11,8 +11,8 @@
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { dataBlock } from "./data_block.ts";
-import { clockMinutes, ClockTime } from "../time/mod.ts";
-import { checkStepOrder, EmojiRendering } from "./_plan_steps.ts";
+import { clockMinutes } from "../time/mod.ts";
+import { EmojiRendering, planSteps } from "./_plan_steps.ts";
 import { areaOfPath, PATH_SEPARATOR } from "../world/mod.ts";
 
 /** A location on offer, numbered by its position in the list (1-based). */
@@ -48,17 +48,10 @@ export interface ActionsInput {
 export function actionsSchema(input: Pick<ActionsInput, "chunk" | "locations">) {
   const bounds = { from: clockMinutes(input.chunk.start), until: clockMinutes(input.chunk.end) };
   return z.object({
-    actions: z
-      .array(z.object({
-        start: ClockTime,
-        durationMinutes: z.number().int().min(5).max(60),
-        description: z.string().min(1).max(200),
-        location: z.number().int().min(1).max(input.locations.length),
-        emoji: EmojiRendering,
-      }))
-      .min(1)
-      .max(24)
-      .superRefine((actions, ctx) => checkStepOrder(actions, bounds, ctx)),
+    actions: planSteps({
+      location: z.number().int().min(1).max(input.locations.length),
+      emoji: EmojiRendering,
+    }, { bounds, maxMinutes: 60, count: { min: 1, max: 24 } }),
   });
 }
 export type ActionsOutput = z.infer<ReturnType<typeof actionsSchema>>;

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { clipLine, profileText } from "./data_block.ts";
 import { clockMinutes, ClockTime } from "../time/mod.ts";
-import { checkStepOrder } from "./_plan_steps.ts";
+import { planSteps } from "./_plan_steps.ts";
 
 /** Longest note about the previous day the prompt shows, in characters (reflections can run long). */
 export const NOTE_LINE_CHARS = 160;
@@ -61,16 +61,11 @@ export function dayPlanSchema(
   const from = input.remainder ? clockMinutes(input.remainder.from) : 0;
   return z.object({
     wakeUp: ClockTime,
-    items: z
-      .array(z.object({
-        start: ClockTime,
-        durationMinutes: z.number().int().min(5).max(960),
-        description: z.string().min(1).max(200),
-        place: z.number().int().min(1).max(input.places.length),
-      }))
-      .min(input.minItems)
-      .max(input.maxItems)
-      .superRefine((items, ctx) => checkStepOrder(items, { from, until: 1440 }, ctx)),
+    items: planSteps({ place: z.number().int().min(1).max(input.places.length) }, {
+      bounds: { from, until: 1440 },
+      maxMinutes: 960,
+      count: { min: input.minItems, max: input.maxItems },
+    }),
   });
 }
 export type DayPlanOutput = z.infer<ReturnType<typeof dayPlanSchema>>;

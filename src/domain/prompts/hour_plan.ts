@@ -2,8 +2,8 @@
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { profileText } from "./data_block.ts";
-import { clockMinutes, ClockTime } from "../time/mod.ts";
-import { checkStepOrder } from "./_plan_steps.ts";
+import { clockMinutes } from "../time/mod.ts";
+import { planSteps } from "./_plan_steps.ts";
 
 /** Inputs of {@linkcode buildHourPlanPrompt}. */
 export interface HourPlanInput {
@@ -23,15 +23,7 @@ export interface HourPlanInput {
 export function hourPlanSchema(input: Pick<HourPlanInput, "item">) {
   const bounds = { from: clockMinutes(input.item.start), until: clockMinutes(input.item.end) };
   return z.object({
-    chunks: z
-      .array(z.object({
-        start: ClockTime,
-        durationMinutes: z.number().int().min(5).max(120),
-        description: z.string().min(1).max(200),
-      }))
-      .min(1)
-      .max(24)
-      .superRefine((chunks, ctx) => checkStepOrder(chunks, bounds, ctx)),
+    chunks: planSteps({}, { bounds, maxMinutes: 120, count: { min: 1, max: 24 } }),
   });
 }
 export type HourPlanOutput = z.infer<ReturnType<typeof hourPlanSchema>>;

@@ -1,6 +1,6 @@
 /** @module Prompt: rate the poignancy of a batch of observations in one call (Generative Agents §4.1). */
 import { z } from "zod";
-import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { dataSection, listPrompt, listSchema, type Prompt } from "./prompt.ts";
 
 /** Inputs of {@linkcode buildImportancePrompt}. */
 export interface ImportanceInput {
@@ -9,9 +9,11 @@ export interface ImportanceInput {
   observations: string[];
 }
 
+const ANSWER = { key: "scores", item: z.number().int().min(1).max(10) } as const;
+
 /** One integer 1-10 per observation, in order. */
 export function importanceSchema(count: number) {
-  return z.object({ scores: z.array(z.number().int().min(1).max(10)).length(count) });
+  return listSchema(ANSWER, count);
 }
 export type ImportanceOutput = z.infer<ReturnType<typeof importanceSchema>>;
 
@@ -21,16 +23,16 @@ export type ImportanceOutput = z.infer<ReturnType<typeof importanceSchema>>;
  * @see Generative Agents §4.1 "Importance"; Park et al. 2023 §4.1.
  */
 export function buildImportancePrompt(input: ImportanceInput): Prompt<ImportanceOutput> {
-  const n = input.observations.length;
-  return chatPrompt({
+  return listPrompt({
     kind: "importance",
     tier: "fast",
     input,
-    schema: importanceSchema(n),
-    maxTokens: 16 + 4 * n,
+    answer: ANSWER,
+    count: input.observations.length,
+    items: "numbers, one per event, in the order given",
+    tokens: { base: 16, each: 4 },
     rules: [
       "Rate how much each event would matter to the character who experienced it, from 1 (routine: brushing teeth, making the bed, walking past a bench) through 5 (notable: a new acquaintance, a disagreement at work) to 10 (life-changing: a break-up, a death in the family, winning an election).",
-      `Answer with JSON {"scores": [...]} holding exactly ${n} numbers, one per event, in the order given.`,
     ],
     user: [
       `Character: ${JSON.stringify(input.agentName)}\n${

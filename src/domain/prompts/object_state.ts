@@ -7,7 +7,7 @@
  * town costs at most one call per tick.
  */
 import { z } from "zod";
-import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { dataSection, listPrompt, listSchema, type Prompt } from "./prompt.ts";
 
 /** One object an agent just started acting on. */
 export interface ObjectStateItem {
@@ -32,11 +32,11 @@ export interface ObjectStateInput {
 /** Longest state the model may write (the environment keeps up to 200 characters). */
 export const MAX_STATE_LENGTH = 80;
 
+const ANSWER = { key: "states", item: z.string().trim().max(MAX_STATE_LENGTH) } as const;
+
 /** One state per item, in order; "" when nothing about the object is notable. */
 export function objectStateSchema(count: number) {
-  return z.object({
-    states: z.array(z.string().trim().max(MAX_STATE_LENGTH)).length(count),
-  });
+  return listSchema(ANSWER, count);
 }
 export type ObjectStateOutput = z.infer<ReturnType<typeof objectStateSchema>>;
 
@@ -47,17 +47,17 @@ export type ObjectStateOutput = z.infer<ReturnType<typeof objectStateSchema>>;
  * coffee)"; Park et al. 2023 §5.1.
  */
 export function buildObjectStatePrompt(input: ObjectStateInput): Prompt<ObjectStateOutput> {
-  const n = input.items.length;
-  return chatPrompt({
+  return listPrompt({
     kind: "object_state",
     tier: "fast",
     input,
-    schema: objectStateSchema(n),
-    maxTokens: 16 + 16 * n,
+    answer: ANSWER,
+    count: input.items.length,
+    items: "strings, one per object, in the order given",
+    tokens: { base: 16, each: 16 },
     rules: [
       "In a life simulation, characters act on objects around them. For each object, say what state it is in while the character does what they are doing there.",
       'Write each state as a short phrase of 1 to 6 words that completes "the <object> is …", e.g. "brewing coffee", "off", "in use", "being cleaned". Keep the current state when the action does not change the object; use "" when nothing about it is notable.',
-      `Answer with JSON {"states": [...]} holding exactly ${n} strings, one per object, in the order given.`,
     ],
     user: [dataSection("Objects, in order", "objects", input.items)],
   });

@@ -1,6 +1,6 @@
 /** @module Prompt: the high-level questions an agent's recent memories raise, step 1 of reflection (Generative Agents §4.2). */
 import { z } from "zod";
-import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { dataSection, listPrompt, listSchema, type Prompt } from "./prompt.ts";
 import { clipLine } from "./data_block.ts";
 
 /** Inputs of {@linkcode buildReflectionQuestionsPrompt}. */
@@ -12,9 +12,11 @@ export interface ReflectionQuestionsInput {
   count: number;
 }
 
+const ANSWER = { key: "questions", item: z.string().trim().min(1).max(300) } as const;
+
 /** Exactly `count` questions, most salient first. */
 export function reflectionQuestionsSchema(count: number) {
-  return z.object({ questions: z.array(z.string().trim().min(1).max(300)).length(count) });
+  return listSchema(ANSWER, count);
 }
 export type ReflectionQuestionsOutput = z.infer<ReturnType<typeof reflectionQuestionsSchema>>;
 
@@ -49,16 +51,17 @@ export function buildReflectionQuestionsPrompt(
   input: ReflectionQuestionsInput,
 ): Prompt<ReflectionQuestionsOutput> {
   const n = input.count;
-  return chatPrompt({
+  return listPrompt({
     kind: "reflection_questions",
     tier: "main",
     input,
-    schema: reflectionQuestionsSchema(n),
-    maxTokens: 32 + 48 * n,
+    answer: ANSWER,
+    count: n,
+    items: "distinct questions, one sentence each, most important first",
+    tokens: { base: 32, each: 48 },
     rules: [
       `Given a character's recent memories, propose the ${n} most salient high-level questions that these memories alone could help answer about the people, places, plans and concerns in them.`,
       "Prefer questions whose answers are general conclusions (a relationship, a passion, a worry, a pattern) to questions about one fact.",
-      `Answer with JSON {"questions": [...]} holding exactly ${n} distinct questions, one sentence each, most important first.`,
     ],
     user: [
       `Character: ${JSON.stringify(input.agentName)}\n${

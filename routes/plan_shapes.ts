@@ -1,8 +1,16 @@
-/** @module The HTTP shapes of planning: request bodies, queries and responses. */
+/**
+ * @module The HTTP shapes of planning: request bodies, queries and responses, and a stored plan
+ * as the API shows it (also in `GET …/agents/{agent}`).
+ */
 import { z } from "zod";
-import { UsageCounts } from "../usage.ts";
-import { GameTime } from "../time/mod.ts";
-import { DayPlan, HourChunk, PlanDate, PlannedAction } from "./plan.ts";
+import {
+  type DayPlan,
+  GameTime,
+  HourChunk,
+  PlanDate,
+  PlannedAction,
+  UsageCounts,
+} from "../src/domain/mod.ts";
 
 /** The body of `POST …/agents/{agent}/plan`. */
 export const PlanInput = z
