@@ -1,6 +1,7 @@
 /** @module Prompt: rate the poignancy of a batch of observations in one call (Generative Agents §4.1). */
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { inertJson } from "./data_block.ts";
 
 /** Inputs of {@linkcode buildImportancePrompt}. */
 export interface ImportanceInput {
@@ -33,7 +34,7 @@ export function buildImportancePrompt(input: ImportanceInput): Prompt<Importance
       `Answer with JSON {"scores": [...]} holding exactly ${n} numbers, one per event, in the order given.`,
     ],
     user: [
-      `Character: ${JSON.stringify(input.agentName)}\n${
+      `Character: ${inertJson(input.agentName)}\n${
         dataSection("Events, in order", "events", input.observations)
       }`,
     ],
