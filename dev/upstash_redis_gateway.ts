@@ -18,7 +18,9 @@
  * - EVAL, EVALSHA and SCRIPT LOAD pass through, except that Upstash's own shebang flag
  *   `allow-key-locking` (which redis-server refuses) is dropped from a script's `#!lua` line.
  *   Redis then hashes the script without it, so the client's EVALSHA of the original misses
- *   (NOSCRIPT) and it falls back to EVAL, as against a fresh Upstash database.
+ *   (NOSCRIPT) and it falls back to EVAL, as against a fresh Upstash database. With
+ *   `keepUpstashFlags` the flag goes through and redis-server refuses the script, as behind a
+ *   plain REST proxy.
  *
  * Not implemented: SUBSCRIBE/MONITOR streaming and read-your-writes sync tokens (one local
  * server is always consistent). Each request borrows a pooled connection; commands that change
@@ -42,6 +44,11 @@ export interface UpstashRedisGatewayOptions {
   port?: number;
   /** The interface to listen on. @default "127.0.0.1" */
   hostname?: string;
+  /**
+   * Pass Upstash's `allow-key-locking` script flag through to redis-server, which refuses it
+   * (as a plain REST proxy in front of a stock redis-server does). @default false
+   */
+  keepUpstashFlags?: boolean;
 }
 
 /** A running gateway. */
@@ -86,7 +93,13 @@ export async function startUpstashRedisGateway(
   const counts = { requests: 0, commands: 0 };
   const server = Deno.serve(
     { hostname: options.hostname ?? "127.0.0.1", port: options.port ?? 0, onListen() {} },
-    (request) => handleRequest(request, { token, pool, counts }),
+    (request) =>
+      handleRequest(request, {
+        token,
+        pool,
+        counts,
+        adapt: options.keepUpstashFlags ? (command) => command : withoutUpstashFlags,
+      }),
   );
   const { hostname, port } = server.addr;
   let closed = false;
@@ -129,6 +142,8 @@ interface GatewayState {
   token: string;
   pool: ConnectionPool;
   counts: { requests: number; commands: number };
+  /** What each command becomes before it goes to redis-server. */
+  adapt: (command: RespCommand) => RespCommand;
 }
 
 async function handleRequest(request: Request, state: GatewayState): Promise<Response> {
@@ -146,17 +161,19 @@ async function handleRequest(request: Request, state: GatewayState): Promise<Res
     if (
       request.method === "POST" && (url.pathname === "/pipeline" || url.pathname === "/multi-exec")
     ) {
-      const commands = parseCommandList(await readJson(request));
-      if (typeof commands === "string") return json({ error: commands }, 400);
+      const parsed = parseCommandList(await readJson(request));
+      if (typeof parsed === "string") return json({ error: parsed }, 400);
+      const commands = parsed.map(state.adapt);
       counts.commands += commands.length;
       return url.pathname === "/pipeline"
         ? await runPipeline(pool, commands, base64)
         : await runTransaction(pool, commands, base64);
     }
-    const command = url.pathname === "/"
+    const parsed = url.pathname === "/"
       ? parseCommand(await readJson(request))
       : await pathCommand(request, url);
-    if (typeof command === "string") return json({ error: command }, 400);
+    if (typeof parsed === "string") return json({ error: parsed }, 400);
+    const command = state.adapt(parsed);
     counts.commands++;
     const [reply] = await pool.run([command], isStateful([command]));
     if (reply instanceof RespError) return json({ error: reply.message }, 400);
@@ -244,11 +261,12 @@ function parseCommand(body: unknown): RespCommand | string {
   }
   const name = decoder.decode(args[0]).toUpperCase();
   if (STREAMING.has(name)) return `ERR the dev gateway does not support ${name}`;
-  return withoutUpstashFlags(name, args);
+  return args;
 }
 
 /** EVAL / SCRIPT LOAD with the Upstash-only `allow-key-locking` shebang flag removed. */
-function withoutUpstashFlags(name: string, args: Uint8Array[]): Uint8Array[] {
+function withoutUpstashFlags(args: RespCommand): RespCommand {
+  const name = decoder.decode(args[0]).toUpperCase();
   const at = name === "EVAL" || name === "EVAL_RO"
     ? 1
     : name === "SCRIPT" && decoder.decode(args[1] ?? new Uint8Array()).toUpperCase() === "LOAD"

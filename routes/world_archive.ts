@@ -41,7 +41,7 @@ const importRoute = worlds.post("/worlds/import", {
   operationId: "importWorld",
   summary: "Import a world from an export (all or nothing); ?id= forks it under a new id",
   description:
-    "The body is an export file (NDJSON), read line by line. The whole file is checked while it is read and nothing becomes visible before the end: a malformed, truncated or other-version file is a 400 naming the line (`details.line`), an existing world id a 409, an archive made with another embedder a 422 unless `reembed=true` embeds the memories again.",
+    "The body is an export file (NDJSON), read line by line. The whole file is checked while it is read and nothing becomes visible before the end: a malformed, truncated or other-version file is a 400 naming the line (`details.line`), as is a line the JSON API would refuse (control characters in text: `details.path`), a zero or non-finite embedding, or a header whose counts are not the file's (`details.field`); an existing world id a 409, an archive made with another embedder a 422 unless `reembed=true` embeds the memories again.",
   request: {
     query: z.object({
       id: WorldId.optional().meta({ description: "Import under this id: a fork" }),

@@ -1,5 +1,5 @@
 /** @module Private to lib/kv: the unit-length vectors the embedded index keeps, and their stored bytes. */
-import { SimulacraError } from "../../src/domain/mod.ts";
+import { embeddingProblem, SimulacraError, vectorNorm } from "../../src/domain/mod.ts";
 
 /**
  * A unit-length copy of `vector`, or `invalid_request` when its length is not `dimensions` or it
@@ -9,21 +9,14 @@ export function unitVector(
   vector: Float32Array,
   { dimensions, action }: { dimensions: number; action: string },
 ): Float32Array {
-  if (vector.length !== dimensions) {
+  const problem = embeddingProblem(vector, dimensions);
+  if (problem !== null) {
     throw new SimulacraError(
       "invalid_request",
-      `Cannot ${action} a vector of ${vector.length} dimensions: this index expects ${dimensions}`,
+      `Cannot ${action} this vector: it ${problem}`,
     );
   }
-  let norm = 0;
-  for (let i = 0; i < vector.length; i++) norm += vector[i] * vector[i];
-  norm = Math.sqrt(norm);
-  if (!(norm > 0) || !Number.isFinite(norm)) {
-    throw new SimulacraError(
-      "invalid_request",
-      `Cannot ${action} a zero or non-finite vector: embeddings have a direction`,
-    );
-  }
+  const norm = vectorNorm(vector);
   const unit = new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) unit[i] = vector[i] / norm;
   return unit;

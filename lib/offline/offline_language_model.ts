@@ -2,6 +2,7 @@
 import { z } from "zod";
 import {
   type Attribution,
+  clipLine,
   ModelUnavailableError,
   type Usage,
   type UsageSink,
@@ -105,7 +106,15 @@ export class OfflineLanguageModel implements LanguageModel {
     } catch (cause) {
       throw invalid(prompt.kind, `the ${source} failed`, { cause });
     }
-    const result = prompt.schema.safeParse(answer);
+    let result = prompt.schema.safeParse(answer);
+    if (!result.success) {
+      // Answers are made of the input's own words, which may be as long as the input allows.
+      const fitted = clipOverlongStrings(answer, result.error.issues);
+      if (fitted !== answer) {
+        answer = fitted;
+        result = prompt.schema.safeParse(answer);
+      }
+    }
     if (!result.success) {
       const issues = result.error.issues.map((issue) => ({
         path: issue.path.map(String).join("."),
@@ -181,6 +190,28 @@ function collectStrings(input: unknown): string[] {
   };
   visit(input, 0);
   return out;
+}
+
+/**
+ * A copy of `answer` whose strings that are longer than the schema allows (the `too_big` issues
+ * of `issues`) are cut at a word boundary with "…"; `answer` itself when there are none.
+ */
+function clipOverlongStrings(answer: unknown, issues: readonly z.core.$ZodIssue[]): unknown {
+  const long = issues.filter((issue) =>
+    issue.code === "too_big" && issue.origin === "string" && issue.path.length > 0
+  ) as z.core.$ZodIssueTooBig[];
+  if (long.length === 0) return answer;
+  const copy = structuredClone(answer);
+  for (const issue of long) {
+    const parent = issue.path.slice(0, -1).reduce<unknown>(
+      (node, key) => (node as Record<PropertyKey, unknown> | null)?.[key],
+      copy,
+    ) as Record<PropertyKey, unknown> | null;
+    const key = issue.path.at(-1)!;
+    const value = parent?.[key];
+    if (typeof value === "string") parent![key] = clipLine(value, Number(issue.maximum));
+  }
+  return copy;
 }
 
 function invalid(

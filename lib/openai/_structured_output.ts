@@ -6,7 +6,7 @@ import type { OpenAI } from "openai";
 import { zodResponseFormat } from "openai/helpers/zod";
 import { z } from "zod";
 import type { ChatMessage } from "../../src/ports/mod.ts";
-import type { Usage } from "../../src/domain/mod.ts";
+import { stripUnsafeJson, type Usage } from "../../src/domain/mod.ts";
 
 /** A problem with a model's answer, as reported in `model_invalid_output` details. */
 export interface OutputIssue {
@@ -86,7 +86,9 @@ export function parseAnswer<T>(call: CallResult, schema: z.ZodType<T>): Parsed<T
     const reason = error instanceof SyntaxError ? error.message : "it cannot be parsed";
     return { ok: false, issues: [issue], repairHint: `- The answer is not valid JSON: ${reason}` };
   }
-  const result = schema.safeParse(json);
+  // What a model writes is stored and exported: it carries no text the JSON API (or an import)
+  // would refuse, such as control characters.
+  const result = schema.safeParse(stripUnsafeJson(json));
   if (result.success) return { ok: true, value: result.data };
   const issues = result.error.issues.map((issue) => ({
     path: issue.path.map(String).join("."),

@@ -48,16 +48,17 @@ export interface UpstashStorageOptions {
 }
 
 /**
- * Opens the hosted backend: checks that Redis answers PING and reads the vector index's
- * dimension and similarity from `info()`. The clients speak HTTP, so nothing stays open
+ * Opens the hosted backend: checks that Redis answers (and runs scripts flagged as
+ * `@upstash/ratelimit`'s are) and reads the vector index's dimension and similarity from
+ * `info()`. The clients speak HTTP, so nothing stays open
  * between calls and `close()` has nothing to release.
  *
  * Redis calls are not retried by the client: appends, counters and claims are not idempotent,
  * and a retry after a lost response would apply them twice. Vector calls (all idempotent) are
  * retried twice on network errors.
  *
- * @throws `config_error` on a malformed URL or key prefix, `store_unavailable` when Redis or
- * Vector does not answer.
+ * @throws `config_error` on a malformed URL or key prefix, or a Redis that refuses the
+ * `allow-key-locking` script flag; `store_unavailable` when Redis or Vector does not answer.
  * @example
  * ```ts ignore
  * const storage = await openUpstashStorage({
@@ -96,7 +97,7 @@ export async function openUpstashStorage(options: UpstashStorageOptions): Promis
       { cause: error },
     );
   }
-  await redisCall("open the hosted store", () => redis.ping());
+  await redisCall("open the hosted store", () => probeRedis(redis));
   const info = await vectorCall("open the hosted store", () => index.info());
   if (!Number.isInteger(info.dimension) || info.dimension < 1) {
     throw new StoreUnavailableError(
@@ -108,6 +109,28 @@ export async function openUpstashStorage(options: UpstashStorageOptions): Promis
     dimensions: info.dimension,
     similarity: info.similarityFunction ?? "COSINE",
   });
+}
+
+/**
+ * A script with the shebang flag `@upstash/ratelimit`'s scripts carry: `allow-key-locking`
+ * (Upstash's own: lock only the script's keys) is refused by a stock redis-server, e.g. 7.0
+ * behind a REST proxy, and every rate-limited request would then fail.
+ */
+const FLAGGED_PROBE = "#!lua flags=no-writes,allow-key-locking\nreturn 'PONG'";
+
+/** One request: Redis answers, and accepts the flag (see {@linkcode FLAGGED_PROBE}). */
+async function probeRedis(redis: Redis): Promise<void> {
+  try {
+    await redis.eval(FLAGGED_PROBE, [], []);
+  } catch (error) {
+    // redis-server: "ERR Unexpected flag in script shebang: allow-key-locking".
+    const message = error instanceof Error ? error.message : "";
+    if (!/unexpected flag[^\n]*allow-key-locking/i.test(message)) throw error;
+    throw new ConfigError(
+      "Cannot use the Redis behind UPSTASH_REDIS_REST_URL: it refuses the script flag `allow-key-locking` that the rate limiter's scripts (@upstash/ratelimit) carry, as a stock redis-server does. Use Upstash Redis, or for development `deno task upstash:local`, whose gateway drops the flag",
+      { cause: error },
+    );
+  }
 }
 
 interface UpstashStorageSettings {

@@ -1,5 +1,10 @@
 /** @module The hosted VectorIndex: one Upstash Vector namespace per agent scope. */
-import { type AgentScope, type MemoryId, SimulacraError } from "../../src/domain/mod.ts";
+import {
+  type AgentScope,
+  embeddingProblem,
+  type MemoryId,
+  SimulacraError,
+} from "../../src/domain/mod.ts";
 import type { VectorEntry, VectorIndex, VectorMatch, VectorSearch } from "../../src/ports/mod.ts";
 import { RedisKeys } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
@@ -48,7 +53,8 @@ const MAX_TOP_K = 1000;
  * same upsert (after the Vector writes) and removed with the same delete (before it). `cosines` answers from it with one HMGET, so a
  * retrieval needs one Vector request (its `search`) even for candidates outside the query's top
  * 1,000. Vectors stored before the copy existed are fetched from Vector instead. Throws `store_unavailable` when
- * Upstash fails and `invalid_request` on a vector of the wrong dimension.
+ * Upstash fails and `invalid_request` on a vector of the wrong dimension (and, when storing, a
+ * zero or non-finite one, which the embedded index refuses too).
  */
 export class UpstashVectorIndex implements VectorIndex {
   readonly dimensions: number;
@@ -92,7 +98,16 @@ export class UpstashVectorIndex implements VectorIndex {
    * repair sweep would therefore never delete.
    */
   async storeRemote(scope: AgentScope, entries: readonly VectorEntry[]): Promise<string[]> {
-    for (const entry of entries) this.#checkDimensions(entry.vector, `memory "${entry.id}"`);
+    for (const entry of entries) {
+      const problem = embeddingProblem(entry.vector, this.dimensions);
+      if (problem !== null) {
+        throw new SimulacraError(
+          "invalid_request",
+          `Cannot store the embedding of memory "${entry.id}": it ${problem}`,
+          { details: { dimensions: entry.vector.length, expected: this.dimensions } },
+        );
+      }
+    }
     const namespace = this.#namespace(scope);
     for (let i = 0; i < entries.length; i += BATCH) {
       const batch = entries.slice(i, i + BATCH).map((entry) => ({

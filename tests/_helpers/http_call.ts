@@ -20,3 +20,18 @@ export async function call(
   });
   return { status: res.status, body: await res.json() };
 }
+
+/** Posts a world archive (NDJSON text) to `POST /v1/worlds/import{query}`. */
+export async function importArchive(
+  app: RequestTarget,
+  text: string,
+  query = "",
+  // deno-lint-ignore no-explicit-any
+): Promise<{ status: number; body: any }> {
+  const res = await app.request(`/v1/worlds/import${query}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-ndjson" },
+    body: text,
+  });
+  return { status: res.status, body: await res.json() };
+}

@@ -191,6 +191,30 @@ export function vectorIndexContract(cases: ContractCases): void {
     },
   );
 
+  cases.add(
+    "VectorIndex.upsert() throws invalid_request on a zero or non-finite vector and writes nothing",
+    async (s) => {
+      const dims = s.vectors.dimensions;
+      const scope = newScope();
+      const nan = axis(dims, 0);
+      nan[1] = Number.NaN;
+      const infinite = axis(dims, 0);
+      infinite[2] = Number.POSITIVE_INFINITY;
+      for (
+        const [id, vector] of [["zero", new Float32Array(dims)], ["nan", nan], ["inf", infinite]]
+      ) {
+        await assertRejectsCode(
+          s.vectors.upsert(scope, [
+            { id: mid("v-ok"), vector: axis(dims, 0) },
+            { id: mid(`v-${id}`), vector: vector as Float32Array },
+          ]),
+          "invalid_request",
+        );
+      }
+      assert.deepEqual(await s.vectors.ids(scope), []);
+    },
+  );
+
   cases.add("VectorIndex.query() throws invalid_request on a wrong dimension", async (s) => {
     const dims = s.vectors.dimensions;
     const scope = newScope();

@@ -12,14 +12,22 @@ const TOKEN = "gateway-test-token";
 const redis = await tryStartRedis();
 
 /** Runs `fn` against a fresh gateway and closes it, so each test opens and closes its own. */
-function gatewayTest(name: string, fn: (gateway: UpstashRedisGateway) => Promise<void>): void {
+function gatewayTest(
+  name: string,
+  fn: (gateway: UpstashRedisGateway) => Promise<void>,
+  options: { keepUpstashFlags?: boolean } = {},
+): void {
   if (!redis) {
     Deno.test({ name: `${name} (needs redis-server, not installed)`, ignore: true, fn() {} });
     return;
   }
   const server = redis;
   Deno.test(name, async () => {
-    const gateway = await startUpstashRedisGateway({ redisUrl: server.url, token: TOKEN });
+    const gateway = await startUpstashRedisGateway({
+      redisUrl: server.url,
+      token: TOKEN,
+      ...options,
+    });
     try {
       await fn(gateway);
     } finally {
@@ -264,6 +272,18 @@ gatewayTest(
     const both = "#!lua flags=no-writes,allow-key-locking\nreturn 7";
     assert.deepEqual((await post(g, "/", ["EVAL", both, 0])).body, { result: 7 });
   },
+);
+
+gatewayTest(
+  "startUpstashRedisGateway({ keepUpstashFlags }) passes the flag on, and redis-server refuses it",
+  async (g) => {
+    const flagged = "#!lua flags=allow-key-locking\nreturn 1";
+    const refused = await post(g, "/", ["EVAL", flagged, 0]);
+    assert.equal(refused.status, 400);
+    assert.match((refused.body as { error: string }).error, /allow-key-locking/);
+    assert.deepEqual((await post(g, "/", ["EVAL", "return 1", 0])).body, { result: 1 });
+  },
+  { keepUpstashFlags: true },
 );
 
 gatewayTest(

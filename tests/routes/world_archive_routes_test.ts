@@ -11,7 +11,7 @@ import { createApp } from "../../routes/app.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import { AgentId, WorldId } from "../../src/domain/ids.ts";
 import { type Backend, startBackends } from "../_helpers/backends.ts";
-import { call } from "../_helpers/http_call.ts";
+import { call, importArchive } from "../_helpers/http_call.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
 
 const { backends, close } = await startBackends();
@@ -27,14 +27,7 @@ async function exportText(app: App, world: string, events = true): Promise<strin
   return await res.text();
 }
 
-async function importText(app: App, text: string, query = "") {
-  const res = await app.request(`/v1/worlds/import${query}`, {
-    method: "POST",
-    headers: { "content-type": "application/x-ndjson" },
-    body: text,
-  });
-  return { status: res.status, body: await res.json() };
-}
+const importText = (app: App, text: string, query = "") => importArchive(app, text, query);
 
 async function open(backend: Backend): Promise<{ app: App; deps: Deps & AsyncDisposable }> {
   const storage = await backend.open();

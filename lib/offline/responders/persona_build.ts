@@ -28,12 +28,15 @@ function titleOf(sentence: string, name: string): string {
   return clip(`${title.charAt(0).toUpperCase()}${title.slice(1)}`, 120);
 }
 
+/** The longest word taken as a cue phrase: a longer one is no word (the schema allows 80). */
+const MAX_CUE = 40;
+
 /** The distinct content words of a text, longest first, as cue phrases. */
 function cuesOf(text: string, max: number): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const word of words(text)) {
-    if (word.length < 4 || STOP_WORDS.has(word)) continue;
+    if (word.length < 4 || word.length > MAX_CUE || STOP_WORDS.has(word)) continue;
     const stem = contentStems(word)[0] ?? word;
     if (seen.has(stem)) continue;
     seen.add(stem);

@@ -19,6 +19,15 @@ const NOT_A_TOPIC = new Set(
 const NAME = /\p{Lu}[\p{L}'-]*(?:\s+\p{Lu}[\p{L}'-]*)*/gu;
 
 /**
+ * The longest name or topic a question names, in characters: a longer run of capitalised words
+ * or a longer word (a 2,000-character observation may be one) is no name or topic, and would
+ * push a question past the schema's 300 characters.
+ */
+const MAX_SUBJECT = 40;
+/** The most words a name has ("Isabella Rodriguez", "Hobbs Cafe", "Sam Moore Junior"). */
+const MAX_NAME_WORDS = 4;
+
+/**
  * Names (runs of capitalised words) by how often they occur, most frequent first. A single
  * capitalised word counts only once it is also seen inside a sentence: at the start it may
  * just be a capitalised verb ("Ignore the …").
@@ -33,6 +42,7 @@ function frequentNames(memories: readonly string[], exclude: ReadonlySet<string>
       const parts = match[0].replace(/'s$/, "").split(/\s+/);
       while (parts.length > 0 && STOP_WORDS.has(parts[0].toLowerCase())) parts.shift();
       const name = parts.join(" ");
+      if (parts.length > MAX_NAME_WORDS || name.length > MAX_SUBJECT) continue;
       if (name.length < 2 || exclude.has(name.toLowerCase()) || NOT_A_PERSON.test(name)) continue;
       counts.set(name, (counts.get(name) ?? 0) + 1);
       if (parts.length > 1 || match.index !== start) confirmed.add(name);
@@ -48,7 +58,8 @@ function frequentTopics(memories: readonly string[], exclude: ReadonlySet<string
   for (const memory of memories) {
     for (const word of words(memory)) {
       if (
-        word.length < 4 || STOP_WORDS.has(word) || exclude.has(word) || /\d/.test(word) ||
+        word.length < 4 || word.length > MAX_SUBJECT || STOP_WORDS.has(word) || exclude.has(word) ||
+        /\d/.test(word) ||
         NOT_A_TOPIC.has(word) || NOT_A_PERSON.test(word.charAt(0).toUpperCase() + word.slice(1))
       ) {
         continue;

@@ -4,8 +4,14 @@ import type { Deps } from "../../ports/mod.ts";
 import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
+  type ArchiveCounts,
+  decodeVector,
+  embeddingProblem,
+  findUnsafeText,
   type HeaderLine,
   HeaderLine as HeaderSchema,
+  jsonDepthExceeds,
+  MAX_JSON_DEPTH,
   SimulacraError,
 } from "../../domain/mod.ts";
 
@@ -61,17 +67,74 @@ export function mismatched(deps: Pick<Deps, "embedder">, header: HeaderLine): bo
   return header.embedder.model !== ours.model || header.embedder.dimensions !== ours.dimensions;
 }
 
-export function parseJson(text: string, n: number): unknown {
+/**
+ * A line's JSON, checked as the JSON API checks a request body (nesting depth, then control
+ * characters and lone surrogates in every string and key), so an import stores no text the API
+ * would refuse.
+ */
+export function parseLine(text: string, n: number): unknown {
+  if (jsonDepthExceeds(text)) {
+    throw lineError(n, `it nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  let json: unknown;
   try {
-    return JSON.parse(text);
+    json = JSON.parse(text);
   } catch {
     throw lineError(n, "it is not valid JSON (a corrupt or cut file?)");
   }
+  const unsafe = findUnsafeText(json);
+  if (unsafe) {
+    throw lineError(n, `"${unsafe.path}": the text ${unsafe.reason}`, { path: unsafe.path });
+  }
+  return json;
 }
 
-export function lineError(line: number, reason: string): SimulacraError {
+/** The memory line's embedding, or `invalid_request` naming the line when it is unusable. */
+export function lineVector(
+  embedding: string,
+  { n, dimensions, kept }: { n: number; dimensions: number; kept: boolean },
+): Float32Array {
+  const vector = decodeVector(embedding, dimensions);
+  if (vector === null) {
+    throw lineError(
+      n,
+      `the embedding is not ${dimensions} float32 values as the header says`,
+      { path: "embedding" },
+    );
+  }
+  // One embedded again (?reembed=true) needs only to be well formed.
+  const problem = kept ? embeddingProblem(vector, dimensions) : null;
+  if (problem !== null) throw lineError(n, `the embedding ${problem}`, { path: "embedding" });
+  return vector;
+}
+
+/**
+ * Refuses, naming the header (line 1), a file that holds more records of a kind than its header
+ * counts, or (`final`, once the file is read) another number.
+ */
+export function checkCounts(
+  header: ArchiveCounts,
+  file: ArchiveCounts,
+  { final }: { final: boolean },
+): void {
+  for (const key of Object.keys(header) as (keyof ArchiveCounts)[]) {
+    if (file[key] > header[key] || (final && file[key] !== header[key])) {
+      throw lineError(
+        1,
+        `the header counts ${header[key]} ${key} but the file holds ${final ? file[key] : "more"}`,
+        { field: `counts.${key}`, header: header[key], ...(final ? { file: file[key] } : {}) },
+      );
+    }
+  }
+}
+
+export function lineError(
+  line: number,
+  reason: string,
+  details: Record<string, unknown> = {},
+): SimulacraError {
   return new SimulacraError("invalid_request", `Cannot import line ${line}: ${reason}`, {
-    details: { line },
+    details: { line, ...details },
   });
 }
 

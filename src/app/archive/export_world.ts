@@ -9,6 +9,7 @@ import {
   ARCHIVE_FORMAT,
   ARCHIVE_VERSION,
   type ArchiveCounts,
+  ConflictError,
   encodeVector,
   type HeaderLine,
   type MemoryRecord,
@@ -33,11 +34,13 @@ const EVENT_PAGE = 1_000;
 
 /**
  * The archive of a world, one line (JSON, no newline) at a time. The world is read as the lines
- * are produced: writes that land meanwhile may or may not be in it (the `end` line counts what
- * was written). A memory whose vector is missing is embedded again on the way out, so every
- * memory line has its embedding.
+ * are produced, but only the records the header counts are written: memories and events stored
+ * meanwhile wait for the next export, and the header's counts are the file's (import checks
+ * them). A memory whose vector is missing is embedded again on the way out, so every memory
+ * line has its embedding.
  *
- * @throws `world_not_found` before the first line; `store_unavailable` or `model_*` mid-stream.
+ * @throws `world_not_found` before the first line; `store_unavailable` or `model_*` mid-stream,
+ * and `conflict` at the end when counted memories or events were deleted meanwhile.
  */
 export async function* exportWorld(
   deps: Pick<Deps, "storage" | "embedder">,
@@ -51,11 +54,12 @@ export async function* exportWorld(
   const memoryCounts = await Promise.all(
     agentIds.map((agentId) => deps.storage.memories.count({ worldId, agentId })),
   );
+  const log = options.events ? await countEvents(deps, worldId) : { count: 0, last: 0 };
   const counts: ArchiveCounts = {
     agents: agents.length,
     documents: documents.length,
     memories: memoryCounts.reduce((a, b) => a + b, 0),
-    events: options.events ? await countEvents(deps, worldId) : 0,
+    events: log.count,
   };
   const header: HeaderLine = {
     type: "header",
@@ -75,27 +79,40 @@ export async function* exportWorld(
     written.documents++;
     yield JSON.stringify({ type: "document", collection, agentId, id: doc.id, value: doc.value });
   }
-  for (const agentId of agentIds) {
+  for (const [i, agentId] of agentIds.entries()) {
+    // The memories counted above: one stored meanwhile waits for the next export.
+    let left = memoryCounts[i];
     for await (const page of memoryPages(deps, { worldId, agentId })) {
-      const vectors = await vectorsOf(deps, { worldId, agentId }, page);
-      for (const memory of page) {
+      const counted = page.slice(0, left);
+      left -= counted.length;
+      const vectors = await vectorsOf(deps, { worldId, agentId }, counted);
+      for (const memory of counted) {
         written.memories++;
         const embedding = encodeVector(vectors.get(memory.id)!);
         yield JSON.stringify({ type: "memory", memory, embedding });
       }
+      if (left === 0) break;
     }
   }
   const usage = await deps.storage.usage.totals(worldId);
   yield JSON.stringify({ type: "usage", ...usage });
-  if (options.events) {
-    for (let after = 0;;) {
-      const events = await deps.storage.events.read(worldId, after, EVENT_PAGE);
-      for (const event of events) {
-        written.events++;
-        yield JSON.stringify({ type: "event", event });
-      }
-      if (events.length < EVENT_PAGE) break;
-      after = events.at(-1)!.seq;
+  for (let after = 0; after < log.last;) {
+    const events = await deps.storage.events.read(worldId, after, EVENT_PAGE);
+    for (const event of events) {
+      if (event.seq > log.last) break;
+      written.events++;
+      yield JSON.stringify({ type: "event", event });
+    }
+    after = events.length < EVENT_PAGE ? log.last : events.at(-1)!.seq;
+  }
+  for (const key of Object.keys(counts) as (keyof ArchiveCounts)[]) {
+    if (written[key] !== counts[key]) {
+      // The header promised what was counted; a file whose header lies would not import.
+      throw new ConflictError(
+        `Cannot finish the export of world "${worldId}": ${
+          counts[key] - written[key]
+        } of its ${key} were deleted while it was exported: export it again`,
+      );
     }
   }
   yield JSON.stringify({ type: "end", counts: written });
@@ -126,12 +143,16 @@ async function vectorsOf(
   return vectors;
 }
 
-async function countEvents(deps: Pick<Deps, "storage">, worldId: WorldId): Promise<number> {
+/** How many events the world's log holds, and the newest one's seq (0 when none). */
+async function countEvents(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+): Promise<{ count: number; last: number }> {
   let count = 0;
   for (let after = 0;;) {
     const events = await deps.storage.events.read(worldId, after, EVENT_PAGE);
     count += events.length;
-    if (events.length < EVENT_PAGE) return count;
-    after = events.at(-1)!.seq;
+    if (events.length > 0) after = events.at(-1)!.seq;
+    if (events.length < EVENT_PAGE) return { count, last: after };
   }
 }

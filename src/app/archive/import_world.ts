@@ -17,7 +17,6 @@ import {
   type ArchiveCounts,
   BodyLine,
   ConflictError,
-  decodeVector,
   type HeaderLine,
   type MemoryRecord,
   type UsageLine,
@@ -33,11 +32,13 @@ import { restoreUsage } from "./restore_usage.ts";
 import { Staging } from "./_import_staging.ts";
 import {
   BATCH,
+  checkCounts,
   checkHeader,
   describe,
   lineError,
+  lineVector,
   mismatched,
-  parseJson,
+  parseLine,
   renameWorld,
 } from "./_import_lines.ts";
 import { isWorldCollection, worldDocumentKey } from "./world_documents.ts";
@@ -72,7 +73,9 @@ const EVENT_BATCH = 500;
 
 /**
  * Imports an archive (its lines, without newlines). Refuses, writing nothing: a malformed,
- * truncated or other-version file (`invalid_request`, `details.line`), an existing world id
+ * truncated or other-version file (`invalid_request`, `details.line`), as is a line with text the
+ * JSON API refuses (control characters: `details.path`), an embedding no store can use (zero
+ * or not finite) or a header whose counts are not the file's; an existing world id
  * (`conflict`), an archive embedded with another embedder unless `reembed` (`unprocessable`).
  *
  * @throws as above; `store_unavailable` or `model_*` while writing (nothing left behind).
@@ -85,7 +88,7 @@ export async function importWorld(
   const iterator = lines[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done) throw lineError(1, "the file is empty");
-  const header = checkHeader(deps, parseJson(first.value, 1), options);
+  const header = checkHeader(deps, parseLine(first.value, 1), options);
   const targetId = options.id ?? header.worldId;
   return await withLease(deps, {
     key: worldCreationKey(targetId),
@@ -148,7 +151,7 @@ async function readBody(
       if (text.trim() === "") continue;
       throw lineError(n, "there is a line after the end line");
     }
-    const json = parseJson(text, n);
+    const json = parseLine(text, n);
     const parsed = BodyLine.safeParse(json);
     if (!parsed.success) throw lineError(n, describe(parsed.error));
     const line = parsed.data;
@@ -194,13 +197,12 @@ async function readBody(
         const key = `${memory.agentId}/${memory.id}`;
         if (memoryIds.has(key)) throw lineError(n, `memory "${memory.id}" appears twice`);
         memoryIds.add(key);
-        const vector = decodeVector(line.embedding, header.embedder.dimensions);
-        if (vector === null || !vector.every(Number.isFinite)) {
-          throw lineError(
-            n,
-            `the embedding is not ${header.embedder.dimensions} float32 values as the header says`,
-          );
-        }
+        const reembed = options.reembed === true && mismatched(deps, header);
+        const vector = lineVector(line.embedding, {
+          n,
+          dimensions: header.embedder.dimensions,
+          kept: !reembed,
+        });
         seen.memories++;
         if (
           batch !== null &&
@@ -214,7 +216,7 @@ async function readBody(
           vectors: [],
         };
         batch.records.push(memory);
-        batch.vectors.push(options.reembed && mismatched(deps, header) ? null : vector);
+        batch.vectors.push(reembed ? null : vector);
         break;
       }
       case "usage":
@@ -230,6 +232,7 @@ async function readBody(
         end = line.counts;
         break;
     }
+    checkCounts(header.counts, seen, { final: false });
   }
   if (end === null) {
     throw lineError(n + 1, "the file ends without its end line: it is truncated");
@@ -239,6 +242,7 @@ async function readBody(
       throw lineError(n, `the end line counts ${end[key]} ${key} but the file holds ${seen[key]}`);
     }
   }
+  checkCounts(header.counts, seen, { final: true });
   await flush();
   await staging.claims(targetId);
   if (usage !== null) await restoreUsage(deps, targetId, usage);

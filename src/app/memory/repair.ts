@@ -2,28 +2,50 @@
  * @module Repair: memories without a vector get one again, vectors without a memory go. A
  * memory is written after its vector, so neither should exist; this finds and fixes what a
  * crash between two stores, or an older build, may have left. Runs over one agent (under its
- * lock, so no write is half-way while it looks), one world, or the whole store. The start-up
- * sweep is quick: it first counts every agent's memories and vectors (on the hosted backend one
- * pipelined Redis request and one Vector request for the whole store) and sweeps only agents
- * whose counts differ.
+ * lock, so no write is half-way while it looks), one world, or the whole store, in agents
+ * ordered by world and agent id: a call may stop after `limit` memories and answer a `cursor`
+ * the next call continues from, so a large store is swept in bounded steps. An agent is swept
+ * from ids alone (its created index and its vector ids); only memories without a vector are
+ * read, to embed them. The start-up sweep is quick: it first counts every agent's memories and
+ * vectors (on the hosted backend one pipelined Redis request and one Vector request for the
+ * whole store) and sweeps only agents whose counts differ.
  */
+import { z } from "zod";
 import { listAgents, withAgentLock } from "../agents/mod.ts";
 import type { Deps, VectorEntry } from "../../ports/mod.ts";
-import type { AgentId, AgentScope, MemoryId, MemoryRecord, WorldId } from "../../domain/mod.ts";
+import {
+  AgentId,
+  type AgentScope,
+  type MemoryRecord,
+  SimulacraError,
+  WorldId,
+} from "../../domain/mod.ts";
 import { listWorlds } from "../world/mod.ts";
 import { embedMemoriesAgain } from "../../mind/mod.ts";
 
+/** Where a sweep stopped: `<worldId>/<agentId>` of the last agent it covered. */
+export const RepairCursor = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}\/[A-Za-z0-9_-]{1,64}$/, "A cursor is the `cursor` of a repair")
+  .meta({ description: "The `cursor` of the previous call: the sweep continues after it" });
+
 /** What a repair found and fixed. */
 export interface RepairReport {
+  /** Worlds and agents the sweep covers (every call of it). */
   worlds: number;
   agents: number;
+  /** Memories of the agents this call covered. */
   memories: number;
   /** Memories that had no vector and were embedded again. */
   reembedded: number;
   /** Vectors that had no memory and were deleted. */
   orphanVectorsDeleted: number;
-  /** Agents swept record by record (all of them, unless `quick`). */
+  /** Agents this call swept record by record (all it covered, unless `quick`). */
   swept: number;
+  /** Agents covered so far by this call and the calls before it (of `agents`). */
+  done: number;
+  /** Pass it as `cursor` to continue the sweep; null once every agent was covered. */
+  cursor: string | null;
 }
 
 /** Options of {@linkcode repairStore}. */
@@ -36,6 +58,13 @@ export interface RepairOptions {
    * full sweep finds. @default false
    */
   quick?: boolean;
+  /** The `cursor` of the previous call: continue after it. @default from the first agent */
+  cursor?: string;
+  /**
+   * Stop once the agents swept have this many memories (whole agents: at least one), answering
+   * a `cursor` when agents are left. @default no limit
+   */
+  limit?: number;
 }
 
 /** Texts embedded per call. */
@@ -65,39 +94,56 @@ export async function embedAgain(
   return entries;
 }
 
+/** Every id: the count `MemoryStore.top` is given to list them all. */
+const EVERY = Number.MAX_SAFE_INTEGER;
+
 /** Repairs one agent under its lock. */
 export async function repairAgent(
   deps: Pick<Deps, "storage" | "embedder" | "sleep">,
   scope: AgentScope,
-): Promise<Omit<RepairReport, "worlds" | "agents" | "swept">> {
+): Promise<Pick<RepairReport, "memories" | "reembedded" | "orphanVectorsDeleted">> {
   return await withAgentLock(deps, { scope }, async () => {
-    const records = await deps.storage.memories.all(scope);
-    const vectorIds = new Set<string>(await deps.storage.vectors.ids(scope));
-    const missing = records.filter((m) => !vectorIds.has(m.id));
-    const recordIds = new Set<string>(records.map((m) => m.id));
-    const orphans = [...vectorIds].filter((id) => !recordIds.has(id)) as MemoryId[];
+    const [ids, vectorIds] = await Promise.all([
+      deps.storage.memories.top(scope, "created", EVERY),
+      deps.storage.vectors.ids(scope),
+    ]);
+    const vectors = new Set<string>(vectorIds);
+    const records = new Set<string>(ids);
+    const orphans = vectorIds.filter((id) => !records.has(id));
+    const unvectored = ids.filter((id) => !vectors.has(id));
+    const missing = unvectored.length === 0
+      ? []
+      : (await deps.storage.memories.getMany(scope, unvectored))
+        .filter((m): m is MemoryRecord => m !== null);
     await embedAgain(deps, scope, missing);
     await deps.storage.vectors.delete(scope, orphans);
     return {
-      memories: records.length,
+      memories: ids.length,
       reembedded: missing.length,
       orphanVectorsDeleted: orphans.length,
     };
   });
 }
 
-/** Repairs every agent of every world (or of the worlds named); see {@linkcode RepairOptions}. */
+/**
+ * Repairs every agent of every world (or of the worlds named), from the cursor on, until the
+ * limit; see {@linkcode RepairOptions}.
+ * @throws `invalid_request` on a malformed cursor; `store_unavailable`, `model_*`.
+ */
 export async function repairStore(
   deps: Pick<Deps, "storage" | "embedder" | "sleep">,
   options: RepairOptions = {},
 ): Promise<RepairReport> {
+  const after = options.cursor === undefined ? null : scopeOfCursor(options.cursor);
   const worlds = options.worlds ?? (await listWorlds(deps)).map((w) => w.id as WorldId);
   // Started together, the listings (and the counts below) go out as one request where the
   // backend batches reads.
   const agents = await Promise.all(worlds.map((worldId) => listAgents(deps, worldId)));
-  const scopes: AgentScope[] = worlds.flatMap((worldId, i) =>
-    agents[i].map((agent) => ({ worldId, agentId: agent.id as AgentId }))
-  );
+  const scopes: AgentScope[] = worlds
+    .flatMap((worldId, i) => agents[i].map((agent) => ({ worldId, agentId: agent.id as AgentId })))
+    .sort(compareScopes);
+  const start = after === null ? 0 : scopes.filter((s) => compareScopes(s, after) <= 0).length;
+  const pending = scopes.slice(start);
   const report: RepairReport = {
     worlds: worlds.length,
     agents: scopes.length,
@@ -105,24 +151,55 @@ export async function repairStore(
     reembedded: 0,
     orphanVectorsDeleted: 0,
     swept: 0,
+    done: start,
+    cursor: null,
   };
-  let todo = scopes;
+  // With `quick`, the memory count of each pending agent, or null where it differs from the
+  // vector count (those are swept).
+  let counted: (number | null)[] = pending.map(() => null);
   if (options.quick) {
     const [memories, vectors] = await Promise.all([
-      Promise.all(scopes.map((scope) => deps.storage.memories.count(scope))),
-      deps.storage.vectors.counts(scopes),
+      Promise.all(pending.map((scope) => deps.storage.memories.count(scope))),
+      deps.storage.vectors.counts(pending),
     ]);
-    const differ = scopes.map((_, i) => memories[i] !== vectors[i]);
-    todo = scopes.filter((_, i) => differ[i]);
-    // Agents swept below count their memories as they read them.
-    report.memories = memories.reduce((sum, n, i) => sum + (differ[i] ? 0 : n), 0);
+    counted = memories.map((n, i) => (n === vectors[i] ? n : null));
   }
-  for (const scope of todo) {
-    report.swept++;
-    const fixed = await repairAgent(deps, scope);
-    report.memories += fixed.memories;
-    report.reembedded += fixed.reembedded;
-    report.orphanVectorsDeleted += fixed.orphanVectorsDeleted;
+  let sweptMemories = 0;
+  for (const [i, scope] of pending.entries()) {
+    const count = counted[i];
+    if (count !== null) report.memories += count;
+    else {
+      const fixed = await repairAgent(deps, scope);
+      report.swept++;
+      sweptMemories += fixed.memories;
+      report.memories += fixed.memories;
+      report.reembedded += fixed.reembedded;
+      report.orphanVectorsDeleted += fixed.orphanVectorsDeleted;
+    }
+    report.done++;
+    if (sweptMemories >= (options.limit ?? Infinity) && i < pending.length - 1) {
+      report.cursor = `${scope.worldId}/${scope.agentId}`;
+      break;
+    }
   }
   return report;
+}
+
+function compareScopes(a: AgentScope, b: AgentScope): number {
+  if (a.worldId !== b.worldId) return a.worldId < b.worldId ? -1 : 1;
+  return a.agentId < b.agentId ? -1 : a.agentId > b.agentId ? 1 : 0;
+}
+
+function scopeOfCursor(cursor: string): AgentScope {
+  if (!RepairCursor.safeParse(cursor).success) {
+    throw new SimulacraError(
+      "invalid_request",
+      `Cannot continue a repair from cursor "${
+        cursor.slice(0, 140)
+      }": pass the \`cursor\` a repair answered`,
+      { details: { cursor: cursor.slice(0, 140) } },
+    );
+  }
+  const [worldId, agentId] = cursor.split("/");
+  return { worldId: WorldId.parse(worldId), agentId: AgentId.parse(agentId) };
 }

@@ -1,4 +1,5 @@
 /** @module Memories: the record, scoring (recency, importance, relevance), perceive's inputs and outputs. */
+export * from "./embedding_vector.ts";
 export * from "./importance.ts";
 export * from "./listing.ts";
 export * from "./memory_record.ts";

@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
-import { dataBlock } from "./data_block.ts";
+import { dataBlock, inertJson } from "./data_block.ts";
 import { clockMinutes } from "../time/mod.ts";
 import { EmojiRendering, planSteps } from "./_plan_steps.ts";
 import { areaOfPath, PATH_SEPARATOR } from "../world/mod.ts";
@@ -112,7 +112,7 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
       'Answer with JSON {"actions": [{"start": "HH:MM", "durationMinutes": 10, "description": "a phrase starting with a verb", "location": 1, "emoji": "☕"}, …]}; "location" is a listed number, "emoji" 1 to 3 emoji showing the action.',
     ],
     user: [
-      `Character: ${JSON.stringify(input.agentName)}. Date: ${input.date}.`,
+      `Character: ${inertJson(input.agentName)}. Date: ${input.date}.`,
       dataSection("Profile", "profile", input.summary),
       `The stretch to split${
         input.item === chunk.description ? "" : ", and the plan item it belongs to"

@@ -1,7 +1,7 @@
 /** @module Prompt: summarise who an agent is from three retrievals, in one call (paper App. A). */
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
-import { clipLine } from "./data_block.ts";
+import { clipLine, inertJson } from "./data_block.ts";
 
 /** Inputs of {@linkcode buildAgentSummaryPrompt}: memories recalled for each aspect. */
 export interface AgentSummaryInput {
@@ -75,7 +75,7 @@ export function buildAgentSummaryPrompt(input: AgentSummaryInput): Prompt<AgentS
       "Each aspect comes with the numbers of the memories recalled for it, best first. If an aspect has none, or they say nothing about it, say that it is not known yet.",
     ],
     user: [
-      `Character: ${JSON.stringify(input.agentName)}`,
+      `Character: ${inertJson(input.agentName)}`,
       dataSection("Memories, numbered", "memories", memories),
       dataSection("The memories recalled for each aspect", "aspects", aspects),
     ],

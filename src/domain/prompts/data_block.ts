@@ -1,9 +1,12 @@
 /** @module Puts untrusted text (users, cards, memories) into prompts as inert, delimited data. */
 
 /**
- * Renders values as a JSON data block between markers. JSON-encoding escapes quotes and line
- * breaks, so text inside cannot close the block or pose as instructions; the markers carry a
- * random-looking tag that user text is unlikely to contain.
+ * Renders values as a JSON data block between markers (`<<<LABEL_DATA` … `LABEL_DATA>>>`, each
+ * on a line of its own). The JSON is {@linkcode inertJson}: line breaks and quotes are escaped,
+ * and no text inside can spell `<<<` or `>>>` or a chat-template token, so data can neither
+ * close the block (the closing marker is fixed, but data cannot write it) nor pose as a turn of
+ * the conversation. Nothing is random, so a prompt is the same for the same input (seeded runs
+ * replay).
  *
  * The JSON is compact but keeps one line per list element or object field, so a block stays
  * readable in logs and parses with `JSON.parse`: indentation and spaces after `:` and `,` cost
@@ -12,6 +15,27 @@
 export function dataBlock(label: string, value: unknown): string {
   const tag = `${label.toUpperCase()}_DATA`;
   return `<<<${tag}\n${compactJson(value)}\n${tag}>>>`;
+}
+
+/**
+ * What {@linkcode inertJson} escapes: a `<` before another `<`, a `|` (or the fullwidth `｜`
+ * some templates use) or a tag (`<s>`, `</s>`, `<start_of_turn>`, `</memory>`, `<think>`); a `>`
+ * after another `>`; a `[` that opens a bracketed control word (`[INST]`, `[/INST]`,
+ * `[SYSTEM_PROMPT]`).
+ */
+const FORGEABLE = /<(?=[<|\uFF5C]|\/?[A-Za-z][\w:.-]*>)|(?<=>)>|\[(?=\/?[A-Z][A-Z_]*\])/g;
+const ESCAPES: Record<string, string> = { "<": "\\u003c", ">": "\\u003e", "[": "\\u005b" };
+
+/**
+ * `JSON.stringify(value)` in which untrusted text is inert: `JSON.parse` gives back the same
+ * value, but the characters that could forge a data block's markers or a chat-template control
+ * token (see {@linkcode FORGEABLE}) are written as `\u` escapes, so the prompt's text holds no
+ * two adjacent `<` or `>` inside data, and no `<|im_start|>`, `<|eot_id|>`, `[INST]`, `</s>`… a
+ * model server could read as a control token. JSON's own syntax is never touched: `<`, `>` and
+ * `|` occur only inside strings, and no JSON value starts with an upper-case letter after `[`.
+ */
+export function inertJson(value: unknown): string {
+  return (JSON.stringify(value) ?? "null").replace(FORGEABLE, (ch) => ESCAPES[ch]);
 }
 
 /** The system-prompt paragraph every prompt includes about data blocks. */
@@ -55,17 +79,13 @@ export function profileText(summary: string): string {
 /** JSON without indentation: list elements and object fields one per line, values compact. */
 function compactJson(value: unknown): string {
   if (Array.isArray(value)) {
-    return value.length === 0
-      ? "[]"
-      : `[\n${value.map((v) => JSON.stringify(v) ?? "null").join(",\n")}\n]`;
+    return value.length === 0 ? "[]" : `[\n${value.map(inertJson).join(",\n")}\n]`;
   }
   if (typeof value === "object" && value !== null && !("toJSON" in value)) {
     const fields = Object.entries(value).filter(([, v]) => v !== undefined);
     return fields.length === 0
       ? "{}"
-      : `{\n${
-        fields.map(([k, v]) => `${JSON.stringify(k)}:${JSON.stringify(v) ?? "null"}`).join(",\n")
-      }\n}`;
+      : `{\n${fields.map(([k, v]) => `${inertJson(k)}:${inertJson(v)}`).join(",\n")}\n}`;
   }
-  return JSON.stringify(value) ?? "null";
+  return inertJson(value);
 }

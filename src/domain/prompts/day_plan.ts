@@ -1,7 +1,7 @@
 /** @module Prompt: a character's day in broad strokes (5–8 timed items), or the rest of a day after something came up (Generative Agents §4.3). */
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
-import { clipLine, profileText } from "./data_block.ts";
+import { clipLine, inertJson, profileText } from "./data_block.ts";
 import { clockMinutes, ClockTime } from "../time/mod.ts";
 import { planSteps } from "./_plan_steps.ts";
 
@@ -96,7 +96,7 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
       "Stay true to the character's profile, and carry on with whatever was left unfinished the day before.",
     ];
   const user = [
-    `Character: ${JSON.stringify(input.agentName)}`,
+    `Character: ${inertJson(input.agentName)}`,
     `Date: ${input.weekday} ${input.date}`,
     dataSection("Profile", "profile", profileText(input.summary)),
     dataSection(

@@ -1,7 +1,7 @@
 /** @module Prompt: break one broad item of a day plan into hour-long chunks that cover it (Generative Agents §4.3). */
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
-import { profileText } from "./data_block.ts";
+import { inertJson, profileText } from "./data_block.ts";
 import { clockMinutes } from "../time/mod.ts";
 import { planSteps } from "./_plan_steps.ts";
 
@@ -48,7 +48,7 @@ export function buildHourPlanPrompt(input: HourPlanInput): Prompt<HourPlanOutput
       'Answer with JSON {"chunks": [{"start": "HH:MM", "durationMinutes": 60, "description": "…"}, …]}.',
     ],
     user: [
-      `Character: ${JSON.stringify(input.agentName)}`,
+      `Character: ${inertJson(input.agentName)}`,
       `Date: ${input.date}`,
       dataSection("Profile", "profile", profileText(input.summary)),
       dataSection("The block to split", "block", input.item),

@@ -1,6 +1,7 @@
 /** @module Prompt: rate the poignancy of a batch of observations in one call (Generative Agents §4.1). */
 import { z } from "zod";
 import { dataSection, listPrompt, listSchema, type Prompt } from "./prompt.ts";
+import { inertJson } from "./data_block.ts";
 
 /** Inputs of {@linkcode buildImportancePrompt}. */
 export interface ImportanceInput {
@@ -35,7 +36,7 @@ export function buildImportancePrompt(input: ImportanceInput): Prompt<Importance
       "Rate how much each event would matter to the character who experienced it, from 1 (routine: brushing teeth, making the bed, walking past a bench) through 5 (notable: a new acquaintance, a disagreement at work) to 10 (life-changing: a break-up, a death in the family, winning an election).",
     ],
     user: [
-      `Character: ${JSON.stringify(input.agentName)}\n${
+      `Character: ${inertJson(input.agentName)}\n${
         dataSection("Events, in order", "events", input.observations)
       }`,
     ],

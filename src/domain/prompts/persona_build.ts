@@ -1,6 +1,7 @@
 /** @module Prompt: derive a Narrative Schema persona from what is known about a character (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
+import { inertJson } from "./data_block.ts";
 
 /** Character text from an imported card (never its creator notes). */
 export interface PersonaBuildCard {
@@ -81,7 +82,7 @@ export function buildPersonaBuildPrompt(input: PersonaBuildInput): Prompt<Person
       "Answer with one JSON object with exactly the keys name, nickname, relationships, global_summary, core_traits, scene_facets.",
     ],
     user: [
-      `Character: ${JSON.stringify(input.agentName)}`,
+      `Character: ${inertJson(input.agentName)}`,
       dataSection("Description", "description", input.description),
       dataSection("Innate traits", "traits", input.traits),
       ...(input.narrative === null

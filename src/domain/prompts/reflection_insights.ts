@@ -1,7 +1,7 @@
 /** @module Prompt: insights that answer one reflection question, each citing its numbered evidence (Generative Agents §4.2). */
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
-import { clipLine } from "./data_block.ts";
+import { clipLine, inertJson } from "./data_block.ts";
 
 /** Most insights one question may yield (paper: 5). */
 export const MAX_INSIGHTS = 5;
@@ -61,7 +61,7 @@ export function buildReflectionInsightsPrompt(
       `Answer with JSON {"insights": [{"insight": "...", "evidence": [2, 7]}]}; an empty list is fine.`,
     ],
     user: [
-      `Character: ${JSON.stringify(input.agentName)}`,
+      `Character: ${inertJson(input.agentName)}`,
       dataSection("Question", "question", input.question),
       dataSection("Memories, numbered", "memories", numbered(input.memories)),
     ],

@@ -1,7 +1,7 @@
 /** @module Prompt: the high-level questions an agent's recent memories raise, step 1 of reflection (Generative Agents §4.2). */
 import { z } from "zod";
 import { dataSection, listPrompt, listSchema, type Prompt } from "./prompt.ts";
-import { clipLine } from "./data_block.ts";
+import { clipLine, inertJson } from "./data_block.ts";
 
 /** Inputs of {@linkcode buildReflectionQuestionsPrompt}. */
 export interface ReflectionQuestionsInput {
@@ -64,7 +64,7 @@ export function buildReflectionQuestionsPrompt(
       "Prefer questions whose answers are general conclusions (a relationship, a passion, a worry, a pattern) to questions about one fact.",
     ],
     user: [
-      `Character: ${JSON.stringify(input.agentName)}\n${
+      `Character: ${inertJson(input.agentName)}\n${
         dataSection("Recent memories, oldest first", "memories", memoryLines(input.memories))
       }`,
     ],

@@ -1,7 +1,7 @@
 /** @module Prompt: one in-character turn by the Magic-If protocol: anchor, select, bound, enact (Memory-Driven Role-Playing §3.3). */
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
-import { dataBlock } from "./data_block.ts";
+import { dataBlock, inertJson } from "./data_block.ts";
 
 /** Who the character is talking to, or what is speaking to it. */
 export type RespondMode = "chat" | "interview" | "inner_voice";
@@ -100,7 +100,7 @@ function modeLine(input: RespondPromptInput): string {
  * @see Wang et al. 2026 §3.3 (Magic-If Protocol).
  */
 export function buildRespondPrompt(input: RespondPromptInput): Prompt<RespondPromptOutput> {
-  const name = JSON.stringify(input.agentName);
+  const name = inertJson(input.agentName);
   const rules = [
     `You play one character of a simulated world, ${name}, and stay that character for the whole turn.`,
     "Work in four steps before writing:",

@@ -80,6 +80,9 @@ export function stripUnsafeJson(value: unknown): unknown {
  * (strings skipped) before any parser or schema recurses into it.
  */
 export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
+  // Text with no more than `max` opening brackets cannot nest deeper: most texts (an import's
+  // memory lines are mostly one long base64 string) are answered by native searches alone.
+  if (countUpTo(text, "{", max + 1) + countUpTo(text, "[", max + 1) <= max) return false;
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {
@@ -93,4 +96,11 @@ export function jsonDepthExceeds(text: string, max = MAX_JSON_DEPTH): boolean {
     } else if (ch === 125 || ch === 93) depth--;
   }
   return false;
+}
+
+/** How often `char` occurs in `text`, counting no further than `limit`. */
+function countUpTo(text: string, char: string, limit: number): number {
+  let n = 0;
+  for (let i = text.indexOf(char); i !== -1 && n < limit; i = text.indexOf(char, i + 1)) n++;
+  return n;
 }

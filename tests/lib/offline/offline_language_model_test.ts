@@ -176,6 +176,24 @@ Deno.test("OfflineLanguageModel.complete() rejects a responder answer that break
   assert.deepEqual(issues.map((i) => i.path), ["scores.0"]);
 });
 
+Deno.test("OfflineLanguageModel.complete() cuts a responder's strings that are longer than the schema allows", async () => {
+  const schema = z.object({
+    questions: z.array(z.string().trim().min(1).max(300)).length(2),
+    cue: z.object({ phrase: z.string().max(80) }),
+  });
+  const long = `What about ${"the harbour lighthouse ".repeat(100)}?`;
+  const model = new OfflineLanguageModel({
+    responders: {
+      long: () => ({ questions: ["Short?", long], cue: { phrase: "x".repeat(500) } }),
+    },
+  });
+  const { value } = await model.complete(prompt("long", schema, {}), attribution);
+  assert.equal(value.questions[0], "Short?");
+  assert.ok(value.questions[1].length <= 300 && value.questions[1].endsWith("…"));
+  assert.ok(value.questions[1].startsWith("What about the harbour lighthouse"));
+  assert.equal(value.cue.phrase.length, 80);
+});
+
 Deno.test("OfflineLanguageModel.complete() wraps a failing responder as model_invalid_output", async () => {
   const error = await rejectionOf(
     new OfflineLanguageModel().complete(prompt("importance", Scores, { wrong: true }), attribution),

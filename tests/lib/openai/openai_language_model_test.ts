@@ -299,6 +299,23 @@ Deno.test("OpenAiLanguageModel.complete() accepts an answer inside a ```json fen
   });
 });
 
+Deno.test("OpenAiLanguageModel.complete() drops control characters from the answer's text", async () => {
+  await withModel({}, async ({ fake, model }) => {
+    const schema = z.object({ line: z.string() });
+    fake.script("line", { json: { line: "Hello\u0000 there\u001b[31m\tfriend\n" } });
+    const prompt: Prompt<z.infer<typeof schema>> = {
+      kind: "line",
+      tier: "main",
+      messages: [{ role: "system", content: "[prompt:line]\nSay a line." }],
+      schema,
+      input: {},
+    };
+    const completion = await model.complete(prompt, attribution);
+    // Stored and exported, it must import again: tab and line breaks stay, NUL and ESC go.
+    assert.equal(completion.value.line, "Hello there[31m\tfriend\n");
+  });
+});
+
 Deno.test("OpenAiLanguageModel.complete() falls back to JSON mode for schemas strict outputs refuse", async () => {
   await withModel({}, async ({ fake, model }) => {
     const schema = z.array(z.object({ name: z.string(), mood: z.enum(["calm", "tense"]) })).min(2);

@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import type { Deps } from "../../../../src/ports/deps.ts";
 import { AgentId, MemoryId, WorldId } from "../../../../src/domain/ids.ts";
 import { rankMemories } from "../../../../src/app/memory/retrieval.ts";
-import { repairStore } from "../../../../src/app/memory/repair.ts";
+import { type RepairReport, repairStore } from "../../../../src/app/memory/repair.ts";
+import { SimulacraError } from "../../../../src/domain/errors.ts";
+import { rejectionOf } from "../../../_helpers/rejection.ts";
 import { createAgent } from "../../../../src/app/lifecycle/create_agent.ts";
 import { CreateWorldInput } from "../../../../src/domain/world/world.ts";
 import { createWorld } from "../../../../src/app/world/world_store.ts";
@@ -23,6 +25,31 @@ async function freshWorld(deps: Deps): Promise<WorldId> {
     CreateWorldInput.parse({ id, name: "Repair", startTime: "2023-02-13T07:00:00" }),
   );
   return id;
+}
+
+/**
+ * A world of `agents` (2 seed memories each) as a crash could leave it: agent `lost` has a
+ * memory without a vector, agent `orphan` a vector without a memory.
+ */
+async function brokenWorld(
+  deps: Deps,
+  agents: readonly string[],
+  { lost, orphan }: { lost: string; orphan: string },
+): Promise<WorldId> {
+  const worldId = await freshWorld(deps);
+  for (const id of agents) {
+    await createAgent(
+      deps,
+      worldId,
+      CreateAgentInput.parse({ id, name: id, description: `${id} sails; ${id} rows` }),
+    );
+  }
+  const a = { worldId, agentId: AgentId.parse(lost) };
+  await deps.storage.memories.append(a, [makeMemory(a, "lost", { description: "Fog" })]);
+  const b = { worldId, agentId: AgentId.parse(orphan) };
+  const vector = (await deps.embedder.embed(["never stored"], { operation: "t" })).vectors[0];
+  await deps.storage.vectors.upsert(b, [{ id: MemoryId.parse("orphan"), vector }]);
+  return worldId;
 }
 
 for (const backend of backends) {
@@ -65,19 +92,7 @@ for (const backend of backends) {
     ...sanitizersFor(backend),
     async fn() {
       await using deps = await makeTestDeps({ storage: await backend.open() });
-      const worldId = await freshWorld(deps);
-      for (const id of ["ann", "bob", "cy"]) {
-        await createAgent(
-          deps,
-          worldId,
-          CreateAgentInput.parse({ id, name: id, description: `${id} sails; ${id} rows` }),
-        );
-      }
-      const bob = { worldId, agentId: AgentId.parse("bob") };
-      await deps.storage.memories.append(bob, [makeMemory(bob, "lost", { description: "Fog" })]);
-      const cy = { worldId, agentId: AgentId.parse("cy") };
-      const orphan = (await deps.embedder.embed(["never stored"], { operation: "t" })).vectors[0];
-      await deps.storage.vectors.upsert(cy, [{ id: MemoryId.parse("orphan"), vector: orphan }]);
+      const worldId = await brokenWorld(deps, ["ann", "bob", "cy"], { lost: "bob", orphan: "cy" });
 
       const report = await repairStore(deps, { worlds: [worldId], quick: true });
       assert.deepEqual(report, {
@@ -87,10 +102,61 @@ for (const backend of backends) {
         reembedded: 1,
         orphanVectorsDeleted: 1,
         swept: 2,
+        done: 3,
+        cursor: null,
       });
       const again = await repairStore(deps, { worlds: [worldId], quick: true });
       assert.equal(again.swept, 0, "counts agree everywhere now");
       assert.equal(again.memories, 7);
+    },
+  });
+
+  Deno.test({
+    name:
+      `[${backend.name}] repairStore({ limit }) sweeps in steps, each call continuing from the cursor of the last`,
+    ...sanitizersFor(backend),
+    async fn() {
+      await using deps = await makeTestDeps({ storage: await backend.open() });
+      // Created out of order: the sweep goes by id.
+      const agents = ["dee", "bob", "ann", "cy"];
+      const worldId = await brokenWorld(deps, agents, { lost: "bob", orphan: "dee" });
+
+      const pages: RepairReport[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await repairStore(deps, { worlds: [worldId], limit: 1, cursor });
+        pages.push(page);
+        cursor = page.cursor ?? undefined;
+      } while (cursor !== undefined && pages.length < 10);
+      const at = (agent: string) => `${worldId}/${agent}`;
+      assert.deepEqual(pages.map((p) => p.cursor), [at("ann"), at("bob"), at("cy"), null]);
+      assert.deepEqual(pages.map((p) => [p.done, p.agents, p.swept]), [
+        [1, 4, 1],
+        [2, 4, 1],
+        [3, 4, 1],
+        [4, 4, 1],
+      ]);
+      assert.deepEqual(pages.map((p) => p.memories), [2, 3, 2, 2]);
+      assert.deepEqual(pages.map((p) => p.reembedded), [0, 1, 0, 0]);
+      assert.deepEqual(pages.map((p) => p.orphanVectorsDeleted), [0, 0, 0, 1]);
+
+      // A call stops once the agents it swept hold `limit` memories: ann's 2, then bob's 3.
+      const first = await repairStore(deps, { worlds: [worldId], limit: 4 });
+      assert.deepEqual([first.swept, first.memories, first.done, first.cursor], [
+        2,
+        5,
+        2,
+        at("bob"),
+      ]);
+      const rest = await repairStore(deps, { worlds: [worldId], limit: 4, cursor: first.cursor! });
+      assert.deepEqual([rest.swept, rest.done, rest.cursor], [2, 4, null]);
+      const past = await repairStore(deps, { worlds: [worldId], cursor: at("zed") });
+      assert.deepEqual([past.swept, past.done, past.cursor], [0, 4, null]);
+      const error = await rejectionOf(
+        repairStore(deps, { worlds: [worldId], cursor: "not a cursor" }),
+        SimulacraError,
+      );
+      assert.equal(error.code, "invalid_request");
     },
   });
 

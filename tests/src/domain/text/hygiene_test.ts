@@ -37,4 +37,7 @@ Deno.test("jsonDepthExceeds() counts nesting outside strings only", () => {
   assert.equal(jsonDepthExceeds('{"a":[[[[1]]]]}', 4), true);
   assert.equal(jsonDepthExceeds(`{"a":"${"[".repeat(1000)}\\"{{{{"}`, 4), false);
   assert.equal(jsonDepthExceeds("[".repeat(10_000) + "]".repeat(10_000)), true);
+  // Many brackets, shallow: more than `max` of them sends it past the quick count.
+  assert.equal(jsonDepthExceeds(`[${"[1],{},".repeat(100)}0]`, 4), false);
+  assert.equal(jsonDepthExceeds(`[${"[1],".repeat(100)}[[[[2]]]]]`, 4), true);
 });
