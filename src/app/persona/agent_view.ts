@@ -7,8 +7,7 @@ import { z } from "zod";
 import { cachedSummary, readPlan } from "../cognition/mod.ts";
 import { Agent, type AgentScope, Persona, PlanView, SimulacraError } from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { loadPersonaRecord } from "./persona_store.ts";
-import { loadAgent } from "../agents/mod.ts";
+import { loadAgent, loadPersonaRecord } from "../agents/mod.ts";
 
 /** The body of `GET /v1/worlds/{world}/agents/{agent}`. */
 export const AgentView = Agent.extend({
