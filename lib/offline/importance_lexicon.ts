@@ -15,7 +15,7 @@ const BANDS: ReadonlyArray<readonly [number, string]> = [
   ],
   [
     4,
-    "talk talking chat chatting conversation greet greeting meet meeting visit visiting call phone message ask tell discuss share help joke laugh news learn idea plan project paint music sing compliment advice",
+    "talk talking chat chatting conversation greet greeting meet meeting visit visiting call phone message ask tell discuss share help joke laugh news learn idea plan project paint music sing compliment advice friend friends volunteer volunteers",
   ],
   [
     5,
@@ -39,7 +39,27 @@ const BANDS: ReadonlyArray<readonly [number, string]> = [
   ],
   [10, "died dies die dead death kill killed murder murdered suicide"],
 ];
+/** Roles a fact about someone's occupation names ("is a retired carpenter", "is the town clerk"). */
+const ROLES =
+  "student|professor|baker|barista|pharmacist|librarian|clerk|owner|keeper|carpenter|nurse|teacher|schoolteacher|painter|photographer|poet|handyman|technician|postman|manager|journalist|doctor|lawyer|farmer|chef|cook|waiter|waitress|bartender|mechanic|writer|musician|composer|assistant|scientist|engineer|shopkeeper|innkeeper|librarian|priest|soldier|sailor|fisherman|blacksmith|merchant|guard";
 const PHRASES: ReadonlyArray<readonly [RegExp, number]> = [
+  // Who someone is (their work, home and family) is not the routine of a day: a seed such as
+  // "Lucia owns Marigold Cafe" or "Jun is a biology student" is notable, while "Lucia is working
+  // at the counter" stays routine.
+  [new RegExp(`\\b(?:is|was) (?:a|an|the) (?:[\\w-]+ ){0,3}(?:${ROLES})s?\\b`), 5],
+  [
+    /\b(?:works|worked) (?:as|at|for|with)\b|\b(?:owns|owned|manages|employs)\b|\bto become an? \w/,
+    5,
+  ],
+  [
+    /\blives? (?:in|at|with|alone|next door|across)\b|\bshares? (?:the|a|an) (?:dorm|house|flat|apartment|home|loft)/,
+    5,
+  ],
+  [
+    /\b(?:his|her|their|my) (?:wife|husband|son|daughter|father|mother|parents|brother|sister|family)\b/,
+    5,
+  ],
+  [/\b(?:closest|best|good|old) friends?\b|\bfriends (?:with|since|for)\b/, 5],
   [/\b(?:broke|break|breaking|broken|split|splitting) up\b/, 9],
   [/\bpass(?:ed|es)? away\b/, 10],
   [/\b(?:fell|fall|falling) in love\b/, 8],

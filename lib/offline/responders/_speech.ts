@@ -62,7 +62,7 @@ export function firstClause(text: string): string {
 }
 
 /** A verb in the first person singular: "hosts" → "host", "watches" → "watch", "tries" → "try". */
-function baseVerb(verb: string): string {
+export function baseVerb(verb: string): string {
   if (/ies$/.test(verb)) return `${verb.slice(0, -3)}y`;
   if (/(?:ch|sh|ss|x|o)es$/.test(verb)) return verb.slice(0, -2);
   if (/[^s]s$/.test(verb)) return verb.slice(0, -1);

@@ -13,18 +13,51 @@ function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
   return n;
 }
 
+/** A name: capitalised words ("Camille Moreau", "Lucia"). */
+const NAME = /^\p{Lu}[\p{L}'’-]*(?: \p{Lu}[\p{L}'’-]*)*$/u;
+
+/** The names of a list ("A, B and C"), or null when it is not a list of names. */
+function namesIn(text: string): string[] | null {
+  const names = text.split(/,\s+(?:and\s+)?|\s+and\s+/).map((n) => n.trim());
+  return names.length > 0 && names.every((n) => NAME.test(n)) ? names : null;
+}
+
+/** Names as one list, each once: "A", "A, B and C". */
+function listOf(names: readonly string[]): string {
+  const once = [...new Set(names)];
+  return once.length < 2 ? once.join("") : `${once.slice(0, -1).join(", ")} and ${once.at(-1)}`;
+}
+
 /**
- * Two predicates as one: a shared opening said once ("has been talking with A and B"), a place
- * named again said as "there"; else joined with ", and".
+ * Two predicates that end in lists of people after the same words ("has been talking with A"
+ * and "has been talking with B and A") as one, each name once; else null.
+ */
+function joinNameLists(a: string, b: string): string | null {
+  const la = /^(.*?\b(?:with|to|and|sees|met|meets))\s+(.+)$/u.exec(a);
+  const lb = /^(.*?\b(?:with|to|and|sees|met|meets))\s+(.+)$/u.exec(b);
+  if (!la || !lb || la[1] !== lb[1]) return null;
+  const [na, nb] = [namesIn(la[2]), namesIn(lb[2])];
+  return na && nb ? `${la[1]} ${listOf([...na, ...nb])}` : null;
+}
+
+/**
+ * Two predicates as one: lists of people after the same words merged, each name once ("has
+ * been talking with A and B"); one already said by the other said once; a shared opening said
+ * once when what follows is short; a place named again said as "there"; else joined with ", and".
  */
 function joinPredicates(predicates: readonly string[]): string {
   if (predicates.length < 2) return predicates[0] ?? "";
   const [a, b] = predicates;
+  const names = joinNameLists(a, b);
+  if (names !== null) return names;
+  if (a.includes(b)) return a;
+  if (b.includes(a)) return b;
   const wa = a.split(" ");
   const wb = b.split(" ");
   let head = 0;
   while (head < Math.min(wa.length, wb.length) - 1 && wa[head] === wb[head]) head++;
-  if (head >= 2) {
+  // Merged predicates ("… and …") merged again garble: only plain ones share an opening.
+  if (head >= 2 && !/ and /.test(a) && !/ and /.test(b)) {
     const ra = wa.slice(head);
     const rb = wb.slice(head);
     let tail = 0;

@@ -1,4 +1,5 @@
-/** @module Agents in storage: load, store, list, their lock and the transaction's view of them. */
+/** @module Agents in storage: load, store, list, their lock, the transaction's view of them and where their persona lives. */
 export * from "./agent_lock.ts";
 export * from "./agent_store.ts";
 export * from "./agent_transaction.ts";
+export * from "./persona_record.ts";

@@ -3,7 +3,9 @@ import { z } from "zod";
 import {
   addUsage,
   type Agent,
+  agentIdentity,
   type AgentMoment,
+  type AgentScope,
   ConflictError,
   emptyUsage,
   GameTime,
@@ -12,6 +14,7 @@ import {
 } from "../../domain/mod.ts";
 import { type Deps, type DocumentKey, updateDocument, writeOverRead } from "../../ports/mod.ts";
 import { recall } from "../memory/mod.ts";
+import { loadPersonaRecord } from "../agents/mod.ts";
 import { summarizeAgent } from "../../mind/mod.ts";
 
 /** A summary as cached. */
@@ -30,8 +33,14 @@ export const AgentSummary = z
   .meta({ id: "AgentSummary" });
 export type AgentSummary = z.infer<typeof AgentSummary>;
 
-/** Memories recalled per aspect. */
-const K = 8;
+/** Memories recalled per aspect: what changed since the identity, which the prompt shows whole. */
+const K = 6;
+/**
+ * A summary a reflection marked stale is remade once older than this share of the world's
+ * `summaryRefreshHours`: the identity it starts from does not change with a reflection, and
+ * remaking it after every one (two or three a day) cost more than any other cached prompt.
+ */
+export const STALE_REFRESH_SHARE = 1 / 3;
 
 /** Where an agent's cached summary lives. */
 export function summaryKey(agent: Pick<Agent, "worldId" | "id">): DocumentKey {
@@ -46,10 +55,14 @@ export function identityLine(agent: Agent): string {
 }
 
 /**
- * The agent's summary at `at`: the cached one unless it is stale (a reflection happened) or
- * older than the world's `summaryRefreshHours`; otherwise three retrievals ("core
- * characteristics", "current daily occupation", "feeling about recent progress in life") in one
- * embedding call and one main-model call, joined with name, age and traits, then cached.
+ * The agent's summary at `at`: the cached one unless it is older than the world's
+ * `summaryRefreshHours`, or than a third of it after a reflection marked it stale; otherwise
+ * remade and cached. A remade summary
+ * starts from the agent's stable identity (description, traits, home, workplace, its persona's
+ * background), so who the agent is never depends on winning a retrieval; three retrievals ("core
+ * characteristics", "current daily occupation", "feeling about recent progress in life", one
+ * embedding call) add what changed, and one main-model call writes the three aspects, joined
+ * with name, age and traits.
  * @throws `model_*` when remaking it fails (the old one stays cached).
  */
 export async function agentSummary(
@@ -58,26 +71,38 @@ export async function agentSummary(
 ): Promise<{ summary: AgentSummary; usage: Usage }> {
   const key = summaryKey(agent);
   const cached = await deps.storage.documents.get<AgentSummary>(key);
+  const refresh = world.settings.summaryRefreshHours;
   if (
-    cached && !cached.value.stale &&
-    Math.abs(hoursBetween(cached.value.at, at)) < world.settings.summaryRefreshHours
+    cached &&
+    Math.abs(hoursBetween(cached.value.at, at)) <
+      (cached.value.stale ? refresh * STALE_REFRESH_SHARE : refresh)
   ) {
     return { summary: cached.value, usage: emptyUsage() };
   }
   const name = agent.name;
-  const recalled = await recall(deps, {
-    world,
-    agent,
-    queries: [
-      `${name}'s core characteristics`,
-      `${name}'s current daily occupation`,
-      `${name}'s feeling about recent progress in life`,
-    ],
-  }, { at, k: K });
+  const scope: AgentScope = { worldId: agent.worldId as AgentScope["worldId"], agentId: agent.id };
+  const [recalled, record] = await Promise.all([
+    recall(deps, {
+      world,
+      agent,
+      queries: [
+        `${name}'s core characteristics`,
+        `${name}'s current daily occupation`,
+        `${name}'s feeling about recent progress in life`,
+      ],
+    }, { at, k: K }),
+    loadPersonaRecord(deps, scope),
+  ]);
   const [core, occupation, feeling] = recalled.results.map((r) =>
     r.map((s) => s.memory.description)
   );
-  const made = await summarizeAgent(deps, { world, agent }, { core, occupation, feeling });
+  const identity = agentIdentity(agent, record?.persona ?? null);
+  const made = await summarizeAgent(deps, { world, agent }, {
+    identity,
+    core,
+    occupation,
+    feeling,
+  });
   const parts = made.value;
   const summary: AgentSummary = {
     text: [identityLine(agent), parts.core, parts.occupation, parts.feeling].join("\n"),

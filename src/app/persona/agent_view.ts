@@ -12,8 +12,7 @@ import {
   SimulacraError,
 } from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { loadPersonaRecord } from "./persona_store.ts";
-import { loadAgent } from "../agents/mod.ts";
+import { loadAgent, loadPersonaRecord } from "../agents/mod.ts";
 
 /** An agent with what an inspector shows beside it (`GET /v1/worlds/{world}/agents/{agent}`). */
 export interface AgentDetails extends Agent {

@@ -6,9 +6,8 @@ import {
   EXTENSION_KEY,
   type PersonaRecord,
 } from "../../domain/mod.ts";
-import { loadAgent } from "../agents/mod.ts";
+import { loadAgent, loadPersonaRecord } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { loadPersonaRecord } from "./persona_store.ts";
 
 /** A Character Card V2 as we export it. */
 export const CharacterCardV2 = z

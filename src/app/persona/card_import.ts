@@ -23,13 +23,13 @@ import {
   type Usage,
   type WorldId,
 } from "../../domain/mod.ts";
-import { newAgent, startingAreas, storeNewAgent } from "../agents/mod.ts";
+import { newAgent, personaKey, startingAreas, storeNewAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
 import { getWorld } from "../world/mod.ts";
 import { derivePersona } from "../../mind/mod.ts";
 import { discardNewAgent } from "../lifecycle/mod.ts";
-import { personaKey, updatePersonaRecord } from "./persona_store.ts";
+import { updatePersonaRecord } from "./persona_store.ts";
 
 /** Our data inside a card's extensions, when the card came from us. */
 const OurExtension = z.object({

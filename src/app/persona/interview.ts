@@ -13,13 +13,12 @@ import {
   type Usage,
   UsageCounts,
 } from "../../domain/mod.ts";
-import { loadAgent } from "../agents/mod.ts";
+import { loadAgent, loadPersonaRecord } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { getWorld } from "../world/mod.ts";
 import { mapBounded } from "../engine/mod.ts";
 import { embedDialogue } from "../../mind/mod.ts";
 import { type Ablation, anchorStage, enactTurn, type ReplyContext } from "./magic_if.ts";
-import { loadPersonaRecord } from "./persona_store.ts";
 
 /** The five question categories. */
 export const InterviewCategory = z

@@ -192,6 +192,8 @@ export async function enactTurn(
     now: ctx.at,
     anchor: {
       summary: ctx.anchor.summary,
+      home: ctx.agent.home,
+      workplace: ctx.agent.workplace,
       nickname: persona?.nickname ?? "",
       globalSummary: persona?.global_summary ?? "",
       coreTraits: persona?.core_traits ?? ctx.agent.traits.map((trait) => ({ trait, desc: "" })),

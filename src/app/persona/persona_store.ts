@@ -2,21 +2,10 @@
  * @module An agent's persona record in storage: read, put, and update with its lorebook and card
  * text (Wang et al. 2026 §3.3).
  */
-import { loadAgent, ofExistingAgent } from "../agents/mod.ts";
-import { type Deps, type DocumentKey, updateDocument } from "../../ports/mod.ts";
+import { loadAgent, loadPersonaRecord, ofExistingAgent, personaKey } from "../agents/mod.ts";
+import { type Deps, updateDocument } from "../../ports/mod.ts";
+import { summaryKey } from "../cognition/mod.ts";
 import { type AgentScope, Persona, personaNotFound, PersonaRecord } from "../../domain/mod.ts";
-
-/** The document key of an agent's persona. */
-export function personaKey(scope: AgentScope): DocumentKey {
-  return { collection: "personas", scope: scope.worldId, id: scope.agentId };
-}
-/** The stored persona record of an agent, or null when it has none (does not check the agent). */
-export async function loadPersonaRecord(
-  deps: Pick<Deps, "storage">,
-  scope: AgentScope,
-): Promise<PersonaRecord | null> {
-  return (await deps.storage.documents.get<PersonaRecord>(personaKey(scope)))?.value ?? null;
-}
 /**
  * The persona of an agent.
  * @throws `agent_not_found`; `not_found` when the agent has no persona yet.
@@ -41,7 +30,8 @@ export const putPersona = ofExistingAgent<Persona, Persona>(async (deps, scope, 
 });
 /**
  * Writes an agent's persona record from the stored one (null when none), with compare-and-set,
- * retrying when a concurrent write wins.
+ * retrying when a concurrent write wins. The persona's background is part of the agent's
+ * identity, so the cached summary is dropped: the next use makes it from the new one.
  * @throws `conflict` when it keeps losing the race.
  */
 export async function updatePersonaRecord(
@@ -49,9 +39,11 @@ export async function updatePersonaRecord(
   scope: AgentScope,
   next: (old: PersonaRecord | null) => PersonaRecord,
 ): Promise<PersonaRecord> {
-  return (await updateDocument(deps.storage.documents, personaKey(scope), {
+  const record = (await updateDocument(deps.storage.documents, personaKey(scope), {
     change: next,
     conflict:
       `Cannot save the persona of agent "${scope.agentId}": it kept changing concurrently, retry`,
   }))!;
+  await deps.storage.documents.delete(summaryKey({ worldId: scope.worldId, id: scope.agentId }));
+  return record;
 }

@@ -15,7 +15,7 @@ import {
   SimulacraError,
   type Usage,
 } from "../../domain/mod.ts";
-import { agentKey, loadAgent, withAgentLock } from "../agents/mod.ts";
+import { agentKey, loadAgent, loadPersonaRecord, withAgentLock } from "../agents/mod.ts";
 import { replanFrom } from "../cognition/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { RespondInput, type RespondResult } from "./respond_schema.ts";
@@ -23,7 +23,6 @@ import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts
 import { getWorld } from "../world/mod.ts";
 import { dialogueText, embedDialogue } from "../../mind/mod.ts";
 import { anchorStage, cuesOf, enactTurn, type ReplyContext, type Turn } from "./magic_if.ts";
-import { loadPersonaRecord } from "./persona_store.ts";
 import { appendSessionTurns, loadSession } from "./reply_session.ts";
 
 /** Re-plans an agent's day from a game time for a reason (planning's `replanFrom`). */

@@ -35,9 +35,16 @@ export interface RespondPromptInput {
   speaker: { name: string; description: string | null } | null;
   /** Game time now: the present of the character. */
   now: string;
-  /** Anchor: the agent summary (identity, occupation, feeling) and the persona's core. */
+  /**
+   * Anchor: the agent summary (identity, occupation, feeling), where it lives and works, and the
+   * persona's core.
+   */
   anchor: {
     summary: string;
+    /** The agent's home area, when it has one. */
+    home?: string | null;
+    /** The agent's workplace area, when it has one. */
+    workplace?: string | null;
     nickname: string;
     globalSummary: string;
     coreTraits: { trait: string; desc: string }[];
@@ -122,6 +129,8 @@ export function buildRespondPrompt(input: RespondPromptInput): Prompt<RespondPro
     `Present game time: ${input.now}. The character: ${name}.`,
     dataSection("Anchor — who the character is", "anchor", {
       profile: input.anchor.summary,
+      ...(input.anchor.home ? { home: input.anchor.home } : {}),
+      ...(input.anchor.workplace ? { workplace: input.anchor.workplace } : {}),
       nickname: input.anchor.nickname,
       background: input.anchor.globalSummary,
       core_traits: input.anchor.coreTraits,

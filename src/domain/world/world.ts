@@ -83,7 +83,8 @@ export const WorldSettings = z
       .max(24 * 365)
       .default(24)
       .meta({
-        description: "The cached agent summary is remade when older than this (game hours)",
+        description:
+          "The cached agent summary is remade when older than this (game hours), or than a third of it once a reflection made it stale",
       }),
     reflectionQuestions: z.number().int().min(1).max(10).default(3),
     autoReflect: z.boolean().default(true).meta({

@@ -59,6 +59,27 @@ Deno.test("OfflineLanguageModel.complete() rates a party invitation above brushi
   assert.equal(rateImportance("The sky is a pleasant shade of blue"), 3);
 });
 
+Deno.test("rateImportance() scores who someone is (work, home, family) as notable, and their day's routine low", () => {
+  const facts = [
+    "Lucia Ferreira owns Marigold Cafe and likes to know every regular by name",
+    "Nadia Haddad is a physics student at Ashford College",
+    "Walter Bergstrom is a retired carpenter who has lived in Smallville all his life",
+    "Sofia Marchetti works for Lucia Ferreira and thinks of her as an older sister",
+    "Rosa Delgado lives with her father, Miguel Delgado, and looks after him",
+    "Tom is the lighthouse keeper of Gull Point",
+  ];
+  for (const fact of facts) {
+    assert.ok(rateImportance(fact) >= 5, `${rateImportance(fact)}: ${fact}`);
+  }
+  const routine = [
+    "Lucia Ferreira is working at the counter",
+    "Nadia Haddad is studying at the desk",
+    "Sofia Marchetti is serving customers",
+    "Miguel Delgado is carrying on working",
+  ];
+  for (const act of routine) assert.ok(rateImportance(act) <= 2, `${rateImportance(act)}: ${act}`);
+});
+
 Deno.test("OfflineLanguageModel.complete() is deterministic", async () => {
   const model = new OfflineLanguageModel();
   const schema = z.object({

@@ -6,7 +6,7 @@ import { CreateWorldInput } from "../../../../src/domain/world/world.ts";
 import { createWorld } from "../../../../src/app/world/world_store.ts";
 import { countingModel, makeTestDeps } from "../../../_helpers/test_deps.ts";
 
-Deno.test("agentSummary() joins identity and three aspects, caches it, and remakes it when stale or old", async () => {
+Deno.test("agentSummary() joins identity and three aspects, caches it, and remakes it when old, or stale and a third as old", async () => {
   const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const world = await createWorld(
@@ -39,7 +39,10 @@ Deno.test("agentSummary() joins identity and three aspects, caches it, and remak
   assert.equal(kinds.length, 2, "remade when older than 6 game hours");
 
   await invalidateSummary(deps, agent);
-  const remade = await agentSummary(deps, { world, agent, at: "2023-02-13T15:30:00" });
-  assert.equal(kinds.length, 3, "remade after a reflection marked it stale");
+  const soon = await agentSummary(deps, { world, agent, at: "2023-02-13T16:30:00" });
+  assert.equal(kinds.length, 2, "a stale summary younger than a third of 6 hours is kept");
+  assert.equal(soon.summary.stale, true);
+  const remade = await agentSummary(deps, { world, agent, at: "2023-02-13T17:30:00" });
+  assert.equal(kinds.length, 3, "remade after a reflection marked it stale, 2 hours on");
   assert.equal(remade.summary.stale, false);
 });

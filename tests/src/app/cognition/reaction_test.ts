@@ -142,13 +142,20 @@ Deno.test("decideReaction() call budget: one fast call for a decision", async ()
   assert.deepEqual(kinds, ["reaction"]);
   assert.equal(result.usage.calls, 1);
 
-  // A stale summary is remade first: one more (main) call.
+  // A stale summary is kept while younger than a third of summaryRefreshHours, then remade
+  // first: one more (main) call (the later hour also decomposes its plan item).
   await invalidateSummary(deps, john);
   kinds.length = 0;
-  await decide(deps, { world, agent: john, at }, {
+  await decide(deps, { world, agent: john, at }, { observations: ["the garden gate is open"] });
+  assert.deepEqual(kinds, ["reaction"]);
+  kinds.length = 0;
+  await decide(deps, { world, agent: john, at: "2023-02-13T22:30:00" }, {
     observations: ["the garden gate is open"],
   });
-  assert.deepEqual(kinds, ["agent_summary", "reaction"]);
+  assert.deepEqual(kinds.filter((k) => k === "agent_summary" || k === "reaction"), [
+    "agent_summary",
+    "reaction",
+  ]);
 });
 
 Deno.test("decideReaction() talks: a conversation with the observed agent starts", async () => {

@@ -215,7 +215,7 @@ Deno.test("respond() recalls what the speaker told it earlier: the lost red scar
     message: "I lost my red scarf at the park",
     speaker: { name: "Ada Lovelace" },
   });
-  assert.match(told.reply, /Thanks for telling me, Ada/);
+  assert.match(told.reply, /Hello, Ada\. Thanks for telling me\./);
   const stored = await deps.storage.memories.all(scope);
   assert.ok(
     stored.some((m) => m.provenance === "told_by:Ada Lovelace" && /red scarf/.test(m.description)),

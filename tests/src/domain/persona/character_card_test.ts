@@ -7,7 +7,7 @@ import {
   parseCardObject,
   parseCardText,
 } from "../../../../src/domain/persona/character_card.ts";
-import { loadPersonaRecord } from "../../../../src/app/persona/persona_store.ts";
+import { loadPersonaRecord } from "../../../../src/app/agents/persona_record.ts";
 import { makeTestDeps } from "../../../_helpers/test_deps.ts";
 import { CREATOR_SECRET, maraV2, maraV3, problemOf } from "./_card_fixture.ts";
 import { coreWorld } from "../../../_helpers/core_world.ts";

@@ -57,6 +57,30 @@ Deno.test("answerObjectState() derives a state from the action's words", () => {
       { ...input.items[0], action: "wiping the counter" },
     ],
   });
-  assert.deepEqual(answer.states, ["brewing coffee", "occupied", "in use", "being cleaned"]);
+  assert.deepEqual(answer.states, ["brewing coffee", "occupied", "occupied", "being cleaned"]);
   assert.ok(objectStateSchema(4).safeParse(answer).success);
+});
+
+Deno.test("answerObjectState() gives only states the object can be in", () => {
+  const at = (object: string, action: string) => ({ ...input.items[0], object, action });
+  const answer = answerObjectState({
+    items: [
+      at("desk", "playing a song on the piano"),
+      at("grand piano", "practising scales"),
+      at("kitchen table", "drinking coffee"),
+      at("sofa", "drinking coffee with a friend"),
+      at("desk", "sleeping"),
+      at("oven", "baking croissants"),
+      at("chess table", "playing chess"),
+    ],
+  });
+  assert.deepEqual(answer.states, [
+    "in use",
+    "being played",
+    "set for a meal",
+    "occupied",
+    "in use",
+    "baking",
+    "a game in progress",
+  ]);
 });

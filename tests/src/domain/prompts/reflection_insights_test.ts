@@ -101,3 +101,37 @@ Deno.test("answerReflectionInsights() combines related memories and cites their 
     insights: [{ insight: "Klaus Mueller is alone.", evidence: [1] }],
   });
 });
+
+Deno.test("answerReflectionInsights() names each person once in a list, and never garbles a joined insight", () => {
+  const answer = answerReflectionInsights({
+    agentName: "Declan Murphy",
+    question: "Who has Declan Murphy been talking with?",
+    memories: [
+      "Declan Murphy has been talking with Evelyn Price and Camille Moreau.",
+      'Evelyn Price said to Declan Murphy: "Lovely evening, isn\'t it?"',
+      "Declan Murphy has been talking with Camille Moreau and Evelyn Price.",
+      'Camille Moreau said to Declan Murphy: "See you tomorrow."',
+    ],
+  });
+  assert.ok(answer.insights.length > 0);
+  for (const { insight } of answer.insights) {
+    const names = insight.match(/\b[A-Z][a-z]+ [A-Z][a-z]+\b/g) ?? [];
+    assert.equal(new Set(names).size, names.length, insight);
+    assert.doesNotMatch(insight, /\band and\b|\band talking with and\b/, insight);
+  }
+  assert.equal(
+    answer.insights[0].insight,
+    "Declan Murphy has been talking with Evelyn Price and Camille Moreau.",
+  );
+  const married = answerReflectionInsights({
+    agentName: "Walter Bergstrom",
+    question: "What is Walter Bergstrom's relationship with Ruth Bergstrom?",
+    memories: [
+      "Walter Bergstrom has been married to Ruth Bergstrom for forty years and talking with Ruth Bergstrom.",
+      "Walter Bergstrom has been talking with Ruth Bergstrom.",
+    ],
+  });
+  assert.deepEqual(married.insights.map((i) => i.insight), [
+    "Walter Bergstrom has been married to Ruth Bergstrom for forty years and talking with Ruth Bergstrom.",
+  ]);
+});

@@ -32,6 +32,13 @@ const INPUTS: Record<string, unknown[]> = {
   }],
   agent_summary: [{
     agentName: "Klaus Mueller",
+    identity: {
+      description: ["Klaus Mueller is a student at Oak Hill College"],
+      traits: ["curious"],
+      home: null,
+      workplace: null,
+      background: "",
+    },
     core: ["Klaus is curious"],
     occupation: ["Klaus studies sociology"],
     feeling: ["Klaus is hopeful"],
