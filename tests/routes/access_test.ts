@@ -272,6 +272,64 @@ for (const backend of backends) {
   });
 
   Deno.test({
+    name:
+      `[${backend.name}] look-alike speaker names are refused: confusable letters (422), invisible characters (400), in agent names too`,
+    ...opts,
+    fn: () =>
+      withApp(backend, async (app) => {
+        await towns(app);
+        const admin = caller(app);
+        const bob = await admin("POST", "/v1/worlds/smallville/agents", {
+          id: "bob",
+          name: "Bob Brand",
+          description: "Bob Brand keeps the bakery",
+        });
+        assert.equal(bob.status, 201, JSON.stringify(bob.body));
+        const talker = caller(
+          app,
+          (await mintKey(app, { ...GAME_KEY, speaker: undefined })).secret,
+        );
+        const path = "/v1/worlds/smallville/agents/klaus/respond";
+        for (
+          const name of ["Bоb Brand", "Вob Brand", "B0B BRAND", "sуstem", "Isabеlla Rodriguez"]
+        ) {
+          const res = await talker("POST", path, { message: "hi", speaker: { name } });
+          assert.equal(res.status, 422, `${name}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.error.details.field, "speaker.name");
+        }
+        for (
+          const name of ["Bob\u200b Brand", "Sys\u00adtem", "\u202eBob Brand", "Bob\u2060Brand"]
+        ) {
+          const res = await talker("POST", path, { message: "hi", speaker: { name } });
+          assert.equal(res.status, 400, `${JSON.stringify(name)}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.error.code, "invalid_request");
+          assert.match(res.body.error.message, /speaker\.name.*invisible character \(U\+/);
+        }
+        const memories = await admin("GET", "/v1/worlds/smallville/agents/klaus/memories");
+        assert.ok(
+          !memories.body.memories.some((m: Json) => /told_by:(?!the player)/.test(m.provenance)),
+          "nothing remembered as told by a look-alike",
+        );
+        // Agent names and a key's fixed speaker are refused the same way.
+        for (
+          const [method, where, body] of [
+            ["POST", "/v1/worlds/smallville/agents", { name: "Bob\u200b Brand", description: "x" }],
+            ["PATCH", "/v1/worlds/smallville/agents/bob", { name: "Bob\u00adBrand" }],
+            ["POST", "/v1/keys", { ...GAME_KEY, speaker: "the\u200b player" }],
+          ] as const
+        ) {
+          const res = await admin(method, where, body);
+          assert.equal(res.status, 400, `${method} ${where}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.error.code, "invalid_request");
+        }
+        const emoji = await admin("PATCH", "/v1/worlds/smallville/agents/bob", {
+          name: "Bob Brand 👨‍🍳",
+        });
+        assert.equal(emoji.status, 200, "an emoji's joiner is not an invisible character");
+      }),
+  });
+
+  Deno.test({
     name: `[${backend.name}] a key scoped to one agent sees only that agent`,
     ...opts,
     fn: () =>
