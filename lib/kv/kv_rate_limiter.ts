@@ -4,7 +4,8 @@
  * A counter per identifier and fixed window, `["ratelimit", identifier, window index]`, expiring
  * after two windows. A request counts when `floor(previous × (1 − elapsed/window)) + current` is
  * under the limit; the check and the increment commit together (an atomic check on the current
- * counter's versionstamp), retried when another request got in between.
+ * counter's versionstamp), retried when another request got in between. A refund decrements the
+ * current counter the same way.
  */
 import type { RateDecision, RateLimiter, RateWindow } from "../../src/ports/mod.ts";
 import { assertKeySize, guard } from "./_kv_support.ts";
@@ -29,7 +30,10 @@ export class KvRateLimiter implements RateLimiter {
 
   limit(identifier: string, window: RateWindow): Promise<RateDecision> {
     return guard("count a request against its rate limit", async () => {
-      for (let attempt = 0; attempt < 20; attempt++) {
+      // Each lost race is another request's commit, and a window holds only `requests` of them
+      // before the check refuses without racing: a burst of right keys at once (the failed-auth
+      // back-off counts every attempt) must not be refused for losing a handful.
+      for (let attempt = 0; attempt < 100; attempt++) {
         const state = await this.#read(identifier, window);
         if (state.used >= window.requests) return this.#decision(state, window, false);
         const ok = await this.#kv.atomic()
@@ -40,7 +44,7 @@ export class KvRateLimiter implements RateLimiter {
           return this.#decision({ ...state, used: state.used + 1 }, window, true);
         }
       }
-      // Twenty lost races in a row: the identifier is hammered, so refusing is the safe answer.
+      // A hundred lost races in a row: the identifier is hammered, so refusing is the safe answer.
       return this.#decision(
         { ...(await this.#read(identifier, window)), used: window.requests },
         window,
@@ -49,10 +53,20 @@ export class KvRateLimiter implements RateLimiter {
     });
   }
 
-  peek(identifier: string, window: RateWindow): Promise<RateDecision> {
-    return guard("read a rate limit", async () => {
-      const state = await this.#read(identifier, window);
-      return this.#decision(state, window, state.used < window.requests);
+  refund(identifier: string, window: RateWindow): Promise<void> {
+    return guard("give back a request counted against its rate limit", async () => {
+      // Not refused when hammered, like limit(): a lost refund would keep a slot taken. The
+      // counter may go below zero when the refund lands in the next window, as Redis's INCRBY
+      // -1 does in @upstash/ratelimit.
+      for (let attempt = 0; attempt < 100; attempt++) {
+        const state = await this.#read(identifier, window);
+        const ok = await this.#kv.atomic()
+          .check(state.currentEntry)
+          .set(state.currentEntry.key, state.current - 1, { expireIn: window.windowMs * 2 + 1000 })
+          .commit();
+        if (ok.ok) return;
+      }
+      throw new Error("a hundred lost races in a row");
     });
   }
 

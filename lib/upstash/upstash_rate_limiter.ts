@@ -40,10 +40,11 @@ export class UpstashRateLimiter implements RateLimiter {
     });
   }
 
-  peek(identifier: string, window: RateWindow): Promise<RateDecision> {
-    return redisCall("read a rate limit", async () => {
-      const r = await this.#limiter(window).getRemaining(encodeURIComponent(identifier));
-      return { success: r.remaining > 0, limit: r.limit, remaining: r.remaining, reset: r.reset };
+  refund(identifier: string, window: RateWindow): Promise<void> {
+    return redisCall("give back a request counted against its rate limit", async () => {
+      // A negative rate is @upstash/ratelimit's refund: INCRBY -1 on the current window, with
+      // no limit check.
+      await this.#limiter(window).limit(encodeURIComponent(identifier), { rate: -1 });
     });
   }
 

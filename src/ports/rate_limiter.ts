@@ -30,6 +30,9 @@ export interface RateLimiter {
   /** Counts one request of `identifier` against `window`, unless it would go over. */
   limit(identifier: string, window: RateWindow): Promise<RateDecision>;
 
-  /** What is left for `identifier` now, without counting anything. */
-  peek(identifier: string, window: RateWindow): Promise<RateDecision>;
+  /**
+   * Gives back one request that {@linkcode limit} counted (from the current window), for a
+   * slot taken before knowing whether it should count (failed-auth back-off).
+   */
+  refund(identifier: string, window: RateWindow): Promise<void>;
 }

@@ -36,21 +36,31 @@ export function rateLimiterContract(cases: ContractCases): void {
     assert.equal(decisions.filter((d) => d.success).length, 5);
   });
 
-  cases.add("RateLimiter.peek() reports what is left without counting", async (s) => {
-    const id = `peek-${suffix()}`;
+  cases.add("RateLimiter.refund() gives a counted request back", async (s) => {
+    const id = `refund-${suffix()}`;
     const window = { requests: 2, windowMs: 60_000 };
-    assert.deepEqual(
-      [
-        (await s.rateLimits.peek(id, window)).remaining,
-        (await s.rateLimits.peek(id, window)).success,
-      ],
-      [2, true],
+    await s.rateLimits.limit(id, window);
+    await s.rateLimits.limit(id, window);
+    assert.equal((await s.rateLimits.limit(id, window)).success, false);
+    await s.rateLimits.refund(id, window);
+    const again = await s.rateLimits.limit(id, window);
+    assert.equal(again.success, true, "the refunded slot is free again");
+    assert.equal(again.remaining, 0);
+    assert.equal((await s.rateLimits.limit(id, window)).success, false);
+  });
+
+  cases.add("RateLimiter.refund() of concurrent calls frees exactly as many slots", async (s) => {
+    const id = `refund-burst-${suffix()}`;
+    const window = { requests: 5, windowMs: 60_000 };
+    const first = await Promise.all(
+      Array.from({ length: 5 }, () => s.rateLimits.limit(id, window)),
     );
-    await s.rateLimits.limit(id, window);
-    await s.rateLimits.limit(id, window);
-    const after = await s.rateLimits.peek(id, window);
-    assert.equal(after.remaining, 0);
-    assert.equal(after.success, false);
+    assert.ok(first.every((d) => d.success));
+    await Promise.all(Array.from({ length: 3 }, () => s.rateLimits.refund(id, window)));
+    const second = await Promise.all(
+      Array.from({ length: 8 }, () => s.rateLimits.limit(id, window)),
+    );
+    assert.equal(second.filter((d) => d.success).length, 3);
   });
 
   cases.add("RateLimiter.limit() admits again once the window has slid past", async (s) => {

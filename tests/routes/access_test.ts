@@ -414,6 +414,60 @@ for (const backend of backends) {
   });
 
   Deno.test({
+    name:
+      `[${backend.name}] 200 wrong keys at once from one address get at most 10 checked; right keys sent together all pass`,
+    ...opts,
+    fn: async () => {
+      const storage = await backend.open();
+      let lookups = 0;
+      const documents = storage.documents;
+      const get = documents.get.bind(documents);
+      documents.get = ((key: Parameters<typeof get>[0]) => {
+        if (key.collection === "api_keys") lookups++;
+        return get(key);
+      }) as typeof get;
+      await withApp(
+        backend,
+        async (app) => {
+          await towns(app);
+          const key = await mintKey(app, GAME_KEY);
+          // A well-formed secret of the key's id, so each guess is looked up if it gets checked.
+          const guess = (i: number) => key.secret.slice(0, -4) + String(i).padStart(4, "0");
+          const right = await Promise.all(
+            Array.from(
+              { length: 30 },
+              () => caller(app, key.secret, "198.51.100.20")("GET", "/v1/worlds"),
+            ),
+          );
+          assert.deepEqual(
+            right.map((r) => r.status),
+            Array(30).fill(200),
+            "more right keys at once than the minute's failures still pass",
+          );
+          lookups = 0;
+          const answers = await Promise.all(
+            Array.from(
+              { length: 200 },
+              (_, i) => caller(app, guess(i), "198.51.100.21")("GET", "/v1/worlds"),
+            ),
+          );
+          const statuses = answers.map((r) => r.status);
+          const checked = statuses.filter((s) => s === 403).length;
+          assert.ok(checked <= 10, `${checked} wrong keys were answered 403`);
+          assert.ok(lookups <= 10, `${lookups} keys were looked up`);
+          assert.equal(checked + statuses.filter((s) => s === 429).length, 200);
+          const after = await caller(app, key.secret, "198.51.100.21")("GET", "/v1/worlds");
+          assert.equal(after.status, 429, "the address is blocked, even with the right key");
+          const elsewhere = await caller(app, key.secret, "198.51.100.22")("GET", "/v1/worlds");
+          assert.equal(elsewhere.status, 200);
+        },
+        {},
+        storage,
+      );
+    },
+  });
+
+  Deno.test({
     name: `[${backend.name}] behind a trusted proxy, the back-off counts the address in its header`,
     ...opts,
     fn: () =>
