@@ -29,6 +29,7 @@ import { runInRequest } from "../lib/access/request_context.ts";
 import { AuthBackoff } from "../lib/access/auth_backoff.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorBody, statusOf } from "./errors.ts";
+import { isLoopbackHost } from "./host.ts";
 import { type MatchedOperation, matchedOperation } from "./permissions.ts";
 
 /** Options of {@linkcode accessControl}. */
@@ -42,8 +43,6 @@ export interface AccessOptions {
   eventsTokens?: EventsTokens;
   now: () => number;
 }
-
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
 /**
  * The middleware for `/v1/*`; sets `principal` and `operation` for the routes. It enforces the
@@ -272,14 +271,6 @@ function eventsTokenKey(
     scope: { worlds: [worldId as ApiKey["scope"]["worlds"][number]] } as ApiKey["scope"],
     rateLimit: minter?.rateLimit,
   };
-}
-
-function isLoopbackHost(host: string | undefined): boolean {
-  if (host === undefined) return true; // HTTP/1.0 or an in-process request: no name to rebind
-  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
-  const lower = name.toLowerCase();
-  return LOOPBACK_HOSTS.has(lower) || lower.endsWith(".localhost") ||
-    /^127(\.\d{1,3}){3}$/.test(lower);
 }
 
 function windowOf(rule: RateLimitRule) {

@@ -14,6 +14,7 @@ import { auditRoutes, auditWrites } from "./audit.ts";
 import { eventsTokenRoutes } from "./events_token.ts";
 import { keyRoutes } from "./keys.ts";
 import { textHygiene } from "./hygiene.ts";
+import { hostGuard } from "./host.ts";
 import { meteredDeps } from "../lib/access/budget_meter.ts";
 import { EventsTokens } from "../lib/access/events_token.ts";
 import { corsMiddleware } from "./cors.ts";
@@ -107,6 +108,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
+  app.use("*", hostGuard());
   // Before auth: browsers send preflights without the Authorization header.
   if (options.corsOrigins) app.use("*", corsMiddleware(options.corsOrigins));
   const limitBody = bodyLimit({

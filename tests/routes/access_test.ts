@@ -703,8 +703,16 @@ Deno.test("without an admin key, only loopback Host names are served (no DNS reb
     assert.equal(res.status, 403, host);
     assert.equal((await res.json()).error.code, "forbidden");
   }
-  for (const host of ["localhost:8000", "127.0.0.1:8000", "[::1]:8000", "app.localhost"]) {
+  for (
+    const host of ["localhost:8000", "127.0.0.1:8000", "[::1]:8000", "app.localhost", "LOCALHOST"]
+  ) {
     assert.equal((await app.request("/v1/worlds", { headers: { host } })).status, 200, host);
+  }
+  // Only a leading "[::1]" used to be read: the whole name is parsed, and a malformed one is a 400.
+  for (const host of ["[::1].evil.com", "127.0.0.1:80:evil", "[::1]:80@evil.com"]) {
+    const res = await app.request("/v1/worlds", { headers: { host } });
+    assert.equal(res.status, 400, host);
+    assert.equal((await res.json()).error.code, "invalid_request");
   }
   assert.equal((await app.request("/health", { headers: { host: "evil.example" } })).status, 200);
 });
