@@ -59,19 +59,12 @@ export class AuthBackoff {
     const id = `authfail:${address}`;
     let handedOver = false; // holding a slot given back by another attempt (counted in #held)
     for (let wait = 0;; wait++) {
-      const decisions = await Promise.all(
-        AUTH_FAILURE_WINDOWS.map((w) => this.#limits.limit(id, w)),
-      );
+      // Counted in every window, or in none.
+      const decisions = await this.#limits.limitAll(id, AUTH_FAILURE_WINDOWS);
       if (decisions.every((d) => d.success)) {
         if (!handedOver) this.#enter(address);
         return { slot: this.#slot(address, id) };
       }
-      // A refused attempt takes nothing: give back the windows that counted it.
-      await Promise.all(
-        decisions.map((d, i) =>
-          d.success ? this.#limits.refund(id, AUTH_FAILURE_WINDOWS[i]) : null
-        ),
-      );
       if (handedOver) this.#leave(address, false); // another instance took the slot
       handedOver = wait < MAX_WAITS && await this.#slotFreed(address);
       if (!handedOver) {
@@ -89,7 +82,7 @@ export class AuthBackoff {
         if (settled) return;
         settled = true;
         try {
-          await Promise.all(AUTH_FAILURE_WINDOWS.map((w) => this.#limits.refund(id, w)));
+          await this.#limits.refund(id, AUTH_FAILURE_WINDOWS);
         } finally {
           this.#leave(address, true);
         }

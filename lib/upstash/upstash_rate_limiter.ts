@@ -40,11 +40,23 @@ export class UpstashRateLimiter implements RateLimiter {
     });
   }
 
-  refund(identifier: string, window: RateWindow): Promise<void> {
+  async limitAll(identifier: string, windows: readonly RateWindow[]): Promise<RateDecision[]> {
+    // One script per window (the client pipelines them into one request); when any window is
+    // full, those that counted the request give it back.
+    const decisions = await Promise.all(windows.map((w) => this.limit(identifier, w)));
+    if (decisions.some((d) => !d.success)) {
+      await this.refund(identifier, windows.filter((_, i) => decisions[i].success));
+    }
+    return decisions;
+  }
+
+  refund(identifier: string, windows: readonly RateWindow[]): Promise<void> {
     return redisCall("give back a request counted against its rate limit", async () => {
       // A negative rate is @upstash/ratelimit's refund: INCRBY -1 on the current window, with
       // no limit check.
-      await this.#limiter(window).limit(encodeURIComponent(identifier), { rate: -1 });
+      await Promise.all(
+        windows.map((w) => this.#limiter(w).limit(encodeURIComponent(identifier), { rate: -1 })),
+      );
     });
   }
 

@@ -31,8 +31,14 @@ export interface RateLimiter {
   limit(identifier: string, window: RateWindow): Promise<RateDecision>;
 
   /**
-   * Gives back one request that {@linkcode limit} counted (from the current window), for a
-   * slot taken before knowing whether it should count (failed-auth back-off).
+   * Counts one request of `identifier` against every window, or against none when any is full:
+   * one decision per window, in order, each `success` saying whether that window had room.
    */
-  refund(identifier: string, window: RateWindow): Promise<void>;
+  limitAll(identifier: string, windows: readonly RateWindow[]): Promise<RateDecision[]>;
+
+  /**
+   * Gives back one request that {@linkcode limitAll} counted, in each window (from its current
+   * window): for a slot taken before knowing whether it should count (failed-auth back-off).
+   */
+  refund(identifier: string, windows: readonly RateWindow[]): Promise<void>;
 }
