@@ -4,7 +4,13 @@ import { startServer } from "../main.ts";
 import { ConfigError } from "../src/domain/errors.ts";
 import { call } from "./_helpers/http_call.ts";
 import { overHttp, QUIET, withDataDir, withServer } from "./_helpers/in_process_server.ts";
-import { openWith, readAnswer, requestHead } from "./_helpers/raw_http.ts";
+import {
+  createWorldHead,
+  holdHalfBodies,
+  openWith,
+  readAnswer,
+  timeHealth,
+} from "./_helpers/raw_http.ts";
 
 Deno.test("startServer() serves the API, registers the minute cron, and its handler reaches the shared tick", async () => {
   const crons: { name: string; schedule: string; handler: () => Promise<void> }[] = [];
@@ -111,25 +117,19 @@ Deno.test("startServer() answers bodies that stop or trickle with 408 within SIM
   const timeoutMs = 1_000;
   await withServer({ env: { SIMULACRA_BODY_TIMEOUT_MS: String(timeoutMs) } }, async (server) => {
     const port = Number(new URL(server.url).port);
-    const head = requestHead("POST", "/v1/worlds", {
-      host: `127.0.0.1:${port}`,
-      "content-type": "application/json",
-      "content-length": "1000",
-    });
+    await timeHealth(server.url); // the first request of a process is slow anyway
     const started = performance.now();
-    const held = await Promise.all(
-      Array.from({ length: 20 }, () => openWith(port, `${head}{"id": "slow`)),
-    );
+    const held = await holdHalfBodies(port, 20);
     try {
       const health: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const t = performance.now();
-        const res = await fetch(`${server.url}/health`);
-        await res.body?.cancel();
-        assert.equal(res.status, 200);
-        health.push(performance.now() - t);
+        const { ms, status } = await timeHealth(server.url);
+        assert.equal(status, 200);
+        health.push(ms);
       }
-      assert.ok(Math.max(...health) < 500, `/health took ${health.map(Math.round)} ms`);
+      // The median, as the machine running the tests may be busy with other work.
+      const median = health.toSorted((a, b) => a - b)[2];
+      assert.ok(median < 250, `/health took ${health} ms`);
       const answers = await Promise.all(held.map((conn) => readAnswer(conn, 10_000)));
       const elapsed = performance.now() - started;
       for (const answer of answers) {
@@ -140,7 +140,7 @@ Deno.test("startServer() answers bodies that stop or trickle with 408 within SIM
       assert.ok(elapsed < timeoutMs + 1_500, `answered after ${Math.round(elapsed)} ms`);
 
       // A byte every 150 ms never waits a whole second, but its waits add up.
-      const trickle = await openWith(port, `${head}{`);
+      const trickle = await openWith(port, `${createWorldHead(port)}{`);
       held.push(trickle);
       const answer = readAnswer(trickle, 10_000);
       let sent = 0;

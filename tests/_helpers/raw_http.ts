@@ -38,6 +38,29 @@ export async function openWith(port: number, text: string): Promise<Deno.TcpConn
   return conn;
 }
 
+/** The head of a JSON `POST /v1/worlds` to `port` that promises a body of 1,000 bytes. */
+export function createWorldHead(port: number): string {
+  return requestHead("POST", "/v1/worlds", {
+    host: `127.0.0.1:${port}`,
+    "content-type": "application/json",
+    "content-length": "1000",
+  });
+}
+
+/** `count` connections to `port`, each holding a `POST /v1/worlds` with half its body sent. */
+export function holdHalfBodies(port: number, count: number): Promise<Deno.TcpConn[]> {
+  const head = createWorldHead(port);
+  return Promise.all(Array.from({ length: count }, () => openWith(port, `${head}{"id": "slow`)));
+}
+
+/** Ms a `GET /health` of the server at `url` takes, and its status. */
+export async function timeHealth(url: string): Promise<{ ms: number; status: number }> {
+  const started = performance.now();
+  const res = await fetch(`${url}/health`);
+  await res.body?.cancel();
+  return { ms: Math.round(performance.now() - started), status: res.status };
+}
+
 /**
  * Reads one answer from `conn` (until its body's Content-Length is in, the socket closes, or
  * the wait runs out); the connection stays open, unless the wait ran out.
