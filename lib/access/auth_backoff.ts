@@ -3,8 +3,8 @@
  * day. Past any of them the address gets 429 until that window slides on, so the wait grows
  * with persistence (a minute, then an hour, then a day) while a typo costs nothing.
  *
- * Every attempt takes a slot in each window before its key is looked at (increment, then check:
- * one atomic step per window in the store), and a right key gives its slots back at once. So
+ * Every attempt takes a slot in the windows before its key is looked at (increment, then check:
+ * counted in all three or in none, RateLimiter.limitAll), and a right key gives it back at once. So
  * however many guesses arrive together, on however many instances, no more keys are checked
  * than the windows allow; counting after the check let a burst of 400 wrong keys get 71
  * checked instead of 10.

@@ -42,7 +42,9 @@ export class UpstashRateLimiter implements RateLimiter {
 
   async limitAll(identifier: string, windows: readonly RateWindow[]): Promise<RateDecision[]> {
     // One script per window (the client pipelines them into one request); when any window is
-    // full, those that counted the request give it back.
+    // full, those that counted the request give it back. Not one atomic step as on Deno KV: a
+    // call at the same moment may see those counts for a round trip and be refused, never
+    // admitted past a limit.
     const decisions = await Promise.all(windows.map((w) => this.limit(identifier, w)));
     if (decisions.some((d) => !d.success)) {
       await this.refund(identifier, windows.filter((_, i) => decisions[i].success));
