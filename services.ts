@@ -62,6 +62,7 @@ export interface Services {
     auditRetentionDays?: number;
     clientIpHeader?: string;
     corsOrigins?: Config["corsOrigins"];
+    bodyTimeoutMs?: number;
     tickQueue?: TickQueue;
     towns: TownCatalog;
   };
@@ -97,6 +98,7 @@ export async function wireServices(
       auditRetentionDays: config.auditRetentionDays,
       clientIpHeader: config.clientIpHeader,
       corsOrigins: config.corsOrigins,
+      bodyTimeoutMs: config.bodyTimeoutMs,
       tickQueue: queue,
       towns: TOWNS,
     },

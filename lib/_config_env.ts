@@ -71,6 +71,7 @@ export const EnvSchema = z.object({
       .optional(),
   ),
   SIMULACRA_CORS_ORIGINS: optionalString,
+  SIMULACRA_BODY_TIMEOUT_MS: optionalInt(100, 3_600_000),
 });
 /** The parsed variables. */
 export type Env = z.infer<typeof EnvSchema>;

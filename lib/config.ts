@@ -53,6 +53,11 @@ export interface Config {
    * origins. Unset: no CORS headers, so only same-origin pages (the playground) can.
    */
   corsOrigins?: "*" | string[];
+  /**
+   * How long reads of a request body may wait for the client in all, before a 408
+   * (SIMULACRA_BODY_TIMEOUT_MS, 10 s).
+   */
+  bodyTimeoutMs: number;
 }
 
 /** Options for {@linkcode loadConfig}. */
@@ -95,6 +100,7 @@ export function loadConfig(
     keyRateLimit: { requests, perSeconds },
     auditRetentionDays: e.SIMULACRA_AUDIT_RETENTION_DAYS ?? 30,
     clientIpHeader: e.SIMULACRA_CLIENT_IP_HEADER,
+    bodyTimeoutMs: e.SIMULACRA_BODY_TIMEOUT_MS ?? 10_000,
     model: model.value,
     embedding: embedding.value,
     storage: storage.value,

@@ -24,8 +24,10 @@ import { keyById, keyForSecret, sameText } from "../lib/access/api_keys.ts";
 import { utcDay } from "../lib/access/budget_meter.ts";
 import type { EventsTokens } from "../lib/access/events_token.ts";
 import { runInRequest } from "../lib/access/request_context.ts";
+import { AuthBackoff } from "../lib/access/auth_backoff.ts";
 import type { AppEnv } from "./app_env.ts";
 import { errorBody, statusOf } from "./errors.ts";
+import { isLoopbackHost } from "./host.ts";
 import { type MatchedOperation, matchedOperation } from "./permissions.ts";
 
 /** Options of {@linkcode accessControl}. */
@@ -41,19 +43,6 @@ export interface AccessOptions {
 }
 
 /**
- * Failed authentications per client address: ten a minute, thirty an hour, a hundred a day.
- * Past any of them the address gets 429 until that window slides on, so the wait grows with
- * persistence (a minute, then an hour, then a day) while a typo costs nothing.
- */
-export const AUTH_FAILURE_WINDOWS = [
-  { requests: 10, windowMs: 60_000 },
-  { requests: 30, windowMs: 3_600_000 },
-  { requests: 100, windowMs: 86_400_000 },
-] as const;
-
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
-
-/**
  * The middleware for `/v1/*`; sets `principal` and `operation` for the routes. It enforces the
  * rule the matched route declares (routes/permissions.ts) before any other /v1 middleware, so
  * refusals come before query and body checks.
@@ -63,6 +52,7 @@ export function accessControl(
   options: AccessOptions,
 ): MiddlewareHandler<AppEnv> {
   const storage = deps.storage;
+  const backoff = new AuthBackoff(storage.rateLimits);
   return async function accessControlMiddleware(c, next) {
     const matched = matchedOperation(c);
     c.set("operation", matched);
@@ -74,10 +64,26 @@ export function accessControl(
       );
     }
     // Without an admin key every (loopback) request is the admin's; world budgets still apply.
-    const principal = options.adminKey === undefined
-      ? { kind: "admin" as const }
+    const auth = options.adminKey === undefined
+      ? { principal: { kind: "admin" as const }, released: Promise.resolve() }
       : await authenticate(c, matched);
-    if (principal instanceof Response) return principal;
+    if (auth instanceof Response) return auth;
+    try {
+      return await admitted(c, { principal: auth.principal, matched, next });
+    } finally {
+      await auth.released;
+    }
+  };
+
+  /** The rest of access control, for an authenticated request. */
+  async function admitted(
+    c: Context<AppEnv>,
+    { principal, matched, next }: {
+      principal: Principal;
+      matched: MatchedOperation | null;
+      next: () => Promise<void>;
+    },
+  ): Promise<Response | void> {
     c.set("principal", principal);
     if (principal.kind === "key") {
       const rule = principal.key.rateLimit ?? options.keyRateLimit;
@@ -95,69 +101,78 @@ export function accessControl(
     }
     if (matched?.rule?.model) await checkBudgets(principal, matched);
     await runInRequest({ keyId: principal.kind === "key" ? principal.key.id : undefined }, next);
-  };
+  }
 
+  /**
+   * Who sent the request. Each attempt takes a failed-auth slot of the client's address before
+   * its credential is checked (lib/access/auth_backoff.ts): a blocked address is refused
+   * whatever it sent, so a right guess from it learns nothing, and a right credential gives the
+   * slot back (`released`, under way while the route runs).
+   */
   async function authenticate(
     c: Context<AppEnv>,
     matched: MatchedOperation | null,
-  ): Promise<Principal | Response> {
+  ): Promise<{ principal: Principal; released: Promise<void> } | Response> {
     const header = c.req.header("authorization");
     const token = c.req.query("token");
-    if (
-      header === undefined && token !== undefined && options.eventsTokens &&
-      matched?.rule?.eventsToken
-    ) {
-      const claims = await options.eventsTokens.verify(token, options.now());
-      const minter = claims?.keyId ? await keyById(storage.documents, claims.keyId) : null;
-      if (claims && claims.worldId === matched.params.world && (!claims.keyId || minter)) {
-        return { kind: "key", key: eventsTokenKey({ ...claims, token }, minter) };
-      }
-      return await refuse(c, "the events token is wrong, expired, or for another world");
-    }
+    const byToken = header === undefined && token !== undefined && matched !== null &&
+      options.eventsTokens !== undefined && matched.rule?.eventsToken === true;
     const bearer = header ? /^Bearer\s+(\S+)\s*$/i.exec(header.trim())?.[1] : undefined;
-    if (bearer === undefined) {
+    if (!byToken && bearer === undefined) {
       return fail(
         c,
         "unauthorized",
         "Cannot authorise this request: send Authorization: Bearer <SIMULACRA_ADMIN_KEY or an API key>",
       );
     }
-    // The back-off check and the key lookup run together; a blocked address is refused whatever
-    // it sent, so a right guess from it learns nothing.
-    const isAdmin = sameText(bearer, options.adminKey!);
-    const [blocked, key] = await Promise.all([
-      backoff(c),
-      isAdmin ? null : keyForSecret(storage.documents, bearer),
-    ]);
-    if (blocked) return blocked;
-    if (isAdmin) return { kind: "admin" };
+    const admission = await backoff.admit(options.clientAddress(c));
+    if ("blockedUntil" in admission) {
+      setRetryAfter(c, admission.blockedUntil);
+      return fail(
+        c,
+        "rate_limited",
+        "Cannot authorise requests from this address for now: too many failed authentications; retry after the Retry-After header's seconds",
+      );
+    }
+    const { slot } = admission;
+    let principal: Principal | null;
+    try {
+      principal = byToken ? await tokenPrincipal(token!, matched!) : await keyPrincipal(bearer!);
+    } catch (err) {
+      // The store failed: nothing was learned, so the attempt does not count.
+      await slot.release().catch(() => {});
+      throw err;
+    }
+    if (principal === null) {
+      slot.keep();
+      const why = byToken
+        ? "the events token is wrong, expired, or for another world"
+        : "the key is wrong, revoked or expired";
+      return fail(c, "forbidden", `Cannot authorise this request: ${why}`);
+    }
+    // A refund that fails leaves the slot counted until its window slides on; nothing else.
+    return { principal, released: slot.release().catch(() => {}) };
+  }
+
+  async function keyPrincipal(bearer: string): Promise<Principal | null> {
+    if (sameText(bearer, options.adminKey!)) return { kind: "admin" };
+    const key = await keyForSecret(storage.documents, bearer);
     if (key && (key.expiresAt === undefined || Date.parse(key.expiresAt) > options.now())) {
       return { kind: "key", key };
     }
-    return await refuse(c, "the key is wrong, revoked or expired");
+    return null;
   }
 
-  /** 429 while the client's address is past any failure window. */
-  async function backoff(c: Context<AppEnv>): Promise<Response | null> {
-    const client = `authfail:${options.clientAddress(c)}`;
-    const peeks = await Promise.all(
-      AUTH_FAILURE_WINDOWS.map((w) => storage.rateLimits.peek(client, w)),
-    );
-    const resets = peeks.filter((p) => !p.success).map((p) => p.reset);
-    if (resets.length === 0) return null;
-    setRetryAfter(c, Math.max(...resets));
-    return fail(
-      c,
-      "rate_limited",
-      "Cannot authorise requests from this address for now: too many failed authentications; retry after the Retry-After header's seconds",
-    );
-  }
-
-  /** Counts a failed authentication against the client's address, then refuses it. */
-  async function refuse(c: Context<AppEnv>, why: string): Promise<Response> {
-    const client = `authfail:${options.clientAddress(c)}`;
-    await Promise.all(AUTH_FAILURE_WINDOWS.map((w) => storage.rateLimits.limit(client, w)));
-    return fail(c, "forbidden", `Cannot authorise this request: ${why}`);
+  async function tokenPrincipal(
+    token: string,
+    matched: MatchedOperation,
+  ): Promise<Principal | null> {
+    const claims = await options.eventsTokens!.verify(token, options.now());
+    const minter = claims?.keyId ? await keyById(storage.documents, claims.keyId) : null;
+    if (claims && claims.worldId === matched.params.world && (!claims.keyId || minter)) {
+      return { kind: "key", key: eventsTokenKey({ ...claims, token }, minter) };
+    }
+    return null;
   }
 
   async function checkBudgets(principal: Principal, matched: MatchedOperation): Promise<void> {
@@ -249,14 +264,6 @@ function eventsTokenKey(
     scope: { worlds: [worldId as ApiKey["scope"]["worlds"][number]] } as ApiKey["scope"],
     rateLimit: minter?.rateLimit,
   };
-}
-
-function isLoopbackHost(host: string | undefined): boolean {
-  if (host === undefined) return true; // HTTP/1.0 or an in-process request: no name to rebind
-  const name = host.startsWith("[") ? host.slice(0, host.indexOf("]") + 1) : host.split(":")[0];
-  const lower = name.toLowerCase();
-  return LOOPBACK_HOSTS.has(lower) || lower.endsWith(".localhost") ||
-    /^127(\.\d{1,3}){3}$/.test(lower);
 }
 
 function windowOf(rule: RateLimitRule) {

@@ -14,6 +14,8 @@ import { auditRoutes, auditWrites } from "./audit.ts";
 import { eventsTokenRoutes } from "./events_token.ts";
 import { keyRoutes } from "./keys.ts";
 import { textHygiene } from "./hygiene.ts";
+import { hostGuard } from "./host.ts";
+import { bodyTimeout } from "./request_body.ts";
 import { meteredDeps } from "../lib/access/budget_meter.ts";
 import { EventsTokens } from "../lib/access/events_token.ts";
 import { corsMiddleware } from "./cors.ts";
@@ -58,6 +60,11 @@ export interface AppOptions {
   logger: Logger;
   /** Largest request body accepted. @default 4 MiB */
   maxBodyBytes?: number;
+  /**
+   * How long reads of a request body may wait for the client in all (a world import: between
+   * two chunks) before the request is answered 408. @default 10 s
+   */
+  bodyTimeoutMs?: number;
   /** Makes request ids; injectable for tests. @default crypto.randomUUID */
   requestId?: () => string;
   /** Real time in ms, for world activity (idle pause); injectable for tests. @default Date.now */
@@ -112,6 +119,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
       ms: Math.round((performance.now() - started) * 10) / 10,
     });
   });
+  app.use("*", hostGuard());
   // Before auth: browsers send preflights without the Authorization header.
   if (options.corsOrigins) app.use("*", corsMiddleware(options.corsOrigins));
   const limitBody = bodyLimit({
@@ -127,6 +135,14 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
         413,
       ),
   });
+  // Before anything reads a body, the body limit included.
+  app.use(
+    "*",
+    bodyTimeout({
+      timeoutMs: options.bodyTimeoutMs ?? 10_000,
+      streamed: (path) => path === IMPORT_PATH,
+    }),
+  );
   // An import is read line by line, never whole: it is exempt from the body limit.
   app.use("*", (c, next) => c.req.path === IMPORT_PATH ? next() : limitBody(c, next));
   // Outside access control, so refused writes are audited too.
@@ -209,6 +225,8 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
       // A busy tick says when to come back (409 at once instead of a long wait).
       const retry = (err.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds;
       if (typeof retry === "number") c.header("Retry-After", String(retry));
+      // The rest of the body may still come: the connection cannot serve another request.
+      if (err.code === "request_timeout") c.header("Connection", "close");
       return c.json(errorBody(err.code, err.message, err.details), status);
     }
     if (err instanceof HTTPException) {

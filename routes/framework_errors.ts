@@ -57,6 +57,7 @@ const codeOfStatus: Partial<Record<number, ErrorCode>> = {
   403: "forbidden",
   404: "not_found",
   405: "method_not_allowed",
+  408: "request_timeout",
   409: "conflict",
   413: "payload_too_large",
   415: "unsupported_media_type",

@@ -28,6 +28,7 @@ import { jsonBody, jsonContent } from "./_openapi.ts";
 import { UsageBody } from "./_usage.ts";
 import { streamRespond, wantsStream } from "./respond_stream.ts";
 import type { Logger } from "../lib/logger.ts";
+import { confusableSkeleton } from "../lib/confusables.ts";
 
 const persona = routeGroup("Persona");
 const agents = routeGroup("Agents");
@@ -189,6 +190,7 @@ export function personaRoutes(
     const input = await applySpeakerPolicy(deps, scope.worldId, {
       principal,
       input: c.req.valid("json"),
+      skeleton: confusableSkeleton,
     });
     const keyId = keyIdOf(principal);
     if (wantsStream(c)) {

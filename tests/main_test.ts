@@ -4,6 +4,13 @@ import { startServer } from "../main.ts";
 import { ConfigError } from "../src/domain/errors.ts";
 import { call } from "./_helpers/http_call.ts";
 import { overHttp, QUIET, withDataDir, withServer } from "./_helpers/in_process_server.ts";
+import {
+  createWorldHead,
+  holdHalfBodies,
+  openWith,
+  readAnswer,
+  timeHealth,
+} from "./_helpers/raw_http.ts";
 
 Deno.test("startServer() serves the API, registers the minute cron, and its handler reaches the shared tick", async () => {
   const crons: { name: string; schedule: string; handler: () => Promise<void> }[] = [];
@@ -103,5 +110,60 @@ Deno.test("startServer() with an admin key backs off failed authentications by t
     assert.equal(blocked.status, 429);
     assert.ok(Number(blocked.headers.get("retry-after")) >= 1);
     await blocked.body?.cancel();
+  });
+});
+
+Deno.test("startServer() answers bodies that stop or trickle with 408 within SIMULACRA_BODY_TIMEOUT_MS, and /health stays fast meanwhile", async () => {
+  const timeoutMs = 1_000;
+  await withServer({ env: { SIMULACRA_BODY_TIMEOUT_MS: String(timeoutMs) } }, async (server) => {
+    const port = Number(new URL(server.url).port);
+    await timeHealth(server.url); // the first request of a process is slow anyway
+    const started = performance.now();
+    const held = await holdHalfBodies(port, 20);
+    try {
+      const health: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const { ms, status } = await timeHealth(server.url);
+        assert.equal(status, 200);
+        health.push(ms);
+      }
+      // The median, as the machine running the tests may be busy with other work.
+      const median = health.toSorted((a, b) => a - b)[2];
+      assert.ok(median < 250, `/health took ${health} ms`);
+      const answers = await Promise.all(held.map((conn) => readAnswer(conn, 10_000)));
+      const elapsed = performance.now() - started;
+      for (const answer of answers) {
+        assert.equal(answer.status, 408, answer.body);
+        assert.equal(JSON.parse(answer.body).error.code, "request_timeout");
+        assert.equal(answer.headers.connection, "close");
+      }
+      assert.ok(elapsed < timeoutMs + 1_500, `answered after ${Math.round(elapsed)} ms`);
+
+      // A byte every 150 ms never waits a whole second, but its waits add up.
+      const trickle = await openWith(port, `${createWorldHead(port)}{`);
+      held.push(trickle);
+      const answer = readAnswer(trickle, 10_000);
+      let sent = 0;
+      const dripping = setInterval(() => {
+        sent++;
+        trickle.write(new TextEncoder().encode(" ")).catch(() => {});
+      }, 150);
+      try {
+        const trickled = await answer;
+        assert.equal(trickled.status, 408, trickled.body);
+        assert.ok(trickled.ms < timeoutMs + 1_500, `answered after ${Math.round(trickled.ms)} ms`);
+        assert.ok(sent >= 4, "bytes kept coming");
+      } finally {
+        clearInterval(dripping);
+      }
+    } finally {
+      for (const conn of held) {
+        try {
+          conn.close();
+        } catch {
+          // Closed by the wait running out.
+        }
+      }
+    }
   });
 });

@@ -40,10 +40,25 @@ export class UpstashRateLimiter implements RateLimiter {
     });
   }
 
-  peek(identifier: string, window: RateWindow): Promise<RateDecision> {
-    return redisCall("read a rate limit", async () => {
-      const r = await this.#limiter(window).getRemaining(encodeURIComponent(identifier));
-      return { success: r.remaining > 0, limit: r.limit, remaining: r.remaining, reset: r.reset };
+  async limitAll(identifier: string, windows: readonly RateWindow[]): Promise<RateDecision[]> {
+    // One script per window (the client pipelines them into one request); when any window is
+    // full, those that counted the request give it back. Not one atomic step as on Deno KV: a
+    // call at the same moment may see those counts for a round trip and be refused, never
+    // admitted past a limit.
+    const decisions = await Promise.all(windows.map((w) => this.limit(identifier, w)));
+    if (decisions.some((d) => !d.success)) {
+      await this.refund(identifier, windows.filter((_, i) => decisions[i].success));
+    }
+    return decisions;
+  }
+
+  refund(identifier: string, windows: readonly RateWindow[]): Promise<void> {
+    return redisCall("give back a request counted against its rate limit", async () => {
+      // A negative rate is @upstash/ratelimit's refund: INCRBY -1 on the current window, with
+      // no limit check.
+      await Promise.all(
+        windows.map((w) => this.#limiter(w).limit(encodeURIComponent(identifier), { rate: -1 })),
+      );
     });
   }
 

@@ -13,6 +13,7 @@ export type ErrorCode =
   | "not_found"
   | "conflict"
   | "method_not_allowed"
+  | "request_timeout"
   | "payload_too_large"
   | "unsupported_media_type"
   | "unprocessable"

@@ -30,6 +30,15 @@ export interface RateLimiter {
   /** Counts one request of `identifier` against `window`, unless it would go over. */
   limit(identifier: string, window: RateWindow): Promise<RateDecision>;
 
-  /** What is left for `identifier` now, without counting anything. */
-  peek(identifier: string, window: RateWindow): Promise<RateDecision>;
+  /**
+   * Counts one request of `identifier` against every window, or against none when any is full:
+   * one decision per window, in order, each `success` saying whether that window had room.
+   */
+  limitAll(identifier: string, windows: readonly RateWindow[]): Promise<RateDecision[]>;
+
+  /**
+   * Gives back one request that {@linkcode limitAll} counted, in each window (from its current
+   * window): for a slot taken before knowing whether it should count (failed-auth back-off).
+   */
+  refund(identifier: string, windows: readonly RateWindow[]): Promise<void>;
 }

@@ -36,21 +36,44 @@ export function rateLimiterContract(cases: ContractCases): void {
     assert.equal(decisions.filter((d) => d.success).length, 5);
   });
 
-  cases.add("RateLimiter.peek() reports what is left without counting", async (s) => {
-    const id = `peek-${suffix()}`;
-    const window = { requests: 2, windowMs: 60_000 };
-    assert.deepEqual(
-      [
-        (await s.rateLimits.peek(id, window)).remaining,
-        (await s.rateLimits.peek(id, window)).success,
-      ],
-      [2, true],
+  cases.add("RateLimiter.limitAll() counts in every window or in none", async (s) => {
+    const id = `all-${suffix()}`;
+    const minute = { requests: 2, windowMs: 60_000 };
+    const hour = { requests: 3, windowMs: 3_600_000 };
+    const successes = [];
+    for (let i = 0; i < 4; i++) {
+      successes.push((await s.rateLimits.limitAll(id, [minute, hour])).map((d) => d.success));
+    }
+    assert.deepEqual(successes, [[true, true], [true, true], [false, true], [false, true]]);
+    // The refused calls counted nothing in the hour: one more fits there.
+    assert.equal((await s.rateLimits.limit(id, hour)).success, true);
+    assert.equal((await s.rateLimits.limit(id, hour)).success, false);
+  });
+
+  cases.add("RateLimiter.refund() gives a counted request back in each window", async (s) => {
+    const id = `refund-${suffix()}`;
+    const windows = [{ requests: 2, windowMs: 60_000 }, { requests: 5, windowMs: 3_600_000 }];
+    await s.rateLimits.limitAll(id, windows);
+    await s.rateLimits.limitAll(id, windows);
+    assert.equal((await s.rateLimits.limitAll(id, windows))[0].success, false);
+    await s.rateLimits.refund(id, windows);
+    const again = await s.rateLimits.limitAll(id, windows);
+    assert.ok(again.every((d) => d.success), "the refunded slot is free again");
+    assert.deepEqual(again.map((d) => d.remaining), [0, 3]);
+  });
+
+  cases.add("RateLimiter.refund() of concurrent calls frees exactly as many slots", async (s) => {
+    const id = `refund-burst-${suffix()}`;
+    const windows = [{ requests: 5, windowMs: 60_000 }];
+    const first = await Promise.all(
+      Array.from({ length: 5 }, () => s.rateLimits.limitAll(id, windows)),
     );
-    await s.rateLimits.limit(id, window);
-    await s.rateLimits.limit(id, window);
-    const after = await s.rateLimits.peek(id, window);
-    assert.equal(after.remaining, 0);
-    assert.equal(after.success, false);
+    assert.ok(first.every(([d]) => d.success));
+    await Promise.all(Array.from({ length: 3 }, () => s.rateLimits.refund(id, windows)));
+    const second = await Promise.all(
+      Array.from({ length: 8 }, () => s.rateLimits.limitAll(id, windows)),
+    );
+    assert.equal(second.filter(([d]) => d.success).length, 3);
   });
 
   cases.add("RateLimiter.limit() admits again once the window has slid past", async (s) => {

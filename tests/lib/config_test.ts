@@ -172,6 +172,17 @@ Deno.test("loadConfig() reads the default key rate limit and the audit retention
   assert.match(bad.message, /SIMULACRA_AUDIT_RETENTION_DAYS must be at least 1/);
 });
 
+Deno.test("loadConfig() reads the request body timeout from SIMULACRA_BODY_TIMEOUT_MS", () => {
+  assert.equal(loadConfig({}).bodyTimeoutMs, 10_000);
+  assert.equal(loadConfig({ SIMULACRA_BODY_TIMEOUT_MS: "30000" }).bodyTimeoutMs, 30_000);
+  for (const bad of ["ten", "1.5", "50"]) {
+    assert.match(
+      configErrorOf({ SIMULACRA_BODY_TIMEOUT_MS: bad }).message,
+      /SIMULACRA_BODY_TIMEOUT_MS must be/,
+    );
+  }
+});
+
 Deno.test("loadConfig() reads SIMULACRA_CORS_ORIGINS as * or a list of exact origins", () => {
   assert.equal(loadConfig({}).corsOrigins, undefined);
   assert.equal(loadConfig({ SIMULACRA_CORS_ORIGINS: "*" }).corsOrigins, "*");

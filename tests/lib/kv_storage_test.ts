@@ -1,6 +1,7 @@
 /** @module Runs the storage contract on the embedded (Deno KV) backend, plus what only KV does. */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { KvAuditLog } from "../../lib/kv/kv_audit_log.ts";
 import { KvDocumentStore } from "../../lib/kv/kv_document_store.ts";
 import { KvEventLog } from "../../lib/kv/kv_event_log.ts";
 import { KvIdempotencyStore } from "../../lib/kv/kv_idempotency_store.ts";
@@ -301,6 +302,50 @@ Deno.test("KvEventLog.append() of a batch larger than one atomic operation is al
   const read = await log.read(world, 0, 2000);
   assert.deepEqual(read.map((e) => e.seq), Array.from({ length: 1501 }, (_, i) => i + 1));
   assert.equal(read[1].type, "step", "The leftover of the failed batch was overwritten");
+});
+
+Deno.test("KvAuditLog.append() commits entries appended together in a few commits, each entry once", async () => {
+  using raw = await Deno.openKv(":memory:");
+  let commits = 0;
+  const kv = new Proxy(raw, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target);
+      if (name !== "atomic") return typeof value === "function" ? value.bind(target) : value;
+      return () => {
+        const op = target.atomic();
+        const commit = op.commit.bind(op);
+        op.commit = () => (commits++, commit());
+        return op;
+      };
+    },
+  });
+  const log = new KvAuditLog({ kv });
+  const entry = (i: number) => ({
+    at: new Date().toISOString(),
+    method: "POST",
+    route: "POST /v1/worlds",
+    keyId: i % 2 ? "k_00000000000000000001" : null,
+    worldId: "w",
+    agentId: null,
+    status: 408,
+    requestId: `r${i}`,
+    ms: 1,
+  });
+  const stored = await Promise.all(
+    Array.from({ length: 300 }, (_, i) => log.append(entry(i), { retentionDays: 1 })),
+  );
+  assert.ok(commits <= 5, `${commits} commits for 300 entries`);
+  const page = await log.list({ limit: 1000 }, { retentionDays: 1, now: Date.now() });
+  assert.equal(page.entries.length, 300);
+  assert.deepEqual(
+    new Set(page.entries.map((e) => e.requestId)),
+    new Set(stored.map((e) => e.requestId)),
+  );
+  const byKey = await log.list({ limit: 1000, keyId: "k_00000000000000000001" }, {
+    retentionDays: 1,
+    now: Date.now(),
+  });
+  assert.equal(byKey.entries.length, 150);
 });
 
 Deno.test("KvDocumentStore and KvIdempotencyStore keep values larger than one KV value", async () => {

@@ -272,6 +272,64 @@ for (const backend of backends) {
   });
 
   Deno.test({
+    name:
+      `[${backend.name}] look-alike speaker names are refused: confusable letters (422), invisible characters (400), in agent names too`,
+    ...opts,
+    fn: () =>
+      withApp(backend, async (app) => {
+        await towns(app);
+        const admin = caller(app);
+        const bob = await admin("POST", "/v1/worlds/smallville/agents", {
+          id: "bob",
+          name: "Bob Brand",
+          description: "Bob Brand keeps the bakery",
+        });
+        assert.equal(bob.status, 201, JSON.stringify(bob.body));
+        const talker = caller(
+          app,
+          (await mintKey(app, { ...GAME_KEY, speaker: undefined })).secret,
+        );
+        const path = "/v1/worlds/smallville/agents/klaus/respond";
+        for (
+          const name of ["Bоb Brand", "Вob Brand", "B0B BRAND", "sуstem", "Isabеlla Rodriguez"]
+        ) {
+          const res = await talker("POST", path, { message: "hi", speaker: { name } });
+          assert.equal(res.status, 422, `${name}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.error.details.field, "speaker.name");
+        }
+        for (
+          const name of ["Bob\u200b Brand", "Sys\u00adtem", "\u202eBob Brand", "Bob\u2060Brand"]
+        ) {
+          const res = await talker("POST", path, { message: "hi", speaker: { name } });
+          assert.equal(res.status, 400, `${JSON.stringify(name)}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.error.code, "invalid_request");
+          assert.match(res.body.error.message, /speaker\.name.*invisible character \(U\+/);
+        }
+        const memories = await admin("GET", "/v1/worlds/smallville/agents/klaus/memories");
+        assert.ok(
+          !memories.body.memories.some((m: Json) => /told_by:(?!the player)/.test(m.provenance)),
+          "nothing remembered as told by a look-alike",
+        );
+        // Agent names and a key's fixed speaker are refused the same way.
+        for (
+          const [method, where, body] of [
+            ["POST", "/v1/worlds/smallville/agents", { name: "Bob\u200b Brand", description: "x" }],
+            ["PATCH", "/v1/worlds/smallville/agents/bob", { name: "Bob\u00adBrand" }],
+            ["POST", "/v1/keys", { ...GAME_KEY, speaker: "the\u200b player" }],
+          ] as const
+        ) {
+          const res = await admin(method, where, body);
+          assert.equal(res.status, 400, `${method} ${where}: ${JSON.stringify(res.body)}`);
+          assert.equal(res.body.error.code, "invalid_request");
+        }
+        const emoji = await admin("PATCH", "/v1/worlds/smallville/agents/bob", {
+          name: "Bob Brand 👨‍🍳",
+        });
+        assert.equal(emoji.status, 200, "an emoji's joiner is not an invisible character");
+      }),
+  });
+
+  Deno.test({
     name: `[${backend.name}] a key scoped to one agent sees only that agent`,
     ...opts,
     fn: () =>
@@ -353,6 +411,60 @@ for (const backend of backends) {
         assert.ok(Number(blocked.headers.get("retry-after")) >= 1);
         assert.equal((await caller(app, ADMIN, "198.51.100.10")("GET", "/v1/worlds")).status, 200);
       }),
+  });
+
+  Deno.test({
+    name:
+      `[${backend.name}] 200 wrong keys at once from one address get at most 10 checked; right keys sent together all pass`,
+    ...opts,
+    fn: async () => {
+      const storage = await backend.open();
+      let lookups = 0;
+      const documents = storage.documents;
+      const get = documents.get.bind(documents);
+      documents.get = ((key: Parameters<typeof get>[0]) => {
+        if (key.collection === "api_keys") lookups++;
+        return get(key);
+      }) as typeof get;
+      await withApp(
+        backend,
+        async (app) => {
+          await towns(app);
+          const key = await mintKey(app, GAME_KEY);
+          // A well-formed secret of the key's id, so each guess is looked up if it gets checked.
+          const guess = (i: number) => key.secret.slice(0, -4) + String(i).padStart(4, "0");
+          const right = await Promise.all(
+            Array.from(
+              { length: 30 },
+              () => caller(app, key.secret, "198.51.100.20")("GET", "/v1/worlds"),
+            ),
+          );
+          assert.deepEqual(
+            right.map((r) => r.status),
+            Array(30).fill(200),
+            "more right keys at once than the minute's failures still pass",
+          );
+          lookups = 0;
+          const answers = await Promise.all(
+            Array.from(
+              { length: 200 },
+              (_, i) => caller(app, guess(i), "198.51.100.21")("GET", "/v1/worlds"),
+            ),
+          );
+          const statuses = answers.map((r) => r.status);
+          const checked = statuses.filter((s) => s === 403).length;
+          assert.ok(checked <= 10, `${checked} wrong keys were answered 403`);
+          assert.ok(lookups <= 10, `${lookups} keys were looked up`);
+          assert.equal(checked + statuses.filter((s) => s === 429).length, 200);
+          const after = await caller(app, key.secret, "198.51.100.21")("GET", "/v1/worlds");
+          assert.equal(after.status, 429, "the address is blocked, even with the right key");
+          const elsewhere = await caller(app, key.secret, "198.51.100.22")("GET", "/v1/worlds");
+          assert.equal(elsewhere.status, 200);
+        },
+        {},
+        storage,
+      );
+    },
   });
 
   Deno.test({
@@ -591,8 +703,16 @@ Deno.test("without an admin key, only loopback Host names are served (no DNS reb
     assert.equal(res.status, 403, host);
     assert.equal((await res.json()).error.code, "forbidden");
   }
-  for (const host of ["localhost:8000", "127.0.0.1:8000", "[::1]:8000", "app.localhost"]) {
+  for (
+    const host of ["localhost:8000", "127.0.0.1:8000", "[::1]:8000", "app.localhost", "LOCALHOST"]
+  ) {
     assert.equal((await app.request("/v1/worlds", { headers: { host } })).status, 200, host);
+  }
+  // Only a leading "[::1]" used to be read: the whole name is parsed, and a malformed one is a 400.
+  for (const host of ["[::1].evil.com", "127.0.0.1:80:evil", "[::1]:80@evil.com"]) {
+    const res = await app.request("/v1/worlds", { headers: { host } });
+    assert.equal(res.status, 400, host);
+    assert.equal((await res.json()).error.code, "invalid_request");
   }
   assert.equal((await app.request("/health", { headers: { host: "evil.example" } })).status, 200);
 });

@@ -4,6 +4,8 @@
  * times, ids with `:/*?` and traversal, wrong content types, empty and oversized bodies,
  * malformed JSON, JSON nested 10,000 levels deep (in a card's `extensions` too). No answer may
  * be a 5xx, every error has the JSON error shape, and no body shows a stack trace or a path.
+ * Over a real socket (what `fetch` will not send): bodies shorter than their Content-Length on
+ * every write route, and malformed `Host` headers.
  */
 import assert from "node:assert/strict";
 import { sampleJsonSchema } from "../../lib/offline/json_schema_sample.ts";
@@ -13,7 +15,9 @@ import { blankPng, writePngText } from "../../lib/png_text.ts";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor } from "../_helpers/backend_app.ts";
 import { makeTestDeps } from "../_helpers/test_deps.ts";
+import type { Deps } from "../../src/ports/deps.ts";
 import { maraData } from "../src/domain/persona/_card_fixture.ts";
+import { type RawAnswer, rawRequest, requestHead } from "../_helpers/raw_http.ts";
 
 const { backends, close } = await startBackends();
 const ADMIN = "admin-key-0123456789abcdef";
@@ -204,6 +208,33 @@ function probesFor(doc: Json, method: string, route: string): Probe[] {
   return probes;
 }
 
+/**
+ * The app under fuzz: an admin key, no key rate limit to speak of, and the world and agent the
+ * probes' paths name.
+ */
+async function fuzzedApp(deps: Deps): Promise<ReturnType<typeof createApp>> {
+  const app = createApp(deps, {
+    logger: silentLogger,
+    adminKey: ADMIN,
+    keyRateLimit: { requests: 1_000_000, perSeconds: 60 },
+  });
+  const setup = async (path: string, body: unknown) => {
+    const res = await app.request(path, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN}`, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    assert.ok(res.status < 300, `${path}: ${await res.text()}`);
+  };
+  await setup("/v1/worlds", { id: "smallville", name: "S", startTime: "2023-02-13T07:00:00" });
+  await setup("/v1/worlds/smallville/agents", {
+    id: "klaus",
+    name: "Klaus Mueller",
+    description: "a researcher; he works at the library",
+  });
+  return app;
+}
+
 /** What a body must never show: stack frames, file paths, error class dumps. */
 const LEAK =
   /file:\/\/|\/work\/|node_modules|\.ts:\d+|\bat [\w.<>]+ \(|\n\s+at |TypeError|RangeError|SyntaxError|ReferenceError/;
@@ -215,26 +246,8 @@ for (const backend of backends) {
     ...sanitizersFor(backend),
     async fn() {
       await using deps = await makeTestDeps({ storage: await backend.open() });
-      const app = createApp(deps, {
-        logger: silentLogger,
-        adminKey: ADMIN,
-        keyRateLimit: { requests: 1_000_000, perSeconds: 60 },
-      });
+      const app = await fuzzedApp(deps);
       const auth = { authorization: `Bearer ${ADMIN}` };
-      const setup = async (path: string, body: unknown) => {
-        const res = await app.request(path, {
-          method: "POST",
-          headers: { ...auth, "content-type": "application/json" },
-          body: JSON.stringify(body),
-        });
-        assert.ok(res.status < 300, `${path}: ${await res.text()}`);
-      };
-      await setup("/v1/worlds", { id: "smallville", name: "S", startTime: "2023-02-13T07:00:00" });
-      await setup("/v1/worlds/smallville/agents", {
-        id: "klaus",
-        name: "Klaus Mueller",
-        description: "a researcher; he works at the library",
-      });
 
       const doc = await (await app.request("/openapi.json")).json();
       const operations = v1Operations(app);
@@ -269,6 +282,89 @@ for (const backend of backends) {
       }
       assert.deepEqual(failures, [], `${failures.length} of ${probes.length} probes failed`);
       assert.ok(operations.length >= 30);
+    },
+  });
+}
+
+/** Every write operation of the document that takes a body, with the media type it reads. */
+function bodyOperations(doc: Json): { method: string; path: string; type: string }[] {
+  return Object.entries(doc.paths as Record<string, Json>).flatMap(([route, item]) =>
+    Object.entries(item as Record<string, Json>)
+      .filter(([method, op]) =>
+        ["post", "put", "patch", "delete"].includes(method) && op.requestBody
+      )
+      .map(([method, op]) => ({
+        method: method.toUpperCase(),
+        path: pathFor(route, {}),
+        type: Object.keys(op.requestBody.content)[0],
+      }))
+  );
+}
+
+/** Malformed `Host` headers: more than one port, text after an IPv6 literal, a path, userinfo. */
+const BAD_HOSTS = [
+  "127.0.0.1:80:evil",
+  "[::1].evil.com",
+  "[::1]x",
+  "[::1",
+  "localhost/../admin",
+  "evil.com@localhost",
+  "exa mple.com",
+  "localhost:99999",
+  "127.0.0.1:8000?x",
+];
+
+for (const backend of backends) {
+  Deno.test({
+    name:
+      `[${backend.name}] fuzz over TCP: bodies cut short on every write route and malformed Host headers answer 400, never 5xx`,
+    ...sanitizersFor(backend),
+    async fn() {
+      await using deps = await makeTestDeps({ storage: await backend.open() });
+      const app = await fuzzedApp(deps);
+      await using server = Deno.serve(
+        { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+        app.fetch,
+      );
+      const port = server.addr.port;
+      const auth = { authorization: `Bearer ${ADMIN}` };
+      const doc = await (await app.request("/openapi.json")).json();
+      const writes = bodyOperations(doc);
+      assert.ok(writes.length >= 20, `${writes.length} write routes`);
+      const failures: string[] = [];
+      const expect = (where: string, answer: RawAnswer) => {
+        let code: string | undefined;
+        try {
+          code = JSON.parse(answer.body).error?.code;
+        } catch {
+          // reported below
+        }
+        if (answer.status !== 400 || code !== "invalid_request") {
+          failures.push(`${where} → ${answer.status}: ${answer.body.slice(0, 160)}`);
+        }
+      };
+      // The client sends part of a body, then closes its side.
+      for (const { method, path, type } of writes) {
+        const partial = type === "image/png" ? "\x89PNG\r\n" : '{"name": "Kla';
+        const head = requestHead(method, path, {
+          host: `127.0.0.1:${port}`,
+          ...auth,
+          "content-type": type,
+          "content-length": "200",
+        });
+        expect(
+          `${method} ${path} cut short`,
+          await rawRequest(port, head + partial, { closeWrite: true }),
+        );
+      }
+      // Hosts no URL can be built from, on /health and on /v1.
+      for (const host of BAD_HOSTS) {
+        for (const path of ["/health", "/v1/worlds"]) {
+          const head = requestHead("GET", path, { host, ...auth, connection: "close" });
+          expect(`GET ${path} Host: ${host}`, await rawRequest(port, head));
+        }
+      }
+      assert.deepEqual(failures, [], `${failures.length} probes failed`);
     },
   });
 }

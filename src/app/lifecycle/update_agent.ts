@@ -1,13 +1,13 @@
 /** @module `PATCH …/agents/{agent}`: rename an agent, change its age, traits or status. */
 import { z } from "zod";
-import { type Agent, type AgentScope, Traits } from "../../domain/mod.ts";
+import { type Agent, type AgentScope, Traits, visibleName } from "../../domain/mod.ts";
 import { agentKey, loadAgent } from "../agents/mod.ts";
 import { type Deps, updateDocument } from "../../ports/mod.ts";
 
 /** The body of `PATCH /v1/worlds/{world}/agents/{agent}`: only the fields sent change. */
 export const UpdateAgentInput = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).optional(),
+    name: visibleName(100).optional(),
     age: z.number().int().min(0).max(1000).nullable().optional().meta({
       description: "null clears it",
     }),

@@ -20,6 +20,7 @@ import {
   type MemoryRecord,
   type ParsedCard,
   Persona,
+  stripInvisible,
   type Usage,
   type WorldId,
 } from "../../domain/mod.ts";
@@ -93,7 +94,8 @@ export async function importCard(
   const { worldId } = options;
   const world = await getWorld(deps, worldId);
   const d = parsed.data;
-  const name = d.name.trim();
+  // Cleaned like the rest of the card: invisible characters would make the name refused.
+  const name = stripInvisible(d.name).trim();
   assertCardFits({
     name,
     description: expandMacros(d.description, name),

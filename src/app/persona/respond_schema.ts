@@ -1,10 +1,17 @@
 /** @module The HTTP shapes of respond: what a message brings and what an in-character reply returns. */
 import { z } from "zod";
-import { GameTime, MemoryId, MemoryKind, Provenance, UsageCounts } from "../../domain/mod.ts";
+import {
+  GameTime,
+  MemoryId,
+  MemoryKind,
+  Provenance,
+  UsageCounts,
+  visibleName,
+} from "../../domain/mod.ts";
 
 const Speaker = z
   .strictObject({
-    name: z.string().trim().min(1).max(100).meta({ example: "a reporter" }),
+    name: visibleName(100).meta({ example: "a reporter" }),
     description: z.string().trim().min(1).max(500).optional().meta({
       example: "a journalist from the town paper, curious about the election",
     }),
@@ -24,7 +31,7 @@ export const RespondInput = z
     }),
     history: z
       .array(z.strictObject({
-        speaker: z.string().trim().min(1).max(100),
+        speaker: visibleName(100),
         text: z.string().trim().min(1).max(4000),
       }))
       .max(50)

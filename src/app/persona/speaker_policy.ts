@@ -1,11 +1,20 @@
 /**
  * @module Who a caller may speak as in `respond`: a key's fixed speaker always wins, names that
  * would impersonate (an agent of the world, "system", or anything that "told me") are refused
- * unless the key may `simulate`, and the inner voice needs `direct`.
+ * unless the key may `simulate`, and the inner voice needs `direct`. Names are compared as they
+ * look ({@linkcode foldName}): case, spacing, punctuation, compatibility forms, invisible
+ * characters and confusable letters ("Bоb" with a Cyrillic о) make no difference.
  */
 import { listAgents } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
-import { allows, type Principal, SimulacraError, type WorldId } from "../../domain/mod.ts";
+import {
+  allows,
+  foldName,
+  type Principal,
+  SimulacraError,
+  type Skeleton,
+  type WorldId,
+} from "../../domain/mod.ts";
 import type { RespondInput } from "./respond_schema.ts";
 
 /**
@@ -15,7 +24,12 @@ import type { RespondInput } from "./respond_schema.ts";
 export async function applySpeakerPolicy(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
-  options: { principal: Principal; input: RespondInput },
+  options: {
+    principal: Principal;
+    input: RespondInput;
+    /** The confusable skeleton names are compared by (lib/confusables.ts). */
+    skeleton: Skeleton;
+  },
 ): Promise<RespondInput> {
   const { principal } = options;
   let input = options.input;
@@ -37,7 +51,7 @@ export async function applySpeakerPolicy(
   }
   const name = input.speaker?.name;
   if (name === undefined || allows(principal, "simulate")) return input;
-  const reason = await refusedSpeaker(deps, worldId, name);
+  const reason = await refusedSpeaker(deps, worldId, { name, skeleton: options.skeleton });
   if (reason) {
     throw new SimulacraError(
       "unprocessable",
@@ -52,19 +66,15 @@ export async function applySpeakerPolicy(
 async function refusedSpeaker(
   deps: Pick<Deps, "storage">,
   worldId: WorldId,
-  name: string,
+  { name, skeleton }: { name: string; skeleton: Skeleton },
 ): Promise<string | null> {
+  const fold = (text: string) => foldName(text, skeleton);
   const folded = fold(name);
-  if (folded === "system") return 'the name "system" is reserved';
-  if (folded.includes("told me")) return 'a speaker name cannot contain "told me"';
+  if (folded === fold("system")) return 'the name "system" is reserved';
+  if (folded.includes(fold("told me"))) return 'a speaker name cannot contain "told me"';
   const agents = await listAgents(deps, worldId);
   if (agents.some((a) => fold(a.name) === folded || fold(a.id) === folded)) {
     return "it is the name of an agent of this world";
   }
   return null;
-}
-
-/** Case, spacing and punctuation folded, so "  SYSTEM: " and "Klaus  Mueller" still match. */
-function fold(text: string): string {
-  return text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}]+/gu, " ").trim();
 }

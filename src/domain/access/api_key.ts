@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { AgentId, WorldId } from "../ids.ts";
+import { visibleName } from "../text/mod.ts";
 
 /** The permissions a key can hold; the admin key holds all of them and more. */
 export const Permission = z
@@ -53,8 +54,8 @@ export const KeyBudget = z
   .meta({ id: "KeyBudget" });
 export type KeyBudget = z.infer<typeof KeyBudget>;
 
-/** A speaker name: one line of printable text. */
-export const SpeakerName = z.string().trim().min(1).max(100);
+/** A speaker name: one line of visible text. */
+export const SpeakerName = visibleName(100);
 
 /** The body of `POST /v1/keys`. */
 export const CreateKeyInput = z

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { NotFoundError } from "../errors.ts";
 import { AgentId, type AgentScope, MemoryId } from "../ids.ts";
 import { GameTime } from "../time/mod.ts";
+import { visibleName } from "../text/mod.ts";
 
 /** An agent as stored. Cognitive state (counters, pending work) lives here too. */
 export const Agent = z
@@ -41,7 +42,7 @@ export const Traits = z
 export const CreateAgentInput = z
   .strictObject({
     id: AgentId.optional().meta({ description: "Your own id; minted when absent" }),
-    name: z.string().trim().min(1).max(100),
+    name: visibleName(100),
     age: z.number().int().min(0).max(1000).optional(),
     traits: Traits.optional(),
     description: z

@@ -1,2 +1,3 @@
-/** @module Text hygiene at the edge: control characters, JSON depth. */
+/** @module Text hygiene at the edge: control characters, JSON depth, names that look alike. */
 export * from "./hygiene.ts";
+export * from "./names.ts";
