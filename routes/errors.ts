@@ -16,6 +16,7 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  world_too_large: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,
