@@ -17,6 +17,7 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   method_not_allowed: 405,
   request_timeout: 408,
   conflict: 409,
+  world_too_large: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,

@@ -12,6 +12,7 @@ export type ErrorCode =
   | "memory_not_found"
   | "not_found"
   | "conflict"
+  | "world_too_large"
   | "method_not_allowed"
   | "request_timeout"
   | "payload_too_large"

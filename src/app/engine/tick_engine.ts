@@ -1,22 +1,18 @@
 /**
  * @module What the tick engine is made of: the frame of a tick, the behaviour a tick runs (a
- * {@linkcode TickSystem}, AI Town's engine/game split), its stored result and marker, and the
- * checks made before a tick starts. The engine itself is plan → steps → close
- * (`tick_plan.ts`, `tick_steps.ts`, `tick_close.ts`), its steps run by a runner
- * (`tick_runners.ts`): in this process, or through the platform's queue.
+ * {@linkcode TickSystem}, AI Town's engine/game split), its stored result and marker. The engine
+ * itself is plan → steps → close (`tick_plan.ts`, with the checks made before a tick starts;
+ * `tick_steps.ts`, `tick_close.ts`), its steps run by a runner (`tick_runners.ts`): in this
+ * process, or through the platform's queue.
  */
 import {
-  addMinutes,
   type Clocked,
   type ClockState,
   ConflictError,
   type ErrorCode,
   type GameTime,
-  inGameYears,
-  MAX_GAME_YEAR,
   SimulacraError,
   type TickBilling,
-  TickMinutes,
   type Usage,
 } from "../../domain/mod.ts";
 import type { DocumentKey, NewEvent, Storage } from "../../ports/mod.ts";
@@ -84,8 +80,15 @@ export interface TickSystem<U, P, S, W extends Clocked = Clocked> {
   units(frame: TickFrame<W>): Promise<U[]>;
   /** The unit's id, for its lease and failure reports. */
   unitKey(unit: U): string;
-  /** Work done once for all units before the steps (e.g. batched model calls). */
-  prepare(frame: TickFrame<W>, units: readonly U[]): Promise<PhaseOutcome & { shared: P }>;
+  /**
+   * Work done once for all units before the steps (e.g. batched model calls). `loaded`, when
+   * the preparation read it already, is what `load` would read now: the planner's process then
+   * steps without reading it again.
+   */
+  prepare(
+    frame: TickFrame<W>,
+    units: readonly U[],
+  ): Promise<PhaseOutcome & { shared: P; loaded?: unknown }>;
   /**
    * Leases (besides the step's own) and documents the step of unit `key` needs: taken and read
    * with the step's lease in one round trip; the step runs in that unit of work.
@@ -114,15 +117,37 @@ export interface TickSystem<U, P, S, W extends Clocked = Clocked> {
   unit?(frame: TickFrame<W>, key: string, storage?: Storage): Promise<U>;
   /** The shared preparation as JSON (stored in the plan). @default as it is */
   encode?(shared: P): unknown;
-  /** The shared preparation back from JSON, with fresh per-step state. @default as it is */
-  decode?(json: unknown): P;
+  /**
+   * What the steps read of the store besides the plan: state of every unit that a copy per
+   * unit in the plan would make the plan grow with the square of the units (e.g. what each
+   * agent saw at its last look). Read once per process and tick, with the plan (in its round
+   * trip on a hosted store), and given to `decode`. @default nothing
+   */
+  load?(worldId: string, storage: Storage): Promise<unknown>;
+  /**
+   * The shared preparation back from JSON and what `load` read (undefined for the close, which
+   * steps no unit), with fresh per-step state. @default as it is
+   */
+  decode?(json: unknown, loaded?: unknown): P;
   /** `shared` with every step's `carried` put back, for `finish`. @default `shared` */
   merge?(shared: P, carried: readonly unknown[]): P;
+  /**
+   * The error refusing a tick whose plan (`bytes` of JSON) would take more than `maxBytes`: a
+   * `world_too_large` naming what makes the world this large. @default one naming the units
+   */
+  tooLarge?(frame: TickFrame<W>, size: PlanSize, shared: P): SimulacraError;
   /**
    * The documents the close reads (`finish`'s and the clock's), read together with one round
    * trip; the close's writes to them are committed at once, fenced by the tick lease.
    */
   closeNeeds?(frame: TickFrame<W>): DocumentKey[];
+}
+
+/** How large a tick's plan would be, and how large it may be. */
+export interface PlanSize {
+  units: number;
+  bytes: number;
+  maxBytes: number;
 }
 
 /** A system with every member, the defaults filled in. */
@@ -133,6 +158,12 @@ export function fullSystem<U, P, S, W extends Clocked>(
   system: TickSystem<U, P, S, W>,
 ): FullTickSystem<U, P, S, W> {
   return {
+    tooLarge: (frame, size) =>
+      new SimulacraError(
+        "world_too_large",
+        `Cannot tick world "${frame.world.id}": the plan of a tick of its ${size.units} units takes ${size.bytes} bytes, more than the ${size.maxBytes} a tick's plan may take`,
+        { details: size },
+      ),
     needs: () => ({ leases: [], documents: [] }),
     groups: (_frame, units) => units.map((u) => [u]),
     unit: async (frame, key) => {
@@ -141,6 +172,7 @@ export function fullSystem<U, P, S, W extends Clocked>(
       return found;
     },
     encode: (shared) => shared,
+    load: () => Promise.resolve(null),
     decode: (json) => json as P,
     merge: (shared) => shared,
     closeNeeds: () => [],
@@ -197,53 +229,6 @@ export type TickMarker<S> =
   | { status: "failed"; retryable: boolean; code: ErrorCode; message: string }
   | { status: "done"; result: TickRecord<S> };
 
-const DEFAULT_CONCURRENCY = 8;
-const MAX_CONCURRENCY = 64;
-
-/**
- * Checks a tick's options before anything is read. @returns the concurrency.
- * @throws `invalid_request` (minutes or concurrency out of range).
- */
-export function validateTickOptions(
-  worldId: string,
-  options: Pick<RunTickOptions, "minutes" | "concurrency">,
-): number {
-  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
-  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
-    throw new SimulacraError(
-      "invalid_request",
-      `Cannot tick with a concurrency of ${concurrency}: use a whole number from 1 to ${MAX_CONCURRENCY}`,
-    );
-  }
-  if (options.minutes !== undefined && !TickMinutes.safeParse(options.minutes).success) {
-    throw new SimulacraError(
-      "invalid_request",
-      `Cannot advance world "${worldId}" by ${options.minutes} minutes: use a whole number from 1 to 1440`,
-    );
-  }
-  return concurrency;
-}
-
-/**
- * Refuses, before any work, a scheduled tick of a paused or manual world, or a tick that would
- * carry the clock past the last game year (it would lose its sortable form).
- * @throws `conflict` (scheduled but paused or manual), `unprocessable`.
- */
-export function assertCanAdvance(
-  current: Clocked,
-  options: Pick<RunTickOptions, "minutes" | "scheduled">,
-): void {
-  assertSchedulable(current, options);
-  const end = addMinutes(current.clock.now, options.minutes ?? current.clock.minutesPerTick);
-  if (!inGameYears(end)) {
-    throw new SimulacraError(
-      "unprocessable",
-      `Cannot tick world "${current.id}" from "${current.clock.now}": its clock would pass the last game year, ${MAX_GAME_YEAR}`,
-      { details: { clock: current.clock.now, maxYear: MAX_GAME_YEAR } },
-    );
-  }
-}
-
 /**
  * The tick lease's TTL: renewed while the tick runs, so a tick coordinator that crashed is taken
  * over this long after its last renewal.
@@ -255,20 +240,6 @@ export function busy(tickId: string, worldId: string): ConflictError {
     `Cannot run tick "${tickId}" of world "${worldId}": another tick of the world (or this one) is still running: send the request again later for its result`,
     { details: { retryAfterSeconds: 5 } },
   );
-}
-
-export function assertSchedulable(
-  world: Clocked,
-  options: Pick<RunTickOptions, "scheduled">,
-): void {
-  if (!options.scheduled) return;
-  if (world.clock.paused || world.clock.mode === "manual") {
-    throw new ConflictError(
-      `Cannot run the scheduled tick of world "${world.id}": it is ${
-        world.clock.paused ? "paused" : "in manual mode"
-      }`,
-    );
-  }
 }
 
 export function markerError(marker: { code: ErrorCode; message: string }): SimulacraError {

@@ -2,7 +2,8 @@
  * @module What the queue's consumer runs for a tick message. Every message is safe to deliver
  * twice (see `tick_steps.ts`); the close moves the clock by compare-and-set and happens once
  * under the tick lease. A step that throws (or reports a failure) is tried again with back-off,
- * then reported as failed. The plan is read once per process (`readOpenTick`).
+ * then reported as failed. The plan (and what the system loads with it) is read once per
+ * process (`readOpenTick`).
  */
 import type { Deps, TickMessage, TickQueue } from "../../ports/mod.ts";
 import { closeLocked } from "./tick_close.ts";
@@ -49,11 +50,16 @@ export async function handleTickMessage<S>(
   const system = fullSystem(context.system);
   const { queue } = context;
   if (message.kind === "close") return await checkClose(deps, message, { system, queue });
-  const open = await readOpenTick<Clocked>(deps, message.worldId, message.tickId);
-  if (!open) return; // closed already: a late or repeated delivery changes nothing
+  const held = await readOpenTick<Clocked>(deps, message.worldId, {
+    tickId: message.tickId,
+    load: system.load,
+  });
+  if (!held) return; // closed already: a late or repeated delivery changes nothing
+  const { open } = held;
   const stepped = await stepGroup<S>(deps, {
     system,
     open,
+    loaded: held.loaded,
     group: message.group,
     final: message.attempt >= open.maxAttempts,
     stepWaitMs: 0,
@@ -82,7 +88,7 @@ async function checkClose<S>(
   const { queue, system } = context;
   const marker = await deps.storage.idempotency.get<TickMarker<S>>(markerScope(worldId), tickId);
   const open = marker?.status === "running"
-    ? await readOpenTick<Clocked>(deps, worldId, tickId)
+    ? (await readOpenTick<Clocked>(deps, worldId, { tickId }))?.open
     : null;
   if (!open) {
     forgetOpenTick(deps, worldId, tickId);

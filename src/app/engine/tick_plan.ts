@@ -3,18 +3,20 @@
  * id is claimed, the shared preparation runs once, the plan is stored as the world's open tick,
  * and the runner starts the steps (in this process, closing the tick before the lease is let
  * go; or through the platform's queue, each group of units in its own invocation). A world has
- * at most one open tick.
+ * at most one open tick. Also the checks made before a tick starts.
  */
 import type { Deps } from "../../ports/mod.ts";
 import {
   addMinutes,
   type Clocked,
   ConflictError,
+  inGameYears,
+  MAX_GAME_YEAR,
   SimulacraError,
+  TickMinutes,
   type WorldId,
 } from "../../domain/mod.ts";
 import {
-  assertCanAdvance,
   busy,
   fullSystem,
   markerError,
@@ -24,12 +26,12 @@ import {
   type TickMarker,
   type TickRecord,
   type TickSystem,
-  validateTickOptions,
 } from "./tick_engine.ts";
 import { withLease } from "./lease.ts";
 import {
   type Closing,
   currentOpenTick,
+  keepOpenTick,
   markerScope,
   type OpenTick,
   openTickKey,
@@ -47,6 +49,16 @@ export type PlannedTick<S> =
   | { tickId: string; status: "queued" }
   | { tickId: string; status: "done"; result: TickRecord<S> };
 
+/**
+ * The most bytes (of JSON) a tick's plan may take: what the embedded store keeps in a document,
+ * so no plan it would have stored is refused, and the same on the hosted store, so a world that
+ * ticks on one ticks on the other (its plan grows with its agents, some 300 bytes each, and its
+ * environment: the limit is some 1,800 agents). A larger plan is refused before anything is
+ * stored (`TickSystem.tooLarge`) rather than left to the store to refuse a document the request
+ * never sent.
+ */
+export const MAX_PLAN_BYTES = 600_000;
+
 /** Default time a tick may take before its stragglers are recorded as failed. */
 export const TICK_DEADLINE_MS = 300_000;
 
@@ -56,7 +68,8 @@ export const TICK_DEADLINE_MS = 300_000;
  * close first when the runner can (a crashed tick heals); else the tick is refused at once. A
  * failure before the plan was stored leaves the clock alone and the id free to run again.
  * @throws `invalid_request`, `world_not_found`, `unprocessable` (past the last game year),
- * `conflict` (paused, another tick holds or keeps the world; `details.retryAfterSeconds`).
+ * `conflict` (paused, another tick holds or keeps the world; `details.retryAfterSeconds`),
+ * `world_too_large` (its plan would pass {@linkcode MAX_PLAN_BYTES}).
  */
 export async function planTick<U, P, S, W extends Clocked>(
   deps: Pick<Deps, "ids" | "storage" | "sleep">,
@@ -138,7 +151,13 @@ export async function planTick<U, P, S, W extends Clocked>(
         prepared: { events: prepared.events, usage: prepared.usage },
         ...(options.billing ? { billing: options.billing } : {}),
       };
+      const bytes = new TextEncoder().encode(JSON.stringify(plan)).length;
+      if (bytes > MAX_PLAN_BYTES) {
+        const size = { units: units.length, bytes, maxBytes: MAX_PLAN_BYTES };
+        throw system.tooLarge(frame, size, prepared.shared);
+      }
       await deps.storage.documents.create(openTickKey(worldId), plan);
+      keepOpenTick(deps, plan, "loaded" in prepared ? { value: prepared.loaded } : undefined);
     } catch (err) {
       // The clock did not move: the same id may run again.
       const e = err instanceof SimulacraError
@@ -176,4 +195,66 @@ async function answer<S>(
       message: `Cannot answer tick "${tickId}": its result was lost: send a new tick id`,
     },
   );
+}
+
+const DEFAULT_CONCURRENCY = 8;
+const MAX_CONCURRENCY = 64;
+
+/**
+ * Checks a tick's options before anything is read. @returns the concurrency.
+ * @throws `invalid_request` (minutes or concurrency out of range).
+ */
+export function validateTickOptions(
+  worldId: string,
+  options: Pick<RunTickOptions, "minutes" | "concurrency">,
+): number {
+  const concurrency = options.concurrency ?? DEFAULT_CONCURRENCY;
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > MAX_CONCURRENCY) {
+    throw new SimulacraError(
+      "invalid_request",
+      `Cannot tick with a concurrency of ${concurrency}: use a whole number from 1 to ${MAX_CONCURRENCY}`,
+    );
+  }
+  if (options.minutes !== undefined && !TickMinutes.safeParse(options.minutes).success) {
+    throw new SimulacraError(
+      "invalid_request",
+      `Cannot advance world "${worldId}" by ${options.minutes} minutes: use a whole number from 1 to 1440`,
+    );
+  }
+  return concurrency;
+}
+
+/**
+ * Refuses, before any work, a scheduled tick of a paused or manual world, or a tick that would
+ * carry the clock past the last game year (it would lose its sortable form).
+ * @throws `conflict` (scheduled but paused or manual), `unprocessable`.
+ */
+export function assertCanAdvance(
+  current: Clocked,
+  options: Pick<RunTickOptions, "minutes" | "scheduled">,
+): void {
+  assertSchedulable(current, options);
+  const end = addMinutes(current.clock.now, options.minutes ?? current.clock.minutesPerTick);
+  if (!inGameYears(end)) {
+    throw new SimulacraError(
+      "unprocessable",
+      `Cannot tick world "${current.id}" from "${current.clock.now}": its clock would pass the last game year, ${MAX_GAME_YEAR}`,
+      { details: { clock: current.clock.now, maxYear: MAX_GAME_YEAR } },
+    );
+  }
+}
+
+/** Refuses a scheduled tick of a paused or manual world. @throws `conflict`. */
+export function assertSchedulable(
+  world: Clocked,
+  options: Pick<RunTickOptions, "scheduled">,
+): void {
+  if (!options.scheduled) return;
+  if (world.clock.paused || world.clock.mode === "manual") {
+    throw new ConflictError(
+      `Cannot run the scheduled tick of world "${world.id}": it is ${
+        world.clock.paused ? "paused" : "in manual mode"
+      }`,
+    );
+  }
 }

@@ -12,7 +12,7 @@ import { planTick, type PlanTickOptions, TICK_DEADLINE_MS } from "./tick_plan.ts
 import { mapBounded } from "./pool.ts";
 import { closeTick } from "./tick_close.ts";
 import { stepGroup } from "./tick_steps.ts";
-import { awaitTick, CHECK_EVERY_MS, type TickRunner } from "./tick_store.ts";
+import { awaitTick, CHECK_EVERY_MS, loadedFor, type TickRunner } from "./tick_store.ts";
 
 /** How long a step in process waits for its unit's step lease (held by a step that crashed). */
 const STEP_WAIT_MS = 10_000;
@@ -29,6 +29,7 @@ export function inlineRunner(): TickRunner {
     now: () => Number.POSITIVE_INFINITY,
     deadlineAt: () => 0,
     async start(deps, open, context) {
+      const loaded = await loadedFor(deps, open, context.system.load);
       await mapBounded(
         open.groups.map((_, group) => group),
         open.concurrency,
@@ -36,6 +37,7 @@ export function inlineRunner(): TickRunner {
           stepGroup(deps, {
             system: context.system,
             open,
+            loaded,
             group,
             final: true,
             stepWaitMs: STEP_WAIT_MS,

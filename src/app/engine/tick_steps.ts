@@ -33,6 +33,8 @@ export interface StepUnitOptions<S> {
   // deno-lint-ignore no-explicit-any
   system: FullTickSystem<any, any, S, any>;
   open: OpenTick<Clocked>;
+  /** What the system's `load` read with the plan, for `decode`. */
+  loaded: unknown;
   /** Whether a failure is reported (the last try) rather than tried again. */
   final: boolean;
   /** How long a step waits for its unit's step lease (0: another delivery has it; skip it). */
@@ -96,7 +98,7 @@ async function stepUnit<S>(
   const { system, key } = options;
   const unitResults = stepResults(deps, frame.world.id, frame.tickId);
   try {
-    const shared = system.decode(options.open.shared);
+    const shared = system.decode(options.open.shared, options.loaded);
     const needs = system.needs(frame, key, shared);
     const stepLease: WorkLease = {
       key: `step:${frame.world.id}:${key}`,

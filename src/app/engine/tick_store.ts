@@ -4,7 +4,7 @@
  * of open ticks. Also what a runner is, the one thing that differs between running a tick's
  * steps in this process and through the platform's queue.
  */
-import type { Deps, DocumentKey } from "../../ports/mod.ts";
+import type { Deps, DocumentKey, Storage } from "../../ports/mod.ts";
 import type { Clocked, GameTime, TickBilling, WorldId } from "../../domain/mod.ts";
 import type { HeldLease } from "./lease.ts";
 import {
@@ -193,39 +193,104 @@ export async function awaitTick<S>(
 /** Plans kept per store (the least recently used dropped beyond this). */
 const MAX_PLANS = 64;
 
-const plansByStore = new WeakMap<object, Map<string, OpenTick<unknown>>>();
+/** A plan as this process keeps it, with what its system loaded with it (once read). */
+interface KeptPlan {
+  open: OpenTick<unknown>;
+  loaded?: { value: unknown };
+}
 
-function plansOf(deps: Pick<Deps, "storage">): Map<string, OpenTick<unknown>> {
+const plansByStore = new WeakMap<object, Map<string, KeptPlan>>();
+
+function plansOf(deps: Pick<Deps, "storage">): Map<string, KeptPlan> {
   let plans = plansByStore.get(deps.storage);
   if (!plans) plansByStore.set(deps.storage, plans = new Map());
   return plans;
 }
 
-/**
- * The plan of the tick `tickId` of a world: this process's copy, else the stored open tick
- * when it is that tick's (null when it is not: the tick closed, or never was). A plan (some
- * 300 KB for 25 agents: every agent's view) never changes while its tick is open, so the
- * messages of a tick that one process handles read it once. Whether the tick is still open is
- * not known from here: a step reads the world's clock in its unit of work, a close the marker.
- */
-export async function readOpenTick<W>(
-  deps: Pick<Deps, "storage">,
-  worldId: string,
-  tickId: string,
-): Promise<OpenTick<W> | null> {
+function planKey(worldId: string, tickId: string): string {
+  return JSON.stringify([worldId, tickId]);
+}
+
+/** This process's copy of a plan, made the most recently used. */
+function keptPlan(deps: Pick<Deps, "storage">, key: string): KeptPlan | undefined {
   const plans = plansOf(deps);
-  const key = JSON.stringify([worldId, tickId]);
   const known = plans.get(key);
   if (known) {
     plans.delete(key); // most recently used last
     plans.set(key, known);
-    return known as OpenTick<W>;
   }
-  const open = (await deps.storage.documents.get<OpenTick<W>>(openTickKey(worldId)))?.value;
-  if (open?.tickId !== tickId) return null;
-  plans.set(key, open);
+  return known;
+}
+
+function keepPlan(deps: Pick<Deps, "storage">, key: string, kept: KeptPlan): void {
+  const plans = plansOf(deps);
+  plans.delete(key);
+  plans.set(key, kept);
   if (plans.size > MAX_PLANS) plans.delete(plans.keys().next().value!);
-  return open;
+}
+
+/** Reads what a tick system's steps need of the store besides the plan (`TickSystem.load`). */
+export type PlanLoad = (worldId: string, storage: Storage) => Promise<unknown>;
+
+/** A tick's plan as a process holds it: the stored plan, and what its system loaded with it. */
+export interface HeldPlan<W> {
+  open: OpenTick<W>;
+  /** What `load` read (undefined when none was asked for). */
+  loaded: unknown;
+}
+
+/**
+ * Keeps the plan just stored (and what the preparation read of what `load` reads, when it did)
+ * as this process's copy, so its own steps read neither again.
+ */
+export function keepOpenTick(
+  deps: Pick<Deps, "storage">,
+  open: OpenTick<Clocked>,
+  loaded?: { value: unknown },
+): void {
+  keepPlan(deps, planKey(open.world.id, open.tickId), { open, loaded });
+}
+
+/**
+ * The plan of the tick `tickId` of a world: this process's copy, else the stored open tick
+ * when it is that tick's (null when it is not: the tick closed, or never was); with `load`,
+ * what the steps read besides, read with the plan (in one round trip on a hosted store) and
+ * kept with it. A plan never changes while its tick is open, so the messages of a tick that
+ * one process handles read it once. Whether the tick is still open is not known from here: a
+ * step reads the world's clock in its unit of work, a close the marker.
+ */
+export async function readOpenTick<W>(
+  deps: Pick<Deps, "storage">,
+  worldId: string,
+  { tickId, load }: { tickId: string; load?: PlanLoad },
+): Promise<HeldPlan<W> | null> {
+  const key = planKey(worldId, tickId);
+  const known = keptPlan(deps, key);
+  if (known && (!load || known.loaded)) {
+    return { open: known.open as OpenTick<W>, loaded: known.loaded?.value };
+  }
+  const [open, loaded] = await Promise.all([
+    known?.open ??
+      deps.storage.documents.get<OpenTick<unknown>>(openTickKey(worldId)).then((d) => d?.value),
+    load?.(worldId, deps.storage),
+  ]);
+  if (open?.tickId !== tickId) return null;
+  keepPlan(deps, key, { open, loaded: load ? { value: loaded } : known?.loaded });
+  return { open: open as OpenTick<W>, loaded };
+}
+
+/** What `load` reads for an open tick in hand: this process's copy, else read now and kept. */
+export async function loadedFor(
+  deps: Pick<Deps, "storage">,
+  open: OpenTick<Clocked>,
+  load: PlanLoad,
+): Promise<unknown> {
+  const key = planKey(open.world.id, open.tickId);
+  const known = keptPlan(deps, key)?.loaded;
+  if (known) return known.value;
+  const loaded = await load(open.world.id, deps.storage);
+  keepPlan(deps, key, { open, loaded: { value: loaded } });
+  return loaded;
 }
 
 /** Drops this process's copy of a tick's plan (it closed). */
@@ -234,5 +299,5 @@ export function forgetOpenTick(
   worldId: string,
   tickId: string,
 ): void {
-  plansOf(deps).delete(JSON.stringify([worldId, tickId]));
+  plansOf(deps).delete(planKey(worldId, tickId));
 }

@@ -13,7 +13,8 @@ import {
 import { type PlanMade, resolvePath, type World } from "../../domain/mod.ts";
 import type { Deps, NewEvent } from "../../ports/mod.ts";
 import type { TickFrame } from "../engine/mod.ts";
-import type { TickShared, TickView } from "./tick_prepare.ts";
+import type { TickShared } from "./tick_prepare.ts";
+import type { TickView } from "./tick_views.ts";
 import { clip, EVENT_LIST_MAX, perceiveNew, type StepParts } from "./_step_perceive.ts";
 import type { PairedReaction } from "./_talk_pairs.ts";
 
@@ -29,7 +30,7 @@ export async function goOn(
 ): Promise<StepParts> {
   const { to } = frame;
   const agent = tx.agent;
-  const view = shared.views.get(agent.id)!;
+  const view = shared.views.get(agent.id);
   // 1. Perceive what is new in its area (event ids make a repeated tick harmless).
   const perceived = await perceiveNew(deps, tx, { frame, shared });
   const { summary, events, usages, plans, uses, leaves } = perceived.parts;

@@ -54,7 +54,7 @@ export async function perceiveNew(
 ): Promise<{ agent: Agent; parts: StepParts }> {
   const { agent } = tx;
   const parts = noParts();
-  const view = shared.views.get(agent.id)!;
+  const view = shared.views.get(agent.id);
   const { sightings, next } = view.perception;
   let perceived: Agent = agent;
   if (sightings.length > 0) {
@@ -95,7 +95,7 @@ export function stepPerceiveReads(
   agentId: string,
   shared: TickShared,
 ): DeclaredRead[] {
-  if (shared.views.get(agentId)!.perception.sightings.length === 0) return [];
+  if (shared.views.get(agentId).perception.sightings.length === 0) return [];
   const scope: AgentScope = { worldId: frame.world.id as WorldId, agentId: agentId as AgentId };
   return perceiveReads(frame.world, scope, observationsOf(frame, agentId, shared));
 }
@@ -106,7 +106,7 @@ function observationsOf(
   agentId: string,
   shared: TickShared,
 ): ScoredObservation[] {
-  return shared.views.get(agentId)!.perception.sightings.map((s) => ({
+  return shared.views.get(agentId).perception.sightings.map((s) => ({
     text: s.text,
     eventId: `${frame.tickId}:${s.subject}`,
     at: frame.to,

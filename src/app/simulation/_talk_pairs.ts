@@ -31,11 +31,6 @@ import type { Sighting } from "./perception.ts";
 /** For worlds stored before `talkCooldownMinutes` existed. */
 const DEFAULT_TALK_COOLDOWN = 120;
 
-/** What an agent decides about this tick: a newly seen agent, or objects someone changed. */
-export interface Triggered {
-  trigger?: { observed: Sighting } | { objects: Sighting[] };
-}
-
 /** A decision about a newly seen agent; `error` when it failed. */
 export interface PairedReaction {
   result?: ReactionResult & { plans: PlanMade[] };
@@ -49,17 +44,18 @@ export function byAgent(a: string, b: string): number {
 
 /**
  * Picks who decides about whom this tick, in agent-id order so the choice never depends on which
- * step runs first: each agent without an object trigger takes the first newcomer in its view who
- * is not already taken, and neither talked within the world's `talkCooldownMinutes`. Both are
- * then taken: nobody is in two decisions, and two agents who see each other arrive decide once.
+ * step runs first: each agent without an object trigger (`objectTriggered`) takes the first
+ * newcomer in its view who is not already taken, and neither talked within the world's
+ * `talkCooldownMinutes`. Both are then taken: nobody is in two decisions, and two agents who see
+ * each other arrive decide once.
  * @returns each decider's choice (the sighting it decides about, to be its `trigger`), by id.
  */
 export async function pairNewcomers(
   deps: Pick<Deps, "storage">,
   frame: TickFrame<World>,
-  { agents, views, newcomers }: {
+  { agents, objectTriggered, newcomers }: {
     agents: readonly Agent[];
-    views: ReadonlyMap<string, Triggered>;
+    objectTriggered: ReadonlySet<string>;
     newcomers: ReadonlyMap<string, Sighting[]>;
   },
 ): Promise<Map<string, Sighting>> {
@@ -68,7 +64,7 @@ export async function pairNewcomers(
   const asked = new Set<AgentId>();
   for (const agent of agents) {
     const seenNow = newcomers.get(agent.id) ?? [];
-    if (views.get(agent.id)!.trigger !== undefined || seenNow.length === 0) continue;
+    if (objectTriggered.has(agent.id) || seenNow.length === 0) continue;
     asked.add(agent.id);
     for (const sighting of seenNow) asked.add(sighting.observed!.agentId as AgentId);
   }
@@ -80,7 +76,7 @@ export async function pairNewcomers(
   const talked = (id: string) => lately.get(id) ?? false;
   const pairs = new Map<string, Sighting>();
   for (const agent of [...agents].sort((a, b) => byAgent(a.id, b.id))) {
-    if (views.get(agent.id)!.trigger !== undefined || taken.has(agent.id)) continue;
+    if (objectTriggered.has(agent.id) || taken.has(agent.id)) continue;
     const seenNow = newcomers.get(agent.id) ?? [];
     if (seenNow.length === 0 || talked(agent.id)) continue;
     for (const sighting of seenNow) {
@@ -146,11 +142,11 @@ export function pairDecision(
   deps: Deps,
   { frame, shared }: {
     frame: TickFrame<World>;
-    shared: { views: ReadonlyMap<string, Triggered>; decisions: PairDecisions };
+    shared: { pairs: ReadonlyMap<string, Sighting>; decisions: PairDecisions };
   },
   agentId: string,
 ): Promise<PairedReaction> | undefined {
-  const pair = pairOf(shared.views, agentId);
+  const pair = pairOf(shared.pairs, agentId);
   if (pair === undefined) return undefined;
   return shared.decisions.once(pair.decider, () =>
     decideOnce(deps, frame, {
@@ -159,16 +155,17 @@ export function pairDecision(
     }));
 }
 
-/** The pair `agentId` is in: its deciding agent and the sighting that agent decides about. */
+/**
+ * The pair `agentId` is in: its deciding agent and the sighting that agent decides about.
+ * `pairs` holds each decider's sighting, by the decider's id (`pairNewcomers`).
+ */
 export function pairOf(
-  views: ReadonlyMap<string, Triggered>,
+  pairs: ReadonlyMap<string, Sighting>,
   agentId: string,
 ): { decider: string; observed: Sighting } | undefined {
-  for (const [decider, view] of views) {
-    const trigger = view.trigger;
-    if (trigger === undefined || !("observed" in trigger)) continue;
-    if (decider === agentId || trigger.observed.observed?.agentId === agentId) {
-      return { decider, observed: trigger.observed };
+  for (const [decider, observed] of pairs) {
+    if (decider === agentId || observed.observed?.agentId === agentId) {
+      return { decider, observed };
     }
   }
   return undefined;

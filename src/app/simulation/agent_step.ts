@@ -126,7 +126,7 @@ function stepNeeds(
   const common = [worldKey(frame.world.id)];
   // A paired step waits for the pair's decision, a transaction over both agents: it opens its
   // own transaction after (`step`).
-  if (pairOf(options.shared.views, agentId)) return { leases: [], documents: common };
+  if (pairOf(options.shared.pairs, agentId)) return { leases: [], documents: common };
   const own = agentNeeds(frame, agentId, options);
   return { ...own, documents: [...own.documents, ...common] };
 }

@@ -7,4 +7,5 @@ export * from "./perception.ts";
 export * from "./scheduled_tick.ts";
 export * from "./step_summary.ts";
 export * from "./tick_prepare.ts";
+export * from "./tick_views.ts";
 export * from "./tick_world.ts";

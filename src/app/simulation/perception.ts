@@ -24,6 +24,9 @@ import { putDocument } from "../world/mod.ts";
 export const Seen = z.record(z.string(), z.string());
 export type Seen = z.infer<typeof Seen>;
 
+/** An agent as the others see it in a tick: who, where, doing what. */
+export type Seeable = Pick<Agent, "id" | "name" | "location" | "action">;
+
 /** A thing in view this tick that the agent had not seen like this before. */
 export interface Sighting {
   subject: string;
@@ -60,8 +63,8 @@ function sameArea(a: string | null, b: string | null): boolean {
  * @see Generative Agents §5 "Perception per tick = actions of agents and object states in the same area".
  */
 export function perceiveArea(
-  observer: Agent,
-  { others, env }: { others: readonly Agent[]; env: Environment | null },
+  observer: Seeable,
+  { others, env }: { others: readonly Seeable[]; env: Environment | null },
   seen: Seen,
 ): Perception {
   if (observer.location === null || ASLEEP.test(observer.action ?? "")) {

@@ -3,12 +3,12 @@
  * about whom (the pairs), and every new observation scored in one importance call and embedded
  * in one call for all agents together. The pairs' decisions are not made here: the first step
  * of each pair makes its own (`pairDecision`), so a queued tick's plan makes no agent's call.
+ * The views are not kept in the plan, only what they are worked out from (`tick_views.ts`).
  */
 import {
   addUsage,
   type Agent,
   emptyUsage,
-  type Environment,
   isIdle,
   ModelUnavailableError,
   type Usage,
@@ -26,30 +26,20 @@ import {
   type ObjectUse,
   setByAgent,
 } from "./object_states.ts";
-import {
-  ASLEEP,
-  loadSeen,
-  perceiveArea,
-  type Perception,
-  type Seen,
-  type Sighting,
-} from "./perception.ts";
+import { ASLEEP, loadSeen, perceiveArea, type Seeable, type Sighting } from "./perception.ts";
 import { PairDecisions, pairNewcomers } from "./_talk_pairs.ts";
-
-/** What one agent will do with what it sees this tick. */
-export interface TickView {
-  perception: Perception;
-  /** What it saw at its last look, and that document's version. */
-  seen: Seen;
-  seenVersion: number | undefined;
-  /** What the agent decides about: a newly seen agent, or objects whose state someone changed. */
-  trigger?: { observed: Sighting } | { objects: Sighting[] };
-}
+import {
+  changedInView,
+  type LastLooks,
+  type TickViews,
+  tickViews,
+  type ViewBasis,
+} from "./tick_views.ts";
 
 /** State shared by the phases of one tick. */
-export interface TickShared {
-  env: Environment | null;
-  views: Map<string, TickView>;
+export interface TickShared extends ViewBasis {
+  /** Each agent's view of its area, worked out from the basis and its last look when asked. */
+  views: TickViews;
   /** Importance by observation text (normalised), scored once for every agent. */
   scores: Map<string, number>;
   /**
@@ -61,58 +51,63 @@ export interface TickShared {
   leaves: ObjectLeave[];
 }
 
+/**
+ * Works out every agent's view (to score and embed what they see, and pair who talks to whom)
+ * and keeps what the views are worked out from: the steps work out their own again from it
+ * (`tick_views.ts`). `loaded` is every agent's last look, what the system's `load` reads.
+ */
 export async function prepare(
   deps: Deps,
   frame: TickFrame<World>,
   agents: readonly Agent[],
-): Promise<{ shared: TickShared; events: NewEvent[]; usage: Usage }> {
+): Promise<{ shared: TickShared; loaded: LastLooks; events: NewEvent[]; usage: Usage }> {
   const worldId = frame.world.id as WorldId;
-  const [env, seen, origins] = await Promise.all([
+  const [env, looks, origins] = await Promise.all([
     loadEnvironment(deps, worldId),
     loadSeen(deps, worldId),
     loadObjectOrigins(deps, worldId),
   ]);
-  const views = new Map<string, TickView>();
+  const perceptions = agents.map((agent) =>
+    perceiveArea(agent, { others: agents, env }, looks.get(agent.id)?.seen ?? {})
+  );
+  const sightings = perceptions.flatMap((p) => p.sightings);
+  const changedObjects = new Set(
+    sightings.filter((s) =>
+      s.observed === undefined && s.changed && !setByAgent(origins, s.location, s.state)
+    ).map((s) => s.subject),
+  );
+  const objectTriggered = new Set<string>();
   const newcomers = new Map<string, Sighting[]>();
-  for (const agent of agents) {
-    const before = seen.get(agent.id);
-    const seenBefore = before?.seen ?? {};
-    const perception = perceiveArea(agent, { others: agents, env }, seenBefore);
-    const external = (s: Sighting) =>
-      s.observed === undefined && s.changed && !setByAgent(origins, s.location, s.state);
-    const changedObjects = perception.sightings.filter(external);
+  agents.forEach((agent, i) => {
+    const seen = perceptions[i].sightings;
+    if (changedInView(seen, changedObjects).length > 0) objectTriggered.add(agent.id);
     newcomers.set(
       agent.id,
-      perception.sightings.filter((s) =>
-        s.observed !== undefined && !s.changed && !ASLEEP.test(s.observed.status)
-      ),
+      seen.filter((s) => s.observed !== undefined && !s.changed && !ASLEEP.test(s.observed.status)),
     );
-    views.set(agent.id, {
-      perception,
-      seen: seenBefore,
-      seenVersion: before?.version,
-      trigger: changedObjects.length > 0 ? { objects: changedObjects } : undefined,
-    });
-  }
-  const texts = [...views.values()].flatMap((v) => v.perception.sightings.map((s) => s.text));
+  });
+  const texts = sightings.map((s) => s.text);
   const scored = await scoreForAll(deps, frame.world, texts);
   const embedded = await embedForAll(deps, frame.world, texts);
-  const pairs = await pairNewcomers(deps, frame, { agents, views, newcomers });
-  for (const [decider, sighting] of pairs) {
-    views.set(decider, { ...views.get(decider)!, trigger: { observed: sighting } });
-  }
+  const pairs = await pairNewcomers(deps, frame, { agents, objectTriggered, newcomers });
+  const basis: ViewBasis = { env, roster: agents.map(seeable), pairs, changedObjects };
   return {
     shared: {
-      env,
-      views,
+      ...basis,
+      views: tickViews(basis, looks),
       scores: scored.scores,
       decisions: new PairDecisions(),
       uses: [],
       leaves: [],
     },
+    loaded: looks,
     events: [],
     usage: addUsage(scored.usage, embedded),
   };
+}
+
+function seeable({ id, name, location, action }: Agent): Seeable {
+  return { id, name, location, action };
 }
 
 /** Observation texts compared case- and space-insensitively (as perceive's dedupe does). */

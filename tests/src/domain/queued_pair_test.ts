@@ -59,7 +59,14 @@ Deno.test("a queued tick where two agents meet: planning decides nothing, the pa
   assert.deepEqual(planCalls.filter((c) => TALK_KINDS.has(c.kind)), [], "no decision, no dialogue");
   assert.ok(planCalls.every((c) => c.agentId === undefined), "no agent's call while planning");
   const open = (await deps.storage.documents.get<OpenTick<unknown>>(openTickKey(id)))!.value;
-  assert.deepEqual(Object.keys(open.shared as object).sort(), ["env", "scores", "views"]);
+  // Who is paired with whom, never a decision (and no agent's view: each step works out its own).
+  assert.deepEqual(Object.keys(open.shared as object).sort(), [
+    "changedObjects",
+    "env",
+    "pairs",
+    "roster",
+    "scores",
+  ]);
   assert.equal(await conversationsOf(deps, id).then((c) => c.length), 0);
 
   const steps = queue.take("step");
