@@ -208,7 +208,8 @@ export async function tickKeyId(
   deps: Pick<Deps, "storage">,
   message: TickMessage,
 ): Promise<string | undefined> {
-  return (await readOpenTick(deps, message.worldId, message.tickId))?.billing?.key?.id;
+  return (await readOpenTick(deps, message.worldId, { tickId: message.tickId }))?.open.billing?.key
+    ?.id;
 }
 
 /** The state of a tick id, as `GET /v1/worlds/{world}/ticks/{tickId}` answers it. */
