@@ -1,12 +1,14 @@
 /**
- * @module The agent tick's work before the steps: each agent's view of its area, who decides
- * about whom (the pairs), and every new observation scored in one importance call and embedded
- * in one call for all agents together. The pairs' decisions are not made here: the first step
- * of each pair makes its own (`pairDecision`), so a queued tick's plan makes no agent's call.
+ * @module The agent tick's work before the steps: each agent's view of its area (what it attends
+ * to: at most the world's `attentionBandwidth` new events), who decides about whom (the pairs),
+ * and every new observation scored in one importance call and embedded in one call for all
+ * agents together. The pairs' decisions are not made here: the first step of each pair makes its
+ * own (`pairDecision`), so a queued tick's plan makes no agent's call.
  */
 import {
   addUsage,
   type Agent,
+  ATTENTION_BANDWIDTH,
   emptyUsage,
   type Environment,
   isIdle,
@@ -28,6 +30,7 @@ import {
 } from "./object_states.ts";
 import {
   ASLEEP,
+  type Attention,
   loadSeen,
   perceiveArea,
   type Perception,
@@ -72,12 +75,16 @@ export async function prepare(
     loadSeen(deps, worldId),
     loadObjectOrigins(deps, worldId),
   ]);
+  const attention: Attention = {
+    bandwidth: frame.world.settings.attentionBandwidth ?? ATTENTION_BANDWIDTH,
+    routine: (location, state) => setByAgent(origins, location, state),
+  };
   const views = new Map<string, TickView>();
   const newcomers = new Map<string, Sighting[]>();
   for (const agent of agents) {
     const before = seen.get(agent.id);
     const seenBefore = before?.seen ?? {};
-    const perception = perceiveArea(agent, { others: agents, env }, seenBefore);
+    const perception = perceiveArea(agent, { others: agents, env, attention }, seenBefore);
     const external = (s: Sighting) =>
       s.observed === undefined && s.changed && !setByAgent(origins, s.location, s.state);
     const changedObjects = perception.sightings.filter(external);
