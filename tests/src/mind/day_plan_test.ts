@@ -31,7 +31,14 @@ Deno.test("planDay() labels a whole day plan.day and a remainder plan.replan, fo
   const rest = await planDay(deps, { world, agent }, {
     ...request,
     minItems: 1,
-    remainder: { from: "14:00", wakeUp: "07:00", reason: "a party came up", done: [] },
+    remainder: {
+      from: "14:00",
+      wakeUp: "07:00",
+      reason: "a party came up",
+      directive: null,
+      done: [],
+      interrupted: null,
+    },
   });
 
   assert.deepEqual(sent.map((s) => s.attribution), [

@@ -36,7 +36,14 @@ const INPUTS: Record<string, unknown[]> = {
     occupation: ["Klaus studies sociology"],
     feeling: ["Klaus is hopeful"],
   }],
-  day_plan: [null, { from: "12:00", wakeUp: "07:00", reason: "a fire", done: ["breakfast"] }].map(
+  day_plan: [null, {
+    from: "12:00",
+    wakeUp: "07:00",
+    reason: "a fire",
+    directive: null,
+    done: ["breakfast"],
+    interrupted: { description: "have lunch", place: 1, until: "13:00" },
+  }].map(
     (remainder) => ({
       agentName: "Klaus Mueller",
       summary: "Klaus is a student.",
