@@ -170,7 +170,7 @@ export type World = z.infer<typeof World>;
 export const WorldTemplate = z.enum(["smallville"]).meta({
   id: "WorldTemplate",
   description:
-    "smallville: the example town (22 areas, 25 residents, a Valentine's Day party and a mayoral candidacy as seeds)",
+    "smallville: the example town (23 areas with an inn for newcomers, 25 residents, a Valentine's Day party and a mayoral candidacy as seeds)",
 });
 export type WorldTemplate = z.infer<typeof WorldTemplate>;
 /** The body of `POST /v1/worlds`. */
