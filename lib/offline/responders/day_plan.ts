@@ -126,11 +126,13 @@ function minutesOf(hour: string, minute: string | undefined, half: string): numb
 
 /**
  * An event the agent knows of on this date at one of its places ("… party at Marigold Cafe on
- * February 14 from 5 pm to 7 pm", in its profile, the notes of its last day or what came up,
- * such as what someone just said), as a span.
+ * February 14 from 5 pm to 7 pm", in its profile, the notes of its last day, what it knows is
+ * coming up or what came up, such as what someone just said), as a span.
  */
 function eventToday(i: DayPlanInput): Placed | null {
-  for (const text of [i.summary, ...i.previousDay, i.remainder?.reason ?? ""]) {
+  for (
+    const text of [i.summary, ...i.previousDay, ...i.comingUp, i.remainder?.reason ?? ""]
+  ) {
     const m = EVENT.exec(text);
     if (!m) continue;
     const [, what, place, month, day, h1, m1, p1, h2, m2, p2] = m;

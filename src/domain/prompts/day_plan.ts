@@ -56,6 +56,8 @@ export interface DayPlanInput {
   weekday: string;
   /** The previous day's plan items and recent reflections; may be empty. */
   previousDay: string[];
+  /** What the character knows of the day's plans and engagements (memories); may be empty. */
+  comingUp: string[];
   /** At least one place. */
   places: DayPlanPlace[];
   minItems: number;
@@ -108,6 +110,11 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
     `Write ${count} items. "wakeUp" is when the character gets up; the first item starts then, and the last one is winding down and getting ready for bed.`,
     "Stay true to the character's profile, and carry on with whatever was left unfinished the day before.",
   ];
+  if (input.comingUp.length > 0) {
+    rules.push(
+      "Keep any engagement for this day the character knows of (listed with its plans and engagements), if it suits them.",
+    );
+  }
   if (!input.places.some((p) => p.role === "workplace")) {
     rules.push(
       "The character has no workplace among the places: plan no work shifts; fill the day with what the profile says they do (at home or at the places they know).",
@@ -128,6 +135,13 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
       input.places.map(placeLine),
     ),
   ];
+  if (input.comingUp.length > 0) {
+    user.push(dataSection(
+      "What the character knows about this day's plans and engagements",
+      "coming_up",
+      input.comingUp.map((note) => clipLine(note, NOTE_LINE_CHARS)),
+    ));
+  }
   if (remainder) {
     user.push(dataSection("Done today", "done_today", remainder.done));
     if (remainder.interrupted) {

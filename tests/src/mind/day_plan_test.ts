@@ -19,6 +19,7 @@ Deno.test("planDay() labels a whole day plan.day and a remainder plan.replan, fo
     summary: "Name: Isabella Rodriguez",
     date: "2023-02-13",
     previousDay: [],
+    comingUp: [],
     places: [
       { name: "Isabella's apartment", role: "home" as const, contents: "" },
       { name: "Hobbs Cafe", role: "workplace" as const, contents: "" },

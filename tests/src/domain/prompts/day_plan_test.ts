@@ -16,6 +16,7 @@ const input: DayPlanInput = {
   date: "2023-02-13",
   weekday: "Monday",
   previousDay: ["2023-02-12 07:00–08:00 wake up and complete the morning routine"],
+  comingUp: [],
   places: [
     { name: "The Lin family's house", role: "home", contents: "kitchen (stove: off), garden" },
     { name: "Oak Hill College", role: "workplace", contents: "classroom (piano)" },
@@ -223,4 +224,29 @@ Deno.test("answerDayPlan() (offline) plans an inner-voice directive in the agent
   );
   assert.match(system, /their own words/);
   assertInDataBlock(user, "RESOLVE", /close the cafe early/);
+});
+
+Deno.test("a day plan keeps an engagement the character knows of for the day", () => {
+  const invited = {
+    ...input,
+    date: "2023-02-14",
+    weekday: "Tuesday",
+    comingUp: [
+      "Hobbs Cafe told me nothing",
+      "Isabella told me that “I'm hosting a Valentine's Day party at Hobbs Cafe on February 14 from 5 pm to 7 pm”",
+    ],
+  };
+  const { system, user } = promptTexts(buildDayPlanPrompt(invited), "day_plan", "main");
+  assert.match(system, /Keep any engagement for this day/);
+  assertInDataBlock(user, "COMING_UP", /Valentine's Day party/);
+  assert.doesNotMatch(promptTexts(buildDayPlanPrompt(input), "day_plan", "main").user, /COMING_UP/);
+  const day = answerDayPlan(invited);
+  const party = day.items.find((i) => /party/.test(i.description))!;
+  assert.deepEqual([party.start, party.durationMinutes, party.place], ["17:00", 120, 3]);
+  assert.equal(
+    answerDayPlan({ ...invited, date: "2023-02-15" }).items.some((i) =>
+      /party/.test(i.description)
+    ),
+    false,
+  );
 });

@@ -50,6 +50,7 @@ const INPUTS: Record<string, unknown[]> = {
       date: "2023-02-13",
       weekday: "Monday",
       previousDay: ["went to the library"],
+      comingUp: ["Maria invited Klaus to her party on Monday"],
       places: [{ name: "library", role: "workplace", contents: "desk, shelf" }],
       minItems: 4,
       maxItems: 8,
