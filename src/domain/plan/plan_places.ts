@@ -52,8 +52,8 @@ export function knownPlaces(env: Environment | null, agent: Agent): DayPlanPlace
 
 /**
  * Locations for actions: every path of the planned area, then of the current area, home and the
- * other known areas, at most 40, with object states, leaving out rooms that are another
- * resident's own ("Rosa's bedroom" is not Miguel's to sit in). Without an environment: the current
+ * other known areas, at most 40, with object states, leaving out rooms of private areas that are
+ * another resident's own ("Rosa's bedroom" is not Miguel's). Without an environment: the current
  * location, or "unknown". The actions prompt spells out the planned and current areas and
  * lists the rest compactly, one room per line, so the choice stays this wide at little cost.
  */
@@ -73,7 +73,7 @@ export function locationChoices(
     seen.add(area);
     if (area.subAreas.length === 0) out.push({ path: area.name, state: "" });
     for (const sub of area.subAreas) {
-      if (someoneElses(agent, sub.name)) continue; // another resident's own room
+      if (!area.common && someoneElses(agent, sub.name)) continue; // another resident's room
       if (sub.objects.length === 0) out.push({ path: joinPath(area.name, sub.name), state: "" });
       for (const o of sub.objects) {
         out.push({ path: joinPath(area.name, sub.name, o.name), state: o.state });
@@ -111,7 +111,8 @@ function ownRoom(agent: Agent, subArea: string): boolean {
 
 /**
  * Whether a sub-area is another resident's own room: named as someone's ("Rosa's bedroom",
- * "Daniel and Grace's bedroom") and not for this agent.
+ * "Daniel and Grace's bedroom") and not for this agent. Only rooms of areas that are not common
+ * count: "Joe's bar" in a market hall is for everyone.
  */
 export function someoneElses(agent: Agent, subArea: string): boolean {
   return OWN_ROOM.test(subArea) && !ownRoom(agent, subArea);

@@ -52,6 +52,11 @@ const HOMES = Environment.parse({
       name: "Bergstrom house",
       subAreas: [{ name: "bedroom", objects: [{ name: "bed" }] }, { name: "study" }],
     },
+    {
+      name: "Market Hall",
+      common: true,
+      subAreas: [{ name: "Joe's bar", objects: [{ name: "stool" }] }],
+    },
   ],
 });
 
@@ -94,6 +99,12 @@ for (const backend of backends) {
         const stored = (await listAgents(deps, id)).find((a) => a.id === agent.id)!;
         assert.equal(stored.location, expected, `${name}, as stored`);
         if (home === undefined) continue;
+        assert.ok(
+          locationChoices(HOMES, stored, "Market Hall").some((l) =>
+            l.path === "Market Hall:Joe's bar:stool"
+          ),
+          "a named room of a common place is for everyone",
+        );
         const paths = locationChoices(HOMES, stored, home).map((l) => l.path);
         const others = PEOPLE.filter(([n, h]) => h === home && n !== name)
           .map(([, , bed]) => bed!)
