@@ -61,6 +61,11 @@ export interface Attention {
    * salient than a state something else changed, such as a fire).
    */
   routine?: (location: string, state: string) => boolean;
+  /**
+   * The look this is (a tick's time): among equals, whom the agent notices changes from look to
+   * look, as people move about a room, so over a few looks it notices a crowd one by one.
+   */
+  turn?: string;
 }
 
 /**
@@ -146,9 +151,9 @@ function distance(from: string, to: string): number {
 
 /**
  * The things in view the observer attends to, in view order: those that always count, and the
- * `bandwidth` most salient and nearest of the rest. Equals are taken in an order fixed per
- * observer (a hash of its id and the subject), so a crowd is not seen by everyone through the
- * same three people.
+ * `bandwidth` most salient and nearest of the rest. Equals are taken in an order of their own
+ * per observer and look (a hash of its id, the subject and `turn`), so a crowd is not seen by
+ * everyone through the same three people, nor always through the same ones.
  */
 function attend(
   observer: Agent,
@@ -167,7 +172,11 @@ function attend(
     .filter((s) => !always(s))
     .map((s) => ({
       s,
-      key: [-salience(s), distance(here, s.location), spread(`${observer.id}|${s.subject}`)],
+      key: [
+        -salience(s),
+        distance(here, s.location),
+        spread(`${observer.id}|${s.subject}|${attention.turn ?? ""}`),
+      ],
     }))
     .sort((x, y) => x.key[0] - y.key[0] || x.key[1] - y.key[1] || x.key[2] - y.key[2])
     .slice(0, Math.max(0, attention.bandwidth))

@@ -78,6 +78,7 @@ export async function prepare(
   const attention: Attention = {
     bandwidth: frame.world.settings.attentionBandwidth ?? ATTENTION_BANDWIDTH,
     routine: (location, state) => setByAgent(origins, location, state),
+    turn: frame.to,
   };
   const views = new Map<string, TickView>();
   const newcomers = new Map<string, Sighting[]>();
