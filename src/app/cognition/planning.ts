@@ -25,6 +25,7 @@ import {
   planItemsFromAnswer,
   type PlanMade,
   PlannedAction,
+  plannedAfter,
   remainderBounds,
   resumedInPlace,
   sleepAction,
@@ -169,8 +170,8 @@ export async function currentAction(
  * action in progress are cut at `from` (or at their start when less than 5 minutes of them have
  * passed); cached decompositions before the cut stay, everything after it is replaced. The rest
  * is planned as a day of its own (`remainderBounds`: one item per three hours left at least, up
- * to 8, none over 6 hours), however many items the morning used; an item cut short that the new
- * plan takes up again keeps its place, and a directive of the inner voice ("inner voice: I
+ * to 8, none over 6 hours), however many items the morning used, from the rest as planned
+ * before; an item cut short that the new plan takes up again keeps its place, and a directive of the inner voice ("inner voice: I
  * should …") is given to the model as the agent's own resolution, to plan in its own words.
  * Makes the day plan first when there is none. New items become `plan` memories made at `from`.
  * With less than 5 minutes of the day left, nothing changes. Writes are fenced by `fence`.
@@ -211,6 +212,7 @@ export async function replanFrom(
         place: placeOf(interrupted.location),
         until: clockTime(minuteOfDay(date, interrupted.end)),
       },
+      planned: plannedAfter(base, cut).map((item) => itemLine(date, item, " at ")),
     },
   });
   usage = addUsage(usage, inputs.usage, made.usage);

@@ -3,7 +3,7 @@
  * what was interrupted and where it resumes, and a directive of the agent's inner voice. Pure
  * helpers of `replanFrom`; the cut itself is in `plan.ts`.
  */
-import { DAY_MINUTES, minuteOfDay } from "../time/mod.ts";
+import { DAY_MINUTES, minuteOfDay, timeAt } from "../time/mod.ts";
 import { DAY_PLAN_ITEMS, type DayPlan, type PlanItem } from "./plan.ts";
 
 /** One item per this many minutes of the rest of a day, at least, when it is planned again. */
@@ -22,6 +22,14 @@ export function remainderBounds(cut: number): { minItems: number; maxItems: numb
     Math.min(DAY_PLAN_ITEMS.min, Math.ceil(left / MINUTES_PER_ITEM), Math.floor(left / 5)),
   );
   return { minItems, maxItems: Math.max(minItems, DAY_PLAN_ITEMS.max) };
+}
+
+/** The items of `plan` from minute `cut` on, the one in progress starting at `cut`. */
+export function plannedAfter(plan: DayPlan, cut: number): PlanItem[] {
+  const from = timeAt(plan.date, cut);
+  return plan.items
+    .filter((item) => minuteOfDay(plan.date, item.end) > cut)
+    .map((item) => (item.start < from ? { ...item, start: from } : item));
 }
 
 /** The item a re-plan from minute `cut` interrupts (begun before it, ending after), if any. */

@@ -43,6 +43,8 @@ export interface DayPlanRemainder {
   done: string[];
   /** The item in progress that what came up cut short, with its place's number; else null. */
   interrupted: { description: string; place: number | null; until: string } | null;
+  /** The rest of today as it was planned before, e.g. "13:00–17:00 at the lab: work". */
+  planned: string[];
 }
 
 /** Inputs of {@linkcode buildDayPlanPrompt}. */
@@ -144,6 +146,9 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
   }
   if (remainder) {
     user.push(dataSection("Done today", "done_today", remainder.done));
+    if (remainder.planned.length > 0) {
+      user.push(dataSection("The rest of today as planned before", "planned", remainder.planned));
+    }
     if (remainder.interrupted) {
       user.push(dataSection("Cut short by what came up", "interrupted", remainder.interrupted));
     }
@@ -180,6 +185,7 @@ function remainderRules(remainder: DayPlanRemainder, count: string): string[] {
   const rules = [
     "Part of today is over already (listed as done today), and something came up that changes the rest of it.",
     `Plan only the rest of the day: ${count} items, the first starting at ${remainder.from} or later, each ending by midnight. Deal with what came up first, then plan the rest as a proper day: the meals still ahead, work blocks, the evening and getting ready for bed. Set "wakeUp" to ${remainder.wakeUp}, the time the character got up today.`,
+    "Keep what was planned before for the rest of today where it still fits, changing only what what came up changes.",
   ];
   if (remainder.interrupted) {
     rules.push(

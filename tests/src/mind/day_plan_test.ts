@@ -39,6 +39,7 @@ Deno.test("planDay() labels a whole day plan.day and a remainder plan.replan, fo
       directive: null,
       done: [],
       interrupted: null,
+      planned: [],
     },
   });
 

@@ -180,6 +180,16 @@ Deno.test("replanFrom() keeps an interrupted activity at its place whatever the 
     until: "13:00",
   });
   assert.deepEqual(
+    sent.remainder!.planned.slice(0, 2),
+    [
+      "12:14–13:00 at Marigold Cafe: have lunch",
+      `13:00–17:00 at Ashford College: ${
+        first.items.find((i) => i.start === at("13:00"))!.description
+      }`,
+    ],
+    "the model sees the rest of the day as planned before, from the cut",
+  );
+  assert.deepEqual(
     [sent.minItems, sent.maxItems],
     [4, 8],
     "the rest of the day is sized by its 11¾ hours, not by what is left of 8 items",

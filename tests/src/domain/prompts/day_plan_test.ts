@@ -63,6 +63,7 @@ Deno.test("buildDayPlanPrompt() with a remainder plans only the rest of the day 
       directive: null,
       done: ["07:00–08:00 wake up"],
       interrupted: null,
+      planned: ["13:30–17:00 at Oak Hill College: practise the piano"],
     },
   });
   const [system, user] = prompt.messages.map((m) => m.content);
@@ -71,6 +72,8 @@ Deno.test("buildDayPlanPrompt() with a remainder plans only the rest of the day 
   assert.doesNotMatch(system, /Maria/);
   assertInDataBlock(user, "REASON", /Maria about the party/);
   assertInDataBlock(user, "DONE_TODAY", /wake up/);
+  assertInDataBlock(user, "PLANNED", /practise the piano/);
+  assert.match(system, /Keep what was planned before/);
 });
 
 Deno.test("dayPlanSchema() wants 5–8 ordered items at known places", async (t) => {
@@ -113,6 +116,7 @@ Deno.test("dayPlanSchema() wants 5–8 ordered items at known places", async (t)
         directive: null,
         done: [],
         interrupted: null,
+        planned: [],
       },
     });
     assert.ok(rest.safeParse({ wakeUp: "07:00", items: items(["13:30", "15:00"]) }).success);
@@ -139,6 +143,7 @@ Deno.test("answerDayPlan() (offline) gives a valid, contiguous day and fits a re
     directive: null,
     done: [],
     interrupted: null,
+    planned: [],
   };
   const rest = { ...input, minItems: 3, maxItems: 3, remainder };
   const answer = answerDayPlan(rest);
@@ -200,6 +205,7 @@ Deno.test("answerDayPlan() (offline) plans an inner-voice directive in the agent
           directive,
           done: [],
           interrupted: null,
+          planned: [],
         },
       };
       const answer = answerDayPlan(rest);
@@ -217,6 +223,7 @@ Deno.test("answerDayPlan() (offline) plans an inner-voice directive in the agent
         directive: "I should close the cafe early",
         done: [],
         interrupted: null,
+        planned: [],
       },
     }),
     "day_plan",

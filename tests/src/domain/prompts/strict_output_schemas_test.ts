@@ -43,6 +43,7 @@ const INPUTS: Record<string, unknown[]> = {
     directive: null,
     done: ["breakfast"],
     interrupted: { description: "have lunch", place: 1, until: "13:00" },
+    planned: ["13:00–17:00 at library: study"],
   }].map(
     (remainder) => ({
       agentName: "Klaus Mueller",
