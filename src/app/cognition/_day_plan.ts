@@ -40,22 +40,26 @@ export interface DayPlanInputs {
 const COMING_UP = 3;
 
 /**
- * The agent summary at `at`, the places the agent knows, the previous day's notes and what it
- * knows is coming up that day (the memories, not plans or sightings, that retrieval finds for
- * its plans and engagements on that date: an invitation heard yesterday), in that order: the
- * day plan and the re-plan start from the same.
+ * The agent summary at `at`, the places the agent knows, the previous day's notes (for a
+ * `replan`, only the latest reflections: it is shown today's plan instead) and what it knows is
+ * coming up that day (the memories, not plans or sightings, that retrieval finds for its plans
+ * and engagements on that date: an invitation heard yesterday), in that order: the day plan and
+ * the re-plan start from the same.
  * @see the reference implementation, which retrieves "<name>'s plan for <date>" at the start of
  * each day; here without the model call that turns it into a note.
  */
 export async function dayPlanInputs(
   deps: Pick<Deps, "storage" | "model" | "embedder">,
   { world, agent, at }: AgentMoment,
-  { date, env: known }: { date: string } & KnownEnvironment,
+  { date, env: known, replan = false }: { date: string; replan?: boolean } & KnownEnvironment,
 ): Promise<DayPlanInputs> {
   const summary = await agentSummary(deps, { world, agent, at });
   const env = await environmentOf(deps, world, known);
   const places = knownPlaces(env, agent);
-  const previousDay = await previousDayNotes(deps, { world, agent, at }, date);
+  const previousDay = await previousDayNotes(deps, { world, agent, at }, {
+    date,
+    items: !replan,
+  });
   const query = `What is ${agent.name} planning, or invited to, on ${weekdayOf(date)} ${
     monthDay(date)
   }?`;

@@ -193,7 +193,7 @@ export async function replanFrom(
   const kept = keepBefore(base, cut);
   if (DAY_MINUTES - cut < MIN_MINUTES) return { plan: base, usage, plans };
 
-  const inputs = await dayPlanInputs(deps, { world, agent, at: from }, { date });
+  const inputs = await dayPlanInputs(deps, { world, agent, at: from }, { date, replan: true });
   const places = inputs.prompt.places;
   const interrupted = interruptedItem(base, cut);
   const placeOf = (area: string) => places.findIndex((p) => p.name === area) + 1 || null;
