@@ -1,8 +1,7 @@
 /**
  * @module Where a tick lives while it runs: its marker (by tick id), the world's open tick (the
- * plan, until the close), each unit's stored result, and this process's copies of the plans
- * of open ticks. Also what a runner is, the one thing that differs between running a tick's
- * steps in this process and through the platform's queue.
+ * plan, until the close), each unit's stored result, and this process's copies of open plans.
+ * Also what a runner is: in this process, or through the platform's queue.
  */
 import type { Deps, DocumentKey, Storage } from "../../ports/mod.ts";
 import type { Clocked, GameTime, TickBilling, WorldId } from "../../domain/mod.ts";
@@ -239,10 +238,7 @@ export interface HeldPlan<W> {
   loaded: unknown;
 }
 
-/**
- * Keeps the plan just stored (and what the preparation read of what `load` reads, when it did)
- * as this process's copy, so its own steps read neither again.
- */
+/** Keeps the plan just stored (and what `load` reads, when read) so this process's steps read neither again. */
 export function keepOpenTick(
   deps: Pick<Deps, "storage">,
   open: OpenTick<Clocked>,
