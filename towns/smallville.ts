@@ -73,6 +73,7 @@ const DECLAN_FLAT = "Declan Murphy's apartment";
 const PRIYA_FLAT = "Priya Raman's apartment";
 const LOFTS = "Lantern Row Lofts";
 const PRICE = "Price cottage";
+const INN = "Elm Street Inn";
 
 // The cafe comes first: it is the first place people without another plan think of, which
 // makes it the town's meeting point (and the party's word-of-mouth hub).
@@ -299,6 +300,16 @@ const AREAS = [
       room("sitting room", thing("armchair"), thing("typewriter"), thing("cat basket")),
       kitchen(),
       bathroom(),
+    ],
+  },
+  // Nobody lives here: a character imported into the town (a card) takes a guest room as home.
+  {
+    name: INN,
+    subAreas: [
+      room("front desk", thing("reception desk"), thing("guest book", "open")),
+      bedroom("guest room"),
+      room("breakfast room", thing("breakfast table"), thing("tea urn", "off")),
+      bathroom("guest bathroom"),
     ],
   },
 ];
@@ -698,9 +709,9 @@ const RESIDENTS: Resident[] = [
 export const SMALLVILLE_START: GameTime = "2023-02-13T07:00:00" as GameTime;
 
 /**
- * The smallville town: its environment (22 areas, 7 of them common), its 25 residents with
- * homes, workplaces and relationships in their seed phrases, and the two scenario facts with
- * the party's place and time. Pure: the same value every call, validated by the schemas the
+ * The smallville town: its environment (23 areas, 7 of them common, one an inn nobody lives in),
+ * its 25 residents with homes, workplaces and relationships in their seed phrases, and the two
+ * scenario facts with the party's place and time. Pure: the same value every call, validated by the schemas the
  * API uses.
  */
 export function smallvilleTown(): Town {

@@ -65,6 +65,16 @@ const ACTIVITIES: readonly Activity[] = [
     objects: /\b(?:sink|bed|bathroom)\b/i,
   },
   {
+    match: /\b(?:things at home|chores|housework|around the house)\b/i,
+    steps: [
+      "tidying up the house",
+      "reading the morning paper",
+      "doing a few chores",
+      "fixing something around the house",
+    ],
+    objects: /\b(?:sofa|armchair|kitchen table|table|sink|porch|rocking chair|garden|desk)\b/i,
+  },
+  {
     match: /\b(?:relax|hobby|unwind|free time|evening)\b/i,
     steps: [
       "reading a book",

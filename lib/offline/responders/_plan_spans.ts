@@ -23,14 +23,20 @@ export function asSteps(spans: readonly Span[]): {
 }
 
 /**
- * Makes a contiguous list of spans hold between `min` and `max` pieces: merges the last two while
- * there are too many, halves the longest (on a 5-minute grid) while there are too few.
+ * Makes a contiguous list of spans hold between `min` and `max` pieces: while there are too many,
+ * merges the two neighbours that are shortest together (the first one's description goes on),
+ * so no merge makes one long block of the evening; halves the longest (on a 5-minute grid) while
+ * there are too few.
  */
 export function fitCount<T extends Span>(spans: readonly T[], min: number, max: number): T[] {
   const out = spans.map((s) => ({ ...s }));
   while (out.length > Math.max(1, max)) {
-    const last = out.pop()!;
-    out[out.length - 1].end = last.end;
+    let pair = 0;
+    for (let i = 1; i + 1 < out.length; i++) {
+      if (out[i + 1].end - out[i].start < out[pair + 1].end - out[pair].start) pair = i;
+    }
+    out[pair].end = out[pair + 1].end;
+    out.splice(pair + 1, 1);
   }
   while (out.length < min) {
     let longest = -1;

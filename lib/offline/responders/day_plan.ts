@@ -1,4 +1,4 @@
-/** @module Offline responder for the "day_plan" prompt: a fixed, plausible weekday shape placed in the known places. */
+/** @module Offline responder for the "day_plan" prompt: a fixed, plausible day's shape placed in the known places. */
 import {
   clockMinutes,
   clockTime,
@@ -6,9 +6,18 @@ import {
   type DayPlanOutput,
   type DayPlanPlace,
 } from "../../../src/domain/mod.ts";
-import { asSteps, fitCount, type Span } from "./_plan_spans.ts";
+import { asSteps, bestOverlap, fitCount, type Span } from "./_plan_spans.ts";
+import { afterwards, ownWords } from "./_own_words.ts";
 
-type Where = "home" | "workplace" | "out" | "current" | "meal" | "errands" | "event";
+type Where =
+  | "home"
+  | "workplace"
+  | "out"
+  | "current"
+  | "meal"
+  | "errands"
+  | "shopping"
+  | "event";
 
 interface Placed extends Span {
   where: Where;
@@ -18,8 +27,8 @@ interface Placed extends Span {
 
 const H = 60;
 
-// A waking day from 07:00 to 23:00: 8 items on whole hours.
-function weekday(work: string): Placed[] {
+// A waking day from 07:00 to 23:00: 8 items on whole hours, none over 4 hours.
+function workday(work: string): Placed[] {
   return [
     {
       start: 7 * H,
@@ -37,26 +46,51 @@ function weekday(work: string): Placed[] {
   ];
 }
 
+// The same waking day for someone without a workplace (retired, at home, a visitor): no work.
+function freeDay(): Placed[] {
+  return [
+    {
+      start: 7 * H,
+      end: 8 * H,
+      description: "wake up and complete the morning routine",
+      where: "home",
+    },
+    { start: 8 * H, end: 12 * H, description: "take care of things at home", where: "home" },
+    { start: 12 * H, end: 13 * H, description: "have lunch", where: "meal" },
+    { start: 13 * H, end: 16 * H, description: "take a walk and see who is about", where: "out" },
+    { start: 16 * H, end: 18 * H, description: "do the shopping", where: "shopping" },
+    { start: 18 * H, end: 19 * H, description: "cook and eat dinner", where: "home" },
+    { start: 19 * H, end: 22 * H, description: "relax with a hobby", where: "home" },
+    { start: 22 * H, end: 23 * H, description: "wind down and get ready for bed", where: "home" },
+  ];
+}
+
 const PREFERENCE: Record<Where, DayPlanPlace["role"][]> = {
   home: ["home", "current", "workplace", "known"],
   workplace: ["workplace", "current", "home", "known"],
   out: ["known", "current", "home", "workplace"],
   meal: ["known", "current", "home", "workplace"],
   errands: ["known", "current", "home", "workplace"],
+  shopping: ["known", "current", "home", "workplace"],
   event: ["known", "workplace", "current", "home"],
   current: ["current", "home", "workplace", "known"],
 };
 
-/** Known places that suit going out for a meal, and for a walk and errands. */
+/** Known places that suit going out for a meal, a walk and errands, shopping, an outing. */
 const SUITS: Partial<Record<Where, RegExp>> = {
   meal: /\b(?:caf[eé]|pub|kettle|restaurant|diner|bakery|bistro|tavern|bar)\b/i,
   errands: /\b(?:park|green|garden|market|shop|store|pharmacy|square|library)\b/i,
+  shopping: /\b(?:market|shop|store|pharmacy)\b/i,
+  out: /\b(?:park|green|garden|square|pond)\b/i,
 };
 
 function placeNumber(places: readonly DayPlanPlace[], where: Where): number {
   const suits = SUITS[where];
   if (suits !== undefined) {
-    const i = places.findIndex((p) => p.role === "known" && suits.test(p.name));
+    // Where it is already counts: lunch begun at one cafe is not moved to another.
+    const i = places.findIndex((p) =>
+      (p.role === "known" || p.role === "current") && suits.test(p.name)
+    );
     if (i !== -1) return i + 1;
   }
   for (const role of PREFERENCE[where]) {
@@ -92,10 +126,13 @@ function minutesOf(hour: string, minute: string | undefined, half: string): numb
 
 /**
  * An event the agent knows of on this date at one of its places ("… party at Marigold Cafe on
- * February 14 from 5 pm to 7 pm", in its profile or the notes of its last day), as a span.
+ * February 14 from 5 pm to 7 pm", in its profile, the notes of its last day, what it knows is
+ * coming up or what came up, such as what someone just said), as a span.
  */
 function eventToday(i: DayPlanInput): Placed | null {
-  for (const text of [i.summary, ...i.previousDay]) {
+  for (
+    const text of [i.summary, ...i.previousDay, ...i.comingUp, i.remainder?.reason ?? ""]
+  ) {
     const m = EVENT.exec(text);
     if (!m) continue;
     const [, what, place, month, day, h1, m1, p1, h2, m2, p2] = m;
@@ -140,44 +177,52 @@ function placeAt(day: readonly Placed[], minute: number): Pick<Placed, "where" |
   return during ? { where: during.where, place: during.place } : { where: "current" };
 }
 
-/** What to do first after something came up: think a talk over, or see to what happened. */
-function afterwards(reason: string): string {
-  const talk = /^talked with (.+?) about (.+)$/.exec(reason);
-  if (talk) {
-    const topic = talk[2].trim();
-    return /^(?:how things are going|["“])/.test(topic) || topic.length > 80
-      ? `think over the chat with ${talk[1]}`
-      : `think over the chat with ${talk[1]} about ${topic}`;
+/**
+ * The rest of a day after something came up: half an hour for it (a directive of the inner voice
+ * in the agent's own words, at the place it names; a talk thought over where the agent is), then
+ * what it cut short, resumed at the same place, then the rest of the day's shape.
+ */
+function rest(i: DayPlanInput, day: readonly Placed[]): Placed[] {
+  const r = i.remainder!;
+  const from = clockMinutes(r.from);
+  const first = Math.min(from + H / 2, 24 * H);
+  const cut = r.interrupted;
+  const here: Pick<Placed, "where" | "place"> = cut?.place
+    ? { where: "current", place: cut.place }
+    : placeAt(day, from);
+  const named = r.directive === null ? null : bestOverlap(r.directive, i.places.map((p) => p.name));
+  const out: Placed[] = [{
+    ...(named === null ? here : { where: "current", place: named }),
+    start: from,
+    end: first,
+    description: r.directive === null ? afterwards(r.reason) : ownWords(r.directive),
+  }];
+  let after = first;
+  const until = cut ? clockMinutes(cut.until) : 0;
+  if (cut && until - first >= 5) {
+    out.push({ ...here, start: first, end: until, description: cut.description });
+    after = until;
   }
-  const seen = reason.replace(/^(?:see to it|deal with this|react to):\s*/i, "").trim();
-  const short = seen.length <= 120 ? seen : `${seen.slice(0, 119)}…`;
-  return /^(?:see|deal|turn|fix|help|clean|go|call|check|get|put)\b/i.test(short)
-    ? short
-    : `see to what came up: ${short}`;
+  for (const t of day) {
+    if (t.end > after) out.push({ ...t, start: Math.max(t.start, after) });
+  }
+  return out;
 }
 
 /**
- * Answers with the same weekday shape every time (wake at 07:00, work 08:00–17:00 around lunch,
- * errands, dinner, a hobby, bed at 23:00), placed at home, the workplace or another known place.
- * A re-plan starts with an hour for what came up, then the shape's remaining items; the count is
- * fitted to the input's bounds.
+ * Answers with the same day's shape every time, placed at home, the workplace or another known
+ * place: wake at 07:00, work 08:00–17:00 around lunch (with a workplace; without one, the morning
+ * at home and the afternoon out), errands, dinner, a hobby, bed at 23:00, with an event the agent
+ * knows of today put in. A re-plan starts with half an hour for what came up, resumes what it
+ * cut short at the same place, then goes on with the shape's remaining items; the count is
+ * fitted to the input's bounds, no item over 6 hours.
  */
 export function answerDayPlan(input: unknown): DayPlanOutput {
   const i = input as DayPlanInput;
   const workplace = i.places.find((p) => p.role === "workplace");
   const event = eventToday(i);
-  const day = withEvent(weekday(workplace ? ` at ${workplace.name}` : ""), event);
-  let spans = day;
-  if (i.remainder !== null) {
-    const from = clockMinutes(i.remainder.from);
-    const first = Math.min(from + H / 2, 24 * H);
-    const reason = afterwards(i.remainder.reason);
-    spans = [
-      // Where the day would have had the agent then: at work during work hours, and so on.
-      { ...placeAt(day, from), start: from, end: first, description: reason },
-      ...day.filter((t) => t.end > first).map((t) => ({ ...t, start: Math.max(t.start, first) })),
-    ];
-  }
+  const day = withEvent(workplace ? workday(` at ${workplace.name}`) : freeDay(), event);
+  const spans = i.remainder === null ? day : rest(i, day);
   const fitted = fitCount(spans, i.minItems, i.maxItems);
   return {
     wakeUp: i.remainder === null ? clockTime(day[0].start) : i.remainder.wakeUp,

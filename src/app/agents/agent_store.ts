@@ -13,6 +13,7 @@ import {
   findArea,
   GameTime,
   SimulacraError,
+  sleepLocation,
   type WorldId,
 } from "../../domain/mod.ts";
 import { checkedFirst, loadEnvironment, type OwnedDataOperation } from "../world/mod.ts";
@@ -68,14 +69,16 @@ export async function storeNewAgent(deps: Pick<Deps, "storage">, agent: Agent): 
   }
 }
 /**
- * The agent's home and workplace as the environment spells them, and the areas it knows at
- * creation (home, workplace and every common area). Call it before spending any model call.
+ * The agent's home and workplace as the environment spells them, the areas it knows at creation
+ * (home, workplace and every common area) and where it starts: where it sleeps at home (its own
+ * room in a shared home), so a new town shows everyone at home before the first tick; nowhere
+ * yet without a home. Call it before spending any model call.
  * @throws `unprocessable` when home or workplace is not an area of the world.
  */
 export async function startingAreas(
   deps: Pick<Deps, "storage">,
   agent: Agent,
-): Promise<Pick<Agent, "home" | "workplace" | "knownAreas">> {
+): Promise<Pick<Agent, "home" | "workplace" | "knownAreas" | "location">> {
   const env = await loadEnvironment(deps, agent.worldId);
   const canonical = (field: "home" | "workplace"): string | null => {
     const name = agent[field];
@@ -97,7 +100,8 @@ export async function startingAreas(
   const workplace = canonical("workplace");
   const common = env?.areas.filter((a) => a.common).map((a) => a.name) ?? [];
   const knownAreas = [...new Set([home, workplace, ...common].filter((a) => a !== null))];
-  return { home, workplace, knownAreas };
+  const location = home === null ? agent.location : sleepLocation(env, { ...agent, home });
+  return { home, workplace, knownAreas, location };
 }
 /**
  * The agent document with its version.

@@ -14,39 +14,65 @@ import {
   type Environment,
   knownPlaces,
   LeaseLostError,
+  monthDay,
   planItemsFromAnswer,
   type PlanMade,
   planningTime,
   timeAt,
   type Usage,
+  weekdayOf,
   type World,
 } from "../../domain/mod.ts";
 import type { Deps, FencedWrite } from "../../ports/mod.ts";
 import { loadEnvironment } from "../world/mod.ts";
+import { recall } from "../memory/mod.ts";
 import { type DayPlanRequest, planDay } from "../../mind/mod.ts";
 import { agentSummary } from "./agent_summary.ts";
 import { planKey, previousDayNotes, rememberItems } from "./plan_store.ts";
 
 /** What a day plan prompt shows that has to be loaded or made first, and what making it cost. */
 export interface DayPlanInputs {
-  prompt: Pick<DayPlanRequest, "summary" | "previousDay" | "places">;
+  prompt: Pick<DayPlanRequest, "summary" | "previousDay" | "places" | "comingUp">;
   usage: Usage;
 }
 
+/** Memories of what is coming up that a day plan is shown (no model call: one retrieval). */
+const COMING_UP = 3;
+
 /**
- * The agent summary at `at`, the places the agent knows and the previous day's notes, in that
- * order: the day plan and the re-plan start from the same.
+ * The agent summary at `at`, the places the agent knows, the previous day's notes (for a
+ * `replan`, only the latest reflections: it is shown today's plan instead) and what it knows is
+ * coming up that day (the memories, not plans or sightings, that retrieval finds for its plans
+ * and engagements on that date: an invitation heard yesterday), in that order: the day plan and
+ * the re-plan start from the same.
+ * @see the reference implementation, which retrieves "<name>'s plan for <date>" at the start of
+ * each day; here without the model call that turns it into a note.
  */
 export async function dayPlanInputs(
   deps: Pick<Deps, "storage" | "model" | "embedder">,
   { world, agent, at }: AgentMoment,
-  { date, env: known }: { date: string } & KnownEnvironment,
+  { date, env: known, replan = false }: { date: string; replan?: boolean } & KnownEnvironment,
 ): Promise<DayPlanInputs> {
   const summary = await agentSummary(deps, { world, agent, at });
   const env = await environmentOf(deps, world, known);
   const places = knownPlaces(env, agent);
-  const previousDay = await previousDayNotes(deps, { world, agent, at }, date);
-  return { prompt: { summary: summary.summary.text, previousDay, places }, usage: summary.usage };
+  const previousDay = await previousDayNotes(deps, { world, agent, at }, {
+    date,
+    items: !replan,
+  });
+  const query = `What is ${agent.name} planning, or invited to, on ${weekdayOf(date)} ${
+    monthDay(date)
+  }?`;
+  const recalled = await recall(deps, { world, agent, queries: [query] }, {
+    at,
+    k: COMING_UP,
+    kinds: ["seed", "chat", "reflection"],
+  });
+  const comingUp = recalled.results[0].map((s) => s.memory.description);
+  return {
+    prompt: { summary: summary.summary.text, previousDay, places, comingUp },
+    usage: addUsage(summary.usage, recalled.usage),
+  };
 }
 
 /** A day plan in broad strokes, made for `date` and not yet stored: one `plan.day` call. */

@@ -73,7 +73,8 @@ function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
  * all at once, with ids keyed by the conversation and line), and both conversation states are
  * updated (`conversation_writes.ts`); each participant's memories are fenced by its lease, so a
  * holder that lost it writes nothing of the talk (`LeaseLostError`). Then both participants
- * re-plan from the end of the talk; a re-plan that fails is reported in `replanFailed`, not
+ * re-plan from the end of the talk, given whom they talked with, about what and what the other
+ * said; a re-plan that fails is reported in `replanFailed`, not
  * thrown, because the conversation is stored.
  * @throws `model_*`, `store_unavailable`.
  * @see Generative Agents §4.3 "Dialogue"; Park et al. 2023 §4.3.2.
@@ -93,11 +94,19 @@ export async function converse(
   const usages = [talk.usage];
   const pairs = [[people[0], people[1]], [people[1], people[0]]] as const;
   const about = options.topic ?? `"${clip(talk.conversation.lines[0].text, 120)}"`;
+  // What the partner said goes with the reason, so the rest of the day can answer it (news of
+  // a party tonight puts the party in the plan).
+  const heard = (partner: Agent) => {
+    const said = talk.conversation.lines.filter((l) => l.speaker === partner.id);
+    return said.length === 0
+      ? ""
+      : `; ${partner.name} said: “${clip(said.map((l) => l.text).join(" "), HEARD_CHARS)}”`;
+  };
   const replans = await Promise.allSettled(
     pairs.map(([self, partner]) =>
       replanFrom(d, { world, agent: self }, {
         from: talk.conversation.endedAt,
-        reason: `talked with ${partner.name} about ${about}`,
+        reason: `talked with ${partner.name} about ${about}${heard(partner)}`,
         fence: fences.get(self.id),
       })
     ),
@@ -112,6 +121,9 @@ export async function converse(
   });
   return { ...talk.conversation, replanFailed, usage: addUsage(...usages), plans };
 }
+
+/** The most of what the partner said that a re-plan's reason carries, in characters. */
+const HEARD_CHARS = 240;
 
 interface Talk {
   conversation: Conversation;

@@ -10,6 +10,8 @@ import {
   DayPlan,
   emptyUsage,
   type Environment,
+  gameMinutes,
+  MAX_MINUTES,
   PROFILE_LINE_CHARS,
   type Usage,
   withChunk,
@@ -56,19 +58,27 @@ export interface Decomposed {
 
 /**
  * The plan with the item at `index` decomposed into hour chunks: as it is when they are cached,
- * else one `plan.hour` call whose chunks are cached in the plan of the same revision.
+ * else one `plan.hour` call whose chunks are cached in the plan of the same revision. An item
+ * of an hour or less is its own single chunk, without a call (the actions decompose it).
  */
 export async function withItemChunks(
   deps: Pick<Deps, "storage" | "model">,
   ctx: AgentContext,
   { plan, index, profile, fence }: JustInTime,
 ): Promise<Decomposed> {
-  if (plan.items[index].chunks !== null) return { plan, usage: emptyUsage() };
-  const made = await decomposeItem(deps, ctx, {
-    plan,
-    index,
-    profile: await profile(["core", "occupation"]),
-  });
+  const item = plan.items[index];
+  if (item.chunks !== null) return { plan, usage: emptyUsage() };
+  const short = gameMinutes(item.end) - gameMinutes(item.start) <= MAX_MINUTES;
+  const made = short
+    ? {
+      chunks: [{ start: item.start, end: item.end, description: item.description, actions: null }],
+      usage: emptyUsage(),
+    }
+    : await decomposeItem(deps, ctx, {
+      plan,
+      index,
+      profile: await profile(["core", "occupation"]),
+    });
   const cached = await cacheDecomposition(
     deps,
     { key: planKey(ctx.world.id, ctx.agent.id, plan.date), revision: plan.revision, fence },

@@ -93,16 +93,19 @@ export async function rememberItems(
   return prepared.usage;
 }
 
-/** The previous day's plan items and the latest reflections before `at`. */
+/**
+ * The previous day's plan items (unless `items` is false: a re-plan has today's instead) and the
+ * latest reflections before `at`.
+ */
 export async function previousDayNotes(
   deps: Pick<Deps, "storage">,
   { world, agent, at }: AgentMoment,
-  date: string,
+  { date, items = true }: { date: string; items?: boolean },
 ): Promise<string[]> {
   const yesterday = addDays(date, -1);
   // Read together: one round trip on the hosted backend.
   const [previous, reflections] = await Promise.all([
-    deps.storage.documents.get<DayPlan>(planKey(world.id, agent.id, yesterday)),
+    items ? deps.storage.documents.get<DayPlan>(planKey(world.id, agent.id, yesterday)) : null,
     deps.storage.memories.list(
       { worldId: world.id as WorldId, agentId: agent.id },
       { kind: "reflection", limit: 10, order: "desc" },

@@ -13,10 +13,11 @@ import {
   ConflictError,
   cutPoint,
   DAY_MINUTES,
-  DAY_PLAN_ITEMS,
   DayPlan,
   emptyUsage,
   GameTime,
+  innerVoiceDirective,
+  interruptedItem,
   itemLine,
   keepBefore,
   MIN_MINUTES,
@@ -24,6 +25,9 @@ import {
   planItemsFromAnswer,
   type PlanMade,
   PlannedAction,
+  plannedAfter,
+  remainderBounds,
+  resumedInPlace,
   sleepAction,
   sleepLocation,
   timeAt,
@@ -164,8 +168,11 @@ export async function currentAction(
  * Keeps the day up to `from` and plans the rest again, taking `reason` into account (e.g.
  * "talked with Maria about the party"): one `day_plan` call for the remainder. The item, chunk and
  * action in progress are cut at `from` (or at their start when less than 5 minutes of them have
- * passed); cached decompositions before the cut stay, everything after it is replaced. Together
- * the day keeps at most 8 broad items, except that a re-plan inside the eighth item adds one.
+ * passed); cached decompositions before the cut stay, everything after it is replaced. The rest
+ * is planned as a day of its own (`remainderBounds`: one item per three hours left at least, up
+ * to 8, none over 6 hours), however many items the morning used, from the rest as planned
+ * before; an item cut short that the new plan takes up again keeps its place, and a directive of the inner voice ("inner voice: I
+ * should …") is given to the model as the agent's own resolution, to plan in its own words.
  * Makes the day plan first when there is none. New items become `plan` memories made at `from`.
  * With less than 5 minutes of the day left, nothing changes. Writes are fenced by `fence`.
  * @throws `model_*`, `store_unavailable`, `conflict` when another re-plan of the same day wins.
@@ -186,27 +193,34 @@ export async function replanFrom(
   const kept = keepBefore(base, cut);
   if (DAY_MINUTES - cut < MIN_MINUTES) return { plan: base, usage, plans };
 
-  const inputs = await dayPlanInputs(deps, { world, agent, at: from }, { date });
-  const minItems = Math.max(
-    1,
-    Math.min(DAY_PLAN_ITEMS.min - kept.length, Math.floor((DAY_MINUTES - cut) / MIN_MINUTES)),
-  );
+  const inputs = await dayPlanInputs(deps, { world, agent, at: from }, { date, replan: true });
+  const places = inputs.prompt.places;
+  const interrupted = interruptedItem(base, cut);
+  const placeOf = (area: string) => places.findIndex((p) => p.name === area) + 1 || null;
   const made = await planDay(deps, { world, agent }, {
     ...inputs.prompt,
     date,
-    minItems,
-    maxItems: Math.max(minItems, DAY_PLAN_ITEMS.max - kept.length),
+    ...remainderBounds(cut),
     remainder: {
       from: clockTime(cut),
       wakeUp: clockTime(Math.min(minuteOfDay(date, base.wakeUp), cut)),
       reason,
+      directive: innerVoiceDirective(reason),
       done: kept.map((item) => itemLine(date, item)),
+      interrupted: interrupted === undefined ? null : {
+        description: interrupted.description,
+        place: placeOf(interrupted.location),
+        until: clockTime(minuteOfDay(date, interrupted.end)),
+      },
+      planned: plannedAfter(base, cut).map((item) => itemLine(date, item, " at ")),
     },
   });
   usage = addUsage(usage, inputs.usage, made.usage);
   plans.push({ agentId: agent.id, date, replan: true, reason });
-  const places = inputs.prompt.places;
-  const fresh = planItemsFromAnswer(made.value.items, { date, from: cut, places });
+  const fresh = resumedInPlace(
+    planItemsFromAnswer(made.value.items, { date, from: cut, places }),
+    interrupted,
+  );
 
   const key = planKey(world.id, agent.id, date);
   const plan = await writePlan(deps, { key, fence }, (current) => {

@@ -22,12 +22,13 @@ import {
   Persona,
   stripInvisible,
   type Usage,
+  vacantLodging,
   type WorldId,
 } from "../../domain/mod.ts";
-import { newAgent, personaKey, startingAreas, storeNewAgent } from "../agents/mod.ts";
+import { listAgents, newAgent, personaKey, startingAreas, storeNewAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
-import { getWorld } from "../world/mod.ts";
+import { getWorld, loadEnvironment } from "../world/mod.ts";
 import { derivePersona } from "../../mind/mod.ts";
 import { discardNewAgent } from "../lifecycle/mod.ts";
 import { updatePersonaRecord } from "./persona_store.ts";
@@ -53,6 +54,10 @@ export interface ImportCardOptions {
   worldId: WorldId;
   /** The new agent's id; minted when absent. */
   id?: AgentId;
+  /** An area of the world where it lives; when absent, a vacant lodging (see `vacantLodging`). */
+  home?: string;
+  /** An area of the world where it works; none when absent. */
+  workplace?: string;
 }
 
 /** What an import created. */
@@ -76,7 +81,8 @@ function loreEntries(d: ParsedCard["data"]) {
 
 /**
  * Imports a card as a new agent: name, description (seed memories, macros expanded), traits
- * from the personality, the scenario as seeds, lorebook entries as knowledge memories whose keys
+ * from the personality, a home (`options.home`, else a vacant lodging of the world) where it
+ * starts and sleeps, the scenario as seeds, lorebook entries as knowledge memories whose keys
  * pull them into replies, and a persona: ours from `extensions.simulacra` when the card came from
  * us, else derived by the main model from the card's text (never its creator notes). Card text
  * (system prompt, post-history instructions, greetings, sample dialogue) is kept as untrusted
@@ -111,6 +117,8 @@ export async function importCard(
     ...(ours.success && typeof ours.data.age === "number" ? { age: ours.data.age } : {}),
     traits: ours.success && ours.data.traits ? ours.data.traits : traitsOf(d.personality),
     description: description || name,
+    home: options.home ?? await lodgingFor(deps, worldId) ?? undefined,
+    ...(options.workplace === undefined ? {} : { workplace: options.workplace }),
   });
   if (!input.success) {
     const issue = input.error.issues[0];
@@ -201,7 +209,27 @@ export async function importCard(
   };
 }
 
+/**
+ * Where a card character lives when the import names no home: a vacant lodging of the world (an
+ * area with a bed that is nobody's home, such as the example town's inn), so it sleeps and starts
+ * its day there rather than at the first common place; null when there is none.
+ */
+async function lodgingFor(deps: Pick<Deps, "storage">, worldId: WorldId): Promise<string | null> {
+  const [env, agents] = await Promise.all([
+    loadEnvironment(deps, worldId),
+    listAgents(deps, worldId),
+  ]);
+  return vacantLodging(env, agents.flatMap((a) => (a.home === null ? [] : [a.home])));
+}
+
 /** The query of `POST …/agents/import`. */
 export const ImportQuery = z.strictObject({
   id: AgentId.optional().meta({ description: "The new agent's id; minted when absent" }),
+  home: z.string().trim().min(1).max(100).optional().meta({
+    description:
+      "An area of the world where the character lives; default: a vacant lodging of the world (an area with a bed that is nobody's home), if any",
+  }),
+  workplace: z.string().trim().min(1).max(100).optional().meta({
+    description: "An area of the world where the character works; default: none",
+  }),
 });

@@ -44,6 +44,8 @@ interface EncodedShared {
   roster: StoredSeeable[];
   pairs: [string, Sighting][];
   changedObjects: string[];
+  attention?: { bandwidth: number; turn: string };
+  routine?: string[];
   scores: [string, number][];
 }
 
@@ -88,6 +90,8 @@ export function agentTickSystem(
       roster: storeRoster(shared.roster),
       pairs: [...shared.pairs],
       changedObjects: [...shared.changedObjects],
+      ...(shared.attention ? { attention: shared.attention } : {}),
+      ...(shared.routine ? { routine: [...shared.routine] } : {}),
       scores: [...shared.scores],
     }),
     load: (worldId, storage) => loadSeen({ storage }, worldId as WorldId),
@@ -100,6 +104,8 @@ export function agentTickSystem(
         roster: readRoster(e.roster),
         pairs: new Map(e.pairs),
         changedObjects: new Set(e.changedObjects),
+        ...(e.attention ? { attention: e.attention } : {}),
+        ...(e.routine ? { routine: new Set(e.routine) } : {}),
       };
       return { ...fresh, ...basis, views: tickViews(basis, loaded as LastLooks | undefined) };
     },

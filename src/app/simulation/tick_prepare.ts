@@ -1,15 +1,19 @@
 /**
- * @module The agent tick's work before the steps: each agent's view of its area, who decides
- * about whom (the pairs), and every new observation scored in one importance call and embedded
- * in one call for all agents together. The pairs' decisions are not made here: the first step
- * of each pair makes its own (`pairDecision`), so a queued tick's plan makes no agent's call.
- * The views are not kept in the plan, only what they are worked out from (`tick_views.ts`).
+ * @module The agent tick's work before the steps: each agent's view of its area (what it attends
+ * to: at most the world's `attentionBandwidth` new events), who decides about whom (the pairs),
+ * and every new observation scored in one importance call and embedded in one call for all
+ * agents together. The pairs' decisions are not made here: the first step of each pair makes its
+ * own (`pairDecision`), so a queued tick's plan makes no agent's call. The views are not kept in
+ * the plan, only what they are worked out from (`tick_views.ts`).
  */
 import {
   addUsage,
   type Agent,
+  ATTENTION_BANDWIDTH,
   emptyUsage,
+  type Environment,
   isIdle,
+  joinPath,
   ModelUnavailableError,
   type Usage,
   type World,
@@ -23,6 +27,7 @@ import { loadEnvironment } from "../world/mod.ts";
 import {
   loadObjectOrigins,
   type ObjectLeave,
+  type ObjectOrigins,
   type ObjectUse,
   setByAgent,
 } from "./object_states.ts";
@@ -67,8 +72,18 @@ export async function prepare(
     loadSeen(deps, worldId),
     loadObjectOrigins(deps, worldId),
   ]);
+  const routine = routineStates(env, origins);
+  const attention = {
+    bandwidth: frame.world.settings.attentionBandwidth ?? ATTENTION_BANDWIDTH,
+    turn: frame.to,
+  };
+  const attend = { ...attention, routine: (l: string, st: string) => routine.has(`${l}|${st}`) };
   const perceptions = agents.map((agent) =>
-    perceiveArea(agent, { others: agents, env }, looks.get(agent.id)?.seen ?? {})
+    perceiveArea(
+      agent,
+      { others: agents, env, attention: attend },
+      looks.get(agent.id)?.seen ?? {},
+    )
   );
   const sightings = perceptions.flatMap((p) => p.sightings);
   const changedObjects = new Set(
@@ -90,7 +105,14 @@ export async function prepare(
   const scored = await scoreForAll(deps, frame.world, texts);
   const embedded = await embedForAll(deps, frame.world, texts);
   const pairs = await pairNewcomers(deps, frame, { agents, objectTriggered, newcomers });
-  const basis: ViewBasis = { env, roster: agents.map(seeable), pairs, changedObjects };
+  const basis: ViewBasis = {
+    env,
+    roster: agents.map(seeable),
+    pairs,
+    changedObjects,
+    attention,
+    routine,
+  };
   return {
     shared: {
       ...basis,
@@ -155,4 +177,18 @@ async function scoreForAll(
     if (err instanceof ModelUnavailableError) return { scores, usage: emptyUsage() };
     throw err;
   }
+}
+
+/** The object states of the world an agent's use set, as `location|state` (routine sights). */
+function routineStates(env: Environment | null, origins: ObjectOrigins): Set<string> {
+  const routine = new Set<string>();
+  for (const area of env?.areas ?? []) {
+    for (const sub of area.subAreas) {
+      for (const object of sub.objects) {
+        const path = joinPath(area.name, sub.name, object.name);
+        if (setByAgent(origins, path, object.state)) routine.add(`${path}|${object.state}`);
+      }
+    }
+  }
+  return routine;
 }

@@ -36,6 +36,10 @@ export interface ViewBasis {
   pairs: ReadonlyMap<string, Sighting>;
   /** Subjects of objects whose state someone other than an agent set: seen changed, a trigger. */
   changedObjects: ReadonlySet<string>;
+  /** How much each agent attends to; absent in plans stored before attention (all of it). */
+  attention?: { bandwidth: number; turn: string };
+  /** Object states an agent's use set (`location|state`), the routine sights attention ranks low. */
+  routine?: ReadonlySet<string>;
 }
 
 /** The views of a tick's agents, each worked out when first asked for. */
@@ -72,7 +76,16 @@ function viewOf(
   before: { seen: Seen; version: number } | undefined,
 ): TickView {
   const seen = before?.seen ?? {};
-  const perception = perceiveArea(agent, { others: basis.roster, env: basis.env }, seen);
+  const routine = basis.routine ?? new Set<string>();
+  const attention = basis.attention && {
+    ...basis.attention,
+    routine: (location: string, state: string) => routine.has(`${location}|${state}`),
+  };
+  const perception = perceiveArea(
+    agent,
+    { others: basis.roster, env: basis.env, attention },
+    seen,
+  );
   const observed = basis.pairs.get(agent.id);
   const objects = changedInView(perception.sightings, basis.changedObjects);
   // A decider has no changed objects in view (`pairNewcomers` passes over those).

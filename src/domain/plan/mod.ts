@@ -2,3 +2,4 @@
 export * from "./plan.ts";
 export * from "./plan_places.ts";
 export * from "./plan_spans.ts";
+export * from "./replan.ts";

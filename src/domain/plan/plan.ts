@@ -15,6 +15,7 @@ import {
   timeAt,
 } from "../time/mod.ts";
 import { type World } from "../world/mod.ts";
+import { MAX_ITEM_MINUTES } from "../prompts/mod.ts";
 import { fitSpans, MIN_MINUTES, splitEven } from "./plan_spans.ts";
 
 /** A calendar date, `YYYY-MM-DD`. */
@@ -222,8 +223,9 @@ export interface AnsweredItem {
 
 /**
  * Turns the model's broad items into plan items of `date`: fitted in order from minute `from`
- * of the day to its end, and placed in the places the prompt offered. Shared by the day plan
- * and the re-plan, so both read an answer the same way.
+ * of the day to its end (an item stretched past 6 hours to fill a gap is cut into even pieces
+ * of at most `MAX_ITEM_MINUTES`), and placed in the places the prompt offered. Shared by the day
+ * plan and the re-plan, so both read an answer the same way.
  */
 export function planItemsFromAnswer(
   items: readonly AnsweredItem[],
@@ -232,7 +234,7 @@ export function planItemsFromAnswer(
   const { date, from, places } = options;
   return fitSpans(
     items.map((it) => ({ start: clockMinutes(it.start), minutes: it.durationMinutes, value: it })),
-    { lo: from, hi: DAY_MINUTES, cover: false, maxMinutes: DAY_MINUTES },
+    { lo: from, hi: DAY_MINUTES, cover: false, maxMinutes: MAX_ITEM_MINUTES },
   ).map((s) => ({
     start: timeAt(date, s.start),
     end: timeAt(date, s.end),

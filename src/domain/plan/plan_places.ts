@@ -52,7 +52,8 @@ export function knownPlaces(env: Environment | null, agent: Agent): DayPlanPlace
 
 /**
  * Locations for actions: every path of the planned area, then of the current area, home and the
- * other known areas, at most 40, with object states. Without an environment: the current
+ * other known areas, at most 40, with object states, leaving out rooms of private areas that are
+ * another resident's own ("Rosa's bedroom" is not Miguel's). Without an environment: the current
  * location, or "unknown". The actions prompt spells out the planned and current areas and
  * lists the rest compactly, one room per line, so the choice stays this wide at little cost.
  */
@@ -72,6 +73,7 @@ export function locationChoices(
     seen.add(area);
     if (area.subAreas.length === 0) out.push({ path: area.name, state: "" });
     for (const sub of area.subAreas) {
+      if (!area.common && someoneElses(agent, sub.name)) continue; // another resident's room
       if (sub.objects.length === 0) out.push({ path: joinPath(area.name, sub.name), state: "" });
       for (const o of sub.objects) {
         out.push({ path: joinPath(area.name, sub.name, o.name), state: o.state });
@@ -81,16 +83,51 @@ export function locationChoices(
   return out.length > 0 ? out.slice(0, MAX_LOCATIONS) : fallback;
 }
 
-/** Where the agent sleeps: a bed at home, else the first place at home, else where it is. */
+/**
+ * Where the agent sleeps: a bed at home (in a shared home its own room's, the room named for it;
+ * else a bed in a room that is nobody's own, such as a couple's "bedroom"), else the first place
+ * at home, else where it is.
+ */
 export function sleepLocation(env: Environment | null, agent: Agent): string {
   const home = env && agent.home ? findArea(env, agent.home) : undefined;
   if (!home) return agent.location ?? "unknown";
   const paths = locationChoices(env, { ...agent, location: null }, home.name)
     .map((l) => l.path)
     .filter((p) => areaOfPath(p) === home.name);
-  // In a shared home (a dorm), the agent's own room is the one named after it.
   const beds = paths.filter((p) => /\bbed\b/i.test(p));
-  const name = agent.name.toLowerCase();
-  const own = beds.find((p) => p.toLowerCase().includes(name));
+  const own = beds.find((p) => ownRoom(agent, p.split(":")[1] ?? ""));
   return own ?? beds[0] ?? paths[0] ?? home.name;
+}
+
+/** A room named as someone's own: a possessive of a capitalised name ("Rosa's bedroom"). */
+const OWN_ROOM = /\p{Lu}[\p{L}-]*['’]s\b/u;
+
+/** Whether a sub-area is named for the agent: its full name or its first name, as words. */
+function ownRoom(agent: Agent, subArea: string): boolean {
+  const words = subArea.toLowerCase().split(/[^\p{L}-]+/u);
+  const name = agent.name.toLowerCase().split(/\s+/);
+  return subArea.toLowerCase().includes(agent.name.toLowerCase()) || words.includes(name[0]);
+}
+
+/**
+ * Whether a sub-area is another resident's own room: named as someone's ("Rosa's bedroom",
+ * "Daniel and Grace's bedroom") and not for this agent. Only rooms of areas that are not common
+ * count: "Joe's bar" in a market hall is for everyone.
+ */
+export function someoneElses(agent: Agent, subArea: string): boolean {
+  return OWN_ROOM.test(subArea) && !ownRoom(agent, subArea);
+}
+
+/**
+ * A home for a newcomer who names none (an imported character): the first area with a bed that
+ * no agent calls home (an inn's guest rooms), or null when every such area is someone's home.
+ */
+export function vacantLodging(env: Environment | null, homes: readonly string[]): string | null {
+  if (!env) return null;
+  const taken = new Set(homes.map((h) => h.toLowerCase()));
+  const lodging = env.areas.find((area) =>
+    !taken.has(area.name.toLowerCase()) &&
+    area.subAreas.some((sub) => sub.objects.some((o) => /\bbed\b/i.test(o.name)))
+  );
+  return lodging?.name ?? null;
 }

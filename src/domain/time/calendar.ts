@@ -26,3 +26,24 @@ export function weekdayOf(date: string): string {
   const [y, m, d] = date.split("-").map(Number);
   return WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()];
 }
+
+const MONTHS = [
+  "January",
+  "February",
+  "March",
+  "April",
+  "May",
+  "June",
+  "July",
+  "August",
+  "September",
+  "October",
+  "November",
+  "December",
+];
+
+/** A date as people say it: "February 14". */
+export function monthDay(date: string): string {
+  const [, m, d] = date.split("-").map(Number);
+  return `${MONTHS[m - 1]} ${d}`;
+}

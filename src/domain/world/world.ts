@@ -49,9 +49,11 @@ export const ClockInput = z
   })
   .meta({ id: "ClockInput", example: { mode: "manual" } });
 export type ClockInput = z.infer<typeof ClockInput>;
-/** Per-world tuning of the memory stream; every field has the paper's default. */
 /** How far ahead of the clock an observation may be dated by default: one game day. */
 export const FUTURE_MARGIN_MINUTES = 1_440;
+/** New events from its surroundings an agent perceives per tick by default (reference: att_bandwidth 3). */
+export const ATTENTION_BANDWIDTH = 3;
+/** Per-world tuning of the memory stream and the simulation; every field has the paper's default. */
 export const WorldSettings = z
   .strictObject({
     reflectionThreshold: z
@@ -118,6 +120,16 @@ export const WorldSettings = z
         description:
           "In ticks, an agent who talked with anyone within this many game minutes starts no new conversation (0: no limit); keeps a busy town's cost down",
       }),
+    attentionBandwidth: z
+      .number()
+      .int()
+      .min(1)
+      .max(50)
+      .default(ATTENTION_BANDWIDTH)
+      .meta({
+        description:
+          "In ticks, the most new events an agent perceives from its area per step, nearest and most salient first (reference: att_bandwidth 3); the object its own action uses and actions that name it always count, and conversations and POST …/perceive are not limited",
+      }),
     idlePauseMinutes: z
       .number()
       .int()
@@ -159,7 +171,7 @@ export type World = z.infer<typeof World>;
 export const WorldTemplate = z.enum(["smallville"]).meta({
   id: "WorldTemplate",
   description:
-    "smallville: the example town (22 areas, 25 residents, a Valentine's Day party and a mayoral candidacy as seeds)",
+    "smallville: the example town (23 areas with an inn for newcomers, 25 residents, a Valentine's Day party and a mayoral candidacy as seeds)",
 });
 export type WorldTemplate = z.infer<typeof WorldTemplate>;
 /** The body of `POST /v1/worlds`. */
@@ -212,13 +224,17 @@ export function worldNotFound(id: string): NotFoundError {
   );
 }
 /**
- * A stored world with the fields added since it was written (clock mode, idle pause) at their
- * defaults, so worlds made by earlier versions keep working.
+ * A stored world with the fields added since it was written (clock mode, idle pause, attention
+ * bandwidth) at their defaults, so worlds made by earlier versions keep working.
  */
 export function withDefaults(world: World): World {
   return {
     ...world,
     clock: { ...world.clock, mode: world.clock.mode ?? "cron" },
-    settings: { ...world.settings, idlePauseMinutes: world.settings.idlePauseMinutes ?? 30 },
+    settings: {
+      ...world.settings,
+      idlePauseMinutes: world.settings.idlePauseMinutes ?? 30,
+      attentionBandwidth: world.settings.attentionBandwidth ?? ATTENTION_BANDWIDTH,
+    },
   };
 }

@@ -19,6 +19,7 @@ Deno.test("planDay() labels a whole day plan.day and a remainder plan.replan, fo
     summary: "Name: Isabella Rodriguez",
     date: "2023-02-13",
     previousDay: [],
+    comingUp: [],
     places: [
       { name: "Isabella's apartment", role: "home" as const, contents: "" },
       { name: "Hobbs Cafe", role: "workplace" as const, contents: "" },
@@ -31,7 +32,15 @@ Deno.test("planDay() labels a whole day plan.day and a remainder plan.replan, fo
   const rest = await planDay(deps, { world, agent }, {
     ...request,
     minItems: 1,
-    remainder: { from: "14:00", wakeUp: "07:00", reason: "a party came up", done: [] },
+    remainder: {
+      from: "14:00",
+      wakeUp: "07:00",
+      reason: "a party came up",
+      directive: null,
+      done: [],
+      interrupted: null,
+      planned: [],
+    },
   });
 
   assert.deepEqual(sent.map((s) => s.attribution), [

@@ -137,10 +137,11 @@ Deno.test("converse() alternates speakers, ends by a speaker and lands in both s
       scope: world.id,
       id: `${self.id}:2023-02-13`,
     });
+    const said = talk.lines.filter((l) => l.speaker === other.id).map((l) => l.text).join(" ");
     assert.deepEqual(plan?.value.replans, [{
       from: talk.endedAt,
-      reason: `talked with ${other.name} about the composition`,
-    }]);
+      reason: `talked with ${other.name} about the composition; ${other.name} said: “${said}”`,
+    }], "the re-plan is told what the other said");
   }
   const stored = await deps.storage.documents.get<Conversation>({
     collection: "conversations",

@@ -135,7 +135,7 @@ Deno.test("currentAction() decomposes one level per call, just in time, and cach
   assert.deepEqual(kinds, ["actions"], "the next hour of the same item needs only its actions");
 });
 
-Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes makes 25 completions", async () => {
+Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes makes 20 completions", async () => {
   const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
@@ -152,10 +152,19 @@ Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes ma
   }
   const count = (kind: string) => kinds.filter((k) => k === kind).length;
   assert.equal(count("day_plan"), 1);
-  assert.equal(count("hour_plan"), 8, "one per broad item");
-  assert.equal(count("actions"), 16, "one per waking hour");
-  assert.equal(kinds.length, 25, "and nothing else (summary cached)");
   const plan = await storedPlan(deps, world);
+  const long = plan.items.filter((i) => minutes(i) > 60);
+  assert.equal(count("hour_plan"), long.length, "one per broad item longer than an hour");
+  assert.equal(long.length, 3, "work before and after lunch, the evening's hobby");
+  for (const item of plan.items.filter((i) => minutes(i) <= 60)) {
+    assert.deepEqual(
+      item.chunks?.map((c) => [c.start, c.end, c.description]),
+      [[item.start, item.end, item.description]],
+      "an item of an hour or less is its own chunk, without a call",
+    );
+  }
+  assert.equal(count("actions"), 16, "one per waking hour");
+  assert.equal(kinds.length, 20, "and nothing else (summary cached)");
   for (const action of seen) {
     const chunk = chunkOf(plan, action);
     assert.ok(chunk, `${action.start} lies inside an hour chunk`);
@@ -188,7 +197,6 @@ Deno.test("replanFrom() keeps the morning, cuts the hour in progress and replace
   assert.deepEqual(kinds, ["day_plan"], "one call for the rest of the day");
   assert.equal(plan.revision, before.revision + 1);
   assertContiguous(plan.items, "item");
-  assert.ok(plan.items.length >= 5 && plan.items.length <= 8);
   const kept = plan.items.filter((i) => i.end <= at("10:40"));
   assert.deepEqual(kept.slice(0, -1), before.items.filter((i) => i.end <= at("10:40")));
   const cut = kept.at(-1)!;
@@ -209,7 +217,8 @@ Deno.test("replanFrom() keeps the morning, cuts the hour in progress and replace
   assert.deepEqual(again.action, morning, "the morning's actions stay cached");
   assert.deepEqual(kinds, []);
   await actionAt(deps, { world, agent }, at("10:50"));
-  assert.deepEqual(kinds, ["hour_plan", "actions"], "the new rest is decomposed afresh");
+  // The first new item (half an hour for what came up) is its own chunk: only its actions.
+  assert.deepEqual(kinds, ["actions"], "the new rest is decomposed afresh");
 });
 
 Deno.test("replanFrom() cuts at the start of an action less than 5 minutes old", async () => {

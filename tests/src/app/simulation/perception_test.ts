@@ -112,3 +112,87 @@ Deno.test("perceiveArea() reports only what entered the view or changed", async 
     );
   });
 });
+
+const cafe = (spot: string) => `Hobbs Cafe:${spot}`;
+
+/** The observer and a crowd of `n` awake people: half at its counter's room, half in the kitchen. */
+function crowd(n: number): Agent[] {
+  return Array.from({ length: n }, (_, i) =>
+    agent(
+      `guest${String(i).padStart(2, "0")}`,
+      cafe(i % 2 === 0 ? "cafe:table" : "kitchen:stove"),
+      "finding a seat",
+    ));
+}
+
+Deno.test("perceiveArea() with attention perceives at most attentionBandwidth new events, nearest first", () => {
+  const me = agent("isabella", cafe("cafe:counter"), "serving coffee");
+  const others = [me, ...crowd(15)];
+  const { sightings, next } = perceiveArea(
+    me,
+    { others, env, attention: { bandwidth: 3 } },
+    {},
+  );
+  assert.equal(sightings.length, 3, "3 of 15 people and an object in view");
+  for (const s of sightings) {
+    assert.ok(s.observed, "people first: more salient than a coffee machine");
+    assert.match(s.location, /^Hobbs Cafe:cafe:/, "the nearest: in its own room");
+  }
+  const attended = new Set(sightings.map((s) => s.subject));
+  for (const other of others.slice(1)) {
+    const subject = `a:${other.id}`;
+    assert.equal(subject in next, attended.has(subject), "what it did not notice stays new");
+  }
+  const wide = perceiveArea(me, { others, env, attention: { bandwidth: 50 } }, {});
+  assert.equal(wide.sightings.length, 16, "a wide bandwidth sees everyone and the machine");
+});
+
+Deno.test("perceiveArea() with attention: its own object and an action naming it always count", () => {
+  const counter = structuredClone(env);
+  counter.areas[0].subAreas[0].objects[0].state = "being wiped";
+  const me = agent("isabella", cafe("cafe:counter"), "wiping the counter");
+  const caller = agent("zed", cafe("kitchen:stove"), "calling out to Isabella");
+  const others = [me, ...crowd(10), caller];
+  const { sightings } = perceiveArea(
+    me,
+    { others, env: counter, attention: { bandwidth: 1 } },
+    {},
+  );
+  const subjects = sightings.map((s) => s.subject);
+  assert.ok(subjects.includes("o:Hobbs Cafe:cafe:counter"), "what its own action uses");
+  assert.ok(subjects.includes("a:zed"), "someone addressing it, from the far room");
+  assert.equal(sightings.length, 3, "beyond those, the bandwidth of one");
+});
+
+Deno.test("perceiveArea() with attention: a thing something changed outranks people; noticed later when the crowd thins", () => {
+  const me = agent("isabella", cafe("cafe:counter"), "serving coffee");
+  const others = [me, ...crowd(6)];
+  const first = perceiveArea(me, { others, env, attention: { bandwidth: 2 } }, {});
+  const burning = structuredClone(env);
+  burning.areas[0].subAreas[1].objects[0].state = "burning";
+  const seen = { ...first.next, "o:Hobbs Cafe:kitchen:stove": "" };
+  const fire = perceiveArea(me, {
+    others,
+    env: burning,
+    attention: { bandwidth: 1, routine: () => false },
+  }, seen);
+  assert.deepEqual(fire.sightings.map((s) => s.subject), ["o:Hobbs Cafe:kitchen:stove"]);
+  const routine = perceiveArea(me, {
+    others,
+    env: burning,
+    attention: { bandwidth: 1, routine: () => true },
+  }, seen);
+  assert.notDeepEqual(
+    routine.sightings.map((s) => s.subject),
+    ["o:Hobbs Cafe:kitchen:stove"],
+    "a state an agent's use set is routine: people come first",
+  );
+  const unseen = others.slice(1).find((o) => !(`a:${o.id}` in first.next))!;
+  const alone = perceiveArea(me, {
+    others: [me, unseen],
+    env,
+    attention: { bandwidth: 2 },
+  }, first.next);
+  const later = alone.sightings.find((s) => s.subject === `a:${unseen.id}`);
+  assert.equal(later?.changed, false, "someone not noticed in the crowd is new when noticed");
+});

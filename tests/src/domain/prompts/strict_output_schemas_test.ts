@@ -43,13 +43,22 @@ const INPUTS: Record<string, unknown[]> = {
     occupation: ["Klaus studies sociology"],
     feeling: ["Klaus is hopeful"],
   }],
-  day_plan: [null, { from: "12:00", wakeUp: "07:00", reason: "a fire", done: ["breakfast"] }].map(
+  day_plan: [null, {
+    from: "12:00",
+    wakeUp: "07:00",
+    reason: "a fire",
+    directive: null,
+    done: ["breakfast"],
+    interrupted: { description: "have lunch", place: 1, until: "13:00" },
+    planned: ["13:00–17:00 at library: study"],
+  }].map(
     (remainder) => ({
       agentName: "Klaus Mueller",
       summary: "Klaus is a student.",
       date: "2023-02-13",
       weekday: "Monday",
       previousDay: ["went to the library"],
+      comingUp: ["Maria invited Klaus to her party on Monday"],
       places: [{ name: "library", role: "workplace", contents: "desk, shelf" }],
       minItems: 4,
       maxItems: 8,
