@@ -3,7 +3,14 @@
  * indexes and columns, and how appends and overlay changes keep them in step (see
  * `kv_memory_store.ts` for the design).
  */
-import type { AgentScope, GameTime, MemoryRecord } from "../../src/domain/mod.ts";
+import {
+  type AgentScope,
+  type GameTime,
+  isLive,
+  type MemoryRecord,
+  UPKEEP_FIELDS,
+  upkeepOf,
+} from "../../src/domain/mod.ts";
 import { MemoryColumns } from "./_memory_columns.ts";
 import { SortedIndex, type SortKey } from "./_sorted_index.ts";
 
@@ -20,6 +27,11 @@ export interface Overlay {
   lastAccessedAt: string;
   importance: number;
   importancePending?: boolean;
+  /**
+   * Every upkeep field of the record once a revision changed one (`UPKEEP_FIELDS`; those absent
+   * are absent from the record); absent: the appended record's.
+   */
+  upkeep?: Partial<MemoryRecord>;
 }
 
 /** An overlay as stored: `next` once `txn` is committed, `prev` until then. */
@@ -39,14 +51,25 @@ export interface Entry {
   record: MemoryRecord;
 }
 
+/** Creation-ordered indexes of one set of memories: all, the live ones, those moved out. */
+export interface ByStatus {
+  all: SortedIndex<Entry>;
+  live: SortedIndex<Entry>;
+  archived: SortedIndex<Entry>;
+}
+
 /** One agent's cached stream. */
 export interface AgentState {
   head: Head;
   headStamp: string | null;
   byId: Map<string, Entry>;
-  created: SortedIndex<Entry>;
-  kinds: Map<string, SortedIndex<Entry>>;
+  /** Every memory by creation time, by status. */
+  created: ByStatus;
+  /** Each kind's memories by creation time, by status. */
+  kinds: Map<string, ByStatus>;
+  /** Live memories only (retrieval's heads). */
   accessed: SortedIndex<Entry>;
+  /** Live memories only (retrieval's heads). */
   importance: SortedIndex<Entry>;
   /** Every memory as columns, for exhaustive scans (`kvMemoryScan`). */
   columns: MemoryColumns;
@@ -73,6 +96,14 @@ export function overlayOf(entry: Entry): Overlay {
     : { lastAccessedAt, importance, importancePending };
 }
 
+/** The overlay that gives an entry `record`'s mutable and upkeep fields. */
+export function overlayFor(record: MemoryRecord): Overlay {
+  const { lastAccessedAt, importance, importancePending } = record;
+  const overlay: Overlay = { lastAccessedAt, importance, upkeep: upkeepOf(record) };
+  if (importancePending !== undefined) overlay.importancePending = importancePending;
+  return overlay;
+}
+
 export function visible(base: MemoryRecord, overlay: Overlay | null): MemoryRecord {
   if (overlay === null) return base;
   const record: MemoryRecord = {
@@ -82,7 +113,20 @@ export function visible(base: MemoryRecord, overlay: Overlay | null): MemoryReco
   };
   if (overlay.importancePending === undefined) delete record.importancePending;
   else record.importancePending = overlay.importancePending;
+  if (overlay.upkeep !== undefined) {
+    for (const field of UPKEEP_FIELDS) delete record[field];
+    Object.assign(record, overlay.upkeep);
+    if (record.evidence !== undefined) Object.freeze(record.evidence = [...record.evidence]);
+  }
   return Object.freeze(record);
+}
+
+function byStatus(entries: readonly Entry[] = []): ByStatus {
+  return {
+    all: new SortedIndex(byCreated, entries),
+    live: new SortedIndex(byCreated, entries.filter((e) => isLive(e.record))),
+    archived: new SortedIndex(byCreated, entries.filter((e) => !isLive(e.record))),
+  };
 }
 
 export function newState(head: Head, headStamp: string | null, entries: Entry[]): AgentState {
@@ -94,36 +138,59 @@ export function newState(head: Head, headStamp: string | null, entries: Entry[])
     if (list === undefined) kinds.set(entry.record.kind, [entry]);
     else list.push(entry);
   }
+  const live = entries.filter((e) => isLive(e.record));
   return {
     head,
     headStamp,
     byId: new Map(entries.map((e) => [e.record.id, e])),
-    created: new SortedIndex(byCreated, entries),
-    kinds: new Map([...kinds].map(([kind, list]) => [kind, new SortedIndex(byCreated, list)])),
-    accessed: new SortedIndex(byAccessed, entries),
-    importance: new SortedIndex(byImportance, entries),
+    created: byStatus(entries),
+    kinds: new Map([...kinds].map(([kind, list]) => [kind, byStatus(list)])),
+    accessed: new SortedIndex(byAccessed, live),
+    importance: new SortedIndex(byImportance, live),
     columns,
   };
+}
+
+/** The indexes an entry is in, as its current record places it. */
+function indexesOf(state: AgentState, entry: Entry): SortedIndex<Entry>[] {
+  let kind = state.kinds.get(entry.record.kind);
+  if (kind === undefined) state.kinds.set(entry.record.kind, kind = byStatus());
+  if (!isLive(entry.record)) {
+    return [state.created.all, state.created.archived, kind.all, kind.archived];
+  }
+  return [
+    state.created.all,
+    state.created.live,
+    kind.all,
+    kind.live,
+    state.accessed,
+    state.importance,
+  ];
 }
 
 export function addEntry(state: AgentState, entry: Entry): void {
   entry.row = state.columns.push(entry.record);
   state.byId.set(entry.record.id, entry);
-  state.created.insert(entry);
-  let kind = state.kinds.get(entry.record.kind);
-  if (kind === undefined) state.kinds.set(entry.record.kind, kind = new SortedIndex(byCreated));
-  kind.insert(entry);
-  state.accessed.insert(entry);
-  state.importance.insert(entry);
+  for (const index of indexesOf(state, entry)) index.insert(entry);
 }
 
-/** Replaces an entry's overlay, re-sorting the two indexes it affects. */
+/**
+ * Replaces an entry's overlay, moving it between the live and archived indexes when its status
+ * changes and re-sorting the indexes its fields order.
+ */
 export function setOverlay(state: AgentState, entry: Entry, overlay: Overlay): void {
-  state.accessed.remove(entry);
-  state.importance.remove(entry);
+  const record = visible(entry.base, overlay);
+  // Creation times never change: the creation-ordered indexes move only with the status.
+  const moves = isLive(record) !== isLive(entry.record);
+  const before = moves ? indexesOf(state, entry) : ordered(state, entry);
+  for (const index of before) index.remove(entry);
   entry.overlay = overlay;
-  entry.record = visible(entry.base, overlay);
+  entry.record = record;
   state.columns.update(entry.row, entry.record);
-  state.accessed.insert(entry);
-  state.importance.insert(entry);
+  for (const index of moves ? indexesOf(state, entry) : before) index.insert(entry);
+}
+
+/** The indexes ordered by a mutable field the entry is in (live entries only). */
+function ordered(state: AgentState, entry: Entry): SortedIndex<Entry>[] {
+  return isLive(entry.record) ? [state.accessed, state.importance] : [];
 }

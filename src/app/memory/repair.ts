@@ -109,7 +109,7 @@ export async function repairStore(
   let todo = scopes;
   if (options.quick) {
     const [memories, vectors] = await Promise.all([
-      Promise.all(scopes.map((scope) => deps.storage.memories.count(scope))),
+      Promise.all(scopes.map((scope) => deps.storage.memories.count(scope, { status: "all" }))),
       deps.storage.vectors.counts(scopes),
     ]);
     const differ = scopes.map((_, i) => memories[i] !== vectors[i]);

@@ -2,7 +2,7 @@
 import { embedAgain } from "./repair.ts";
 import { z } from "zod";
 import { loadAgent } from "../agents/mod.ts";
-import type { Deps, Storage } from "../../ports/mod.ts";
+import type { Deps, MemoryInclusion, Storage } from "../../ports/mod.ts";
 import {
   type AgentScope,
   GameTime,
@@ -77,6 +77,8 @@ export interface RankMemoriesOptions {
   decay: number;
   k: number;
   kinds?: readonly MemoryKind[];
+  /** Memories besides the live ones that are not superseded. @default none */
+  include?: MemoryInclusion;
   /**
    * Also mark the returned memories accessed at `at` (as retrieval does); on the hosted backend
    * this goes out in the same round trip as reading their records. @default false
@@ -157,9 +159,10 @@ function rankOnce(
   // the records (one round trip on the hosted backend).
   return memoryScan.rank(scope, options.query, {
     kinds: options.kinds,
+    include: options.include,
     exact: async (columns): Promise<Pass> => {
       const scanned = {
-        ranked: rankColumns(columns, { ...options, limit: options.k }),
+        ranked: rankColumns(columns, { ...options, bounds: columns.bounds, limit: options.k }),
         candidates: columns.records.length,
         exact: true,
         bounded: true,

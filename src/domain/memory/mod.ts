@@ -4,3 +4,4 @@ export * from "./listing.ts";
 export * from "./memory_record.ts";
 export * from "./perceive.ts";
 export * from "./scoring.ts";
+export * from "./upkeep.ts";
