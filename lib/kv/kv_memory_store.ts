@@ -103,10 +103,10 @@ export class KvMemoryStore implements MemoryStore {
     scope: AgentScope,
     memories: readonly MemoryRecord[],
     options: AppendOptions = {},
-  ): Promise<void> {
-    if (memories.length === 0) return;
+  ): Promise<number> {
+    if (memories.length === 0) return await this.count(scope);
     checkBatch(scope, memories);
-    await this.#writing(scope, "append memories", async (state) => {
+    return await this.#writing(scope, "append memories", async (state) => {
       const { txn, entries } = await appendTransaction(this.#kv, scope, {
         state,
         memories,
@@ -114,6 +114,7 @@ export class KvMemoryStore implements MemoryStore {
       });
       await this.#commit(scope, state, txn);
       for (const entry of entries) addEntry(state, entry);
+      return state.created.live.size;
     });
   }
 

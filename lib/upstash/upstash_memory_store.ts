@@ -74,10 +74,10 @@ export class UpstashMemoryStore extends ScriptedStore implements MemoryStore {
     scope: AgentScope,
     memories: readonly MemoryRecord[],
     options: UpstashAppendOptions = {},
-  ): Promise<void> {
-    if (memories.length === 0) return;
+  ): Promise<number> {
+    if (memories.length === 0) return await this.count(scope);
     const { vectorCopies, ...append } = options;
-    await this.scripts.run(appendMemories, {
+    return await this.scripts.run(appendMemories, {
       keys: this.keys,
       scope,
       memories,

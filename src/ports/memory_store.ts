@@ -105,13 +105,14 @@ export interface MemoryStore {
    * Appends new memories to one agent, all or none, with `options.claims`. Each record's
    * `worldId`/`agentId` must match the scope. Throws `conflict` (and writes nothing) when an id
    * already exists in the scope, when a claim's key holds another value, or when
-   * `options.fence` is given and no longer held (`LeaseLostError`).
+   * `options.fence` is given and no longer held (`LeaseLostError`). Resolves to how many live
+   * memories the agent has after it (a budget check at no extra read).
    */
   append(
     scope: AgentScope,
     memories: readonly MemoryRecord[],
     options?: AppendOptions,
-  ): Promise<void>;
+  ): Promise<number>;
 
   /** The memory with this id in the scope, or null. */
   get(scope: AgentScope, id: MemoryId): Promise<MemoryRecord | null>;

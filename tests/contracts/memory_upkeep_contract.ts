@@ -239,6 +239,20 @@ export function memoryUpkeepContract(cases: ContractCases): void {
   );
 
   cases.add(
+    "MemoryStore.append() and MemoryWriter.append() resolve to the live count",
+    async (s) => {
+      const { scope, all } = await upkeptStream(s);
+      const [next] = makeMemories(scope, "n", 1, 50);
+      assert.equal(await s.memories.append(scope, [next]), 5);
+      const [more] = makeMemories(scope, "o", 1, 60);
+      const write = { memories: [more], vectors: [{ id: more.id, vector: axis(s, 1) }] };
+      assert.equal(await s.memoryWriter.append(scope, write), 6);
+      assert.equal(await s.memories.append(scope, []), 6);
+      assert.equal(await s.memories.count(scope, { status: "all" }), all.length + 2);
+    },
+  );
+
+  cases.add(
     "rankMemories() leaves archived, merged and superseded memories out unless included",
     async (s) => {
       const { scope, all } = await upkeptStream(s);

@@ -34,7 +34,8 @@ export interface AppendMemories {
  * importance, kind number (1-based), upkeep flags (1: out of the live set, 2: superseded; an
  * imported memory may be either), field count, then field/value pairs. Returns -1 (writing
  * nothing) when the fence is not held, "claimed:<i>" when claim i holds another value, the
- * position (1-based) of the first memory whose id exists; otherwise writes all and returns 0.
+ * position (1-based) of the first memory whose id exists; otherwise writes all and returns
+ * "live:<n>", the agent's live memories after it.
  */
 const LUA = `${MEMORY_SETS_LUA}
 if ARGV[1] ~= '' and redis.call('GET', KEYS[zsets + 1]) ~= ARGV[1] then return -1 end
@@ -74,11 +75,11 @@ for r = 1, n do
   if flags >= 2 then redis.call('ZADD', KEYS[superseded], 0, id) end
   i = i + 7 + fields * 2
 end
-return 0
+return 'live:' .. redis.call('ZCARD', KEYS[live])
 `;
 
 /** Appends memories atomically: all or none, fenced, with their claims (`MemoryStore.append`). */
-export const appendMemories: Script<AppendMemories, void> = {
+export const appendMemories: Script<AppendMemories, number> = {
   action: "append memories",
   lua: LUA,
   encode(input) {
@@ -120,10 +121,13 @@ export const appendMemories: Script<AppendMemories, void> = {
   decode(reply, { scope, memories, options }) {
     const claimed = /^claimed:(\d+)$/.exec(String(reply));
     if (claimed) throw claimTaken(options.claims![Number(claimed[1]) - 1]);
+    const live = /^live:(\d+)$/.exec(String(reply));
+    if (live) return Number(live[1]);
     const existing = Number(reply);
     if (!Number.isInteger(existing)) unexpectedReply("append memories");
     if (existing < 0) throw new LeaseLostError(options.fence!.key);
     if (existing > 0) throw memoryExists(scope, memories[existing - 1].id);
+    return unexpectedReply("append memories");
   },
 };
 

@@ -16,7 +16,7 @@ import {
   type WorldId,
 } from "../../domain/mod.ts";
 import { agentKey, type AgentTransaction } from "../agents/mod.ts";
-import { type NewMemory, prepareMemories, recall, writeMemories } from "../memory/mod.ts";
+import { budgetOf, type NewMemory, prepareMemories, recall, writeMemories } from "../memory/mod.ts";
 import { reflectionInsights, reflectionQuestions } from "../../mind/mod.ts";
 import { invalidateSummary } from "./agent_summary.ts";
 
@@ -198,7 +198,7 @@ export async function reflectHeld(
       depth: insight.depth,
     })),
   });
-  await writeMemories(d, scope, { prepared, fence });
+  await writeMemories(d, scope, { prepared, fence, budget: budgetOf(tx.world, options.at) });
   // Reset even when no insight survived: the agent did reflect, and keeping the counter would
   // re-run the same reflection after every perceive.
   await resetCounter(d, scope, { pending: prepared.stillPending, fence });

@@ -12,6 +12,7 @@ import {
 } from "../../domain/mod.ts";
 import type { AppendOptions, Deps, VectorEntry } from "../../ports/mod.ts";
 import { embedNewMemories, scoreImportance } from "../../mind/mod.ts";
+import { archiveOverBudget, type MemoryBudget } from "./upkeep.ts";
 
 /** An experience to remember. */
 export interface NewMemory {
@@ -118,24 +119,33 @@ export async function prepareMemories(
 /** What {@linkcode writeMemories} writes, and how (`fence`, `claims`). */
 export interface WriteMemoriesOptions extends AppendOptions {
   prepared: Pick<PreparedMemories, "records" | "vectors" | "filled">;
+  /**
+   * The world's memory budget: when the append leaves the agent over it, the memories least
+   * likely to be retrieved again are archived (fenced too). @default no check
+   */
+  budget?: MemoryBudget;
 }
 
 /**
  * Writes prepared memories: vectors first (invisible until their records exist, and idempotent),
  * then the records in one atomic append with `options.claims` (fenced by `options.fence`, when
  * given), then late importance scores. On the hosted backend that is one Vector request and
- * one Redis request (`Storage.memoryWriter`).
+ * one Redis request (`Storage.memoryWriter`). The append answers the live count, so checking
+ * `options.budget` costs a read only when the agent is over it.
  */
 export async function writeMemories(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
   options: WriteMemoriesOptions,
 ): Promise<void> {
-  const { prepared, ...append } = options;
+  const { prepared, budget, ...append } = options;
   const { storage } = deps;
   if (prepared.records.length > 0) {
     const write = { memories: prepared.records, vectors: prepared.vectors };
-    await storage.memoryWriter.append(scope, write, append);
+    const live = await storage.memoryWriter.append(scope, write, append);
+    if (budget !== undefined && live > budget.budget) {
+      await archiveOverBudget(deps, scope, { ...budget, fence: append.fence });
+    }
   }
   await Promise.all(
     prepared.filled.map((f) => storage.memories.setImportance(scope, f.id, f.importance)),

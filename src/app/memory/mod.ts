@@ -7,3 +7,4 @@ export * from "./perceive_held.ts";
 export * from "./recall.ts";
 export * from "./repair.ts";
 export * from "./retrieval.ts";
+export * from "./upkeep.ts";

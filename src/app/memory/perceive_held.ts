@@ -31,6 +31,7 @@ import {
 import type { DeclaredRead } from "../engine/mod.ts";
 import { knownAreasAfter } from "../world/mod.ts";
 import { type NewMemory, type PreparedMemories, prepareMemories, writeMemories } from "./ingest.ts";
+import { budgetOf } from "./upkeep.ts";
 
 type Outcome = z.infer<typeof PerceiveOutcome>;
 /**
@@ -184,7 +185,7 @@ export async function perceiveHeld(
   // 4. Write: vectors, then records with their claims (one Vector and one Redis request on the
   //    hosted backend), late importance, then the agent's counters. The record append and the
   //    counters are fenced by the agent's lease: a holder that lost it writes nothing.
-  await writeMemories(d, scope, { prepared, fence, claims });
+  await writeMemories(d, scope, { prepared, fence, claims, budget: budgetOf(world) });
   // Perceiving a location in an area the agent did not know adds that area (Generative Agents §5).
   const knownAreas = await knownAreasAfter(d, scope.worldId, {
     known: agent.knownAreas ?? [],

@@ -33,6 +33,14 @@ export const RetrieveInput = z
     tokenBudget: z.number().int().min(1).max(1_000_000).optional().meta({
       description: "Stop before the memories' estimated tokens (⌈characters/4⌉ each) exceed this",
     }),
+    includeArchived: z.boolean().default(false).meta({
+      description:
+        "Also rank the memories moved out of the live set (archived under the memory budget, or merged by consolidation); they carry archivedAt or mergedInto",
+    }),
+    includeSuperseded: z.boolean().default(false).meta({
+      description:
+        "Also rank memories a newer one superseded (a fact that changed); they carry supersededBy and invalidAt",
+    }),
   })
   .meta({ id: "RetrieveInput", example: { query: "Who is running for mayor?", k: 5 } });
 export type RetrieveInput = z.input<typeof RetrieveInput>;
@@ -253,6 +261,7 @@ export async function retrieve(
     decay: settings.recencyDecay,
     k: params.k,
     kinds: params.kinds,
+    include: { archived: params.includeArchived, superseded: params.includeSuperseded },
     // With a token budget only the memories that fit are returned, hence marked, below.
     markAccessed: params.tokenBudget === undefined,
   });

@@ -5,3 +5,4 @@ export * from "./memory_record.ts";
 export * from "./perceive.ts";
 export * from "./scoring.ts";
 export * from "./upkeep.ts";
+export * from "./archiving.ts";
