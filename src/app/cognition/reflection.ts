@@ -16,7 +16,14 @@ import {
   type WorldId,
 } from "../../domain/mod.ts";
 import { agentKey, type AgentTransaction } from "../agents/mod.ts";
-import { budgetOf, type NewMemory, prepareMemories, recall, writeMemories } from "../memory/mod.ts";
+import {
+  budgetOf,
+  type NewMemory,
+  prepareMemories,
+  recall,
+  strengthenRepeats,
+  writeMemories,
+} from "../memory/mod.ts";
 import { reflectionInsights, reflectionQuestions } from "../../mind/mod.ts";
 import { invalidateSummary } from "./agent_summary.ts";
 
@@ -148,7 +155,8 @@ function notReflected(): ReflectResult {
  * questions about its 100 newest memories, recalls evidence for all of them in one embedding
  * call (reflections included), asks for up to 5 cited insights per question (in parallel), and
  * stores the insights as `reflection` memories: one importance call, one embedding call and one
- * atomic append, all or nothing. Then resets the counter to 0 and marks the agent summary
+ * atomic append, all or nothing (an insight the agent already holds is not stored again: the
+ * stored one is strengthened, README "Memory upkeep"). Then resets the counter to 0 and marks the agent summary
  * stale. Returns empty without a model call when not due.
  *
  * A model failure (`model_invalid_output` after the client's one repair attempt, or the model
@@ -187,8 +195,9 @@ export async function reflectHeld(
   });
 
   // Step 3: store every insight of this reflection together, all or nothing.
+  // An insight the agent already holds strengthens the stored one instead of being stored again.
   const insights = citeInsights(shown, answered.answers);
-  const prepared = await prepareMemories(d, agent, {
+  const { fresh } = await strengthenRepeats(d, scope, {
     items: insights.map((insight): NewMemory => ({
       description: insight.description,
       kind: "reflection",
@@ -197,7 +206,10 @@ export async function reflectHeld(
       evidence: insight.evidence,
       depth: insight.depth,
     })),
+    at: options.at,
+    fence,
   });
+  const prepared = await prepareMemories(d, agent, { items: fresh });
   await writeMemories(d, scope, { prepared, fence, budget: budgetOf(tx.world, options.at) });
   // Reset even when no insight survived: the agent did reflect, and keeping the counter would
   // re-run the same reflection after every perceive.

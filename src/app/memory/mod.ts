@@ -8,3 +8,4 @@ export * from "./recall.ts";
 export * from "./repair.ts";
 export * from "./retrieval.ts";
 export * from "./upkeep.ts";
+export * from "./consolidation.ts";

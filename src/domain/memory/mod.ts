@@ -6,3 +6,4 @@ export * from "./perceive.ts";
 export * from "./scoring.ts";
 export * from "./upkeep.ts";
 export * from "./archiving.ts";
+export * from "./consolidation.ts";
