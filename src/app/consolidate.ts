@@ -18,6 +18,6 @@ export async function consolidate(
   return await withAgent(
     deps,
     { scope },
-    (tx) => consolidateHeld(deps, tx, options.at ?? tx.world.clock.now),
+    (tx) => consolidateHeld(tx, options.at ?? tx.world.clock.now),
   );
 }

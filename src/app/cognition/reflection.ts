@@ -12,6 +12,7 @@ import {
   MemoryRecord,
   type ReflectionInsightsOutput,
   UsageCounts,
+  withoutRepeats,
   type World,
   type WorldId,
 } from "../../domain/mod.ts";
@@ -32,11 +33,13 @@ export const RECENT_MEMORIES = 100;
 
 /**
  * Memories retrieved per question as evidence for its insights. The reference code retrieves 30
- * per question; the paper's example cites numbers up to 15. 20 keeps each insights prompt at
+ * per question; the paper's example cites numbers up to 15. 18 keeps each insights prompt at
  * about 550 tokens of one-line memories (offline count) while leaving the model enough to
- * combine; reflections compete with observations in that retrieval, so trees can grow.
+ * combine; reflections compete with observations in that retrieval, so trees can grow. Since
+ * consolidation merges repeats (README "Memory upkeep"), each of the 18 is a distinct memory,
+ * where 20 used to hold the same sighting several times.
  */
-export const EVIDENCE_PER_QUESTION = 20;
+export const EVIDENCE_PER_QUESTION = 18;
 
 /** The body of `POST …/agents/{agent}/reflect`. */
 export const ReflectInput = z
@@ -176,9 +179,15 @@ export async function reflectHeld(
   const d = { ...deps, storage: tx.storage };
   if (!options.force && !isDue(world, agent)) return notReflected();
 
-  // Step 1: questions about the newest memories, shown oldest first.
-  const page = await tx.storage.memories.list(scope, { limit: RECENT_MEMORIES, order: "desc" });
-  const recent = page.memories.reverse();
+  // Step 1: questions about the newest memories, shown oldest first. The newest experiences: a
+  // repeat merged into an earlier memory since still counts as one (the prompt shows repeats
+  // once, with how often), an archived memory does not.
+  const page = await tx.storage.memories.list(scope, {
+    limit: RECENT_MEMORIES,
+    order: "desc",
+    status: "all",
+  });
+  const recent = page.memories.filter((m) => m.archivedAt === undefined).reverse();
   if (recent.length === 0) return notReflected();
   const asked = await reflectionQuestions(deps, tx, recent.map((m) => m.description));
   const questions = asked.questions;
@@ -188,7 +197,8 @@ export async function reflectHeld(
     at: options.at,
     k: EVIDENCE_PER_QUESTION,
   });
-  const shown = recalled.results.map((found) => found.map((s) => s.memory));
+  // Near-identical evidence (repeats not yet consolidated) is shown once.
+  const shown = recalled.results.map((found) => withoutRepeats(found.map((s) => s.memory)));
   const answered = await reflectionInsights(deps, tx, {
     questions,
     shown: shown.map((memories) => memories.map((m) => m.description)),

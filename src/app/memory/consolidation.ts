@@ -16,7 +16,7 @@ import {
   type MemoryId,
   type MemoryRecord,
   type MemoryRevision,
-  memoryTextKey,
+  repeatKey,
   revised,
   strengthened,
   type WorldId,
@@ -61,7 +61,6 @@ export type ConsolidateResult = z.infer<typeof ConsolidateResult>;
  * @throws `store_unavailable`; `conflict` when the lease was lost (nothing written).
  */
 export async function consolidateHeld(
-  deps: Pick<Deps, "storage">,
   tx: AgentTransaction,
   at: GameTime,
 ): Promise<ConsolidateResult> {
@@ -93,12 +92,11 @@ export async function consolidateHeld(
 
 /** The tick's consolidation: once a game night (`consolidationDue`), else nothing. */
 export async function consolidateIfDue(
-  deps: Pick<Deps, "storage">,
   tx: AgentTransaction,
   at: GameTime,
 ): Promise<ConsolidateResult | null> {
   if (!consolidationDue(tx.agent, at)) return null;
-  return await consolidateHeld(deps, tx, at);
+  return await consolidateHeld(tx, at);
 }
 
 /** Records the consolidation on the agent, fenced (the transaction's commit checks the rest). */
@@ -132,7 +130,7 @@ const REPEAT_WINDOW = 500;
 /**
  * Leaves out of `items` those whose text (`memoryTextKey`) a live memory of the same kind and
  * provenance already holds, among the agent's newest {@linkcode REPEAT_WINDOW} of that kind,
- * and strengthens that memory instead (`strengthened`, fenced), e.g. a reflection that repeats
+ * or an earlier item holds (its evidence joins that item's), and strengthens that memory instead (`strengthened`, fenced), e.g. a reflection that repeats
  * an insight: "Camille Moreau is married to Victor Moreau." is stored once and counted.
  */
 export async function strengthenRepeats(
@@ -149,9 +147,20 @@ export async function strengthenRepeats(
     stored.set(repeatKey(m), stored.get(repeatKey(m)) ?? m);
   }
   const revisions = new Map<string, MemoryRevision>();
-  const fresh = options.items.filter((item) => {
-    const match = stored.get(repeatKey(item));
-    if (match === undefined) return true;
+  const firsts = new Map<string, NewMemory>();
+  const fresh = options.items.map((item) => ({ ...item })).filter((item) => {
+    const key = repeatKey(item);
+    const first = firsts.get(key);
+    if (first !== undefined) {
+      // A repeat within the batch: one memory, citing what both cite.
+      first.evidence = [...new Set([...first.evidence ?? [], ...item.evidence ?? []])];
+      return false;
+    }
+    const match = stored.get(key);
+    if (match === undefined) {
+      firsts.set(key, item);
+      return true;
+    }
     const again = revisions.get(match.id);
     const current = again === undefined ? match : revised(match, again);
     revisions.set(match.id, strengthened(current, options.at));
@@ -159,8 +168,4 @@ export async function strengthenRepeats(
   });
   await deps.storage.memories.revise(scope, [...revisions.values()], { fence: options.fence });
   return { fresh, strengthened: [...revisions.keys()] as MemoryId[] };
-}
-
-function repeatKey(m: Pick<MemoryRecord, "kind" | "provenance" | "description">): string {
-  return `${m.kind}\u0000${m.provenance}\u0000${memoryTextKey(m.description)}`;
 }

@@ -9,3 +9,4 @@ export * from "./repair.ts";
 export * from "./retrieval.ts";
 export * from "./upkeep.ts";
 export * from "./consolidation.ts";
+export * from "./supersession.ts";

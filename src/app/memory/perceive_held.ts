@@ -58,7 +58,9 @@ export function perceiveReads(
  * Stores observations as memories of the transaction's agent. Known `eventId`s return their
  * memory; the same text within the world's retention window is stored once; importance is
  * scored in one call (idle events and observations scored by the caller, e.g. a tick across
- * agents, get theirs without one) and embeddings in one call. The agent's lease, held by the
+ * agents, get theirs without one) and embeddings in one call. That importance call is also shown
+ * the live memories nearest the observations it scores and names the one each updates, which is
+ * then marked superseded (`supersededBy`, `invalidAt`). The agent's lease, held by the
  * transaction, keeps concurrent perceives from losing or duplicating anything.
  * `result.reflectionDue` says whether the agent should reflect now; memory never reflects
  * itself: its caller decides (Generative Agents §4.2).
@@ -175,7 +177,11 @@ export async function perceiveHeld(
     importance: o.importance,
   }));
   const pending = pendingRecords.filter((r): r is MemoryRecord => r !== null);
-  const prepared = await prepareMemories(d, agent, { items: newMemories, pending });
+  const prepared = await prepareMemories(d, agent, {
+    items: newMemories,
+    pending,
+    supersede: tx.storage,
+  });
   fresh.forEach(({ i }, j) => (results[i] = prepared.records[j]));
   for (const [i, first] of sameAs) {
     results[i] = results[first];

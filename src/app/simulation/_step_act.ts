@@ -105,7 +105,7 @@ export async function goOn(
     });
   }
   // 5. Once a game night, consolidate the day's memories ("sleep"): no model call.
-  const slept = await consolidateIfDue(deps, current, to);
+  const slept = await consolidateIfDue(current, to);
   if (slept !== null) events.push({ type: "consolidated", at: to, agentId: agent.id, ...slept });
   return { summary, events, usages, plans, uses, leaves };
 }

@@ -50,9 +50,7 @@ export function consolidationPlan(live: readonly MemoryRecord[]): ConsolidationP
   const groups = new Map<string, MemoryRecord[]>();
   for (const memory of live) {
     if (!MERGED_KINDS.includes(memory.kind) || memory.supersededBy !== undefined) continue;
-    const key = `${memory.kind}\u0000${memory.provenance}\u0000${
-      memoryTextKey(memory.description)
-    }`;
+    const key = repeatKey(memory);
     const group = groups.get(key);
     if (group === undefined) groups.set(key, [memory]);
     else group.push(memory);
@@ -125,4 +123,25 @@ export function consolidationDue(
 ): boolean {
   const midnight = `${at.slice(0, 10)}T00:00:00`;
   return (agent.consolidatedAt ?? agent.createdAt) < midnight;
+}
+
+/**
+ * The memories without repeats not yet consolidated: the first of each kind, provenance and
+ * {@linkcode memoryTextKey}, in order (what consolidation would merge).
+ */
+export function withoutRepeats<M extends Pick<MemoryRecord, "kind" | "provenance" | "description">>(
+  memories: readonly M[],
+): M[] {
+  const seen = new Set<string>();
+  return memories.filter((m) => {
+    const key = repeatKey(m);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** What near-identical memories share: kind, provenance and {@linkcode memoryTextKey}. */
+export function repeatKey(m: Pick<MemoryRecord, "kind" | "provenance" | "description">): string {
+  return `${m.kind}\u0000${m.provenance}\u0000${memoryTextKey(m.description)}`;
 }
