@@ -1,7 +1,17 @@
 /**
  * @module The embedded memory store's transactions: writes spread over as many atomic operations
  * as KV's limits need, committed by moving the head; the claims an append checks; and loading an
- * agent, which drops what uncommitted writes left (see `kv_memory_store.ts` for the design).
+ * agent, which drops what uncommitted writes left (see `kv_memory_store.ts` for the layout).
+ *
+ * ## Why all-or-nothing holds beyond one atomic operation
+ * A KV atomic operation carries at most 1000 mutations and ~800 KiB, so 500 memories of 2,000
+ * characters (~1.2 MB) need several. Every write is therefore a small transaction: its keys are
+ * written first, in as many atomic operations as needed, where no reader looks; then one final
+ * atomic operation (checked against the head's versionstamp) moves the head. Records with
+ * `seq > head.seq` and overlays with `txn > head.txn` are invisible: they belong to a write that
+ * never committed. Loading an agent deletes such records and rolls such overlays back to `prev`,
+ * so a crash or a KV failure mid-write leaves nothing visible and nothing that a later write
+ * could expose. Almost every write fits one atomic operation and is a single commit.
  */
 import { type AgentScope, ConflictError, type MemoryRecord } from "../../src/domain/mod.ts";
 import { type AppendOptions, claimTaken, type Lease } from "../../src/ports/mod.ts";

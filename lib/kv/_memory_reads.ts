@@ -4,6 +4,7 @@
  */
 import {
   gameMinutes,
+  isLive,
   type MemoryId,
   type MemoryKind,
   SimulacraError,
@@ -12,6 +13,7 @@ import type {
   IndexLeaders,
   ListMemoriesOptions,
   MemoryCandidates,
+  MemoryInclusion,
   MemoryIndex,
   MemoryPage,
 } from "../../src/ports/mod.ts";
@@ -64,7 +66,9 @@ export function pageOf(
   after: SortKey | null,
 ): MemoryPage {
   const { limit, kind } = options;
-  const index = kind === undefined ? state.created : state.kinds.get(kind);
+  const index = (kind === undefined ? state.created : state.kinds.get(kind))?.[
+    options.status ?? "live"
+  ];
   if (index === undefined) return { memories: [], next: null };
   // The first entry created at or after `since` (ids are never empty, so "" sorts first).
   const first = options.since === undefined ? 0 : index.lowerBound([options.since, ""]);
@@ -86,7 +90,7 @@ export function pageOf(
 /** The top `n` ids of an index with their scores, and the index's lowest score. */
 export function leadersOf(state: AgentState, index: MemoryIndex, n: number): IndexLeaders {
   const sorted = index === "created"
-    ? state.created
+    ? state.created.live
     : index === "lastAccessed"
     ? state.accessed
     : state.importance;
@@ -107,14 +111,16 @@ export function leadersOf(state: AgentState, index: MemoryIndex, n: number): Ind
 export function candidatesOf(
   state: AgentState,
   ids: readonly MemoryId[],
-  options: { heads: number; kinds?: readonly MemoryKind[] },
+  options: { heads: number; kinds?: readonly MemoryKind[]; include?: MemoryInclusion },
 ): MemoryCandidates {
   const recent = leadersOf(state, "lastAccessed", options.heads);
   const important = leadersOf(state, "importance", options.heads);
   const union = new Set([...ids, ...recent.ids, ...important.ids]);
+  const { include = {} } = options;
   const fields = [...union].flatMap((id) => {
     const r = state.byId.get(id)?.record;
-    return r === undefined || (options.kinds !== undefined && !options.kinds.includes(r.kind))
+    return r === undefined || (options.kinds !== undefined && !options.kinds.includes(r.kind)) ||
+        (!include.archived && !isLive(r)) || (!include.superseded && r.supersededBy !== undefined)
       ? []
       : [{
         id: r.id,

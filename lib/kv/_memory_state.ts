@@ -3,7 +3,14 @@
  * indexes and columns, and how appends and overlay changes keep them in step (see
  * `kv_memory_store.ts` for the design).
  */
-import type { AgentScope, GameTime, MemoryRecord } from "../../src/domain/mod.ts";
+import {
+  type AgentScope,
+  type GameTime,
+  isLive,
+  type MemoryRecord,
+  UPKEEP_FIELDS,
+  upkeepOf,
+} from "../../src/domain/mod.ts";
 import { MemoryColumns } from "./_memory_columns.ts";
 import { SortedIndex, type SortKey } from "./_sorted_index.ts";
 
@@ -20,6 +27,11 @@ export interface Overlay {
   lastAccessedAt: string;
   importance: number;
   importancePending?: boolean;
+  /**
+   * Every upkeep field of the record once a revision changed one (`UPKEEP_FIELDS`; those absent
+   * are absent from the record); absent: the appended record's.
+   */
+  upkeep?: Partial<MemoryRecord>;
 }
 
 /** An overlay as stored: `next` once `txn` is committed, `prev` until then. */
@@ -72,6 +84,13 @@ export class Entry {
   }
 }
 
+/** Creation-ordered indexes of one set of memories: all, the live ones, those moved out. */
+export interface ByStatus {
+  all: SortedIndex<Entry>;
+  live: SortedIndex<Entry>;
+  archived: SortedIndex<Entry>;
+}
+
 const byCreated = (e: Entry): SortKey => [e.record.createdAt, e.record.id];
 const byAccessed = (e: Entry): SortKey => [e.record.lastAccessedAt, e.record.id];
 const byImportance = (e: Entry): SortKey => [e.record.importance, e.record.id];
@@ -93,6 +112,14 @@ export function overlayOf(entry: Entry): Overlay {
     : { lastAccessedAt, importance, importancePending };
 }
 
+/** The overlay that gives an entry `record`'s mutable and upkeep fields. */
+export function overlayFor(record: MemoryRecord): Overlay {
+  const { lastAccessedAt, importance, importancePending } = record;
+  const overlay: Overlay = { lastAccessedAt, importance, upkeep: upkeepOf(record) };
+  if (importancePending !== undefined) overlay.importancePending = importancePending;
+  return overlay;
+}
+
 export function visible(base: MemoryRecord, overlay: Overlay | null): MemoryRecord {
   if (overlay === null) return base;
   const record: MemoryRecord = {
@@ -102,20 +129,30 @@ export function visible(base: MemoryRecord, overlay: Overlay | null): MemoryReco
   };
   if (overlay.importancePending === undefined) delete record.importancePending;
   else record.importancePending = overlay.importancePending;
+  if (overlay.upkeep !== undefined) {
+    for (const field of UPKEEP_FIELDS) delete record[field];
+    Object.assign(record, overlay.upkeep);
+    if (record.evidence !== undefined) Object.freeze(record.evidence = [...record.evidence]);
+  }
   return Object.freeze(record);
 }
 
 /**
  * One agent's cached stream: its entries, their sorted indexes and columns, and the commit point
- * they are at. It changes only through its methods, each after the commit it follows.
+ * they are at. It changes only through its methods, each after the commit it follows. Memories
+ * moved out of the live set (archived, merged) leave the live indexes retrieval ranks from.
  */
 export class AgentState {
   #head: Head;
   #headStamp: string | null;
   readonly byId = new Map<string, Entry>();
-  readonly created: SortedIndex<Entry>;
-  readonly kinds = new Map<string, SortedIndex<Entry>>();
+  /** Every memory by creation time, by status. */
+  readonly created: ByStatus;
+  /** Each kind's memories by creation time, by status. */
+  readonly kinds = new Map<string, ByStatus>();
+  /** Live memories only (retrieval's heads). */
   readonly accessed: SortedIndex<Entry>;
+  /** Live memories only (retrieval's heads). */
   readonly importance: SortedIndex<Entry>;
   /** Every memory as columns, for exhaustive scans (`kvMemoryScan`). */
   readonly columns = new MemoryColumns();
@@ -131,10 +168,11 @@ export class AgentState {
       if (list === undefined) kinds.set(entry.record.kind, [entry]);
       else list.push(entry);
     }
-    this.created = new SortedIndex(byCreated, entries);
-    for (const [kind, list] of kinds) this.kinds.set(kind, new SortedIndex(byCreated, list));
-    this.accessed = new SortedIndex(byAccessed, entries);
-    this.importance = new SortedIndex(byImportance, entries);
+    this.created = byStatus(entries);
+    for (const [kind, list] of kinds) this.kinds.set(kind, byStatus(list));
+    const live = entries.filter((e) => isLive(e.record));
+    this.accessed = new SortedIndex(byAccessed, live);
+    this.importance = new SortedIndex(byImportance, live);
   }
 
   /** The commit point of the stream. */
@@ -157,22 +195,22 @@ export class AgentState {
   add(init: EntryInit): void {
     const entry = this.#entry(init);
     this.byId.set(entry.record.id, entry);
-    this.created.insert(entry);
-    let kind = this.kinds.get(entry.record.kind);
-    if (kind === undefined) this.kinds.set(entry.record.kind, kind = new SortedIndex(byCreated));
-    kind.insert(entry);
-    this.accessed.insert(entry);
-    this.importance.insert(entry);
+    for (const index of this.#indexesOf(entry)) index.insert(entry);
   }
 
-  /** Replaces an entry's overlay, re-sorting the two indexes it affects. */
+  /**
+   * Replaces an entry's overlay, moving it between the live and archived indexes when its status
+   * changes and re-sorting the indexes its fields order.
+   */
   reveal(entry: Entry, overlay: Overlay): void {
-    this.accessed.remove(entry);
-    this.importance.remove(entry);
+    const record = visible(entry.base, overlay);
+    // Creation times never change: the creation-ordered indexes move only with the status.
+    const moves = isLive(record) !== isLive(entry.record);
+    const before = moves ? this.#indexesOf(entry) : this.#ordered(entry);
+    for (const index of before) index.remove(entry);
     entry.reveal(overlay);
     this.columns.update(entry.row, entry.record);
-    this.accessed.insert(entry);
-    this.importance.insert(entry);
+    for (const index of moves ? this.#indexesOf(entry) : before) index.insert(entry);
   }
 
   /** The entry of a memory, with its row in the columns. */
@@ -180,4 +218,34 @@ export class AgentState {
     const record = visible(init.base, init.overlay);
     return new Entry({ ...init, record, row: this.columns.push(record) });
   }
+
+  /** The indexes an entry is in, as its current record places it. */
+  #indexesOf(entry: Entry): SortedIndex<Entry>[] {
+    let kind = this.kinds.get(entry.record.kind);
+    if (kind === undefined) this.kinds.set(entry.record.kind, kind = byStatus());
+    if (!isLive(entry.record)) {
+      return [this.created.all, this.created.archived, kind.all, kind.archived];
+    }
+    return [
+      this.created.all,
+      this.created.live,
+      kind.all,
+      kind.live,
+      this.accessed,
+      this.importance,
+    ];
+  }
+
+  /** The indexes ordered by a mutable field the entry is in (live entries only). */
+  #ordered(entry: Entry): SortedIndex<Entry>[] {
+    return isLive(entry.record) ? [this.accessed, this.importance] : [];
+  }
+}
+
+function byStatus(entries: readonly Entry[] = []): ByStatus {
+  return {
+    all: new SortedIndex(byCreated, entries),
+    live: new SortedIndex(byCreated, entries.filter((e) => isLive(e.record))),
+    archived: new SortedIndex(byCreated, entries.filter((e) => !isLive(e.record))),
+  };
 }

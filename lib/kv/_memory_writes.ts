@@ -7,6 +7,8 @@ import {
   type AgentScope,
   ConflictError,
   type MemoryRecord,
+  type MemoryRevision,
+  revised,
   SimulacraError,
 } from "../../src/domain/mod.ts";
 import type { AppendOptions } from "../../src/ports/mod.ts";
@@ -23,6 +25,7 @@ import {
   type Entry,
   type EntryInit,
   type Overlay,
+  overlayFor,
   prefixOf,
   type StoredOverlay,
 } from "./_memory_state.ts";
@@ -104,6 +107,19 @@ export function overlayTransaction(
     )
   );
   return { writes, head: { seq: state.head.seq, txn } };
+}
+
+/** The overlay changes that apply (checked) upkeep revisions to the entries that exist. */
+export function revisionChanges(
+  state: AgentState,
+  revisions: readonly MemoryRevision[],
+): OverlayChange[] {
+  return revisions.flatMap((revision) => {
+    const entry = state.byId.get(revision.id);
+    return entry === undefined
+      ? []
+      : [{ entry, overlay: overlayFor(revised(entry.record, revision)) }];
+  });
 }
 
 /** The transaction that deletes entries' record parts and overlays. */

@@ -15,10 +15,11 @@ export function kvMemoryScan(
 ): MemoryScan {
   return {
     /**
-     * Every memory of the agent (of `kinds`, when given) with the exact cosine of its vector with
+     * Every memory of the agent (of `kinds`, when given; live and not superseded unless
+     * `include` says otherwise) with the exact cosine of its vector with
      * `query` (0 without a vector), as aligned columns handed to `options.exact`: one scan of the
      * vector columns where the query is not zero, no per-memory lookups, parsing or copies
-     * (without `kinds`, `exact` gets views of the store's own columns; nothing can write while
+     * (when every row is wanted, `exact` gets views of the store's own columns; nothing can write while
      * it runs, since it reads them synchronously).
      *
      * @throws {SimulacraError} `invalid_request` on a wrong dimension or a zero or non-finite
@@ -31,7 +32,7 @@ export function kvMemoryScan(
       ]);
       // Synchronous from here: the columns and the slab stay as they are until `exact` returns.
       const { cosines, missing } = score(columns.ids, columns.size);
-      const view = columns.view(cosines, options.kinds);
+      const view = columns.view(cosines, { kinds: options.kinds, include: options.include });
       const withoutVector = missing.map((row) => columns.ids[row] as MemoryId);
       return await options.exact({ ...view, withoutVector });
     },

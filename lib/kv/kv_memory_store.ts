@@ -6,17 +6,10 @@
  * - `[...P, "rec", seq, part]` → the record's JSON bytes as appended (immutable), split into
  *   parts of ≤ 60 KB so any description fits KV's 64 KiB value limit. `seq` counts appends.
  * - `[...P, "ovl", seq]` → `{ txn, next, prev }`: the mutable fields (`lastAccessedAt`,
- *   `importance`, `importancePending`) once `touch()` or `setImportance()` changed them.
+ *   `importance`, `importancePending`, the upkeep fields) once `touch()`, `setImportance()` or
+ *   `revise()` changed them.
  *
- * ## Why all-or-nothing holds beyond one atomic operation
- * A KV atomic operation carries at most 1000 mutations and ~800 KiB, so 500 memories of 2,000
- * characters (~1.2 MB) need several. Every write is therefore a small transaction: its keys are
- * written first, in as many atomic operations as needed, where no reader looks; then one final
- * atomic operation (checked against the head's versionstamp) moves the head. Records with
- * `seq > head.seq` and overlays with `txn > head.txn` are invisible: they belong to a write that
- * never committed. Loading an agent deletes such records and rolls such overlays back to `prev`,
- * so a crash or a KV failure mid-write leaves nothing visible and nothing that a later write
- * could expose. Almost every write fits one atomic operation and is a single commit.
+ * ## All or nothing beyond one atomic operation: see `_memory_commit.ts`.
  *
  * ## The cache, and why this backend is single-process
  * The first call for an agent loads its whole stream into memory (records, plus sorted indexes
@@ -30,17 +23,21 @@
  */
 import {
   type AgentScope,
+  checkRevisions,
   type GameTime,
   type MemoryId,
   type MemoryKind,
   type MemoryRecord,
-  SimulacraError,
+  type MemoryRevision,
+  type MemoryStatus,
 } from "../../src/domain/mod.ts";
 import type {
   AppendOptions,
+  FencedWrite,
   IndexLeaders,
   ListMemoriesOptions,
   MemoryCandidates,
+  MemoryInclusion,
   MemoryIndex,
   MemoryPage,
   MemoryStore,
@@ -57,6 +54,7 @@ import {
   type OverlayChange,
   overlayTransaction,
   removalTransaction,
+  revisionChanges,
 } from "./_memory_writes.ts";
 import { type AgentState, type Entry, overlayOf, prefixOf } from "./_memory_state.ts";
 
@@ -98,10 +96,10 @@ export class KvMemoryStore implements MemoryStore {
     scope: AgentScope,
     memories: readonly MemoryRecord[],
     options: AppendOptions = {},
-  ): Promise<void> {
-    if (memories.length === 0) return;
+  ): Promise<number> {
+    if (memories.length === 0) return await this.count(scope);
     checkBatch(scope, memories);
-    await this.#writing(scope, "append memories", async (state) => {
+    return await this.#writing(scope, "append memories", async (state) => {
       const { txn, entries } = await appendTransaction(this.#kv, scope, {
         state,
         memories,
@@ -109,6 +107,7 @@ export class KvMemoryStore implements MemoryStore {
       });
       await this.#commit(scope, state, txn);
       for (const entry of entries) state.add(entry);
+      return state.created.live.size;
     });
   }
 
@@ -139,14 +138,14 @@ export class KvMemoryStore implements MemoryStore {
   async candidates(
     scope: AgentScope,
     ids: readonly MemoryId[],
-    options: { heads: number; kinds?: readonly MemoryKind[] },
+    options: { heads: number; kinds?: readonly MemoryKind[]; include?: MemoryInclusion },
   ): Promise<MemoryCandidates> {
     return candidatesOf(await this.#state(scope), ids, options);
   }
 
   async all(scope: AgentScope): Promise<MemoryRecord[]> {
     const state = await this.#state(scope);
-    return state.created.slice().map((e) => e.record);
+    return state.created.all.slice().map((e) => e.record);
   }
 
   /**
@@ -160,9 +159,23 @@ export class KvMemoryStore implements MemoryStore {
     return pageOf(await this.#state(scope), options, after);
   }
 
-  /** How many memories the agent has. */
-  async count(scope: AgentScope): Promise<number> {
-    return (await this.#state(scope)).byId.size;
+  /** How many memories the agent has in `status` (@default "live"). */
+  async count(scope: AgentScope, options: { status?: MemoryStatus } = {}): Promise<number> {
+    return (await this.#state(scope)).created[options.status ?? "live"].size;
+  }
+
+  /** Upkeep revisions in one transaction (fenced when asked); unknown ids are ignored. */
+  async revise(
+    scope: AgentScope,
+    revisions: readonly MemoryRevision[],
+    options: FencedWrite = {},
+  ): Promise<number> {
+    if (!checkRevisions(revisions)) return 0;
+    return await this.#writing(scope, "revise memories", async (state) => {
+      const changes = revisionChanges(state, revisions);
+      if (changes.length > 0) await this.#update(scope, state, { changes, ...options });
+      return changes.length;
+    });
   }
 
   /** Sets `lastAccessedAt = at` on existing memories; unknown ids are ignored. Idempotent. */
@@ -173,35 +186,20 @@ export class KvMemoryStore implements MemoryStore {
         .map((id) => state.byId.get(id))
         .filter((e): e is Entry => e !== undefined && e.record.lastAccessedAt !== at);
       if (targets.length === 0) return;
-      await this.#update(
-        scope,
-        state,
-        targets.map((entry) => ({ entry, overlay: { ...overlayOf(entry), lastAccessedAt: at } })),
-      );
+      const changes = targets.map((entry) => ({
+        entry,
+        overlay: { ...overlayOf(entry), lastAccessedAt: at },
+      }));
+      await this.#update(scope, state, { changes });
     });
   }
 
   /**
    * Sets a memory's importance and clears `importancePending`; false when the id does not exist.
-   *
    * @throws {SimulacraError} `invalid_request` when importance is not an integer 1-10.
    */
   async setImportance(scope: AgentScope, id: MemoryId, importance: number): Promise<boolean> {
-    if (!Number.isInteger(importance) || importance < 1 || importance > 10) {
-      throw new SimulacraError(
-        "invalid_request",
-        `Cannot set importance ${importance}: use an integer from 1 to 10`,
-      );
-    }
-    return await this.#writing(scope, "set a memory's importance", async (state) => {
-      const entry = state.byId.get(id);
-      if (entry === undefined) return false;
-      const current = overlayOf(entry);
-      if (current.importance === importance && current.importancePending === undefined) return true;
-      const { lastAccessedAt } = current;
-      await this.#update(scope, state, [{ entry, overlay: { lastAccessedAt, importance } }]);
-      return true;
-    });
+    return (await this.revise(scope, [{ id, importance }])) === 1;
   }
 
   /** The ids of the top `n` by an index, highest first; ties by id, highest first. */
@@ -252,9 +250,9 @@ export class KvMemoryStore implements MemoryStore {
   async #update(
     scope: AgentScope,
     state: AgentState,
-    changes: readonly OverlayChange[],
+    { changes, fence }: { changes: readonly OverlayChange[] } & FencedWrite,
   ): Promise<void> {
-    await this.#commit(scope, state, overlayTransaction(scope, state, changes));
+    await this.#commit(scope, state, { ...overlayTransaction(scope, state, changes), fence });
     changes.forEach(({ entry, overlay }) => state.reveal(entry, overlay));
   }
 

@@ -3,12 +3,36 @@
  * more than one store writes (documents, idempotency values). The one place each is defined:
  * stores and scripts build keys here, never from another store's parts.
  */
-import type { AgentScope, MemoryKind } from "../../src/domain/mod.ts";
+import type { AgentScope, MemoryKind, MemoryStatus } from "../../src/domain/mod.ts";
 import type { KeepOptions, MemoryIndex, Versioned } from "../../src/ports/mod.ts";
 import { unexpectedReply } from "./redis_calls.ts";
 
 /** Every memory kind, in the order of their created-sets in {@linkcode RedisKeys.memorySets}. */
 export const KINDS: readonly MemoryKind[] = ["seed", "observation", "chat", "reflection", "plan"];
+
+/**
+ * The 1-based positions of the upkeep sets in {@linkcode RedisKeys.memorySets}, after the kinds':
+ * `live` (creation minutes of the live memories), `out` (creation minutes of those moved out of
+ * the live set: archived or merged), `outAccessed` / `outImportance` (their last access and
+ * importance, while `accessed` / `importance` hold only the live ones), and `superseded`.
+ */
+export const UPKEEP_SETS = {
+  live: 4 + KINDS.length,
+  out: 5 + KINDS.length,
+  outAccessed: 6 + KINDS.length,
+  outImportance: 7 + KINDS.length,
+  superseded: 8 + KINDS.length,
+} as const;
+
+/** How many sorted sets {@linkcode RedisKeys.memorySets} lists. */
+export const MEMORY_SET_COUNT = 8 + KINDS.length;
+
+/** Lua locals naming the positions of the memory sets in KEYS, for scripts that get them all. */
+export const MEMORY_SETS_LUA = `
+local zsets = ${MEMORY_SET_COUNT}
+local live, out = ${UPKEEP_SETS.live}, ${UPKEEP_SETS.out}
+local outAccessed, outImportance = ${UPKEEP_SETS.outAccessed}, ${UPKEEP_SETS.outImportance}
+local superseded = ${UPKEEP_SETS.superseded}`;
 
 /** The keys of one deployment, all starting with its prefix. */
 export class RedisKeys {
@@ -40,8 +64,9 @@ export class RedisKeys {
   }
 
   /**
-   * An agent's memory sorted sets: created, accessed, importance, then the created-set of each
-   * kind in {@linkcode KINDS} order.
+   * An agent's memory sorted sets: created (every memory), accessed and importance (the live
+   * ones), the created-set of each kind in {@linkcode KINDS} order (every memory), then the
+   * upkeep sets ({@linkcode UPKEEP_SETS}).
    */
   memorySets(scope: AgentScope): string[] {
     const base = ["mem", scope.worldId, scope.agentId];
@@ -50,12 +75,25 @@ export class RedisKeys {
       this.#key([...base, "accessed"]),
       this.#key([...base, "importance"]),
       ...KINDS.map((kind) => this.#key([...base, "kind", kind])),
+      ...Object.keys(UPKEEP_SETS).map((set) => this.#key([...base, set])),
     ];
   }
 
-  /** The sorted set of one memory index. */
+  /** The sorted set of one memory index (of the live memories). */
   memoryIndex(scope: AgentScope, index: MemoryIndex): string {
-    return this.memorySets(scope)[index === "created" ? 0 : index === "lastAccessed" ? 1 : 2];
+    const position = index === "created" ? UPKEEP_SETS.live : index === "lastAccessed" ? 2 : 3;
+    return this.memorySets(scope)[position - 1];
+  }
+
+  /** The created-set of the memories of a status (every kind). */
+  memoryStatus(scope: AgentScope, status: MemoryStatus): string {
+    const position = status === "all" ? 1 : status === "live" ? UPKEEP_SETS.live : UPKEEP_SETS.out;
+    return this.memorySets(scope)[position - 1];
+  }
+
+  /** One of the upkeep sets. */
+  upkeepSet(scope: AgentScope, set: keyof typeof UPKEEP_SETS): string {
+    return this.memorySets(scope)[UPKEEP_SETS[set] - 1];
   }
 
   /** The created-set of one kind, or of every kind (null). */

@@ -4,9 +4,11 @@
  */
 import {
   gameMinutes,
+  inStatus,
   type MemoryId,
   type MemoryKind,
   type MemoryRecord,
+  type MemoryStatus,
   SimulacraError,
 } from "../../src/domain/mod.ts";
 import type { MemoryPage } from "../../src/ports/mod.ts";
@@ -49,21 +51,28 @@ export function decodeCursor(text: string, order: "asc" | "desc", kind: MemoryKi
   return { order, kind, id: parsed[2], score: parsed[3] };
 }
 
+/** How a page was read: its order and kind, its start time, and the status its records keep. */
+export interface PageFilter {
+  order: "asc" | "desc";
+  kind: MemoryKind | null;
+  since: number | null;
+  /** Keeps only the records of this status (read from a set of every status). */
+  status: MemoryStatus;
+}
+
 /**
- * A page of `read` records; `more` when the store holds more after them. A page of newest-first
- * order since a minute ends at the first record older than it.
+ * A page of `read` records (those of the filter's status); `more` when the store holds more
+ * after them. A page of newest-first order since a minute ends at the first record older than
+ * it; otherwise the next page starts after the last record read, kept or not.
  */
-export function pageOf(
-  read: MemoryRecord[],
-  more: boolean,
-  { order, kind, since }: { order: "asc" | "desc"; kind: MemoryKind | null; since: number | null },
-): MemoryPage {
-  const records = since === null ? read : read.filter((r) => gameMinutes(r.createdAt) >= since);
-  const last = records.at(-1);
-  const next = more && last && records.length === read.length
+export function pageOf(read: MemoryRecord[], more: boolean, filter: PageFilter): MemoryPage {
+  const { order, kind, since, status } = filter;
+  const recent = since === null ? read : read.filter((r) => gameMinutes(r.createdAt) >= since);
+  const last = recent.at(-1);
+  const next = more && last && recent.length === read.length
     ? encodeCursor({ order, kind, id: last.id, score: gameMinutes(last.createdAt) })
     : null;
-  return { memories: records, next };
+  return { memories: recent.filter((r) => inStatus(r, status)), next };
 }
 
 export function idList(reply: unknown, action: string): MemoryId[] {

@@ -1,17 +1,22 @@
 /** @module The hosted MemoryStore: memory records and their sorted indexes in Upstash Redis. */
 import {
   type AgentScope,
+  checkRevisions,
   gameMinutes,
   type GameTime,
   type MemoryId,
   type MemoryKind,
   type MemoryRecord,
+  type MemoryRevision,
+  type MemoryStatus,
   SimulacraError,
 } from "../../src/domain/mod.ts";
 import type {
   AppendOptions,
+  FencedWrite,
   ListMemoriesOptions,
   MemoryCandidates,
+  MemoryInclusion,
   MemoryIndex,
   MemoryPage,
   MemoryStore,
@@ -25,6 +30,7 @@ import { memoriesSince } from "./scripts/memories_since.ts";
 import { memoryCandidates } from "./scripts/memory_candidates.ts";
 import { pageMemories } from "./scripts/page_memories.ts";
 import { removeMemories } from "./scripts/remove_memories.ts";
+import { reviseMemories } from "./scripts/revise_memories.ts";
 import { setImportance } from "./scripts/set_importance.ts";
 import { touchMemories } from "./scripts/touch_memories.ts";
 
@@ -68,10 +74,10 @@ export class UpstashMemoryStore extends ScriptedStore implements MemoryStore {
     scope: AgentScope,
     memories: readonly MemoryRecord[],
     options: UpstashAppendOptions = {},
-  ): Promise<void> {
-    if (memories.length === 0) return;
+  ): Promise<number> {
+    if (memories.length === 0) return await this.count(scope);
     const { vectorCopies, ...append } = options;
-    await this.scripts.run(appendMemories, {
+    return await this.scripts.run(appendMemories, {
       keys: this.keys,
       scope,
       memories,
@@ -103,25 +109,37 @@ export class UpstashMemoryStore extends ScriptedStore implements MemoryStore {
   candidates(
     scope: AgentScope,
     ids: readonly MemoryId[],
-    options: { heads: number; kinds?: readonly MemoryKind[] },
+    options: { heads: number; kinds?: readonly MemoryKind[]; include?: MemoryInclusion },
   ): Promise<MemoryCandidates> {
     return this.scripts.run(
       memoryCandidates,
-      { keys: this.keys, scope, ids, heads: options.heads, kinds: options.kinds },
+      { keys: this.keys, scope, ids, ...options },
       { pipelined: true },
     );
   }
 
+  /** One script (`scripts/revise_memories.ts`). */
+  async revise(scope: AgentScope, revisions: readonly MemoryRevision[], options?: FencedWrite) {
+    if (!checkRevisions(revisions)) return 0;
+    const input = { keys: this.keys, scope, revisions, options: options ?? {} };
+    return await this.scripts.run(reviseMemories, input);
+  }
+
   async all(scope: AgentScope): Promise<MemoryRecord[]> {
     const ids = await this.#allIds(scope, "list memories");
-    // Memories are never removed, so every id read above still has its record.
+    // Records and set entries go together, so every id read above still has its record.
     const records = await this.getMany(scope, ids);
     return records.filter((r): r is MemoryRecord => r !== null);
   }
 
+  /**
+   * Without a kind, pages through the status's own created-set; with one, through the kind's
+   * (every memory of it) keeping those of the status, so such a page may be short.
+   */
   async list(scope: AgentScope, options: ListMemoriesOptions): Promise<MemoryPage> {
     const order = options.order ?? "desc";
     const kind = options.kind ?? null;
+    const status = options.status ?? "live";
     const limit = Math.min(1000, Math.max(1, Math.floor(options.limit) || 1));
     if (kind !== null && !KINDS.includes(kind)) {
       throw new SimulacraError("invalid_request", `Cannot list memories of kind "${kind}"`);
@@ -131,7 +149,10 @@ export class UpstashMemoryStore extends ScriptedStore implements MemoryStore {
     if (since !== null && !Number.isFinite(since)) {
       throw new SimulacraError("invalid_request", `Cannot list memories since "${options.since}"`);
     }
-    const set = this.keys.memoryKind(scope, kind);
+    const set = kind === null
+      ? this.keys.memoryStatus(scope, status)
+      : this.keys.memoryKind(scope, kind);
+    const filter = { order, kind, since, status: kind === null ? "all" as const : status };
     if (cursor === null && since !== null) {
       // A first page since a minute, records included, in one scripted read.
       const page = await this.scripts.run(
@@ -139,7 +160,7 @@ export class UpstashMemoryStore extends ScriptedStore implements MemoryStore {
         { keys: this.keys, scope, set, order, since, limit },
         { pipelined: true },
       );
-      return pageOf(page.records, page.ids.length > limit, { order, kind, since });
+      return pageOf(page.records, page.ids.length > limit, filter);
     }
     const ids = cursor !== null
       ? await this.scripts.run(pageMemories, { set, order, count: limit + 1, after: cursor })
@@ -152,13 +173,14 @@ export class UpstashMemoryStore extends ScriptedStore implements MemoryStore {
       });
     const pageIds = ids.slice(0, limit);
     const read = (await this.getMany(scope, pageIds)).filter((r): r is MemoryRecord => r !== null);
-    return pageOf(read, ids.length > limit, { order, kind, since });
+    return pageOf(read, ids.length > limit, filter);
   }
 
-  count(scope: AgentScope): Promise<number> {
+  count(scope: AgentScope, options: { status?: MemoryStatus } = {}): Promise<number> {
+    const set = this.keys.memoryStatus(scope, options.status ?? "live");
     return redisCall("count memories", async () => {
       // Batched: the repair sweep counts every agent at once.
-      const n: unknown = await this.reads.read((p) => p.zcard(this.keys.memoryKind(scope, null)));
+      const n: unknown = await this.reads.read((p) => p.zcard(set));
       return Number(n);
     });
   }

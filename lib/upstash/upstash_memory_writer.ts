@@ -13,9 +13,9 @@ export function upstashMemoryWriter(
 ): MemoryWriter {
   return {
     async append(scope, write, options = {}) {
-      if (write.memories.length === 0) return;
+      if (write.memories.length === 0) return await stores.memories.count(scope);
       const vectorCopies = await stores.vectors.storeRemote(scope, vectorsInOrder(write));
-      await stores.memories.append(scope, write.memories, { ...options, vectorCopies });
+      return await stores.memories.append(scope, write.memories, { ...options, vectorCopies });
     },
   };
 }

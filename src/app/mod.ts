@@ -2,6 +2,7 @@
 export * from "./agents/mod.ts";
 export * from "./archive/mod.ts";
 export * from "./cognition/mod.ts";
+export * from "./consolidate.ts";
 export * from "./converse.ts";
 export * from "./engine/mod.ts";
 export * from "./lifecycle/mod.ts";

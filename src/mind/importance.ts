@@ -15,12 +15,15 @@ import { completeIn } from "./_complete.ts";
 /**
  * Scores texts 1-10: idle ones get 1, the rest go to the fast model in one call. When the model
  * is unavailable after retries, their scores are null so the caller stores them as pending.
+ * Given `earlier` memories (those nearest the texts), the same call also names the one each text
+ * updates (`supersedes`), so supersession costs no call of its own.
  */
 export async function scoreImportance(
   deps: Pick<Deps, "model">,
   attribution: { worldId: string; agentId: string; agentName: string },
-  texts: readonly string[],
+  request: { texts: readonly string[]; earlier?: readonly string[] },
 ): Promise<ImportanceScores> {
+  const { texts, earlier = [] } = request;
   const scores: (number | null)[] = texts.map((t) => (isIdle(t) ? 1 : null));
   const todo = texts.map((t, i) => [t, i] as const).filter(([, i]) => scores[i] === null);
   if (todo.length === 0) return { scores, usage: emptyUsage() };
@@ -29,11 +32,16 @@ export async function scoreImportance(
       prompt: buildImportancePrompt({
         agentName: attribution.agentName,
         observations: todo.map(([t]) => t),
+        ...earlier.length > 0 ? { earlier: [...earlier] } : {},
       }),
       operation: "importance",
     });
-    todo.forEach(([, i], j) => (scores[i] = value.scores[j]));
-    return { scores, usage };
+    const supersedes = texts.map(() => 0);
+    todo.forEach(([, i], j) => {
+      scores[i] = value.scores[j];
+      supersedes[i] = value.supersedes?.[j] ?? 0;
+    });
+    return earlier.length > 0 ? { scores, supersedes, usage } : { scores, usage };
   } catch (err) {
     if (err instanceof ModelUnavailableError) return { scores, usage: emptyUsage(), failure: err };
     throw err;

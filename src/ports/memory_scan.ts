@@ -1,5 +1,12 @@
 /** @module Port: ranking an agent's memories for a query by the means a backend affords. */
-import type { AgentScope, MemoryId, MemoryKind, MemoryRecord } from "../domain/mod.ts";
+import type {
+  AgentScope,
+  ComponentBounds,
+  MemoryId,
+  MemoryKind,
+  MemoryRecord,
+} from "../domain/mod.ts";
+import type { MemoryInclusion } from "./memory_store.ts";
 
 /**
  * Every memory of an agent with its cosine to a query, as aligned columns: row `i` of each
@@ -21,12 +28,20 @@ export interface ScannedMemories {
    * them again instead of scoring them as unrelated (their cosine reads 0). Empty normally.
    */
   withoutVector: readonly MemoryId[];
+  /**
+   * The ranges to normalise over when the rows are not every memory because some are out of the
+   * live set or superseded (ranking from candidates takes the same): cosines over every memory,
+   * recency and importance over the live ones. Absent: the rows' own ranges.
+   */
+  bounds?: ComponentBounds;
 }
 
 /** Options of {@linkcode MemoryScan.rank}: both ways to rank; the backend picks one. */
 export interface MemoryScanOptions<T> {
   /** Only memories of these kinds. @default every kind */
   kinds?: readonly MemoryKind[];
+  /** Memories besides the live ones that are not superseded. @default none */
+  include?: MemoryInclusion;
   /**
    * Ranks every memory: called once with the scanned columns. The columns are valid only until
    * the call returns (a backend may lend views of its own state rather than copy 100,000 rows per
@@ -42,7 +57,7 @@ export interface MemoryScanOptions<T> {
 export interface MemoryScan {
   /**
    * A backend that holds an agent's memories and vectors in process (the embedded one) scans
-   * them all (of `kinds`, when given), each with the exact cosine of its vector with `query`, and
+   * them all (of `kinds`, when given; live and not superseded unless `include` says otherwise), each with the exact cosine of its vector with `query`, and
    * resolves to what `options.exact` returns; the columns are one consistent state, no write
    * lands while `exact` runs synchronously, and vectors without a memory are left out. A backend where reading
    * every memory per query would cost too much (the hosted one) resolves to what

@@ -1,5 +1,13 @@
 /** @module Port: the memory stream's records and its per-agent sorted indexes. */
-import type { AgentScope, GameTime, MemoryId, MemoryKind, MemoryRecord } from "../domain/mod.ts";
+import type {
+  AgentScope,
+  GameTime,
+  MemoryId,
+  MemoryKind,
+  MemoryRecord,
+  MemoryRevision,
+  MemoryStatus,
+} from "../domain/mod.ts";
 import type { FencedWrite } from "./lock.ts";
 import type { ClaimKey } from "./unit_of_work_store.ts";
 
@@ -29,6 +37,20 @@ export interface ListMemoriesOptions {
    * first older one), e.g. the recent ones a perceive compares new observations with.
    */
   since?: GameTime;
+  /**
+   * Which memories: the live set (neither archived nor merged; superseded ones are live), those
+   * moved out of it, or all. @default "live"
+   */
+  status?: MemoryStatus;
+}
+
+/**
+ * Memories outside the default of a ranking read: those moved out of the live set (archived or
+ * merged), and superseded ones. @default neither
+ */
+export interface MemoryInclusion {
+  archived?: boolean;
+  superseded?: boolean;
 }
 
 /** One page of memories. `next` is null on the last page. */
@@ -54,12 +76,13 @@ export interface MemoryCandidates {
   important: IndexLeaders;
   /**
    * The rank fields of the ids asked for, then of both heads' ids, each once: only memories that
-   * exist and (with `kinds`) are of one of those kinds.
+   * exist, are live and not superseded (unless `include` says otherwise) and (with `kinds`) are
+   * of one of those kinds.
    */
   fields: MemoryRankFields[];
 }
 
-/** The orders a store keeps sorted per agent. */
+/** The orders a store keeps sorted per agent, of its live memories. */
 export type MemoryIndex = "lastAccessed" | "importance" | "created";
 
 /** The head of a sorted index with its scores, and the index's lowest score. */
@@ -68,7 +91,7 @@ export interface IndexLeaders {
   ids: MemoryId[];
   /** Their scores: game minutes (`lastAccessed`, `created`) or importance. */
   scores: number[];
-  /** The lowest score of any of the agent's memories; null when it has none. */
+  /** The lowest score of any of the agent's live memories; null when it has none. */
   lowest: number | null;
 }
 
@@ -82,13 +105,14 @@ export interface MemoryStore {
    * Appends new memories to one agent, all or none, with `options.claims`. Each record's
    * `worldId`/`agentId` must match the scope. Throws `conflict` (and writes nothing) when an id
    * already exists in the scope, when a claim's key holds another value, or when
-   * `options.fence` is given and no longer held (`LeaseLostError`).
+   * `options.fence` is given and no longer held (`LeaseLostError`). Resolves to how many live
+   * memories the agent has after it (a budget check at no extra read).
    */
   append(
     scope: AgentScope,
     memories: readonly MemoryRecord[],
     options?: AppendOptions,
-  ): Promise<void>;
+  ): Promise<number>;
 
   /** The memory with this id in the scope, or null. */
   get(scope: AgentScope, id: MemoryId): Promise<MemoryRecord | null>;
@@ -97,29 +121,53 @@ export interface MemoryStore {
   getMany(scope: AgentScope, ids: readonly MemoryId[]): Promise<(MemoryRecord | null)[]>;
 
   /**
-   * What a retrieval ranks from, in one read: the top `heads` of the lastAccessed and importance
-   * indexes (with their scores and lowest scores), and the rank fields of `ids` (the vector hits)
-   * and of both heads. Lets a hosted backend score a thousand candidates from its sorted indexes
-   * in one request and read full records only for the few it returns.
+   * What a retrieval ranks from, in one read: the top `heads` of the live lastAccessed and
+   * importance indexes (with their scores and lowest scores), and the rank fields of `ids` (the
+   * vector hits) and of both heads, of the memories `include` lets in. Lets a hosted backend
+   * score a thousand candidates from its sorted indexes in one request and read full records
+   * only for the few it returns.
    */
   candidates(
     scope: AgentScope,
     ids: readonly MemoryId[],
-    options: { heads: number; kinds?: readonly MemoryKind[] },
+    options: { heads: number; kinds?: readonly MemoryKind[]; include?: MemoryInclusion },
   ): Promise<MemoryCandidates>;
 
-  /** Every memory of the agent, in creation order. For exact scoring and rebuilding caches. */
+  /**
+   * Every memory of the agent, live or not, in creation order. For exact scoring and rebuilding
+   * caches.
+   */
   all(scope: AgentScope): Promise<MemoryRecord[]>;
 
-  /** Pages through memories by creation time, optionally of one kind. Stable under appends. */
+  /**
+   * Pages through memories by creation time, optionally of one kind, of the live set unless
+   * `options.status` says otherwise. Stable under appends. A page of one kind and status may
+   * hold fewer than `limit` memories while `next` is not null.
+   */
   list(scope: AgentScope, options: ListMemoriesOptions): Promise<MemoryPage>;
 
-  /** How many memories the agent has. */
-  count(scope: AgentScope): Promise<number>;
+  /** How many memories the agent has in `status` (@default "live"). */
+  count(scope: AgentScope, options?: { status?: MemoryStatus }): Promise<number>;
 
   /**
-   * Sets `lastAccessedAt = at` on existing memories and re-sorts the lastAccessed index.
-   * Idempotent; ids that do not exist are ignored.
+   * Applies upkeep revisions to existing memories, all or none (`revised` in the domain says
+   * how each changes a record): a memory given `archivedAt` or `mergedInto` leaves the live set
+   * and its indexes (it is still read by `get`, `all` and lists of `archived`), one given
+   * `supersededBy` is left out of rankings unless asked for. Nothing is deleted. Ids that do
+   * not exist are ignored; resolves to how many memories were revised.
+   *
+   * @throws `invalid_request` on an invalid revision or an id revised twice (nothing written);
+   * `conflict` (`LeaseLostError`) when `options.fence` is no longer held (nothing written).
+   */
+  revise(
+    scope: AgentScope,
+    revisions: readonly MemoryRevision[],
+    options?: FencedWrite,
+  ): Promise<number>;
+
+  /**
+   * Sets `lastAccessedAt = at` on existing memories (live or not) and re-sorts the lastAccessed
+   * index. Idempotent; ids that do not exist are ignored.
    */
   touch(scope: AgentScope, ids: readonly MemoryId[], at: GameTime): Promise<void>;
 
@@ -129,7 +177,10 @@ export interface MemoryStore {
    */
   setImportance(scope: AgentScope, id: MemoryId, importance: number): Promise<boolean>;
 
-  /** The ids of the top `n` memories by an index, highest first (latest access, most important, newest). */
+  /**
+   * The ids of the top `n` live memories by an index, highest first (latest access, most
+   * important, newest).
+   */
   top(scope: AgentScope, index: MemoryIndex, n: number): Promise<MemoryId[]>;
 
   /**

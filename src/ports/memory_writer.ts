@@ -16,9 +16,9 @@ export interface MemoryWriter {
    * order (a memory is never visible without its vector). A backend that keeps something of each
    * vector beside the memories (the hosted one: a half-precision copy in Redis) writes it with
    * the memories. Throws as those two do, and `invalid_request` unless there is exactly one
-   * vector per memory.
+   * vector per memory. Resolves to `memories.append`'s live count.
    */
-  append(scope: AgentScope, write: MemoriesWithVectors, options?: AppendOptions): Promise<void>;
+  append(scope: AgentScope, write: MemoriesWithVectors, options?: AppendOptions): Promise<number>;
 }
 
 /**
@@ -54,9 +54,9 @@ export class UpsertThenAppend implements MemoryWriter {
     scope: AgentScope,
     write: MemoriesWithVectors,
     options: AppendOptions = {},
-  ): Promise<void> {
-    if (write.memories.length === 0) return;
+  ): Promise<number> {
+    if (write.memories.length === 0) return await this.#memories.count(scope);
     await this.#vectors.upsert(scope, vectorsInOrder(write));
-    await this.#memories.append(scope, write.memories, options);
+    return await this.#memories.append(scope, write.memories, options);
   }
 }

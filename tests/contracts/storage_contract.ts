@@ -6,6 +6,7 @@ import { eventLogContract } from "./event_log_contract.ts";
 import { idempotencyStoreContract } from "./idempotency_store_contract.ts";
 import { lockContract } from "./lock_contract.ts";
 import { memoryStoreContract } from "./memory_store_contract.ts";
+import { memoryUpkeepContract } from "./memory_upkeep_contract.ts";
 import { memorySinceContract, memoryWriteContract } from "./memory_write_contract.ts";
 import { removalContract } from "./removal_contract.ts";
 import { usageLedgerContract } from "./usage_ledger_contract.ts";
@@ -46,6 +47,7 @@ export function storageContract(
   memoryStoreContract(cases);
   memoryWriteContract(cases);
   memorySinceContract(cases);
+  memoryUpkeepContract(cases);
   vectorIndexContract(cases);
   documentStoreContract(cases);
   lockContract(cases);

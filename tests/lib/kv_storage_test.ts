@@ -125,6 +125,10 @@ Deno.test("openKvStorage() keeps memories, vectors, documents and events across 
       await first.memories.append(scope, memories);
       await first.memories.touch(scope, [mid("m-010")], at(5000));
       assert.equal(await first.memories.setImportance(scope, mid("m-020"), 10), true);
+      await first.memories.revise(scope, [
+        { id: mid("m-030"), archivedAt: at(6000) },
+        { id: mid("m-031"), supersededBy: mid("m-032"), invalidAt: at(6000), count: 2 },
+      ]);
       await first.vectors.upsert(scope, [{ id: mid("m-000"), vector: v(0) }, {
         id: mid("m-001"),
         vector: v(1),
@@ -158,7 +162,11 @@ Deno.test("openKvStorage() keeps memories, vectors, documents and events across 
 
     const second = await openKvStorage({ path, dimensions: DIMENSIONS });
     try {
-      assert.equal(await second.memories.count(scope), 600);
+      assert.equal(await second.memories.count(scope, { status: "all" }), 600);
+      assert.equal(await second.memories.count(scope), 599);
+      assert.equal((await second.memories.get(scope, mid("m-030")))?.archivedAt, at(6000));
+      const superseded = await second.memories.get(scope, mid("m-031"));
+      assert.deepEqual([superseded?.supersededBy, superseded?.count], ["m-032", 2]);
       const all = await second.memories.all(scope);
       assert.deepEqual(all.map((m) => m.id), memories.map((m) => m.id));
       assert.equal(all[599].description, memories[599].description);
@@ -184,7 +192,7 @@ Deno.test("openKvStorage() keeps memories, vectors, documents and events across 
       await second.memories.append(scope, [
         makeMemory(scope, "after-reopen", { createdAt: at(9999) }),
       ]);
-      assert.equal(await second.memories.count(scope), 601);
+      assert.equal(await second.memories.count(scope), 600);
     } finally {
       await second.close();
     }

@@ -36,7 +36,10 @@ Deno.test("perceive and retrieve run on the OpenAI client against an OpenAI-comp
     assert.equal(agent.status, 201, JSON.stringify(agent.body));
     assert.deepEqual(agent.body.seeds.map((s: { importance: number }) => s.importance), [4, 6]);
 
-    fake.script("importance", { status: 429, retryAfter: 0 }, { json: { scores: [2, 9] } });
+    // The seeds nearest the observations are shown too: the answer names any each updates.
+    fake.script("importance", { status: 429, retryAfter: 0 }, {
+      json: { scores: [2, 9], supersedes: [0, 0] },
+    });
     const perceived = await call(server, "POST", "/v1/worlds/town/agents/klaus/perceive", {
       observations: [
         { text: "Klaus is eating breakfast", eventId: "b1" },

@@ -98,6 +98,25 @@ async function snapshot(app: App, world: string) {
   return out;
 }
 
+/** Gives a lived-in agent's memories upkeep: one archived, one merged into another, one superseded. */
+async function upkeep(deps: Deps, agent: string): Promise<void> {
+  const scope = { worldId: WorldId.parse("town"), agentId: AgentId.parse(agent) };
+  const all = await deps.storage.memories.all(scope);
+  const [a, b, c, d] = all.filter((m) => m.kind === "observation");
+  const revised = await deps.storage.memories.revise(scope, [
+    { id: a.id, archivedAt: "2023-02-13T07:20:00" as typeof a.createdAt },
+    { id: b.id, mergedInto: c.id },
+    { id: c.id, count: 2, firstAt: b.createdAt, lastAt: c.createdAt, evidence: [b.id] },
+    { id: d.id, supersededBy: c.id, invalidAt: c.createdAt },
+  ]);
+  assert.equal(revised, 4);
+}
+
+/** The memory lines of an export, as JSON values. */
+function memoryLines(text: string): unknown[] {
+  return text.trimEnd().split("\n").map((l) => JSON.parse(l)).filter((l) => l.type === "memory");
+}
+
 async function retrievals(app: App, world: string) {
   const out: unknown[] = [];
   for (const query of ["Who is running for mayor?", "fire", "What does Klaus study?"]) {
@@ -124,6 +143,7 @@ Deno.test({
     const back = await open(embedded);
     try {
       await buildTown(source.app);
+      await upkeep(source.deps, "klaus");
       const original = await snapshot(source.app, "town");
       assert.ok((original["klaus.memories"] as unknown[]).length >= 6, "seeds and observations");
       assert.ok(JSON.stringify(original["klaus.plan"]).length > 200, "a day plan");
@@ -146,6 +166,12 @@ Deno.test({
       const home = await importText(back.app, second);
       assert.equal(home.status, 201, JSON.stringify(home.body));
       assert.deepEqual(await snapshot(back.app, "town"), original);
+      // Memories out of the live set and their upkeep fields make the round trip.
+      const kept = memoryLines(first);
+      assert.ok(kept.some((l) => JSON.stringify(l).includes('"mergedInto"')));
+      assert.ok(kept.some((l) => JSON.stringify(l).includes('"archivedAt"')));
+      assert.deepEqual(memoryLines(second), kept);
+      assert.deepEqual(memoryLines(await exportText(back.app, "town")), kept);
 
       const expected = await retrievals(source.app, "town");
       assert.deepEqual(await retrievals(middle.app, "town"), expected);

@@ -1,14 +1,21 @@
-/** @module Offline responder for the "importance" prompt: a lexicon score per observation. */
+/**
+ * @module Offline responder for the "importance" prompt: a lexicon score per observation, and,
+ * when earlier memories are shown, the one each updates.
+ */
 import { rateImportance } from "../importance_lexicon.ts";
+import { updatedMemory } from "./_supersession.ts";
 
 /** The answer of the built-in "importance" responder: one 1–10 score per observation. */
 export interface ImportanceAnswer {
   scores: number[];
+  /** With earlier memories: the one each observation updates (from 1), 0 for none. */
+  supersedes?: number[];
 }
 
 /**
- * The built-in "importance" responder: `{ observations: string[] }` → `{ scores: number[] }`,
- * each score from {@linkcode rateImportance}.
+ * The built-in "importance" responder: `{ observations: string[], earlier?: string[] }` →
+ * `{ scores: number[], supersedes?: number[] }`, each score from {@linkcode rateImportance}, each
+ * update from {@linkcode updatedMemory}.
  *
  * @throws {TypeError} When the input has no `observations` array of strings.
  */
@@ -17,5 +24,9 @@ export function answerImportance(input: unknown): ImportanceAnswer {
   if (!Array.isArray(observations) || !observations.every((o) => typeof o === "string")) {
     throw new TypeError('Cannot rate importance: the input has no "observations" list of strings');
   }
-  return { scores: observations.map(rateImportance) };
+  const scores = observations.map(rateImportance);
+  const earlier = (input as { earlier?: unknown }).earlier;
+  if (!Array.isArray(earlier) || earlier.length === 0) return { scores };
+  const texts = earlier.map(String);
+  return { scores, supersedes: observations.map((o) => updatedMemory(o, texts)) };
 }

@@ -3,12 +3,13 @@ import {
   type AgentScope,
   ConflictError,
   gameMinutes,
+  isLive,
   LeaseLostError,
   type MemoryRecord,
   SimulacraError,
 } from "../../../src/domain/mod.ts";
 import { type AppendOptions, claimTaken } from "../../../src/ports/mod.ts";
-import { encodeValue, KINDS, type RedisKeys } from "../layout.ts";
+import { encodeValue, KINDS, MEMORY_SETS_LUA, type RedisKeys } from "../layout.ts";
 import { unexpectedReply } from "../redis_calls.ts";
 import type { Script } from "./script.ts";
 
@@ -25,19 +26,18 @@ export interface AppendMemories {
   vectorCopies?: readonly string[];
 }
 
-const ZSET_COUNT = 3 + KINDS.length;
-
 /**
  * KEYS: the memory sets (`RedisKeys.memorySets`), the fence's lock key, one key per claim, the
  * vector copies' hash when ARGV[3] is 1, then one record hash per memory. ARGV: the fence's token
  * ("" for none), claim count, copies flag, the claims' values, the copies' id/value pairs when
  * the flag is 1 (one per memory), then per memory: id, created score, accessed score,
- * importance, kind number (1-based), field count, then field/value pairs. Returns -1 (writing
+ * importance, kind number (1-based), upkeep flags (1: out of the live set, 2: superseded; an
+ * imported memory may be either), field count, then field/value pairs. Returns -1 (writing
  * nothing) when the fence is not held, "claimed:<i>" when claim i holds another value, the
- * position (1-based) of the first memory whose id exists; otherwise writes all and returns 0.
+ * position (1-based) of the first memory whose id exists; otherwise writes all and returns
+ * "live:<n>", the agent's live memories after it.
  */
-const LUA = `
-local zsets = ${ZSET_COUNT}
+const LUA = `${MEMORY_SETS_LUA}
 if ARGV[1] ~= '' and redis.call('GET', KEYS[zsets + 1]) ~= ARGV[1] then return -1 end
 local nc = tonumber(ARGV[2])
 local copies = tonumber(ARGV[3])
@@ -58,19 +58,28 @@ if copies == 1 then
 end
 for r = 1, n do
   local id = ARGV[i]
-  local fields = tonumber(ARGV[i + 5])
-  redis.call('HSET', KEYS[first + r - 1], unpack(ARGV, i + 6, i + 5 + fields * 2))
+  local flags = tonumber(ARGV[i + 5])
+  local fields = tonumber(ARGV[i + 6])
+  redis.call('HSET', KEYS[first + r - 1], unpack(ARGV, i + 7, i + 6 + fields * 2))
   redis.call('ZADD', KEYS[1], ARGV[i + 1], id)
-  redis.call('ZADD', KEYS[2], ARGV[i + 2], id)
-  redis.call('ZADD', KEYS[3], ARGV[i + 3], id)
   redis.call('ZADD', KEYS[3 + tonumber(ARGV[i + 4])], ARGV[i + 1], id)
-  i = i + 6 + fields * 2
+  if flags % 2 == 1 then
+    redis.call('ZADD', KEYS[out], ARGV[i + 1], id)
+    redis.call('ZADD', KEYS[outAccessed], ARGV[i + 2], id)
+    redis.call('ZADD', KEYS[outImportance], ARGV[i + 3], id)
+  else
+    redis.call('ZADD', KEYS[live], ARGV[i + 1], id)
+    redis.call('ZADD', KEYS[2], ARGV[i + 2], id)
+    redis.call('ZADD', KEYS[3], ARGV[i + 3], id)
+  end
+  if flags >= 2 then redis.call('ZADD', KEYS[superseded], 0, id) end
+  i = i + 7 + fields * 2
 end
-return 0
+return 'live:' .. redis.call('ZCARD', KEYS[live])
 `;
 
 /** Appends memories atomically: all or none, fenced, with their claims (`MemoryStore.append`). */
-export const appendMemories: Script<AppendMemories, void> = {
+export const appendMemories: Script<AppendMemories, number> = {
   action: "append memories",
   lua: LUA,
   encode(input) {
@@ -93,6 +102,7 @@ export const appendMemories: Script<AppendMemories, void> = {
         String(gameMinutes(memory.lastAccessedAt)),
         String(memory.importance),
         String(KINDS.indexOf(memory.kind) + 1),
+        String((isLive(memory) ? 0 : 1) + (memory.supersededBy === undefined ? 0 : 2)),
         String(fields.length),
         ...fields.flatMap(([field, value]) => [field, JSON.stringify(value)]),
       );
@@ -111,10 +121,13 @@ export const appendMemories: Script<AppendMemories, void> = {
   decode(reply, { scope, memories, options }) {
     const claimed = /^claimed:(\d+)$/.exec(String(reply));
     if (claimed) throw claimTaken(options.claims![Number(claimed[1]) - 1]);
+    const live = /^live:(\d+)$/.exec(String(reply));
+    if (live) return Number(live[1]);
     const existing = Number(reply);
     if (!Number.isInteger(existing)) unexpectedReply("append memories");
     if (existing < 0) throw new LeaseLostError(options.fence!.key);
     if (existing > 0) throw memoryExists(scope, memories[existing - 1].id);
+    return unexpectedReply("append memories");
   },
 };
 

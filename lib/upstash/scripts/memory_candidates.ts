@@ -9,7 +9,12 @@ import {
   type MemoryId,
   type MemoryKind,
 } from "../../../src/domain/mod.ts";
-import type { IndexLeaders, MemoryCandidates, MemoryRankFields } from "../../../src/ports/mod.ts";
+import type {
+  IndexLeaders,
+  MemoryCandidates,
+  MemoryInclusion,
+  MemoryRankFields,
+} from "../../../src/ports/mod.ts";
 import { KINDS, type RedisKeys } from "../layout.ts";
 import { pairs, unexpectedReply } from "../redis_calls.ts";
 import type { Script } from "./script.ts";
@@ -24,9 +29,13 @@ export interface MemoryCandidatesInput {
   heads: number;
   /** Only memories of these kinds; absent or every kind: no filter. */
   kinds?: readonly MemoryKind[];
+  /** Memories besides the live ones that are not superseded. */
+  include?: MemoryInclusion;
 }
 
-// KEYS: created, accessed, importance, then the created-set of each kind filtered on. ARGV: the
+// KEYS: created, accessed, importance, the out-sets' accessed and importance (with archived
+// memories included), superseded (unless included), then the created-set of each kind filtered
+// on. ARGV: the
 // heads' size, then ids. Reads only sorted-set scores. Returns the accessed head and its lowest
 // entry, the same of importance (ZRANGE WITHSCORES replies), then, for the ids followed by both
 // heads' ids (each once), one ZMSCORE reply per key (none when there are no ids).
@@ -67,23 +76,30 @@ return out
 `;
 
 /**
- * Four ZRANGEs (the two heads and their lowest scores) and three ZMSCOREs of the candidates
- * (created, accessed, importance), plus one per kind filtered on. A thousand candidates cost a
- * handful of commands and no record reads. Scores are game minutes, exact to the second, so
- * `createdAt` round-trips.
+ * Four ZRANGEs (the two heads and their lowest scores, of the live memories) and ZMSCOREs of the
+ * candidates: created, accessed, importance, superseded (two more with archived memories
+ * included), plus one per kind filtered on. A thousand candidates cost a handful of commands
+ * and no record reads. Scores are game minutes, exact to the second, so `createdAt` round-trips.
  */
 export const memoryCandidates: Script<MemoryCandidatesInput, MemoryCandidates> = {
   action: "rank memories",
   lua: LUA,
   encode(input) {
-    const { keys, scope } = input;
+    const { keys, scope, include = {} } = input;
     const sets = keys.memorySets(scope);
     return {
-      keys: [...sets.slice(0, 3), ...filtered(input).map((kind) => keys.memoryKind(scope, kind))],
+      keys: [
+        ...sets.slice(0, 3),
+        ...include.archived
+          ? [keys.upkeepSet(scope, "outAccessed"), keys.upkeepSet(scope, "outImportance")]
+          : [],
+        ...include.superseded ? [] : [keys.upkeepSet(scope, "superseded")],
+        ...filtered(input).map((kind) => keys.memoryKind(scope, kind)),
+      ],
       args: [String(Math.max(0, Math.floor(input.heads))), ...input.ids],
     };
   },
-  decode: (reply, input) => decodeCandidates(reply, input.ids, filtered(input).length),
+  decode: (reply, input) => decodeCandidates(reply, input),
 };
 
 /** The kinds filtered on: none when every kind is asked for. */
@@ -92,34 +108,38 @@ function filtered({ kinds }: MemoryCandidatesInput): MemoryKind[] {
 }
 
 /**
- * The script's reply as `MemoryCandidates`: `ids` as sent, `kindCount` the kind sets filtered on.
+ * The script's reply as `MemoryCandidates`, read by the keys {@linkcode memoryCandidates} sent.
  * Rebuilds the script's union (the ids, then both heads' ids, each once) rather than have it sent
  * back.
  */
-function decodeCandidates(
-  reply: unknown,
-  ids: readonly MemoryId[],
-  kindCount: number,
-): MemoryCandidates {
+function decodeCandidates(reply: unknown, input: MemoryCandidatesInput): MemoryCandidates {
   if (!Array.isArray(reply) || reply.length < 4) unexpectedReply("rank memories");
+  const { include = {} } = input;
   const recent = leadersOf(reply[0], reply[1]);
   const important = leadersOf(reply[2], reply[3]);
   // The script's union, in its order.
-  const union = [...new Set([...ids, ...recent.ids, ...important.ids])];
-  const columns = reply.slice(4);
-  const [created, accessed, importance, ...ofKinds] = columns as unknown[][];
+  const union = [...new Set([...input.ids, ...recent.ids, ...important.ids])];
+  const columns = reply.slice(4) as unknown[][];
+  const [created, accessed, importance] = columns;
+  let next = 3;
+  const [outAccessed, outImportance] = include.archived ? columns.slice(next, next += 2) : [];
+  const superseded = include.superseded ? undefined : columns[next++];
+  const ofKinds = columns.slice(next);
   if (
-    columns.length !== (union.length === 0 ? 0 : 3 + kindCount) ||
+    columns.length !== (union.length === 0 ? 0 : next + filtered(input).length) ||
     !columns.every((c) => Array.isArray(c) && c.length === union.length)
   ) unexpectedReply("rank memories");
   const fields = union.flatMap((id, i): MemoryRankFields[] => {
-    if (created[i] === null || accessed[i] === null || importance[i] === null) return [];
-    if (kindCount > 0 && ofKinds.every((scores) => scores[i] === null)) return [];
+    const accessedAt = accessed[i] ?? outAccessed?.[i] ?? null;
+    const importanceOf = importance[i] ?? outImportance?.[i] ?? null;
+    if (created[i] === null || accessedAt === null || importanceOf === null) return [];
+    if (superseded !== undefined && superseded[i] !== null) return [];
+    if (ofKinds.length > 0 && ofKinds.every((scores) => scores[i] === null)) return [];
     return [{
       id,
       createdAt: fromGameMinutes(Number(created[i])),
-      accessedMinutes: Number(accessed[i]),
-      importance: Number(importance[i]),
+      accessedMinutes: Number(accessedAt),
+      importance: Number(importanceOf),
     }];
   });
   return { recent, important, fields };

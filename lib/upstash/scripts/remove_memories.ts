@@ -1,6 +1,6 @@
 /** @module The script that removes an agent's memories with their index entries. */
 import type { AgentScope, MemoryId } from "../../../src/domain/mod.ts";
-import { KINDS, type RedisKeys } from "../layout.ts";
+import { MEMORY_SET_COUNT, type RedisKeys } from "../layout.ts";
 import type { Script } from "./script.ts";
 
 /** The memories to remove. */
@@ -13,7 +13,7 @@ export interface RemoveMemories {
 
 // KEYS: every memory set (`RedisKeys.memorySets`), then one record hash per id. ARGV: the ids.
 const LUA = `
-local zsets = ${3 + KINDS.length}
+local zsets = ${MEMORY_SET_COUNT}
 local removed = 0
 for r = 1, #ARGV do
   if redis.call('DEL', KEYS[zsets + r]) == 1 then

@@ -283,6 +283,8 @@ export function agentPanel(panel, state, { onClose }) {
     );
     k.value = "5";
     const button = h("button", { class: "primary", type: "submit" }, "Retrieve");
+    const includeArchived = h("input", { type: "checkbox", id: `${id}-archived` });
+    const includeSuperseded = h("input", { type: "checkbox", id: `${id}-superseded` });
     const out = h("div", { "aria-live": "polite" });
     const form = h(
       "form",
@@ -293,7 +295,24 @@ export function agentPanel(panel, state, { onClose }) {
         "score = recency + importance + relevance, each min–max normalised over the agent's memories (the paper's formula; weights from the world's settings). Retrieving marks the results as accessed, as recall does.",
       ),
       h("div", { class: "field" }, h("label", { for: id }, "Query"), input),
-      h("div", { class: "row" }, k, button),
+      h(
+        "div",
+        { class: "row" },
+        k,
+        h(
+          "label",
+          { class: "field inline", for: `${id}-archived` },
+          includeArchived,
+          "include archived",
+        ),
+        h(
+          "label",
+          { class: "field inline", for: `${id}-superseded` },
+          includeSuperseded,
+          "include superseded",
+        ),
+        button,
+      ),
       out,
     );
     form.addEventListener("submit", async (e) => {
@@ -303,7 +322,12 @@ export function agentPanel(panel, state, { onClose }) {
           button,
           () =>
             api("POST", agentPath(state.id, agent.id, "/retrieve"), {
-              body: { query: input.value, k: Number(k.value) },
+              body: {
+                query: input.value,
+                k: Number(k.value),
+                includeArchived: includeArchived.checked,
+                includeSuperseded: includeSuperseded.checked,
+              },
             }),
           "Retrieving…",
         );
@@ -333,19 +357,34 @@ export function agentPanel(panel, state, { onClose }) {
 
   function memoryStream(box, agentId, signal) {
     let kind = "";
+    // Which memories: the live set, the superseded among them, or those moved out of it.
+    let upkeep = "live";
     const list = h("ul", { class: "memories" });
     const more = h("button", { hidden: true }, "Load more");
     const status = h("div", { "aria-live": "polite" });
     let cursor = null;
-    const filterButtons = [["", "All"], ...KINDS.map((k) => [k, k])].map(([value, label]) => {
-      const b = h("button", { class: "chip", "aria-pressed": String(value === kind) }, label);
-      b.addEventListener("click", () => {
-        kind = value;
-        for (const other of filterButtons) other.setAttribute("aria-pressed", String(other === b));
-        load(true);
+    const chips = (options, pick) => {
+      const buttons = options.map(([value, label, title]) => {
+        const b = h("button", {
+          class: "chip",
+          "aria-pressed": String(value === options[0][0]),
+          ...(title ? { title } : {}),
+        }, label);
+        b.addEventListener("click", () => {
+          pick(value);
+          for (const other of buttons) other.setAttribute("aria-pressed", String(other === b));
+          load(true);
+        });
+        return b;
       });
-      return b;
-    });
+      return buttons;
+    };
+    const filterButtons = chips([["", "All"], ...KINDS.map((k) => [k, k])], (v) => kind = v);
+    const upkeepButtons = chips([
+      ["live", "Live", "What retrieval, reflection and summaries read"],
+      ["superseded", "Superseded", "Live memories a newer one superseded (a fact that changed)"],
+      ["archived", "Archived", "Moved out of the live set: archived under the budget, or merged"],
+    ], (v) => upkeep = v);
     const refresh = h("button", { class: "small" }, "Refresh");
     refresh.addEventListener("click", () => load(true));
     replace(
@@ -356,6 +395,7 @@ export function agentPanel(panel, state, { onClose }) {
         filterButtons,
         refresh,
       ),
+      h("div", { class: "row", role: "group", "aria-label": "Memory upkeep" }, upkeepButtons),
       status,
       list,
       more,
@@ -368,15 +408,28 @@ export function agentPanel(panel, state, { onClose }) {
       }
       const params = new URLSearchParams({ limit: String(PAGE) });
       if (kind) params.set("kind", kind);
+      if (upkeep === "archived") params.set("archived", "true");
       if (cursor) params.set("cursor", cursor);
       try {
         const page = await api("GET", agentPath(state.id, agentId, `/memories?${params}`), {
           signal,
         });
         replace(status);
-        list.append(...page.memories.map((m) => memoryItem(state.id, agentId, m)));
+        // Superseded memories are live: the live pages, those with supersededBy.
+        const shown = upkeep === "superseded"
+          ? page.memories.filter((m) => m.supersededBy)
+          : page.memories;
+        list.append(...shown.map((m) => memoryItem(state.id, agentId, m)));
         if (!list.hasChildNodes()) {
-          replace(status, empty(kind ? `No ${kind} memories yet.` : "No memories yet."));
+          const which = [upkeep === "live" ? "" : upkeep, kind].filter(Boolean).join(" ");
+          replace(
+            status,
+            empty(
+              which
+                ? `No ${which} memories${page.next ? " on this page" : ""}.`
+                : "No memories yet.",
+            ),
+          );
         }
         cursor = page.next;
         more.hidden = !cursor;

@@ -1,6 +1,7 @@
 /**
- * @module How memories look: provenance badges, importance, reflection trees with their evidence,
- * and retrieval results with the score broken into recency, importance and relevance bars.
+ * @module How memories look: provenance badges, importance, upkeep (merge count, superseded,
+ * archived, merged), reflection trees with their evidence, and retrieval results with the score
+ * broken into recency, importance and relevance bars.
  */
 import { agentPath, api } from "./api.js";
 import { busy, clockTime, errorState, h, replace } from "./dom.js";
@@ -31,6 +32,58 @@ export function importanceBadge(importance, pending) {
   );
 }
 
+/**
+ * The badges of memory upkeep: how many near-identical memories a consolidated one stands for,
+ * and whether it was superseded by a newer fact, archived under the budget or merged into
+ * another (README "Memory upkeep").
+ */
+export function upkeepBadges(m) {
+  const span = (kind, title, text) => h("span", { class: `badge upkeep ${kind}`, title }, text);
+  return [
+    m.count > 1
+      ? span(
+        "count",
+        `Stands for ${m.count} near-identical memories${
+          m.firstAt ? `, ${m.firstAt.replace("T", " ")} – ${m.lastAt.replace("T", " ")}` : ""
+        }`,
+        `×${m.count}`,
+      )
+      : null,
+    m.supersededBy
+      ? span(
+        "superseded",
+        `Superseded at ${
+          m.invalidAt?.replace("T", " ")
+        } by memory ${m.supersededBy}: a newer memory changed this fact`,
+        "superseded",
+      )
+      : null,
+    m.archivedAt
+      ? span(
+        "archived",
+        `Archived at ${m.archivedAt.replace("T", " ")}: out of the live set (memory budget), kept`,
+        "archived",
+      )
+      : null,
+    m.mergedInto
+      ? span(
+        "merged",
+        `Merged into memory ${m.mergedInto} by consolidation, kept`,
+        "merged",
+      )
+      : null,
+  ];
+}
+
+/** The classes a memory's item gets: its kind, and its upkeep state. */
+function upkeepClasses(m) {
+  return [
+    m.supersededBy ? "superseded" : "",
+    m.archivedAt ? "archived" : "",
+    m.mergedInto ? "merged" : "",
+  ].filter(Boolean).join(" ");
+}
+
 function memoryMeta(m) {
   return h(
     "div",
@@ -38,6 +91,7 @@ function memoryMeta(m) {
     m.kind === m.provenance ? null : h("span", { class: `badge kind ${m.kind}` }, m.kind),
     provenanceBadge(m.provenance),
     importanceBadge(m.importance, m.importancePending),
+    ...upkeepBadges(m),
     h(
       "time",
       { datetime: m.createdAt, title: `Created ${m.createdAt}` },
@@ -101,7 +155,7 @@ export function memoryItem(worldId, agentId, m) {
   }
   return h(
     "li",
-    { class: `memory ${m.kind}`, "data-memory": m.id },
+    { class: `memory ${m.kind} ${upkeepClasses(m)}`.trim(), "data-memory": m.id },
     h("p", null, m.description),
     h("div", { class: "row" }, memoryMeta(m), button),
     evidenceBox,
@@ -136,7 +190,7 @@ function bar(label, value, weight) {
 export function retrievedItem(m, weights) {
   return h(
     "li",
-    { class: "retrieved", "data-memory": m.id },
+    { class: `retrieved ${upkeepClasses(m)}`.trim(), "data-memory": m.id },
     h(
       "div",
       { class: "row spread" },

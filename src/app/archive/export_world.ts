@@ -52,7 +52,7 @@ export async function* exportWorld(
   const agentIds = agents.map((a) => a.id as AgentId);
   const documents = await listWorldDocuments(deps, worldId, agentIds);
   const memoryCounts = await Promise.all(
-    agentIds.map((agentId) => deps.storage.memories.count({ worldId, agentId })),
+    agentIds.map((agentId) => deps.storage.memories.count({ worldId, agentId }, { status: "all" })),
   );
   const log = options.events ? await countEvents(deps, worldId) : { count: 0, last: 0 };
   const counts: ArchiveCounts = {
@@ -124,7 +124,12 @@ async function* memoryPages(
 ): AsyncGenerator<MemoryRecord[]> {
   let cursor: string | undefined;
   do {
-    const page = await deps.storage.memories.list(scope, { limit: PAGE, order: "asc", cursor });
+    const page = await deps.storage.memories.list(scope, {
+      limit: PAGE,
+      order: "asc",
+      cursor,
+      status: "all",
+    });
     if (page.memories.length > 0) yield page.memories;
     cursor = page.next ?? undefined;
   } while (cursor !== undefined);

@@ -23,6 +23,7 @@ import {
 import { agentKey } from "../agents/mod.ts";
 import { type Deps, type Lease, updateDocument } from "../../ports/mod.ts";
 import {
+  budgetOf,
   type NewMemory,
   type PreparedMemories,
   prepareMemories,
@@ -151,7 +152,11 @@ async function writeBoth(
 ): Promise<void> {
   const written = await Promise.allSettled(
     people.map((p, i) =>
-      writeMemories(deps, scopeOf(world, p), { prepared: prepared[i], fence: fences.get(p.id)! })
+      writeMemories(deps, scopeOf(world, p), {
+        prepared: prepared[i],
+        fence: fences.get(p.id)!,
+        budget: budgetOf(world),
+      })
     ),
   );
   const failed = written.find((w) => w.status === "rejected");

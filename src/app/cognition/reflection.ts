@@ -12,11 +12,19 @@ import {
   MemoryRecord,
   type ReflectionInsightsOutput,
   UsageCounts,
+  withoutRepeats,
   type World,
   type WorldId,
 } from "../../domain/mod.ts";
 import { agentKey, type AgentTransaction } from "../agents/mod.ts";
-import { type NewMemory, prepareMemories, recall, writeMemories } from "../memory/mod.ts";
+import {
+  budgetOf,
+  type NewMemory,
+  prepareMemories,
+  recall,
+  strengthenRepeats,
+  writeMemories,
+} from "../memory/mod.ts";
 import { reflectionInsights, reflectionQuestions } from "../../mind/mod.ts";
 import { invalidateSummary } from "./agent_summary.ts";
 
@@ -25,11 +33,13 @@ export const RECENT_MEMORIES = 100;
 
 /**
  * Memories retrieved per question as evidence for its insights. The reference code retrieves 30
- * per question; the paper's example cites numbers up to 15. 20 keeps each insights prompt at
+ * per question; the paper's example cites numbers up to 15. 18 keeps each insights prompt at
  * about 550 tokens of one-line memories (offline count) while leaving the model enough to
- * combine; reflections compete with observations in that retrieval, so trees can grow.
+ * combine; reflections compete with observations in that retrieval, so trees can grow. Since
+ * consolidation merges repeats (README "Memory upkeep"), each of the 18 is a distinct memory,
+ * where 20 used to hold the same sighting several times.
  */
-export const EVIDENCE_PER_QUESTION = 20;
+export const EVIDENCE_PER_QUESTION = 18;
 
 /** The body of `POST …/agents/{agent}/reflect`. */
 export const ReflectInput = z
@@ -148,7 +158,8 @@ function notReflected(): ReflectResult {
  * questions about its 100 newest memories, recalls evidence for all of them in one embedding
  * call (reflections included), asks for up to 5 cited insights per question (in parallel), and
  * stores the insights as `reflection` memories: one importance call, one embedding call and one
- * atomic append, all or nothing. Then resets the counter to 0 and marks the agent summary
+ * atomic append, all or nothing (an insight the agent already holds is not stored again: the
+ * stored one is strengthened, README "Memory upkeep"). Then resets the counter to 0 and marks the agent summary
  * stale. Returns empty without a model call when not due.
  *
  * A model failure (`model_invalid_output` after the client's one repair attempt, or the model
@@ -168,9 +179,15 @@ export async function reflectHeld(
   const d = { ...deps, storage: tx.storage };
   if (!options.force && !isDue(world, agent)) return notReflected();
 
-  // Step 1: questions about the newest memories, shown oldest first.
-  const page = await tx.storage.memories.list(scope, { limit: RECENT_MEMORIES, order: "desc" });
-  const recent = page.memories.reverse();
+  // Step 1: questions about the newest memories, shown oldest first. The newest experiences: a
+  // repeat merged into an earlier memory since still counts as one (the prompt shows repeats
+  // once, with how often), an archived memory does not.
+  const page = await tx.storage.memories.list(scope, {
+    limit: RECENT_MEMORIES,
+    order: "desc",
+    status: "all",
+  });
+  const recent = page.memories.filter((m) => m.archivedAt === undefined).reverse();
   if (recent.length === 0) return notReflected();
   const asked = await reflectionQuestions(deps, tx, recent.map((m) => m.description));
   const questions = asked.questions;
@@ -180,15 +197,17 @@ export async function reflectHeld(
     at: options.at,
     k: EVIDENCE_PER_QUESTION,
   });
-  const shown = recalled.results.map((found) => found.map((s) => s.memory));
+  // Near-identical evidence (repeats not yet consolidated) is shown once.
+  const shown = recalled.results.map((found) => withoutRepeats(found.map((s) => s.memory)));
   const answered = await reflectionInsights(deps, tx, {
     questions,
     shown: shown.map((memories) => memories.map((m) => m.description)),
   });
 
   // Step 3: store every insight of this reflection together, all or nothing.
+  // An insight the agent already holds strengthens the stored one instead of being stored again.
   const insights = citeInsights(shown, answered.answers);
-  const prepared = await prepareMemories(d, agent, {
+  const { fresh } = await strengthenRepeats(d, scope, {
     items: insights.map((insight): NewMemory => ({
       description: insight.description,
       kind: "reflection",
@@ -197,8 +216,11 @@ export async function reflectHeld(
       evidence: insight.evidence,
       depth: insight.depth,
     })),
+    at: options.at,
+    fence,
   });
-  await writeMemories(d, scope, { prepared, fence });
+  const prepared = await prepareMemories(d, agent, { items: fresh });
+  await writeMemories(d, scope, { prepared, fence, budget: budgetOf(tx.world, options.at) });
   // Reset even when no insight survived: the agent did reflect, and keeping the counter would
   // re-run the same reflection after every perceive.
   await resetCounter(d, scope, { pending: prepared.stillPending, fence });

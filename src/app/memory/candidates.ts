@@ -8,7 +8,7 @@ import {
   type Scored,
   type Weights,
 } from "../../domain/mod.ts";
-import type { MemoryRankFields, Storage } from "../../ports/mod.ts";
+import type { MemoryInclusion, MemoryRankFields, Storage } from "../../ports/mod.ts";
 
 /**
  * How deep each source is read. Vector hits are ids and scores (Upstash caps topK at 1,000);
@@ -24,6 +24,8 @@ export interface CandidateOptions {
   decay: number;
   k: number;
   kinds?: readonly MemoryKind[];
+  /** Memories besides the live ones that are not superseded. @default none */
+  include?: MemoryInclusion;
   /** Cosines already known (of candidates the vector search left out). */
   known?: ReadonlyMap<MemoryId, number>;
 }
@@ -39,7 +41,8 @@ export interface CandidateRanking {
    * Whether no memory left out could rank above the k returned: the exact top k, as far as
    * the vector search is exact (and cosines from half-precision copies are, within 0.001).
    * Without `kinds` only: with them, ranges are those of all the agent's memories, not of those
-   * kinds as exact scoring takes them.
+   * kinds as exact scoring takes them; and without archived memories, which the heads leave
+   * out.
    */
   bounded: boolean;
 }
@@ -75,20 +78,21 @@ export async function rankFromCandidates(
   const { recent, important, fields: rows } = await memories.candidates(
     scope,
     matches.map((m) => m.id),
-    { heads: CANDIDATES.heads, kinds: options.kinds },
+    { heads: CANDIDATES.heads, kinds: options.kinds, include: options.include },
   );
   const cosine = new Map<MemoryId, number>(options.known);
   for (const m of matches) cosine.set(m.id, m.score);
-  if (recent.lowest === null || important.lowest === null) {
-    return { ranked: [], candidates: 0, withoutVector: [], bounded: true };
-  }
-  const bounds: ComponentBounds = {
-    accessedMinutes: [recent.lowest, recent.scores[0]],
-    importance: [important.lowest, important.scores[0]],
-    cosine: search.lowest === null || matches.length === 0
-      ? undefined
-      : [search.lowest, matches[0].score],
-  };
+  if (rows.length === 0) return { ranked: [], candidates: 0, withoutVector: [], bounded: true };
+  // No live memory (every candidate archived): the candidates' own ranges.
+  const bounds: ComponentBounds | undefined = recent.lowest === null || important.lowest === null
+    ? undefined
+    : {
+      accessedMinutes: [recent.lowest, recent.scores[0]],
+      importance: [important.lowest, important.scores[0]],
+      cosine: search.lowest === null || matches.length === 0
+        ? undefined
+        : [search.lowest, matches[0].score],
+    };
   const rank = (rows: readonly MemoryRankFields[], cosines: ArrayLike<number>, limit: number) =>
     rankColumns({
       records: rows,
@@ -124,7 +128,7 @@ export async function rankFromCandidates(
     ranked,
     candidates: rows.length,
     withoutVector,
-    bounded: options.kinds === undefined &&
+    bounded: options.kinds === undefined && !options.include?.archived &&
       outsidersBelow(
         ranked[options.k - 1],
         recent.ids.length < CANDIDATES.heads || important.ids.length < CANDIDATES.heads

@@ -10,8 +10,15 @@ import {
   type Provenance,
   type Usage,
 } from "../../domain/mod.ts";
-import type { AppendOptions, Deps, VectorEntry } from "../../ports/mod.ts";
+import type { AppendOptions, Deps, Storage, VectorEntry } from "../../ports/mod.ts";
 import { embedNewMemories, scoreImportance } from "../../mind/mod.ts";
+import { archiveOverBudget, type MemoryBudget } from "./upkeep.ts";
+import {
+  earlierMemories,
+  supersedeRevisions,
+  type Supersession,
+  supersessions,
+} from "./supersession.ts";
 
 /** An experience to remember. */
 export interface NewMemory {
@@ -36,6 +43,12 @@ export interface NewMemories {
   items: readonly NewMemory[];
   /** Earlier memories stored with a provisional importance, to score in the same call. */
   pending?: readonly MemoryRecord[];
+  /**
+   * The agent's stores, to look for the memories the new ones update: the live memories
+   * nearest those the model scores are shown to the same importance call, which names the one
+   * each updates (README "Memory upkeep"). @default no lookup
+   */
+  supersede?: Pick<Storage, "vectors" | "memories">;
 }
 
 /** Records and vectors ready to write, with what preparing them cost. */
@@ -50,13 +63,16 @@ export interface PreparedMemories {
   /** Earlier pending memories scored now, with their scores. */
   filled: { id: MemoryId; importance: number }[];
   filledPending: MemoryId[];
+  /** Earlier memories the new ones update (with `supersede`), marked when written. */
+  supersedes?: Supersession[];
 }
 
 /**
- * Scores and embeds new memories without writing anything: one fast-model call for every
- * importance still unknown (new ones and `pending` ones from earlier batches) and one embedding
- * call. A failed importance call leaves provisional scores of 1 marked pending; a failed
- * embedding call throws, so nothing is half-written.
+ * Embeds and scores new memories without writing anything: one embedding call, then one
+ * fast-model call for every importance still unknown (new ones and `pending` ones from earlier
+ * batches), shown with `supersede` the live memories nearest the new ones it scores (one vector
+ * search each) so that it names those they update. A failed importance call leaves provisional
+ * scores of 1 marked pending; a failed embedding call throws, so nothing is half-written.
  */
 export async function prepareMemories(
   deps: Pick<Deps, "model" | "embedder" | "ids">,
@@ -64,26 +80,31 @@ export async function prepareMemories(
   batch: NewMemories,
 ): Promise<PreparedMemories> {
   const { items, pending = [] } = batch;
-  const attribution = { worldId: agent.worldId, agentId: agent.id, agentName: agent.name };
+  const scope = { worldId: agent.worldId as MemoryRecord["worldId"], agentId: agent.id };
+  const attribution = { ...scope, agentName: agent.name };
   const unscored = items.map((m, i) => ({ m, i })).filter(({ m }) => m.importance === undefined);
+  const embedded = await embedNewMemories(scope, items.map((m) => m.description), deps);
+  const earlier = batch.supersede && unscored.length > 0
+    ? await earlierMemories(
+      batch.supersede,
+      scope,
+      unscored.map(({ m }) => embedded.vectorOf.get(m.description)!),
+    )
+    : [];
   const texts = [...unscored.map(({ m }) => m.description), ...pending.map((p) => p.description)];
-  const scoring = await scoreImportance(deps, attribution, texts);
+  const scoring = await scoreImportance(deps, attribution, {
+    texts,
+    earlier: earlier.map((m) => m.description),
+  });
   const importance = items.map((m) => m.importance ?? null);
   unscored.forEach(({ i }, j) => (importance[i] = scoring.scores[j]));
   const lateScores = scoring.scores.slice(unscored.length);
-
-  const embedded = await embedNewMemories(
-    { worldId: agent.worldId, agentId: agent.id },
-    items.map((m) => m.description),
-    deps,
-  );
 
   const records: MemoryRecord[] = items.map((m, i) => {
     const score = importance[i];
     const record: MemoryRecord = {
       id: MemoryId.parse(m.id ?? deps.ids.next("m")),
-      worldId: agent.worldId as MemoryRecord["worldId"],
-      agentId: agent.id,
+      ...scope,
       kind: m.kind,
       description: m.description,
       createdAt: m.at,
@@ -112,30 +133,49 @@ export async function prepareMemories(
     stillPending: records.filter((r) => r.importancePending).map((r) => r.id),
     filled,
     filledPending: filled.map((f) => f.id),
+    supersedes: supersessions(
+      earlier,
+      unscored.map(({ i }, j) => ({
+        record: records[i],
+        supersedes: scoring.supersedes?.[j] ?? 0,
+      })),
+    ),
   };
 }
 
 /** What {@linkcode writeMemories} writes, and how (`fence`, `claims`). */
 export interface WriteMemoriesOptions extends AppendOptions {
-  prepared: Pick<PreparedMemories, "records" | "vectors" | "filled">;
+  prepared: Pick<PreparedMemories, "records" | "vectors" | "filled" | "supersedes">;
+  /**
+   * The world's memory budget: when the append leaves the agent over it, the memories least
+   * likely to be retrieved again are archived (fenced too). @default no check
+   */
+  budget?: MemoryBudget;
 }
 
 /**
  * Writes prepared memories: vectors first (invisible until their records exist, and idempotent),
  * then the records in one atomic append with `options.claims` (fenced by `options.fence`, when
- * given), then late importance scores. On the hosted backend that is one Vector request and
- * one Redis request (`Storage.memoryWriter`).
+ * given), then the earlier memories the new ones supersede are marked (fenced too), then late
+ * importance scores. On the hosted backend that is one Vector request and
+ * one Redis request (`Storage.memoryWriter`). The append answers the live count, so checking
+ * `options.budget` costs a read only when the agent is over it.
  */
 export async function writeMemories(
   deps: Pick<Deps, "storage">,
   scope: AgentScope,
   options: WriteMemoriesOptions,
 ): Promise<void> {
-  const { prepared, ...append } = options;
+  const { prepared, budget, ...append } = options;
   const { storage } = deps;
   if (prepared.records.length > 0) {
     const write = { memories: prepared.records, vectors: prepared.vectors };
-    await storage.memoryWriter.append(scope, write, append);
+    const live = await storage.memoryWriter.append(scope, write, append);
+    const superseded = supersedeRevisions(prepared.supersedes ?? []);
+    await storage.memories.revise(scope, superseded, { fence: append.fence });
+    if (budget !== undefined && live > budget.budget) {
+      await archiveOverBudget(deps, scope, { ...budget, fence: append.fence });
+    }
   }
   await Promise.all(
     prepared.filled.map((f) => storage.memories.setImportance(scope, f.id, f.importance)),

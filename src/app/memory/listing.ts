@@ -14,9 +14,13 @@ import {
   MemoryWithEvidence,
 } from "../../domain/mod.ts";
 
-/** Pages through an agent's memories, newest first by default. */
+/** Pages through an agent's live memories (or, with `archived`, the others), newest first by default. */
 export const listMemories = ofExistingAgent<ListMemoriesQuery, MemoryPageBody>(
-  async (deps, scope, query) => await deps.storage.memories.list(scope, query),
+  async (deps, scope, { archived, ...query }) =>
+    await deps.storage.memories.list(scope, {
+      ...query,
+      status: archived === "true" ? "archived" : "live",
+    }),
 );
 const MAX_CHAIN = 200;
 /**

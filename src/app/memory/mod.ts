@@ -7,3 +7,6 @@ export * from "./perceive_held.ts";
 export * from "./recall.ts";
 export * from "./repair.ts";
 export * from "./retrieval.ts";
+export * from "./upkeep.ts";
+export * from "./consolidation.ts";
+export * from "./supersession.ts";

@@ -31,6 +31,7 @@ import {
 import type { DeclaredRead } from "../engine/mod.ts";
 import { knownAreasAfter } from "../world/mod.ts";
 import { type NewMemory, type PreparedMemories, prepareMemories, writeMemories } from "./ingest.ts";
+import { budgetOf } from "./upkeep.ts";
 
 type Outcome = z.infer<typeof PerceiveOutcome>;
 /**
@@ -57,7 +58,9 @@ export function perceiveReads(
  * Stores observations as memories of the transaction's agent. Known `eventId`s return their
  * memory; the same text within the world's retention window is stored once; importance is
  * scored in one call (idle events and observations scored by the caller, e.g. a tick across
- * agents, get theirs without one) and embeddings in one call. The agent's lease, held by the
+ * agents, get theirs without one) and embeddings in one call. That importance call is also shown
+ * the live memories nearest the observations it scores and names the one each updates, which is
+ * then marked superseded (`supersededBy`, `invalidAt`). The agent's lease, held by the
  * transaction, keeps concurrent perceives from losing or duplicating anything.
  * `result.reflectionDue` says whether the agent should reflect now; memory never reflects
  * itself: its caller decides (Generative Agents §4.2).
@@ -174,7 +177,11 @@ export async function perceiveHeld(
     importance: o.importance,
   }));
   const pending = pendingRecords.filter((r): r is MemoryRecord => r !== null);
-  const prepared = await prepareMemories(d, agent, { items: newMemories, pending });
+  const prepared = await prepareMemories(d, agent, {
+    items: newMemories,
+    pending,
+    supersede: tx.storage,
+  });
   fresh.forEach(({ i }, j) => (results[i] = prepared.records[j]));
   for (const [i, first] of sameAs) {
     results[i] = results[first];
@@ -184,7 +191,7 @@ export async function perceiveHeld(
   // 4. Write: vectors, then records with their claims (one Vector and one Redis request on the
   //    hosted backend), late importance, then the agent's counters. The record append and the
   //    counters are fenced by the agent's lease: a holder that lost it writes nothing.
-  await writeMemories(d, scope, { prepared, fence, claims });
+  await writeMemories(d, scope, { prepared, fence, claims, budget: budgetOf(world) });
   // Perceiving a location in an area the agent did not know adds that area (Generative Agents §5).
   const knownAreas = await knownAreasAfter(d, scope.worldId, {
     known: agent.knownAreas ?? [],

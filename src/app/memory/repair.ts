@@ -159,7 +159,7 @@ export async function repairStore(
   let counted: (number | null)[] = pending.map(() => null);
   if (options.quick) {
     const [memories, vectors] = await Promise.all([
-      Promise.all(pending.map((scope) => deps.storage.memories.count(scope))),
+      Promise.all(pending.map((scope) => deps.storage.memories.count(scope, { status: "all" }))),
       deps.storage.vectors.counts(pending),
     ]);
     counted = memories.map((n, i) => (n === vectors[i] ? n : null));

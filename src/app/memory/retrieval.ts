@@ -2,7 +2,7 @@
 import { embedAgain } from "./repair.ts";
 import { z } from "zod";
 import { loadAgent } from "../agents/mod.ts";
-import type { Deps, Storage } from "../../ports/mod.ts";
+import type { Deps, MemoryInclusion, Storage } from "../../ports/mod.ts";
 import {
   type AgentScope,
   GameTime,
@@ -32,6 +32,14 @@ export const RetrieveInput = z
     kinds: z.array(MemoryKind).min(1).max(5).optional(),
     tokenBudget: z.number().int().min(1).max(1_000_000).optional().meta({
       description: "Stop before the memories' estimated tokens (⌈characters/4⌉ each) exceed this",
+    }),
+    includeArchived: z.boolean().default(false).meta({
+      description:
+        "Also rank the memories moved out of the live set (archived under the memory budget, or merged by consolidation); they carry archivedAt or mergedInto",
+    }),
+    includeSuperseded: z.boolean().default(false).meta({
+      description:
+        "Also rank memories a newer one superseded (a fact that changed); they carry supersededBy and invalidAt",
     }),
   })
   .meta({ id: "RetrieveInput", example: { query: "Who is running for mayor?", k: 5 } });
@@ -79,6 +87,8 @@ export interface RankMemoriesOptions {
   decay: number;
   k: number;
   kinds?: readonly MemoryKind[];
+  /** Memories besides the live ones that are not superseded. @default none */
+  include?: MemoryInclusion;
   /**
    * Also mark the returned memories accessed at `at` (as retrieval does); on the hosted backend
    * this goes out in the same round trip as reading their records. @default false
@@ -159,9 +169,10 @@ function rankOnce(
   // the records (one round trip on the hosted backend).
   return memoryScan.rank(scope, options.query, {
     kinds: options.kinds,
+    include: options.include,
     exact: async (columns): Promise<Pass> => {
       const scanned = {
-        ranked: rankColumns(columns, { ...options, limit: options.k }),
+        ranked: rankColumns(columns, { ...options, bounds: columns.bounds, limit: options.k }),
         candidates: columns.records.length,
         exact: true,
         bounded: true,
@@ -248,6 +259,7 @@ export async function retrieve(
     decay: settings.recencyDecay,
     k: params.k,
     kinds: params.kinds,
+    include: { archived: params.includeArchived, superseded: params.includeSuperseded },
     // With a token budget only the memories that fit are returned, hence marked, below.
     markAccessed: params.tokenBudget === undefined,
   });

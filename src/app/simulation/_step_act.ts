@@ -1,7 +1,8 @@
 /**
  * @module Private to the agent step: what a step does after its pair's decision, in its agent's
  * transaction: perceive, react (talk, re-plan or carry on), act along its plan, reflect when due
- * (Generative Agents §4.3, §5), and the events each phase leaves.
+ * (Generative Agents §4.3, §5), consolidate its memories once a game night, and the events each
+ * phase leaves.
  */
 import { type AgentTransaction } from "../agents/mod.ts";
 import {
@@ -11,6 +12,7 @@ import {
   reflectIfDue,
 } from "../cognition/mod.ts";
 import { type PlanMade, resolvePath, type World } from "../../domain/mod.ts";
+import { consolidateIfDue } from "../memory/mod.ts";
 import type { Deps, NewEvent } from "../../ports/mod.ts";
 import type { TickFrame } from "../engine/mod.ts";
 import type { TickShared } from "./tick_prepare.ts";
@@ -103,6 +105,9 @@ export async function goOn(
       insights: reflected.reflections.slice(0, EVENT_LIST_MAX).map((m) => clip(m.description)),
     });
   }
+  // 5. Once a game night, consolidate the day's memories ("sleep"): no model call.
+  const slept = await consolidateIfDue(current, to);
+  if (slept !== null) events.push({ type: "consolidated", at: to, agentId: agent.id, ...slept });
   return { summary, events, usages, plans, uses, leaves };
 }
 

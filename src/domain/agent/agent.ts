@@ -26,6 +26,8 @@ export const Agent = z
     workplace: z.string().nullable(),
     /** Areas of the environment the agent knows: home, workplace, common areas, and perceived ones. */
     knownAreas: z.array(z.string()),
+    /** When its memories were last consolidated (a night's "sleep", or on request). */
+    consolidatedAt: GameTime.optional(),
   })
   .meta({ id: "Agent" });
 export type Agent = z.infer<typeof Agent>;

@@ -12,6 +12,11 @@ export function isIdle(text: string): boolean {
 /** Scores per text (null where the model failed) and what the call cost. */
 export interface ImportanceScores {
   scores: (number | null)[];
+  /**
+   * With earlier memories asked about: per text, the number (from 1) of the earlier memory it
+   * updates, 0 for none (and for texts not sent to the model).
+   */
+  supersedes?: number[];
   usage: Usage;
   /** Set when the model failed after its retries; those texts are stored as pending. */
   failure?: ModelUnavailableError;

@@ -10,6 +10,10 @@ export const ListMemoriesQuery = z
     limit: z.coerce.number().int().min(1).max(500).default(50),
     cursor: z.string().min(1).max(500).optional(),
     order: z.enum(["asc", "desc"]).default("desc"),
+    archived: z.enum(["true", "false"]).optional().meta({
+      description:
+        "true: the memories moved out of the live set (archived under the memory budget, or merged into another by consolidation) instead of the live ones",
+    }),
   });
 export type ListMemoriesQuery = z.infer<typeof ListMemoriesQuery>;
 /** A page of memories. */

@@ -42,6 +42,29 @@ export const MemoryRecord = z.object({
   keyId: z.string().optional().meta({
     description: "The API key whose request wrote this memory (e.g. what a player said)",
   }),
+  archivedAt: GameTime.optional().meta({
+    description:
+      "Game time the memory left the live set under the world's memoryBudget; still listed with ?archived=true and retrieved with includeArchived",
+  }),
+  mergedInto: MemoryId.optional().meta({
+    description:
+      "The memory this near-identical one was consolidated into (it left the live set; the other cites it in evidence)",
+  }),
+  count: z.number().int().min(1).optional().meta({
+    description:
+      "How many near-identical experiences this memory stands for, once consolidation merged others into it",
+  }),
+  firstAt: GameTime.optional().meta({
+    description: "With count: the game time of the first of them",
+  }),
+  lastAt: GameTime.optional().meta({
+    description: "With count: the game time of the last of them",
+  }),
+  invalidAt: GameTime.optional().meta({
+    description:
+      "Game time a newer memory superseded this one (a fact that changed); kept, but left out of retrieval unless includeSuperseded",
+  }),
+  supersededBy: MemoryId.optional().meta({ description: "The memory that superseded this one" }),
 });
 export type MemoryRecord = z.infer<typeof MemoryRecord>;
 

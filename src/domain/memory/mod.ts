@@ -5,3 +5,6 @@ export * from "./listing.ts";
 export * from "./memory_record.ts";
 export * from "./perceive.ts";
 export * from "./scoring.ts";
+export * from "./upkeep.ts";
+export * from "./archiving.ts";
+export * from "./consolidation.ts";

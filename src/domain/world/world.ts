@@ -72,6 +72,16 @@ export const WorldSettings = z
       .meta({
         description: "Identical observations within this many game minutes are stored once",
       }),
+    memoryBudget: z
+      .number()
+      .int()
+      .min(10)
+      .max(100_000)
+      .default(500)
+      .meta({
+        description:
+          "Most live memories per agent: past it, those least likely to be retrieved again (superseded, old, unimportant, never recalled) are archived — kept, listed with ?archived=true, retrieved with includeArchived",
+      }),
     recencyDecay: z
       .number()
       .gt(0)

@@ -364,6 +364,6 @@ Deno.test("reflect() call budget: 3 questions cost 5 completions and 2 embedding
     "importance",
   ]);
   // With 6 memories every question sees all of them; EVIDENCE_PER_QUESTION bounds larger streams.
-  assert.equal(EVIDENCE_PER_QUESTION, 20);
+  assert.equal(EVIDENCE_PER_QUESTION, 18);
   assert.ok(total.promptTokens < 3_000, `prompt tokens ${total.promptTokens}`);
 });
