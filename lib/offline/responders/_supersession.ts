@@ -49,14 +49,15 @@ const FAMILIES: readonly ReadonlySet<string>[] = [
 ].map((line) => new Set(line.split(" ")));
 
 /** A text's parts: the subject, the verb after it, and the rest, as words. */
-interface Clause {
+export interface Clause {
   subject: string;
   verb: string;
   rest: string[];
   all: string[];
 }
 
-function clause(text: string): Clause {
+/** A text read as a clause ({@linkcode updatedMemory} takes earlier memories read once). */
+export function clause(text: string): Clause {
   // What someone told is about what they told: "Sam told me that the bakery moved".
   const told = /\btold (?:me|us) that (.+)$/i.exec(text);
   const all = words(told ? told[1] : text);
@@ -86,9 +87,7 @@ function has(text: string, set: ReadonlySet<string>, all: readonly string[]): bo
 }
 
 /** How strongly `event` reads as an update of `earlier` (3 or more: it is one). */
-function updateScore(event: string, earlier: string): number {
-  const e = clause(event);
-  const m = clause(earlier);
+function updateScore(event: string, e: Clause, m: Clause): number {
   if (e.subject === "" || e.subject !== m.subject) return 0;
   const rest = (c: Clause) => c.rest.filter((w) => !STOP_WORDS.has(w)).map(stem);
   const negated = (c: Clause) => c.all.some((w) => NEGATIONS.has(w));
@@ -114,11 +113,16 @@ function updateScore(event: string, earlier: string): number {
  * The number (from 1) of the earlier memory `event` updates, the strongest reading of one; 0
  * when it updates none.
  */
-export function updatedMemory(event: string, earlier: readonly string[]): number {
+export function updatedMemory(
+  event: string,
+  earlier: readonly string[] | readonly Clause[],
+): number {
+  const e = clause(event);
+  const clauses = earlier.map((m) => typeof m === "string" ? clause(m) : m);
   let best = 0;
   let bestScore = 2;
-  earlier.forEach((text, i) => {
-    const score = updateScore(event, text);
+  clauses.forEach((m, i) => {
+    const score = updateScore(event, e, m);
     if (score > bestScore) {
       best = i + 1;
       bestScore = score;

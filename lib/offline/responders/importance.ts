@@ -3,7 +3,7 @@
  * when earlier memories are shown, the one each updates.
  */
 import { rateImportance } from "../importance_lexicon.ts";
-import { updatedMemory } from "./_supersession.ts";
+import { clause, updatedMemory } from "./_supersession.ts";
 
 /** The answer of the built-in "importance" responder: one 1–10 score per observation. */
 export interface ImportanceAnswer {
@@ -27,6 +27,6 @@ export function answerImportance(input: unknown): ImportanceAnswer {
   const scores = observations.map(rateImportance);
   const earlier = (input as { earlier?: unknown }).earlier;
   if (!Array.isArray(earlier) || earlier.length === 0) return { scores };
-  const texts = earlier.map(String);
-  return { scores, supersedes: observations.map((o) => updatedMemory(o, texts)) };
+  const clauses = earlier.map((m) => clause(String(m)));
+  return { scores, supersedes: observations.map((o) => updatedMemory(o, clauses)) };
 }

@@ -4,6 +4,7 @@ import {
   type Agent,
   type AgentScope,
   type GameTime,
+  isIdle,
   MemoryId,
   type MemoryKind,
   type MemoryRecord,
@@ -88,7 +89,8 @@ export async function prepareMemories(
     ? await earlierMemories(
       batch.supersede,
       scope,
-      unscored.map(({ m }) => embedded.vectorOf.get(m.description)!),
+      unscored.filter(({ m }) => !isIdle(m.description))
+        .map(({ m }) => embedded.vectorOf.get(m.description)!),
     )
     : [];
   const texts = [...unscored.map(({ m }) => m.description), ...pending.map((p) => p.description)];

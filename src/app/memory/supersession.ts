@@ -20,6 +20,10 @@ const NEAREST = 3;
 const SEARCHED = 8;
 /** Cosines below this are not the same fact. */
 const MIN_COSINE = 0.2;
+/** Most earlier memories one importance call is shown (a batch of 100 observations is shown 24). */
+const EARLIER_MAX = 24;
+/** Most observations of one call looked up (one vector search each), in order. */
+const LOOKUPS_MAX = 16;
 
 /** A new memory that updates an earlier one. */
 export interface Supersession {
@@ -33,30 +37,38 @@ export interface Supersession {
 
 /**
  * The agent's live memories nearest each vector (at most {@linkcode NEAREST} each, not
- * superseded, not plans), as one list without repeats: the earlier memories the importance
- * call is shown, numbered from 1 in this order. One vector search per vector.
+ * superseded, not plans), as one list without repeats of at most {@linkcode EARLIER_MAX}, the
+ * nearest of every vector first: the earlier memories the importance call is shown, numbered
+ * from 1 in this order. One vector search per vector, for the first {@linkcode LOOKUPS_MAX}.
  */
 export async function earlierMemories(
   storage: Pick<Storage, "vectors" | "memories">,
   scope: AgentScope,
   vectors: readonly Float32Array[],
 ): Promise<MemoryRecord[]> {
-  const searches = await Promise.all(vectors.map((v) => storage.vectors.query(scope, v, SEARCHED)));
+  const searches = await Promise.all(
+    vectors.slice(0, LOOKUPS_MAX).map((v) => storage.vectors.query(scope, v, SEARCHED)),
+  );
   const close = searches.map((matches) => matches.filter((m) => m.score >= MIN_COSINE));
   const ids = [...new Set(close.flatMap((matches) => matches.map((m) => m.id)))];
   const found = await storage.memories.getMany(scope, ids);
   const byId = new Map(
     found.filter((r): r is MemoryRecord => r !== null).map((r) => [r.id as string, r]),
   );
-  const earlier = new Map<string, MemoryRecord>();
-  for (const matches of close) {
-    const nearest = matches
+  const nearest = close.map((matches) =>
+    matches
       .map((m) => byId.get(m.id))
       .filter((r): r is MemoryRecord =>
         r !== undefined && isLive(r) && r.supersededBy === undefined && r.kind !== "plan"
       )
-      .slice(0, NEAREST);
-    for (const r of nearest) earlier.set(r.id, r);
+      .slice(0, NEAREST)
+  );
+  const earlier = new Map<string, MemoryRecord>();
+  for (let rank = 0; rank < NEAREST; rank++) {
+    for (const list of nearest) {
+      const r = list[rank];
+      if (r !== undefined && earlier.size < EARLIER_MAX) earlier.set(r.id, r);
+    }
   }
   return [...earlier.values()];
 }
