@@ -52,6 +52,8 @@ const FAMILIES: readonly ReadonlySet<string>[] = [
 export interface Clause {
   subject: string;
   verb: string;
+  /** The verb as written (before stemming). */
+  said: string;
   rest: string[];
   all: string[];
 }
@@ -68,7 +70,8 @@ export function clause(text: string): Clause {
   let verb = end;
   while (verb < all.length && ADVERBS.has(all[verb])) verb++;
   const subject = all.slice(start, end).filter((w) => !STOP_WORDS.has(w)).map(stem).join(" ");
-  return { subject, verb: stem(all[verb] ?? ""), rest: all.slice(verb + 1), all };
+  const said = all[verb] ?? "";
+  return { subject, verb: stem(said), said, rest: all.slice(verb + 1), all };
 }
 
 /** Whether word `i` starts what is said of the subject: a link word, or a verb-like word. */
@@ -89,6 +92,10 @@ function has(text: string, set: ReadonlySet<string>, all: readonly string[]): bo
 /** How strongly `event` reads as an update of `earlier` (3 or more: it is one). */
 function updateScore(event: string, e: Clause, m: Clause): number {
   if (e.subject === "" || e.subject !== m.subject) return 0;
+  const lower = event.toLowerCase();
+  // Something the subject did ("Ana noticed a kettle") is an event, not a fact that can change,
+  // unless what it did is a change ("Sam moved", "the shop closed").
+  if (/ed$/.test(e.said) && !has(lower, CHANGES, e.all)) return 0;
   const rest = (c: Clause) => c.rest.filter((w) => !STOP_WORDS.has(w)).map(stem);
   const negated = (c: Clause) => c.all.some((w) => NEGATIONS.has(w));
   if (e.verb === m.verb && rest(e).join(" ") === rest(m).join(" ")) {
@@ -96,7 +103,6 @@ function updateScore(event: string, e: Clause, m: Clause): number {
     return negated(e) !== negated(m) ? 5 : 0;
   }
   let score = e.verb === m.verb ? (COPULAS.has(e.verb) ? 1 : 3) : 0;
-  const lower = event.toLowerCase();
   if (has(lower, CHANGES, e.all)) score += 2;
   if (e.all.some((w) => MARKERS.has(w))) score += 1;
   if (
