@@ -59,12 +59,15 @@ Deno.test("a queued tick where two agents meet: planning decides nothing, the pa
   assert.deepEqual(planCalls.filter((c) => TALK_KINDS.has(c.kind)), [], "no decision, no dialogue");
   assert.ok(planCalls.every((c) => c.agentId === undefined), "no agent's call while planning");
   const open = (await deps.storage.documents.get<OpenTick<unknown>>(openTickKey(id)))!.value;
-  // Who is paired with whom, never a decision (and no agent's view: each step works out its own).
+  // Who is paired with whom, never a decision (and no agent's view: each step works out its own,
+  // with the attention and routine object states the plan holds).
   assert.deepEqual(Object.keys(open.shared as object).sort(), [
+    "attention",
     "changedObjects",
     "env",
     "pairs",
     "roster",
+    "routine",
     "scores",
   ]);
   assert.equal(await conversationsOf(deps, id).then((c) => c.length), 0);
