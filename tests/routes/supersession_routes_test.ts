@@ -10,6 +10,9 @@ import { appOn, sanitizersFor } from "../_helpers/backend_app.ts";
 import { call } from "../_helpers/http_call.ts";
 import { worldWithAgents } from "../_helpers/http_world.ts";
 import { countingModel } from "../_helpers/test_deps.ts";
+import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
+import { addUsage, type Attribution, type Prompt } from "../../src/domain/mod.ts";
+import type { Completion, LanguageModel } from "../../src/ports/mod.ts";
 import { DISTRACTORS, FACT_UPDATES, UNRELATED } from "../src/app/memory/_fact_updates_fixture.ts";
 
 const { backends, close } = await startBackends();
@@ -113,6 +116,87 @@ for (const backend of backends) {
       }, { model });
     },
   });
+
+  Deno.test({
+    name:
+      `[${backend.name}] news told in a conversation supersedes the listener's older fact, at no call of its own`,
+    ...opts,
+    fn: async () => {
+      // Sam's first line is scripted (the offline model passes on only news it was told); the
+      // rest, and every importance call, is the offline model's.
+      const { model, kinds } = countingModel(
+        samTells("Have you heard? The bakery has moved to Oak Avenue."),
+      );
+      await withApp(async (app) => {
+        const w = await worldWithAgents(app, [
+          { ...MIRA, id: "mira" },
+          {
+            id: "sam",
+            name: "Sam Moore",
+            description: "Sam bakes bread and delivers it around town",
+          },
+        ], { autoReflect: false });
+        const held = await call(app, "POST", `${w}/agents/mira/perceive`, {
+          observations: [{ text: "The bakery is on Elm Street", at: "2023-02-13T08:00:00" }],
+        });
+        assert.equal(held.status, 200, JSON.stringify(held.body));
+        kinds.length = 0;
+        const talk = await call(app, "POST", `${w}/conversations`, {
+          participants: ["sam", "mira"],
+          at: "2023-02-13T09:00:00",
+        });
+        assert.equal(talk.status, 200, JSON.stringify(talk.body));
+        const toldLine = talk.body.lines.find((l: { speaker: string; text: string }) =>
+          l.speaker === "sam" && /Oak Avenue/.test(l.text)
+        );
+        assert.ok(toldLine, `Sam passes the news on: ${JSON.stringify(talk.body.lines)}`);
+        assert.ok(
+          kinds.filter((k) => k === "importance").length <= 2,
+          `one importance call per participant: ${kinds}`,
+        );
+        const older = await call(
+          app,
+          "GET",
+          `${w}/agents/mira/memories/${held.body.memories[0].id}`,
+        );
+        assert.ok(older.body.supersededBy, "Mira's older fact is superseded by what she was told");
+        const newer = await call(
+          app,
+          "GET",
+          `${w}/agents/mira/memories/${older.body.supersededBy}`,
+        );
+        assert.match(newer.body.provenance, /^told_by:Sam Moore$/);
+        assert.match(newer.body.description, /Oak Avenue/);
+        const found = await call(app, "POST", `${w}/agents/mira/retrieve`, {
+          query: "Where is the bakery?",
+          k: 5,
+          at: "2023-02-13T09:30:00",
+        });
+        const ids = found.body.memories.map((m: Memory) => m.id);
+        assert.ok(!ids.includes(older.body.id), "the older address is left out of retrieval");
+        // What Mira said herself looked up nothing: Sam's stream keeps its facts.
+        const sams = await call(app, "GET", `${w}/agents/sam/memories?limit=100`);
+        assert.ok(sams.body.memories.every((m: Memory) => m.supersededBy === undefined));
+      }, { model });
+    },
+  });
+}
+
+/** The offline model, but Sam opens a conversation with `line`. */
+function samTells(line: string): LanguageModel {
+  const offline = new OfflineLanguageModel({});
+  let told = false;
+  return {
+    info: offline.info,
+    complete<T>(prompt: Prompt<T>, attribution: Attribution): Promise<Completion<T>> {
+      if (prompt.kind !== "dialogue_line" || attribution.agentId !== "sam" || told) {
+        return offline.complete(prompt, attribution);
+      }
+      told = true;
+      const value = prompt.schema.parse({ line, end: false });
+      return Promise.resolve({ value, usage: addUsage(), model: "scripted" });
+    },
+  };
 }
 
 Deno.test({

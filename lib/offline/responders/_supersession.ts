@@ -60,9 +60,7 @@ export interface Clause {
 
 /** A text read as a clause ({@linkcode updatedMemory} takes earlier memories read once). */
 export function clause(text: string): Clause {
-  // What someone told is about what they told: "Sam told me that the bakery moved".
-  const told = /\btold (?:me|us) that (.+)$/i.exec(text);
-  const all = words(told ? told[1] : text);
+  const all = words(statements(text)[0]);
   let start = 0;
   while (start < all.length - 1 && DETERMINERS.has(all[start])) start++;
   let end = start + 1;
@@ -72,6 +70,21 @@ export function clause(text: string): Clause {
   const subject = all.slice(start, end).filter((w) => !STOP_WORDS.has(w)).map(stem).join(" ");
   const said = all[verb] ?? "";
   return { subject, verb: stem(said), said, rest: all.slice(verb + 1), all };
+}
+
+/**
+ * What a text states: what someone told is about what they told ("Sam told me that the bakery
+ * moved"), and a line of a conversation states each of its sentences ('Sam said to Ana: "Have
+ * you heard? The bakery moved."', the sentence that reads as a fact first).
+ */
+function statements(text: string): string[] {
+  const told = /\btold (?:me|us) that (.+)$/is.exec(text);
+  if (told) return [told[1]];
+  const line = /^[^:"]{1,200} said to [^:"]{1,200}: "(.+)"$/s.exec(text);
+  if (!line) return [text];
+  const sentences = line[1].split(/(?<=[.!?])\s+/).filter((x) => /\w/.test(x));
+  const facts = sentences.filter((x) => !/\?$/.test(x));
+  return facts.length > 0 ? facts : [line[1]];
 }
 
 /** Whether word `i` starts what is said of the subject: a link word, or a verb-like word. */
@@ -123,16 +136,18 @@ export function updatedMemory(
   event: string,
   earlier: readonly string[] | readonly Clause[],
 ): number {
-  const e = clause(event);
   const clauses = earlier.map((m) => typeof m === "string" ? clause(m) : m);
   let best = 0;
   let bestScore = 2;
-  clauses.forEach((m, i) => {
-    const score = updateScore(event, e, m);
-    if (score > bestScore) {
-      best = i + 1;
-      bestScore = score;
-    }
-  });
+  for (const statement of statements(event)) {
+    const e = clause(statement);
+    clauses.forEach((m, i) => {
+      const score = updateScore(statement, e, m);
+      if (score > bestScore) {
+        best = i + 1;
+        bestScore = score;
+      }
+    });
+  }
   return best;
 }

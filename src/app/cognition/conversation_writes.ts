@@ -43,18 +43,22 @@ export interface HeldTalk {
 
 /**
  * Both participants' chat memories of the talk, scored and embedded but not written: done before
- * anything is stored, so a failed model call leaves no trace of the talk.
+ * anything is stored, so a failed model call leaves no trace of the talk. What one was told may
+ * update what it knew ("the bakery has moved"): the importance call is shown the nearest earlier
+ * memories and names those it supersedes (README "Memory upkeep").
  */
 export async function prepareChats(
-  deps: Pick<Deps, "model" | "embedder" | "ids">,
+  deps: Pick<Deps, "model" | "embedder" | "ids" | "storage">,
   { conversation, people }: Pick<HeldTalk, "conversation" | "people">,
 ): Promise<PreparedMemories[]> {
   return [
     await prepareMemories(deps, people[0], {
       items: chatMemories(conversation, people[0], people[1]),
+      supersede: deps.storage,
     }),
     await prepareMemories(deps, people[1], {
       items: chatMemories(conversation, people[1], people[0]),
+      supersede: deps.storage,
     }),
   ];
 }
@@ -132,7 +136,10 @@ export async function finishHeld(
   const prepared: PreparedMemories[] = [];
   for (const [i, p] of talk.people.entries()) {
     prepared.push(
-      await prepareMemories(deps, p, { items: chats[i].filter((_, j) => found[i][j] === null) }),
+      await prepareMemories(deps, p, {
+        items: chats[i].filter((_, j) => found[i][j] === null),
+        supersede: deps.storage,
+      }),
     );
   }
   await writeBoth(deps, talk, prepared);

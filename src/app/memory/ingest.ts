@@ -89,7 +89,8 @@ export async function prepareMemories(
     ? await earlierMemories(
       batch.supersede,
       scope,
-      unscored.filter(({ m }) => !isIdle(m.description))
+      // What the agent said itself tells it nothing new: only what it saw or was told is looked up.
+      unscored.filter(({ m }) => m.provenance !== "self" && !isIdle(m.description))
         .map(({ m }) => embedded.vectorOf.get(m.description)!),
     )
     : [];

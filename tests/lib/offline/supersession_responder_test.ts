@@ -49,3 +49,23 @@ Deno.test("the offline importance responder names nothing for news that update n
   // Without earlier memories, only scores (the prompt asked for nothing else).
   assert.deepEqual(Object.keys(answerImportance({ observations: ["x"] })), ["scores"]);
 });
+
+Deno.test("the offline importance responder reads what a conversation line states", () => {
+  // Each pair's news as Sam would say it, a question first; the earlier facts as Mira saw them,
+  // or as someone said them to her.
+  const lines = FACT_UPDATES.map((f) =>
+    `Sam Moore said to Mira Stone: "Have you heard? ${f.after}. Anyway, how are you?"`
+  );
+  const earlier = EARLIER.map((e, i) => i % 2 === 0 ? e : `Ana Ruiz said to Mira Stone: "${e}."`);
+  const answer = answerImportance({ agentName: "Mira", observations: lines, earlier });
+  assert.deepEqual(
+    answer.supersedes!.map((n) => EARLIER[n - 1]),
+    FACT_UPDATES.map((f) => f.before),
+  );
+  const smallTalk = answerImportance({
+    agentName: "Mira",
+    observations: ['Sam Moore said to Mira Stone: "Hi Mira! How have you been?"'],
+    earlier,
+  });
+  assert.deepEqual(smallTalk.supersedes, [0]);
+});
