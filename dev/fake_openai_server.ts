@@ -21,6 +21,9 @@ import type { ChatMessage } from "../src/ports/mod.ts";
 import { fnv1a } from "../lib/offline/text.ts";
 import { type JsonSchema, sampleJsonSchema } from "../lib/offline/json_schema_sample.ts";
 
+/** The error a stream broken on purpose (`breakAfter`) ends with. */
+const BROKEN_STREAM = "The fake broke the stream";
+
 /** The first line of a system message that names the prompt kind, e.g. `[prompt:importance]`. */
 export const PROMPT_KIND_LINE: RegExp = /^\[prompt:([^\]\s]+)\]/;
 
@@ -205,7 +208,20 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
   let server: Deno.HttpServer<Deno.NetAddr>;
   try {
     server = Deno.serve(
-      { hostname: "127.0.0.1", port: options.port ?? 0, onListen: () => {} },
+      {
+        hostname: "127.0.0.1",
+        port: options.port ?? 0,
+        onListen: () => {},
+        // A stream broken on purpose (`breakAfter`) ends here instead of in Deno's default
+        // report on stderr, which reads as a failure in the test output.
+        onError: (error) => {
+          if (!(error instanceof Error && error.message === BROKEN_STREAM)) {
+            // deno-lint-ignore no-console
+            console.error(error); // as Deno's default does
+          }
+          return new Response(null, { status: 500 });
+        },
+      },
       handle,
     );
   } catch (error) {
@@ -345,7 +361,7 @@ function streamedAnswer(
   const body = new ReadableStream<Uint8Array>({
     async pull(controller) {
       if (options.breakAfter !== undefined && sent >= options.breakAfter) {
-        controller.error(new Error("The fake broke the stream"));
+        controller.error(new Error(BROKEN_STREAM));
         return;
       }
       if (sent < events.length) {

@@ -185,7 +185,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
     }),
   );
   app.route("/v1", eventsTokenRoutes(deps, eventsTokens));
-  app.route("/v1", keyRoutes(deps));
+  app.route("/v1", keyRoutes(deps, { adminKeySet: options.adminKey !== undefined }));
   app.route("/v1", auditRoutes(deps, { retentionDays }));
 
   app.openAPIRegistry.registerComponent("securitySchemes", "adminKey", {

@@ -18,6 +18,7 @@ export const statusOf: Record<ErrorCode, ContentfulStatusCode> = {
   request_timeout: 408,
   conflict: 409,
   world_too_large: 409,
+  keys_disabled: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unprocessable: 422,

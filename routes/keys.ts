@@ -1,15 +1,33 @@
-/** @module API key routes (admin only): create (the secret shown once), list, delete. */
+/**
+ * @module API key routes (admin only): create (the secret shown once), list, delete. Without an
+ * admin key every loopback request is already the admin's, so a key would grant nothing: these
+ * routes then answer `409 keys_disabled` rather than mint secrets that do nothing.
+ */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { ApiKey, CreateKeyInput, NotFoundError } from "../src/domain/mod.ts";
+import { ApiKey, CreateKeyInput, NotFoundError, SimulacraError } from "../src/domain/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
 import { createKey, deleteKey, listKeys } from "../lib/access/api_keys.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { routeGroup } from "./_route.ts";
 import { jsonBody, jsonContent } from "./_openapi.ts";
+import { errorResponses } from "./errors.ts";
 
 const keys = routeGroup("Keys");
+
+/** Why the key routes refuse on a server without an admin key, and how to turn keys on. */
+export const KEYS_DISABLED_MESSAGE =
+  "Cannot manage API keys: this server has no admin key, so every request (loopback only) is already allowed and a key would grant nothing. Set SIMULACRA_ADMIN_KEY (16+ characters, e.g. SIMULACRA_ADMIN_KEY=$(openssl rand -hex 24) deno task start) to require keys, then call this route with Authorization: Bearer <that key>";
+
+/** The `409 keys_disabled` answer, described for what it means on these routes. */
+const keysDisabled = {
+  409: {
+    description:
+      "keys_disabled: the server has no SIMULACRA_ADMIN_KEY, so keys would grant nothing",
+    content: errorResponses(409)[409].content,
+  },
+};
 
 const CreatedKey = ApiKey.extend({
   secret: z.string().meta({
@@ -23,7 +41,10 @@ const createKeyRoute = keys.post("/keys", {
   operationId: "createKey",
   summary: "Create an API key scoped to worlds or agents, with permissions, limits and budget",
   request: { body: jsonBody(CreateKeyInput) },
-  responses: { 201: jsonContent(CreatedKey, "The key and its secret (never shown again)") },
+  responses: {
+    201: jsonContent(CreatedKey, "The key and its secret (never shown again)"),
+    ...keysDisabled,
+  },
   errors: [400, 401, 403, 413, 503],
 });
 
@@ -31,7 +52,10 @@ const listKeysRoute = keys.get("/keys", {
   middleware: requires("admin"),
   operationId: "listKeys",
   summary: "List API keys (never their secrets)",
-  responses: { 200: jsonContent(z.object({ keys: z.array(ApiKey) }), "Every key") },
+  responses: {
+    200: jsonContent(z.object({ keys: z.array(ApiKey) }), "Every key"),
+    ...keysDisabled,
+  },
   errors: [401, 403, 503],
 });
 
@@ -42,13 +66,30 @@ const deleteKeyRoute = keys.delete("/keys/{id}", {
   request: {
     params: z.object({ id: z.string().max(64).meta({ param: { name: "id", in: "path" } }) }),
   },
-  responses: { 204: { description: "Revoked" } },
+  responses: { 204: { description: "Revoked" }, ...keysDisabled },
   errors: [401, 403, 404, 503],
 });
 
+/** Options of {@linkcode keyRoutes}. */
+export interface KeyRouteOptions {
+  /** Whether the server has an admin key; without one the routes answer `409 keys_disabled`. */
+  adminKeySet: boolean;
+}
+
 /** The `/v1/keys` routes. */
-export function keyRoutes(deps: Pick<Deps, "storage">): OpenAPIHono<AppEnv> {
+export function keyRoutes(
+  deps: Pick<Deps, "storage">,
+  options: KeyRouteOptions,
+): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
+  if (!options.adminKeySet) {
+    // Before the routes' own body and parameter checks: nothing about the request can help.
+    const refuse = () => {
+      throw new SimulacraError("keys_disabled", KEYS_DISABLED_MESSAGE);
+    };
+    app.use("/keys", refuse);
+    app.use("/keys/*", refuse);
+  }
   app.openapi(createKeyRoute, async (c) => {
     const { key, secret } = await createKey(deps.storage.documents, c.req.valid("json"), {
       now: new Date(),

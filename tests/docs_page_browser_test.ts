@@ -1,13 +1,14 @@
 /**
- * `/docs` in real Chromium: Swagger UI renders every operation with its schemas expanded, and its
- * try-it console sends an authorized request and shows the answer; nothing leaves the server and
- * the console stays free of errors.
+ * `/docs` in real Chromium: Swagger UI lists every operation within 2 s of opening the page and
+ * renders each with its schemas expanded, and its try-it console sends an authorized request and
+ * shows the answer; nothing leaves the server and the console stays free of errors.
  */
 import assert from "node:assert/strict";
 import { silentLogger } from "../lib/logger.ts";
 import { createApp } from "../routes/app.ts";
 import { browserTest } from "./_helpers/browser.ts";
 import { makeTestDeps } from "./_helpers/test_deps.ts";
+import { allListed, DOCS_OPERATION_SELECTOR } from "./_helpers/docs_page.ts";
 
 const ADMIN_KEY = "docs-admin-key-0123456789";
 
@@ -30,19 +31,32 @@ browserTest(
       return route.abort();
     });
 
-    await page.goto(`${origin}/docs`);
     const doc = await (await app.request("/openapi.json")).json();
     const operations = Object.values(doc.paths as Record<string, object>)
       .reduce((n, item) => n + Object.keys(item).length, 0);
-    await page.locator(".opblock").first().waitFor({ timeout: 30_000 });
-    assert.equal(await page.locator(".opblock").count(), operations);
+    // Issue 26: every operation is listed within 2 s of opening the page (3–9 s before), timed
+    // in a browser that is already running, as a reader's is: a first page (its own context, so
+    // no cache is shared) takes the browser's start-up.
+    const first = await browser.newPage();
+    await first.goto(`${origin}/docs`);
+    await first.waitForFunction(allListed(operations), undefined, { timeout: 30_000 });
+    await first.close();
+    const opened = performance.now();
+    await page.goto(`${origin}/docs`);
+    await page.waitForFunction(allListed(operations), undefined, { timeout: 30_000 });
+    const listedMs = performance.now() - opened;
+    assert.ok(listedMs < 2_000, `operations listed after ${Math.round(listedMs)} ms`);
+    assert.equal(await page.locator(DOCS_OPERATION_SELECTOR).count(), operations);
 
     // Request and response schemas are shown as models with their fields, not as $refs.
     const create = page.locator("#operations-Worlds-createWorld");
     await create.locator(".opblock-summary").click();
     const body = create.locator(".opblock-section-request-body");
-    const titles = (scope: typeof body) =>
-      scope.locator(".json-schema-2020-12__title").filter({ visible: true }).allInnerTexts();
+    const titles = async (scope: typeof body) => {
+      const cells = scope.locator(".model-title, tr.property-row > td:first-child")
+        .filter({ visible: true });
+      return (await cells.allInnerTexts()).map((text) => text.replace(/\*$/, "").trim());
+    };
     // `reflectionThreshold` sits inside `settings`: nested objects are open too.
     const requestFields = await titles(body);
     for (

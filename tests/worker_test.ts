@@ -67,6 +67,12 @@ async function withWorker(
         UPSTASH_VECTOR_REST_TOKEN: "vtoken",
         SIMULACRA_ADMIN_KEY: ADMIN_KEY,
       },
+      // The Worker's own log lines: its per-request info lines are dropped so the test run reads
+      // clean; anything louder (a warning, an error) still shows.
+      handleStructuredLogs: ({ message }: { message: string }) => {
+        // deno-lint-ignore no-console
+        if (!message.includes('"level":"info"')) console.error(message);
+      },
       ...options,
     });
     await fn({ mf, scriptPath, gatewayUrl: gateway.url });
@@ -325,9 +331,26 @@ Deno.test("worker.ts answers a JSON config_error when Upstash is not configured"
   sanitizeResources: false,
 }, async () => {
   const { default: worker } = await import("../worker.ts");
-  const res = await worker.fetch(new Request("http://localhost/health"), {});
+  // The failure is logged as an error line; captured here so the test run reads clean.
+  const logged: string[] = [];
+  // deno-lint-ignore no-console
+  const original = console.error;
+  // deno-lint-ignore no-console
+  console.error = (line: string) => logged.push(line);
+  let res: Response;
+  try {
+    res = await worker.fetch(new Request("http://localhost/health"), {});
+  } finally {
+    // deno-lint-ignore no-console
+    console.error = original;
+  }
   assert.equal(res.status, 500);
   const body = await res.json();
   assert.equal(body.error.code, "config_error");
   assert.match(body.error.message, /Cloudflare Workers have no local disk/);
+  assert.equal(logged.length, 1);
+  assert.deepEqual(
+    [JSON.parse(logged[0]).level, JSON.parse(logged[0]).msg, JSON.parse(logged[0]).code],
+    ["error", "start-up failed", "config_error"],
+  );
 });

@@ -13,6 +13,7 @@ export type ErrorCode =
   | "not_found"
   | "conflict"
   | "world_too_large"
+  | "keys_disabled"
   | "method_not_allowed"
   | "request_timeout"
   | "payload_too_large"

@@ -129,7 +129,8 @@ browserTest(
 
     // World edits: click an object on the board, give it a new state.
     await page.locator('[data-object="Marigold Cafe:cafe:coffee machine"]').click();
-    assert.equal(await page.getByLabel("Object").inputValue(), "Marigold Cafe:cafe:coffee machine");
+    const picked = await page.getByLabel("Object", { exact: true }).inputValue();
+    assert.equal(picked, "Marigold Cafe:cafe:coffee machine");
     await page.getByLabel("State", { exact: true }).fill("brewing a fresh pot");
     await page.getByRole("button", { name: "Set state" }).click();
     await page.getByText("is now “brewing a fresh pot”").waitFor();

@@ -87,9 +87,15 @@ async function inBothRunners(
   const queue = new KvTickQueue(kv);
   let listening: Promise<void> | undefined;
   try {
-    await withService(backend, queue, (wired) => {
+    await withService(backend, queue, async (wired) => {
       listening = queue.listen((message) => wired.services.consume(message));
-      return fn(wired, "queued");
+      try {
+        await fn(wired, "queued");
+      } finally {
+        // Before the store closes: a step still running would fail on the closed store, and
+        // Deno prints that as "Exception in queue handler" in the test output.
+        await queue.stop();
+      }
     });
   } finally {
     await queue.stop();

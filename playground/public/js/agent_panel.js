@@ -7,6 +7,7 @@ import { agentPath, api } from "./api.js";
 import { busy, clockTime, empty, errorState, h, loading, nextId, replace } from "./dom.js";
 import { memoryItem, retrievedItem } from "./memory_views.js";
 import { talkSection } from "./talk.js";
+import { reflectSection } from "./reflect_section.js";
 
 const KINDS = ["observation", "reflection", "chat", "plan", "seed"];
 const PAGE = 30;
@@ -161,10 +162,18 @@ export function agentPanel(panel, state, { onClose }) {
       h(
         "nav",
         { class: "jump", "aria-label": "Agent sections" },
-        [["summary", "Summary"], ["persona", "Persona"], ["plan", "Plan"], ["query", "Query"], [
-          "talk",
-          "Talk",
-        ], ["memories", "Memories"]]
+        [
+          ["summary", "Summary"],
+          ["persona", "Persona"],
+          ["plan", "Plan"],
+          ["query", "Query"],
+          [
+            "talk",
+            "Talk",
+          ],
+          ["reflect", "Reflect"],
+          ["memories", "Memories"],
+        ]
           .map(([id, label]) => h("a", { href: `#agent-${id}` }, label)),
       ),
       section(
@@ -184,6 +193,13 @@ export function agentPanel(panel, state, { onClose }) {
       section("agent-plan", "Today's plan", plan),
       section("agent-query", "Retrieval", query),
       section("agent-talk", "Talk", talkSection(state, agent)),
+      section(
+        "agent-reflect",
+        "Reflect",
+        reflectSection(state, agent, {
+          onReflected: () => memoryStream(memories, agentId, signal),
+        }),
+      ),
       section("agent-memories", "Memory stream", memories),
     );
     renderHeader(header, agentId);

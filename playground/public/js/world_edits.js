@@ -4,12 +4,12 @@
  */
 import { api, worldPath } from "./api.js";
 import { busy, errorState, h, nextId, replace } from "./dom.js";
-import { objectPaths } from "./world_state.js";
+import { objectPicker } from "./object_picker.js";
 
 function objectForm(state) {
-  const objectId = nextId("object");
   const stateId = nextId("state");
-  const object = h("select", { id: objectId, required: true });
+  const picker = objectPicker({ onChange: showState });
+  const object = picker.select;
   const value = h("input", {
     id: stateId,
     required: true,
@@ -27,19 +27,15 @@ function objectForm(state) {
       { class: "muted" },
       "Agents nearby perceive the change on their next tick and may react to it.",
     ),
-    h("div", { class: "field" }, h("label", { for: objectId }, "Object"), object),
+    picker.element,
     h("div", { class: "field" }, h("label", { for: stateId }, "State"), value),
     h("div", { class: "row" }, submit),
     out,
   );
   function fill() {
-    const chosen = object.value;
-    const paths = objectPaths(state.env);
-    replace(object, paths.map((p) => h("option", { value: p }, p.replaceAll(":", " › "))));
-    if (paths.includes(chosen)) object.value = chosen;
-    object.disabled = paths.length === 0;
-    submit.disabled = paths.length === 0;
-    if (paths.length === 0) {
+    picker.fill(state.env);
+    submit.disabled = object.disabled;
+    if (!state.env?.areas?.length) {
       replace(
         out,
         h("p", { class: "muted" }, "This world has no environment, so no objects to change."),
@@ -51,8 +47,8 @@ function objectForm(state) {
     const found = state.env?.areas.find((x) => x.name === a)?.subAreas.find((x) => x.name === s)
       ?.objects.find((x) => x.name === o);
     value.value = found?.state ?? "";
+    submit.disabled = object.disabled;
   }
-  object.addEventListener("change", showState);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     try {
@@ -79,8 +75,7 @@ function objectForm(state) {
   return {
     form,
     pick(path) {
-      object.value = path;
-      showState();
+      picker.pick(path);
       value.focus();
       value.select();
     },

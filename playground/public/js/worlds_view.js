@@ -1,6 +1,7 @@
 /** @module The worlds list: pick a world, or create one (empty or the smallville example town). */
 import { api, listAll } from "./api.js";
-import { busy, clockLabel, empty, errorState, h, loading, nextId, replace } from "./dom.js";
+import { busy, empty, errorState, h, loading, nextId, replace } from "./dom.js";
+import { worldListItem } from "./world_list_item.js";
 
 function field(label, input) {
   const id = input.id || nextId("f");
@@ -95,32 +96,16 @@ export async function worldsView(main, { open }) {
   replace(list, h("h2", { id: "worlds-title" }, "Worlds"), loading("Loading worlds…"));
   try {
     const worlds = await listAll("/v1/worlds", "worlds");
-    const items = worlds.map((w) =>
-      h(
-        "li",
-        null,
-        h(
-          "a",
-          {
-            href: `/?world=${encodeURIComponent(w.id)}`,
-            onClick: (e) => {
-              e.preventDefault();
-              open({ world: w.id });
-            },
-          },
-          h("strong", null, w.name),
-          h("span", { class: "muted" }, ` ${w.id} · ${clockLabel(w.clock.now)}`),
-          w.clock.paused ? h("span", { class: "badge neutral" }, "paused") : null,
-        ),
-      )
-    );
-    replace(
-      list,
-      h("h2", { id: "worlds-title" }, "Worlds"),
-      items.length
-        ? h("ul", { class: "world-list" }, items)
-        : empty("No worlds yet: create one with the form (the example town is a good start)."),
-    );
+    const none = () =>
+      empty("No worlds yet: create one with the form (the example town is a good start).");
+    const ul = h("ul", { class: "world-list" });
+    const status = h("p", { class: "ok", role: "status" });
+    const onDeleted = (w) => {
+      status.textContent = `Deleted “${w.name}”.`;
+      if (!ul.hasChildNodes()) ul.replaceWith(none());
+    };
+    ul.append(...worlds.map((w) => worldListItem(w, { open, onDeleted })));
+    replace(list, h("h2", { id: "worlds-title" }, "Worlds"), status, worlds.length ? ul : none());
   } catch (err) {
     replace(list, h("h2", { id: "worlds-title" }, "Worlds"), errorState(err));
   }
