@@ -1,0 +1,190 @@
+/**
+ * The living town in headless Chromium with the offline model: the example town's people stand
+ * on the map before the first tick, a tick's moves glide, a conversation shows its lines as
+ * bubbles, the timeline folds object changes, and a phone neither scrolls sideways nor loses the
+ * agent panel a tap opens.
+ */
+import assert from "node:assert/strict";
+// Test-only dependency (types only), pinned like tests/_helpers/browser.ts.
+// deno-lint-ignore no-import-prefix
+import type { Page } from "npm:playwright-core@1.65.1";
+import { browserTest } from "../_helpers/browser.ts";
+import { openPlayground } from "../_helpers/playground_session.ts";
+
+async function createTown(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/`);
+  await page.getByLabel("Start from").selectOption("smallville");
+  await page.getByRole("button", { name: "Create world" }).click();
+  await page.locator("#clock-time").getByText("07:00").waitFor();
+}
+
+async function tickTo(page: Page, time: string): Promise<void> {
+  await page.getByRole("button", { name: "Tick", exact: true }).click();
+  await page.locator("#clock-time").getByText(time).waitFor();
+  await page.locator("#tick:not([disabled])").waitFor();
+}
+
+/** Tokens drawn outside their room's box (the page code is a string: no DOM types here). */
+const TOKENS_OUTSIDE = `[...document.querySelectorAll(".sub-area .token-slot")].filter((t) => {
+  const r = t.getBoundingClientRect();
+  const box = t.closest(".sub-area").getBoundingClientRect();
+  return r.left < box.left - 0.5 || r.right > box.right + 0.5;
+}).map((t) => t.dataset.slot)`;
+
+const WIDTH = "document.documentElement.scrollWidth";
+
+browserTest(
+  "town board: the example town's people stand on the map before the first tick, the first screen shows most of them, the layout survives a reload",
+  async (browser) => {
+    await using s = await openPlayground(browser);
+    const { page } = s;
+    await createTown(page, s.server.url);
+    const tokens = page.locator(".sub-area .token-slot");
+    await tokens.nth(24).waitFor();
+    assert.equal(await tokens.count(), 25, "every agent stands in a room");
+    assert.equal(await page.locator(".unplaced").isVisible(), false, "no one is off the map");
+    const ayesha = page.locator('.sub-area[data-room="Ashford College Dorm:Ayesha Rahman\'s room"]')
+      .locator('.agent-chip[data-agent="ayesha"]');
+    assert.equal(await ayesha.getAttribute("aria-label"), "Ayesha Rahman: by the bed");
+    await ayesha.hover();
+    await ayesha.locator(".tip").getByText("Ayesha Rahman: by the bed").waitFor();
+
+    // The first screen (1280×800) shows most people: the map scrolled to the homes.
+    const inView = await page.evaluate<number>(`(() => {
+      const view = document.querySelector(".map-view").getBoundingClientRect();
+      return [...document.querySelectorAll(".sub-area .token-slot")].filter((t) => {
+        const r = t.getBoundingClientRect();
+        return r.top >= Math.max(0, view.top) && r.bottom <= Math.min(innerHeight, view.bottom);
+      }).length;
+    })()`);
+    assert.ok(inView >= 13, `${inView} of 25 people on the first screen`);
+    assert.match(await page.locator(".overview").innerText(), /^25 people/);
+    assert.deepEqual(await page.evaluate(TOKENS_OUTSIDE), [], "tokens stay inside their rooms");
+
+    const cells = `[...document.querySelectorAll(".map .area")].map((a) => {
+      const s = getComputedStyle(a);
+      return a.dataset.area + " " + s.gridColumnStart + " " + s.gridRowStart + " " + s.gridColumnEnd;
+    })`;
+    const before = await page.evaluate<string[]>(cells);
+    const places = new Set(before.map((c) => c.split(" ").slice(-4, -2).join()));
+    assert.ok(before.length >= 20 && places.size === before.length, "each area its own cell");
+    await page.reload();
+    await tokens.nth(24).waitFor();
+    assert.deepEqual(await page.evaluate<string[]>(cells), before, "the same map after a reload");
+    assert.deepEqual(s.errors, []);
+    assert.deepEqual(s.outside, []);
+  },
+);
+
+browserTest(
+  "town board: a conversation shows its lines as bubbles, moves glide, object changes fold by tick",
+  async (browser) => {
+    await using s = await openPlayground(browser);
+    const { page } = s;
+    await createTown(page, s.server.url);
+    await page.locator(".sub-area .token-slot").nth(24).waitFor();
+    // Record every glide: the agent and the room it ends in.
+    await page.evaluate(`(() => {
+      window.glides = [];
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const t = r.target;
+          if (t.classList?.contains("moving") && !(r.oldValue ?? "").includes("moving")) {
+            window.glides.push({ id: t.dataset.slot, room: t.closest(".sub-area")?.dataset.room,
+              animations: t.getAnimations().length });
+          }
+        }
+      }).observe(document.querySelector(".board"), { subtree: true, attributes: true,
+        attributeFilter: ["class"], attributeOldValue: true });
+    })()`);
+
+    // 07:20 brings the first conversations: a bubble with a line over a talker.
+    await tickTo(page, "07:10");
+    await page.getByRole("button", { name: "Tick", exact: true }).click();
+    const bubble = page.locator(".token-slot.talking .bubble").first();
+    await bubble.waitFor();
+    assert.ok((await bubble.innerText()).length > 3, await bubble.innerText());
+    await page.locator("#tick:not([disabled])").waitFor();
+
+    // The timeline tells the story; object changes are one line per tick that opens.
+    await page.getByRole("tab", { name: "Timeline" }).click();
+    const fold = page.locator('.event[data-type="object_state_fold"]').first();
+    await fold.waitFor();
+    assert.equal(await page.locator('.events > .event[data-type="object_state"]').count(), 0);
+    assert.equal(await page.locator('.events > .event[data-type="action"]').count(), 0);
+    assert.ok(await page.locator('.events > .event[data-type="conversation"]').count() > 0);
+    const summary = fold.locator("summary");
+    const n = Number(/^🔧 (\d+) objects? changed$/.exec(await summary.innerText())?.[1]);
+    assert.ok(n > 0, await summary.innerText());
+    await summary.click();
+    assert.equal(await fold.locator(".folded > li").count(), n);
+    await page.getByLabel("Show", { exact: true }).selectOption("object_state");
+    assert.ok(await page.locator('.events > .event[data-type="object_state"]').count() >= n);
+
+    // Ticks until someone walks to another room: the token glides there.
+    const rooms = `Object.fromEntries([...document.querySelectorAll(".sub-area .token-slot")]
+      .map((t) => [t.dataset.slot, t.closest(".sub-area").dataset.room]))`;
+    const start = await page.evaluate<Record<string, string>>(rooms);
+    for (const time of ["07:30", "07:40", "07:50", "08:00", "08:10", "08:20", "08:30"]) {
+      await tickTo(page, time);
+      if (await page.evaluate<number>("window.glides.length") > 0) break;
+    }
+    const glides = await page.evaluate<{ id: string; room: string; animations: number }[]>(
+      "window.glides",
+    );
+    assert.ok(glides.length > 0, "someone moved");
+    for (const g of glides) {
+      assert.notEqual(g.room, start[g.id], `${g.id} glided to another room`);
+      assert.equal(g.animations, 1, `${g.id} is animated`);
+    }
+    const now = await page.evaluate<Record<string, string>>(rooms);
+    const landed = new Map(glides.map((g) => [g.id, g.room]));
+    for (const [id, room] of landed) assert.equal(now[id], room, `${id} stays where it glided`);
+    assert.deepEqual(s.errors, []);
+    assert.deepEqual(s.failed, []);
+  },
+);
+
+browserTest(
+  "town board on a phone: no sideways scroll at 360–414 px, a tapped agent's panel comes into view and the town is one tap back",
+  async (browser) => {
+    await using s = await openPlayground(browser, { viewport: { width: 390, height: 844 } });
+    const { page } = s;
+    for (const width of [360, 390, 414]) {
+      await page.setViewportSize({ width, height: 844 });
+      await page.goto(`${s.server.url}/`);
+      await page.getByLabel("Time moves").waitFor();
+      assert.ok(await page.evaluate<number>(WIDTH) <= width, `home page at ${width} px`);
+    }
+    await page.setViewportSize({ width: 390, height: 844 });
+    await createTown(page, s.server.url);
+    await page.locator(".sub-area .token-slot").nth(24).waitFor();
+    assert.ok(await page.evaluate<number>(WIDTH) <= 390, "town view at 390 px");
+    assert.deepEqual(await page.evaluate(TOKENS_OUTSIDE), [], "tokens stay inside their rooms");
+    // Occupied places come first: the first screen holds people.
+    assert.ok(await page.locator(".sub-area .token-slot").first().isVisible());
+    const first = await page.locator(".sub-area .token-slot").first().boundingBox();
+    assert.ok(first && first.y < 844, `a person on the first screen (y ${first?.y})`);
+
+    const ayesha = page.locator('.sub-area .agent-chip[data-agent="ayesha"]');
+    await ayesha.click();
+    const name = page.locator("#agent-name");
+    await name.getByText("Ayesha Rahman").waitFor();
+    await page.waitForFunction(`(() => {
+      const r = document.getElementById("agent-name").getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight;
+    })()`);
+    assert.ok(await page.evaluate<number>(WIDTH) <= 390, "agent panel at 390 px");
+    await page.getByRole("button", { name: "↑ Back to the town" }).click();
+    await page.waitForFunction(`(() => {
+      const r = document.querySelector('.agent-chip[data-agent="ayesha"]').getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= innerHeight;
+    })()`);
+    for (const width of [360, 414]) {
+      await page.setViewportSize({ width, height: 844 });
+      assert.ok(await page.evaluate<number>(WIDTH) <= width, `town and panel at ${width} px`);
+    }
+    assert.deepEqual(s.errors, []);
+    assert.deepEqual(s.outside, []);
+  },
+);
