@@ -14,6 +14,9 @@ const WIDE_FROM = 6;
  * order. An area's optional `position: {x, y}` (0-based) pins it; the others fill the free cells
  * row by row in the tree's order, so a town keeps its shape across reloads and edits that only
  * add areas at the end.
+ * @param {{name: string, subAreas: unknown[], position?: {x: number, y: number}}[]} areas
+ * @param {{columns?: number}} [options]
+ * @returns {{columns: number, cells: {name: string, col: number, row: number, span: number}[]}}
  */
 export function layoutTown(areas, { columns = MAP_COLUMNS } = {}) {
   const pinnedX = areas.map((a) => a.position?.x).filter(Number.isInteger);
@@ -59,8 +62,10 @@ export function roomOf(location) {
 
 /**
  * Agents grouped by "Area:Sub-area"; those standing nowhere on the map go to `unplaced`.
- * @param {Iterable<object>} agents
+ * @template {{location?: string | null}} A
+ * @param {Iterable<A>} agents
  * @param {Set<string>} rooms every "Area:Sub-area" of the environment
+ * @returns {{byRoom: Map<string, A[]>, unplaced: A[]}}
  */
 export function placeAgents(agents, rooms) {
   const byRoom = new Map();
