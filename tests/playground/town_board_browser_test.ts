@@ -33,6 +33,26 @@ const TOKENS_OUTSIDE = `[...document.querySelectorAll(".sub-area .token-slot")].
 
 const WIDTH = "document.documentElement.scrollWidth";
 
+/** Whether the element is wholly on the screen (page code as a string). */
+function inView(selector: string): string {
+  return `(() => {
+    const r = document.querySelector(${JSON.stringify(selector)}).getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  })()`;
+}
+
+/**
+ * Polls a page expression until it is true (waitForFunction would evaluate it with eval, which
+ * the page's CSP refuses).
+ */
+async function until(page: Page, expression: string, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await page.evaluate<boolean>(expression)) return;
+    await page.waitForTimeout(50);
+  }
+  assert.fail(`timed out waiting until ${what}`);
+}
+
 browserTest(
   "town board: the example town's people stand on the map before the first tick, the first screen shows most of them, the layout survives a reload",
   async (browser) => {
@@ -170,16 +190,10 @@ browserTest(
     await ayesha.click();
     const name = page.locator("#agent-name");
     await name.getByText("Ayesha Rahman").waitFor();
-    await page.waitForFunction(`(() => {
-      const r = document.getElementById("agent-name").getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= innerHeight;
-    })()`);
+    await until(page, inView("#agent-name"), "the agent's name is on the screen");
     assert.ok(await page.evaluate<number>(WIDTH) <= 390, "agent panel at 390 px");
     await page.getByRole("button", { name: "↑ Back to the town" }).click();
-    await page.waitForFunction(`(() => {
-      const r = document.querySelector('.agent-chip[data-agent="ayesha"]').getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= innerHeight;
-    })()`);
+    await until(page, inView('.agent-chip[data-agent="ayesha"]'), "back at Ayesha's token");
     for (const width of [360, 414]) {
       await page.setViewportSize({ width, height: 844 });
       assert.ok(await page.evaluate<number>(WIDTH) <= width, `town and panel at ${width} px`);
