@@ -202,3 +202,62 @@ browserTest(
     assert.deepEqual(s.outside, []);
   },
 );
+
+browserTest(
+  "town board: a conversation of three marks its room with a group badge and plays each speaker's line",
+  async (browser) => {
+    await using s = await openPlayground(browser);
+    const { page } = s;
+    await createTown(page, s.server.url);
+    await page.locator(".sub-area .token-slot").nth(24).waitFor();
+    // The offline model holds conversations of two: the stream and the transcript of a group
+    // conversation are served to the page as the server would send them.
+    const talk = {
+      type: "conversation",
+      seq: 100_000,
+      at: "2023-02-13T07:00:00",
+      agentId: "ayesha",
+      conversationId: "c_group",
+      participants: ["ayesha", "nadia", "jun"],
+      topic: "the Sunday dinner",
+      lines: 2,
+      endedBy: "turn_cap",
+      endedAt: "2023-02-13T07:02:00",
+    };
+    await page.route(/\/events\?after=/, (route) =>
+      route.fulfill({
+        status: 200,
+        headers: { "content-type": "text/event-stream" },
+        body: `event: conversation\ndata: ${JSON.stringify(talk)}\n\n`,
+      }));
+    await page.route(/\/conversations\/c_group$/, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: "application/json",
+        body: JSON.stringify({
+          id: "c_group",
+          participants: talk.participants,
+          endedBy: "turn_cap",
+          lines: [
+            { speaker: "nadia", name: "Nadia Haddad", text: "Dinner at seven, all three of us?" },
+            { speaker: "jun", name: "Jun Park", text: "I will bring the rice." },
+          ].map((l, i) => ({ ...l, at: `2023-02-13T07:0${i}:00` })),
+        }),
+      }));
+    await page.reload();
+    const room = page.locator(".sub-area.group-talking");
+    await room.locator(".group-talk").getByText("👥 3 talking").waitFor();
+    assert.equal(await room.getAttribute("data-room"), "Ashford College Dorm:Ayesha Rahman's room");
+    assert.equal(await page.locator(".token-slot.talking").count(), 3, "the three are ringed");
+    await page.locator('.token-slot[data-slot="nadia"] > .bubble')
+      .getByText("Dinner at seven, all three of us?").waitFor();
+    await page.locator('.token-slot[data-slot="jun"] > .bubble')
+      .getByText("I will bring the rice.").waitFor();
+    await page.locator('.event[data-type="conversation"]')
+      .getByText("talked with Nadia Haddad and Jun Park about the Sunday dinner").waitFor();
+    // When the lines are over, the badge and the rings go.
+    await room.locator(".group-talk").waitFor({ state: "detached", timeout: 10_000 });
+    assert.equal(await page.locator(".token-slot.talking").count(), 0);
+    assert.deepEqual(s.errors, []);
+  },
+);
