@@ -16,6 +16,7 @@ async function createTown(page: Page, url: string): Promise<void> {
   await page.getByLabel("Start from").selectOption("smallville");
   await page.getByRole("button", { name: "Create world" }).click();
   await page.locator("#clock-time").getByText("07:00").waitFor();
+  await page.locator(".sub-area .token-slot").nth(24).waitFor(); // all 25 stand in rooms
 }
 
 async function tickTo(page: Page, time: string): Promise<void> {
@@ -102,7 +103,6 @@ browserTest(
     await using s = await openPlayground(browser);
     const { page } = s;
     await createTown(page, s.server.url);
-    await page.locator(".sub-area .token-slot").nth(24).waitFor();
     // Record every glide: the agent and the room it ends in.
     await page.evaluate(`(() => {
       window.glides = [];
@@ -178,7 +178,6 @@ browserTest(
     }
     await page.setViewportSize({ width: 390, height: 844 });
     await createTown(page, s.server.url);
-    await page.locator(".sub-area .token-slot").nth(24).waitFor();
     assert.ok(await page.evaluate<number>(WIDTH) <= 390, "town view at 390 px");
     assert.deepEqual(await page.evaluate(TOKENS_OUTSIDE), [], "tokens stay inside their rooms");
     // Occupied places come first: the first screen holds people.
@@ -209,7 +208,6 @@ browserTest(
     await using s = await openPlayground(browser);
     const { page } = s;
     await createTown(page, s.server.url);
-    await page.locator(".sub-area .token-slot").nth(24).waitFor();
     // The offline model holds conversations of two: the stream and the transcript of a group
     // conversation are served to the page as the server would send them.
     const talk = {
