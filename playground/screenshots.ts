@@ -1,7 +1,8 @@
 /**
  * @module `deno task screenshots`: drives the playground in headless Chromium on a fresh server
- * with the offline model (create the example town, tick to mid-morning, open an agent, retrieve,
- * talk) and writes the README's screenshots to `playground/screenshots/`. Needs Debian's
+ * with the offline model (create the example town and show it at 07:00, tick to the first
+ * conversation and catch its bubble, tick to mid-morning, open an agent, retrieve, talk, then the
+ * phone view) and writes the README's screenshots to `playground/screenshots/`. Needs Debian's
  * `chromium` (and `fonts-noto-color-emoji` for the agents' emoji).
  */
 import { silentLogger } from "../lib/logger.ts";
@@ -38,16 +39,30 @@ try {
   say("creating the example town…");
   await page.getByRole("button", { name: "Create world" }).click();
   await page.locator("#clock-time").waitFor();
+  await page.locator(".sub-area .token-slot").nth(24).waitFor();
+  await page.waitForTimeout(300); // the map scrolls to where the people are
+  await page.screenshot({ path: new URL("town.png", OUT).pathname });
+  say("wrote playground/screenshots/town.png (07:00)");
+
   const tick = page.getByRole("button", { name: "Tick", exact: true });
+  let talked = false;
   for (let i = 1; i <= TICKS; i++) {
     await tick.click();
     await page.locator("#tick:not([disabled])").waitFor();
     say(`tick ${i}/${TICKS}: ${await page.locator("#clock-time").innerText()}`);
+    if (talked) continue;
+    // The first conversation: its lines play as bubbles over the talkers.
+    const bubble = page.locator(".token-slot.talking .bubble").first();
+    if (await bubble.count() === 0) await page.waitForTimeout(1000);
+    if (await bubble.count() === 0) continue;
+    talked = true;
+    await page.getByRole("tab", { name: "Timeline" }).click();
+    await bubble.evaluate("(b) => b.parentElement.scrollIntoView({ block: 'center' })");
+    await page.evaluate("scrollTo(0, 0)");
+    await page.screenshot({ path: new URL("conversation.png", OUT).pathname });
+    say("wrote playground/screenshots/conversation.png");
   }
   await page.waitForTimeout(500); // the last events arrive over SSE
-  await page.getByRole("tab", { name: "Timeline" }).click();
-  await page.screenshot({ path: new URL("town.png", OUT).pathname });
-  say("wrote playground/screenshots/town.png");
 
   await page.locator('.agent-chip[data-agent="lucia"]').first().click();
   await page.locator("#agent-name").waitFor();
@@ -65,8 +80,8 @@ try {
   say("wrote playground/screenshots/retrieval.png");
 
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.evaluate("scrollTo(0, 0)");
   await page.getByRole("tab", { name: "Timeline" }).click();
+  await page.evaluate("scrollTo(0, 0)");
   await page.screenshot({ path: new URL("phone.png", OUT).pathname });
   say("wrote playground/screenshots/phone.png");
 } finally {

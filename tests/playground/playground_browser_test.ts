@@ -56,6 +56,7 @@ browserTest(
     assert.match((await ayesha.getAttribute("aria-label"))!, /^Ayesha Rahman: \S/);
     await page.getByRole("tab", { name: "Timeline" }).click();
     await page.locator('.event[data-type="tick"]').first().waitFor();
+    await page.getByLabel("Show", { exact: true }).selectOption("all");
     assert.ok(await page.locator('.event[data-type="action"]').count() > 0);
     await page.getByLabel("Show events of").selectOption("ayesha");
     const shown = await page.locator(".event").evaluateAll((rows) =>
@@ -128,6 +129,7 @@ browserTest(
     await page.locator(".chat-log .reply:not(.pending)").nth(1).waitFor();
 
     // World edits: click an object on the board, give it a new state.
+    await page.getByRole("button", { name: "Show objects" }).click();
     await page.locator('[data-object="Marigold Cafe:cafe:coffee machine"]').click();
     const picked = await page.getByLabel("Object", { exact: true }).inputValue();
     assert.equal(picked, "Marigold Cafe:cafe:coffee machine");
@@ -249,6 +251,7 @@ browserTest(
     await page.getByRole("button", { name: "Create world" }).click();
     await page.locator("#clock-time").waitFor();
     await page.getByRole("button", { name: "Tick", exact: true }).click();
+    await page.locator("#clock-time").getByText("07:10").waitFor(); // people stand before it
     await page.locator('.sub-area .agent-chip[data-agent="ayesha"]').click();
     await page.locator("#agent-name").waitFor();
     const overflow = await page.evaluate<number>("document.documentElement.scrollWidth");

@@ -1,143 +1,73 @@
 /**
- * @module The timeline: recent events of the world (actions, conversations with their lines,
- * reflections, object changes, errors), newest first, filterable by agent.
+ * @module The timeline: recent events of the world, newest first. By default it tells the story
+ * (conversations, reflections, plans, arrivals, errors); object-state changes, a dozen or more per
+ * tick, fold into one line per tick that opens. Filterable by agent and by kind.
  */
-import { api, worldPath } from "./api.js";
-import { busy, clockTime, empty, errorState, h, nextId, replace } from "./dom.js";
+import { clockTime, empty, h, nextId, replace } from "./dom.js";
+import { describe, nameOf } from "./timeline_describe.js";
 
-/** Most events drawn at once; older ones stay in the state for filtering. */
+/** Most rows drawn at once; older events stay in the state for filtering. */
 const SHOWN = 150;
 
-function nameOf(state, id) {
-  return state.agents.get(id)?.name ?? id;
-}
+/** Event types of the story view. */
+const STORY = new Set([
+  "tick",
+  "conversation",
+  "reflection",
+  "plan",
+  "moved",
+  "agent_error",
+  "tick_error",
+  "world.paused",
+  "world.resumed",
+  "budget.exhausted",
+  "object_state",
+]);
 
-function conversationLines(state, event) {
-  const box = h("div", { class: "lines" });
-  const button = h("button", { class: "small" }, `Show the ${event.lines} lines`);
-  button.addEventListener("click", async () => {
-    try {
-      const talk = await busy(
-        button,
-        () =>
-          api(
-            "GET",
-            worldPath(state.id, `/conversations/${encodeURIComponent(event.conversationId)}`),
-          ),
-        "Loading…",
-      );
-      button.remove();
-      replace(
-        box,
-        h(
-          "ol",
-          { class: "transcript" },
-          talk.lines.map((l) =>
-            h(
-              "li",
-              null,
-              h("strong", null, `${l.name}: `),
-              l.text,
-              h("span", { class: "muted" }, ` ${clockTime(l.at)}`),
-            )
-          ),
-        ),
-        h("p", { class: "muted" }, `Ended by ${talk.endedBy.replace("_", " ")}`),
-      );
-    } catch (err) {
-      replace(box, errorState(err));
-    }
-  });
-  return [button, box];
-}
+/** The kinds offered in the "Show" menu: which events each keeps, and whether to fold. */
+const KINDS = [
+  { id: "story", label: "Talk, reflections, plans, arrivals", keep: (e) => STORY.has(e.type) },
+  { id: "all", label: "Everything", keep: () => true },
+  { id: "action", label: "Actions", keep: (e) => e.type === "action" },
+  { id: "object_state", label: "Object changes", keep: (e) => e.type === "object_state" },
+];
 
-/** What one event says, as nodes. */
-function describe(state, e) {
-  const who = e.agentId ? h("strong", null, nameOf(state, e.agentId)) : null;
-  switch (e.type) {
-    case "tick":
-      return [
-        `Tick to ${clockTime(e.at)}: ${e.steps} agents stepped`,
-        e.failed ? h("span", { class: "badge bad" }, `${e.failed} failed`) : null,
-        h("span", { class: "muted" }, ` · ${e.calls} model calls`),
-      ];
-    case "action":
-      return [
-        `${e.emoji ?? ""} `,
-        who,
-        ` ${e.action}`,
-        h("span", { class: "muted" }, ` at ${e.location}`),
-      ];
-    case "moved":
-      return [who, ` moved to ${e.to}`];
-    case "perceived":
-      return [who, ` noticed ${e.count}: `, (e.observations ?? []).join("; ")];
-    case "reaction":
-      return [
-        who,
-        ` decided to ${e.decision}`,
-        e.vetoed ? h("span", { class: "muted" }, ` (vetoed: ${e.vetoed})`) : null,
-        e.reason ? `: ${e.reason}` : "",
-      ];
-    case "conversation": {
-      const other = (e.participants ?? []).find((p) => p !== e.agentId);
-      return [
-        "💬 ",
-        who,
-        ` talked with ${nameOf(state, other)}`,
-        e.topic ? ` about ${e.topic}` : "",
-        conversationLines(state, e),
-      ];
-    }
-    case "reflection":
-      return [
-        "💭 ",
-        who,
-        " reflected: ",
-        h("ul", null, (e.insights ?? []).map((i) => h("li", null, i))),
-      ];
-    case "object_state":
-      return [
-        `🔧 ${e.path}: `,
-        e.previous ? h("s", null, e.previous) : null,
-        ` → ${e.state}`,
-        e.agentId ? [" (", who, ")"] : null,
-      ];
-    case "plan":
-      return [
-        "🗓 ",
-        who,
-        e.replan ? ` re-planned ${e.date}` : ` planned ${e.date}`,
-        e.reason ? `: ${e.reason}` : "",
-      ];
-    case "world.paused":
-    case "world.resumed":
-      return [
-        e.type === "world.paused" ? "⏸ World paused" : "▶ World resumed",
-        e.message ? `: ${e.message}` : "",
-      ];
-    case "agent_error":
-    case "tick_error":
-      return [
-        who ?? "Tick",
-        " failed: ",
-        h("span", { class: "error-text" }, e.error ?? e.code ?? "error"),
-      ];
-    default:
-      return [who, ` ${e.type}`];
+/**
+ * Rows for events newest first: runs of object changes of one tick become one fold
+ * `{fold: events}`, everything else stays an event.
+ */
+export function foldRows(events) {
+  const rows = [];
+  for (const e of events) {
+    const last = rows.at(-1);
+    if (e.type !== "object_state") rows.push(e);
+    else if (last?.fold && last.fold[0].at === e.at) last.fold.push(e);
+    else rows.push({ fold: [e] });
   }
+  return rows;
 }
 
 /** The timeline tab. */
 export function timeline(panel, state, { onAgent }) {
   const filterId = nextId("filter");
+  const kindId = nextId("kind");
   const filter = h("select", { id: filterId });
+  const kind = h(
+    "select",
+    { id: kindId },
+    KINDS.map((k) => h("option", { value: k.id }, k.label)),
+  );
   const list = h("ol", { class: "events", "aria-label": "Events, newest first" });
   const count = h("p", { class: "muted small-text" });
   replace(
     panel,
     h("h2", null, "Timeline"),
-    h("div", { class: "field inline" }, h("label", { for: filterId }, "Show events of"), filter),
+    h(
+      "div",
+      { class: "filters" },
+      h("div", { class: "field inline" }, h("label", { for: filterId }, "Show events of"), filter),
+      h("div", { class: "field inline" }, h("label", { for: kindId }, "Show"), kind),
+    ),
     count,
     list,
   );
@@ -155,14 +85,19 @@ export function timeline(panel, state, { onAgent }) {
 
   function render() {
     const chosen = filter.value;
+    const k = KINDS.find((x) => x.id === kind.value) ?? KINDS[0];
     const events = state.events.filter((e) =>
-      !chosen || e.agentId === chosen || (e.participants ?? []).includes(chosen)
+      k.keep(e) && (!chosen || e.agentId === chosen || (e.participants ?? []).includes(chosen))
     );
-    const shown = events.slice(-SHOWN).reverse();
+    const newest = events.slice(-SHOWN * 4).reverse();
+    const rows = (k.id === "object_state" ? newest : foldRows(newest)).slice(0, SHOWN);
+    const folded = events.filter((e) => e.type === "object_state").length;
     count.textContent = events.length
-      ? `${events.length} recent events${events.length > SHOWN ? `, newest ${SHOWN} shown` : ""}`
+      ? `${events.length} recent events${
+        folded && k.id !== "object_state" ? ` (${folded} object changes folded by tick)` : ""
+      }${rows.length === SHOWN ? `, newest ${SHOWN} rows shown` : ""}`
       : "";
-    if (shown.length === 0) {
+    if (rows.length === 0) {
       replace(
         list,
         h(
@@ -171,14 +106,18 @@ export function timeline(panel, state, { onAgent }) {
           empty(
             chosen
               ? "No events for this agent yet."
+              : state.events.length
+              ? "No events of this kind yet."
               : "No events yet: press Tick to advance the town.",
           ),
         ),
       );
       return;
     }
-    replace(list, shown.map(item));
-    for (const seq of nodes.keys()) if (seq < state.events[0]?.seq) nodes.delete(seq);
+    replace(list, rows.map((r) => (r.fold ? foldItem(r.fold) : item(r))));
+    for (const key of nodes.keys()) {
+      if (Number(String(key).split(":").at(-1)) < state.events[0]?.seq) nodes.delete(key);
+    }
   }
 
   /** One event's row, made once and reused, so opened transcripts survive new events. */
@@ -206,7 +145,29 @@ export function timeline(panel, state, { onAgent }) {
     nodes.set(e.seq, node);
     return node;
   }
+
+  /** One tick's object changes as a line that opens into the list. */
+  function foldItem(events) {
+    const key = `fold:${events.length}:${events[0].seq}`;
+    let node = nodes.get(key);
+    if (node) return node;
+    const n = events.length;
+    node = h(
+      "li",
+      { class: "event fold", "data-type": "object_state_fold" },
+      h("time", { datetime: events[0].at }, clockTime(events[0].at)),
+      h(
+        "details",
+        { class: "what" },
+        h("summary", null, `🔧 ${n} ${n === 1 ? "object" : "objects"} changed`),
+        h("ul", { class: "folded" }, events.map((e) => h("li", null, describe(state, e)))),
+      ),
+    );
+    nodes.set(key, node);
+    return node;
+  }
   filter.addEventListener("change", render);
+  kind.addEventListener("change", render);
   state.on("events", render);
   state.on("agents", renderFilter);
   renderFilter();

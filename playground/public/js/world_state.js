@@ -4,8 +4,11 @@
  */
 import { api, followEvents, listAll, worldPath } from "./api.js";
 
-/** Most events the timeline keeps. */
-export const EVENT_LIMIT = 400;
+/**
+ * Most events the page keeps (a tick of the example town logs about 75, most of them object
+ * changes the timeline folds away).
+ */
+export const EVENT_LIMIT = 1000;
 
 /** The state of one open world; views subscribe to "world", "agents", "env", "events", "stream". */
 export class WorldState {
@@ -13,6 +16,7 @@ export class WorldState {
   #stop = new AbortController();
   #pending = new Set();
   #scheduled = false;
+  #conversations = new Map();
 
   constructor(worldId) {
     this.id = worldId;
@@ -24,6 +28,18 @@ export class WorldState {
     /** Recent events, oldest first. */
     this.events = [];
     this.stream = { state: "connecting", message: "" };
+    /** The last event already logged when the view opened: later ones happen live. */
+    this.liveFrom = Infinity;
+  }
+
+  /** A conversation with its lines, read once per view. @throws ApiError */
+  conversation(id) {
+    if (!this.#conversations.has(id)) {
+      const read = api("GET", worldPath(this.id, `/conversations/${encodeURIComponent(id)}`));
+      read.catch(() => this.#conversations.delete(id));
+      this.#conversations.set(id, read);
+    }
+    return this.#conversations.get(id);
   }
 
   /** Loads the world, its environment and agents. @throws ApiError */
@@ -48,10 +64,14 @@ export class WorldState {
       const page = await api("GET", worldPath(this.id, "/events?limit=1"), {
         signal: this.#stop.signal,
       });
-      if (typeof page.latest === "number") after = Math.max(0, page.latest - EVENT_LIMIT);
+      if (typeof page.latest === "number") {
+        after = Math.max(0, page.latest - EVENT_LIMIT);
+        this.liveFrom = page.latest;
+      }
     } catch {
       // The stream reports its own errors; start from the beginning.
     }
+    if (this.liveFrom === Infinity) this.liveFrom = 0;
     if (this.#stop.signal.aborted) return;
     followEvents(this.id, {
       after,

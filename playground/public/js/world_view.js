@@ -11,6 +11,9 @@ import { usagePanel } from "./usage_panel.js";
 import { worldEdits } from "./world_edits.js";
 import { WorldState } from "./world_state.js";
 
+/** The one-column layout of style.css, where the side panel follows the board. */
+const narrow = matchMedia("(max-width: 820px)");
+
 const SPEEDS = [
   { label: "1 tick every 2 s", ms: 2000 },
   { label: "1 tick every 5 s", ms: 5000 },
@@ -128,7 +131,7 @@ export async function openWorldView(main, { worldId, agentId, navigate, service 
   );
 
   const board = townBoard(state, {
-    onAgent: (id) => showAgent(id),
+    onAgent: (id) => showAgent(id, { reveal: true }),
     onObject: (p) => editObject(p),
   });
   const tabs = sideTabs((id) => {
@@ -146,16 +149,23 @@ export async function openWorldView(main, { worldId, agentId, navigate, service 
     onImported: (id) => showAgent(id),
   });
 
-  replace(
-    main,
-    toolbar,
-    h(
-      "div",
-      { class: "world-grid" },
-      board.element,
-      h("aside", { class: "side", "aria-label": "Details" }, tabs.list, [...tabs.panels.values()]),
-    ),
+  // On a phone the panel sits below the board: a way back up to the agent's token.
+  const backToBoard = h("button", {
+    class: "small link back-to-board",
+    onClick: () => {
+      const token = board.tokenOf(agentShown);
+      (token ?? board.element).scrollIntoView({ block: "center" });
+      token?.querySelector("button")?.focus({ preventScroll: true });
+    },
+  }, "↑ Back to the town");
+  const side = h(
+    "aside",
+    { class: "side", "aria-label": "Details" },
+    backToBoard,
+    tabs.list,
+    [...tabs.panels.values()],
   );
+  replace(main, toolbar, h("div", { class: "world-grid" }, board.element, side));
 
   function renderClock() {
     const c = state.world.clock;
@@ -192,10 +202,14 @@ export async function openWorldView(main, { worldId, agentId, navigate, service 
   renderClock();
   renderStream();
 
-  function showAgent(id) {
+  let agentShown = null;
+  /** Opens an agent's panel; a tap on a token also brings the panel into view on a phone. */
+  function showAgent(id, { reveal = false } = {}) {
+    agentShown = id;
     navigate({ world: worldId, agent: id }, { replaceOnly: true });
     tabs.select("agent");
     agent.show(id);
+    if (reveal && narrow.matches) side.scrollIntoView({ block: "start" });
   }
   function editObject(path) {
     tabs.select("edit");

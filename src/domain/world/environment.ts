@@ -26,6 +26,22 @@ export const SubArea = z
   .strictObject({ name: Name, objects: z.array(EnvironmentObject).max(50).default([]) })
   .meta({ id: "SubArea" });
 export type SubArea = z.infer<typeof SubArea>;
+/** Columns and rows a map position may name. */
+export const MAP_COLUMNS_MAX = 12;
+export const MAP_ROWS_MAX = 100;
+/** Where a map (the playground's town board) draws an area: a cell of a grid. */
+export const MapPosition = z
+  .strictObject({
+    x: z.int().min(0).max(MAP_COLUMNS_MAX - 1).meta({ description: "Column, 0 at the left" }),
+    y: z.int().min(0).max(MAP_ROWS_MAX - 1).meta({ description: "Row, 0 at the top" }),
+  })
+  .meta({
+    id: "MapPosition",
+    description:
+      "Optional: the map cell of the area. Areas without one fill the free cells in the tree's order.",
+    example: { x: 1, y: 0 },
+  });
+export type MapPosition = z.infer<typeof MapPosition>;
 /** A place in the world, e.g. a house, a cafe or a park. */
 export const Area = z
   .strictObject({
@@ -34,6 +50,7 @@ export const Area = z
       description: "Every new agent knows common areas (shops, parks, the cafe)",
     }),
     subAreas: z.array(SubArea).max(30).default([]),
+    position: MapPosition.optional(),
   })
   .meta({ id: "Area" });
 export type Area = z.infer<typeof Area>;
@@ -58,6 +75,20 @@ export const Environment = z
       });
     };
     duplicate(env.areas.map((a) => a.name), ["areas"], "areas");
+    const cells = new Map<string, string>();
+    env.areas.forEach((area, a) => {
+      if (!area.position) return;
+      const cell = `${area.position.x},${area.position.y}`;
+      const other = cells.get(cell);
+      if (other !== undefined) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["areas", a, "position"],
+          message: `"${area.name}" and "${other}" cannot share the map cell (${cell})`,
+        });
+      }
+      cells.set(cell, area.name);
+    });
     let objects = 0;
     env.areas.forEach((area, a) => {
       duplicate(area.subAreas.map((s) => s.name), ["areas", a, "subAreas"], "sub-areas");
