@@ -46,6 +46,6 @@ Deno.test("the offline importance responder names nothing for news that update n
     earlier: ["The well is dry"],
   });
   assert.deepEqual(again.supersedes, [0]);
-  // Without earlier memories, only scores (the prompt asked for nothing else).
-  assert.deepEqual(Object.keys(answerImportance({ observations: ["x"] })), ["scores"]);
+  // Without earlier memories, only scores and valence (the prompt asked for nothing else).
+  assert.deepEqual(Object.keys(answerImportance({ observations: ["x"] })), ["scores", "valence"]);
 });

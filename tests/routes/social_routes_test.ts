@@ -1,0 +1,198 @@
+import assert from "node:assert/strict";
+import { startBackends } from "../_helpers/backends.ts";
+import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { call } from "../_helpers/http_call.ts";
+import { countingModel } from "../_helpers/test_deps.ts";
+
+const { backends, close } = await startBackends();
+
+const FAVOUR = "I brought you a gift: a healing potion for your wound. Thank you for guarding us.";
+
+/** A world with a guard (brom) and a miller (ilse); answers the guard's path. */
+async function guardWorld(app: Parameters<typeof call>[0]) {
+  const world = await call(app, "POST", "/v1/worlds", {
+    name: "Riverbend",
+    startTime: "2023-02-13T08:00:00",
+  });
+  assert.equal(world.status, 201, JSON.stringify(world.body));
+  const w = `/v1/worlds/${world.body.id}`;
+  for (
+    const [id, name, description] of [
+      ["brom", "Brom Hale", "Brom Hale is the gate guard of Riverbend; gruff but fair"],
+      ["ilse", "Ilse Varga", "Ilse Varga runs the mill by the river"],
+    ]
+  ) {
+    const made = await call(app, "POST", `${w}/agents`, { id, name, description });
+    assert.equal(made.status, 201, JSON.stringify(made.body));
+  }
+  return { w, a: `${w}/agents/brom` };
+}
+
+const LORE = [
+  {
+    id: "mill",
+    keys: ["mill"],
+    content: "Nobody has worked the mill since the great flood.",
+    knownBy: "all",
+  },
+  {
+    id: "mill-secret",
+    keys: ["mill"],
+    content: "The miller keeps contraband in the cellar.",
+    knownBy: ["brom"],
+    minTrust: 0.3,
+  },
+  { id: "curfew", keys: [], constant: true, content: "Curfew rings at ten.", knownBy: ["brom"] },
+  {
+    id: "ilse-only",
+    keys: ["river"],
+    content: "Ilse hides her savings under the millstone.",
+    knownBy: ["ilse"],
+  },
+  {
+    id: "both-keys",
+    keys: ["bridge"],
+    secondaryKeys: ["toll"],
+    content: "The bridge toll is two copper.",
+    knownBy: "all",
+  },
+];
+
+for (const backend of backends) {
+  Deno.test({
+    name:
+      `[${backend.name}] a favour from a speaker builds a relationship with evidence, and opens a lore secret behind minTrust`,
+    ...sanitizersFor(backend),
+    fn: () =>
+      withBackendApp(backend, async (app) => {
+        const { w, a } = await guardWorld(app);
+        const put = await call(app, "PUT", `${w}/lore`, { entries: LORE });
+        assert.equal(put.status, 200, JSON.stringify(put.body));
+        assert.deepEqual(
+          (await call(app, "GET", `${w}/lore`)).body.entries.map((e: { id: string }) => e.id),
+          [
+            "mill",
+            "mill-secret",
+            "curfew",
+            "ilse-only",
+            "both-keys",
+          ],
+        );
+
+        const empty = await call(app, "GET", `${a}/relationships`);
+        assert.equal(empty.status, 200);
+        assert.deepEqual(empty.body.relationships, []);
+
+        const speaker = { name: "Mara" };
+        const first = await call(app, "POST", `${a}/respond`, {
+          message: "What do you know about the mill? And is there a toll?",
+          speaker,
+        });
+        assert.equal(first.status, 200, JSON.stringify(first.body));
+        assert.deepEqual(first.body.used.lore, [
+          { id: "curfew", matched: null },
+          { id: "mill", matched: "mill" },
+        ], "a stranger hears no secret; secondary keys need the bridge too; ilse's entry is hers");
+
+        const favour = await call(app, "POST", `${a}/respond`, { message: FAVOUR, speaker });
+        assert.equal(favour.status, 200);
+        const told = favour.body.stored.find((m: { provenance: string }) =>
+          m.provenance === "told_by:Mara"
+        );
+        const bond = await call(app, "GET", `${a}/relationships/mara`);
+        assert.equal(bond.status, 200, JSON.stringify(bond.body));
+        assert.equal(bond.body.with, "Mara");
+        assert.equal(bond.body.kind, "speaker");
+        assert.equal(bond.body.familiarity, 2, "two things Mara told");
+        assert.ok(bond.body.trust >= 0.3, `trust after a favour: ${bond.body.trust}`);
+        assert.ok(bond.body.affinity > 0);
+        assert.ok(bond.body.closeness > 0 && bond.body.closeness < 1);
+        assert.ok(bond.body.evidence.includes(told.id), "the favour is evidence");
+        assert.match(bond.body.summary, /Mara/);
+
+        const again = await call(app, "POST", `${a}/respond`, {
+          message: "Tell me about the old mill and the bridge toll.",
+          speaker,
+        });
+        assert.deepEqual(again.body.used.lore.map((l: { id: string }) => l.id), [
+          "curfew",
+          "mill",
+          "mill-secret",
+          "both-keys",
+        ]);
+        const stranger = await call(app, "POST", `${a}/respond`, {
+          message: "Tell me about the old mill.",
+          speaker: { name: "Tomas" },
+        });
+        assert.ok(!stranger.body.used.lore.some((l: { id: string }) => l.id === "mill-secret"));
+
+        const list = await call(app, "GET", `${a}/relationships`);
+        assert.deepEqual(list.body.relationships.map((r: { name: string }) => r.name), [
+          "Mara",
+          "Tomas",
+        ]);
+        const missing = await call(app, "GET", `${a}/relationships/Nobody`);
+        assert.equal(missing.status, 404);
+      }),
+  });
+
+  Deno.test({
+    name:
+      `[${backend.name}] an important memory moves the mood in the agent view, with its evidence`,
+    ...sanitizersFor(backend),
+    fn: () =>
+      withBackendApp(backend, async (app) => {
+        const { a } = await guardWorld(app);
+        const calm = await call(app, "GET", a);
+        assert.equal(calm.status, 200);
+        assert.equal(calm.body.mood.label, "calm");
+        assert.deepEqual(calm.body.mood.evidence, []);
+        const seen = await call(app, "POST", `${a}/perceive`, {
+          observations: [{
+            text: "Thieves attacked the gate and stole the town's grain; a guard died",
+          }],
+        });
+        assert.equal(seen.status, 200, JSON.stringify(seen.body));
+        const upset = await call(app, "GET", a);
+        assert.ok(
+          upset.body.mood.valence < calm.body.mood.valence - 0.3,
+          JSON.stringify(upset.body.mood),
+        );
+        assert.match(upset.body.mood.label, /upset|sad/);
+        assert.ok(
+          upset.body.mood.evidence.includes(seen.body.memories[0].id),
+          JSON.stringify(upset.body.mood),
+        );
+      }),
+  });
+
+  Deno.test({
+    name:
+      `[${backend.name}] bad lore answers 422 naming the entry, before any model call, and stores nothing`,
+    ...sanitizersFor(backend),
+    fn: async () => {
+      const counting = countingModel();
+      await withBackendApp(backend, async (app) => {
+        const { w } = await guardWorld(app);
+        const before = counting.kinds.length;
+        const cases: [unknown[], number, RegExp][] = [
+          [[LORE[0], { ...LORE[1], id: "mill" }], 1, /used twice/],
+          [[LORE[0], { ...LORE[1], content: "x".repeat(2001) }], 1, /over 2000/],
+          [[LORE[0], LORE[1], { ...LORE[2], knownBy: ["brom", "ghost"] }], 2, /ghost/],
+          [[{ id: "k", keys: [], content: "never used", knownBy: "all" }], 0, /no keys/],
+          [[{ id: "k", content: "no keys field", knownBy: "all" }], 0, /keys/],
+        ];
+        for (const [entries, index, message] of cases) {
+          const res = await call(app, "PUT", `${w}/lore`, { entries });
+          assert.equal(res.status, 422, JSON.stringify(res.body));
+          assert.equal(res.body.error.details.index, index);
+          assert.match(res.body.error.message, message);
+        }
+        assert.deepEqual((await call(app, "GET", `${w}/lore`)).body.entries, []);
+        assert.equal(counting.kinds.length, before, "no model call");
+      }, { model: counting.model });
+    },
+  });
+}
+
+Deno.test("close backends", { sanitizeOps: false, sanitizeResources: false }, close);
