@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { call, importArchive } from "../_helpers/http_call.ts";
+import { countingModel } from "../_helpers/test_deps.ts";
 import { maraV2 } from "../src/domain/persona/_card_fixture.ts";
 import { bondsKey, loreKey } from "../../src/app/mod.ts";
 import type { AgentScope } from "../../src/domain/mod.ts";
@@ -148,6 +149,38 @@ for (const backend of backends) {
         });
         assert.deepEqual(maria.body.transcript[0].used, { lore: [] });
       }),
+  });
+}
+
+for (const backend of backends) {
+  Deno.test({
+    name:
+      `[${backend.name}] the reaction decision sees the relationship with the agent observed, at no extra call`,
+    ...sanitizersFor(backend),
+    fn: async () => {
+      const counting = countingModel();
+      await withBackendApp(backend, async (app) => {
+        const { w } = await town(app);
+        const told = await call(app, "POST", `${w}/agents/klaus/respond`, {
+          message: "Thank you for helping me with my physics homework, you are a good friend",
+          speaker: { name: "Maria Lopez" },
+        });
+        assert.equal(told.status, 200);
+        const bond = await call(app, "GET", `${w}/agents/klaus/relationships/maria`);
+        assert.equal(bond.body.kind, "agent", "a speaker with an agent's name is that agent");
+        const before = counting.kinds.length;
+        const reacted = await call(app, "POST", `${w}/agents/klaus/react`, {
+          observations: ["Maria Lopez is reading in the library"],
+          observed: { agent: "maria", status: "reading" },
+        });
+        assert.equal(reacted.status, 200, JSON.stringify(reacted.body));
+        const reaction = counting.sent.slice(before).filter((s) => s.prompt.kind === "reaction");
+        assert.equal(reaction.length, 1);
+        const input = reaction[0].prompt.input as { bond: { trust: number } | null };
+        assert.equal(input.bond?.trust, bond.body.trust);
+        assert.match(reaction[0].prompt.messages[1].content, /How the character feels about them/);
+      }, { model: counting.model });
+    },
   });
 }
 

@@ -195,4 +195,51 @@ for (const backend of backends) {
   });
 }
 
+for (const backend of backends) {
+  Deno.test({
+    name:
+      `[${backend.name}] relationships, mood and lore cost no model call: respond makes one, perceive one importance call`,
+    ...sanitizersFor(backend),
+    fn: async () => {
+      const counting = countingModel();
+      await withBackendApp(backend, async (app) => {
+        const { w, a } = await guardWorld(app);
+        assert.equal((await call(app, "PUT", `${w}/lore`, { entries: LORE })).status, 200);
+        const speaker = { name: "Mara" };
+        // The first reply makes and caches the agent summary.
+        await call(app, "POST", `${a}/respond`, { message: "Good morning", speaker });
+        const calls = () => counting.kinds.length;
+
+        let before = calls();
+        const favour = await call(app, "POST", `${a}/respond`, { message: FAVOUR, speaker });
+        assert.deepEqual(counting.kinds.slice(before), ["respond"]);
+        assert.ok(favour.body.used.lore.length > 0, "lore went in");
+        const sent = counting.sent.at(-1)!.prompt.messages[1].content;
+        assert.match(sent, /How the character feels about the speaker/);
+        assert.match(sent, /The character's mood right now/);
+        assert.match(sent, /Curfew rings at ten/);
+
+        before = calls();
+        const seen = await call(app, "POST", `${a}/perceive`, {
+          observations: [{ text: "Mara gave Brom Hale a warm cloak as a gift" }],
+        });
+        assert.equal(seen.status, 200);
+        assert.deepEqual(counting.kinds.slice(before), ["importance"]);
+        const bond = await call(app, "GET", `${a}/relationships/Mara`);
+        assert.ok(
+          bond.body.evidence.includes(seen.body.memories[0].id),
+          "the favour the game reported",
+        );
+        assert.equal(bond.body.familiarity, 3);
+
+        before = calls();
+        await call(app, "GET", `${a}/relationships`);
+        await call(app, "GET", a);
+        await call(app, "GET", `${w}/lore`);
+        assert.equal(calls(), before, "reads make no call");
+      }, { model: counting.model });
+    },
+  });
+}
+
 Deno.test("close backends", { sanitizeOps: false, sanitizeResources: false }, close);
