@@ -7,6 +7,7 @@ import { agentPath, api } from "./api.js";
 import { busy, clockTime, empty, errorState, h, loading, nextId, replace } from "./dom.js";
 import { memoryItem, retrievedItem } from "./memory_views.js";
 import { talkSection } from "./talk.js";
+import { bondsSection } from "./bonds_view.js";
 
 const KINDS = ["observation", "reflection", "chat", "plan", "seed"];
 const PAGE = 30;
@@ -161,10 +162,18 @@ export function agentPanel(panel, state, { onClose }) {
       h(
         "nav",
         { class: "jump", "aria-label": "Agent sections" },
-        [["summary", "Summary"], ["persona", "Persona"], ["plan", "Plan"], ["query", "Query"], [
-          "talk",
-          "Talk",
-        ], ["memories", "Memories"]]
+        [
+          ["summary", "Summary"],
+          ["feelings", "Feelings"],
+          ["persona", "Persona"],
+          [
+            "plan",
+            "Plan",
+          ],
+          ["query", "Query"],
+          ["talk", "Talk"],
+          ["memories", "Memories"],
+        ]
           .map(([id, label]) => h("a", { href: `#agent-${id}` }, label)),
       ),
       section(
@@ -180,6 +189,7 @@ export function agentPanel(panel, state, { onClose }) {
           h("p", { class: "muted" }, agent.description),
         ),
       ),
+      section("agent-feelings", "Feelings", bondsSection(state, agent, signal)),
       section("agent-persona", "Persona", persona),
       section("agent-plan", "Today's plan", plan),
       section("agent-query", "Retrieval", query),
