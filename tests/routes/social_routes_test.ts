@@ -242,4 +242,41 @@ for (const backend of backends) {
   });
 }
 
+for (const backend of backends) {
+  Deno.test({
+    name:
+      `[${backend.name}] reflecting refreshes the relationship's summary, at no call of its own`,
+    ...sanitizersFor(backend),
+    fn: async () => {
+      const counting = countingModel();
+      await withBackendApp(backend, async (app) => {
+        const { a } = await guardWorld(app);
+        for (const message of [FAVOUR, "I helped your sister mend her roof", "See you tomorrow"]) {
+          await call(app, "POST", `${a}/respond`, { message, speaker: { name: "Mara" } });
+        }
+        const before = await call(app, "GET", `${a}/relationships/Mara`);
+        assert.match(before.body.summary, /^Brom Hale has dealt with Mara 3 times/);
+        const calls = counting.kinds.length;
+        const reflected = await call(app, "POST", `${a}/reflect`, { force: true });
+        assert.equal(reflected.status, 200, JSON.stringify(reflected.body));
+        const made = counting.kinds.slice(calls);
+        assert.deepEqual(
+          [...new Set(made)],
+          ["reflection_questions", "reflection_insights", "importance"],
+          "the reflection's own calls only",
+        );
+        assert.equal(made.filter((k) => k === "importance").length, 1);
+        const about = reflected.body.reflections.filter((r: { description: string }) =>
+          r.description.includes("Mara")
+        );
+        assert.ok(about.length > 0, "the offline insights name Mara");
+        const after = await call(app, "GET", `${a}/relationships/Mara`);
+        assert.equal(after.body.summary, about.at(-1).description);
+        for (const r of about) assert.ok(after.body.evidence.includes(r.id));
+        assert.equal(after.body.familiarity, 3, "thinking about someone is no interaction");
+      }, { model: counting.model });
+    },
+  });
+}
+
 Deno.test("close backends", { sanitizeOps: false, sanitizeResources: false }, close);
