@@ -83,6 +83,7 @@ export function memoriesOfTurn(turn: {
       provenance: "inner_voice",
       at,
       importance,
+      valence: turn.valence ?? null,
     }];
   }
   return [

@@ -105,9 +105,11 @@ export function moodAfter(
 ): StoredMood | null {
   // Seeds are the persona's past, already part of its baseline.
   if (event.importance < MOOD_MIN_IMPORTANCE || event.kind === "seed") return null;
+  // Unrated (a model that left valence out): no guess either way.
+  if (event.valence === null) return null;
   const now = moodAt(mood, { baseline, at: event.at });
   const weight = 0.2 + 0.5 * (event.importance - MOOD_MIN_IMPORTANCE) / (10 - MOOD_MIN_IMPORTANCE);
-  const v = event.valence ?? 0;
+  const v = event.valence;
   const valence = round(Math.max(-1, Math.min(1, now.valence + weight * (v - now.valence))));
   const stir = Math.abs(v) * 0.5 + event.importance / 20;
   const arousal = round(Math.max(0, Math.min(1, now.arousal + weight * (stir - now.arousal))));
