@@ -279,4 +279,35 @@ for (const backend of backends) {
   });
 }
 
+for (const backend of backends) {
+  Deno.test({
+    name:
+      `[${backend.name}] a world holds 1,000 lore entries; past the total size, 422 names the entry`,
+    ...sanitizersFor(backend),
+    fn: () =>
+      withBackendApp(backend, async (app) => {
+        const { w, a } = await guardWorld(app);
+        const entries = Array.from({ length: 1000 }, (_, i) => ({
+          id: `e${i}`,
+          keys: [`place${i}`],
+          content: `${i} `.padEnd(390, "lore "),
+          knownBy: i % 2 === 0 ? "all" : ["brom"],
+        }));
+        const put = await call(app, "PUT", `${w}/lore`, { entries });
+        assert.equal(put.status, 200, JSON.stringify(put.body).slice(0, 300));
+        assert.equal((await call(app, "GET", `${w}/lore`)).body.entries.length, 1000);
+        const asked = await call(app, "POST", `${a}/respond`, {
+          message: "Have you been to place7 or place998?",
+          speaker: { name: "Mara" },
+        });
+        assert.deepEqual(asked.body.used.lore.map((l: { id: string }) => l.id), ["e7", "e998"]);
+        const more = [...entries, ...entries.map((e) => ({ ...e, id: `more${e.id}` }))];
+        const over = await call(app, "PUT", `${w}/lore`, { entries: more });
+        assert.equal(over.status, 422);
+        assert.equal(over.body.error.details.index, 1025);
+        assert.match(over.body.error.message, /400000 characters in all/);
+      }),
+  });
+}
+
 Deno.test("close backends", { sanitizeOps: false, sanitizeResources: false }, close);

@@ -12,6 +12,11 @@ import { SimulacraError } from "../errors.ts";
 export const MAX_LORE_ENTRIES = 2000;
 /** Longest entry text, in characters. */
 export const MAX_LORE_CHARS = 2000;
+/**
+ * Most characters of content a world's lore holds in all (one stored document, kept well under
+ * what one atomic write of either backend takes).
+ */
+export const MAX_LORE_TOTAL_CHARS = 400_000;
 /** Entries one prompt takes at most (constant ones first). */
 export const LORE_BUDGET = 4;
 
@@ -42,7 +47,8 @@ function refuse(index: number, message: string, id?: unknown): SimulacraError {
 
 /**
  * The entries, checked one by one so an error names its item (`details.index`): each must have
- * the entry shape, a text of at most {@linkcode MAX_LORE_CHARS} characters, an id no earlier
+ * the entry shape, a text of at most {@linkcode MAX_LORE_CHARS} characters (and
+ * {@linkcode MAX_LORE_TOTAL_CHARS} for all entries together), an id no earlier
  * entry has, and only agents of the world in `knownBy`; an entry with no keys must be constant.
  * @throws `unprocessable`
  */
@@ -51,6 +57,7 @@ export function checkLore(
   context: { agentIds: ReadonlySet<string> },
 ): WorldLoreEntry[] {
   const seen = new Set<string>();
+  let total = 0;
   return entries.map((raw, index) => {
     const id = (raw as { id?: unknown } | null)?.id;
     const content = (raw as { content?: unknown } | null)?.content;
@@ -63,6 +70,14 @@ export function checkLore(
       throw refuse(index, `${issue.path.join(".") || "entry"}: ${issue.message}`, id);
     }
     const entry = parsed.data;
+    total += entry.content.length;
+    if (total > MAX_LORE_TOTAL_CHARS) {
+      throw refuse(
+        index,
+        `the lore's content passes ${MAX_LORE_TOTAL_CHARS} characters in all here`,
+        entry.id,
+      );
+    }
     if (seen.has(entry.id)) throw refuse(index, `the id "${entry.id}" is used twice`, entry.id);
     seen.add(entry.id);
     if (entry.keys.length === 0 && entry.constant !== true) {
