@@ -29,10 +29,12 @@ export interface SocialBatch {
 
 /**
  * Whether a memory can change a relationship or the mood: something someone told or did to the
- * agent, something it said to someone, a reflection, or anything important or felt. Routine
- * sights skip the read entirely, so most tick memories cost no storage call here.
+ * agent, something it said to someone, a reflection, or anything important or felt (not a plan or
+ * a seed). Routine sights skip the read entirely, so most tick memories cost no storage call here.
  */
 function mayMatter(record: MemoryRecord, valence: number | null): boolean {
+  // Plans are the agent's own intentions, seeds its past: neither is something that happened.
+  if (record.kind === "plan" || record.kind === "seed") return false;
   return record.provenance.startsWith("told_by:") ||
     (record.provenance === "self" && record.kind === "chat") ||
     record.kind === "reflection" || record.importance >= MOOD_MIN_IMPORTANCE ||
