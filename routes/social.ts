@@ -54,6 +54,13 @@ export const MoodBody = z.object({
   evidence: z.array(z.string()).meta({ description: "The memories that set the current mood" }),
 }).meta({
   id: "Mood",
+  example: {
+    valence: -0.42,
+    arousal: 0.61,
+    label: "upset",
+    since: "2023-02-13T09:10:00",
+    evidence: ["m_03"],
+  },
   description:
     "Moved by important memories, drifting back to the persona's baseline over game hours",
 });
