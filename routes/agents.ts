@@ -19,6 +19,7 @@ import { DeletedBody, jsonBody, jsonContent, NextCursor } from "./_openapi.ts";
 import { UsageBody } from "./_usage.ts";
 import { pageById, PageQuery } from "./pages.ts";
 import { PlanView, planView } from "./plan_shapes.ts";
+import { MoodBody } from "./social.ts";
 
 const agents = routeGroup("Agents");
 
@@ -31,6 +32,7 @@ const AgentView = Agent.extend({
   plan: PlanView.nullable().meta({
     description: "The plan of the world clock's day, with its decomposition (null until made)",
   }),
+  mood: MoodBody,
 }).meta({ id: "AgentView" });
 
 const CreatedAgentBody = Agent.extend({ seeds: z.array(MemoryRecord), usage: UsageBody })

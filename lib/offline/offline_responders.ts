@@ -12,6 +12,7 @@ import { answerReaction } from "./responders/reaction.ts";
 import { answerReflectionInsights } from "./responders/reflection_insights.ts";
 import { answerReflectionQuestions } from "./responders/reflection_questions.ts";
 import { answerRespond } from "./responders/respond.ts";
+import { rateValence } from "./valence_lexicon.ts";
 
 /**
  * Answers one prompt kind offline from the prompt's structured `input`. The answer is validated
@@ -37,6 +38,10 @@ export const OFFLINE_RESPONDERS: ReadonlyMap<string, OfflineResponder> = new Map
   ["reflection_questions", answerReflectionQuestions],
   ["reflection_insights", answerReflectionInsights],
   ["persona_build", answerPersonaBuild],
-  ["respond", answerRespond],
+  // How the message felt rides on the reply (issue 22: relationships at no extra call).
+  ["respond", (input) => ({
+    ...answerRespond(input),
+    valence: rateValence(String((input as { message?: unknown }).message ?? "")),
+  })],
   ["object_state", answerObjectState],
 ]);

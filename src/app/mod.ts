@@ -13,6 +13,7 @@ export * from "./plan.ts";
 export * from "./react.ts";
 export * from "./reflect.ts";
 export * from "./simulation/mod.ts";
+export * from "./social/mod.ts";
 export * from "./templates/mod.ts";
 export * from "./transaction.ts";
 export * from "./world/mod.ts";

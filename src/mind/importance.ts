@@ -37,11 +37,14 @@ export async function scoreImportance(
       operation: "importance",
     });
     const supersedes = texts.map(() => 0);
+    const valence: (number | null)[] = texts.map(() => null);
     todo.forEach(([, i], j) => {
       scores[i] = value.scores[j];
       supersedes[i] = value.supersedes?.[j] ?? 0;
+      const felt = value.valence?.[j];
+      valence[i] = typeof felt === "number" ? felt / 5 : null;
     });
-    return earlier.length > 0 ? { scores, supersedes, usage } : { scores, usage };
+    return earlier.length > 0 ? { scores, supersedes, valence, usage } : { scores, valence, usage };
   } catch (err) {
     if (err instanceof ModelUnavailableError) return { scores, usage: emptyUsage(), failure: err };
     throw err;

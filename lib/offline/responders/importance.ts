@@ -3,6 +3,7 @@
  * when earlier memories are shown, the one each updates.
  */
 import { rateImportance } from "../importance_lexicon.ts";
+import { rateValence } from "../valence_lexicon.ts";
 import { clause, updatedMemory } from "./_supersession.ts";
 
 /** The answer of the built-in "importance" responder: one 1–10 score per observation. */
@@ -10,11 +11,13 @@ export interface ImportanceAnswer {
   scores: number[];
   /** With earlier memories: the one each observation updates (from 1), 0 for none. */
   supersedes?: number[];
+  /** How each observation felt, -5 to 5, from {@linkcode rateValence}. */
+  valence: number[];
 }
 
 /**
  * The built-in "importance" responder: `{ observations: string[], earlier?: string[] }` →
- * `{ scores: number[], supersedes?: number[] }`, each score from {@linkcode rateImportance}, each
+ * `{ scores: number[], supersedes?: number[], valence: number[] }`, each score from {@linkcode rateImportance}, each
  * update from {@linkcode updatedMemory}.
  *
  * @throws {TypeError} When the input has no `observations` array of strings.
@@ -25,8 +28,9 @@ export function answerImportance(input: unknown): ImportanceAnswer {
     throw new TypeError('Cannot rate importance: the input has no "observations" list of strings');
   }
   const scores = observations.map(rateImportance);
+  const valence = observations.map(rateValence);
   const earlier = (input as { earlier?: unknown }).earlier;
-  if (!Array.isArray(earlier) || earlier.length === 0) return { scores };
+  if (!Array.isArray(earlier) || earlier.length === 0) return { scores, valence };
   const clauses = earlier.map((m) => clause(String(m)));
-  return { scores, supersedes: observations.map((o) => updatedMemory(o, clauses)) };
+  return { scores, supersedes: observations.map((o) => updatedMemory(o, clauses)), valence };
 }

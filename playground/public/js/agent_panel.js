@@ -8,6 +8,7 @@ import { busy, clockTime, empty, errorState, h, loading, nextId, replace } from 
 import { memoryItem, retrievedItem } from "./memory_views.js";
 import { talkSection } from "./talk.js";
 import { reflectSection } from "./reflect_section.js";
+import { bondsSection } from "./bonds_view.js";
 
 const KINDS = ["observation", "reflection", "chat", "plan", "seed"];
 const PAGE = 30;
@@ -164,13 +165,11 @@ export function agentPanel(panel, state, { onClose }) {
         { class: "jump", "aria-label": "Agent sections" },
         [
           ["summary", "Summary"],
+          ["feelings", "Feelings"],
           ["persona", "Persona"],
           ["plan", "Plan"],
           ["query", "Query"],
-          [
-            "talk",
-            "Talk",
-          ],
+          ["talk", "Talk"],
           ["reflect", "Reflect"],
           ["memories", "Memories"],
         ]
@@ -189,6 +188,7 @@ export function agentPanel(panel, state, { onClose }) {
           h("p", { class: "muted" }, agent.description),
         ),
       ),
+      section("agent-feelings", "Feelings", bondsSection(state, agent, signal)),
       section("agent-persona", "Persona", persona),
       section("agent-plan", "Today's plan", plan),
       section("agent-query", "Retrieval", query),

@@ -21,6 +21,7 @@ import type { AgentsTransaction } from "../agents/mod.ts";
 import type { Deps, Lease } from "../../ports/mod.ts";
 import { recall } from "../memory/mod.ts";
 import { speakLine } from "../../mind/mod.ts";
+import { talkLore } from "./_talk_lore.ts";
 import { agentSummary } from "./agent_summary.ts";
 import { readConversationState } from "./conversation_state.ts";
 import { finishHeld, prepareChats, storeConversation } from "./conversation_writes.ts";
@@ -151,9 +152,12 @@ async function talkHeld(
     people.map((p) => agentSummary(deps, { world, agent: p, at: start })),
   );
   const usages: Usage[] = summaries.map((s) => s.usage);
-  const context = await Promise.all([
-    talkContext(deps, world, { speaker: people[0], listener: people[1] }),
-    talkContext(deps, world, { speaker: people[1], listener: people[0] }),
+  const [context, lore] = await Promise.all([
+    Promise.all([
+      talkContext(deps, world, { speaker: people[0], listener: people[1] }),
+      talkContext(deps, world, { speaker: people[1], listener: people[0] }),
+    ]),
+    talkLore(deps, world, people),
   ]);
 
   const cap = world.settings.conversationTurnCap;
@@ -174,6 +178,7 @@ async function talkHeld(
       ],
     }, { at, k: RECALL_K });
     usages.push(recalled.usage);
+    const known = lore.forLine(side, [options.topic ?? "", ...lines.slice(-4).map((l) => l.text)]);
     const spoken = await speakLine(deps, {
       speakerName: speaker.name,
       listenerName: listener.name,
@@ -186,9 +191,16 @@ async function talkHeld(
       history: lines.map((l) => ({ speaker: l.name, text: l.text })),
       turn: Math.floor(i / 2) + 1,
       maxTurns: cap,
+      ...known.length > 0 ? { lore: known.map((e) => e.content) } : {},
     }, { worldId: world.id, agentId: speaker.id });
     usages.push(spoken.usage);
-    lines.push({ speaker: speaker.id, name: speaker.name, text: spoken.text, at });
+    lines.push({
+      speaker: speaker.id,
+      name: speaker.name,
+      text: spoken.text,
+      at,
+      ...known.length > 0 ? { used: { lore: known.map((e) => e.id) } } : {},
+    });
     if (spoken.end) {
       endedBy = side === 0 ? "initiator" : "other";
       break;

@@ -15,8 +15,10 @@ import {
   SimulacraError,
   type Usage,
   UsageCounts,
+  type WorldId,
 } from "../../domain/mod.ts";
 import { recall } from "../memory/mod.ts";
+import { bondForPrompt, loadBonds } from "../social/mod.ts";
 import { decideToReact } from "../../mind/mod.ts";
 import { agentSummary } from "./agent_summary.ts";
 import { conversationKey } from "./conversation_key.ts";
@@ -149,7 +151,12 @@ export async function decideReaction(
     `${agent.name}'s relationship with ${observed.name}`,
     `${observed.name} is ${observed.status}`,
   ];
-  const recalled = await recall(d, { world, agent, queries }, { at, k: RECALL_K });
+  const [recalled, bonds] = await Promise.all([
+    recall(d, { world, agent, queries }, { at, k: RECALL_K }),
+    observed === undefined
+      ? null
+      : loadBonds(d, { worldId: world.id as WorldId, agentId: agent.id }),
+  ]);
   usages.push(recalled.usage);
   const memories = recalled.results.map((r) => r.map((s) => s.memory.description));
   const answer = await decideToReact(deps, {
@@ -161,6 +168,9 @@ export async function decideReaction(
     observed: observed === undefined ? null : { name: observed.name, status: observed.status },
     relationship: observed === undefined ? [] : memories[0],
     context: observed === undefined ? memories[0] : memories[1],
+    bond: observed === undefined
+      ? null
+      : bondForPrompt(bonds, { agentName: agent.name, name: observed.name }).shown,
   }, { worldId: world.id, agentId: agent.id });
   usages.push(answer.usage);
   const { decision, reason, reaction } = answer;

@@ -6,6 +6,7 @@
 import { agentIdempotencyScope, type AgentScope, type WorldId } from "../../domain/mod.ts";
 import type { Deps, DocumentKey } from "../../ports/mod.ts";
 import { markerScope, stepScope } from "../engine/mod.ts";
+import { forgetAgentLore } from "../social/mod.ts";
 
 /** Document collections whose scope is a world id. */
 export const WORLD_COLLECTIONS = [
@@ -19,10 +20,19 @@ export const WORLD_COLLECTIONS = [
   "conversations",
   "summaries",
   "importance",
+  "bonds",
+  "lore",
 ] as const;
 
 /** Documents keyed by the agent id within its world's scope. */
-const AGENT_DOCUMENTS = ["agents", "personas", "perception", "conversation_state", "summaries"];
+const AGENT_DOCUMENTS = [
+  "agents",
+  "personas",
+  "perception",
+  "conversation_state",
+  "summaries",
+  "bonds",
+];
 
 /** The document scope of an agent's reply sessions. */
 export function replySessionScope(scope: AgentScope): string {
@@ -31,8 +41,8 @@ export function replySessionScope(scope: AgentScope): string {
 
 /**
  * Removes what one agent owns: its memories, vectors, perceived event ids, reply sessions,
- * plans, persona, summary, perception and conversation state, the conversations it took part
- * in, its events and its line in the usage totals. The agent document goes last, so a removal
+ * plans, persona, summary, perception and conversation state, relationships and mood, its
+ * place in the world's lore, the conversations it took part in, its events and its line in the usage totals. The agent document goes last, so a removal
  * cut short can be sent again.
  */
 export async function removeAgentData(
@@ -58,6 +68,7 @@ export async function removeAgentData(
   }
   await storage.events.remove(scope.worldId, { agentId: scope.agentId });
   await storage.usage.remove(scope.worldId, { agentId: scope.agentId });
+  await forgetAgentLore(deps, scope);
   for (const collection of AGENT_DOCUMENTS.filter((c) => c !== "agents")) {
     await docs.delete(agentDocument(collection, scope));
   }

@@ -14,6 +14,7 @@ import {
 import type { AppendOptions, Deps, Storage, VectorEntry } from "../../ports/mod.ts";
 import { embedNewMemories, scoreImportance } from "../../mind/mod.ts";
 import { archiveOverBudget, type MemoryBudget } from "./upkeep.ts";
+import { recordBonds, type SocialBatch } from "../social/mod.ts";
 import {
   earlierMemories,
   supersedeRevisions,
@@ -37,6 +38,8 @@ export interface NewMemory {
   depth?: number;
   /** The API key whose request wrote it (provenance of what a client said). */
   keyId?: string;
+  /** How it felt, -1 to 1, when known already (a reply rates it); else the importance call rates it. */
+  valence?: number | null;
 }
 
 /** What {@linkcode prepareMemories} prepares. */
@@ -66,6 +69,8 @@ export interface PreparedMemories {
   filledPending: MemoryId[];
   /** Earlier memories the new ones update (with `supersede`), marked when written. */
   supersedes?: Supersession[];
+  /** Who stored them and how each felt: what moves relationships and mood when written. */
+  social?: SocialBatch;
 }
 
 /**
@@ -102,6 +107,8 @@ export async function prepareMemories(
   const importance = items.map((m) => m.importance ?? null);
   unscored.forEach(({ i }, j) => (importance[i] = scoring.scores[j]));
   const lateScores = scoring.scores.slice(unscored.length);
+  const valence = items.map((m) => m.valence ?? null);
+  unscored.forEach(({ i }, j) => (valence[i] = scoring.valence?.[j] ?? null));
 
   const records: MemoryRecord[] = items.map((m, i) => {
     const score = importance[i];
@@ -143,12 +150,13 @@ export async function prepareMemories(
         supersedes: scoring.supersedes?.[j] ?? 0,
       })),
     ),
+    social: { agent, valence },
   };
 }
 
 /** What {@linkcode writeMemories} writes, and how (`fence`, `claims`). */
 export interface WriteMemoriesOptions extends AppendOptions {
-  prepared: Pick<PreparedMemories, "records" | "vectors" | "filled" | "supersedes">;
+  prepared: Pick<PreparedMemories, "records" | "vectors" | "filled" | "supersedes" | "social">;
   /**
    * The world's memory budget: when the append leaves the agent over it, the memories least
    * likely to be retrieved again are archived (fenced too). @default no check
@@ -178,6 +186,13 @@ export async function writeMemories(
     await storage.memories.revise(scope, superseded, { fence: append.fence });
     if (budget !== undefined && live > budget.budget) {
       await archiveOverBudget(deps, scope, { ...budget, fence: append.fence });
+    }
+    if (prepared.social) {
+      await recordBonds(deps, scope, {
+        ...prepared.social,
+        records: prepared.records,
+        fence: append.fence,
+      });
     }
   }
   await Promise.all(

@@ -8,9 +8,11 @@ import type {
   RespondMode,
   RespondPromptOutput,
   Usage,
+  UsedLore,
   World,
 } from "../../domain/mod.ts";
 import type { FacetScore } from "../../mind/mod.ts";
+import type { SocialContext } from "./_social_turn.ts";
 
 /**
  * Which parts of the memory stream a reply may use (the paper's interview ablations):
@@ -56,6 +58,8 @@ export interface Enacted {
   memories: RecalledMemory[];
   hints: string[];
   budget: BudgetReport;
+  /** World lore entries the prompt carried (issue 22). */
+  lore: UsedLore[];
   usage: Usage;
 }
 
@@ -67,6 +71,8 @@ export interface ReplyContext {
   at: GameTime;
   ablation: Ablation;
   anchor: AnchorStage;
+  /** Relationships, mood and lore (issue 22); absent: the prompt goes without them. */
+  social?: SocialContext;
 }
 
 /** One turn to answer. */

@@ -8,11 +8,14 @@ import {
   type Agent,
   type AgentScope,
   type DayPlan,
+  type MoodView,
   type Persona,
   SimulacraError,
 } from "../../domain/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { loadAgent, loadPersonaRecord } from "../agents/mod.ts";
+import { loadBonds, moodOf } from "../social/mod.ts";
+import { getWorld } from "../world/mod.ts";
 
 /** An agent with what an inspector shows beside it (`GET /v1/worlds/{world}/agents/{agent}`). */
 export interface AgentDetails extends Agent {
@@ -22,6 +25,8 @@ export interface AgentDetails extends Agent {
   persona: Persona | null;
   /** The plan of the world clock's day, with its decomposition (null until made). */
   plan: DayPlan | null;
+  /** How the agent feels now (issue 22): moved by important memories, drifting to its baseline. */
+  mood: MoodView;
 }
 
 /**
@@ -33,7 +38,7 @@ export async function viewAgent(
   scope: AgentScope,
 ): Promise<AgentDetails> {
   const agent = (await loadAgent(deps, scope)).value;
-  const [summary, persona, plan] = await Promise.all([
+  const [summary, persona, plan, bonds, world] = await Promise.all([
     cachedSummary(deps, agent),
     loadPersonaRecord(deps, scope),
     readPlan(deps, scope).catch((err) => {
@@ -43,6 +48,15 @@ export async function viewAgent(
       }
       throw err;
     }),
+    loadBonds(deps, scope),
+    getWorld(deps, scope.worldId),
   ]);
-  return { ...agent, summary: summary?.text ?? null, persona: persona?.persona ?? null, plan };
+  const mood = moodOf(bonds, { agent, at: world.clock.now });
+  return {
+    ...agent,
+    summary: summary?.text ?? null,
+    persona: persona?.persona ?? null,
+    plan,
+    mood,
+  };
 }

@@ -28,6 +28,7 @@ import {
 import { listAgents, newAgent, personaKey, startingAreas, storeNewAgent } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
+import { addCardLore } from "../social/mod.ts";
 import { getWorld, loadEnvironment } from "../world/mod.ts";
 import { derivePersona } from "../../mind/mod.ts";
 import { discardNewAgent } from "../lifecycle/mod.ts";
@@ -193,6 +194,8 @@ export async function importCard(
   try {
     await writeMemories(deps, scope, { prepared });
     await updatePersonaRecord(deps, scope, () => ({ persona, lore, card }));
+    // The lorebook is world lore known by this agent too (issue 22): used.lore reports it.
+    await addCardLore(deps, scope, entries);
   } catch (err) {
     // All or nothing: the next agent created with this id must not inherit these seeds.
     await discardNewAgent(deps, scope, prepared.records.map((r) => r.id));

@@ -19,6 +19,8 @@ import { getWorld } from "../world/mod.ts";
 import { mapBounded } from "../engine/mod.ts";
 import { embedDialogue } from "../../mind/mod.ts";
 import { type Ablation, anchorStage, enactTurn, type ReplyContext } from "./magic_if.ts";
+import { loadSocial } from "./_social_turn.ts";
+import { UsedContext } from "./respond_schema.ts";
 
 /** The five question categories. */
 export const InterviewCategory = z
@@ -54,6 +56,7 @@ export const InterviewAnswer = z.object({
   bounded: z.boolean(),
   facets: z.array(z.object({ title: z.string(), score: z.number() })),
   memories: z.array(MemoryId),
+  used: UsedContext,
 });
 export type InterviewAnswer = z.infer<typeof InterviewAnswer>;
 
@@ -194,8 +197,11 @@ export async function interview(
   );
 
   const base = { world, agent, record, at, ablation };
-  const { anchor, usage: anchorUsage } = await anchorStage(deps, base);
-  const ctx: ReplyContext = { ...base, anchor };
+  const [{ anchor, usage: anchorUsage }, social] = await Promise.all([
+    anchorStage(deps, base),
+    loadSocial(deps, scope),
+  ]);
+  const ctx: ReplyContext = { ...base, anchor, social };
   const embedded = await embedDialogue(
     deps,
     { persona: record?.persona ?? null, queries: questions.map((q) => q.question) },
@@ -224,6 +230,7 @@ export async function interview(
       bounded: enacted.value.bounded,
       facets: enacted.facets.map((f) => ({ title: f.title, score: f.score })),
       memories: enacted.memories.map((r) => r.memory.id),
+      used: { lore: enacted.lore },
     };
   });
   return { ablation, at, names: names.slice(0, 5), transcript, usage: addUsage(...usages) };

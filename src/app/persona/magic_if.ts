@@ -36,6 +36,7 @@ import type {
   Turn,
   TurnRequest,
 } from "./_magic_if_turn.ts";
+import { socialOfTurn } from "./_social_turn.ts";
 
 export type { Ablation, AnchorStage, Enacted, RecalledMemory, ReplyContext, Turn, TurnRequest };
 
@@ -185,6 +186,12 @@ export async function enactTurn(
   });
   const memories = await recallStage(deps, ctx, turn);
   const hints = boundaryHints(turn.message, ctx.at);
+  const social = socialOfTurn(ctx.social, {
+    agent: ctx.agent,
+    speaker: turn.speaker?.name ?? null,
+    text: `${cues.history}\n${cues.message}`,
+    at: ctx.at,
+  });
   const { prompt, budget } = promptWithinBudget({
     agentName: ctx.agent.name,
     mode: turn.mode,
@@ -214,6 +221,7 @@ export async function enactTurn(
     message: turn.message,
     boundaryHints: hints,
     disclosure: ctx.world.settings.disclosure ?? false,
+    ...social.fields,
   }, turn.options.tokenBudget);
   const completion = await completeReply(deps, prompt, {
     attribution: {
@@ -233,6 +241,7 @@ export async function enactTurn(
     memories: memories.slice(0, (prompt.input as RespondPromptInput).memories.length),
     hints,
     budget,
+    lore: social.used,
     usage: addUsage(completion.usage),
   };
 }

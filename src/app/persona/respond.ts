@@ -24,6 +24,7 @@ import { getWorld } from "../world/mod.ts";
 import { dialogueText, embedDialogue } from "../../mind/mod.ts";
 import { anchorStage, cuesOf, enactTurn, type ReplyContext, type Turn } from "./magic_if.ts";
 import { appendSessionTurns, loadSession } from "./reply_session.ts";
+import { loadSocial } from "./_social_turn.ts";
 
 /** Re-plans an agent's day from a game time for a reason (planning's `replanFrom`). */
 export type Replanner = (
@@ -70,6 +71,8 @@ export function memoriesOfTurn(turn: {
   spoken: string;
   importance: number;
   at: GameTime;
+  /** How the message felt, -1 to 1 (issue 22), stored with what the speaker said. */
+  valence?: number | null;
 }): NewMemory[] {
   const { mode, speaker, message, spoken, importance, at } = turn;
   if (mode === "interview") return [];
@@ -80,6 +83,7 @@ export function memoriesOfTurn(turn: {
       provenance: "inner_voice",
       at,
       importance,
+      valence: turn.valence ?? null,
     }];
   }
   return [
@@ -89,6 +93,7 @@ export function memoriesOfTurn(turn: {
       provenance: `told_by:${speaker}`,
       at,
       importance,
+      valence: turn.valence ?? null,
     },
     {
       description: `I told ${speaker}: ${quote(spoken)}`,
@@ -136,8 +141,11 @@ export async function respond(
   const speakerName = input.mode === "inner_voice" ? "inner voice" : speaker.name;
 
   const base = { world, agent, record, at, ablation: "full" as const };
-  const { anchor, usage: anchorUsage } = await anchorStage(deps, base);
-  const ctx: ReplyContext = { ...base, anchor };
+  const [{ anchor, usage: anchorUsage }, social] = await Promise.all([
+    anchorStage(deps, base),
+    loadSocial(deps, scope),
+  ]);
+  const ctx: ReplyContext = { ...base, anchor, social };
   const query = dialogueText(cuesOf(history, input.message));
   const embedded = await embedDialogue(
     deps,
@@ -166,6 +174,7 @@ export async function respond(
     spoken: enacted.value.reply,
     importance: enacted.value.importance,
     at,
+    valence: typeof enacted.value.valence === "number" ? enacted.value.valence / 5 : null,
   }).map((m) => (options.keyId === undefined ? m : { ...m, keyId: options.keyId }));
   const written = items.length === 0
     ? { records: [], usage: addUsage() }
@@ -216,6 +225,7 @@ export async function respond(
     stored: written.records.map((r) => ({ id: r.id, kind: r.kind, provenance: r.provenance })),
     replanned,
     ...(replanError === undefined ? {} : { replanError }),
+    used: { lore: enacted.lore },
     stages: {
       anchor,
       select: {

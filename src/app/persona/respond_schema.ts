@@ -68,6 +68,19 @@ const Scores = z.object({
   matched: z.array(z.string()),
 });
 
+/** What a reply drew on besides memories and facets (issue 22). */
+export const UsedContext = z.object({
+  lore: z.array(z.object({
+    id: z.string(),
+    matched: z.string().nullable().meta({
+      description: "The key the dialogue said; null for a constant entry",
+    }),
+  })).meta({
+    description: "World lore entries the prompt carried (PUT /v1/worlds/{world}/lore)",
+    example: [{ id: "mill-secret", matched: "mill" }],
+  }),
+}).meta({ id: "UsedContext" });
+
 /** The response of respond. */
 export const RespondResult = z
   .object({
@@ -98,6 +111,7 @@ export const RespondResult = z
     replanError: z.string().optional().meta({
       description: "The error code when re-planning failed (the directive is stored anyway)",
     }),
+    used: UsedContext,
     stages: z.object({
       anchor: z.object({
         source: z.enum(["summary", "description"]),

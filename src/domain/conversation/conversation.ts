@@ -12,6 +12,9 @@ export const ConversationLine = z
     name: z.string().meta({ description: "The speaker's name" }),
     text: z.string(),
     at: GameTime,
+    used: z.object({ lore: z.array(z.string()) }).optional().meta({
+      description: "World lore entries the line's prompt carried (ids), when any",
+    }),
   })
   .meta({ id: "ConversationLine" });
 export type ConversationLine = z.infer<typeof ConversationLine>;

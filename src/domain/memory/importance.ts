@@ -17,6 +17,8 @@ export interface ImportanceScores {
    * updates, 0 for none (and for texts not sent to the model).
    */
   supersedes?: number[];
+  /** Per text, how it felt from -1 to 1 (issue 22); null where not rated (idle, or not answered). */
+  valence?: (number | null)[];
   usage: Usage;
   /** Set when the model failed after its retries; those texts are stored as pending. */
   failure?: ModelUnavailableError;

@@ -39,6 +39,8 @@ export interface DialogueLineInput {
   turn: number;
   /** The most lines each speaker may say; the line at `turn === maxTurns` is the speaker's last. */
   maxTurns: number;
+  /** World lore the talk calls up that the speaker knows (issue 22). @default none */
+  lore?: string[];
 }
 
 /** The words spoken, and whether the speaker ends the conversation with them. */
@@ -103,6 +105,9 @@ export function buildDialogueLinePrompt(input: DialogueLineInput): Prompt<Dialog
       ...(input.topic === null
         ? []
         : [dataSection("Why the speaker wants to talk", "intent", input.topic)]),
+      ...((input.lore ?? []).length === 0
+        ? []
+        : [dataSection("World lore the speaker knows", "lore", input.lore)]),
       dataSection(
         "The conversation so far, oldest first",
         "history",

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { clipLine, profileText } from "./data_block.ts";
+import type { BondShown } from "../social/mod.ts";
 
 /** Inputs of {@linkcode buildReactionPrompt}. */
 export interface ReactionInput {
@@ -21,6 +22,11 @@ export interface ReactionInput {
   relationship: string[];
   /** Memories recalled for "<observed> is <status>" (or for the observation itself). */
   context: string[];
+  /**
+   * How the observer feels about the observed agent, from its memories (issue 22); absent or
+   * null when they never met.
+   */
+  bond?: BondShown | null;
 }
 
 /** Longest memory line the prompt shows, in characters; longer ones are cut with "…". */
@@ -107,6 +113,9 @@ export function buildReactionPrompt(input: ReactionInput): Prompt<ReactionOutput
         "relationship",
         lines(input.relationship),
       ),
+      ...(input.bond
+        ? [dataSection("How the character feels about them", "bond", input.bond)]
+        : []),
       dataSection(
         "Other memories about what is happening",
         "context",

@@ -46,8 +46,8 @@ Deno.test("the offline importance responder names nothing for news that update n
     earlier: ["The well is dry"],
   });
   assert.deepEqual(again.supersedes, [0]);
-  // Without earlier memories, only scores (the prompt asked for nothing else).
-  assert.deepEqual(Object.keys(answerImportance({ observations: ["x"] })), ["scores"]);
+  // Without earlier memories, only scores and valence (the prompt asked for nothing else).
+  assert.deepEqual(Object.keys(answerImportance({ observations: ["x"] })), ["scores", "valence"]);
 });
 
 Deno.test("the offline importance responder reads what a conversation line states", () => {
