@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
-import type { Deps, TickQueue } from "../src/ports/mod.ts";
+import type { Deps, LanguageModel, TickQueue } from "../src/ports/mod.ts";
 import { type RateLimitRule, SimulacraError, type WorldId } from "../src/domain/mod.ts";
 import type { TownCatalog } from "../src/app/mod.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -87,6 +87,11 @@ export interface AppOptions {
    * shipped ones). @default none: a `template` is refused with `invalid_request`
    */
   towns?: TownCatalog;
+  /**
+   * The judge evaluations ask (`…/evaluate`, `…/metrics`); its calls are reported apart from the
+   * agent's and not metered against budgets. @default the offline rule-based judge
+   */
+  judge?: LanguageModel;
 }
 
 /** Builds the whole HTTP app over the given ports. */

@@ -5,6 +5,7 @@ export * from "./document_store.ts";
 export * from "./embedder.ts";
 export * from "./event_log.ts";
 export * from "./idempotency_store.ts";
+export * from "./judge.ts";
 export * from "./language_model.ts";
 export * from "./lock.ts";
 export * from "./memory_scan.ts";

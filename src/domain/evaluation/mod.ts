@@ -1,0 +1,3 @@
+/** @module Evaluation's pure parts: MREval's metrics and calibration, anonymised personas. */
+export * from "./anonymise.ts";
+export * from "./metrics.ts";
