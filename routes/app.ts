@@ -31,6 +31,8 @@ import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
 import { environmentRoutes } from "./environment.ts";
+import { evaluationRoutes } from "./evaluation.ts";
+import { OfflineJudge } from "../lib/offline/offline_judge.ts";
 import { memoryRoutes } from "./memories.ts";
 import { personaRoutes } from "./persona.ts";
 import { planRoutes } from "./plans.ts";
@@ -181,6 +183,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.route("/v1", personaRoutes(deps, { logger }));
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
+  app.route("/v1", evaluationRoutes(deps, { judge: options.judge ?? new OfflineJudge() }));
   app.route(
     "/v1",
     worldEngineRoutes(deps, {

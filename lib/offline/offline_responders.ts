@@ -38,5 +38,7 @@ export const OFFLINE_RESPONDERS: ReadonlyMap<string, OfflineResponder> = new Map
   ["reflection_insights", answerReflectionInsights],
   ["persona_build", answerPersonaBuild],
   ["respond", answerRespond],
+  // The baseline MRBench compares against takes the same input.
+  ["respond_plain", answerRespond],
   ["object_state", answerObjectState],
 ]);

@@ -16,3 +16,4 @@ export * from "./reaction.ts";
 export * from "./reflection_insights.ts";
 export * from "./reflection_questions.ts";
 export * from "./respond.ts";
+export * from "./respond_plain.ts";

@@ -1,0 +1,41 @@
+/** @module Evaluation routes: MREval on an agent, judged by the configured judge (SIMULACRA_JUDGE_MODEL, else the offline one). */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import type { Deps, LanguageModel } from "../src/ports/mod.ts";
+import { evaluateAgent, EvaluateInput, EvaluateResult } from "../src/app/mod.ts";
+import type { AppEnv } from "./app_env.ts";
+import { requires } from "./permissions.ts";
+import { agentScope, routeGroup } from "./_route.ts";
+import { jsonBody, jsonContent } from "./_openapi.ts";
+
+const evaluation = routeGroup("Evaluation");
+
+const evaluateRoute = evaluation.post("/worlds/{world}/agents/{agent}/evaluate", {
+  // `direct`, not `read` or `talk`: it spends model calls (read keys never do), runs the agent
+  // on a rewritten persona (anonymised, contrary facet, no facets) and on turns naming any
+  // speaker, past the speaker policy that holds talk keys to their own name.
+  middleware: requires("direct", { model: true }),
+  operationId: "evaluateAgent",
+  summary:
+    "Score the agent on MREval's eight metrics (MA-SI … ME-HLE) with the judge model, calibrated per metric",
+  description:
+    "Runs the agent on probes (default: built from its persona and memories) under a prompting condition, with the variants each metric compares: the anonymised persona (MA-SI, MA-AF), a contrary scene facet (MS-FA), no facets (MS-FU). The judge scores each metric 1–10 by the paper's rubric; `calibrated` is `a + b · raw` with the paper's Table 15 parameters for its judge (GPT-4.1-mini) or yours. Nothing is stored. Probes that cannot score a requested metric are refused with 422 before any model call; a judge answer that fails its schema twice is a 502 naming the metric. The judge's usage is reported apart from the agent's and is not metered against budgets.",
+  request: { body: jsonBody(EvaluateInput) },
+  responses: {
+    200: jsonContent(EvaluateResult, "The scores, each probe's answers, the judge and usage"),
+  },
+  errors: [400, 401, 403, 404, 413, 415, 422, 429, 502, 503, 504],
+});
+
+/** The evaluation routes under `/v1`; `judge` scores. */
+export function evaluationRoutes(
+  deps: Deps,
+  options: { judge: LanguageModel },
+): OpenAPIHono<AppEnv> {
+  const app = new OpenAPIHono<AppEnv>();
+  const judged = { ...deps, judge: options.judge };
+  app.openapi(evaluateRoute, async (c) => {
+    const scope = agentScope(c.req.valid("param"));
+    return c.json(await evaluateAgent(judged, scope, c.req.valid("json")), 200);
+  });
+  return app;
+}

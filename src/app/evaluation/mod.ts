@@ -1,0 +1,7 @@
+/** @module Evaluations of agents and worlds: MREval with a calibrated judge, and the emergent measures by interview. */
+export * from "./evaluate_agent.ts";
+export * from "./evaluate_schema.ts";
+export * from "./probe_runs.ts";
+export * from "./probes.ts";
+export * from "./scoring.ts";
+export * from "./variants.ts";
