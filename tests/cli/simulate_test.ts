@@ -1,24 +1,9 @@
 import assert from "node:assert/strict";
 import { SimulationSummary } from "../../src/eval/simulation_summary.ts";
-import { OFFLINE_ENV } from "../_helpers/offline_env.ts";
+import { runCli } from "../_helpers/cli_run.ts";
 
-/** The repository root, so the subprocess finds deno.json (KV is unstable) wherever tests run. */
-const ROOT = new URL("../../", import.meta.url).pathname;
-
-async function simulate(...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/simulate.ts", ...args],
-    cwd: ROOT,
-    env: OFFLINE_ENV,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+function simulate(...args: string[]) {
+  return runCli("simulate.ts", args);
 }
 
 Deno.test("simulate --json runs the town for an hour and ends stdout with the summary", async () => {
@@ -54,18 +39,9 @@ Deno.test("simulate explains its flags and refuses bad ones with exit code 2", a
 });
 
 Deno.test("simulate stops with exit code 1 on a bad configuration", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/simulate.ts", "--hours", "1"],
-    cwd: ROOT,
-    env: { ...OFFLINE_ENV, SIMULACRA_MODEL: "llama3" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const out = await runCli("simulate.ts", ["--hours", "1"], { env: { SIMULACRA_MODEL: "llama3" } });
   assert.equal(out.code, 1);
-  assert.match(
-    new TextDecoder().decode(out.stderr),
-    /SIMULACRA_MODEL is set but no model endpoint/,
-  );
+  assert.match(out.stderr, /SIMULACRA_MODEL is set but no model endpoint/);
 });
 
 Deno.test({

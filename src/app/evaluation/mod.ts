@@ -1,4 +1,5 @@
 /** @module Evaluations of agents and worlds: MREval with a calibrated judge, and the emergent measures by interview. */
+export * from "./character_input.ts";
 export * from "./evaluate_agent.ts";
 export * from "./evaluate_schema.ts";
 export * from "./probe_runs.ts";

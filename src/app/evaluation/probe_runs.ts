@@ -3,6 +3,7 @@ import {
   addUsage,
   type Attribution,
   facetView,
+  formatReply,
   type MetricName,
   type Persona,
   type RespondPromptInput,
@@ -70,7 +71,9 @@ export async function runProbe(
       agentName: variant.agentName,
     });
     usages.push(completion.usage);
-    return completion.value.reply;
+    // The whole turn, as the paper's outputs are: (actions) words [thoughts], without the name.
+    return formatReply(variant.agentName, completion.value).slice(variant.agentName.length + 1)
+      .trim();
   };
   const selecting = probe.ability === "selecting" && persona !== null;
   const anon = probe.ability === "anchoring" && (wants("MA-SI") || wants("MA-AF"))
