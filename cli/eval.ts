@@ -3,14 +3,12 @@
  * ranking of a saved world. Wiring and printing only; the runs are in `src/eval/`.
  */
 import { z } from "zod";
-import { openKvStorage } from "../lib/kv/kv_storage.ts";
-import { cliServices } from "./_cli_deps.ts";
-import { Calibration, MetricName, SimulacraError } from "../src/domain/mod.ts";
+import { Calibration, MetricName } from "../src/domain/mod.ts";
 import { bundledMrbench, mrbenchSubset, mrbenchTable, runMrbench } from "../src/eval/mod.ts";
 import { CALIBRATE_USAGE, calibrateRatings, parseRatings } from "./_eval_calibrate.ts";
 import { MRBENCH_USAGE, parseMrbenchFlags } from "./_eval_mrbench.ts";
 import { believabilityCommand } from "./_eval_believability.ts";
-import type { EvalIo } from "./_eval_io.ts";
+import { type EvalIo, evalServices, runOnServices } from "./_eval_io.ts";
 
 export type { EvalIo };
 
@@ -112,7 +110,7 @@ async function mrbenchCommand(
     }
     suite = mrbenchSubset(suite, flags.characters);
   }
-  let calibration;
+  let calibration: z.infer<typeof CalibrationFile> | undefined;
   if (flags.calibration) {
     const read = CalibrationFile.safeParse(JSON.parse(await io.readText(flags.calibration)));
     if (!read.success) {
@@ -123,15 +121,9 @@ async function mrbenchCommand(
     }
     calibration = read.data;
   }
-  const services = await cliServices(env, (text) => io.err(text), {
-    adjust: (config) => ({
-      ...config,
-      storage: { kind: "embedded", dataDir: ":memory:", cacheMb: 64 },
-    }),
-    openEmbedded: (_dir, dimensions, options) => openKvStorage({ dimensions, ...options }),
-  });
+  const services = await evalServices(env, io, 64);
   if (services === null) return 1;
-  try {
+  return await runOnServices(services, io, async () => {
     const started = performance.now();
     const result = await runMrbench(
       { model: services.deps.model, judge: services.app.judge },
@@ -149,14 +141,7 @@ async function mrbenchCommand(
     io.err(`mrbench done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
     io.out(mrbenchTable(result));
     if (flags.json) await io.writeText(flags.json, `${JSON.stringify(result, null, 2)}\n`);
-    return 0;
-  } catch (error) {
-    if (!(error instanceof SimulacraError)) throw error;
-    io.err(`${error.message}\n`);
-    return 1;
-  } finally {
-    await services.deps.storage.close();
-  }
+  });
 }
 
 if (import.meta.main) {

@@ -4,6 +4,8 @@ export * from "./diffusion.ts";
 export * from "./memory_texts.ts";
 export * from "./mrbench.ts";
 export * from "./mrbench_suite.ts";
+export * from "./believability.ts";
+export * from "./believability_report.ts";
 export * from "./network_density.ts";
 export * from "./party_attendance.ts";
 export * from "./simulate_town.ts";

@@ -12,6 +12,7 @@ export * from "./memory_scan.ts";
 export * from "./memory_store.ts";
 export * from "./memory_writer.ts";
 export * from "./rate_limiter.ts";
+export * from "./skill_rater.ts";
 export * from "./storage.ts";
 export * from "./tick_message.ts";
 export * from "./tick_queue.ts";

@@ -4,5 +4,6 @@ export * from "./evaluate_agent.ts";
 export * from "./evaluate_schema.ts";
 export * from "./probe_runs.ts";
 export * from "./probes.ts";
+export * from "./rank_answers.ts";
 export * from "./scoring.ts";
 export * from "./variants.ts";
