@@ -1,7 +1,15 @@
 /** @module Evaluation routes: MREval on an agent, judged by the configured judge (SIMULACRA_JUDGE_MODEL, else the offline one). */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Deps, LanguageModel } from "../src/ports/mod.ts";
-import { evaluateAgent, EvaluateInput, EvaluateResult } from "../src/app/mod.ts";
+import {
+  evaluateAgent,
+  EvaluateInput,
+  EvaluateResult,
+  measureWorld,
+  WorldMetricsInput,
+  WorldMetricsResult,
+} from "../src/app/mod.ts";
+import type { WorldId } from "../src/domain/mod.ts";
 import type { AppEnv } from "./app_env.ts";
 import { requires } from "./permissions.ts";
 import { agentScope, routeGroup } from "./_route.ts";
@@ -26,6 +34,20 @@ const evaluateRoute = evaluation.post("/worlds/{world}/agents/{agent}/evaluate",
   errors: [400, 401, 403, 404, 413, 415, 422, 429, 502, 503, 504],
 });
 
+const metricsRoute = evaluation.post("/worlds/{world}/metrics", {
+  // `simulate`: like a tick it spends model calls for every agent of the world, and a key
+  // scoped to some agents may not interview the others.
+  middleware: requires("simulate", { model: true }),
+  operationId: "measureWorld",
+  summary:
+    "Measure diffusion of facts, relationship density and event attendance by interviewing every agent",
+  description:
+    "Each agent is asked, in interview mode (nothing is stored), whether it has heard of each fact, whether it was at the event's place in its time, and which of the other agents it knows; the judge reads each answer. Returns the numbers with every answer as evidence. Density counts a pair when each names the other. Calls: per agent, one per question (facts + event + 1) plus its summary when stale; one judge call per answer (reported apart, not metered).",
+  request: { body: jsonBody(WorldMetricsInput) },
+  responses: { 200: jsonContent(WorldMetricsResult, "The measures and each agent's answers") },
+  errors: [400, 401, 403, 404, 413, 415, 429, 502, 503, 504],
+});
+
 /** The evaluation routes under `/v1`; `judge` scores. */
 export function evaluationRoutes(
   deps: Deps,
@@ -36,6 +58,10 @@ export function evaluationRoutes(
   app.openapi(evaluateRoute, async (c) => {
     const scope = agentScope(c.req.valid("param"));
     return c.json(await evaluateAgent(judged, scope, c.req.valid("json")), 200);
+  });
+  app.openapi(metricsRoute, async (c) => {
+    const world = c.req.valid("param").world as WorldId;
+    return c.json(await measureWorld(judged, world, c.req.valid("json")), 200);
   });
   return app;
 }

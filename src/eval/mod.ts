@@ -1,6 +1,7 @@
 /** @module Evaluation over whole runs: town simulations and the papers' emergent metrics (Generative Agents §7). */
 export * from "./cost.ts";
 export * from "./diffusion.ts";
+export * from "./interview_measures.ts";
 export * from "./memory_texts.ts";
 export * from "./mrbench.ts";
 export * from "./mrbench_suite.ts";

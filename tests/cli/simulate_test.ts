@@ -24,6 +24,14 @@ Deno.test("simulate --json runs the town for an hour and ends stdout with the su
   assert.equal(summary.diffusion.candidacy.knows[0], "Walter Bergstrom");
   assert.ok(summary.networkDensity.before > 0);
   assert.equal(summary.partyAttendance, null);
+  // The same measures by interview, beside the text matching.
+  const byInterview = summary.byInterview!;
+  assert.match(byInterview.judge, /offline rule-based judge/);
+  assert.equal(byInterview.usage.judge.calls, 25 * 3, "party, candidacy, whom they know");
+  assert.ok(byInterview.diffusion.party.knows.includes("Lucia Ferreira"), "the host knows");
+  assert.equal(byInterview.partyAttendance, null, "the run did not reach the party");
+  assert.ok(byInterview.networkDensity >= 0 && byInterview.networkDensity <= 1);
+  assert.match(run.stderr, /Interviewing the agents/);
 });
 
 Deno.test("simulate explains its flags and refuses bad ones with exit code 2", async () => {

@@ -4,43 +4,13 @@
  */
 import assert from "node:assert/strict";
 import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
-import { silentLogger } from "../../lib/logger.ts";
-import { OpenAiLanguageModel } from "../../lib/openai/openai_language_model.ts";
-import { createApp } from "../../routes/app.ts";
 import { MREVAL_METRICS, PAPER_CALIBRATION } from "../../src/domain/mod.ts";
-import type { LanguageModel } from "../../src/ports/mod.ts";
-import { type Backend, startBackends } from "../_helpers/backends.ts";
+import { startBackends } from "../_helpers/backends.ts";
+import { type Call, fakeJudge, withJudgedApp } from "../_helpers/judged_app.ts";
 import { sanitizersFor } from "../_helpers/backend_app.ts";
-import { makeTestDeps } from "../_helpers/test_deps.ts";
 import { isabellaPersona } from "../src/domain/persona/_persona_fixture.ts";
 
 const { backends, close } = await startBackends();
-
-/** A response body as the server sent it. */
-// deno-lint-ignore no-explicit-any
-type Body = any;
-type Call = (
-  method: string,
-  path: string,
-  body?: unknown,
-) => Promise<{ status: number; body: Body }>;
-
-async function withApp(
-  backend: Backend,
-  judge: LanguageModel | undefined,
-  fn: (call: Call) => Promise<void>,
-): Promise<void> {
-  await using deps = await makeTestDeps({ storage: await backend.open() });
-  const app = createApp(deps, { logger: silentLogger, ...(judge ? { judge } : {}) });
-  await fn(async (method, path, body) => {
-    const res = await app.request(path, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: res.status, body: await res.json() };
-  });
-}
 
 const A = "/v1/worlds/w/agents/isabella";
 
@@ -68,16 +38,6 @@ async function isabella(call: Call): Promise<void> {
   assert.equal(perceived.status, 200, JSON.stringify(perceived.body));
 }
 
-function fakeJudge(url: string): OpenAiLanguageModel {
-  return new OpenAiLanguageModel({
-    apiKey: "k",
-    baseURL: url,
-    mainModel: "fake-judge",
-    fastModel: "fake-judge",
-    maxRetries: 0,
-  });
-}
-
 for (const backend of backends) {
   const opts = sanitizersFor(backend);
   Deno.test({
@@ -85,7 +45,7 @@ for (const backend of backends) {
       `[${backend.name}] evaluate scores all eight metrics with the offline judge, calibrated by Table 15, storing nothing`,
     ...opts,
     fn: () =>
-      withApp(backend, undefined, async (call) => {
+      withJudgedApp(backend, undefined, async (call) => {
         await isabella(call);
         const before = (await call("GET", `${A}/memories?limit=500`)).body.memories.length;
         const res = await call("POST", `${A}/evaluate`, {});
@@ -140,7 +100,7 @@ for (const backend of backends) {
     ...opts,
     fn: async () => {
       await using fake = await startFakeOpenAi();
-      await withApp(backend, fakeJudge(fake.url), async (call) => {
+      await withJudgedApp(backend, fakeJudge(fake.url), async (call) => {
         await isabella(call);
         const requests = fake.requests.length;
         const cases: [unknown, RegExp][] = [
@@ -175,7 +135,7 @@ for (const backend of backends) {
 
 Deno.test("the fake OpenAI server judges: its prompts carry the answers as data, its usage is the judge's; a judge answer failing its schema twice is a 502 naming the metric", async () => {
   await using fake = await startFakeOpenAi();
-  await withApp(backends[0], fakeJudge(fake.url), async (call) => {
+  await withJudgedApp(backends[0], fakeJudge(fake.url), async (call) => {
     await isabella(call);
     const res = await call("POST", `${A}/evaluate`, {
       metrics: ["MA-SI", "MB-CR"],

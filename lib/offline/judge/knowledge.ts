@@ -5,7 +5,7 @@ import { coverage, uncertain } from "./_signals.ts";
 const NOT_THERE =
   /\b(?:wasn't|was not|didn't go|did not go|missed|couldn't make|could not make|never went|stayed home)\b/i;
 const THERE =
-  /\b(?:i was (?:at|there|in)|i went|i attended|i made it|i stopped by|i came|i joined|we were there)\b/i;
+  /\b(?:i was (?:at|there|in)|i'm at|i am at|i went|i attended|i made it|i stopped by|i came|i joined|we were there)\b/i;
 
 function denies(answer: string, name: string): boolean {
   const first = name.split(/\s+/)[0];

@@ -7,3 +7,5 @@ export * from "./probes.ts";
 export * from "./rank_answers.ts";
 export * from "./scoring.ts";
 export * from "./variants.ts";
+export * from "./world_metrics.ts";
+export * from "./world_metrics_schema.ts";
