@@ -42,7 +42,7 @@ const metricsRoute = evaluation.post("/worlds/{world}/metrics", {
   summary:
     "Measure diffusion of facts, relationship density and event attendance by interviewing every agent",
   description:
-    "Each agent is asked, in interview mode (nothing is stored), whether it has heard of each fact, whether it was at the event's place in its time, and which of the other agents it knows; the judge reads each answer. Returns the numbers with every answer as evidence. Density counts a pair when each names the other. Calls: per agent, one per question (facts + event + 1) plus its summary when stale; one judge call per answer (reported apart, not metered).",
+    'Each agent is asked, in interview mode (nothing is stored), whether it has heard of each fact, whether it was at the event\'s place in its time, and, about each other agent, "Do you know …?" (as the paper asked); the judge reads each answer. Returns the numbers with every answer as evidence. Density counts a pair when each names the other. Calls: per agent, one per question (facts + event + the other agents) plus its summary when stale; one judge call per answer (reported apart, not metered).',
   request: { body: jsonBody(WorldMetricsInput) },
   responses: { 200: jsonContent(WorldMetricsResult, "The measures and each agent's answers") },
   errors: [400, 401, 403, 404, 413, 415, 429, 502, 503, 504],

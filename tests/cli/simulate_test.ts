@@ -27,7 +27,7 @@ Deno.test("simulate --json runs the town for an hour and ends stdout with the su
   // The same measures by interview, beside the text matching.
   const byInterview = summary.byInterview!;
   assert.match(byInterview.judge, /offline rule-based judge/);
-  assert.equal(byInterview.usage.judge.calls, 25 * 3, "party, candidacy, whom they know");
+  assert.equal(byInterview.usage.judge.calls, 25 * (2 + 24), "party, candidacy, each other agent");
   assert.ok(byInterview.diffusion.party.knows.includes("Lucia Ferreira"), "the host knows");
   assert.equal(byInterview.partyAttendance, null, "the run did not reach the party");
   assert.ok(byInterview.networkDensity >= 0 && byInterview.networkDensity <= 1);

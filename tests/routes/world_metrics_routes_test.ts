@@ -77,13 +77,21 @@ for (const backend of backends) {
         assert.match(maria.question, /Have you heard anything about this/);
         assert.deepEqual(r.networkDensity.pairs, [["klaus", "lucia"]]); // agents in id order
         assert.equal(r.networkDensity.density, 0.333);
-        assert.equal(r.networkDensity.evidence.length, 3);
+        assert.equal(r.networkDensity.evidence.length, 6, "each agent asked about each other");
+        assert.match(
+          r.networkDensity.evidence[0].question,
+          /^Do you know (Lucia Ferreira|Klaus Mueller|Maria Lopez)\?$/,
+        );
         assert.deepEqual(r.attendance.place, "Marigold Cafe");
         assert.equal(r.attendance.evidence.length, 3);
         assert.ok(Array.isArray(r.attendance.attended));
         assert.equal(r.judge.offline, true);
-        assert.equal(r.usage.judge.calls, 9, "one judge call per answer");
-        assert.ok(r.usage.agent.calls >= 9, "one agent call per question");
+        assert.equal(
+          r.usage.judge.calls,
+          12,
+          "one judge call per answer: fact, event, two people each",
+        );
+        assert.ok(r.usage.agent.calls >= 12, "one agent call per question");
         const after =
           (await call("GET", "/v1/worlds/w/agents/klaus/memories?limit=100")).body.memories.length;
         assert.equal(after, before, "interviews store nothing");
@@ -111,7 +119,7 @@ Deno.test("metrics with the fake OpenAI server as judge: its reading decides the
       names: ["Lucia Ferreira", "Klaus Mueller", "Maria Lopez"],
       reason: "says so",
     };
-    fake.script("judge_knowledge", ...Array.from({ length: 9 }, () => ({ json: everyone })));
+    fake.script("judge_knowledge", ...Array.from({ length: 12 }, () => ({ json: everyone })));
     const res = await call("POST", "/v1/worlds/w/metrics", { facts: [PARTY], event: EVENT });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.diffusion[0].share, 1);
@@ -123,7 +131,7 @@ Deno.test("metrics with the fake OpenAI server as judge: its reading decides the
       label: "judge model fake-judge",
     });
     const read = fake.requests.filter((r) => r.kind === "judge_knowledge");
-    assert.equal(read.length, 9);
+    assert.equal(read.length, 12);
     assert.ok(read.every((r) => /<<<ANSWER_DATA\n/.test(r.messages![1].content)));
     assert.equal(fake.pending().judge_knowledge ?? 0, 0);
   });

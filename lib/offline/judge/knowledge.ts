@@ -7,6 +7,17 @@ const NOT_THERE =
 const THERE =
   /\b(?:i was (?:at|there|in)|i'm at|i am at|i went|i attended|i made it|i stopped by|i came|i joined|we were there)\b/i;
 
+/** Minutes since midnight of "HH:MM". */
+const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/** Whether the answer gives a time span ("17:46–19:00") that overlaps the event's. */
+function during(answer: string, t: { from: string; to: string }): boolean {
+  const [from, to] = [minutes(t.from.slice(11, 16)), minutes(t.to.slice(11, 16))];
+  return [...answer.matchAll(/\b(\d\d:\d\d)\s*[–-]\s*(\d\d:\d\d)\b/g)].some((m) =>
+    minutes(m[1]) < to && minutes(m[2]) > from
+  );
+}
+
 function denies(answer: string, name: string): boolean {
   const first = name.split(/\s+/)[0];
   return new RegExp(`\\b(?:don't|do not|never) (?:know|met|heard of)[^.]{0,40}\\b${first}\\b`, "i")
@@ -31,7 +42,7 @@ export function answerJudgeKnowledge(input: unknown): JudgeKnowledgeOutput {
   }
   if (t.kind === "event") {
     const place = coverage(answer, t.place) >= 0.5;
-    const knows = place && THERE.test(answer) && !NOT_THERE.test(answer);
+    const knows = place && (THERE.test(answer) || during(answer, t)) && !NOT_THERE.test(answer);
     return {
       knows,
       names: [],

@@ -74,34 +74,36 @@ export async function measureWorld(
         target: () => ({ kind: "event" as const, ...input.event! }),
       }]
       : []),
-    {
+    // As the paper did: each agent is asked about each other agent, one question each.
+    ...names.map((other, index): Asked => ({
       measure: "people",
-      index: 0,
-      question: (self) =>
-        `Which of these people do you know: ${names.filter((n) => n !== self).join(", ")}?`,
-      target: (self) => ({ kind: "people", candidates: names.filter((n) => n !== self) }),
-    },
+      index,
+      question: () => `Do you know ${other}?`,
+      target: () => ({ kind: "people", candidates: [other] }),
+    })),
   ];
   const agentUsage: Usage[] = [];
   const interviews = await mapBounded(agents, AGENTS_AT_ONCE, async (agent) => {
     const scope: AgentScope = { worldId, agentId: agent.id };
     const record = await loadPersonaRecord(deps, scope);
     const base = { world, agent, record, at: world.clock.now, ablation: "full" as const };
-    const questions = asked.map((a) => a.question(agent.name));
+    const mine = asked.filter((a) => !(a.measure === "people" && names[a.index] === agent.name));
+    const questions = mine.map((a) => a.question(agent.name));
     const { answers, usage } = await askInCharacter(deps, base, questions);
     agentUsage.push(usage);
-    return { agent, questions, answers: answers.map((a) => a.reply) };
+    return { agent, asked: mine, questions, answers: answers.map((a) => a.reply) };
   });
   const tasks = interviews.flatMap((iv) =>
-    asked.map((a, q) => ({ iv, a, question: iv.questions[q], answer: iv.answers[q] }))
+    iv.asked.map((a, q) => ({ iv, a, question: iv.questions[q], answer: iv.answers[q] }))
   );
   const judgeUsage: Usage[] = [];
   const read = await mapBounded(tasks, JUDGE_CONCURRENCY, async (t) => {
+    const target = t.a.target(t.iv.agent.name);
     const { value, usage } = await judgeKnowledge(deps, {
       agent: t.iv.agent.name,
       question: t.question,
       answer: t.answer,
-      target: t.a.target(t.iv.agent.name),
+      target,
     }, { worldId, agentId: t.iv.agent.id, operation: `judge.metrics.${t.a.measure}` });
     judgeUsage.push(usage);
     return {
@@ -115,7 +117,10 @@ export async function measureWorld(
         knows: value.knows,
         reason: value.reason,
       },
-      named: value.names.filter((n) => names.includes(n) && n !== t.iv.agent.name),
+      // Only the people asked about count (a judge may list others the answer mentions).
+      named: target.kind === "people"
+        ? value.names.filter((n) => target.candidates.includes(n))
+        : [],
     };
   });
   const of = (measure: string, index = 0) =>
@@ -124,11 +129,10 @@ export async function measureWorld(
     n: number,
   ) => (agents.length === 0 ? 0 : Math.round((n / agents.length) * 1000) / 1000);
   const idOf = new Map(agents.map((a) => [a.name, a.id]));
-  const people = of("people");
-  const density = mutualDensity(
-    agents.map((a) => a.id),
-    new Map(people.map((r) => [r.agentId, new Set(r.named.map((n) => idOf.get(n)!))])),
-  );
+  const people = read.filter((r) => r.measure === "people");
+  const knows = new Map(agents.map((a) => [a.id, new Set<string>()]));
+  for (const r of people) for (const n of r.named) knows.get(r.agentId)!.add(idOf.get(n)!);
+  const density = mutualDensity(agents.map((a) => a.id), knows);
   return {
     at: world.clock.now,
     agents: agents.length,
