@@ -145,6 +145,6 @@ export function mrbenchTable(result: MrbenchResult): string {
   return [
     ...lines,
     "",
-    `Model: ${result.model}. Judge: ${result.judge.label}. Calibration: ${calibration}. ${result.characters} characters, ${result.probes} probes. Judge cost per item: ${result.judgePerItem.calls} calls, ${result.judgePerItem.promptTokens} prompt + ${result.judgePerItem.completionTokens} completion tokens.`,
+    `Model: ${result.model}. Judge: ${result.judge.label}. Calibration: ${calibration}. ${result.characters} characters, ${result.probes} probes. Judge cost per judged item (one metric on one probe): ${result.judgePerItem.calls} call, ${result.judgePerItem.promptTokens} prompt + ${result.judgePerItem.completionTokens} completion tokens.`,
   ].join("\n");
 }
