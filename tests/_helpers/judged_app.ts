@@ -16,13 +16,19 @@ export type Call = (
   body?: unknown,
 ) => Promise<{ status: number; body: Body }>;
 
-/** Runs `fn` with a caller of an app on a fresh store of `backend`, judged by `judge`. */
+/**
+ * Runs `fn` with a caller of an app on a fresh store of `backend`, judged by `models.judge` (the
+ * offline judge when none), the agents on `models.model` (the offline model when none).
+ */
 export async function withJudgedApp(
   backend: Backend,
-  judge: LanguageModel | undefined,
+  { judge, model }: { judge?: LanguageModel; model?: LanguageModel },
   fn: (call: Call) => Promise<void>,
 ): Promise<void> {
-  await using deps = await makeTestDeps({ storage: await backend.open() });
+  await using deps = await makeTestDeps({
+    storage: await backend.open(),
+    ...(model ? { model } : {}),
+  });
   const app = createApp(deps, { logger: silentLogger, ...(judge ? { judge } : {}) });
   await fn(async (method, path, body) => {
     const res = await app.request(path, {

@@ -58,7 +58,7 @@ for (const backend of backends) {
       `[${backend.name}] metrics interviews every agent: who heard the party, who knows whom, who was there, with each answer as evidence`,
     ...sanitizersFor(backend),
     fn: () =>
-      withJudgedApp(backend, undefined, async (call) => {
+      withJudgedApp(backend, {}, async (call) => {
         await town(call);
         const before =
           (await call("GET", "/v1/worlds/w/agents/klaus/memories?limit=100")).body.memories.length;
@@ -109,33 +109,40 @@ for (const backend of backends) {
   });
 }
 
-Deno.test("metrics with the fake OpenAI server as judge: its reading decides the numbers, and it reads answers as data", async () => {
-  await using fake = await startFakeOpenAi();
-  const judge = fakeJudge(fake.url);
-  await withJudgedApp(backends[0], judge, async (call) => {
-    await town(call);
-    const everyone = {
-      knows: true,
-      names: ["Lucia Ferreira", "Klaus Mueller", "Maria Lopez"],
-      reason: "says so",
-    };
-    fake.script("judge_knowledge", ...Array.from({ length: 12 }, () => ({ json: everyone })));
-    const res = await call("POST", "/v1/worlds/w/metrics", { facts: [PARTY], event: EVENT });
-    assert.equal(res.status, 200, JSON.stringify(res.body));
-    assert.equal(res.body.diffusion[0].share, 1);
-    assert.equal(res.body.networkDensity.density, 1);
-    assert.equal(res.body.attendance.attended.length, 3);
-    assert.deepEqual(res.body.judge, {
-      model: "fake-judge",
-      offline: false,
-      label: "judge model fake-judge",
-    });
-    const read = fake.requests.filter((r) => r.kind === "judge_knowledge");
-    assert.equal(read.length, 12);
-    assert.ok(read.every((r) => /<<<ANSWER_DATA\n/.test(r.messages![1].content)));
-    assert.equal(fake.pending().judge_knowledge ?? 0, 0);
+for (const backend of backends) {
+  Deno.test({
+    name:
+      `[${backend.name}] metrics with the fake OpenAI server as judge: its reading decides the numbers, and it reads answers as data`,
+    ...sanitizersFor(backend),
+    fn: async () => {
+      await using fake = await startFakeOpenAi();
+      const judge = fakeJudge(fake.url);
+      await withJudgedApp(backend, { judge }, async (call) => {
+        await town(call);
+        const everyone = {
+          knows: true,
+          names: ["Lucia Ferreira", "Klaus Mueller", "Maria Lopez"],
+          reason: "says so",
+        };
+        fake.script("judge_knowledge", ...Array.from({ length: 12 }, () => ({ json: everyone })));
+        const res = await call("POST", "/v1/worlds/w/metrics", { facts: [PARTY], event: EVENT });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.diffusion[0].share, 1);
+        assert.equal(res.body.networkDensity.density, 1);
+        assert.equal(res.body.attendance.attended.length, 3);
+        assert.deepEqual(res.body.judge, {
+          model: "fake-judge",
+          offline: false,
+          label: "judge model fake-judge",
+        });
+        const read = fake.requests.filter((r) => r.kind === "judge_knowledge");
+        assert.equal(read.length, 12);
+        assert.ok(read.every((r) => /<<<ANSWER_DATA\n/.test(r.messages![1].content)));
+        assert.equal(fake.pending().judge_knowledge ?? 0, 0);
+      });
+    },
   });
-});
+}
 
 Deno.test({
   name: "backends closed",
