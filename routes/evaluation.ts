@@ -26,7 +26,7 @@ const evaluateRoute = evaluation.post("/worlds/{world}/agents/{agent}/evaluate",
   summary:
     "Score the agent on MREval's eight metrics (MA-SI … ME-HLE) with the judge model, calibrated per metric",
   description:
-    "Runs the agent on probes (default: built from its persona and memories) under a prompting condition, with the variants each metric compares: the anonymised persona (MA-SI, MA-AF), a contrary scene facet (MS-FA), no facets (MS-FU). The judge scores each metric 1–10 by the paper's rubric; `calibrated` is `a + b · raw` with the paper's Table 15 parameters for its judge (GPT-4.1-mini) or yours. Nothing is stored. Probes that cannot score a requested metric are refused with 422 before any model call; a judge answer that fails its schema twice is a 502 naming the metric. The judge's usage is reported apart from the agent's and is not metered against budgets.",
+    "Runs the agent on probes (default: built from its persona and memories) under a prompting condition, with the variants each metric compares: the anonymised persona (MA-SI, MA-AF), a contrary scene facet (MS-FA), no facets (MS-FU). No memory is written (the agent's cached summary may be refreshed, as for a reply). The judge scores each metric 1–10 by the paper's rubric; `calibrated` is `a + b · raw` with the paper's Table 15 parameters for its judge (GPT-4.1-mini) or yours. Probes that cannot score a requested metric are refused with 422 before any model call; a judge answer that fails its schema twice is a 502 naming the metric. The judge's usage is reported apart from the agent's and is not metered against budgets.",
   request: { body: jsonBody(EvaluateInput) },
   responses: {
     200: jsonContent(EvaluateResult, "The scores, each probe's answers, the judge and usage"),

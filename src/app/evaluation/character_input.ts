@@ -26,9 +26,12 @@ export interface BenchCharacter {
   workplace?: string;
 }
 
-/** The speaker of benchmark probes. */
-const EVALUATOR = {
-  name: "Evaluator",
+/**
+ * Who says the probes, as the character sees it: a passer-by, not a named person (a name would
+ * be a cue of its own, and the anonymised counterpart could not hide it).
+ */
+export const EVALUATOR = {
+  name: "A visitor",
   description: "someone talking with the character to see how it answers",
 };
 

@@ -11,6 +11,7 @@ import { mapBounded } from "../engine/mod.ts";
 import { anchorStage, prepareTurn, type ReplyContext } from "../persona/mod.ts";
 import { EvaluateInput, type EvaluateResult } from "./evaluate_schema.ts";
 import { checkEvaluable, defaultProbes } from "./probes.ts";
+import { EVALUATOR } from "./character_input.ts";
 import { runProbe } from "./probe_runs.ts";
 import { aggregate, averageOf, calibrationTable, judgeRuns } from "./scoring.ts";
 
@@ -19,16 +20,10 @@ const CONCURRENCY = 3;
 /** Memories scanned for the default probes. */
 const RECENT = 50;
 
-/** Who asks the probes, as the agent sees it. */
-const EVALUATOR = {
-  name: "Evaluator",
-  description: "someone talking with the character to see how it answers",
-};
-
 /**
  * Evaluates an agent: probes (given, or built from its persona and memories) are checked
  * before any model call, answered under the condition with the variants the metrics compare
- * (nothing is stored or marked accessed), scored by the judge and calibrated.
+ * (no memory is written or marked accessed), scored by the judge and calibrated.
  *
  * Calls: the agent's summary when stale, one embedding call, one agent call per probe and
  * variant; one judge call per metric and probe of its ability.

@@ -1,7 +1,7 @@
 /**
  * @module The emergent measures of any world by interviewing its agents, as Generative Agents
  * §7 measured them: who has heard of each fact (diffusion), whom each says it knows (network
- * density), who says it was at an event (coordination). Interview mode: nothing is stored.
+ * density), who says it was at an event (coordination). Interview mode: no memory is written.
  */
 import {
   addUsage,
