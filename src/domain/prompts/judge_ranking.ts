@@ -17,10 +17,10 @@ export function judgeRankingSchema(ids: readonly string[]) {
       (r) => new Set(r).size === ids.length && r.every((id) => ids.includes(id)),
       { message: `must list each of ${ids.join(", ")} exactly once` },
     ),
-    reason: z.string().trim().max(400).optional(),
+    reason: z.string().trim().max(400).nullable().optional(),
   });
 }
-export type JudgeRankingOutput = { ranking: string[]; reason?: string };
+export type JudgeRankingOutput = { ranking: string[]; reason?: string | null };
 
 /**
  * Builds the ranking prompt (main tier). The judge sees the answers only by id, never the
