@@ -23,7 +23,8 @@ Usage: deno task eval believability --world FILE [--agents id,id] [--svg FILE] [
 Each agent answers the 25-question battery under full, no_reflection,
 no_reflection_no_planning and no_memory (nothing is stored); the judge ranks the four answers
 to each question; TrueSkill (ts-trueskill) rates the conditions. The world is loaded into
-memory; the model and judge come from the environment (offline unless configured).`;
+memory; the model and judge come from the environment (offline unless configured).
+Calls: 100 agent calls per agent (25 questions × 4 conditions) and one judge call per question.`;
 
 /** Runs the command; its exit code. */
 export async function believabilityCommand(
