@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Persona, type RespondPromptInput } from "../../../../src/domain/mod.ts";
+import { facetView, Persona, type RespondPromptInput } from "../../../../src/domain/mod.ts";
 import {
   anonymisedInput,
   conditionPrompt,
@@ -9,19 +9,6 @@ import {
 import { isabellaPersona } from "../../domain/persona/_persona_fixture.ts";
 
 const persona = Persona.parse(isabellaPersona());
-const facetView = (i: number) => {
-  const f = persona.scene_facets[i];
-  return {
-    title: f.title,
-    time_scope: f.time_scope,
-    situation: f.situation,
-    social_role: f.social_role,
-    emotional_state: f.emotional_state,
-    behavior_pattern: f.behavior_pattern,
-    thinking_pattern: f.thinking_pattern,
-    conflict_with_core: f.conflict_with_core,
-  };
-};
 
 const input: RespondPromptInput = {
   agentName: "Isabella Rodriguez",
@@ -37,7 +24,7 @@ const input: RespondPromptInput = {
     coreTraits: persona.core_traits,
     relationships: persona.relationships,
   },
-  facets: [facetView(0)],
+  facets: [facetView(persona.scene_facets[0])],
   memories: [{
     text: "Maria Lopez offered to help Isabella decorate",
     when: "2023-02-13T09:00:00",
