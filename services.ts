@@ -25,6 +25,7 @@ import { meteredDeps } from "./lib/access/budget_meter.ts";
 import { runInRequest } from "./lib/access/request_context.ts";
 import type { Config, StorageConfig } from "./lib/config.ts";
 import type { Logger } from "./lib/logger.ts";
+import { judgeModel } from "./lib/judge_model.ts";
 import { LocalEmbedder } from "./lib/offline/local_embedder.ts";
 import { OfflineLanguageModel } from "./lib/offline/offline_language_model.ts";
 import { OpenAiEmbedder } from "./lib/openai/openai_embedder.ts";
@@ -65,6 +66,8 @@ export interface Services {
     bodyTimeoutMs?: number;
     tickQueue?: TickQueue;
     towns: TownCatalog;
+    /** The judge evaluations ask (SIMULACRA_JUDGE_MODEL, else the offline judge). */
+    judge: LanguageModel;
   };
   /** The minute cron for `scheduledAt` (ms): every cron world ticked, its model calls metered. */
   tick(scheduledAt: number): Promise<ScheduledRun>;
@@ -101,6 +104,7 @@ export async function wireServices(
       bodyTimeoutMs: config.bodyTimeoutMs,
       tickQueue: queue,
       towns: TOWNS,
+      judge: judgeModel(config.judge),
     },
     tick: (scheduledAt) => runScheduledTick(metered, scheduledAt, { queue }),
     consume: async (message) => {

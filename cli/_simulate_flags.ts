@@ -38,6 +38,9 @@ Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
 
 The model comes from the environment: the offline model unless OPENAI_API_KEY or
 OPENAI_BASE_URL is set (as for \`deno task start\`). Storage is always in memory.
+After a run of one town every agent is interviewed (as POST /v1/worlds/{world}/metrics does:
+about the two facts, each other agent and the party) and the judge (SIMULACRA_JUDGE_MODEL,
+else the offline one) reads the answers: about one question per agent and other agent.
 Progress goes to stderr; the summary to stdout.`;
 
 function numberFlag(flag: string, required?: string) {

@@ -43,6 +43,28 @@ export function progressLine(p: SimulationProgress, wallSeconds: number): string
   }s`;
 }
 
+/** The measures by interview, beside the text-matching ones; none when not measured. */
+function interviewLines(s: SimulationSummary): string[] {
+  const i = s.byInterview;
+  if (i === undefined) return [];
+  const share = (f: { share: number; knows: string[] }) =>
+    `${percent(f.share)} (${f.knows.length} of ${s.agents})`;
+  return [
+    `By interview (each agent asked; ${i.judge}):`,
+    `  Valentine's Day party: ${share(i.diffusion.party)}; mayoral candidacy: ${
+      share(i.diffusion.candidacy)
+    }`,
+    `  Network density: ${i.networkDensity}; party attendance: ${
+      i.partyAttendance === null
+        ? "not asked (the run did not reach it)"
+        : `${i.partyAttendance.count} say they came`
+    }`,
+    `  Interview cost: ${count(i.usage.agent.calls)} agent calls, ${
+      count(i.usage.judge.calls)
+    } judge calls`,
+  ];
+}
+
 /** The summary as a few lines of text. */
 export function summaryText(s: SimulationSummary): string {
   const when = (t: string) => t.slice(0, 16).replace("T", " ");
@@ -82,6 +104,7 @@ export function summaryText(s: SimulationSummary): string {
     spread("mayoral candidacy", s.diffusion.candidacy),
     `Relationship network density: ${s.networkDensity.before} → ${s.networkDensity.after} (${s.networkDensity.afterWithoutSightings} not counting pairs who only saw each other)`,
     `Party attendance: ${party}`,
+    ...interviewLines(s),
     "",
     "What the terms mean:",
     `  Budget: model calls and tokens per agent per game day; the goal is at most ${s.budget.callsPerAgentDay} calls and ${

@@ -1,6 +1,9 @@
 /** @module Configuration from environment variables, validated once at start-up. */
 import { ConfigError } from "../src/domain/mod.ts";
 import { DEFAULTS, type Env, EnvSchema, knownEmbeddingDimensions } from "./_config_env.ts";
+import { type JudgeConfig, judgeConfig } from "./_judge_config.ts";
+
+export type { JudgeConfig };
 
 /** Which runtime is starting: Workers have no local disk, so no embedded store. */
 export type Runtime = "deno" | "workers";
@@ -46,6 +49,8 @@ export interface Config {
    */
   clientIpHeader?: string;
   model: ModelConfig;
+  /** The model evaluations use as judge (SIMULACRA_JUDGE_MODEL); unset: the offline judge. */
+  judge: JudgeConfig;
   embedding: EmbeddingConfig;
   storage: StorageConfig;
   /**
@@ -90,7 +95,8 @@ export function loadConfig(
   const embedding = embeddingConfig(e, model.value);
   const storage = storageConfig(e, runtime);
   const cors = corsConfig(e.SIMULACRA_CORS_ORIGINS);
-  const problems = [model, embedding, storage, cors].flatMap((part) => part.problems);
+  const judge = judgeConfig(e);
+  const problems = [model, embedding, storage, cors, judge].flatMap((part) => part.problems);
   if (problems.length > 0) throw configError(problems);
   const corsOrigins = cors.value;
   const [requests, perSeconds] = (e.SIMULACRA_KEY_RATE_LIMIT ?? "120/60").split("/").map(Number);
@@ -102,6 +108,7 @@ export function loadConfig(
     clientIpHeader: e.SIMULACRA_CLIENT_IP_HEADER,
     bodyTimeoutMs: e.SIMULACRA_BODY_TIMEOUT_MS ?? 10_000,
     model: model.value,
+    judge: judge.value,
     embedding: embedding.value,
     storage: storage.value,
     ...(corsOrigins ? { corsOrigins } : {}),

@@ -4,7 +4,7 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { compress } from "hono/compress";
 import { HTTPException } from "hono/http-exception";
-import type { Deps, TickQueue } from "../src/ports/mod.ts";
+import type { Deps, LanguageModel, TickQueue } from "../src/ports/mod.ts";
 import { type RateLimitRule, SimulacraError, type WorldId } from "../src/domain/mod.ts";
 import type { TownCatalog } from "../src/app/mod.ts";
 import type { Logger } from "../lib/logger.ts";
@@ -32,6 +32,8 @@ import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
 import { environmentRoutes } from "./environment.ts";
 import { socialRoutes } from "./social.ts";
+import { evaluationRoutes } from "./evaluation.ts";
+import { OfflineJudge } from "../lib/offline/offline_judge.ts";
 import { memoryRoutes } from "./memories.ts";
 import { personaRoutes } from "./persona.ts";
 import { planRoutes } from "./plans.ts";
@@ -88,6 +90,11 @@ export interface AppOptions {
    * shipped ones). @default none: a `template` is refused with `invalid_request`
    */
   towns?: TownCatalog;
+  /**
+   * The judge evaluations ask (`…/evaluate`, `…/metrics`); its calls are reported apart from the
+   * agent's and not metered against budgets. @default the offline rule-based judge
+   */
+  judge?: LanguageModel;
 }
 
 /** Builds the whole HTTP app over the given ports. */
@@ -178,6 +185,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
   app.route("/v1", socialRoutes(deps));
+  app.route("/v1", evaluationRoutes(deps, { judge: options.judge ?? new OfflineJudge() }));
   app.route(
     "/v1",
     worldEngineRoutes(deps, {

@@ -43,5 +43,7 @@ export const OFFLINE_RESPONDERS: ReadonlyMap<string, OfflineResponder> = new Map
     ...answerRespond(input),
     valence: rateValence(String((input as { message?: unknown }).message ?? "")),
   })],
+  // The baseline MRBench compares against takes the same input.
+  ["respond_plain", answerRespond],
   ["object_state", answerObjectState],
 ]);

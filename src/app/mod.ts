@@ -5,6 +5,7 @@ export * from "./cognition/mod.ts";
 export * from "./consolidate.ts";
 export * from "./converse.ts";
 export * from "./engine/mod.ts";
+export * from "./evaluation/mod.ts";
 export * from "./lifecycle/mod.ts";
 export * from "./memory/mod.ts";
 export * from "./perceive.ts";

@@ -9,6 +9,7 @@ import { perAgentDay } from "./cost.ts";
 import { diffusion, type MemoryTexts, type SeededFact } from "./diffusion.ts";
 import { networkDensity, type Person } from "./network_density.ts";
 import { attendance, type Gathering, type LocationSample } from "./party_attendance.ts";
+import { InterviewMeasures } from "./interview_measures.ts";
 
 /** The budget of issue 6, per agent per game day. */
 export const BUDGET = { callsPerAgentDay: 60, tokensPerAgentDay: 60_000 } as const;
@@ -80,6 +81,10 @@ export const SimulationSummary = z
       })
       .nullable()
       .meta({ description: "Null when the run did not reach Feb 14, 17:00–19:00" }),
+    byInterview: InterviewMeasures.optional().meta({
+      description:
+        "The same measures by interviewing every agent after the run (POST …/metrics), judged: beside the text-matching numbers above",
+    }),
   })
   .meta({ id: "SimulationSummary" });
 export type SimulationSummary = z.infer<typeof SimulationSummary>;

@@ -5,6 +5,7 @@ export * from "./dialogue_line.ts";
 export * from "./facet_selection.ts";
 export * from "./hour_plan.ts";
 export * from "./importance.ts";
+export * from "./judge.ts";
 export * from "./memory_embedding.ts";
 export * from "./object_state.ts";
 export * from "./persona_build.ts";

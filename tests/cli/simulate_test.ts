@@ -1,24 +1,9 @@
 import assert from "node:assert/strict";
 import { SimulationSummary } from "../../src/eval/simulation_summary.ts";
-import { OFFLINE_ENV } from "../_helpers/offline_env.ts";
+import { runCli } from "../_helpers/cli_run.ts";
 
-/** The repository root, so the subprocess finds deno.json (KV is unstable) wherever tests run. */
-const ROOT = new URL("../../", import.meta.url).pathname;
-
-async function simulate(...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/simulate.ts", ...args],
-    cwd: ROOT,
-    env: OFFLINE_ENV,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const decoder = new TextDecoder();
-  return {
-    code: out.code,
-    stdout: decoder.decode(out.stdout),
-    stderr: decoder.decode(out.stderr),
-  };
+function simulate(...args: string[]) {
+  return runCli("simulate.ts", args);
 }
 
 Deno.test("simulate --json runs the town for an hour and ends stdout with the summary", async () => {
@@ -39,6 +24,14 @@ Deno.test("simulate --json runs the town for an hour and ends stdout with the su
   assert.equal(summary.diffusion.candidacy.knows[0], "Walter Bergstrom");
   assert.ok(summary.networkDensity.before > 0);
   assert.equal(summary.partyAttendance, null);
+  // The same measures by interview, beside the text matching.
+  const byInterview = summary.byInterview!;
+  assert.match(byInterview.judge, /offline rule-based judge/);
+  assert.equal(byInterview.usage.judge.calls, 25 * (2 + 24), "party, candidacy, each other agent");
+  assert.ok(byInterview.diffusion.party.knows.includes("Lucia Ferreira"), "the host knows");
+  assert.equal(byInterview.partyAttendance, null, "the run did not reach the party");
+  assert.ok(byInterview.networkDensity >= 0 && byInterview.networkDensity <= 1);
+  assert.match(run.stderr, /Interviewing the agents/);
 });
 
 Deno.test("simulate explains its flags and refuses bad ones with exit code 2", async () => {
@@ -54,18 +47,9 @@ Deno.test("simulate explains its flags and refuses bad ones with exit code 2", a
 });
 
 Deno.test("simulate stops with exit code 1 on a bad configuration", async () => {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "cli/simulate.ts", "--hours", "1"],
-    cwd: ROOT,
-    env: { ...OFFLINE_ENV, SIMULACRA_MODEL: "llama3" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
+  const out = await runCli("simulate.ts", ["--hours", "1"], { env: { SIMULACRA_MODEL: "llama3" } });
   assert.equal(out.code, 1);
-  assert.match(
-    new TextDecoder().decode(out.stderr),
-    /SIMULACRA_MODEL is set but no model endpoint/,
-  );
+  assert.match(out.stderr, /SIMULACRA_MODEL is set but no model endpoint/);
 });
 
 Deno.test({

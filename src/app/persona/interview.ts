@@ -4,22 +4,18 @@
  */
 import { z } from "zod";
 import {
-  addUsage,
   type Agent,
   type AgentScope,
   GameTime,
   MemoryId,
   type PersonaRecord,
-  type Usage,
   UsageCounts,
 } from "../../domain/mod.ts";
 import { loadAgent, loadPersonaRecord } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { getWorld } from "../world/mod.ts";
-import { mapBounded } from "../engine/mod.ts";
-import { embedDialogue } from "../../mind/mod.ts";
-import { type Ablation, anchorStage, enactTurn, type ReplyContext } from "./magic_if.ts";
-import { loadSocial } from "./_social_turn.ts";
+import type { Ablation } from "./magic_if.ts";
+import { askInCharacter } from "./ask_in_character.ts";
 import { UsedContext } from "./respond_schema.ts";
 
 /** The five question categories. */
@@ -81,8 +77,6 @@ const NOT_PERSON_WORD =
   /\b(?:Cafe|Café|College|University|School|Market|Pharmacy|Park|House|Home|Street|Road|Library|Bar|Pub|Store|Shop|Supply|Hall|Apartments?|Day|Eve|Town|City|Village|Church|Hospital|Office|Company|Club|Restaurant|Bakery|Garden|Room|Kitchen)$/;
 /** Memories scanned for names. */
 const NAME_SCAN = 500;
-/** Questions answered at once. */
-const CONCURRENCY = 4;
 
 /**
  * The battery's questions, in our words, after the paper's Appendix B: `first` and `second`
@@ -197,41 +191,15 @@ export async function interview(
   );
 
   const base = { world, agent, record, at, ablation };
-  const [{ anchor, usage: anchorUsage }, social] = await Promise.all([
-    anchorStage(deps, base),
-    loadSocial(deps, scope),
-  ]);
-  const ctx: ReplyContext = { ...base, anchor, social };
-  const embedded = await embedDialogue(
-    deps,
-    { persona: record?.persona ?? null, queries: questions.map((q) => q.question) },
-    { ...scope, operation: "interview.select" },
-  );
-  const usages: Usage[] = [anchorUsage, embedded.usage];
-  const transcript = await mapBounded(questions, CONCURRENCY, async (q, i) => {
-    const enacted = await enactTurn(deps, ctx, {
-      mode: "interview",
-      speaker: {
-        name: "Interviewer",
-        description: "someone asking questions to get to know the character",
-      },
-      history: [],
-      message: q.question,
-      vector: embedded.queries[i],
-      relevance: embedded.relevance[i] ?? [],
-      touch: false,
-      options: { facets: 2, memories: 8, tokenBudget: 4000 },
-    });
-    usages.push(enacted.usage);
-    return {
-      category: q.category,
-      question: q.question,
-      answer: enacted.reply,
-      bounded: enacted.value.bounded,
-      facets: enacted.facets.map((f) => ({ title: f.title, score: f.score })),
-      memories: enacted.memories.map((r) => r.memory.id),
-      used: { lore: enacted.lore },
-    };
-  });
-  return { ablation, at, names: names.slice(0, 5), transcript, usage: addUsage(...usages) };
+  const asked = await askInCharacter(deps, base, questions.map((q) => q.question));
+  const transcript = asked.answers.map((enacted, i) => ({
+    category: questions[i].category,
+    question: questions[i].question,
+    answer: enacted.reply,
+    bounded: enacted.value.bounded,
+    facets: enacted.facets.map((f) => ({ title: f.title, score: f.score })),
+    memories: enacted.memories.map((r) => r.memory.id),
+    used: { lore: enacted.lore },
+  }));
+  return { ablation, at, names: names.slice(0, 5), transcript, usage: asked.usage };
 }

@@ -169,16 +169,27 @@ export async function recallStage(
   return out;
 }
 
+/** A turn's prompt, ready to send, and what went into it. */
+export interface PreparedTurn {
+  prompt: ReturnType<typeof promptWithinBudget>["prompt"];
+  budget: ReturnType<typeof promptWithinBudget>["budget"];
+  selection: ReturnType<typeof selectFacets>;
+  memories: RecalledMemory[];
+  hints: string[];
+  /** Lore entries the prompt carries (`used.lore`). */
+  lore: Enacted["lore"];
+}
+
 /**
- * Select, recall, bound and enact one turn (the anchor is computed once per context): one
- * main-model call. Nothing is stored here.
- * @throws `model_*`, `store_unavailable`, `unprocessable` (budget).
+ * Select, recall and bound one turn: the respond prompt that {@linkcode enactTurn} sends (an
+ * evaluation varies its input and sends the variants). No model call; nothing is stored.
+ * @throws `store_unavailable`, `unprocessable` (budget).
  */
-export async function enactTurn(
-  deps: Pick<Deps, "storage" | "model" | "embedder">,
+export async function prepareTurn(
+  deps: Pick<Deps, "storage" | "embedder">,
   ctx: ReplyContext,
   turn: TurnRequest,
-): Promise<Enacted> {
+): Promise<PreparedTurn> {
   const persona = ctx.record?.persona ?? null;
   const cues = cuesOf(turn.history, turn.message);
   const selection = selectFacets(persona, { cues, relevance: turn.relevance }, {
@@ -223,6 +234,20 @@ export async function enactTurn(
     disclosure: ctx.world.settings.disclosure ?? false,
     ...social.fields,
   }, turn.options.tokenBudget);
+  return { prompt, budget, selection, memories, hints, lore: social.used };
+}
+
+/**
+ * Select, recall, bound and enact one turn (the anchor is computed once per context): one
+ * main-model call. Nothing is stored here.
+ * @throws `model_*`, `store_unavailable`, `unprocessable` (budget).
+ */
+export async function enactTurn(
+  deps: Pick<Deps, "storage" | "model" | "embedder">,
+  ctx: ReplyContext,
+  turn: TurnRequest,
+): Promise<Enacted> {
+  const { prompt, budget, selection, memories, hints, lore } = await prepareTurn(deps, ctx, turn);
   const completion = await completeReply(deps, prompt, {
     attribution: {
       worldId: ctx.world.id,
@@ -241,7 +266,7 @@ export async function enactTurn(
     memories: memories.slice(0, (prompt.input as RespondPromptInput).memories.length),
     hints,
     budget,
-    lore: social.used,
+    lore,
     usage: addUsage(completion.usage),
   };
 }

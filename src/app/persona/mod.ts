@@ -1,5 +1,6 @@
 /** @module Personas and cards in storage; in-character replies and interviews; the agent as the API shows it. */
 export * from "./agent_view.ts";
+export * from "./ask_in_character.ts";
 export * from "./build_persona.ts";
 export * from "./card_export.ts";
 export * from "./card_import.ts";

@@ -12,7 +12,7 @@ export const Permission = z
   .meta({
     id: "Permission",
     description:
-      "read: every GET but the card export, retrieve, events; perceive; talk: respond in chat and interview mode; direct: inner voice, object states, environment, persona edits; simulate: tick, reflect, plan, react, conversations; manage: create and change agents, card import and export, world settings",
+      "read: every GET but the card export, retrieve, events; perceive; talk: respond in chat and interview mode; direct: inner voice, object states, environment, persona edits, evaluate; simulate: tick, reflect, plan, react, conversations, world metrics; manage: create and change agents, card import and export, world settings",
   });
 export type Permission = z.infer<typeof Permission>;
 
