@@ -14,12 +14,24 @@
  * block of the system message), so flows run end to end without scripts. Embeddings are
  * deterministic per text (a hash-seeded generator) and deliberately not unit length.
  *
+ * Chat answers report `usage.prompt_tokens_details.cached_tokens`: the tokens of the prompt
+ * that repeat the prefix of an earlier prompt to the same model, counted in blocks as a
+ * provider's prompt cache counts them (`_prompt_prefix_cache.ts`; vLLM's 16-token blocks by
+ * default, OpenAI's rule with `promptCache: OPENAI_PROMPT_CACHE`).
+ *
  * Run it for local development with `deno run -A dev/fake_openai_server.ts [port]` and point
  * the OpenAI base URL at the printed address.
  */
 import type { ChatMessage } from "../src/ports/mod.ts";
 import { fnv1a } from "../lib/offline/text.ts";
 import { type JsonSchema, sampleJsonSchema } from "../lib/offline/json_schema_sample.ts";
+import { type PromptCacheRule, PromptPrefixCache } from "./_prompt_prefix_cache.ts";
+
+export {
+  OPENAI_PROMPT_CACHE,
+  type PromptCacheRule,
+  VLLM_PREFIX_CACHE,
+} from "./_prompt_prefix_cache.ts";
 
 /** The first line of a system message that names the prompt kind, e.g. `[prompt:importance]`. */
 export const PROMPT_KIND_LINE: RegExp = /^\[prompt:([^\]\s]+)\]/;
@@ -28,6 +40,8 @@ export const PROMPT_KIND_LINE: RegExp = /^\[prompt:([^\]\s]+)\]/;
 export interface FakeUsage {
   promptTokens: number;
   completionTokens: number;
+  /** Reported as `prompt_tokens_details.cached_tokens`; omitted when absent. */
+  cachedTokens?: number;
 }
 
 /**
@@ -113,6 +127,11 @@ export interface FakeOpenAiOptions {
    * @default ["fake-main", "fake-fast", "fake-embedding"]
    */
   models?: string[];
+  /**
+   * How cached prompt tokens are counted.
+   * @default VLLM_PREFIX_CACHE (16-token blocks, no minimum)
+   */
+  promptCache?: PromptCacheRule;
 }
 
 /**
@@ -134,6 +153,7 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
   const latencyMs = options.latencyMs ?? 0;
   const defaultDimensions = options.embeddingDimensions ?? 1536;
   const models = options.models ?? ["fake-main", "fake-fast", "fake-embedding"];
+  const promptCache = new PromptPrefixCache(options.promptCache);
 
   async function handle(req: Request): Promise<Response> {
     const path = new URL(req.url).pathname;
@@ -195,7 +215,7 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
       }, headers);
     }
     return isChat
-      ? chatAnswer(record, body, scripted as ChatAnswer | undefined)
+      ? chatAnswer(record, body, { scripted: scripted as ChatAnswer | undefined, promptCache })
       : embeddingAnswer(record, body, {
         scripted: scripted as EmbeddingAnswer | undefined,
         defaultDimensions,
@@ -261,7 +281,7 @@ function promptKind(messages: readonly ChatMessage[]): string {
 function chatAnswer(
   record: FakeRequest,
   body: Record<string, unknown>,
-  scripted: ChatAnswer | undefined,
+  { scripted, promptCache }: { scripted: ChatAnswer | undefined; promptCache: PromptPrefixCache },
 ): Response {
   const messages = record.messages ?? [];
   let content: string;
@@ -269,9 +289,12 @@ function chatAnswer(
   else if (scripted !== undefined && "json" in scripted) content = JSON.stringify(scripted.json);
   else content = generatedContent(messages, body.response_format);
 
+  const cachedTokens = promptCache.cachedTokens(record.model ?? "", messages);
+  const promptTokens = Math.ceil(messages.reduce((n, m) => n + String(m.content).length, 0) / 4);
   const usage = scripted?.usage ?? {
-    promptTokens: Math.ceil(messages.reduce((n, m) => n + String(m.content).length, 0) / 4),
+    promptTokens,
     completionTokens: Math.ceil(content.length / 4),
+    cachedTokens: Math.min(cachedTokens, promptTokens),
   };
   if (body.stream === true) {
     const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)
@@ -293,13 +316,7 @@ function chatAnswer(
       finish_reason: "stop",
       logprobs: null,
     }],
-    ...(usage === false ? {} : {
-      usage: {
-        prompt_tokens: usage.promptTokens,
-        completion_tokens: usage.completionTokens,
-        total_tokens: usage.promptTokens + usage.completionTokens,
-      },
-    }),
+    ...(usage === false ? {} : { usage: usageBody(usage) }),
   });
 }
 
@@ -330,15 +347,7 @@ function streamedAnswer(
   events.push(chunk({}, "stop"));
   if (options.usage !== false) {
     const u = options.usage;
-    events.push({
-      ...base,
-      choices: [],
-      usage: {
-        prompt_tokens: u.promptTokens,
-        completion_tokens: u.completionTokens,
-        total_tokens: u.promptTokens + u.completionTokens,
-      },
-    });
+    events.push({ ...base, choices: [], usage: usageBody(u) });
   }
   const encoder = new TextEncoder();
   let sent = 0;
@@ -360,6 +369,18 @@ function streamedAnswer(
   return new Response(body, {
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
   });
+}
+
+/** A usage as OpenAI reports it, with the cached prompt tokens when there are any to say. */
+function usageBody(usage: FakeUsage): Record<string, unknown> {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+    ...usage.cachedTokens === undefined
+      ? {}
+      : { prompt_tokens_details: { cached_tokens: usage.cachedTokens } },
+  };
 }
 
 function generatedContent(messages: readonly ChatMessage[], responseFormat: unknown): string {

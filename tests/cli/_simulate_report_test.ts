@@ -36,6 +36,7 @@ const summary: SimulationSummary = {
   stepErrorExamples: [],
   modelCalls: 1000,
   promptTokens: 900_000,
+  cachedPromptTokens: 0,
   completionTokens: 100_000,
   wallSeconds: 42.5,
   callsPerAgentDay: 40,

@@ -63,7 +63,9 @@ export type ActionsOutput = z.infer<ReturnType<typeof actionsSchema>>;
  * 27. picnic table"), which keeps every choice on offer without repeating the area and room
  * names on every line: these lines were most of this prompt, the most frequent planning call.
  */
-function locationLines(input: ActionsInput): string[] {
+export function locationLines(
+  input: Pick<ActionsInput, "locations" | "currentArea" | "plannedArea">,
+): string[] {
   const near = new Set(
     [input.currentArea, input.plannedArea].flatMap((a) => (a === null ? [] : [a.toLowerCase()])),
   );
