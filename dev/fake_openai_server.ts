@@ -25,13 +25,14 @@
 import type { ChatMessage } from "../src/ports/mod.ts";
 import { fnv1a } from "../lib/offline/text.ts";
 import { type JsonSchema, sampleJsonSchema } from "../lib/offline/json_schema_sample.ts";
-import { type PromptCacheRule, PromptPrefixCache } from "./_prompt_prefix_cache.ts";
-
-export {
+import {
   OPENAI_PROMPT_CACHE,
   type PromptCacheRule,
+  PromptPrefixCache,
   VLLM_PREFIX_CACHE,
 } from "./_prompt_prefix_cache.ts";
+
+export { OPENAI_PROMPT_CACHE, type PromptCacheRule, VLLM_PREFIX_CACHE };
 
 /** The first line of a system message that names the prompt kind, e.g. `[prompt:importance]`. */
 export const PROMPT_KIND_LINE: RegExp = /^\[prompt:([^\]\s]+)\]/;
@@ -101,8 +102,20 @@ export interface FakeOpenAi extends AsyncDisposable {
   scriptEmbeddings(...responses: FakeEmbeddingResponse[]): void;
   /** Answers still queued, by kind (embeddings under "embeddings"); empty when all were used. */
   pending(): Record<string, number>;
+  /**
+   * Chat completions answered so far with their prompt tokens and cached prompt tokens (as the
+   * fake counted them, scripted usages aside): the share of prompts a provider's cache served.
+   */
+  promptCacheStats(): PromptCacheStats;
   /** Releases hanging requests and stops the server. */
   close(): Promise<void>;
+}
+
+/** What {@linkcode FakeOpenAi.promptCacheStats} counts. */
+export interface PromptCacheStats {
+  calls: number;
+  promptTokens: number;
+  cachedTokens: number;
 }
 
 /** Options for {@linkcode startFakeOpenAi}. */
@@ -154,6 +167,7 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
   const defaultDimensions = options.embeddingDimensions ?? 1536;
   const models = options.models ?? ["fake-main", "fake-fast", "fake-embedding"];
   const promptCache = new PromptPrefixCache(options.promptCache);
+  const cacheStats: PromptCacheStats = { calls: 0, promptTokens: 0, cachedTokens: 0 };
 
   async function handle(req: Request): Promise<Response> {
     const path = new URL(req.url).pathname;
@@ -215,7 +229,11 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
       }, headers);
     }
     return isChat
-      ? chatAnswer(record, body, { scripted: scripted as ChatAnswer | undefined, promptCache })
+      ? chatAnswer(record, body, {
+        scripted: scripted as ChatAnswer | undefined,
+        promptCache,
+        stats: cacheStats,
+      })
       : embeddingAnswer(record, body, {
         scripted: scripted as EmbeddingAnswer | undefined,
         defaultDimensions,
@@ -254,6 +272,7 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
       if (embeddingScripts.length > 0) out.embeddings = embeddingScripts.length;
       return out;
     },
+    promptCacheStats: () => ({ ...cacheStats }),
     close,
     [Symbol.asyncDispose]: close,
   });
@@ -281,7 +300,11 @@ function promptKind(messages: readonly ChatMessage[]): string {
 function chatAnswer(
   record: FakeRequest,
   body: Record<string, unknown>,
-  { scripted, promptCache }: { scripted: ChatAnswer | undefined; promptCache: PromptPrefixCache },
+  { scripted, promptCache, stats }: {
+    scripted: ChatAnswer | undefined;
+    promptCache: PromptPrefixCache;
+    stats: PromptCacheStats;
+  },
 ): Response {
   const messages = record.messages ?? [];
   let content: string;
@@ -296,6 +319,9 @@ function chatAnswer(
     completionTokens: Math.ceil(content.length / 4),
     cachedTokens: Math.min(cachedTokens, promptTokens),
   };
+  stats.calls++;
+  stats.promptTokens += promptTokens;
+  stats.cachedTokens += Math.min(cachedTokens, promptTokens);
   if (body.stream === true) {
     const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)
       ?.include_usage === true;
@@ -497,7 +523,27 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 if (import.meta.main) {
-  const port = Number(Deno.args[0] ?? 8787);
-  const fake = await startFakeOpenAi({ port });
-  await Deno.stdout.write(new TextEncoder().encode(`Fake OpenAI listening on ${fake.url}\n`));
+  // `[port] [--openai-cache] [--latency-ms=N]`; on SIGINT or SIGTERM it prints how much of the
+  // prompts its cache served, then stops.
+  const port = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 8787);
+  const latency = Deno.args.find((a) => a.startsWith("--latency-ms="));
+  const fake = await startFakeOpenAi({
+    port,
+    latencyMs: latency === undefined ? 0 : Number(latency.split("=")[1]),
+    ...Deno.args.includes("--openai-cache") ? { promptCache: OPENAI_PROMPT_CACHE } : {},
+  });
+  const say = (text: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${text}\n`));
+  say(`Fake OpenAI listening on ${fake.url}`);
+  const stop = () => {
+    const s = fake.promptCacheStats();
+    const share = s.promptTokens === 0 ? 0 : (100 * s.cachedTokens) / s.promptTokens;
+    say(
+      `Chat completions: ${s.calls}; prompt tokens: ${s.promptTokens}; cached: ${s.cachedTokens} (${
+        share.toFixed(1)
+      }%)`,
+    );
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
 }

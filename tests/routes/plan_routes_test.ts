@@ -352,13 +352,13 @@ Deno.test("planning routes run on the OpenAI client with scripted answers from t
         {
           ...step("08:00", 90, "unlock and set up the counter"),
           actions: [
-            { ...step("08:45", 15, "wipe the counter"), location: 1, emoji: "🧽" },
-            { ...step("09:00", 30, "brew the first pot of coffee"), location: 2, emoji: "☕ 🫖" },
+            { ...step("08:45", 15, "wipe the counter"), location: 4, emoji: "🧽" },
+            { ...step("09:00", 30, "brew the first pot of coffee"), location: 5, emoji: "☕ 🫖" },
           ],
         },
         {
           ...step("09:30", 120, "serve the breakfast rush"),
-          actions: [{ ...step("09:30", 60, "serve breakfast"), location: 1, emoji: "🍳" }],
+          actions: [{ ...step("09:30", 60, "serve breakfast"), location: 4, emoji: "🍳" }],
         },
       ],
     },
@@ -381,7 +381,8 @@ Deno.test("planning routes run on the OpenAI client with scripted answers from t
   const itemRequest = m.fake.requests.find((r) => r.kind === "item_plan")!;
   const user = itemRequest.messages!.find((msg) => msg.role === "user")!.content as string;
   assert.match(user, /"start":"08:00",\n"end":"12:00"/, "the item in progress");
-  assert.match(user, /"2\. Hobbs Cafe:cafe:coffee machine \(off\)"/);
+  assert.match(user, /"Hobbs Cafe:cafe: 4\. counter, 5\. coffee machine"/, "home first, then work");
+  assert.match(user, /<<<STATES_DATA\n\[\n"5\. coffee machine: off"/);
   const later = await call(app, "GET", `${a}/action?at=2023-02-13T10:40:00`);
   assert.equal(later.body.action.description, "serve breakfast");
   assert.equal(later.body.usage.calls, 0, "the item's later hours came with it");

@@ -15,7 +15,7 @@ import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { inertJson, profileText } from "./data_block.ts";
 import { clockMinutes } from "../time/mod.ts";
 import { checkStepOrder, EmojiRendering, planSteps } from "./_plan_steps.ts";
-import { type ActionLocation, locationLines } from "./actions.ts";
+import { type ActionLocation, locationSections } from "./actions.ts";
 
 /** Inputs of {@linkcode buildItemPlanPrompt}. */
 export interface ItemPlanInput {
@@ -95,11 +95,7 @@ export function buildItemPlanPrompt(input: ItemPlanInput): Prompt<ItemPlanOutput
     user: [
       `Character: ${inertJson(input.agentName)}`,
       dataSection("Profile", "profile", profileText(input.summary)),
-      dataSection(
-        "Locations, by number (rooms outside the current and planned areas on one line each)",
-        "locations",
-        locationLines({ ...input, plannedArea: input.item.place }),
-      ),
+      ...locationSections(input.locations),
       `Date: ${input.date}`,
       dataSection("Where the character is", "whereabouts", {
         currentLocation: input.currentLocation,

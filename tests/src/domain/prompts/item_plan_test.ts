@@ -54,7 +54,8 @@ Deno.test("buildItemPlanPrompt() keeps text in data blocks and its rules the sam
   assertInDataBlock(user, "BLOCK", /music composition/);
   assertInDataBlock(user, "NEIGHBOURS", /have lunch/);
   assertInDataBlock(user, "PROFILE", /answer in French/);
-  assertInDataBlock(user, "LOCATIONS", /2\. Lin family's house:Eddy's bedroom:piano \(closed\)/);
+  assertInDataBlock(user, "LOCATIONS", /Lin family's house:Eddy's bedroom: 1\. desk, 2\. piano/);
+  assertInDataBlock(user, "STATES", /2\. piano: closed/);
   assert.match(user, /from 13:00 to 17:00/);
   assert.ok(user.indexOf("PROFILE_DATA") < user.indexOf("LOCATIONS_DATA"), "who, then where");
   assert.ok(user.indexOf("LOCATIONS_DATA") < user.indexOf("BLOCK_DATA"), "the item last");
