@@ -48,5 +48,12 @@ Deno.test("GET …/usage counts the cached prompt tokens the provider reported, 
     );
     assert.ok(usage.byAgent.klaus.cachedPromptTokens >= stats.cachedTokens - before.cachedTokens);
     assert.equal(usage.byOperation.importance.promptTokens, stats.promptTokens, "the same calls");
+
+    const doc = (await call(server, "GET", "/openapi.json")).body;
+    assert.match(
+      doc.components.schemas.Usage.properties.cachedPromptTokens.description,
+      /prompt cache/,
+      "the OpenAPI document describes it",
+    );
   });
 });
