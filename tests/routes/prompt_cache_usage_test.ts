@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { startFakeOpenAi } from "../../dev/fake_openai_server.ts";
 import { fakeModelEnv } from "../_helpers/fake_model.ts";
-import { call } from "../_helpers/http_call.ts";
+import { call, importArchive } from "../_helpers/http_call.ts";
 import { overHttp, withServer } from "../_helpers/in_process_server.ts";
 
 Deno.test("GET …/usage counts the cached prompt tokens the provider reported, per operation and agent", async () => {
@@ -55,5 +55,13 @@ Deno.test("GET …/usage counts the cached prompt tokens the provider reported, 
       /prompt cache/,
       "the OpenAPI document describes it",
     );
+
+    // A world's export carries the totals; its import (a fork) books them again.
+    const exported = await (await server.request("/v1/worlds/town/export")).text();
+    const fork = await importArchive(server, exported, "?id=town-copy");
+    assert.equal(fork.status, 201, JSON.stringify(fork.body));
+    const copied = (await call(server, "GET", "/v1/worlds/town-copy/usage")).body;
+    assert.deepEqual(copied.total, usage.total);
+    assert.deepEqual(copied.byAgent, usage.byAgent);
   });
 });

@@ -33,14 +33,14 @@ Deno.test("WORLD_COLLECTIONS names every document collection src/ uses, so expor
 
 Deno.test("usageRecords() reproduces the totals, per agent and per operation", () => {
   const totals = {
-    total: { calls: 10, promptTokens: 1000, completionTokens: 100, cachedPromptTokens: 0 },
+    total: { calls: 10, promptTokens: 1000, completionTokens: 100, cachedPromptTokens: 480 },
     byAgent: {
-      ann: { calls: 4, promptTokens: 500, completionTokens: 60, cachedPromptTokens: 0 },
-      bob: { calls: 3, promptTokens: 300, completionTokens: 40, cachedPromptTokens: 0 },
+      ann: { calls: 4, promptTokens: 500, completionTokens: 60, cachedPromptTokens: 256 },
+      bob: { calls: 3, promptTokens: 300, completionTokens: 40, cachedPromptTokens: 128 },
     },
     byOperation: {
-      importance: { calls: 6, promptTokens: 200, completionTokens: 30, cachedPromptTokens: 0 },
-      plan: { calls: 4, promptTokens: 800, completionTokens: 70, cachedPromptTokens: 0 },
+      importance: { calls: 6, promptTokens: 200, completionTokens: 30, cachedPromptTokens: 96 },
+      plan: { calls: 4, promptTokens: 800, completionTokens: 70, cachedPromptTokens: 384 },
     },
   };
   const sum = {
