@@ -85,7 +85,9 @@ export function buildItemPlanPrompt(input: ItemPlanInput): Prompt<ItemPlanOutput
     tier: "main",
     input,
     schema: itemPlanSchema(input),
-    maxTokens: 60 + hours * (50 + 45 * 6),
+    // Per hour: a chunk (as the hour plan had) and up to twelve 5-minute actions (as the actions
+    // prompt has).
+    maxTokens: 60 + hours * (50 + 45 * 12),
     rules: [
       "Split one block of a character's day plan into steps of about 60 minutes (the first or last may be shorter), in time order, filling the block without overlaps; then split each step into actions of 5 to 15 minutes, in time order, filling the step.",
       'Each step has "start" (HH:MM), "durationMinutes" and a "description" beginning with a verb that says concretely what the character does, true to their profile and to what comes before and after.',
