@@ -28,9 +28,9 @@ export type ProfileAspect = "core" | "occupation";
 /**
  * A planning profile: who the agent is (name, age, traits) and the summary's aspects that level
  * of the plan needs. Below the day plan, the broad item already fixes what the agent does and
- * why, so how it feels about recent progress adds little; the hour plan keeps the core
- * characteristics, which colour how an item is spent, and the actions (the most frequent
- * planning call) only what the agent does day to day.
+ * why, so how it feels about recent progress adds little; the item plan (hour chunks and their
+ * actions) keeps the core characteristics, which colour how an item is spent, and the actions of
+ * an item of an hour or less only what the agent does day to day.
  */
 export function planningProfile(
   agent: Agent,

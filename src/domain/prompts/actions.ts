@@ -107,10 +107,11 @@ export function locationSections(locations: readonly ActionLocation[]): string[]
 }
 
 /**
- * Builds the actions prompt for one hour chunk.
+ * Builds the actions prompt for one hour chunk: an item of an hour or less (longer items get
+ * their actions with their chunks, from the item-plan prompt).
  *
- * Tier: fast. This is the most frequent planning call (about one per waking game hour, against
- * one day plan and one hour plan per broad item), and the creative choices are already made by
+ * Tier: fast. This is the most frequent planning call (about one per short item, against one day
+ * plan and one item plan per longer item), and the creative choices are already made by
  * the levels above: the chunk fixes what the hour is about, locations come from a numbered list,
  * and the schema plus the plan code enforce times. What remains is constrained splitting that a
  * small model does well, so the cost saving (BENCHMARKS.md) outweighs the small loss in nuance.
