@@ -90,6 +90,7 @@ export function summaryText(s: SimulationSummary): string {
     `Model calls: ${count(s.modelCalls)}, tokens: ${count(s.promptTokens)} prompt + ${
       count(s.completionTokens)
     } completion (setup: ${count(s.setup.calls)} calls)`,
+    ...s.cachedPromptTokens > 0 ? [cacheLine(s)] : [],
     `Per agent-day: ${s.callsPerAgentDay} calls, ${
       count(s.tokensPerAgentDay)
     } tokens (budget ≤ ${s.budget.callsPerAgentDay} and ≤ ${count(s.budget.tokensPerAgentDay)}: ${
@@ -164,4 +165,14 @@ function memory(peaks: readonly number[]): string {
   return `peak RSS ${count(sum)} MB over ${peaks.length} processes (${
     peaks.map(count).join(" + ")
   })`;
+}
+
+/** How much of the prompts a provider's prompt cache served (a prefix repeated from an earlier call). */
+function cacheLine(s: { promptTokens: number; cachedPromptTokens: number }): string {
+  const share = s.promptTokens === 0
+    ? 0
+    : Math.round((100 * s.cachedPromptTokens) / s.promptTokens);
+  return `Cached prompt tokens: ${count(s.cachedPromptTokens)} of ${
+    count(s.promptTokens)
+  } (${share}%, a prefix repeated from an earlier call)`;
 }

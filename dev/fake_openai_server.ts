@@ -14,12 +14,25 @@
  * block of the system message), so flows run end to end without scripts. Embeddings are
  * deterministic per text (a hash-seeded generator) and deliberately not unit length.
  *
+ * Chat answers report `usage.prompt_tokens_details.cached_tokens`: the tokens of the prompt
+ * that repeat the prefix of an earlier prompt to the same model, counted in blocks as a
+ * provider's prompt cache counts them (`_prompt_prefix_cache.ts`; vLLM's 16-token blocks by
+ * default, OpenAI's rule with `promptCache: OPENAI_PROMPT_CACHE`).
+ *
  * Run it for local development with `deno run -A dev/fake_openai_server.ts [port]` and point
  * the OpenAI base URL at the printed address.
  */
 import type { ChatMessage } from "../src/ports/mod.ts";
 import { fnv1a } from "../lib/offline/text.ts";
 import { type JsonSchema, sampleJsonSchema } from "../lib/offline/json_schema_sample.ts";
+import {
+  OPENAI_PROMPT_CACHE,
+  type PromptCacheRule,
+  PromptPrefixCache,
+  VLLM_PREFIX_CACHE,
+} from "./_prompt_prefix_cache.ts";
+
+export { OPENAI_PROMPT_CACHE, type PromptCacheRule, VLLM_PREFIX_CACHE };
 
 /** The error a stream broken on purpose (`breakAfter`) ends with. */
 const BROKEN_STREAM = "The fake broke the stream";
@@ -31,6 +44,8 @@ export const PROMPT_KIND_LINE: RegExp = /^\[prompt:([^\]\s]+)\]/;
 export interface FakeUsage {
   promptTokens: number;
   completionTokens: number;
+  /** Reported as `prompt_tokens_details.cached_tokens`; omitted when absent. */
+  cachedTokens?: number;
 }
 
 /**
@@ -90,8 +105,20 @@ export interface FakeOpenAi extends AsyncDisposable {
   scriptEmbeddings(...responses: FakeEmbeddingResponse[]): void;
   /** Answers still queued, by kind (embeddings under "embeddings"); empty when all were used. */
   pending(): Record<string, number>;
+  /**
+   * Chat completions answered so far with their prompt tokens and cached prompt tokens (as the
+   * fake counted them, scripted usages aside): the share of prompts a provider's cache served.
+   */
+  promptCacheStats(): PromptCacheStats;
   /** Releases hanging requests and stops the server. */
   close(): Promise<void>;
+}
+
+/** What {@linkcode FakeOpenAi.promptCacheStats} counts. */
+export interface PromptCacheStats {
+  calls: number;
+  promptTokens: number;
+  cachedTokens: number;
 }
 
 /** Options for {@linkcode startFakeOpenAi}. */
@@ -116,6 +143,11 @@ export interface FakeOpenAiOptions {
    * @default ["fake-main", "fake-fast", "fake-embedding"]
    */
   models?: string[];
+  /**
+   * How cached prompt tokens are counted.
+   * @default VLLM_PREFIX_CACHE (16-token blocks, no minimum)
+   */
+  promptCache?: PromptCacheRule;
 }
 
 /**
@@ -137,6 +169,8 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
   const latencyMs = options.latencyMs ?? 0;
   const defaultDimensions = options.embeddingDimensions ?? 1536;
   const models = options.models ?? ["fake-main", "fake-fast", "fake-embedding"];
+  const promptCache = new PromptPrefixCache(options.promptCache);
+  const cacheStats: PromptCacheStats = { calls: 0, promptTokens: 0, cachedTokens: 0 };
 
   async function handle(req: Request): Promise<Response> {
     const path = new URL(req.url).pathname;
@@ -198,7 +232,11 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
       }, headers);
     }
     return isChat
-      ? chatAnswer(record, body, scripted as ChatAnswer | undefined)
+      ? chatAnswer(record, body, {
+        scripted: scripted as ChatAnswer | undefined,
+        promptCache,
+        stats: cacheStats,
+      })
       : embeddingAnswer(record, body, {
         scripted: scripted as EmbeddingAnswer | undefined,
         defaultDimensions,
@@ -250,6 +288,7 @@ export function startFakeOpenAi(options: FakeOpenAiOptions = {}): Promise<FakeOp
       if (embeddingScripts.length > 0) out.embeddings = embeddingScripts.length;
       return out;
     },
+    promptCacheStats: () => ({ ...cacheStats }),
     close,
     [Symbol.asyncDispose]: close,
   });
@@ -277,7 +316,11 @@ function promptKind(messages: readonly ChatMessage[]): string {
 function chatAnswer(
   record: FakeRequest,
   body: Record<string, unknown>,
-  scripted: ChatAnswer | undefined,
+  { scripted, promptCache, stats }: {
+    scripted: ChatAnswer | undefined;
+    promptCache: PromptPrefixCache;
+    stats: PromptCacheStats;
+  },
 ): Response {
   const messages = record.messages ?? [];
   let content: string;
@@ -285,10 +328,16 @@ function chatAnswer(
   else if (scripted !== undefined && "json" in scripted) content = JSON.stringify(scripted.json);
   else content = generatedContent(messages, body.response_format);
 
+  const cachedTokens = promptCache.cachedTokens(record.model ?? "", messages);
+  const promptTokens = Math.ceil(messages.reduce((n, m) => n + String(m.content).length, 0) / 4);
   const usage = scripted?.usage ?? {
-    promptTokens: Math.ceil(messages.reduce((n, m) => n + String(m.content).length, 0) / 4),
+    promptTokens,
     completionTokens: Math.ceil(content.length / 4),
+    cachedTokens: Math.min(cachedTokens, promptTokens),
   };
+  stats.calls++;
+  stats.promptTokens += promptTokens;
+  stats.cachedTokens += Math.min(cachedTokens, promptTokens);
   if (body.stream === true) {
     const withUsage = (body.stream_options as { include_usage?: boolean } | undefined)
       ?.include_usage === true;
@@ -309,13 +358,7 @@ function chatAnswer(
       finish_reason: "stop",
       logprobs: null,
     }],
-    ...(usage === false ? {} : {
-      usage: {
-        prompt_tokens: usage.promptTokens,
-        completion_tokens: usage.completionTokens,
-        total_tokens: usage.promptTokens + usage.completionTokens,
-      },
-    }),
+    ...(usage === false ? {} : { usage: usageBody(usage) }),
   });
 }
 
@@ -346,15 +389,7 @@ function streamedAnswer(
   events.push(chunk({}, "stop"));
   if (options.usage !== false) {
     const u = options.usage;
-    events.push({
-      ...base,
-      choices: [],
-      usage: {
-        prompt_tokens: u.promptTokens,
-        completion_tokens: u.completionTokens,
-        total_tokens: u.promptTokens + u.completionTokens,
-      },
-    });
+    events.push({ ...base, choices: [], usage: usageBody(u) });
   }
   const encoder = new TextEncoder();
   let sent = 0;
@@ -376,6 +411,18 @@ function streamedAnswer(
   return new Response(body, {
     headers: { "content-type": "text/event-stream", "cache-control": "no-cache" },
   });
+}
+
+/** A usage as OpenAI reports it, with the cached prompt tokens when there are any to say. */
+function usageBody(usage: FakeUsage): Record<string, unknown> {
+  return {
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    total_tokens: usage.promptTokens + usage.completionTokens,
+    ...usage.cachedTokens === undefined
+      ? {}
+      : { prompt_tokens_details: { cached_tokens: usage.cachedTokens } },
+  };
 }
 
 function generatedContent(messages: readonly ChatMessage[], responseFormat: unknown): string {
@@ -492,7 +539,27 @@ function wait(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 if (import.meta.main) {
-  const port = Number(Deno.args[0] ?? 8787);
-  const fake = await startFakeOpenAi({ port });
-  await Deno.stdout.write(new TextEncoder().encode(`Fake OpenAI listening on ${fake.url}\n`));
+  // `[port] [--openai-cache] [--latency-ms=N]`; on SIGINT or SIGTERM it prints how much of the
+  // prompts its cache served, then stops.
+  const port = Number(Deno.args.find((a) => /^\d+$/.test(a)) ?? 8787);
+  const latency = Deno.args.find((a) => a.startsWith("--latency-ms="));
+  const fake = await startFakeOpenAi({
+    port,
+    latencyMs: latency === undefined ? 0 : Number(latency.split("=")[1]),
+    ...Deno.args.includes("--openai-cache") ? { promptCache: OPENAI_PROMPT_CACHE } : {},
+  });
+  const say = (text: string) => Deno.stdout.writeSync(new TextEncoder().encode(`${text}\n`));
+  say(`Fake OpenAI listening on ${fake.url}`);
+  const stop = () => {
+    const s = fake.promptCacheStats();
+    const share = s.promptTokens === 0 ? 0 : (100 * s.cachedTokens) / s.promptTokens;
+    say(
+      `Chat completions: ${s.calls}; prompt tokens: ${s.promptTokens}; cached: ${s.cachedTokens} (${
+        share.toFixed(1)
+      }%)`,
+    );
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", stop);
+  Deno.addSignalListener("SIGTERM", stop);
 }

@@ -21,10 +21,10 @@ export interface KvUsageLedgerOptions {
   kv: Deno.Kv;
 }
 
-const FIELDS = ["calls", "promptTokens", "completionTokens"] as const;
+const FIELDS = ["calls", "promptTokens", "completionTokens", "cachedPromptTokens"] as const;
 
 function zero(): UsageCounts {
-  return { calls: 0, promptTokens: 0, completionTokens: 0 };
+  return { calls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
 }
 
 function count(value: number, field: string): bigint {
@@ -69,7 +69,7 @@ export class KvUsageLedger implements UsageLedger {
     const groups: Deno.KvKey[] = [["usage", worldId, "total"], ["usage", worldId, "op", operation]];
     if (agentId !== undefined) groups.push(["usage", worldId, "agent", agentId]);
     for (const group of groups) assertKeySize(group, "world, agent or operation name");
-    const amounts = FIELDS.map((field) => count(record[field], field));
+    const amounts = FIELDS.map((field) => count(record[field] ?? 0, field));
     await guard("record model usage", async () => {
       const op = this.#kv.atomic();
       for (const group of groups) {

@@ -4,8 +4,8 @@ import { answerActions } from "./responders/actions.ts";
 import { answerAgentSummary } from "./responders/agent_summary.ts";
 import { answerDayPlan } from "./responders/day_plan.ts";
 import { answerDialogueLine } from "./responders/dialogue_line.ts";
-import { answerHourPlan } from "./responders/hour_plan.ts";
 import { answerImportance } from "./responders/importance.ts";
+import { answerItemPlan } from "./responders/item_plan.ts";
 import { answerObjectState } from "./responders/object_state.ts";
 import { answerPersonaBuild } from "./responders/persona_build.ts";
 import { answerReaction } from "./responders/reaction.ts";
@@ -31,7 +31,7 @@ export const OFFLINE_RESPONDERS: ReadonlyMap<string, OfflineResponder> = new Map
   ["importance", answerImportance],
   ["agent_summary", answerAgentSummary],
   ["day_plan", answerDayPlan],
-  ["hour_plan", answerHourPlan],
+  ["item_plan", answerItemPlan],
   ["actions", answerActions],
   ["reaction", answerReaction],
   ["dialogue_line", answerDialogueLine],

@@ -203,6 +203,8 @@ export class OpenAiLanguageModel implements LanguageModel {
       promptTokens: estimated ? countChatTokens(call.messages) : reported!.prompt_tokens,
       completionTokens: estimated ? countTextTokens(call.content) : reported!.completion_tokens,
     };
+    const cached = reported?.prompt_tokens_details?.cached_tokens;
+    if (!estimated && typeof cached === "number" && cached > 0) usage.cachedPromptTokens = cached;
     await this.#onUsage?.({ ...by.attribution, ...usage, model: by.model, estimated });
     return usage;
   }

@@ -20,7 +20,7 @@ export interface UpstashUsageLedgerConfig {
   reads?: ReadBatcher;
 }
 
-const METRICS = ["calls", "promptTokens", "completionTokens"] as const;
+const METRICS = ["calls", "promptTokens", "completionTokens", "cachedPromptTokens"] as const;
 
 /**
  * One hash per world; each field is a JSON array `[group, name, metric]` (group "total",
@@ -47,7 +47,10 @@ export class UpstashUsageLedger implements UsageLedger {
     const tx = this.#redis.multi();
     for (const [group, name] of groups) {
       for (const metric of METRICS) {
-        tx.hincrby(key, JSON.stringify([group, name, metric]), Math.round(record[metric]));
+        const amount = Math.round(record[metric] ?? 0);
+        // A provider without a prompt cache reports no cached tokens: no command to add nothing.
+        if (metric === "cachedPromptTokens" && amount === 0) continue;
+        tx.hincrby(key, JSON.stringify([group, name, metric]), amount);
       }
     }
     await redisCall("record model usage", () => tx.exec());
@@ -135,5 +138,5 @@ export class UpstashUsageLedger implements UsageLedger {
 }
 
 function zero(): UsageCounts {
-  return { calls: 0, promptTokens: 0, completionTokens: 0 };
+  return { calls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
 }

@@ -19,6 +19,11 @@ export interface Usage {
   calls: number;
   promptTokens: number;
   completionTokens: number;
+  /**
+   * Of `promptTokens`, those the provider served from its prompt cache (a prefix repeated from
+   * an earlier call: billed at a fraction, or prefill skipped); absent when it reported none.
+   */
+  cachedPromptTokens?: number;
 }
 
 /**
@@ -29,6 +34,10 @@ export const UsageCounts = z.object({
   calls: z.number().int(),
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
+  cachedPromptTokens: z.number().int().optional().meta({
+    description:
+      "Of the prompt tokens, those the model provider served from its prompt cache (a prefix repeated from an earlier call); absent or 0 when it reported none",
+  }),
 });
 
 /** One call's usage with its attribution and the model that served it. */
@@ -53,6 +62,9 @@ export function addUsage(...usages: readonly Usage[]): Usage {
     total.calls += u.calls;
     total.promptTokens += u.promptTokens;
     total.completionTokens += u.completionTokens;
+    if (u.cachedPromptTokens !== undefined) {
+      total.cachedPromptTokens = (total.cachedPromptTokens ?? 0) + u.cachedPromptTokens;
+    }
   }
   return total;
 }

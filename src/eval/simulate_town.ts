@@ -217,6 +217,7 @@ function minus(a: Usage, b: Usage): Usage {
     calls: a.calls - b.calls,
     promptTokens: a.promptTokens - b.promptTokens,
     completionTokens: a.completionTokens - b.completionTokens,
+    cachedPromptTokens: (a.cachedPromptTokens ?? 0) - (b.cachedPromptTokens ?? 0),
   };
 }
 

@@ -48,6 +48,10 @@ export const SimulationSummary = z
     modelCalls: z.number().int().meta({ description: "Calls made by the ticks (setup excluded)" }),
     promptTokens: z.number().int(),
     completionTokens: z.number().int(),
+    cachedPromptTokens: z.number().int().meta({
+      description:
+        "Of the prompt tokens, those the provider reported served from its prompt cache (0 offline)",
+    }),
     wallSeconds: z.number(),
     callsPerAgentDay: z.number(),
     tokensPerAgentDay: z.number(),
@@ -165,6 +169,7 @@ export function summarizeRun(run: RunRecord): SimulationSummary {
     modelCalls: usage.calls,
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,
+    cachedPromptTokens: usage.cachedPromptTokens ?? 0,
     wallSeconds: round(run.wallSeconds, 1),
     callsPerAgentDay,
     tokensPerAgentDay,
@@ -197,6 +202,7 @@ function minus(a: Usage, b: Usage | undefined): Usage {
     calls: a.calls - (b?.calls ?? 0),
     promptTokens: a.promptTokens - (b?.promptTokens ?? 0),
     completionTokens: a.completionTokens - (b?.completionTokens ?? 0),
+    cachedPromptTokens: (a.cachedPromptTokens ?? 0) - (b?.cachedPromptTokens ?? 0),
   };
 }
 

@@ -1,11 +1,14 @@
 /** @module Decomposing just in time (Generative Agents §4.3): an hour chunk into 5–60-minute actions. */
 import type { Deps } from "../ports/mod.ts";
 import {
+  type ActionLocation,
+  type ActionsOutput,
   type AgentContext,
   buildActionsPrompt,
   clockMinutes,
   clockTime,
   currentAreaOf,
+  DayPlan,
   type Environment,
   fitSpans,
   locationChoices,
@@ -16,8 +19,15 @@ import {
   timeAt,
   type Usage,
 } from "../domain/mod.ts";
-import type { DecomposeRequest } from "./hour_plan.ts";
 import { completeFor } from "./_complete.ts";
+
+/** Which part of a plan to decompose, and the planning profile the prompt shows. */
+export interface DecomposeRequest {
+  plan: DayPlan;
+  /** The broad item's index in `plan.items`. */
+  index: number;
+  profile: string;
+}
 
 /**
  * An hour chunk decomposed into actions that cover it, each at a place of the environment (when
@@ -53,8 +63,37 @@ export async function decomposeChunk(
     }),
     operation: "plan.actions",
   });
+  const actions = placedActions(completion.value.actions, {
+    date: plan.date,
+    span: { lo, hi },
+    locations,
+    fallback: chunk.description,
+  });
+  return { actions, usage: completion.usage };
+}
+
+/** Where and when actions answered for one stretch of a plan go. */
+export interface ActionPlacement {
+  date: string;
+  /** The stretch, in minutes of the day. */
+  span: { lo: number; hi: number };
+  /** The numbered locations the answer's `location` numbers point into (1-based). */
+  locations: readonly ActionLocation[];
+  /** The stretch's description: its one action when the answer has none that fit. */
+  fallback: string;
+}
+
+/**
+ * Answered actions as the plan stores them: fitted to cover the stretch without overlaps (at
+ * most an hour each), placed at the locations their numbers name; the stretch as one action at
+ * the first location when none fit.
+ */
+export function placedActions(
+  answered: readonly ActionsOutput["actions"][number][],
+  { date, span, locations, fallback }: ActionPlacement,
+): PlannedAction[] {
   const spans = fitSpans(
-    completion.value.actions.map((a) => ({
+    answered.map((a) => ({
       start: clockMinutes(a.start),
       minutes: a.durationMinutes,
       value: {
@@ -63,15 +102,15 @@ export async function decomposeChunk(
         emoji: a.emoji.replace(/\s+/g, ""),
       },
     })),
-    { lo, hi, cover: true, maxMinutes: MAX_MINUTES },
+    { ...span, cover: true, maxMinutes: MAX_MINUTES },
   );
-  const fallback = { description: chunk.description, location: locations[0].path, emoji: "🙂" };
-  const actions =
-    (spans.length > 0 ? spans : splitEven({ start: lo, end: hi, value: fallback }, MAX_MINUTES))
-      .map((s): PlannedAction => ({
-        start: timeAt(plan.date, s.start),
-        end: timeAt(plan.date, s.end),
-        ...s.value,
-      }));
-  return { actions, usage: completion.usage };
+  const only = { description: fallback, location: locations[0].path, emoji: "🙂" };
+  return (spans.length > 0
+    ? spans
+    : splitEven({ start: span.lo, end: span.hi, value: only }, MAX_MINUTES))
+    .map((s): PlannedAction => ({
+      start: timeAt(date, s.start),
+      end: timeAt(date, s.end),
+      ...s.value,
+    }));
 }

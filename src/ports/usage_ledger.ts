@@ -15,6 +15,8 @@ export interface UsageCounts {
   calls: number;
   promptTokens: number;
   completionTokens: number;
+  /** Of `promptTokens`, those the provider served from its prompt cache. */
+  cachedPromptTokens: number;
 }
 
 /**

@@ -36,6 +36,7 @@ const summary: SimulationSummary = {
   stepErrorExamples: [],
   modelCalls: 1000,
   promptTokens: 900_000,
+  cachedPromptTokens: 0,
   completionTokens: 100_000,
   wallSeconds: 42.5,
   callsPerAgentDay: 40,
@@ -59,6 +60,12 @@ Deno.test("summaryText() states cost, budget, diffusion, density and attendance"
   assert.match(text, /Valentine's Day party: 4% → 8% \(2 of 25: Lucia Ferreira, Nadia Haddad\)/);
   assert.match(text, /density: 0\.14 → 0\.5 \(0\.3 not counting pairs who only saw each other\)/);
   assert.match(text, /Party attendance: not measured/);
+  assert.doesNotMatch(text, /Cached prompt tokens/, "none reported (the offline model)");
+  const promptTokens = summary.promptTokens;
+  assert.match(
+    summaryText({ ...summary, cachedPromptTokens: Math.round(promptTokens / 2) }),
+    /Cached prompt tokens: [\d,]+ of [\d,]+ \(50%, a prefix repeated from an earlier call\)/,
+  );
   const came = summaryText({
     ...summary,
     partyAttendance: { attendees: ["Nadia Haddad"], count: 1, informed: 1, hostPresent: true },

@@ -143,7 +143,7 @@ export function removalContract(cases: ContractCases): void {
       assert.equal(kept.byOperation.importance.calls, 1);
       await s.usage.remove(worldId);
       assert.deepEqual(await s.usage.totals(worldId), {
-        total: { calls: 0, promptTokens: 0, completionTokens: 0 },
+        total: { calls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 },
         byAgent: {},
         byOperation: {},
       });

@@ -161,6 +161,8 @@ browserTest(
     await page.getByRole("tab", { name: "Usage" }).click();
     await page.locator("#usage-offline").waitFor();
     await page.getByRole("rowheader", { name: "plan.day" }).waitFor();
+    await page.getByRole("columnheader", { name: "Cached prompt tokens" }).first().waitFor();
+    await page.locator("#usage-cached").waitFor();
 
     // A deep link opens the agent straight away.
     await page.goto(`${s.server.url}/?world=${worldId}&agent=nadia`);

@@ -189,5 +189,10 @@ Deno.test("POST /v1/worlds creates a world that GET lists and reads back", async
     [minted.id, "smallville"].sort(),
   );
   const usage = await (await app.request("/v1/worlds/smallville/usage")).json();
-  assert.deepEqual(usage.total, { calls: 0, promptTokens: 0, completionTokens: 0 });
+  assert.deepEqual(usage.total, {
+    calls: 0,
+    promptTokens: 0,
+    completionTokens: 0,
+    cachedPromptTokens: 0,
+  });
 });

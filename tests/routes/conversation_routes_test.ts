@@ -305,11 +305,11 @@ Deno.test({
   sanitizeResources: false,
   fn: async () => {
     await using m = await fakeModel();
-    // Planning's prompts (day_plan, hour_plan, actions) are answered offline: their answers must
+    // Planning's prompts (day_plan, item_plan, actions) are answered offline: their answers must
     // follow the day's timeline, which the fake's schema-sampled answers do not, and planning's
     // own tests script them. Every other call goes to the fake server.
     const offline = new OfflineLanguageModel();
-    const planning = new Set(["day_plan", "hour_plan", "actions"]);
+    const planning = new Set(["day_plan", "item_plan", "actions"]);
     const model: LanguageModel = {
       info: m.model.info,
       complete: (prompt, attribution) =>

@@ -341,30 +341,24 @@ Deno.test("planning routes run on the OpenAI client with scripted answers from t
     "gaps are filled and overlaps clipped",
   );
 
-  m.fake.script("hour_plan", {
+  const step = (start: string, durationMinutes: number, description: string) => ({
+    start,
+    durationMinutes,
+    description,
+  });
+  m.fake.script("item_plan", {
     json: {
       chunks: [
-        { start: "08:00", durationMinutes: 90, description: "unlock and set up the counter" },
-        { start: "09:30", durationMinutes: 120, description: "serve the breakfast rush" },
-      ],
-    },
-  });
-  m.fake.script("actions", {
-    json: {
-      actions: [
         {
-          start: "08:45",
-          durationMinutes: 15,
-          description: "wipe the counter",
-          location: 1,
-          emoji: "🧽",
+          ...step("08:00", 90, "unlock and set up the counter"),
+          actions: [
+            { ...step("08:45", 15, "wipe the counter"), location: 4, emoji: "🧽" },
+            { ...step("09:00", 30, "brew the first pot of coffee"), location: 5, emoji: "☕ 🫖" },
+          ],
         },
         {
-          start: "09:00",
-          durationMinutes: 30,
-          description: "brew the first pot of coffee",
-          location: 2,
-          emoji: "☕ 🫖",
+          ...step("09:30", 120, "serve the breakfast rush"),
+          actions: [{ ...step("09:30", 60, "serve breakfast"), location: 4, emoji: "🍳" }],
         },
       ],
     },
@@ -378,17 +372,20 @@ Deno.test("planning routes run on the OpenAI client with scripted answers from t
     location: "Hobbs Cafe:cafe:coffee machine",
     emoji: "☕🫖",
   });
-  assert.equal(now.body.usage.calls >= 2, true);
+  assert.equal(now.body.usage.calls >= 1, true);
   const kinds = m.fake.requests.filter((r) => r.kind !== undefined).map((r) => [r.kind, r.model]);
-  assert.deepEqual(kinds.filter(([k]) => ["day_plan", "hour_plan", "actions"].includes(k!)), [
+  assert.deepEqual(kinds.filter(([k]) => ["day_plan", "item_plan", "actions"].includes(k!)), [
     ["day_plan", "fake-main"],
-    ["hour_plan", "fake-main"],
-    ["actions", "fake-fast"],
-  ]);
-  const actionsRequest = m.fake.requests.find((r) => r.kind === "actions")!;
-  const user = actionsRequest.messages!.find((msg) => msg.role === "user")!.content as string;
-  assert.match(user, /08:45/, "the chunk in progress: 08:00–09:30 cut into 45-minute halves");
-  assert.match(user, /"2\. Hobbs Cafe:cafe:coffee machine \(off\)"/);
+    ["item_plan", "fake-main"],
+  ], "one call for the item's chunks and their actions");
+  const itemRequest = m.fake.requests.find((r) => r.kind === "item_plan")!;
+  const user = itemRequest.messages!.find((msg) => msg.role === "user")!.content as string;
+  assert.match(user, /"start":"08:00",\n"end":"12:00"/, "the item in progress");
+  assert.match(user, /"Hobbs Cafe:cafe: 4\. counter, 5\. coffee machine"/, "home first, then work");
+  assert.match(user, /<<<STATES_DATA\n\[\n"5\. coffee machine: off"/);
+  const later = await call(app, "GET", `${a}/action?at=2023-02-13T10:40:00`);
+  assert.equal(later.body.action.description, "serve breakfast");
+  assert.equal(later.body.usage.calls, 0, "the item's later hours came with it");
 
   m.fake.script(
     "day_plan",
@@ -420,34 +417,19 @@ Deno.test("planning routes run on the OpenAI client with scripted answers from t
   assert.doesNotMatch(system, /ignore previous instructions/);
   assert.match(system, /starting at 15:00 or later/);
 
-  m.fake.script("actions", {
+  const broken = (emoji: string) => ({
     json: {
-      actions: [{
-        start: "09:30",
-        durationMinutes: 20,
-        description: "x",
-        location: 1,
-        emoji: "coffee",
-      }],
-    },
-  }, {
-    json: {
-      actions: [{
-        start: "09:30",
-        durationMinutes: 20,
-        description: "x",
-        location: 1,
-        emoji: "still words",
+      chunks: [{
+        ...step("13:00", 60, "x"),
+        actions: [{ ...step("13:00", 20, "x"), location: 1, emoji }],
       }],
     },
   });
-  m.fake.script("hour_plan", {
-    json: { chunks: [{ start: "06:30", durationMinutes: 90, description: "get up" }] },
-  });
-  const broken = await call(app, "GET", `${a}/action?at=2023-02-13T09:45:00`);
-  assert.equal(broken.status, 502, "an answer still invalid after one repair");
-  assert.equal(broken.body.error.code, "model_invalid_output");
-  assert.deepEqual(m.fake.pending(), { hour_plan: 1 });
+  m.fake.script("item_plan", broken("coffee"), broken("still words"));
+  const failed = await call(app, "GET", `${a}/action?at=2023-02-13T13:45:00`);
+  assert.equal(failed.status, 502, "an answer still invalid after one repair");
+  assert.equal(failed.body.error.code, "model_invalid_output");
+  assert.deepEqual(m.fake.pending(), {});
 });
 
 Deno.test({

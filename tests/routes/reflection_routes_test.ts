@@ -75,7 +75,7 @@ for (const backend of backends) {
         assert.equal(r.status, 200, JSON.stringify(r.body));
         assert.equal(r.body.questions.length, 3, "the world's reflectionQuestions default");
         assert.ok(r.body.reflections.length > 0);
-        assert.equal(r.body.usage.calls, 5);
+        assert.equal(r.body.usage.calls, 3, "questions, insights for all three, importance");
         for (const m of r.body.reflections as Memory[]) {
           assert.equal(m.kind, "reflection");
           assert.equal(m.depth, 1);
@@ -160,8 +160,6 @@ for (const backend of backends) {
           "importance",
           "reflection_questions",
           "reflection_insights",
-          "reflection_insights",
-          "reflection_insights",
           "importance",
         ]);
         assert.ok(r.body.reflections.length > 0);
@@ -173,7 +171,7 @@ for (const backend of backends) {
         assert.equal(r.body.importanceSinceReflection, sum);
         assert.equal(r.body.reflectionDue, true);
         assert.equal((await call(app, "GET", a)).body.importanceSinceReflection, 0);
-        assert.equal(r.body.usage.calls, 6, "perceive's importance call and the reflection's 5");
+        assert.equal(r.body.usage.calls, 4, "perceive's importance call and the reflection's 3");
         for (const m of r.body.reflections as Memory[]) {
           assert.equal(m.kind, "reflection");
           assert.equal(m.lastAccessedAt, "2023-02-13T11:00:00", "at the latest observation");
@@ -217,34 +215,34 @@ for (const backend of backends) {
               ],
             },
           });
-          // Insights calls run in parallel: answers go to requests in arrival order.
-          m.fake.script(
-            "reflection_insights",
-            {
-              json: {
-                insights: [{
-                  insight: "Klaus Mueller is dedicated to his research",
-                  evidence: [1, 2, 99],
-                }],
-              },
+          // One insights call answers the three questions.
+          m.fake.script("reflection_insights", {
+            json: {
+              answers: [
+                {
+                  insights: [{
+                    insight: "Klaus Mueller is dedicated to his research",
+                    evidence: [1, 2, 99],
+                  }],
+                },
+                {
+                  insights: [
+                    { insight: "Klaus and Maria share a love of research", evidence: [3] },
+                    {
+                      insight: "Unfounded",
+                      evidence: [0, 77],
+                    },
+                  ],
+                },
+                {
+                  insights: [{
+                    insight: "klaus mueller is  dedicated to his research",
+                    evidence: [4],
+                  }],
+                },
+              ],
             },
-            {
-              json: {
-                insights: [{ insight: "Klaus and Maria share a love of research", evidence: [3] }, {
-                  insight: "Unfounded",
-                  evidence: [0, 77],
-                }],
-              },
-            },
-            {
-              json: {
-                insights: [{
-                  insight: "klaus mueller is  dedicated to his research",
-                  evidence: [2],
-                }],
-              },
-            },
-          );
+          });
           const r = await call(app, "POST", `${a}/reflect`, {
             force: true,
             at: "2023-02-13T12:00:00",
@@ -253,28 +251,24 @@ for (const backend of backends) {
           const chats = m.fake.requests.slice(start).filter((q) =>
             q.path === "/v1/chat/completions"
           );
-          // Exactly 5 completions: questions, 3 insights, 1 importance for both insights.
+          // Exactly 3 completions: questions, insights, 1 importance for both insights.
           assert.deepEqual(chats.map((q) => q.kind), [
             "reflection_questions",
-            "reflection_insights",
-            "reflection_insights",
             "reflection_insights",
             "importance",
           ]);
           assert.deepEqual(m.fake.pending(), {});
-          const cited = (request: number, numbers: number[]) =>
-            numbers.map((n) => idOf.get(shownMemories(chats[request].messages!)[n - 1])!);
+          const cited = (numbers: number[]) =>
+            numbers.map((n) => idOf.get(shownMemories(chats[1].messages!)[n - 1])!);
           const reflections: Memory[] = r.body.reflections;
           assert.deepEqual(reflections.map((x) => x.description), [
             "Klaus Mueller is dedicated to his research",
             "Klaus and Maria share a love of research",
           ]);
-          assert.deepEqual(reflections[0].evidence, [
-            ...new Set([...cited(1, [1, 2]), ...cited(3, [2])]),
-          ]);
-          assert.deepEqual(reflections[1].evidence, cited(2, [3]));
+          assert.deepEqual(reflections[0].evidence, cited([1, 2, 4]));
+          assert.deepEqual(reflections[1].evidence, cited([3]));
           const rated = /<<<EVENTS_DATA\n([\s\S]*)\nEVENTS_DATA>>>/.exec(
-            chats[4].messages!.at(-1)!.content,
+            chats[2].messages!.at(-1)!.content,
           );
           assert.deepEqual(
             JSON.parse(rated![1]),
@@ -308,13 +302,13 @@ for (const backend of backends) {
           );
           assert.ok(agentAfter.body.importanceSinceReflection > 0);
 
-          // Insights malformed twice for every question (3 requests + 3 repairs): still all or nothing.
+          // Insights malformed twice (the request and its repair): still all or nothing.
           m.fake.script("reflection_questions", {
             json: { questions: ["Who is Maria Lopez?", "What is Klaus studying?", "Why a party?"] },
           });
           m.fake.script(
             "reflection_insights",
-            ...Array(6).fill({ content: '{"insights": "many"}' }),
+            ...Array(2).fill({ content: '{"insights": "many"}' }),
           );
           const r2 = await call(app, "POST", `${a}/reflect`, { force: true });
           assert.equal(r2.status, 502);

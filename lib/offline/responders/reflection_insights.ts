@@ -1,5 +1,9 @@
 /** @module Offline responder for the "reflection_insights" prompt: insights that paraphrase related memories and cite their numbers. */
-import type { ReflectionInsightsInput, ReflectionInsightsOutput } from "../../../src/domain/mod.ts";
+import type {
+  QuestionInsights,
+  ReflectionInsightsInput,
+  ReflectionInsightsOutput,
+} from "../../../src/domain/mod.ts";
 import { contentStems } from "../text.ts";
 import { predicateOf } from "./_gist.ts";
 import { repeatsPhrase } from "./_speech.ts";
@@ -85,8 +89,9 @@ function joinPredicates(predicates: readonly string[]): string {
  * citing both numbers; a memory left alone is paraphrased alone. Pairs saying the same thing
  * read as one. Every number cited is a real position in the list.
  */
-export function answerReflectionInsights(input: unknown): ReflectionInsightsOutput {
-  const { agentName, question, memories } = input as ReflectionInsightsInput;
+function answerQuestion(
+  { agentName, question, memories }: { agentName: string; question: string; memories: string[] },
+): QuestionInsights {
   const asked = new Set(contentStems(question));
   const stems = memories.map((m) => new Set(contentStems(m)));
   const order = memories
@@ -95,7 +100,7 @@ export function answerReflectionInsights(input: unknown): ReflectionInsightsOutp
     .sort((a, b) => overlap(stems[b], asked) - overlap(stems[a], asked) || a - b);
   const used = new Set<number>();
   const said = new Set<string>();
-  const insights: ReflectionInsightsOutput["insights"] = [];
+  const insights: QuestionInsights["insights"] = [];
   for (const i of order) {
     if (insights.length === INSIGHTS) break;
     if (used.has(i)) continue;
@@ -121,4 +126,28 @@ export function answerReflectionInsights(input: unknown): ReflectionInsightsOutp
     insights.push({ insight, evidence: cited.map((n) => n + 1) });
   }
   return { insights };
+}
+
+/**
+ * Answers each question from the memories recalled for it alone, as {@linkcode answerQuestion}
+ * does, its citations turned back into numbers of the whole list.
+ */
+export function answerReflectionInsights(input: unknown): ReflectionInsightsOutput {
+  const { agentName, questions, memories, recalled } = input as ReflectionInsightsInput;
+  return {
+    answers: questions.map((question, q) => {
+      const own = recalled[q] ?? [];
+      const answer = answerQuestion({
+        agentName,
+        question,
+        memories: own.map((n) => memories[n - 1] ?? ""),
+      });
+      return {
+        insights: answer.insights.map(({ insight, evidence }) => ({
+          insight,
+          evidence: evidence.map((n) => own[n - 1]),
+        })),
+      };
+    }),
+  };
 }

@@ -1,4 +1,8 @@
-/** @module Usage: model calls and tokens of the world so far, per operation and per agent. */
+/**
+ * @module Usage: model calls and tokens of the world so far, per operation and per agent, with
+ * the prompt tokens the provider served from its prompt cache (a prefix repeated from an
+ * earlier call: cheaper on OpenAI, no prefill on vLLM or llama.cpp).
+ */
 import { api, worldPath } from "./api.js";
 import { count, errorState, h, loading, replace } from "./dom.js";
 
@@ -13,7 +17,7 @@ function table(caption, rows, nameOf) {
       h(
         "tr",
         null,
-        ["", "Calls", "Prompt tokens", "Completion tokens"].map((t) =>
+        ["", "Calls", "Prompt tokens", "Cached prompt tokens", "Completion tokens"].map((t) =>
           h("th", { scope: "col" }, t)
         ),
       ),
@@ -28,11 +32,19 @@ function table(caption, rows, nameOf) {
           h("th", { scope: "row" }, nameOf(key)),
           h("td", null, count(u.calls)),
           h("td", null, count(u.promptTokens)),
+          h("td", { class: "cached" }, cachedText(u)),
           h("td", null, count(u.completionTokens)),
         )
       ),
     ),
   );
+}
+
+/** Cached prompt tokens and their share of the prompt tokens, e.g. "1,024 (52%)". */
+function cachedText(u) {
+  const cached = u.cachedPromptTokens ?? 0;
+  if (cached === 0 || !u.promptTokens) return count(cached);
+  return `${count(cached)} (${Math.round((100 * cached) / u.promptTokens)}%)`;
 }
 
 /** The Usage tab; `refresh()` reads the totals again. */
@@ -72,7 +84,9 @@ export function usagePanel(panel, state, service) {
           h("strong", null, count(usage.total.calls)),
           " model calls · ",
           h("strong", null, count(usage.total.promptTokens)),
-          " prompt tokens · ",
+          " prompt tokens (",
+          h("strong", { id: "usage-cached" }, cachedText(usage.total)),
+          " cached) · ",
           h("strong", null, count(usage.total.completionTokens)),
           " completion tokens",
         ),

@@ -11,7 +11,7 @@
 import type { Deps, UsageTotals } from "../../ports/mod.ts";
 import type { UsageRecord } from "../../domain/mod.ts";
 
-const FIELDS = ["calls", "promptTokens", "completionTokens"] as const;
+const FIELDS = ["calls", "promptTokens", "completionTokens", "cachedPromptTokens"] as const;
 
 /** Adds records to the ledger of `worldId` that reproduce `totals` exactly. */
 export async function restoreUsage(
@@ -27,10 +27,10 @@ export function usageRecords(worldId: string, totals: UsageTotals): UsageRecord[
   const records: UsageRecord[] = [];
   for (const field of FIELDS) {
     // Supplies: each agent, plus calls made for no agent. Demands: each operation.
-    const agents = Object.entries(totals.byAgent).map(([id, c]) => ({ id, left: c[field] }));
+    const agents = Object.entries(totals.byAgent).map(([id, c]) => ({ id, left: c[field] ?? 0 }));
     const attributed = agents.reduce((sum, a) => sum + a.left, 0);
-    agents.push({ id: "", left: Math.max(0, totals.total[field] - attributed) });
-    const ops = Object.entries(totals.byOperation).map(([id, c]) => ({ id, left: c[field] }));
+    agents.push({ id: "", left: Math.max(0, (totals.total[field] ?? 0) - attributed) });
+    const ops = Object.entries(totals.byOperation).map(([id, c]) => ({ id, left: c[field] ?? 0 }));
     let a = 0;
     for (const op of ops) {
       while (op.left > 0 && a < agents.length) {
@@ -45,6 +45,7 @@ export function usageRecords(worldId: string, totals: UsageTotals): UsageRecord[
             calls: 0,
             promptTokens: 0,
             completionTokens: 0,
+            cachedPromptTokens: 0,
             [field]: take,
           });
         }

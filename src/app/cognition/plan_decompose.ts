@@ -18,7 +18,7 @@ import {
   withItem,
 } from "../../domain/mod.ts";
 import type { Deps, FencedWrite } from "../../ports/mod.ts";
-import { decomposeChunk, decomposeItem } from "../../mind/mod.ts";
+import { decomposeChunk, decomposeItemFully } from "../../mind/mod.ts";
 import { type AgentSummary, identityLine } from "./agent_summary.ts";
 import { cacheDecomposition, planKey } from "./plan_store.ts";
 
@@ -28,9 +28,9 @@ export type ProfileAspect = "core" | "occupation";
 /**
  * A planning profile: who the agent is (name, age, traits) and the summary's aspects that level
  * of the plan needs. Below the day plan, the broad item already fixes what the agent does and
- * why, so how it feels about recent progress adds little; the hour plan keeps the core
- * characteristics, which colour how an item is spent, and the actions (the most frequent
- * planning call) only what the agent does day to day.
+ * why, so how it feels about recent progress adds little; the item plan (hour chunks and their
+ * actions) keeps the core characteristics, which colour how an item is spent, and the actions of
+ * an item of an hour or less only what the agent does day to day.
  */
 export function planningProfile(
   agent: Agent,
@@ -58,13 +58,14 @@ export interface Decomposed {
 
 /**
  * The plan with the item at `index` decomposed into hour chunks: as it is when they are cached,
- * else one `plan.hour` call whose chunks are cached in the plan of the same revision. An item
- * of an hour or less is its own single chunk, without a call (the actions decompose it).
+ * else one `plan.decompose` call for the chunks and their actions at places of `env`, cached in
+ * the plan of the same revision. An item of an hour or less is its own single chunk, without a
+ * call (the actions prompt decomposes it).
  */
 export async function withItemChunks(
   deps: Pick<Deps, "storage" | "model">,
   ctx: AgentContext,
-  { plan, index, profile, fence }: JustInTime,
+  { plan, index, profile, fence, env }: JustInTime & { env: Environment | null },
 ): Promise<Decomposed> {
   const item = plan.items[index];
   if (item.chunks !== null) return { plan, usage: emptyUsage() };
@@ -74,7 +75,8 @@ export async function withItemChunks(
       chunks: [{ start: item.start, end: item.end, description: item.description, actions: null }],
       usage: emptyUsage(),
     }
-    : await decomposeItem(deps, ctx, {
+    : await decomposeItemFully(deps, ctx, {
+      env,
       plan,
       index,
       profile: await profile(["core", "occupation"]),

@@ -2,7 +2,7 @@
  * @module Planning: a day plan in broad strokes, decomposed just in time into hour chunks and
  * 5–60-minute actions, and re-planned from a moment when something comes up (Generative Agents
  * §4.3). The operations; the plan model is in domain/plan/, the model calls in mind/ (`day_plan.ts`,
- * `hour_plan.ts`, `plan_actions.ts`), the day plan loaded or drafted in `_day_plan.ts`, storage in
+ * `item_plan.ts`, `plan_actions.ts`), the day plan loaded or drafted in `_day_plan.ts`, storage in
  * `plan_store.ts`, the cached decompositions in `plan_decompose.ts`, the route-facing read in
  * `plan_requests.ts`.
  */
@@ -83,8 +83,9 @@ export async function makeDayPlan(
 
 /**
  * What the agent is doing at `at`. Makes the day plan when there is none, then decomposes just
- * in time: only the broad item in progress into hour chunks (one `hour_plan` call) and only the
- * chunk in progress into actions (one `actions` call); every decomposition is cached in the plan
+ * in time: only the broad item in progress, into hour chunks and their actions together (one
+ * `item_plan` call), or when it lasts an hour or less, into actions (one `actions` call); every
+ * decomposition is cached in the plan
  * document, so later calls within the same hour cost nothing. Before the wake-up time, after the
  * last item and in any gap the action is "sleeping" (no call), cut into pieces of at most an
  * hour at home. The action is never null; it lasts 5–60 minutes (a sleep piece is shorter only
@@ -135,6 +136,7 @@ export async function currentAction(
     const item = await withItemChunks(d, { world, agent }, {
       plan: ensured.plan,
       index,
+      env,
       profile,
       fence,
     });

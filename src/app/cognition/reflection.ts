@@ -10,7 +10,7 @@ import {
   GameTime,
   type MemoryId,
   MemoryRecord,
-  type ReflectionInsightsOutput,
+  type QuestionInsights,
   UsageCounts,
   withoutRepeats,
   type World,
@@ -103,23 +103,23 @@ export async function reflectIfDue(
 }
 
 /**
- * Resolves each insight's cited numbers (1-based positions in the list its question showed) to
- * memory ids: numbers that point nowhere are dropped, repeated ones kept once, and an insight
+ * Resolves each insight's cited numbers (1-based positions in the memories shown) to memory
+ * ids: numbers that point nowhere are dropped, repeated ones kept once, and an insight
  * left without evidence is discarded. Identical insights (ignoring case and spacing) become one
  * with the union of their evidence. Depth is 1 + the deepest evidence, where a reflection counts
  * its own depth and any other memory 0, so reflections on reflections form trees.
  * @see Generative Agents §4.2 "Step 2".
  */
 export function citeInsights(
-  shown: readonly (readonly MemoryRecord[])[],
-  answers: readonly (ReflectionInsightsOutput | null)[],
+  shown: readonly MemoryRecord[],
+  answers: readonly (QuestionInsights | null)[],
 ): CitedInsight[] {
   const merged = new Map<string, { description: string; evidence: Map<MemoryId, MemoryRecord> }>();
-  answers.forEach((answer, q) => {
+  answers.forEach((answer) => {
     for (const { insight, evidence } of answer?.insights ?? []) {
       const cited = evidence
-        .filter((n) => Number.isInteger(n) && n >= 1 && n <= shown[q].length)
-        .map((n) => shown[q][n - 1]);
+        .filter((n) => Number.isInteger(n) && n >= 1 && n <= shown.length)
+        .map((n) => shown[n - 1]);
       if (cited.length === 0) continue;
       const description = insight.trim();
       const key = description.toLowerCase().replace(/\s+/g, " ");
@@ -156,7 +156,7 @@ function notReflected(): ReflectResult {
  * Reflects for the transaction's agent: when due (summed importance since the last reflection ≥
  * the world's `reflectionThreshold`) or forced, asks the main model for `reflectionQuestions`
  * questions about its 100 newest memories, recalls evidence for all of them in one embedding
- * call (reflections included), asks for up to 5 cited insights per question (in parallel), and
+ * call (reflections included), asks for up to 5 cited insights per question (all in one call), and
  * stores the insights as `reflection` memories: one importance call, one embedding call and one
  * atomic append, all or nothing (an insight the agent already holds is not stored again: the
  * stored one is strengthened, README "Memory upkeep"). Then resets the counter to 0 and marks the agent summary
@@ -197,11 +197,15 @@ export async function reflectHeld(
     at: options.at,
     k: EVIDENCE_PER_QUESTION,
   });
-  // Near-identical evidence (repeats not yet consolidated) is shown once.
-  const shown = recalled.results.map((found) => withoutRepeats(found.map((s) => s.memory)));
+  // Near-identical evidence (repeats not yet consolidated) is shown once; so is a memory that
+  // several questions recalled.
+  const perQuestion = recalled.results.map((found) => withoutRepeats(found.map((s) => s.memory)));
+  const shown = [...new Map(perQuestion.flat().map((m) => [m.id, m])).values()];
+  const number = new Map(shown.map((m, i) => [m.id, i + 1]));
   const answered = await reflectionInsights(deps, tx, {
     questions,
-    shown: shown.map((memories) => memories.map((m) => m.description)),
+    memories: shown.map((m) => m.description),
+    recalled: perQuestion.map((memories) => memories.map((m) => number.get(m.id)!)),
   });
 
   // Step 3: store every insight of this reflection together, all or nothing.

@@ -64,6 +64,8 @@ const Counts = z.strictObject({
   calls: z.number().int().min(0),
   promptTokens: z.number().int().min(0),
   completionTokens: z.number().int().min(0),
+  // Archives written before cached tokens were counted have none.
+  cachedPromptTokens: z.number().int().min(0).default(0),
 });
 
 /** The usage ledger's totals. */

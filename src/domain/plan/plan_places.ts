@@ -51,11 +51,14 @@ export function knownPlaces(env: Environment | null, agent: Agent): DayPlanPlace
 }
 
 /**
- * Locations for actions: every path of the planned area, then of the current area, home and the
- * other known areas, at most 40, with object states, leaving out rooms of private areas that are
- * another resident's own ("Rosa's bedroom" is not Miguel's). Without an environment: the current
- * location, or "unknown". The actions prompt spells out the planned and current areas and
- * lists the rest compactly, one room per line, so the choice stays this wide at little cost.
+ * Locations for actions: every path of the agent's known areas (home first) in the same order
+ * on every call, then of the planned and current areas when they are not among them, at most 40,
+ * with object states, leaving out rooms of private areas that are another resident's own ("Rosa's
+ * bedroom" is not Miguel's). Over 40, known areas other than the planned and current ones go,
+ * last first. Without an environment: the current location, or "unknown". The same order on
+ * every call keeps the numbered list a stable prefix of the actions prompts (README "Prompt
+ * caching"); the prompt lists it compactly, one room per line, so the choice stays this wide at
+ * little cost.
  */
 export function locationChoices(
   env: Environment | null,
@@ -64,23 +67,35 @@ export function locationChoices(
 ): ActionLocation[] {
   const fallback = [{ path: agent.location ?? "unknown", state: "" }];
   if (!env) return fallback;
-  const order = [findArea(env, plannedArea), currentAreaOf(env, agent)];
-  for (const place of knownPlaces(env, agent)) order.push(findArea(env, place.name));
-  const seen = new Set<Area>();
+  const wanted = [findArea(env, plannedArea), currentAreaOf(env, agent)];
+  // Not `knownPlaces`: it lists the current area early, which would renumber the list.
+  const names = [agent.home, agent.workplace, ...(agent.knownAreas ?? [])];
+  const known = names.map((name) => name ? findArea(env, name) : undefined);
+  const order = known.some((a) => a !== undefined) ? known : env.areas.slice(0, MAX_PLACES);
+  const areas = [...new Set([...order, ...wanted].filter((a): a is Area => a !== undefined))];
+  const lists = areas.map((area) => ({ area, paths: areaLocations(agent, area) }));
+  let total = lists.reduce((n, l) => n + l.paths.length, 0);
+  for (let i = lists.length - 1; i >= 0 && total > MAX_LOCATIONS; i--) {
+    if (wanted.includes(lists[i].area)) continue;
+    total -= lists[i].paths.length;
+    lists.splice(i, 1);
+  }
+  const out = lists.flatMap((l) => l.paths);
+  return out.length > 0 ? out.slice(0, MAX_LOCATIONS) : fallback;
+}
+
+/** An area's locations an agent may use, rooms of other residents left out. */
+function areaLocations(agent: Agent, area: Area): ActionLocation[] {
   const out: ActionLocation[] = [];
-  for (const area of order) {
-    if (!area || seen.has(area)) continue;
-    seen.add(area);
-    if (area.subAreas.length === 0) out.push({ path: area.name, state: "" });
-    for (const sub of area.subAreas) {
-      if (!area.common && someoneElses(agent, sub.name)) continue; // another resident's room
-      if (sub.objects.length === 0) out.push({ path: joinPath(area.name, sub.name), state: "" });
-      for (const o of sub.objects) {
-        out.push({ path: joinPath(area.name, sub.name, o.name), state: o.state });
-      }
+  if (area.subAreas.length === 0) out.push({ path: area.name, state: "" });
+  for (const sub of area.subAreas) {
+    if (!area.common && someoneElses(agent, sub.name)) continue; // another resident's room
+    if (sub.objects.length === 0) out.push({ path: joinPath(area.name, sub.name), state: "" });
+    for (const o of sub.objects) {
+      out.push({ path: joinPath(area.name, sub.name, o.name), state: o.state });
     }
   }
-  return out.length > 0 ? out.slice(0, MAX_LOCATIONS) : fallback;
+  return out;
 }
 
 /**

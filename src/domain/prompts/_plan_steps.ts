@@ -11,6 +11,8 @@ export interface StepBounds {
   from: number;
   /** Every step ends by this minute, so none starts later than 5 minutes before it. */
   until: number;
+  /** Where the steps are in the answer, for the issues' paths (default: the list checked). */
+  at?: readonly (string | number)[];
 }
 
 /**
@@ -29,7 +31,7 @@ export function checkStepOrder(
     if (start < bounds.from || start > bounds.until - MIN_STEP_MINUTES) {
       ctx.addIssue({
         code: "custom",
-        path: [i, "start"],
+        path: [...bounds.at ?? [], i, "start"],
         message: `Start between ${clockTime(bounds.from)} and ${
           clockTime(bounds.until - MIN_STEP_MINUTES)
         }`,
@@ -38,7 +40,7 @@ export function checkStepOrder(
     if (start < previous + MIN_STEP_MINUTES) {
       ctx.addIssue({
         code: "custom",
-        path: [i, "start"],
+        path: [...bounds.at ?? [], i, "start"],
         message:
           `List steps in time order, each starting at least ${MIN_STEP_MINUTES} minutes after the one before`,
       });

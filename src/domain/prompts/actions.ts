@@ -13,7 +13,7 @@ import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { dataBlock, inertJson } from "./data_block.ts";
 import { clockMinutes } from "../time/mod.ts";
 import { EmojiRendering, planSteps } from "./_plan_steps.ts";
-import { areaOfPath, PATH_SEPARATOR } from "../world/mod.ts";
+import { PATH_SEPARATOR } from "../world/mod.ts";
 
 /** A location on offer, numbered by its position in the list (1-based). */
 export interface ActionLocation {
@@ -57,40 +57,61 @@ export function actionsSchema(input: Pick<ActionsInput, "chunk" | "locations">) 
 export type ActionsOutput = z.infer<ReturnType<typeof actionsSchema>>;
 
 /**
- * The numbered locations as prompt lines. Those in the current and planned areas, where the
- * actions almost always happen, get a line each with their full path ("2. Hobbs Cafe:cafe:coffee
- * machine (off)"); objects elsewhere share one line per room ("Johnson Park:lawn: 26. bench,
- * 27. picnic table"), which keeps every choice on offer without repeating the area and room
- * names on every line: these lines were most of this prompt, the most frequent planning call.
+ * The numbered locations as prompt lines, objects sharing one line per room ("Johnson
+ * Park:lawn: 26. bench, 27. picnic table"), which keeps every choice on offer without repeating
+ * the area and room names on every line: these lines were most of this prompt, the most frequent
+ * planning call. They show no state and do not depend on where the agent is, so they are the same
+ * on each of an agent's calls while it knows the same places, and a provider's prompt cache
+ * reuses them ({@linkcode stateLines} says what changes).
  */
-function locationLines(input: ActionsInput): string[] {
-  const near = new Set(
-    [input.currentArea, input.plannedArea].flatMap((a) => (a === null ? [] : [a.toLowerCase()])),
-  );
+export function locationLines(locations: readonly ActionLocation[]): string[] {
   const lines: string[] = [];
   let room: string | null = null;
-  input.locations.forEach((location, i) => {
-    const label = (name: string) =>
-      `${i + 1}. ${name}${location.state === "" ? "" : ` (${location.state})`}`;
+  locations.forEach((location, i) => {
     const parts = location.path.split(PATH_SEPARATOR);
-    if (parts.length !== 3 || near.has(areaOfPath(location.path).toLowerCase())) {
-      lines.push(label(location.path));
+    if (parts.length !== 3) {
+      lines.push(`${i + 1}. ${location.path}`);
       room = null;
       return;
     }
     const here = parts.slice(0, 2).join(PATH_SEPARATOR);
-    if (here === room) lines[lines.length - 1] += `, ${label(parts[2])}`;
-    else lines.push(`${here}: ${label(parts[2])}`);
+    if (here === room) lines[lines.length - 1] += `, ${i + 1}. ${parts[2]}`;
+    else lines.push(`${here}: ${i + 1}. ${parts[2]}`);
     room = here;
   });
   return lines;
 }
 
+/** The listed locations that are in a state now, by number ("2. coffee machine: off"). */
+export function stateLines(locations: readonly ActionLocation[]): string[] {
+  return locations.flatMap((location, i) =>
+    location.state === ""
+      ? []
+      : [`${i + 1}. ${location.path.split(PATH_SEPARATOR).at(-1)}: ${location.state}`]
+  );
+}
+
+/** The location sections of a planning prompt: the numbered list, then the states now. */
+export function locationSections(locations: readonly ActionLocation[]): string[] {
+  const states = stateLines(locations);
+  return [
+    dataSection(
+      "Locations, by number (objects one room per line)",
+      "locations",
+      locationLines(locations),
+    ),
+    ...states.length === 0
+      ? []
+      : [dataSection("What is in a state now, by number", "states", states)],
+  ];
+}
+
 /**
- * Builds the actions prompt for one hour chunk.
+ * Builds the actions prompt for one hour chunk: an item of an hour or less (longer items get
+ * their actions with their chunks, from the item-plan prompt).
  *
- * Tier: fast. This is the most frequent planning call (about one per waking game hour, against
- * one day plan and one hour plan per broad item), and the creative choices are already made by
+ * Tier: fast. This is the most frequent planning call (about one per short item, against one day
+ * plan and one item plan per longer item), and the creative choices are already made by
  * the levels above: the chunk fixes what the hour is about, locations come from a numbered list,
  * and the schema plus the plan code enforce times. What remains is constrained splitting that a
  * small model does well, so the cost saving (BENCHMARKS.md) outweighs the small loss in nuance.
@@ -107,14 +128,23 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
     schema: actionsSchema(input),
     maxTokens: 60 + 45 * Math.max(1, Math.ceil(minutes / 5)),
     rules: [
-      `Split a character's plan from ${start} to ${end} into actions of 5 to 15 minutes, in time order, filling it without overlaps.`,
+      "Split the stretch of a character's plan given below into actions of 5 to 15 minutes, in time order, filling it without overlaps.",
       "Prefer locations in the character's current area when the action can be done there, else in the planned area.",
       'Answer with JSON {"actions": [{"start": "HH:MM", "durationMinutes": 10, "description": "a phrase starting with a verb", "location": 1, "emoji": "☕"}, …]}; "location" is a listed number, "emoji" 1 to 3 emoji showing the action.',
     ],
+    // What stays the same between an agent's calls first (who, where it can go), what changes
+    // last (where it is, the time, the stretch), so a provider's prompt cache reuses the prefix.
     user: [
-      `Character: ${inertJson(input.agentName)}. Date: ${input.date}.`,
+      `Character: ${inertJson(input.agentName)}.`,
       dataSection("Profile", "profile", input.summary),
-      `The stretch to split${
+      ...locationSections(input.locations),
+      dataSection("Where the character is, and the planned area", "whereabouts", {
+        currentLocation: input.currentLocation,
+        currentArea: input.currentArea,
+        plannedArea: input.plannedArea,
+      }),
+      `Date: ${input.date}.`,
+      `The stretch to split, from ${start} to ${end}${
         input.item === chunk.description ? "" : ", and the plan item it belongs to"
       }:\n${
         dataBlock(
@@ -122,16 +152,6 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
           input.item === chunk.description ? chunk : { ...chunk, item: input.item },
         )
       }`,
-      dataSection("Where the character is, and the planned area", "whereabouts", {
-        currentLocation: input.currentLocation,
-        currentArea: input.currentArea,
-        plannedArea: input.plannedArea,
-      }),
-      dataSection(
-        "Locations, by number (rooms outside the current and planned areas on one line each)",
-        "locations",
-        locationLines(input),
-      ),
     ],
   });
 }

@@ -118,18 +118,20 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
     );
   }
   const user = [
+    // Who the character is and the places it knows first (the same on each of its calls),
+    // then the day.
     `Character: ${inertJson(input.agentName)}`,
-    `Date: ${input.weekday} ${input.date}`,
     dataSection("Profile", "profile", profileText(input.summary)),
-    dataSection(
-      "The previous day",
-      "yesterday",
-      input.previousDay.map((note) => clipLine(note, NOTE_LINE_CHARS)),
-    ),
     dataSection(
       "Places the character knows, by number, with what they hold",
       "places",
       input.places.map(placeLine),
+    ),
+    `Date: ${input.weekday} ${input.date}`,
+    dataSection(
+      "The previous day",
+      "yesterday",
+      input.previousDay.map((note) => clipLine(note, NOTE_LINE_CHARS)),
     ),
   ];
   if (input.comingUp.length > 0) {
@@ -163,13 +165,15 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
     input,
     schema: dayPlanSchema(input),
     maxTokens: 80 + 70 * max,
+    // The rules every day plan shares first, those of this plan (its count, a re-plan's time)
+    // last: the shared ones stay a prefix a provider's prompt cache reuses.
     rules: [
       "Sketch a day in the life of a character in a town simulation in broad strokes, the way they would outline it to themselves.",
-      ...rules,
       `Items are in time order, without overlaps or long unplanned stretches, and none lasts more than ${
         MAX_ITEM_MINUTES / 60
       } hours: split a long stretch (work before and after lunch; the evening into dinner, free time and getting ready for bed). Each has "start" (HH:MM), "durationMinutes", a short "description" beginning with a verb (such as "open the bakery and serve the morning customers") and "place": the number of the listed place where it mostly happens.`,
       'Answer with JSON {"wakeUp": "HH:MM", "items": [{"start": "HH:MM", "durationMinutes": 60, "description": "…", "place": 1}, …]}.',
+      ...rules,
     ],
     user,
   });

@@ -68,26 +68,23 @@ export function buildDialogueLinePrompt(input: DialogueLineInput): Prompt<Dialog
     rules: [
       "Write the next thing one character of a life simulation says in a face-to-face conversation: one to three short, casual sentences, as they would speak in everyday life, true to their profile.",
       "Draw only on their profile, their memories, their news and what has been said; do not make up shared history or facts they could not know, and do not repeat earlier lines.",
+      'Answer with JSON {"line": …, "end": …}. "line" holds only the spoken words, without the speaker\'s name or quotation marks.',
+      // The rules that depend on the turn last: the rest is the same on every line.
       opening
         ? "Nobody has spoken yet: the character opens the conversation, guided by their reason for talking if one is given."
         : "Reply to the last line, keeping the conversation going naturally.",
       last
         ? 'This is the character\'s last line: wrap up politely and set "end" to true.'
         : 'Set "end" to true only when the character would naturally close the conversation now (a goodbye, nothing left to say).',
-      'Answer with JSON {"line": …, "end": …}. "line" holds only the spoken words, without the speaker\'s name or quotation marks.',
     ],
+    // What stays the same through a conversation first (the speaker, the listener, the news, the
+    // reason to talk), then the moment, what was just recalled and what was said.
     user: [
-      `Game time: ${input.now}. This is the character's line ${input.turn} of at most ${input.maxTurns}.`,
       dataSection("The speaking character", "speaker", {
         name: input.speakerName,
         profile: profileText(input.summary),
       }),
       dataSection("The person they are talking to", "listener", { name: input.listenerName }),
-      dataSection(
-        "What the speaker remembers about them and about what was just said",
-        "memories",
-        input.memories.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)),
-      ),
       ...((input.news ?? []).length === 0 ? [] : [
         dataSection(
           "News the speaker knows, most important first (pass one on if the listener has likely not heard it)",
@@ -108,6 +105,12 @@ export function buildDialogueLinePrompt(input: DialogueLineInput): Prompt<Dialog
       ...((input.lore ?? []).length === 0
         ? []
         : [dataSection("World lore the speaker knows", "lore", input.lore)]),
+      `Game time: ${input.now}. This is the character's line ${input.turn} of at most ${input.maxTurns}.`,
+      dataSection(
+        "What the speaker remembers about them and about what was just said",
+        "memories",
+        input.memories.map((m) => clipLine(m, DIALOGUE_MEMORY_CHARS)),
+      ),
       dataSection(
         "The conversation so far, oldest first",
         "history",

@@ -93,12 +93,13 @@ export function buildReactionPrompt(input: ReactionInput): Prompt<ReactionOutput
       "Stay in character and be realistic: people rarely interrupt what they are doing without a reason, and they seldom disturb someone who is asleep or occupied.",
       'Answer with JSON {"decision": …, "reason": …, "reaction": …}. "reason" is one short sentence; "reaction" is null when the decision is "continue".',
     ],
+    // Who the character is first (the same on each of its calls), then the moment.
     user: [
-      `Game time: ${input.now}`,
       dataSection("The character", "character", {
         name: input.agentName,
         profile: profileText(input.summary),
       }),
+      `Game time: ${input.now}`,
       dataSection(
         "What the character is doing now",
         "current_action",

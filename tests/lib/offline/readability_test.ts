@@ -94,7 +94,7 @@ Deno.test("the offline model answers every prompt kind in a town run, a persona 
       "importance",
       "agent_summary",
       "day_plan",
-      "hour_plan",
+      "item_plan",
       "actions",
       "reaction",
       "dialogue_line",
@@ -159,9 +159,15 @@ Deno.test("offline replies recall the scarf, and reflections cite what they para
   );
   assert.ok(replies.some((r) => /red scarf/.test(r)), replies.join(" | "));
   for (const { input, value } of samples.filter((s) => s.kind === "reflection_insights")) {
-    const { memories } = input as { memories: string[] };
-    for (const { evidence } of (value as { insights: { evidence: number[] }[] }).insights) {
-      for (const n of evidence) assert.ok(n >= 1 && n <= memories.length);
-    }
+    const { memories, recalled } = input as { memories: string[]; recalled: number[][] };
+    const { answers } = value as { answers: { insights: { evidence: number[] }[] }[] };
+    answers.forEach(({ insights }, q) => {
+      for (const { evidence } of insights) {
+        for (const n of evidence) {
+          assert.ok(n >= 1 && n <= memories.length);
+          assert.ok(recalled[q].includes(n), "a memory recalled for its question");
+        }
+      }
+    });
   }
 });

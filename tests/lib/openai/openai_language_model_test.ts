@@ -106,6 +106,33 @@ Deno.test("OpenAiLanguageModel.complete() returns the validated value with the s
   });
 });
 
+Deno.test("OpenAiLanguageModel.complete() and stream() report the provider's cached prompt tokens", async () => {
+  await withModel({}, async ({ fake, model, records }) => {
+    fake.script(
+      "importance",
+      {
+        json: { scores: [7] },
+        usage: { promptTokens: 2000, completionTokens: 5, cachedTokens: 1152 },
+      },
+      {
+        json: { scores: [6] },
+        usage: { promptTokens: 2000, completionTokens: 5, cachedTokens: 0 },
+      },
+      {
+        json: { scores: [5] },
+        usage: { promptTokens: 2000, completionTokens: 5, cachedTokens: 640 },
+      },
+    );
+    const cached = await model.complete(importancePrompt(), attribution);
+    assert.equal(cached.usage.cachedPromptTokens, 1152);
+    const none = await model.complete(importancePrompt(), attribution);
+    assert.equal(none.usage.cachedPromptTokens, undefined, "none reported: none recorded");
+    const streamed = await model.stream(importancePrompt(), attribution, { onText: () => {} });
+    assert.equal(streamed.usage.cachedPromptTokens, 640);
+    assert.deepEqual(records.map((r) => r.cachedPromptTokens), [1152, undefined, 640]);
+  });
+});
+
 Deno.test("OpenAiLanguageModel.complete() sends main-tier prompts to the main model", async () => {
   await withModel({}, async ({ fake, model }) => {
     const completion = await model.complete(importancePrompt("main"), attribution);

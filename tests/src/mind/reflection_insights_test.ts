@@ -18,44 +18,54 @@ async function isabella(model: LanguageModel) {
   return { deps, ctx: { world, agent } };
 }
 
-Deno.test("reflectionInsights() asks once per question with evidence and answers null for one without", async () => {
+Deno.test("reflectionInsights() asks for every question in one call, citing the whole list", async () => {
   const { model, sent } = countingModel();
   const { deps, ctx } = await isabella(model);
   await using _ = deps;
   sent.length = 0;
   const { answers, usage } = await reflectionInsights(deps, ctx, {
     questions: ["What does Isabella care about?", "Who is Klaus?", "What is the party for?"],
-    shown: [["Isabella bakes bread"], [], ["Isabella plans a party"]],
+    memories: ["Isabella bakes bread", "Isabella plans a party"],
+    recalled: [[1], [], [2, 1]],
   });
-  assert.equal(sent.length, 2);
-  assert.ok(sent.every((s) => s.attribution.operation === "reflection.insights"));
+  assert.equal(sent.length, 1);
+  assert.equal(sent[0].attribution.operation, "reflection.insights");
   assert.equal(answers.length, 3);
-  assert.equal(answers[1], null);
-  assert.ok(answers[0] !== null && answers[2] !== null);
-  assert.equal(usage.calls, 2);
+  assert.deepEqual(answers[1], { insights: [] }, "nothing recalled: nothing to say");
+  assert.ok(answers[2]!.insights.length > 0);
+  assert.ok(answers[2]!.insights.every((i) => i.evidence.every((n) => n === 1 || n === 2)));
+  assert.equal(usage.calls, 1);
 });
 
-Deno.test("reflectionInsights() lets every call finish before it throws the first failure", async () => {
-  let finished = 0;
+Deno.test("reflectionInsights() makes no call when nothing was recalled", async () => {
+  const { model, sent } = countingModel();
+  const { deps, ctx } = await isabella(model);
+  await using _ = deps;
+  sent.length = 0;
+  const { answers, usage } = await reflectionInsights(deps, ctx, {
+    questions: ["Who is Klaus?"],
+    memories: [],
+    recalled: [[]],
+  });
+  assert.equal(sent.length, 0);
+  assert.deepEqual(answers, [null]);
+  assert.equal(usage.calls, 0);
+});
+
+Deno.test("reflectionInsights() passes a model failure on", async () => {
   const { model: offline } = countingModel();
   const failing: LanguageModel = {
     info: offline.info,
-    complete(prompt, attribution) {
-      if (JSON.stringify(prompt.messages).includes("Klaus")) {
-        return Promise.reject(new ModelUnavailableError("model_unavailable", "down"));
-      }
-      return offline.complete(prompt, attribution).finally(() => finished++);
-    },
+    complete: () => Promise.reject(new ModelUnavailableError("model_unavailable", "down")),
   };
   const { deps, ctx } = await isabella(failing);
   await using _ = deps;
-  finished = 0;
   await assert.rejects(
     reflectionInsights(deps, ctx, {
-      questions: ["Who is Klaus?", "What is the party for?"],
-      shown: [["Klaus studies"], ["Isabella plans a party"]],
+      questions: ["Who is Klaus?"],
+      memories: ["Klaus studies"],
+      recalled: [[1]],
     }),
     ModelUnavailableError,
   );
-  assert.equal(finished, 1, "the other call settled before the failure was thrown");
 });

@@ -33,27 +33,30 @@ Deno.test("WORLD_COLLECTIONS names every document collection src/ uses, so expor
 
 Deno.test("usageRecords() reproduces the totals, per agent and per operation", () => {
   const totals = {
-    total: { calls: 10, promptTokens: 1000, completionTokens: 100 },
+    total: { calls: 10, promptTokens: 1000, completionTokens: 100, cachedPromptTokens: 480 },
     byAgent: {
-      ann: { calls: 4, promptTokens: 500, completionTokens: 60 },
-      bob: { calls: 3, promptTokens: 300, completionTokens: 40 },
+      ann: { calls: 4, promptTokens: 500, completionTokens: 60, cachedPromptTokens: 256 },
+      bob: { calls: 3, promptTokens: 300, completionTokens: 40, cachedPromptTokens: 128 },
     },
     byOperation: {
-      importance: { calls: 6, promptTokens: 200, completionTokens: 30 },
-      plan: { calls: 4, promptTokens: 800, completionTokens: 70 },
+      importance: { calls: 6, promptTokens: 200, completionTokens: 30, cachedPromptTokens: 96 },
+      plan: { calls: 4, promptTokens: 800, completionTokens: 70, cachedPromptTokens: 384 },
     },
   };
-  const sum = { total: { calls: 0, promptTokens: 0, completionTokens: 0 } } as Record<
+  const sum = {
+    total: { calls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 },
+  } as Record<
     string,
     Record<string, number>
   >;
   for (const r of usageRecords("w", totals)) {
     for (const group of ["total", `agent:${r.agentId}`, `op:${r.operation}`]) {
       if (group === "agent:undefined") continue;
-      sum[group] ??= { calls: 0, promptTokens: 0, completionTokens: 0 };
+      sum[group] ??= { calls: 0, promptTokens: 0, completionTokens: 0, cachedPromptTokens: 0 };
       sum[group].calls += r.calls;
       sum[group].promptTokens += r.promptTokens;
       sum[group].completionTokens += r.completionTokens;
+      sum[group].cachedPromptTokens += r.cachedPromptTokens ?? 0;
     }
   }
   assert.deepEqual(sum.total, totals.total);

@@ -96,7 +96,7 @@ Deno.test("makeDayPlan() makes 5–8 ordered items in known areas with one compl
   assert.equal(again.plan.revision, 2, "making the plan again replaces it");
 });
 
-Deno.test("currentAction() decomposes one level per call, just in time, and caches each step", async () => {
+Deno.test("currentAction() decomposes the item in progress in one call, just in time, and caches it", async () => {
   const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
@@ -104,7 +104,7 @@ Deno.test("currentAction() decomposes one level per call, just in time, and cach
   kinds.length = 0;
 
   const first = await actionAt(deps, { world, agent }, at("09:20"));
-  assert.deepEqual(kinds, ["hour_plan", "actions"], "one call per level");
+  assert.deepEqual(kinds, ["item_plan"], "one call for the item's hours and their actions");
   const action = first.action!;
   assert.ok(minutes(action) >= 5 && minutes(action) <= 60);
   assert.ok(action.start <= at("09:20") && at("09:20") < action.end);
@@ -114,12 +114,11 @@ Deno.test("currentAction() decomposes one level per call, just in time, and cach
   const plan = await storedPlan(deps, world);
   const item = plan.items.find((i) => i.chunks !== null)!;
   assert.equal(plan.items.filter((i) => i.chunks !== null).length, 1, "only the item in progress");
-  assert.equal(
-    item.chunks!.filter((c) => c.actions !== null).length,
-    1,
-    "only the hour in progress",
-  );
   assertContiguous(item.chunks!, "chunk");
+  for (const c of item.chunks!) {
+    assertContiguous(c.actions!, "action");
+    assert.deepEqual([c.actions![0].start, c.actions!.at(-1)!.end], [c.start, c.end]);
+  }
   assert.equal(item.chunks![0].start, item.start);
   assert.equal(item.chunks!.at(-1)!.end, item.end);
   const chunk = chunkOf(plan, action);
@@ -132,10 +131,10 @@ Deno.test("currentAction() decomposes one level per call, just in time, and cach
   assert.deepEqual(kinds, [], "the same hour is cached");
   assert.equal(same.usage.calls, 0);
   await actionAt(deps, { world, agent }, at("10:05"));
-  assert.deepEqual(kinds, ["actions"], "the next hour of the same item needs only its actions");
+  assert.deepEqual(kinds, [], "the next hour of the same item is decomposed already");
 });
 
-Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes makes 20 completions", async () => {
+Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes makes one completion per item", async () => {
   const { model, kinds } = countingModel();
   await using deps = await makeTestDeps({ model });
   const { world, agent } = await town(deps);
@@ -154,7 +153,7 @@ Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes ma
   assert.equal(count("day_plan"), 1);
   const plan = await storedPlan(deps, world);
   const long = plan.items.filter((i) => minutes(i) > 60);
-  assert.equal(count("hour_plan"), long.length, "one per broad item longer than an hour");
+  assert.equal(count("item_plan"), long.length, "one per broad item longer than an hour");
   assert.equal(long.length, 3, "work before and after lunch, the evening's hobby");
   for (const item of plan.items.filter((i) => minutes(i) <= 60)) {
     assert.deepEqual(
@@ -163,8 +162,10 @@ Deno.test("currentAction() over a 16-hour waking day queried every 15 minutes ma
       "an item of an hour or less is its own chunk, without a call",
     );
   }
-  assert.equal(count("actions"), 16, "one per waking hour");
-  assert.equal(kinds.length, 20, "and nothing else (summary cached)");
+  const short = plan.items.filter((i) => minutes(i) <= 60 && i.start < at("23:00"));
+  assert.equal(count("actions"), short.length, "one per item of an hour or less");
+  assert.equal(kinds.length, 1 + plan.items.filter((i) => i.start < at("23:00")).length);
+  assert.ok(kinds.length <= 12, `${kinds.length} completions, and nothing else (summary cached)`);
   for (const action of seen) {
     const chunk = chunkOf(plan, action);
     assert.ok(chunk, `${action.start} lies inside an hour chunk`);

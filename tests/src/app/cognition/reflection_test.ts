@@ -105,17 +105,19 @@ Deno.test("reflect() maps cited numbers to the memories shown, drops citations t
   const shown: string[][] = [];
   const { model } = scripted({
     reflection_insights: (input) => {
-      const { memories } = input as { memories: string[] };
+      const { memories, questions } = input as { memories: string[]; questions: string[] };
       shown.push(memories);
       return {
-        insights: [
-          {
-            insight: "Klaus Mueller cares deeply about his studies",
-            evidence: [1, 3, 3, 0, 99, -2],
-          },
-          { insight: "An insight resting on nothing real", evidence: [42, 0] },
-          { insight: "An insight citing nothing", evidence: [] },
-        ],
+        answers: questions.map((_, q) => ({
+          insights: [
+            {
+              insight: "Klaus Mueller cares deeply about his studies",
+              evidence: [1 + q, 3, 3, 0, 99, -2],
+            },
+            { insight: "An insight resting on nothing real", evidence: [42, 0] },
+            { insight: "An insight citing nothing", evidence: [] },
+          ],
+        })),
       };
     },
   });
@@ -125,13 +127,14 @@ Deno.test("reflect() maps cited numbers to the memories shown, drops citations t
     at: AT,
   });
   assert.equal(questions.length, 3);
-  assert.equal(shown.length, 3, "one insights call per question");
-  for (const list of shown) assert.equal(list.length, before.length, "k covers all 6 memories");
+  assert.equal(shown.length, 1, "one insights call for the three questions");
+  assert.equal(shown[0].length, before.length, "k covers all 6 memories, each shown once");
   // The same insight from three questions is stored once, with every memory it cited.
   assert.equal(reflections.length, 1);
   const [r] = reflections;
   const idOf = byDescription(before);
-  const expected = [...new Set(shown.flatMap((list) => [idOf.get(list[0])!, idOf.get(list[2])!]))];
+  const list = shown[0];
+  const expected = [list[0], list[2], list[1]].map((m) => idOf.get(m)!);
   assert.deepEqual(r.evidence, expected);
   assert.equal(r.kind, "reflection");
   assert.equal(r.provenance, "self");
@@ -146,16 +149,19 @@ Deno.test("citeInsights() dedupes by text (case and spacing), merges evidence an
   const memory = (id: string, kind: MemoryRecord["kind"], depth?: number) =>
     ({ id, kind, description: id, ...(depth === undefined ? {} : { depth }) }) as MemoryRecord;
   const shown = [
-    [memory("o1", "observation"), memory("r1", "reflection", 1)],
-    [memory("o2", "chat"), memory("r2", "reflection", 2), memory("r0", "reflection")],
+    memory("o1", "observation"),
+    memory("r1", "reflection", 1),
+    memory("o2", "chat"),
+    memory("r2", "reflection", 2),
+    memory("r0", "reflection"),
   ];
   const cited = citeInsights(shown, [
     { insights: [{ insight: "Klaus loves research", evidence: [1] }] },
     {
       insights: [
-        { insight: "  klaus  LOVES research ", evidence: [1, 2, 7] },
-        { insight: "Old reflections count as depth 1", evidence: [3] },
-        { insight: "Nothing real", evidence: [4] },
+        { insight: "  klaus  LOVES research ", evidence: [3, 4, 7] },
+        { insight: "Old reflections count as depth 1", evidence: [5] },
+        { insight: "Nothing real", evidence: [6] },
       ],
     },
   ]);
@@ -170,17 +176,19 @@ Deno.test("reflect() builds trees: a reflection citing an earlier reflection is 
   let level = 1;
   const { model } = scripted({
     reflection_insights: (input) => {
-      const { memories } = input as { memories: string[] };
+      const { memories, questions } = input as { memories: string[]; questions: string[] };
       const previous = memories.indexOf(`Level ${level - 1} insight`);
       const observation = memories.findIndex((m) => m.includes("gentrification"));
       return {
-        insights: [
-          {
-            insight: `Level ${level} insight`,
-            evidence: previous === -1 ? [observation + 1] : [previous + 1, observation + 1],
-          },
-          { insight: `Plain insight ${level}`, evidence: [observation + 1] },
-        ],
+        answers: questions.map((_, q) => ({
+          insights: q > 0 ? [] : [
+            {
+              insight: `Level ${level} insight`,
+              evidence: previous === -1 ? [observation + 1] : [previous + 1, observation + 1],
+            },
+            { insight: `Plain insight ${level}`, evidence: [observation + 1] },
+          ],
+        })),
       };
     },
   });
@@ -265,12 +273,12 @@ Deno.test("reflect() and reflectIfDue() make no model call when not due", async 
 });
 
 Deno.test("reflect() writes nothing when a model call fails", async (t) => {
-  await t.step("malformed insights for one question: model_invalid_output", async () => {
+  await t.step("malformed insights: model_invalid_output", async () => {
     let call = 0;
     const { model } = scripted({
       reflection_insights: () => {
-        if (++call === 2) throw new Error("unusable answer");
-        return { insights: [{ insight: "Klaus is diligent", evidence: [1] }] };
+        if (++call === 1) throw new Error("unusable answer");
+        return { answers: [] };
       },
     });
     await using s = await town({ model });
@@ -328,7 +336,7 @@ Deno.test("reflect() writes nothing when a model call fails", async (t) => {
   );
 });
 
-Deno.test("reflect() call budget: 3 questions cost 5 completions and 2 embedding calls", async () => {
+Deno.test("reflect() call budget: 3 questions cost 3 completions and 2 embedding calls", async () => {
   const { model, kinds, usage } = scripted();
   const { embedder, calls } = countingEmbedder(new LocalEmbedder({ dimensions: 384 }));
   await using t = await town({ model, embedder });
@@ -338,28 +346,20 @@ Deno.test("reflect() call budget: 3 questions cost 5 completions and 2 embedding
   const { reflections, usage: total } = await reflect(t.deps, t.scope, {
     at: AT,
   });
-  // 1 questions call (main) → 3 insights calls (main, one per question, run in parallel) →
-  // 1 importance call (fast) for every insight at once.
-  assert.deepEqual(kinds, [
-    "reflection_questions",
-    "reflection_insights",
-    "reflection_insights",
-    "reflection_insights",
-    "importance",
-  ]);
+  // 1 questions call (main) → 1 insights call (main, every question at once) → 1 importance
+  // call (fast) for every insight at once.
+  assert.deepEqual(kinds, ["reflection_questions", "reflection_insights", "importance"]);
   // 1 embedding call for the 3 questions together (recall), 1 for the insights to store.
   assert.deepEqual(calls, [
     { operation: "recall.query", texts: 3 },
     { operation: "embedding", texts: reflections.length },
   ]);
-  // The local embedder is free, so the response's usage counts the 5 completions only.
-  assert.equal(total.calls, 5);
+  // The local embedder is free, so the response's usage counts the 3 completions only.
+  assert.equal(total.calls, 3);
   assert.equal(total.promptTokens, usage.reduce((s, u) => s + u.promptTokens, 0));
   assert.equal(total.completionTokens, usage.reduce((s, u) => s + u.completionTokens, 0));
   assert.deepEqual(usage.map((u) => u.operation), [
     "reflection.questions",
-    "reflection.insights",
-    "reflection.insights",
     "reflection.insights",
     "importance",
   ]);

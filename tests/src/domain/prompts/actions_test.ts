@@ -40,17 +40,19 @@ const action = (start: string, durationMinutes: number, location = 1, emoji = "â
 
 Deno.test("buildActionsPrompt() goes to the fast tier with numbered locations in a data block", () => {
   const { system, user } = promptTexts(buildActionsPrompt(input), "actions", "fast");
-  assert.match(system, /from 08:00 to 09:00/);
+  assert.doesNotMatch(system, /08:00|09:00/, "the rules are the same for every stretch");
+  assert.match(user, /from 08:00 to 09:00/);
   assert.match(system, /current area/);
   assert.doesNotMatch(system, /reveal the prompt|Hobbs/);
-  assert.match(user, /<<<LOCATIONS_DATA[\s\S]*"2\. Hobbs Cafe:cafe:coffee machine \(off\)"/);
+  assert.match(user, /<<<LOCATIONS_DATA[\s\S]*"Hobbs Cafe:cafe: 1\. counter, 2\. coffee machine"/);
+  assert.match(user, /<<<STATES_DATA\n\[\n"2\. coffee machine: off"\n\]/);
   assert.match(user, /<<<WHEREABOUTS_DATA[\s\S]*"plannedArea":"Hobbs Cafe"/);
   assertInDataBlock(user, "PROFILE", /reveal the prompt/);
   assert.match(user, /<<<STRETCH_DATA[\s\S]*"item":"open the cafe and serve customers"/);
   assert.doesNotMatch(outsideDataBlocks(user), /reveal the prompt|Hobbs|coffee/);
 });
 
-Deno.test("buildActionsPrompt() lists locations near the character one per line and others one room per line", () => {
+Deno.test("buildActionsPrompt() lists locations one room per line wherever the character is, their states apart", () => {
   const prompt = buildActionsPrompt({
     ...input,
     item: input.chunk.description,
@@ -66,14 +68,28 @@ Deno.test("buildActionsPrompt() lists locations near the character one per line 
   });
   const user = prompt.messages[1].content;
   assert.deepEqual(dataBlockList(user, "LOCATIONS"), [
-    "1. Hobbs Cafe:cafe:counter",
-    "2. Hobbs Cafe:cafe:coffee machine (off)",
-    "3. Hobbs Cafe:kitchen:stove",
+    "Hobbs Cafe:cafe: 1. counter, 2. coffee machine",
+    "Hobbs Cafe:kitchen: 3. stove",
     "Isabella's apartment:bedroom: 4. bed",
-    "Johnson Park:lawn: 5. bench, 6. picnic table (wet)",
+    "Johnson Park:lawn: 5. bench, 6. picnic table",
     "7. Johnson Park:pond",
-    "Isabella's apartment:kitchen: 8. stove (off)",
+    "Isabella's apartment:kitchen: 8. stove",
   ]);
+  assert.deepEqual(dataBlockList(user, "STATES"), [
+    "2. coffee machine: off",
+    "6. picnic table: wet",
+    "8. stove: off",
+  ]);
+  const elsewhere = buildActionsPrompt({
+    ...input,
+    currentArea: "Johnson Park",
+    plannedArea: "Johnson Park",
+  }).messages[1].content;
+  assert.deepEqual(
+    dataBlockList(elsewhere, "LOCATIONS"),
+    dataBlockList(buildActionsPrompt(input).messages[1].content, "LOCATIONS"),
+    "the list does not depend on where the character is",
+  );
   assert.match(
     user,
     /<<<STRETCH_DATA\n\{\n"start":"08:00",\n"end":"09:00",\n"description":"make coffee/,

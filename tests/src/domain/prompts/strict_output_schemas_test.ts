@@ -76,18 +76,21 @@ const INPUTS: Record<string, unknown[]> = {
     turn: 1,
     maxTurns: 8,
   }],
-  hour_plan: [{
+  importance: [1, 3].map((n) => ({
+    agentName: "Klaus",
+    observations: memories.concat("x").slice(0, n),
+  })),
+  item_plan: [{
     agentName: "Klaus Mueller",
     summary: "Klaus is a student.",
     date: "2023-02-13",
     item: place,
     before: "lunch",
     after: null,
+    locations: [{ path: "library:desk", state: "idle" }, { path: "library:shelf", state: "full" }],
+    currentLocation: "library:desk",
+    currentArea: "library",
   }],
-  importance: [1, 3].map((n) => ({
-    agentName: "Klaus",
-    observations: memories.concat("x").slice(0, n),
-  })),
   object_state: [{
     items: [{
       object: "coffee machine",
@@ -137,7 +140,12 @@ const INPUTS: Record<string, unknown[]> = {
     answer: "I'm Klaus.",
     comparison: { label: "anonymised", text: "I'm the character." },
   })),
-  reflection_insights: [{ agentName: "Klaus", question: "What does Klaus care about?", memories }],
+  reflection_insights: [{
+    agentName: "Klaus",
+    questions: ["What does Klaus care about?", "Who is Maria?"],
+    memories,
+    recalled: [[1], [2, 1]],
+  }],
   reflection_questions: [{ agentName: "Klaus", memories, count: 3 }],
   respond: [{
     agentName: "Isabella Rodriguez",

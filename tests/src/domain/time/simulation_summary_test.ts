@@ -93,6 +93,7 @@ Deno.test("summarizeRun() reports cost per agent-day without the setup calls", (
     calls: 20,
     promptTokens: 10_000,
     completionTokens: 1_000,
+    cachedPromptTokens: 0,
   });
   assert.equal(
     summarizeRun(run({ ticks: 1, endTime: t("2023-02-13T08:00:00") })).budget.met,
