@@ -31,6 +31,7 @@ import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
 import { environmentRoutes } from "./environment.ts";
+import { gameHookRoutes } from "./game_hooks.ts";
 import { memoryRoutes } from "./memories.ts";
 import { personaRoutes } from "./persona.ts";
 import { planRoutes } from "./plans.ts";
@@ -176,6 +177,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.route("/v1", personaRoutes(deps, { logger }));
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
+  app.route("/v1", gameHookRoutes(deps));
   app.route(
     "/v1",
     worldEngineRoutes(deps, {

@@ -4,6 +4,7 @@ export * from "./agent/mod.ts";
 export * from "./archive/mod.ts";
 export * from "./conversation/mod.ts";
 export * from "./errors.ts";
+export * from "./game_hooks/mod.ts";
 export * from "./ids.ts";
 export * from "./memory/mod.ts";
 export * from "./persona/mod.ts";

@@ -22,6 +22,7 @@ const PARAMS: Record<string, string> = {
   conversation: "c_none",
   tickId: "t_none",
   id: "k_00000000000000000000",
+  goal: "g_none",
 };
 
 function pathOf(route: string): string {

@@ -218,7 +218,7 @@ export async function replanFrom(
   usage = addUsage(usage, inputs.usage, made.usage);
   plans.push({ agentId: agent.id, date, replan: true, reason });
   const fresh = resumedInPlace(
-    planItemsFromAnswer(made.value.items, { date, from: cut, places }),
+    planItemsFromAnswer(made.value.items, { date, from: cut, places, goals: inputs.goals }),
     interrupted,
   );
 

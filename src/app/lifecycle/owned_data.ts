@@ -19,10 +19,19 @@ export const WORLD_COLLECTIONS = [
   "conversations",
   "summaries",
   "importance",
+  "game_actions",
+  "goals",
 ] as const;
 
 /** Documents keyed by the agent id within its world's scope. */
-const AGENT_DOCUMENTS = ["agents", "personas", "perception", "conversation_state", "summaries"];
+const AGENT_DOCUMENTS = [
+  "agents",
+  "personas",
+  "perception",
+  "conversation_state",
+  "summaries",
+  "goals",
+];
 
 /** The document scope of an agent's reply sessions. */
 export function replySessionScope(scope: AgentScope): string {

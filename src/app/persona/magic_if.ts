@@ -214,6 +214,7 @@ export async function enactTurn(
     message: turn.message,
     boundaryHints: hints,
     disclosure: ctx.world.settings.disclosure ?? false,
+    ...(turn.gameActions?.length ? { gameActions: [...turn.gameActions] } : {}),
   }, turn.options.tokenBudget);
   const completion = await completeReply(deps, prompt, {
     attribution: {

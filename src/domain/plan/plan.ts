@@ -64,6 +64,9 @@ export const PlanItem = z
     /** An area of the environment (or free text in a world without one). */
     location: z.string(),
     chunks: z.array(HourChunk).nullable(),
+    goalId: z.string().optional().meta({
+      description: "The agent's goal this item serves (PUT …/goals), when it serves one",
+    }),
   })
   .meta({ id: "PlanItem" });
 
@@ -219,6 +222,8 @@ export interface AnsweredItem {
   description: string;
   /** 1-based number of the place in the list the prompt showed. */
   place: number;
+  /** 1-based number of the goal it serves in the list the prompt showed, when it serves one. */
+  goal?: number | null;
 }
 
 /**
@@ -229,9 +234,15 @@ export interface AnsweredItem {
  */
 export function planItemsFromAnswer(
   items: readonly AnsweredItem[],
-  options: { date: string; from: number; places: readonly { name: string }[] },
+  options: {
+    date: string;
+    from: number;
+    places: readonly { name: string }[];
+    /** The goals the prompt showed, by number; an item naming one carries its id. */
+    goals?: readonly { id: string }[];
+  },
 ): PlanItem[] {
-  const { date, from, places } = options;
+  const { date, from, places, goals = [] } = options;
   return fitSpans(
     items.map((it) => ({ start: clockMinutes(it.start), minutes: it.durationMinutes, value: it })),
     { lo: from, hi: DAY_MINUTES, cover: false, maxMinutes: MAX_ITEM_MINUTES },
@@ -241,6 +252,7 @@ export function planItemsFromAnswer(
     description: s.value.description.trim(),
     location: places[s.value.place - 1].name,
     chunks: null,
+    ...(goals[(s.value.goal ?? 0) - 1] ? { goalId: goals[s.value.goal! - 1].id } : {}),
   }));
 }
 

@@ -1,0 +1,44 @@
+/**
+ * @module The game's actions in the reply prompt (PUT …/actions): how they are shown, the rule
+ * that asks for them, and the answer's `game_actions` field. With no action registered the
+ * reply prompt and its schema are exactly as before: no extra tokens.
+ */
+import { z } from "zod";
+import { dataSection } from "./prompt.ts";
+
+/** An action as the reply prompt shows it. */
+export interface PromptGameAction {
+  name: string;
+  description: string;
+  /** Its JSON Schema, shown as the game wrote it. */
+  parameters: Record<string, unknown>;
+}
+
+/**
+ * The answer's `game_actions`: each a name and its arguments as JSON text (as tool calls carry
+ * them), so any parameter schema fits a strict structured-output schema; the arguments are
+ * checked against the action's own schema afterwards, and a bad one is dropped, not retried:
+ * nothing here is bounded, so a bad action never fails the whole reply.
+ */
+export const GameActionsField = z.array(z.object({
+  name: z.string(),
+  arguments: z.string().meta({
+    description:
+      'The arguments as a JSON object written as a string, e.g. "{\\"item\\": \\"lantern\\"}"',
+  }),
+}));
+export type ProposedGameActions = z.infer<typeof GameActionsField>;
+
+/** The rules the reply prompt adds when the game registered actions. */
+export function gameActionRules(actions: readonly PromptGameAction[]): string[] {
+  if (actions.length === 0) return [];
+  return [
+    'The game lets the character act in the world through the actions listed under the actions heading (name, what it does, its parameters as a JSON Schema). When, in this turn, the character does one of them (it agrees to what it is asked, or decides to on its own), add it to "game_actions" as {"name": …, "arguments": "<the arguments as a JSON object in a string>"}, and let "reply" fit what it does. Use only listed names and arguments the parameters allow. Most turns do none: then "game_actions" is []. A question about something, or a request the character refuses, is not an action.',
+  ];
+}
+
+/** The prompt's section listing the actions, when there are any. */
+export function gameActionSection(actions: readonly PromptGameAction[]): string[] {
+  if (actions.length === 0) return [];
+  return [dataSection("Actions the character can take in the game", "actions", actions)];
+}
