@@ -71,6 +71,11 @@ export async function goOn(
         start: action.start,
         end: action.end,
       });
+      // The step is one of the game's actions: the game carries it out and reports back
+      // through perceive with this id as the eventId.
+      if (action.gameAction) {
+        events.push({ type: "action.requested", at: to, agentId: agent.id, ...action.gameAction });
+      }
       if (shared.env && resolvePath(shared.env, action.location)?.object) {
         uses.push({
           agentId: agent.id,

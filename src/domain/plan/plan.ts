@@ -15,6 +15,7 @@ import {
   timeAt,
 } from "../time/mod.ts";
 import { type World } from "../world/mod.ts";
+import { ActionCall } from "../game_hooks/mod.ts";
 import { MAX_ITEM_MINUTES } from "../prompts/mod.ts";
 import { fitSpans, MIN_MINUTES, splitEven } from "./plan_spans.ts";
 
@@ -38,6 +39,10 @@ export const PlannedAction = z
         "Area:Sub-area:Object in the agent's known environment; in a world without an environment, the agent's current location or \"unknown\"",
     }),
     emoji: z.string().meta({ description: "1–3 emoji", example: "☕" }),
+    gameAction: ActionCall.optional().meta({
+      description:
+        "The game's action (PUT …/actions) this step is, announced as an action.requested event when the agent starts it",
+    }),
   })
   .meta({ id: "PlannedAction" });
 

@@ -1,7 +1,8 @@
 /**
- * @module The game's actions in the reply prompt (PUT …/actions): how they are shown, the rule
- * that asks for them, and the answer's `game_actions` field. With no action registered the
- * reply prompt and its schema are exactly as before: no extra tokens.
+ * @module The game's actions in the reply and plan-actions prompts (PUT …/actions): how they
+ * are shown, the rules that ask for them, and the answer's fields (`game_actions` of a reply,
+ * `game_action` of a planned step). With no action registered both prompts and their schemas
+ * are exactly as before: no extra tokens.
  */
 import { z } from "zod";
 import { dataSection } from "./prompt.ts";
@@ -41,4 +42,16 @@ export function gameActionRules(actions: readonly PromptGameAction[]): string[] 
 export function gameActionSection(actions: readonly PromptGameAction[]): string[] {
   if (actions.length === 0) return [];
   return [dataSection("Actions the character can take in the game", "actions", actions)];
+}
+
+/** A planned step's `game_action`: the game's action the step is, or null. */
+export const StepGameActionField = z.object({ name: z.string(), arguments: z.string() })
+  .nullable();
+
+/** The rule the plan-actions prompt adds when the game registered actions. */
+export function stepGameActionRules(actions: readonly PromptGameAction[]): string[] {
+  if (actions.length === 0) return [];
+  return [
+    'The game lets the character act through the actions listed under the actions heading. When a step is one of them, give it "game_action": {"name": …, "arguments": "<the arguments as a JSON object in a string>"}, with only listed names and arguments the parameters allow; otherwise "game_action" is null, as it is for most steps.',
+  ];
 }

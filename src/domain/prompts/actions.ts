@@ -14,6 +14,12 @@ import { dataBlock, inertJson } from "./data_block.ts";
 import { clockMinutes } from "../time/mod.ts";
 import { EmojiRendering, planSteps } from "./_plan_steps.ts";
 import { areaOfPath, PATH_SEPARATOR } from "../world/mod.ts";
+import {
+  gameActionSection,
+  type PromptGameAction,
+  StepGameActionField,
+  stepGameActionRules,
+} from "./_respond_actions.ts";
 
 /** A location on offer, numbered by its position in the list (1-based). */
 export interface ActionLocation {
@@ -42,15 +48,28 @@ export interface ActionsInput {
   currentArea: string | null;
   /** The area the day plan chose for the broad item. */
   plannedArea: string;
+  /** The game's registered actions a step may be; absent or empty: none. */
+  gameActions?: PromptGameAction[];
 }
 
+/** A step's `game_action`, typed as optional: without registered actions the field is absent. */
+type StepGameAction = { game_action: z.ZodOptional<typeof StepGameActionField> };
+
 /** Actions in time order inside the chunk, 5–60 minutes each, with a location number and emoji. */
-export function actionsSchema(input: Pick<ActionsInput, "chunk" | "locations">) {
+export function actionsSchema(
+  input: Pick<ActionsInput, "chunk" | "locations" | "gameActions">,
+) {
   const bounds = { from: clockMinutes(input.chunk.start), until: clockMinutes(input.chunk.end) };
+  // Required when present, as strict structured output wants; left out without game actions.
+  const game =
+    (input.gameActions?.length
+      ? { game_action: StepGameActionField }
+      : {}) as unknown as StepGameAction;
   return z.object({
     actions: planSteps({
       location: z.number().int().min(1).max(input.locations.length),
       emoji: EmojiRendering,
+      ...game,
     }, { bounds, maxMinutes: 60, count: { min: 1, max: 24 } }),
   });
 }
@@ -110,6 +129,7 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
       `Split a character's plan from ${start} to ${end} into actions of 5 to 15 minutes, in time order, filling it without overlaps.`,
       "Prefer locations in the character's current area when the action can be done there, else in the planned area.",
       'Answer with JSON {"actions": [{"start": "HH:MM", "durationMinutes": 10, "description": "a phrase starting with a verb", "location": 1, "emoji": "☕"}, …]}; "location" is a listed number, "emoji" 1 to 3 emoji showing the action.',
+      ...stepGameActionRules(input.gameActions ?? []),
     ],
     user: [
       `Character: ${inertJson(input.agentName)}. Date: ${input.date}.`,
@@ -132,6 +152,7 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
         "locations",
         locationLines(input),
       ),
+      ...gameActionSection(input.gameActions ?? []),
     ],
   });
 }
