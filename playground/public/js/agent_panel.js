@@ -7,6 +7,7 @@ import { agentPath, api } from "./api.js";
 import { busy, clockTime, empty, errorState, h, loading, nextId, replace } from "./dom.js";
 import { memoryItem, retrievedItem } from "./memory_views.js";
 import { talkSection } from "./talk.js";
+import { goalBadge, goalsBox } from "./game_hooks.js";
 
 const KINDS = ["observation", "reflection", "chat", "plan", "seed"];
 const PAGE = 30;
@@ -95,6 +96,8 @@ function planView(plan, now) {
           h("span", { class: "time" }, `${clockTime(item.start)}–${clockTime(item.end)}`),
           ` ${item.description}`,
           h("span", { class: "muted" }, ` · ${item.location}`),
+          " ",
+          goalBadge(item),
         ),
         chunks.length
           ? h(
@@ -181,7 +184,7 @@ export function agentPanel(panel, state, { onClose }) {
         ),
       ),
       section("agent-persona", "Persona", persona),
-      section("agent-plan", "Today's plan", plan),
+      section("agent-plan", "Today's plan", plan, goalsBox(state, agentId)),
       section("agent-query", "Retrieval", query),
       section("agent-talk", "Talk", talkSection(state, agent)),
       section("agent-memories", "Memory stream", memories),

@@ -4,6 +4,7 @@
  */
 import { api, worldPath } from "./api.js";
 import { busy, clockTime, empty, errorState, h, nextId, replace } from "./dom.js";
+import { requestedAction } from "./game_hooks.js";
 
 /** Most events drawn at once; older ones stay in the state for filtering. */
 const SHOWN = 150;
@@ -70,6 +71,8 @@ function describe(state, e) {
       ];
     case "moved":
       return [who, ` moved to ${e.to}`];
+    case "action.requested":
+      return requestedAction(who, e);
     case "perceived":
       return [who, ` noticed ${e.count}: `, (e.observations ?? []).join("; ")];
     case "reaction":
