@@ -6,9 +6,15 @@ import { scoreGameActions } from "../lib/offline/_game_action_score.ts";
 import {
   HELD_OUT_ACT,
   HELD_OUT_QUIET,
+  REGISTERED,
   SHOULD_ACT,
   SHOULD_NOT_ACT,
 } from "../lib/offline/_game_action_cases.ts";
+import {
+  buildRespondPrompt,
+  estimatePromptTokens,
+  type RespondPromptInput,
+} from "../../src/domain/mod.ts";
 
 const pct = (n: number, of: number) => `${(100 * n / of).toFixed(1)}%`;
 for (
@@ -29,3 +35,34 @@ for (
     }`,
   );
 }
+
+// What offering the actions costs: the reply prompt's estimated tokens with none, the two a shop
+// needs, and all eight of the benchmark's, for the same turn.
+const turn: RespondPromptInput = {
+  agentName: "Mira Lund",
+  mode: "chat",
+  speaker: { name: "Tom", description: null },
+  now: "2023-02-13T10:00:00",
+  anchor: {
+    summary: "Mira Lund keeps the lantern shop on the harbour.",
+    nickname: "",
+    globalSummary: "",
+    coreTraits: [],
+    relationships: [],
+  },
+  facets: [],
+  memories: [],
+  plan: [],
+  cardNotes: [],
+  history: [],
+  message: "Please give me the lantern.",
+  boundaryHints: [],
+  disclosure: false,
+};
+const sizes = [0, 2, 8].map((n) => {
+  const offered = REGISTERED.slice(0, n);
+  const prompt = buildRespondPrompt(n === 0 ? turn : { ...turn, gameActions: offered });
+  return `${n} actions: ${estimatePromptTokens(prompt)} tokens`;
+});
+// deno-lint-ignore no-console
+console.log(`reply prompt (estimated): ${sizes.join("; ")}`);

@@ -48,8 +48,14 @@ for (const backend of backends) {
           [["festival", "active"], ["cat", "active"], ["sign", "expired"]],
         );
 
+        const calls = counting.kinds.length;
         const plan = await call(app, "POST", `${a}/plan`, { date: "2023-02-13" });
         assert.equal(plan.status, 200, JSON.stringify(plan.body));
+        assert.equal(
+          counting.kinds.slice(calls).filter((k) => k === "day_plan").length,
+          1,
+          "goals ride in the one day-plan call",
+        );
         const served = (plan.body.items as Item[]).filter((i) => i.goalId);
         assert.deepEqual(served.map((i) => i.goalId), ["cat", "festival"], "most pressing first");
         assert.match(served[0].description, /missing cat/);
