@@ -2,7 +2,7 @@
  * Prints the offline model's game-action score (issue 22; BENCHMARKS.md "Game hooks"):
  * `deno run -A tests/bench/game_actions.ts`.
  */
-import { scoreGameActions } from "../lib/offline/_game_action_score.ts";
+import { scoreGameActions, shopTurn } from "../lib/offline/_game_action_score.ts";
 import {
   HELD_OUT_ACT,
   HELD_OUT_QUIET,
@@ -10,11 +10,7 @@ import {
   SHOULD_ACT,
   SHOULD_NOT_ACT,
 } from "../lib/offline/_game_action_cases.ts";
-import {
-  buildRespondPrompt,
-  estimatePromptTokens,
-  type RespondPromptInput,
-} from "../../src/domain/mod.ts";
+import { buildRespondPrompt, estimatePromptTokens } from "../../src/domain/mod.ts";
 
 const pct = (n: number, of: number) => `${(100 * n / of).toFixed(1)}%`;
 for (
@@ -38,27 +34,7 @@ for (
 
 // What offering the actions costs: the reply prompt's estimated tokens with none, the two a shop
 // needs, and all eight of the benchmark's, for the same turn.
-const turn: RespondPromptInput = {
-  agentName: "Mira Lund",
-  mode: "chat",
-  speaker: { name: "Tom", description: null },
-  now: "2023-02-13T10:00:00",
-  anchor: {
-    summary: "Mira Lund keeps the lantern shop on the harbour.",
-    nickname: "",
-    globalSummary: "",
-    coreTraits: [],
-    relationships: [],
-  },
-  facets: [],
-  memories: [],
-  plan: [],
-  cardNotes: [],
-  history: [],
-  message: "Please give me the lantern.",
-  boundaryHints: [],
-  disclosure: false,
-};
+const turn = shopTurn("Please give me the lantern.");
 const sizes = [0, 2, 8].map((n) => {
   const offered = REGISTERED.slice(0, n);
   const prompt = buildRespondPrompt(n === 0 ? turn : { ...turn, gameActions: offered });

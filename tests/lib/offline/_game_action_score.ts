@@ -6,8 +6,12 @@ import { answerRespond } from "../../../lib/offline/responders/respond.ts";
 import { checkProposedActions, type RespondPromptInput } from "../../../src/domain/mod.ts";
 import { type ActionCase, REGISTERED } from "./_game_action_cases.ts";
 
-function ask(message: string) {
-  const input: RespondPromptInput = {
+/** A shopkeeper's chat turn asking `message`, with `gameActions` offered (default: none). */
+export function shopTurn(
+  message: string,
+  gameActions?: RespondPromptInput["gameActions"],
+): RespondPromptInput {
+  return {
     agentName: "Mira Lund",
     mode: "chat",
     speaker: { name: "A traveller", description: null },
@@ -27,8 +31,12 @@ function ask(message: string) {
     message,
     boundaryHints: [],
     disclosure: false,
-    gameActions: REGISTERED,
+    ...(gameActions ? { gameActions } : {}),
   };
+}
+
+function ask(message: string) {
+  const input = shopTurn(message, REGISTERED);
   let n = 0;
   const answer = answerRespond(input);
   return checkProposedActions(REGISTERED, answer.game_actions ?? [], { ids: () => `act_${n++}` });
