@@ -8,7 +8,12 @@ import assert from "node:assert/strict";
 import { startBackends } from "../_helpers/backends.ts";
 import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
 import { call } from "../_helpers/http_call.ts";
-import { countingModel } from "../_helpers/test_deps.ts";
+import { countingModel, makeTestDeps } from "../_helpers/test_deps.ts";
+import { createApp } from "../../routes/app.ts";
+import { silentLogger } from "../../lib/logger.ts";
+import { KvTickQueue } from "../../lib/queues/kv_tick_queue.ts";
+import type { TickMessage } from "../../src/ports/tick_queue.ts";
+import { consumeTickMessage } from "../../src/app/simulation/tick_world.ts";
 
 const { backends, close } = await startBackends();
 
@@ -79,6 +84,36 @@ for (const backend of backends) {
     },
   });
 }
+
+Deno.test("a tick through the queue announces the game action too: the tick plan carries the actions", async () => {
+  await using deps = await makeTestDeps();
+  const kv = await Deno.openKv(":memory:");
+  const queue = new KvTickQueue(kv);
+  const listening = queue.listen((m: TickMessage) => consumeTickMessage(deps, m, queue));
+  try {
+    const app = createApp(deps, { logger: silentLogger, tickQueue: queue });
+    const made = await call(app, "POST", "/v1/worlds", {
+      id: "queued",
+      name: "Queued",
+      startTime: "2023-02-13T07:00:00",
+      clock: { mode: "manual" },
+    });
+    assert.equal(made.status, 201);
+    assert.equal((await call(app, "POST", "/v1/worlds/queued/agents", AGENT)).status, 201);
+    assert.equal((await call(app, "PUT", "/v1/worlds/queued/actions", [WAKE_UP])).status, 200);
+    const tick = await call(app, "POST", "/v1/worlds/queued/tick", { minutes: 10 });
+    assert.equal(tick.status, 200, JSON.stringify(tick.body));
+    const requested = await call(app, "GET", "/v1/worlds/queued/events?type=action.requested");
+    assert.deepEqual(
+      requested.body.events.map((e: { name: string; agentId: string }) => [e.agentId, e.name]),
+      [["mira", "wake_up"]],
+    );
+  } finally {
+    await queue.stop();
+    kv.close();
+    await listening.catch(() => {});
+  }
+});
 
 Deno.test({
   name: "game action tick: stop the hosted backend's servers",

@@ -102,14 +102,16 @@ export async function withItemChunks(
 export async function withChunkActions(
   deps: Pick<Deps, "storage" | "model" | "ids">,
   ctx: AgentContext,
-  { plan, index, chunk: c, env, profile, fence }: JustInTime & {
+  { plan, index, chunk: c, env, profile, fence, gameActions: known }: JustInTime & {
     /** The chunk's index in the item's `chunks`. */
     chunk: number;
     env: Environment | null;
+    /** The world's registered actions, when the caller has them. @default read here */
+    gameActions?: readonly GameAction[];
   },
 ): Promise<Decomposed> {
   if (plan.items[index].chunks![c].actions !== null) return { plan, usage: emptyUsage() };
-  const gameActions = await loadGameActions(deps, ctx.world.id);
+  const gameActions = known ?? await loadGameActions(deps, ctx.world.id);
   const decomposed = await decomposeChunk(deps, ctx, {
     env,
     plan,

@@ -15,6 +15,7 @@ import {
   DAY_MINUTES,
   DayPlan,
   emptyUsage,
+  type GameAction,
   GameTime,
   innerVoiceDirective,
   interruptedItem,
@@ -101,7 +102,10 @@ export async function makeDayPlan(
 export async function currentAction(
   deps: Pick<Deps, "model" | "embedder" | "ids">,
   tx: AgentTransaction,
-  { at, env: known }: { at: GameTime } & KnownEnvironment,
+  { at, env: known, gameActions }: { at: GameTime } & KnownEnvironment & {
+    /** The world's registered actions, when the caller has them (a tick does). */
+    gameActions?: readonly GameAction[];
+  },
 ): Promise<{ action: PlannedAction | null; usage: Usage; plans: PlanMade[] }> {
   const { world, agent, lease: fence } = tx;
   const d = { ...deps, storage: tx.storage };
@@ -150,6 +154,7 @@ export async function currentAction(
       env,
       profile,
       fence,
+      gameActions,
     });
     usage = addUsage(usage, chunk.usage);
     if (chunk.plan === null) continue;

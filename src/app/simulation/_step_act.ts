@@ -51,7 +51,11 @@ export async function goOn(
   }
 
   // 3. Act and move along the plan (a new game day makes its plan here).
-  const acted = await currentAction(deps, current, { at: to, env: shared.env });
+  const acted = await currentAction(deps, current, {
+    at: to,
+    env: shared.env,
+    gameActions: shared.gameActions,
+  });
   usages.push(acted.usage);
   plans.push(...acted.plans);
   const action = acted.action;
