@@ -34,6 +34,7 @@ import { environmentRoutes } from "./environment.ts";
 import { socialRoutes } from "./social.ts";
 import { evaluationRoutes } from "./evaluation.ts";
 import { OfflineJudge } from "../lib/offline/offline_judge.ts";
+import { gameHookRoutes } from "./game_hooks.ts";
 import { memoryRoutes } from "./memories.ts";
 import { personaRoutes } from "./persona.ts";
 import { planRoutes } from "./plans.ts";
@@ -186,6 +187,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.route("/v1", conversationRoutes(deps));
   app.route("/v1", socialRoutes(deps));
   app.route("/v1", evaluationRoutes(deps, { judge: options.judge ?? new OfflineJudge() }));
+  app.route("/v1", gameHookRoutes(deps));
   app.route(
     "/v1",
     worldEngineRoutes(deps, {

@@ -55,6 +55,9 @@ export const PlanView = z
         description:
           "The item decomposed into hour chunks and 5–60-minute actions, as far as it has been (null until the item starts)",
       }),
+      goalId: z.string().optional().meta({
+        description: "The agent's goal (PUT …/goals) this item serves, when it serves one",
+      }),
     })),
   })
   .meta({ id: "PlanView" });
@@ -79,12 +82,13 @@ export function planView(plan: DayPlan): PlanView {
     date: plan.date,
     wakeUp: plan.wakeUp,
     revision: plan.revision,
-    items: plan.items.map(({ start, end, description, location, chunks }) => ({
+    items: plan.items.map(({ start, end, description, location, chunks, goalId }) => ({
       start,
       end,
       description,
       location,
       chunks,
+      ...(goalId === undefined ? {} : { goalId }),
     })),
   };
 }

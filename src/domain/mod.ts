@@ -5,6 +5,7 @@ export * from "./archive/mod.ts";
 export * from "./conversation/mod.ts";
 export * from "./errors.ts";
 export * from "./evaluation/mod.ts";
+export * from "./game_hooks/mod.ts";
 export * from "./ids.ts";
 export * from "./memory/mod.ts";
 export * from "./persona/mod.ts";

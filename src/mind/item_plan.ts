@@ -78,7 +78,7 @@ export async function decomposeItemFully(
         span: { lo: s.start, hi: s.end },
         locations,
         fallback: s.value.description,
-      }),
+      }).actions,
     }));
   return { chunks, usage: completion.usage };
 }

@@ -11,10 +11,12 @@ import {
   DayPlan,
   type Environment,
   fitSpans,
+  type GameAction,
   locationChoices,
   MAX_MINUTES,
   minuteOfDay,
   PlannedAction,
+  type ProposedAction,
   splitEven,
   timeAt,
   type Usage,
@@ -31,17 +33,21 @@ export interface DecomposeRequest {
 
 /**
  * An hour chunk decomposed into actions that cover it, each at a place of the environment (when
- * the world has one): one `plan.actions` call.
+ * the world has one): one `plan.actions` call. With the game's actions, the same call says
+ * which step is one of them: `proposed` holds, per action, the game action the model chose for
+ * it (unchecked), or null.
  */
 export async function decomposeChunk(
   deps: Pick<Deps, "model">,
   ctx: AgentContext,
-  { env, plan, index, chunk: c, profile }: DecomposeRequest & {
+  { env, plan, index, chunk: c, profile, gameActions = [] }: DecomposeRequest & {
     env: Environment | null;
     /** The chunk's index in the item's `chunks`. */
     chunk: number;
+    /** The world's registered actions. @default none */
+    gameActions?: readonly GameAction[];
   },
-): Promise<{ actions: PlannedAction[]; usage: Usage }> {
+): Promise<PlacedActions & { usage: Usage }> {
   const { agent } = ctx;
   const item = plan.items[index];
   const chunk = item.chunks![c];
@@ -60,16 +66,17 @@ export async function decomposeChunk(
       currentLocation: agent.location,
       currentArea,
       plannedArea: item.location,
+      ...(gameActions.length > 0 ? { gameActions: [...gameActions] } : {}),
     }),
     operation: "plan.actions",
   });
-  const actions = placedActions(completion.value.actions, {
+  const placed = placedActions(completion.value.actions, {
     date: plan.date,
     span: { lo, hi },
     locations,
     fallback: chunk.description,
   });
-  return { actions, usage: completion.usage };
+  return { ...placed, usage: completion.usage };
 }
 
 /** Where and when actions answered for one stretch of a plan go. */
@@ -83,15 +90,24 @@ export interface ActionPlacement {
   fallback: string;
 }
 
+/** Actions as the plan stores them, and the game action proposed for each (unchecked) or null. */
+export interface PlacedActions {
+  actions: PlannedAction[];
+  proposed: (ProposedAction | null)[];
+}
+
 /**
  * Answered actions as the plan stores them: fitted to cover the stretch without overlaps (at
  * most an hour each), placed at the locations their numbers name; the stretch as one action at
- * the first location when none fit.
+ * the first location when none fit. A step split in pieces proposes its game action once, by
+ * its first piece.
  */
 export function placedActions(
-  answered: readonly ActionsOutput["actions"][number][],
+  answered: readonly (Omit<ActionsOutput["actions"][number], "game_action"> & {
+    game_action?: ProposedAction | null;
+  })[],
   { date, span, locations, fallback }: ActionPlacement,
-): PlannedAction[] {
+): PlacedActions {
   const spans = fitSpans(
     answered.map((a) => ({
       start: clockMinutes(a.start),
@@ -100,17 +116,22 @@ export function placedActions(
         description: a.description.trim(),
         location: locations[a.location - 1].path,
         emoji: a.emoji.replace(/\s+/g, ""),
+        proposed: a.game_action ?? null,
       },
     })),
     { ...span, cover: true, maxMinutes: MAX_MINUTES },
   );
-  const only = { description: fallback, location: locations[0].path, emoji: "🙂" };
-  return (spans.length > 0
+  const only = { description: fallback, location: locations[0].path, emoji: "🙂", proposed: null };
+  const pieces = spans.length > 0
     ? spans
-    : splitEven({ start: span.lo, end: span.hi, value: only }, MAX_MINUTES))
-    .map((s): PlannedAction => ({
-      start: timeAt(date, s.start),
-      end: timeAt(date, s.end),
-      ...s.value,
-    }));
+    : splitEven({ start: span.lo, end: span.hi, value: only }, MAX_MINUTES);
+  const actions = pieces.map(({ start, end, value: { proposed: _, ...value } }): PlannedAction => ({
+    start: timeAt(date, start),
+    end: timeAt(date, end),
+    ...value,
+  }));
+  const proposed = pieces.map((p, i) =>
+    i > 0 && pieces[i - 1].value === p.value ? null : p.value.proposed
+  );
+  return { actions, proposed };
 }

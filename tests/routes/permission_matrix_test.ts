@@ -23,6 +23,7 @@ const PARAMS: Record<string, string> = {
   tickId: "t_none",
   id: "k_00000000000000000000",
   other: "Mara",
+  goal: "g_none",
 };
 
 function pathOf(route: string): string {

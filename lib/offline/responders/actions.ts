@@ -1,6 +1,7 @@
 /** @module Offline responder for the "actions" prompt: the activity's steps in turn, each at a fitting object of the planned area. */
 import { type ActionsInput, type ActionsOutput, clockMinutes } from "../../../src/domain/mod.ts";
 import { type Activity, activityOf, progressive } from "./_activities.ts";
+import { pickGameActions } from "./_game_actions.ts";
 import { asSteps, bestOverlap, emojiFor, slices, type Span } from "./_plan_spans.ts";
 
 /**
@@ -72,6 +73,10 @@ export function answerActions(input: unknown): ActionsOutput {
       ...step,
       location: placeOf(i, step.description, activity),
       emoji: emojiFor(`${step.description} ${base}`),
+      // A step that is one of the game's actions ("lighting the lantern"), as a command says it.
+      ...(i.gameActions?.length
+        ? { game_action: pickGameActions(step.description, i.gameActions)[0] ?? null }
+        : {}),
     })),
   };
 }

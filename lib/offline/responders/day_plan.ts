@@ -224,11 +224,32 @@ export function answerDayPlan(input: unknown): DayPlanOutput {
   const day = withEvent(workplace ? workday(` at ${workplace.name}`) : freeDay(), event);
   const spans = i.remainder === null ? day : rest(i, day);
   const fitted = fitCount(spans, i.minItems, i.maxItems);
+  const goals = goalSlots(fitted, i.goals?.length ?? 0);
   return {
     wakeUp: i.remainder === null ? clockTime(day[0].start) : i.remainder.wakeUp,
     items: asSteps(fitted).map((step, n) => ({
       ...step,
       place: fitted[n].place ?? placeNumber(i.places, fitted[n].where),
+      ...(i.goals?.length
+        ? {
+          description: goals[n] === null
+            ? step.description
+            : ownWords(i.goals[goals[n]! - 1].description),
+          goal: goals[n],
+        }
+        : {}),
     })),
   };
+}
+
+/** Items of the day's shape with time to spare: where a goal fits. */
+const FLEXIBLE = /\b(?:errands|walk|hobby|shopping|things at home)\b/;
+
+/**
+ * Which goal (1-based) each item serves: the most pressing goals (listed first) take the
+ * items with time to spare, in order, one each; the others serve none.
+ */
+function goalSlots(spans: readonly Placed[], goals: number): (number | null)[] {
+  let next = 1;
+  return spans.map((s) => (next <= goals && FLEXIBLE.test(s.description) ? next++ : null));
 }

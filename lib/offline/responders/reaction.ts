@@ -6,7 +6,7 @@ const ASLEEP = /\b(?:sleep|sleeping|asleep|napping)\b/i;
 const BUSY =
   /\b(?:sleep|sleeping|asleep|napping|busy|talking|chatting|conversation|meeting|on a call|exam)\b/i;
 const URGENT =
-  /\b(?:fire|burning|burnt|smoke|flood\w*|broken|leak\w*|emergency|injured|hurt|crying|help)\b/i;
+  /\b(?:fire|burning|burnt|smoke|storm\w*|flood\w*|broken|leak\w*|emergency|injured|hurt|crying|help)\b/i;
 
 function clip(text: string, max: number): string {
   const t = text.trim().replace(/[.;]+$/, "");

@@ -6,6 +6,7 @@ import { bare, clip, firstName, newsOf } from "./_speech.ts";
 import { about, selfSaid } from "./_identity.ts";
 import { bestMemory, isQuestion, knowsOf, recount, subjectStems } from "./_recount.ts";
 import { answerAboutSelf } from "./_self_answers.ts";
+import { pickGameActions } from "./_game_actions.ts";
 
 const AI_QUESTION =
   /\b(?:are|r)\s+(?:you|u)\s+(?:an?\s+)?(?:ai|a\.i\.|bot|robot|chatbot|language model|real person|human|real)\b/i;
@@ -64,6 +65,16 @@ function requested(message: string): string {
  */
 export function answerRespond(input: unknown): RespondPromptOutput {
   const i = input as RespondPromptInput;
+  const turn = answerTurn(i);
+  if (!i.gameActions?.length) return turn;
+  // The game's actions: the one the message asks for, agreed to in words; else none.
+  const game_actions = pickGameActions(i.message, i.gameActions);
+  if (game_actions.length === 0 || turn.bounded) return { ...turn, game_actions: [] };
+  const to = addressOf(i) === null ? "" : `, ${addressOf(i)}`;
+  return { ...turn, reply: `Of course${to}, right away.`, game_actions };
+}
+
+function answerTurn(i: RespondPromptInput): RespondPromptOutput {
   const facet = i.facets[0];
   const actions = facet ? gestureOf(facet.behavior_pattern) : null;
   const thoughts = facet?.emotional_state ? `Feeling ${clip(facet.emotional_state, 100)}` : null;

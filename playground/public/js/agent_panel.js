@@ -9,6 +9,7 @@ import { memoryItem, retrievedItem } from "./memory_views.js";
 import { talkSection } from "./talk.js";
 import { reflectSection } from "./reflect_section.js";
 import { bondsSection } from "./bonds_view.js";
+import { goalBadge, goalsBox } from "./game_hooks.js";
 
 const KINDS = ["observation", "reflection", "chat", "plan", "seed"];
 const PAGE = 30;
@@ -97,6 +98,8 @@ function planView(plan, now) {
           h("span", { class: "time" }, `${clockTime(item.start)}–${clockTime(item.end)}`),
           ` ${item.description}`,
           h("span", { class: "muted" }, ` · ${item.location}`),
+          " ",
+          goalBadge(item),
         ),
         chunks.length
           ? h(
@@ -190,7 +193,7 @@ export function agentPanel(panel, state, { onClose }) {
       ),
       section("agent-feelings", "Feelings", bondsSection(state, agent, signal)),
       section("agent-persona", "Persona", persona),
-      section("agent-plan", "Today's plan", plan),
+      section("agent-plan", "Today's plan", plan, goalsBox(state, agentId)),
       section("agent-query", "Retrieval", query),
       section("agent-talk", "Talk", talkSection(state, agent)),
       section(

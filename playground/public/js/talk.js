@@ -6,6 +6,7 @@
 import { agentPath, apiStream } from "./api.js";
 import { busy, count, errorState, h, nextId, replace } from "./dom.js";
 import { provenanceBadge } from "./memory_views.js";
+import { replyActions } from "./game_hooks.js";
 
 const MODES = [
   { value: "chat", label: "Chat", hint: "remembered as told by the speaker" },
@@ -184,6 +185,7 @@ export function talkSection(state, agent) {
           { class: "reply" },
           h("strong", null, `${agent.name}: `),
           h("span", { class: "reply-text" }, spoken(result, agent.name)),
+          replyActions(result),
           replyDetails(result),
         ),
       );

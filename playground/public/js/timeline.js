@@ -22,6 +22,7 @@ const STORY = new Set([
   "world.resumed",
   "budget.exhausted",
   "object_state",
+  "action.requested",
 ]);
 
 /** The kinds offered in the "Show" menu: which events each keeps, and whether to fold. */

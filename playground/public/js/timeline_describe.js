@@ -3,6 +3,7 @@
  * lines on demand), reflections, plans, object changes and errors.
  */
 import { busy, clockTime, errorState, h, replace } from "./dom.js";
+import { requestedAction } from "./game_hooks.js";
 
 /** "A", "A and B", "A, B and C". */
 function listed(names) {
@@ -68,6 +69,8 @@ export function describe(state, e) {
       ];
     case "moved":
       return ["🚶 ", who, ` arrived at ${e.to}`];
+    case "action.requested":
+      return requestedAction(who, e);
     case "perceived":
       return [who, ` noticed ${e.count}: `, (e.observations ?? []).join("; ")];
     case "reaction":

@@ -22,9 +22,11 @@ import {
   type Usage,
   weekdayOf,
   type World,
+  type WorldId,
 } from "../../domain/mod.ts";
 import type { Deps, FencedWrite } from "../../ports/mod.ts";
 import { loadEnvironment } from "../world/mod.ts";
+import { loadActiveGoals } from "../game_hooks/mod.ts";
 import { recall } from "../memory/mod.ts";
 import { type DayPlanRequest, planDay } from "../../mind/mod.ts";
 import { agentSummary } from "./agent_summary.ts";
@@ -32,7 +34,9 @@ import { planKey, previousDayNotes, rememberItems } from "./plan_store.ts";
 
 /** What a day plan prompt shows that has to be loaded or made first, and what making it cost. */
 export interface DayPlanInputs {
-  prompt: Pick<DayPlanRequest, "summary" | "previousDay" | "places" | "comingUp">;
+  prompt: Pick<DayPlanRequest, "summary" | "previousDay" | "places" | "comingUp" | "goals">;
+  /** The goals the prompt shows, by number: an answered item's `goal` names one of them. */
+  goals: { id: string }[];
   usage: Usage;
 }
 
@@ -69,8 +73,21 @@ export async function dayPlanInputs(
     kinds: ["seed", "chat", "reflection"],
   });
   const comingUp = recalled.results[0].map((s) => s.memory.description);
+  // The goals the game set that are still active then, most pressing first (no model call).
+  const goals = await loadActiveGoals(
+    deps,
+    { worldId: world.id as WorldId, agentId: agent.id },
+    at,
+  );
   return {
-    prompt: { summary: summary.summary.text, previousDay, places, comingUp },
+    prompt: {
+      summary: summary.summary.text,
+      previousDay,
+      places,
+      comingUp,
+      goals: goals.map((g) => ({ description: g.description, priority: g.priority })),
+    },
+    goals: goals.map((g) => ({ id: g.id })),
     usage: addUsage(summary.usage, recalled.usage),
   };
 }
@@ -99,7 +116,12 @@ export async function draftDayPlan(
       agentId: agent.id,
       date,
       wakeUp: timeAt(date, wake),
-      items: planItemsFromAnswer(items, { date, from: wake, places: inputs.prompt.places }),
+      items: planItemsFromAnswer(items, {
+        date,
+        from: wake,
+        places: inputs.prompt.places,
+        goals: inputs.goals,
+      }),
       revision: 1,
       madeAt: at,
       replans: [],

@@ -6,13 +6,17 @@
 import {
   type Agent,
   type AgentContext,
+  checkProposedActions,
   clipLine,
   DayPlan,
   emptyUsage,
   type Environment,
+  type GameAction,
   gameMinutes,
   MAX_MINUTES,
+  type PlannedAction,
   PROFILE_LINE_CHARS,
+  type ProposedAction,
   type Usage,
   withChunk,
   withItem,
@@ -21,6 +25,7 @@ import type { Deps, FencedWrite } from "../../ports/mod.ts";
 import { decomposeChunk, decomposeItemFully } from "../../mind/mod.ts";
 import { type AgentSummary, identityLine } from "./agent_summary.ts";
 import { cacheDecomposition, planKey } from "./plan_store.ts";
+import { loadGameActions } from "../game_hooks/mod.ts";
 
 /** The summary's aspects a planning profile may show. */
 export type ProfileAspect = "core" | "occupation";
@@ -91,25 +96,33 @@ export async function withItemChunks(
 
 /**
  * The plan with chunk `chunk` of the item at `index` decomposed into actions at places of `env`:
- * as it is when they are cached, else one `plan.actions` call whose actions are cached.
+ * as it is when they are cached, else one `plan.actions` call whose actions are cached. With the
+ * game's registered actions, that call also says which step is one of them: a step whose game
+ * action checks out (registered name, arguments valid against its schema) carries it with a new
+ * id; any other is left out.
  */
 export async function withChunkActions(
-  deps: Pick<Deps, "storage" | "model">,
+  deps: Pick<Deps, "storage" | "model" | "ids">,
   ctx: AgentContext,
-  { plan, index, chunk: c, env, profile, fence }: JustInTime & {
+  { plan, index, chunk: c, env, profile, fence, gameActions: known }: JustInTime & {
     /** The chunk's index in the item's `chunks`. */
     chunk: number;
     env: Environment | null;
+    /** The world's registered actions, when the caller has them. @default read here */
+    gameActions?: readonly GameAction[];
   },
 ): Promise<Decomposed> {
   if (plan.items[index].chunks![c].actions !== null) return { plan, usage: emptyUsage() };
-  const made = await decomposeChunk(deps, ctx, {
+  const gameActions = known ?? await loadGameActions(deps, ctx.world.id);
+  const decomposed = await decomposeChunk(deps, ctx, {
     env,
     plan,
     index,
     chunk: c,
     profile: await profile(["occupation"]),
+    gameActions,
   });
+  const made = { ...decomposed, actions: withGameActions(deps, decomposed, gameActions) };
   const cached = await cacheDecomposition(
     deps,
     { key: planKey(ctx.world.id, ctx.agent.id, plan.date), revision: plan.revision, fence },
@@ -119,4 +132,20 @@ export async function withChunkActions(
         : null,
   );
   return { plan: cached, usage: made.usage };
+}
+
+/** The actions, each with the game action proposed for it when that one checks out. */
+function withGameActions(
+  deps: Pick<Deps, "ids">,
+  made: { actions: readonly PlannedAction[]; proposed: readonly (ProposedAction | null)[] },
+  registered: readonly GameAction[],
+): PlannedAction[] {
+  return made.actions.map((action, i) => {
+    const proposal = made.proposed[i];
+    if (proposal === null || registered.length === 0) return action;
+    const [checked] = checkProposedActions(registered, [proposal], {
+      ids: () => deps.ids.next("act"),
+    }).actions;
+    return checked === undefined ? action : { ...action, gameAction: checked };
+  });
 }

@@ -15,6 +15,7 @@ import {
   DAY_MINUTES,
   DayPlan,
   emptyUsage,
+  type GameAction,
   GameTime,
   innerVoiceDirective,
   interruptedItem,
@@ -102,7 +103,10 @@ export async function makeDayPlan(
 export async function currentAction(
   deps: Pick<Deps, "model" | "embedder" | "ids">,
   tx: AgentTransaction,
-  { at, env: known }: { at: GameTime } & KnownEnvironment,
+  { at, env: known, gameActions }: { at: GameTime } & KnownEnvironment & {
+    /** The world's registered actions, when the caller has them (a tick does). */
+    gameActions?: readonly GameAction[];
+  },
 ): Promise<{ action: PlannedAction | null; usage: Usage; plans: PlanMade[] }> {
   const { world, agent, lease: fence } = tx;
   const d = { ...deps, storage: tx.storage };
@@ -152,6 +156,7 @@ export async function currentAction(
       env,
       profile,
       fence,
+      gameActions,
     });
     usage = addUsage(usage, chunk.usage);
     if (chunk.plan === null) continue;
@@ -220,7 +225,7 @@ export async function replanFrom(
   usage = addUsage(usage, inputs.usage, made.usage);
   plans.push({ agentId: agent.id, date, replan: true, reason });
   const fresh = resumedInPlace(
-    planItemsFromAnswer(made.value.items, { date, from: cut, places }),
+    planItemsFromAnswer(made.value.items, { date, from: cut, places, goals: inputs.goals }),
     interrupted,
   );
 

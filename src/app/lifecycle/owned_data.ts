@@ -22,6 +22,8 @@ export const WORLD_COLLECTIONS = [
   "importance",
   "bonds",
   "lore",
+  "game_actions",
+  "goals",
 ] as const;
 
 /** Documents keyed by the agent id within its world's scope. */
@@ -32,6 +34,7 @@ const AGENT_DOCUMENTS = [
   "conversation_state",
   "summaries",
   "bonds",
+  "goals",
 ];
 
 /** The document scope of an agent's reply sessions. */

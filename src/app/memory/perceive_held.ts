@@ -170,7 +170,7 @@ export async function perceiveHeld(
     id: reuseId.get(i),
     description: o.text,
     kind: "observation",
-    provenance: "witnessed",
+    provenance: o.provenance ?? "witnessed",
     at: o.at,
     location: o.location,
     eventId: o.eventId,

@@ -2,6 +2,7 @@
 import type {
   Agent,
   BudgetReport,
+  GameAction,
   GameTime,
   MemoryRecord,
   PersonaRecord,
@@ -90,4 +91,6 @@ export interface TurnRequest {
   options: { facets: number; memories: number; tokenBudget: number };
   /** Receives the spoken words as the model writes them (streamed replies). */
   onWords?: (text: string) => void;
+  /** The game's registered actions the agent may take in this turn; absent: none. */
+  gameActions?: readonly GameAction[];
 }

@@ -233,6 +233,7 @@ export async function prepareTurn(
     boundaryHints: hints,
     disclosure: ctx.world.settings.disclosure ?? false,
     ...social.fields,
+    ...(turn.gameActions?.length ? { gameActions: [...turn.gameActions] } : {}),
   }, turn.options.tokenBudget);
   return { prompt, budget, selection, memories, hints, lore: social.used };
 }

@@ -7,6 +7,7 @@ import {
   type Agent,
   type AgentContext,
   type AgentScope,
+  checkProposedActions,
   ConflictError,
   type GameTime,
   type MemoryId,
@@ -21,6 +22,7 @@ import type { Deps } from "../../ports/mod.ts";
 import { RespondInput, type RespondResult } from "./respond_schema.ts";
 import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
 import { getWorld } from "../world/mod.ts";
+import { loadGameActions } from "../game_hooks/mod.ts";
 import { dialogueText, embedDialogue } from "../../mind/mod.ts";
 import { anchorStage, cuesOf, enactTurn, type ReplyContext, type Turn } from "./magic_if.ts";
 import { appendSessionTurns, loadSession } from "./reply_session.ts";
@@ -129,9 +131,11 @@ export async function respond(
   const agent = (await loadAgent(deps, scope)).value;
   const at = input.at ?? world.clock.now;
   const conversationId = input.conversationId ?? deps.ids.next("c");
-  const [record, session] = await Promise.all([
+  const [record, session, gameActions] = await Promise.all([
     loadPersonaRecord(deps, scope),
     input.conversationId === undefined ? null : loadSession(deps, scope, conversationId),
+    // Only a conversation acts: an interview or the inner voice does nothing in the game.
+    input.mode === "chat" ? loadGameActions(deps, scope.worldId) : [],
   ]);
   const history: Turn[] = input.history ??
     (session?.turns ?? []).map((t) => ({ speaker: t.speaker, text: t.text }));
@@ -165,6 +169,10 @@ export async function respond(
     touch: input.mode !== "interview",
     options: { facets: input.facets, memories: input.memories, tokenBudget: input.tokenBudget },
     onWords: options.onWords,
+    gameActions,
+  });
+  const acts = checkProposedActions(gameActions, enacted.value.game_actions ?? [], {
+    ids: () => deps.ids.next("act"),
   });
 
   const items = memoriesOfTurn({
@@ -212,7 +220,9 @@ export async function respond(
     reply: enacted.reply,
     text: lineOf(enacted.reply, agent.name),
     thoughts: enacted.value.thoughts ?? null,
-    actions: enacted.value.actions ?? null,
+    gesture: enacted.value.actions ?? null,
+    actions: acts.actions,
+    droppedActions: acts.dropped,
     facets: enacted.facets.map((f) => ({ title: f.title, score: f.score })),
     memories: enacted.memories.map((r) => ({
       id: r.memory.id,

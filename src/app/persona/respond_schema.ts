@@ -1,6 +1,8 @@
 /** @module The HTTP shapes of respond: what a message brings and what an in-character reply returns. */
 import { z } from "zod";
 import {
+  ActionCall,
+  DroppedAction,
   GameTime,
   MemoryId,
   MemoryKind,
@@ -90,7 +92,18 @@ export const RespondResult = z
       example: "(smiles) It's coming along nicely!",
     }),
     thoughts: z.string().nullable(),
-    actions: z.string().nullable(),
+    gesture: z.string().nullable().meta({
+      description: 'A brief gesture in words ("wipes the counter"), also shown in `reply`',
+    }),
+    actions: z.array(ActionCall).meta({
+      description:
+        "The game's actions (PUT …/actions) the agent takes in this turn, their arguments valid against their schemas; report each outcome with POST …/perceive and the action's id as eventId",
+      example: [{ id: "act_01", name: "give_item", arguments: { item: "lantern" } }],
+    }),
+    droppedActions: z.array(DroppedAction).meta({
+      description:
+        "Actions the model chose that the game never gets: unknown names or arguments that do not match the schema, with the reason",
+    }),
     facets: z.array(z.object({ title: z.string(), score: z.number() })).meta({
       description: "The scene facets sent to the model, best first",
     }),

@@ -51,7 +51,11 @@ export async function goOn(
   }
 
   // 3. Act and move along the plan (a new game day makes its plan here).
-  const acted = await currentAction(deps, current, { at: to, env: shared.env });
+  const acted = await currentAction(deps, current, {
+    at: to,
+    env: shared.env,
+    gameActions: shared.gameActions,
+  });
   usages.push(acted.usage);
   plans.push(...acted.plans);
   const action = acted.action;
@@ -71,6 +75,11 @@ export async function goOn(
         start: action.start,
         end: action.end,
       });
+      // The step is one of the game's actions: the game carries it out and reports back
+      // through perceive with this id as the eventId.
+      if (action.gameAction) {
+        events.push({ type: "action.requested", at: to, agentId: agent.id, ...action.gameAction });
+      }
       if (shared.env && resolvePath(shared.env, action.location)?.object) {
         uses.push({
           agentId: agent.id,

@@ -14,6 +14,7 @@ import {
   type AgentId,
   type AgentScope,
   type Environment,
+  type GameAction,
   SimulacraError,
   type World,
   type WorldId,
@@ -46,6 +47,8 @@ interface EncodedShared {
   changedObjects: string[];
   attention?: { bandwidth: number; turn: string };
   routine?: string[];
+  /** Left out when the world has none, so steps know without reading. */
+  gameActions?: GameAction[];
   scores: [string, number][];
 }
 
@@ -92,6 +95,7 @@ export function agentTickSystem(
       changedObjects: [...shared.changedObjects],
       ...(shared.attention ? { attention: shared.attention } : {}),
       ...(shared.routine ? { routine: [...shared.routine] } : {}),
+      ...(shared.gameActions?.length ? { gameActions: [...shared.gameActions] } : {}),
       scores: [...shared.scores],
     }),
     load: (worldId, storage) => loadSeen({ storage }, worldId as WorldId),
@@ -106,6 +110,7 @@ export function agentTickSystem(
         changedObjects: new Set(e.changedObjects),
         ...(e.attention ? { attention: e.attention } : {}),
         ...(e.routine ? { routine: new Set(e.routine) } : {}),
+        gameActions: e.gameActions ?? [],
       };
       return { ...fresh, ...basis, views: tickViews(basis, loaded as LastLooks | undefined) };
     },

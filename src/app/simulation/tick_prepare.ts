@@ -24,6 +24,7 @@ import { embedForAll, scoreForResidents } from "../../mind/mod.ts";
 import { type TickFrame } from "../engine/mod.ts";
 import { cached, loadCache, remember, saveCache } from "./_bounded_cache.ts";
 import { loadEnvironment } from "../world/mod.ts";
+import { loadGameActions } from "../game_hooks/mod.ts";
 import {
   loadObjectOrigins,
   type ObjectLeave,
@@ -67,10 +68,11 @@ export async function prepare(
   agents: readonly Agent[],
 ): Promise<{ shared: TickShared; loaded: LastLooks; events: NewEvent[]; usage: Usage }> {
   const worldId = frame.world.id as WorldId;
-  const [env, looks, origins] = await Promise.all([
+  const [env, looks, origins, gameActions] = await Promise.all([
     loadEnvironment(deps, worldId),
     loadSeen(deps, worldId),
     loadObjectOrigins(deps, worldId),
+    loadGameActions(deps, worldId),
   ]);
   const routine = routineStates(env, origins);
   const attention = {
@@ -112,6 +114,7 @@ export async function prepare(
     changedObjects,
     attention,
     routine,
+    gameActions,
   };
   return {
     shared: {

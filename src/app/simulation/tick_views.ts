@@ -5,7 +5,7 @@
  * other agent in the area, so storing every agent's view in the tick's plan made the plan grow
  * with the square of the agents sharing a place (BENCHMARKS.md, "Crowded worlds").
  */
-import type { Environment } from "../../domain/mod.ts";
+import type { Environment, GameAction } from "../../domain/mod.ts";
 import {
   perceiveArea,
   type Perception,
@@ -40,6 +40,11 @@ export interface ViewBasis {
   attention?: { bandwidth: number; turn: string };
   /** Object states an agent's use set (`location|state`), the routine sights attention ranks low. */
   routine?: ReadonlySet<string>;
+  /**
+   * The world's registered actions (PUT …/actions), read once for the tick; absent in plans
+   * stored before them (each step then reads them when it decomposes an hour).
+   */
+  gameActions?: readonly GameAction[];
 }
 
 /** The views of a tick's agents, each worked out when first asked for. */

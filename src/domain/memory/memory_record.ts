@@ -10,11 +10,15 @@ export const MemoryKind = z
   .meta({ id: "MemoryKind" });
 export type MemoryKind = z.infer<typeof MemoryKind>;
 
-/** Where a memory came from: witnessed, told by someone, the inner voice, a seed, or the agent itself. */
+/**
+ * Where a memory came from: witnessed, told by someone, the inner voice, a seed, the agent
+ * itself, or an event the game raised (`trigger:<name>`).
+ */
 export const Provenance = z
   .union([
     z.enum(["witnessed", "inner_voice", "seed", "self"]),
     z.templateLiteral(["told_by:", z.string().min(1)]),
+    z.templateLiteral(["trigger:", z.string().min(1)]),
   ])
   .meta({ id: "Provenance", example: "told_by:Isabella Rodriguez" });
 export type Provenance = z.infer<typeof Provenance>;

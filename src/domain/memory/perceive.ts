@@ -5,7 +5,7 @@ import { SimulacraError } from "../errors.ts";
 import { UsageCounts } from "../usage.ts";
 import { gameMinutes, GameTime } from "../time/mod.ts";
 import { FUTURE_MARGIN_MINUTES, type World } from "../world/mod.ts";
-import { MemoryRecord } from "./memory_record.ts";
+import { MemoryRecord, type Provenance } from "./memory_record.ts";
 
 /** One observation an engine reports. */
 export const Observation = z
@@ -78,6 +78,8 @@ export function assertNotTooFarAhead(world: World, observations: readonly Observ
 export interface ScoredObservation extends Observation {
   /** 1–10; when absent, perceive scores it as usual. */
   importance?: number;
+  /** Where it came from; default `witnessed` (a game's trigger: `trigger:<name>`). */
+  provenance?: Provenance;
 }
 /** What {@linkcode perceiveHeld} stored, and the agent as it left it (counters, known areas). */
 export interface Perceived {

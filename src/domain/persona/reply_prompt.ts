@@ -36,6 +36,9 @@ export function sourceOf(provenance: Provenance): string {
     case "inner_voice":
       return "the character's inner voice";
     default:
+      if (provenance.startsWith("trigger:")) {
+        return `an event of the game world (${provenance}) the character lived through`;
+      }
       return `${provenance}: what ${
         provenance.slice("told_by:".length)
       } told the character, a claim the character did not witness`;

@@ -15,6 +15,7 @@ import {
   timeAt,
 } from "../time/mod.ts";
 import { type World } from "../world/mod.ts";
+import { ActionCall } from "../game_hooks/mod.ts";
 import { MAX_ITEM_MINUTES } from "../prompts/mod.ts";
 import { fitSpans, MIN_MINUTES, splitEven } from "./plan_spans.ts";
 
@@ -38,6 +39,10 @@ export const PlannedAction = z
         "Area:Sub-area:Object in the agent's known environment; in a world without an environment, the agent's current location or \"unknown\"",
     }),
     emoji: z.string().meta({ description: "1–3 emoji", example: "☕" }),
+    gameAction: ActionCall.optional().meta({
+      description:
+        "The game's action (PUT …/actions) this step is, announced as an action.requested event when the agent starts it",
+    }),
   })
   .meta({ id: "PlannedAction" });
 
@@ -64,6 +69,9 @@ export const PlanItem = z
     /** An area of the environment (or free text in a world without one). */
     location: z.string(),
     chunks: z.array(HourChunk).nullable(),
+    goalId: z.string().optional().meta({
+      description: "The agent's goal this item serves (PUT …/goals), when it serves one",
+    }),
   })
   .meta({ id: "PlanItem" });
 
@@ -219,6 +227,8 @@ export interface AnsweredItem {
   description: string;
   /** 1-based number of the place in the list the prompt showed. */
   place: number;
+  /** 1-based number of the goal it serves in the list the prompt showed, when it serves one. */
+  goal?: number | null;
 }
 
 /**
@@ -229,9 +239,15 @@ export interface AnsweredItem {
  */
 export function planItemsFromAnswer(
   items: readonly AnsweredItem[],
-  options: { date: string; from: number; places: readonly { name: string }[] },
+  options: {
+    date: string;
+    from: number;
+    places: readonly { name: string }[];
+    /** The goals the prompt showed, by number; an item naming one carries its id. */
+    goals?: readonly { id: string }[];
+  },
 ): PlanItem[] {
-  const { date, from, places } = options;
+  const { date, from, places, goals = [] } = options;
   return fitSpans(
     items.map((it) => ({ start: clockMinutes(it.start), minutes: it.durationMinutes, value: it })),
     { lo: from, hi: DAY_MINUTES, cover: false, maxMinutes: MAX_ITEM_MINUTES },
@@ -241,6 +257,7 @@ export function planItemsFromAnswer(
     description: s.value.description.trim(),
     location: places[s.value.place - 1].name,
     chunks: null,
+    ...(goals[(s.value.goal ?? 0) - 1] ? { goalId: goals[s.value.goal! - 1].id } : {}),
   }));
 }
 

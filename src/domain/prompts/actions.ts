@@ -14,6 +14,12 @@ import { dataBlock, inertJson } from "./data_block.ts";
 import { clockMinutes } from "../time/mod.ts";
 import { EmojiRendering, planSteps } from "./_plan_steps.ts";
 import { PATH_SEPARATOR } from "../world/mod.ts";
+import {
+  gameActionSection,
+  type PromptGameAction,
+  StepGameActionField,
+  stepGameActionRules,
+} from "./_respond_actions.ts";
 
 /** A location on offer, numbered by its position in the list (1-based). */
 export interface ActionLocation {
@@ -42,15 +48,28 @@ export interface ActionsInput {
   currentArea: string | null;
   /** The area the day plan chose for the broad item. */
   plannedArea: string;
+  /** The game's registered actions a step may be; absent or empty: none. */
+  gameActions?: PromptGameAction[];
 }
 
+/** A step's `game_action`, typed as optional: without registered actions the field is absent. */
+type StepGameAction = { game_action: z.ZodOptional<typeof StepGameActionField> };
+
 /** Actions in time order inside the chunk, 5–60 minutes each, with a location number and emoji. */
-export function actionsSchema(input: Pick<ActionsInput, "chunk" | "locations">) {
+export function actionsSchema(
+  input: Pick<ActionsInput, "chunk" | "locations" | "gameActions">,
+) {
   const bounds = { from: clockMinutes(input.chunk.start), until: clockMinutes(input.chunk.end) };
+  // Required when present, as strict structured output wants; left out without game actions.
+  const game =
+    (input.gameActions?.length
+      ? { game_action: StepGameActionField }
+      : {}) as unknown as StepGameAction;
   return z.object({
     actions: planSteps({
       location: z.number().int().min(1).max(input.locations.length),
       emoji: EmojiRendering,
+      ...game,
     }, { bounds, maxMinutes: 60, count: { min: 1, max: 24 } }),
   });
 }
@@ -131,6 +150,7 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
       "Split the stretch of a character's plan given below into actions of 5 to 15 minutes, in time order, filling it without overlaps.",
       "Prefer locations in the character's current area when the action can be done there, else in the planned area.",
       'Answer with JSON {"actions": [{"start": "HH:MM", "durationMinutes": 10, "description": "a phrase starting with a verb", "location": 1, "emoji": "☕"}, …]}; "location" is a listed number, "emoji" 1 to 3 emoji showing the action.',
+      ...stepGameActionRules(input.gameActions ?? []),
     ],
     // What stays the same between an agent's calls first (who, where it can go), what changes
     // last (where it is, the time, the stretch), so a provider's prompt cache reuses the prefix.
@@ -138,6 +158,7 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
       `Character: ${inertJson(input.agentName)}.`,
       dataSection("Profile", "profile", input.summary),
       ...locationSections(input.locations),
+      ...gameActionSection(input.gameActions ?? []),
       dataSection("Where the character is, and the planned area", "whereabouts", {
         currentLocation: input.currentLocation,
         currentArea: input.currentArea,
@@ -152,6 +173,7 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
           input.item === chunk.description ? chunk : { ...chunk, item: input.item },
         )
       }`,
+      ...gameActionSection(input.gameActions ?? []),
     ],
   });
 }

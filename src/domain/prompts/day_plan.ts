@@ -4,6 +4,9 @@ import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { clipLine, inertJson, profileText } from "./data_block.ts";
 import { clockMinutes, ClockTime } from "../time/mod.ts";
 import { planSteps } from "./_plan_steps.ts";
+import { goalField, goalRules, goalSection, type PlanGoal } from "./_plan_goals.ts";
+
+export type { PlanGoal };
 
 /** Longest note about the previous day the prompt shows, in characters (reflections can run long). */
 export const NOTE_LINE_CHARS = 160;
@@ -66,6 +69,8 @@ export interface DayPlanInput {
   maxItems: number;
   /** Set when only the rest of the day is planned again. */
   remainder: DayPlanRemainder | null;
+  /** The goals the day serves, most pressing first; absent or empty: none. */
+  goals?: PlanGoal[];
 }
 
 /**
@@ -73,12 +78,15 @@ export interface DayPlanInput {
  * place by its number. Bounds (item count, place numbers, earliest start) come from the input.
  */
 export function dayPlanSchema(
-  input: Pick<DayPlanInput, "places" | "minItems" | "maxItems" | "remainder">,
+  input: Pick<DayPlanInput, "places" | "minItems" | "maxItems" | "remainder" | "goals">,
 ) {
   const from = input.remainder ? clockMinutes(input.remainder.from) : 0;
   return z.object({
     wakeUp: ClockTime,
-    items: planSteps({ place: z.number().int().min(1).max(input.places.length) }, {
+    items: planSteps({
+      place: z.number().int().min(1).max(input.places.length),
+      ...goalField(input.goals ?? []),
+    }, {
       bounds: { from, until: 1440 },
       maxMinutes: MAX_ITEM_MINUTES,
       count: { min: input.minItems, max: input.maxItems },
@@ -112,6 +120,7 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
       "Keep any engagement for this day the character knows of (listed with its plans and engagements), if it suits them.",
     );
   }
+  rules.push(...goalRules(input.goals ?? []));
   if (!input.places.some((p) => p.role === "workplace")) {
     rules.push(
       "The character has no workplace among the places: plan no work shifts; fill the day with what the profile says they do (at home or at the places they know).",
@@ -141,6 +150,7 @@ export function buildDayPlanPrompt(input: DayPlanInput): Prompt<DayPlanOutput> {
       input.comingUp.map((note) => clipLine(note, NOTE_LINE_CHARS)),
     ));
   }
+  user.push(...goalSection(input.goals ?? []));
   if (remainder) {
     user.push(dataSection("Done today", "done_today", remainder.done));
     if (remainder.planned.length > 0) {

@@ -18,8 +18,15 @@ const memories = ["Klaus reads about gentrification", "Maria drinks coffee at Ho
  * Inputs for each prompt module, keyed by file name; a module whose schema depends on its input
  * (a count, whether an agent is in view, a remainder of the day) has one input per variant.
  */
+/** A game's registered action, for the variants of the prompts that offer them (issue 22). */
+const gameActions = [{
+  name: "give_item",
+  description: "Hand an item over",
+  parameters: { type: "object", properties: { item: { type: "string" } }, required: ["item"] },
+}];
+
 const INPUTS: Record<string, unknown[]> = {
-  actions: [{
+  actions: [undefined, gameActions].map((offered) => ({
     agentName: "Klaus Mueller",
     summary: "Klaus is a student.",
     date: "2023-02-13",
@@ -29,7 +36,8 @@ const INPUTS: Record<string, unknown[]> = {
     currentLocation: "library:desk",
     currentArea: "library",
     plannedArea: "library",
-  }],
+    ...(offered ? { gameActions: offered } : {}),
+  })),
   agent_summary: [{
     agentName: "Klaus Mueller",
     identity: {
@@ -51,19 +59,21 @@ const INPUTS: Record<string, unknown[]> = {
     done: ["breakfast"],
     interrupted: { description: "have lunch", place: 1, until: "13:00" },
     planned: ["13:00–17:00 at library: study"],
-  }].map(
-    (remainder) => ({
-      agentName: "Klaus Mueller",
-      summary: "Klaus is a student.",
-      date: "2023-02-13",
-      weekday: "Monday",
-      previousDay: ["went to the library"],
-      comingUp: ["Maria invited Klaus to her party on Monday"],
-      places: [{ name: "library", role: "workplace", contents: "desk, shelf" }],
-      minItems: 4,
-      maxItems: 8,
-      remainder,
-    }),
+  }].flatMap(
+    (remainder) =>
+      [[], [{ description: "find the missing cat", priority: 5 }]].map((goals) => ({
+        agentName: "Klaus Mueller",
+        summary: "Klaus is a student.",
+        date: "2023-02-13",
+        weekday: "Monday",
+        previousDay: ["went to the library"],
+        comingUp: ["Maria invited Klaus to her party on Monday"],
+        places: [{ name: "library", role: "workplace", contents: "desk, shelf" }],
+        minItems: 4,
+        maxItems: 8,
+        remainder,
+        goals,
+      })),
   ),
   dialogue_line: [{
     speakerName: "Klaus Mueller",
@@ -147,7 +157,7 @@ const INPUTS: Record<string, unknown[]> = {
     recalled: [[1], [2, 1]],
   }],
   reflection_questions: [{ agentName: "Klaus", memories, count: 3 }],
-  respond: [{
+  respond: [undefined, gameActions].map((offered) => ({
     agentName: "Isabella Rodriguez",
     mode: "chat",
     speaker: { name: "A reporter", description: null },
@@ -167,7 +177,8 @@ const INPUTS: Record<string, unknown[]> = {
     message: "How is the cafe?",
     boundaryHints: [],
     disclosure: false,
-  }],
+    ...(offered ? { gameActions: offered } : {}),
+  })),
   respond_plain: [{
     agentName: "Isabella Rodriguez",
     mode: "chat",

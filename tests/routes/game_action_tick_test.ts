@@ -1,0 +1,123 @@
+/**
+ * A tick step's action may be one of the game's actions (issue 22): the plan-actions call that
+ * decomposes the hour says so, the step is announced as an `action.requested` event with an id
+ * the game reports the outcome under, and registering actions adds no model call to a tick or
+ * to perceive; on both storage backends.
+ */
+import assert from "node:assert/strict";
+import { startBackends } from "../_helpers/backends.ts";
+import { sanitizersFor, withBackendApp } from "../_helpers/backend_app.ts";
+import { call } from "../_helpers/http_call.ts";
+import { countingModel, makeTestDeps } from "../_helpers/test_deps.ts";
+import { createApp } from "../../routes/app.ts";
+import { silentLogger } from "../../lib/logger.ts";
+import { KvTickQueue } from "../../lib/queues/kv_tick_queue.ts";
+import type { TickMessage } from "../../src/ports/tick_queue.ts";
+import { consumeTickMessage } from "../../src/app/simulation/tick_world.ts";
+
+const { backends, close } = await startBackends();
+
+const WAKE_UP = {
+  name: "wake_up",
+  description: "Play the agent's waking-up animation",
+  parameters: { type: "object", properties: {}, additionalProperties: false },
+};
+const AGENT = { id: "mira", name: "Mira Lund", description: "Mira keeps the lantern shop" };
+
+for (const backend of backends) {
+  Deno.test({
+    name:
+      `[${backend.name}] a tick step that is a game action is announced as action.requested, at no extra model call`,
+    ...sanitizersFor(backend),
+    async fn() {
+      const counting = countingModel();
+      await withBackendApp(backend, async (app) => {
+        /** A world of one agent, ticked 10 minutes: the kinds of the model calls it made. */
+        const run = async (id: string, actions: unknown[]) => {
+          const made = await call(app, "POST", "/v1/worlds", {
+            id,
+            name: id,
+            startTime: "2023-02-13T07:00:00",
+            clock: { mode: "manual" },
+          });
+          assert.equal(made.status, 201, JSON.stringify(made.body));
+          assert.equal((await call(app, "POST", `/v1/worlds/${id}/agents`, AGENT)).status, 201);
+          assert.equal((await call(app, "PUT", `/v1/worlds/${id}/actions`, actions)).status, 200);
+          const before = counting.kinds.length;
+          const tick = await call(app, "POST", `/v1/worlds/${id}/tick`, { minutes: 10 });
+          assert.equal(tick.status, 200, JSON.stringify(tick.body));
+          const perceived = await call(app, "POST", `/v1/worlds/${id}/agents/mira/perceive`, {
+            observations: [{ text: "The bell over the door rings" }],
+          });
+          assert.equal(perceived.status, 200);
+          return counting.kinds.slice(before);
+        };
+        const plain = await run("plain", []);
+        const hooked = await run("hooked", [WAKE_UP]);
+        assert.deepEqual(hooked, plain, "the same model calls with actions registered");
+
+        const requested = await call(app, "GET", "/v1/worlds/hooked/events?type=action.requested");
+        assert.equal(requested.body.events.length, 1, JSON.stringify(requested.body));
+        const [event] = requested.body.events;
+        assert.equal(event.agentId, "mira");
+        assert.equal(event.name, "wake_up");
+        assert.deepEqual(event.arguments, {});
+        assert.match(event.id, /^act/);
+        const none = await call(app, "GET", "/v1/worlds/plain/events?type=action.requested");
+        assert.equal(none.body.events.length, 0);
+
+        // The plan carries the step's game action; the next tick in the same step does not
+        // announce it again.
+        const action = await call(app, "GET", "/v1/worlds/hooked/agents/mira/action");
+        assert.equal(action.body.action.gameAction.id, event.id);
+        await call(app, "POST", "/v1/worlds/hooked/tick", { minutes: 5 });
+        const again = await call(app, "GET", "/v1/worlds/hooked/events?type=action.requested");
+        assert.equal(again.body.events.length, 1, "announced once");
+
+        // The game reports the outcome with the action's id; the agent remembers it.
+        const outcome = await call(app, "POST", "/v1/worlds/hooked/agents/mira/perceive", {
+          observations: [{ text: "Mira stretched and yawned at the window", eventId: event.id }],
+        });
+        assert.deepEqual(outcome.body.outcomes, ["created"]);
+        assert.equal(outcome.body.memories[0].eventId, event.id);
+      }, { model: counting.model });
+    },
+  });
+}
+
+Deno.test("a tick through the queue announces the game action too: the tick plan carries the actions", async () => {
+  await using deps = await makeTestDeps();
+  const kv = await Deno.openKv(":memory:");
+  const queue = new KvTickQueue(kv);
+  const listening = queue.listen((m: TickMessage) => consumeTickMessage(deps, m, queue));
+  try {
+    const app = createApp(deps, { logger: silentLogger, tickQueue: queue });
+    const made = await call(app, "POST", "/v1/worlds", {
+      id: "queued",
+      name: "Queued",
+      startTime: "2023-02-13T07:00:00",
+      clock: { mode: "manual" },
+    });
+    assert.equal(made.status, 201);
+    assert.equal((await call(app, "POST", "/v1/worlds/queued/agents", AGENT)).status, 201);
+    assert.equal((await call(app, "PUT", "/v1/worlds/queued/actions", [WAKE_UP])).status, 200);
+    const tick = await call(app, "POST", "/v1/worlds/queued/tick", { minutes: 10 });
+    assert.equal(tick.status, 200, JSON.stringify(tick.body));
+    const requested = await call(app, "GET", "/v1/worlds/queued/events?type=action.requested");
+    assert.deepEqual(
+      requested.body.events.map((e: { name: string; agentId: string }) => [e.agentId, e.name]),
+      [["mira", "wake_up"]],
+    );
+  } finally {
+    await queue.stop();
+    kv.close();
+    await listening.catch(() => {});
+  }
+});
+
+Deno.test({
+  name: "game action tick: stop the hosted backend's servers",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: close,
+});
