@@ -30,6 +30,7 @@ import { playgroundRoutes } from "./playground.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
+import { sceneRoutes } from "./scenes.ts";
 import { environmentRoutes } from "./environment.ts";
 import { memoryRoutes } from "./memories.ts";
 import { personaRoutes } from "./persona.ts";
@@ -176,6 +177,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.route("/v1", personaRoutes(deps, { logger }));
   app.route("/v1", cognitionRoutes(deps));
   app.route("/v1", conversationRoutes(deps));
+  app.route("/v1", sceneRoutes(deps));
   app.route(
     "/v1",
     worldEngineRoutes(deps, {

@@ -17,7 +17,8 @@ import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 
 const cognition = routeGroup("Cognition");
 
-const ConversationParams = WorldParams.extend({
+/** The path parameters of one conversation. */
+export const ConversationParams = WorldParams.extend({
   conversation: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "A conversation id").meta({
     param: { name: "conversation", in: "path" },
     example: "c_0mwto7qeg000024ga",

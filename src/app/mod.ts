@@ -8,6 +8,7 @@ export * from "./engine/mod.ts";
 export * from "./lifecycle/mod.ts";
 export * from "./memory/mod.ts";
 export * from "./perceive.ts";
+export * from "./player_lines.ts";
 export * from "./persona/mod.ts";
 export * from "./plan.ts";
 export * from "./react.ts";

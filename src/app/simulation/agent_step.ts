@@ -24,6 +24,7 @@ import {
   AgentId,
   type AgentScope,
   emptyUsage,
+  isPlayer,
   type World,
   type WorldId,
 } from "../../domain/mod.ts";
@@ -84,7 +85,9 @@ export function agentSteps(
     // Budgets are checked again as each step starts (in process or queued alike): once one is
     // spent, the steps that start after keep their plans; those already running finish.
     step: async (frame, agent, { shared, work }) =>
-      await spentTickBudget(deps, frame)
+      isPlayer(agent)
+        ? playerStep(agent)
+        : await spentTickBudget(deps, frame)
         ? coastedStep(agent)
         : await step(withSeed(deps, frame.world.settings.seed), frame, {
           agent,
@@ -215,6 +218,17 @@ async function step(
     failed,
     // The objects put to use or left, for `finish`: the engine collects each step's.
     carried: { uses: parts.uses, leaves: parts.leaves },
+  };
+}
+
+/** A player's step: the game moves it, so nothing happens but its place in the summary. */
+function playerStep(agent: Agent): StepOutcome<AgentStepSummary> & { carried: StepCarried } {
+  return {
+    summary: { agentId: agent.id, location: agent.location, action: agent.action, perceived: 0 },
+    events: [],
+    usage: emptyUsage(),
+    failed: false,
+    carried: { uses: [], leaves: [] },
   };
 }
 

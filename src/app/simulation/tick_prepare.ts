@@ -13,6 +13,7 @@ import {
   emptyUsage,
   type Environment,
   isIdle,
+  isPlayer,
   joinPath,
   ModelUnavailableError,
   type Usage,
@@ -78,8 +79,9 @@ export async function prepare(
     turn: frame.to,
   };
   const attend = { ...attention, routine: (l: string, st: string) => routine.has(`${l}|${st}`) };
+  // A player is seen by others but perceives nothing and decides nothing: the game plays it.
   const perceptions = agents.map((agent) =>
-    perceiveArea(
+    isPlayer(agent) ? { sightings: [], next: {} } : perceiveArea(
       agent,
       { others: agents, env, attention: attend },
       looks.get(agent.id)?.seen ?? {},
