@@ -3,6 +3,7 @@ import {
   type Agent,
   checkCalendar,
   ConflictError,
+  type Conversation,
   type ConversationResult,
   type GameTime,
   isPlayer,
@@ -11,7 +12,13 @@ import {
   type World,
   type WorldId,
 } from "../domain/mod.ts";
-import { converse, isTalking, readConversationState } from "./cognition/mod.ts";
+import {
+  conversationKey,
+  converse,
+  isTalking,
+  readConversationState,
+  timedOut,
+} from "./cognition/mod.ts";
 import type { Deps } from "../ports/mod.ts";
 import { type AgentsTransaction, withAgents } from "./transaction.ts";
 
@@ -24,7 +31,8 @@ const ASLEEP = /sleep|\bnap(?:ping)?\b/i;
  * player's line (`open: true`). Everything is checked before any model call.
  * @throws `world_not_found`, `agent_not_found` (also for an agent of another world),
  * `unprocessable` (an agent named twice, `at` outside an agent's calendar, as for plans),
- * `conflict` (a participant asleep, already talking, or staying busy), `model_*`,
+ * `conflict` (a participant asleep, waiting in an open conversation with a player, talking at
+ * an explicit `at`, or staying busy), `model_*`,
  * `store_unavailable`.
  */
 export async function startConversation(
@@ -46,7 +54,7 @@ export async function startConversation(
     for (const agent of tx.agents) {
       if (!isPlayer(agent)) checkCalendar(tx.world, agent, at.slice(0, 10));
     }
-    await assertFree(tx, at);
+    await assertFree(tx, { at, explicit: input.at !== undefined });
     const { plans: _plans, ...result } = await converse(deps, tx, {
       topic: input.topic,
       at,
@@ -56,19 +64,29 @@ export async function startConversation(
   });
 }
 
-/** Refuses a participant who sleeps or is in a conversation at `at`. @throws `conflict`. */
-async function assertFree(tx: AgentsTransaction, at: GameTime): Promise<void> {
+/**
+ * Refuses a participant who sleeps, waits in an open conversation with a player, or (with an
+ * explicit `at`) is in a conversation then. Without `at`, a talk still running at the world
+ * clock is waited for instead: the new one starts when it ends (see `converse`).
+ * @throws `conflict`.
+ */
+async function assertFree(
+  tx: AgentsTransaction,
+  { at, explicit }: { at: GameTime; explicit: boolean },
+): Promise<void> {
   for (const agent of tx.agents) {
     if (!isPlayer(agent) && ASLEEP.test(agent.action ?? "")) {
       throw busyAgent(tx.world, agent, "is asleep");
     }
     const state = await readConversationState(tx, tx.world, agent.id);
-    if (isTalking(state, at)) {
-      throw busyAgent(
-        tx.world,
-        agent,
-        `is already talking (conversation "${state!.conversationId}")`,
-      );
+    if (state === null) continue;
+    const current = await tx.storage.documents.get<Conversation>(
+      conversationKey(tx.world.id, state.conversationId),
+    );
+    const waiting = current?.value.open === true && !timedOut(tx.world, current.value, at);
+    if (waiting || (explicit && isTalking(state, at))) {
+      const which = `conversation "${state.conversationId}"`;
+      throw busyAgent(tx.world, agent, `is already talking (${which})`);
     }
   }
 }

@@ -10,6 +10,7 @@ import {
   ConversationResult,
   emptyUsage,
   GameTime,
+  isPlayer,
   type PlanMade,
   ReactionDecision,
   SimulacraError,
@@ -219,6 +220,7 @@ export async function reactHeld(
   let usage = emptyUsage();
   if (other !== undefined) {
     let status = input.observed?.status;
+    if (status === undefined && isPlayer(other)) status = other.action ?? undefined;
     if (status === undefined && other.id !== agent.id) {
       // Veto first what needs no status, so a vetoed reaction never plans the other's day.
       const early = await hardVeto(tx, { world, agent, at }, {

@@ -142,17 +142,41 @@ export function pairDecision(
   deps: Deps,
   { frame, shared }: {
     frame: TickFrame<World>;
-    shared: { pairs: ReadonlyMap<string, Sighting>; decisions: PairDecisions };
+    shared: Talks & { decisions: PairDecisions };
   },
   agentId: string,
 ): Promise<PairedReaction> | undefined {
-  const pair = pairOf(shared.pairs, agentId);
+  const pair = talkOf(shared, agentId);
   if (pair === undefined) return undefined;
   return shared.decisions.once(pair.decider, () =>
     decideOnce(deps, frame, {
       decider: pair.decider as AgentId,
       observed: pair.observed,
+      joining: pair.joining as AgentId[],
     }));
+}
+
+/** Who talks to whom this tick: the pairs, and who joins each (`_talk_circles.ts`). */
+export interface Talks {
+  pairs: ReadonlyMap<string, Sighting>;
+  circles?: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * The conversation `agentId` may be in this tick, as a pair's decider, its newcomer, or one who
+ * joins them: the decider, its sighting, and who joins; undefined when in none.
+ */
+export function talkOf(
+  talks: Talks,
+  agentId: string,
+): { decider: string; observed: Sighting; joining: readonly string[] } | undefined {
+  const pair = pairOf(talks.pairs, agentId);
+  if (pair !== undefined) return { ...pair, joining: talks.circles?.get(pair.decider) ?? [] };
+  for (const [decider, joining] of talks.circles ?? []) {
+    const observed = talks.pairs.get(decider);
+    if (observed !== undefined && joining.includes(agentId)) return { decider, observed, joining };
+  }
+  return undefined;
 }
 
 /**
@@ -174,13 +198,14 @@ export function pairOf(
 async function decideOnce(
   deps: Deps,
   frame: TickFrame<World>,
-  { decider, observed }: { decider: AgentId; observed: Sighting },
+  { decider, observed, joining }: { decider: AgentId; observed: Sighting; joining: AgentId[] },
 ): Promise<PairedReaction> {
   const { world } = frame;
   const scope = agentIdempotencyScope({ worldId: world.id as WorldId, agentId: decider });
   const key = decisionKey(frame.tickId);
   const other = observed.observed!.agentId as AgentId;
-  const scopes = [decider, other].map((agentId) => ({ worldId: world.id as WorldId, agentId }));
+  const everyone = [decider, other, ...joining];
+  const scopes = everyone.map((agentId) => ({ worldId: world.id as WorldId, agentId }));
   let result: PairedReaction["result"];
   try {
     // One transaction over both agents: their leases, what the conversation reads of both and
@@ -188,7 +213,7 @@ async function decideOnce(
     const decided = await withAgents(deps, {
       scopes,
       world,
-      documents: pairDocuments(frame, [decider, other]),
+      documents: pairDocuments(frame, everyone),
       reads: [{ claim: { scope, key } }],
     }, async (tx) => {
       const stored = await tx.storage.idempotency.get<StoredDecision>(scope, key);
@@ -235,7 +260,7 @@ function pairDocuments(frame: TickFrame<World>, agents: readonly AgentId[]): Doc
  * of the reaction vetoes stops two agents talking again; this one stops an agent from talking
  * to everyone who walks by, the largest cost of a busy town (BENCHMARKS.md).
  */
-async function talkedLately(
+export async function talkedLately(
   deps: Pick<Deps, "storage">,
   frame: TickFrame<World>,
   agentId: AgentId,

@@ -49,7 +49,7 @@ import { spentTickBudget, worldKey, worldTickClock } from "../world/mod.ts";
 import { coastedStep } from "./coast_step.ts";
 import { prepare, type TickShared } from "./tick_prepare.ts";
 import { clip, noParts, type StepParts, stepPerceiveReads } from "./_step_perceive.ts";
-import { byAgent, pairDecision, pairOf } from "./_talk_pairs.ts";
+import { byAgent, pairDecision, talkOf } from "./_talk_pairs.ts";
 import { goOn } from "./_step_act.ts";
 import { withSeed } from "../../mind/mod.ts";
 
@@ -129,7 +129,7 @@ function stepNeeds(
   const common = [worldKey(frame.world.id)];
   // A paired step waits for the pair's decision, a transaction over both agents: it opens its
   // own transaction after (`step`).
-  if (pairOf(options.shared.pairs, agentId)) return { leases: [], documents: common };
+  if (talkOf(options.shared, agentId)) return { leases: [], documents: common };
   const own = agentNeeds(frame, agentId, options);
   return { ...own, documents: [...own.documents, ...common] };
 }

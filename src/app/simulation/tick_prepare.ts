@@ -34,6 +34,7 @@ import {
 } from "./object_states.ts";
 import { ASLEEP, loadSeen, perceiveArea, type Seeable, type Sighting } from "./perception.ts";
 import { PairDecisions, pairNewcomers } from "./_talk_pairs.ts";
+import { gatherCircles } from "./_talk_circles.ts";
 import {
   changedInView,
   type LastLooks,
@@ -107,10 +108,12 @@ export async function prepare(
   const scored = await scoreForAll(deps, frame.world, texts);
   const embedded = await embedForAll(deps, frame.world, texts);
   const pairs = await pairNewcomers(deps, frame, { agents, objectTriggered, newcomers });
+  const circles = await gatherCircles(deps, frame, { agents, pairs, objectTriggered, env });
   const basis: ViewBasis = {
     env,
     roster: agents.map(seeable),
     pairs,
+    ...(circles.size > 0 ? { circles } : {}),
     changedObjects,
     attention,
     routine,

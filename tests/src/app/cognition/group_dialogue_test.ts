@@ -109,3 +109,28 @@ Deno.test("a listener catches lines naming it, then the most important within it
     [1, 2, 4],
   );
 });
+
+Deno.test("a group talk tried again with its id is finished, not held again: the missing memories are written", async () => {
+  const { model, kinds } = countingModel(new OfflineLanguageModel());
+  await using deps = await makeTestDeps({ model });
+  const { world, people } = await trio(deps);
+  const hold = () =>
+    inTransaction(
+      deps,
+      { world, agents: people },
+      (tx) => converse(deps, tx, { at: AT, id: "c_group" }),
+    );
+  const first = await hold();
+  const eddy = { worldId: world.id as WorldId, agentId: people[2].id };
+  const lost = (await deps.storage.memories.all(eddy)).filter((m) => m.kind === "chat");
+  assert.equal(lost.length, first.lines.length);
+  // A crash after the transcript: Eddy's memories of it were never written.
+  await deps.storage.memories.remove(eddy, lost.map((m) => m.id));
+  await deps.storage.vectors.delete(eddy, lost.map((m) => m.id));
+  kinds.length = 0;
+  const again = await hold();
+  assert.deepEqual(again.lines, first.lines);
+  assert.equal(kinds.filter((k) => k === "dialogue_line").length, 0, "no line said again");
+  const found = (await deps.storage.memories.all(eddy)).filter((m) => m.kind === "chat");
+  assert.deepEqual(found.map((m) => m.id).sort(), lost.map((m) => m.id).sort());
+});
