@@ -2,7 +2,7 @@
  * Scenes over HTTP on both storage backends (issue 23): a three-party conversation in every
  * stream, a bystander who overhears it (and none for a private one), refused participants, a
  * player seen by an agent in a tick who starts a conversation the game answers and closes, a
- * game-opened conversation with a player, and a key bound to one player refused for another.
+ * game-opened conversation with a player (keys bound to a player: player_key_routes_test.ts).
  */
 import assert from "node:assert/strict";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
