@@ -76,11 +76,11 @@ export async function sendPlayerLine(
         { details: { speaker: input.speaker } },
       );
     }
+    // The world clock, but never before the conversation started or its last line was said.
     const last = talk.conversation.lines.at(-1)?.at;
+    const earliest = last === undefined ? talk.conversation.startedAt : addMinutes(last, 1);
     const now = tx.world.clock.now;
-    const at = last === undefined || gameMinutes(now) > gameMinutes(last)
-      ? now
-      : addMinutes(last, 1);
+    const at = gameMinutes(now) > gameMinutes(earliest) ? now : earliest;
     return turnResult(await answerPlayer(deps, talk, { speaker, text: input.text, at }));
   });
 }

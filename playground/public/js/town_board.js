@@ -19,6 +19,7 @@ function agentChip(agent, onAgent) {
       {
         class: "agent-chip",
         "data-agent": agent.id,
+        "data-kind": agent.kind ?? "agent",
         "aria-label": `${agent.name}: ${action}`,
         title: `${agent.name}: ${action}`,
         onClick: () => onAgent(agent.id),

@@ -25,8 +25,9 @@ import { finishHeld, joinNames } from "./conversation_writes.ts";
 import { replanFrom } from "./planning.ts";
 import { mergeRecalled, talkContext } from "./talk_context.ts";
 import { groupTalkHeld, newConversation, storeTalk, type Talk } from "./group_talk.ts";
-import { nearbyListeners, storeOverheard } from "./overhearing.ts";
+import { listenersOf, storeOverheard } from "./overhearing.ts";
 import { openWithPlayer } from "./player_talk.ts";
+import { changesTheDay } from "./group_dialogue.ts";
 
 /** Options for {@linkcode converse}. */
 export interface ConverseOptions {
@@ -45,6 +46,12 @@ export interface ConverseOptions {
   id?: string;
   /** Nobody nearby overhears it. @default false */
   private?: boolean;
+  /**
+   * Who may overhear it, chosen by the caller (a tick: from where everyone was as it began, so
+   * that it replays the same); the caller writes what they overheard (`storeOverheard`) when
+   * their own steps are done. @default the agents nearby now, their memories written at once
+   */
+  listeners?: AgentId[];
 }
 
 /** Memories per retrieval query that condition a line. */
@@ -87,7 +94,7 @@ export async function converse(
   const talk = people.length === 2
     ? await talkHeld(d, world, { people: [people[0], people[1]], options, fences })
     : await groupTalkHeld(d, world, { people, options, fences });
-  await storeOverheard(d, world, { conversation: talk.conversation, people });
+  if (options.listeners === undefined) await storeOverheard(d, world, talk.conversation);
 
   const replanFailed: AgentId[] = [];
   const usages = [talk.usage];
@@ -101,8 +108,12 @@ export async function converse(
       : `; ${partner.name} said: “${clip(said.map((l) => l.text).join(" "), HEARD_CHARS)}”`;
   };
   const othersOf = (self: Agent) => people.filter((p) => p.id !== self.id);
+  // A pair always re-plans; in a group, only who heard something that may change its day.
+  const replanning = people.length === 2
+    ? people
+    : people.filter((self) => changesTheDay(talk.conversation, self.id));
   const replans = await Promise.allSettled(
-    people.map((self) =>
+    replanning.map((self) =>
       replanFrom(d, { world, agent: self }, {
         from: talk.conversation.endedAt,
         reason: `talked with ${joinNames(othersOf(self).map((p) => p.name))} about ${about}${
@@ -117,7 +128,7 @@ export async function converse(
     if (r.status === "fulfilled") {
       usages.push(r.value.usage);
       plans.push(...r.value.plans);
-    } else if (r.reason instanceof SimulacraError) replanFailed.push(people[i].id);
+    } else if (r.reason instanceof SimulacraError) replanFailed.push(replanning[i].id);
     else throw r.reason;
   });
   return { ...talk.conversation, replanFailed, usage: addUsage(...usages), plans };
@@ -139,7 +150,7 @@ async function talkHeld(
 ): Promise<Talk> {
   const held = options.id && await finishHeld(deps, { world, people, fences }, options.id);
   if (held) return held;
-  const listeners = await nearbyListeners(deps, world, { people, private: options.private });
+  const listeners = await listenersOf(deps, world, { people, options });
   const states = await Promise.all(people.map((p) => readConversationState(deps, world, p.id)));
   const start = [options.at, ...states.map((s) => s?.until ?? options.at)].reduce((x, y) =>
     gameMinutes(y) > gameMinutes(x) ? y : x

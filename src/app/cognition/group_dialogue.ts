@@ -7,6 +7,7 @@
 import {
   addMinutes,
   type Agent,
+  type Conversation,
   type ConversationEnd,
   type ConversationLine,
   type GameTime,
@@ -237,4 +238,18 @@ export function endOf(
 ): ConversationEnd {
   if (said.end) return said.line.speaker === scene.people[0].id ? "initiator" : "other";
   return said.capped ? "turn_cap" : "quiet";
+}
+
+/** Words of a line that may change a listener's day: a time, a day, or an event to go to. */
+const DAY_NEWS =
+  /\b(?:today|tonight|tomorrow|this (?:morning|afternoon|evening)|at \d{1,2}(?::\d\d)?|\d{1,2}(?::\d\d)? ?(?:am|pm)|o'clock|noon|(?:mon|tues|wednes|thurs|fri|satur|sun)day|party|meeting|festival|election|invite|invited|join us)\b/i;
+
+/**
+ * Whether a group talk may have changed `agentId`'s day, so that it re-plans: another
+ * participant named a time, a day or an event to go to (no model call decides). Who only heard
+ * small talk keeps its plan: in a crowd, re-planning everyone would pull people away from what
+ * they came for.
+ */
+export function changesTheDay(conversation: Pick<Conversation, "lines">, agentId: string): boolean {
+  return conversation.lines.some((l) => l.speaker !== agentId && DAY_NEWS.test(l.text));
 }

@@ -26,7 +26,7 @@ import {
   storeConversation,
 } from "./conversation_writes.ts";
 import { openScene, talkAll } from "./group_dialogue.ts";
-import { nearbyListeners } from "./overhearing.ts";
+import { listenersOf } from "./overhearing.ts";
 
 /** A conversation stored, and what holding it cost. */
 export interface Talk {
@@ -37,7 +37,13 @@ export interface Talk {
 /** What a talk is: its participants (initiator first), the caller's options, their leases. */
 export interface TalkRequest {
   people: readonly Agent[];
-  options: { topic?: string; at: GameTime; id?: string; private?: boolean };
+  options: {
+    topic?: string;
+    at: GameTime;
+    id?: string;
+    private?: boolean;
+    listeners?: AgentId[];
+  };
   fences: ReadonlyMap<AgentId, Lease>;
 }
 
@@ -68,7 +74,7 @@ export async function groupTalkHeld(
 ): Promise<Talk> {
   const held = options.id && await finishHeld(deps, { world, people, fences }, options.id);
   if (held) return held;
-  const listeners = await nearbyListeners(deps, world, { people, private: options.private });
+  const listeners = await listenersOf(deps, world, { people, options });
   const start = await talkStart(deps, world, { people, at: options.at });
   const opened = await openScene(deps, world, { people, at: start, topic: options.topic ?? null });
   const talked = await talkAll(deps, opened.scene, { start });

@@ -5,14 +5,18 @@
  * than being told. What they overheard is news they may pass on in their own talks.
  */
 import {
+  addUsage,
   type Agent,
   type AgentId,
   type AgentScope,
   ATTENTION_BANDWIDTH,
   chatMemoryId,
   type Conversation,
+  emptyUsage,
+  type Environment,
   isPlayer,
   type MemoryId,
+  type Usage,
   type World,
   type WorldId,
 } from "../../domain/mod.ts";
@@ -27,33 +31,65 @@ import { joinNames } from "./conversation_writes.ts";
 export const OVERHEARD_CONFIDENCE = 0.5;
 
 /**
- * Who may overhear a talk among `people` held where its initiator stands: awake agents (not
- * players) of the world in the same sub-area who are not participants, in id order. None for a
- * private talk or an initiator who is nowhere.
+ * Who may overhear a talk among `people` held where its initiator stands now: awake agents (not
+ * players) of the world in the same sub-area who are not participants, in id order. None for an
+ * initiator who is nowhere.
  */
 export async function nearbyListeners(
   deps: Pick<Deps, "storage">,
   world: World,
-  { people, private: hidden }: { people: readonly Agent[]; private?: boolean },
+  { people }: { people: readonly Agent[] },
 ): Promise<AgentId[]> {
   const where = people[0].location;
-  if (hidden || where === null) return [];
+  if (where === null) return [];
   const [agents, env] = await Promise.all([
     listAgents(deps, world.id as WorldId),
     loadEnvironment(deps, world.id as WorldId),
   ]);
-  const spot = (location: string) =>
-    env === null
-      ? location.trim().toLowerCase()
-      : location.split(":").slice(0, 2).map((p) => p.trim().toLowerCase()).join(":");
-  const ids = new Set(people.map((p) => p.id as string));
+  return awakeAround(agents, { where, env, exclude: people.map((p) => p.id) });
+}
+
+/**
+ * The awake agents (not players) standing where `where` is, but those in `exclude`, in id
+ * order: the same sub-area ({@linkcode samePlace}).
+ */
+export function awakeAround(
+  agents: readonly Pick<Agent, "id" | "location" | "action" | "kind">[],
+  { where, env, exclude }: { where: string; env: Environment | null; exclude: readonly string[] },
+): AgentId[] {
   return agents
     .filter((a) =>
-      !ids.has(a.id) && !isPlayer(a) && a.location !== null && spot(a.location) === spot(where) &&
-      !SLEEPING.test(a.action ?? "")
+      !exclude.includes(a.id) && !isPlayer(a) && a.location !== null &&
+      samePlace(a.location, where, env) && !SLEEPING.test(a.action ?? "")
     )
     .map((a) => a.id)
     .sort();
+}
+
+/**
+ * Whether two locations are one place to talk in: the same sub-area (`Area:Sub-area`) of the
+ * environment, or the same location string in a world without one (case and spaces aside).
+ */
+export function samePlace(a: string, b: string, env: Environment | null): boolean {
+  const place = (location: string) => {
+    const parts = location.split(":").map((p) => p.trim().toLowerCase());
+    return (env === null ? parts : parts.slice(0, 2)).join(":");
+  };
+  return place(a) === place(b);
+}
+
+/** Who may overhear a talk: those the caller chose (`options.listeners`), else those nearby now. */
+export async function listenersOf(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  { people, options }: {
+    people: readonly Agent[];
+    options: { private?: boolean; listeners?: AgentId[] };
+  },
+): Promise<AgentId[]> {
+  if (options.private) return [];
+  if (options.listeners !== undefined) return [...options.listeners];
+  return await nearbyListeners(deps, world, { people });
 }
 
 /**
@@ -86,19 +122,21 @@ export function caughtLines(
 export async function storeOverheard(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
-  { conversation, people }: { conversation: Conversation; people: readonly Agent[] },
-): Promise<void> {
+  conversation: Conversation,
+): Promise<Usage> {
+  const usages: Usage[] = [];
   const listeners = conversation.listeners ?? [];
-  if (listeners.length === 0 || conversation.lines.length === 0) return;
+  if (listeners.length === 0 || conversation.lines.length === 0) return emptyUsage();
   const worldId = world.id as WorldId;
   const ids = conversation.lines.map((_, i) => chatMemoryId(conversation.id, i) as MemoryId);
   const importance = await speakerImportance(deps, worldId, { conversation, ids });
-  const nameOf = (id: string) => people.find((p) => p.id === id)?.name ?? id;
-  const bandwidth = world.settings.attentionBandwidth ?? ATTENTION_BANDWIDTH;
   const agents = new Map((await listAgents(deps, worldId)).map((a) => [a.id as string, a]));
+  const nameOf = (id: string) =>
+    agents.get(id)?.name ?? conversation.lines.find((l) => l.speaker === id)?.name ?? id;
+  const bandwidth = world.settings.attentionBandwidth ?? ATTENTION_BANDWIDTH;
   for (const listenerId of listeners) {
     const listener = agents.get(listenerId);
-    if (listener === undefined) continue;
+    if (listener === undefined || isPlayer(listener)) continue;
     const scope: AgentScope = { worldId, agentId: listener.id };
     const caught = caughtLines(listener, conversation.lines, { importance, bandwidth });
     const found = await deps.storage.memories.getMany(scope, caught.map((i) => ids[i]));
@@ -120,9 +158,11 @@ export async function storeOverheard(
     });
     if (items.length === 0) continue;
     const prepared = await prepareMemories(deps, listener, { items });
+    usages.push(prepared.usage);
     const records = prepared.records.map((r) => ({ ...r, confidence: OVERHEARD_CONFIDENCE }));
     await writeMemories(deps, scope, { prepared: { ...prepared, records } });
   }
+  return addUsage(...usages);
 }
 
 /** Each line's importance as its speaker scored its own memory of it (5 when not found). */

@@ -28,7 +28,7 @@ import { saveBothStates } from "./conversation_state.ts";
 import { finishHeld } from "./conversation_writes.ts";
 import { addressedIn, endOf, nextSpeaker, openScene, type Scene, speak } from "./group_dialogue.ts";
 import { newConversation, type TalkRequest, talkStart } from "./group_talk.ts";
-import { nearbyListeners, storeOverheard } from "./overhearing.ts";
+import { listenersOf, storeOverheard } from "./overhearing.ts";
 import { replanFrom } from "./planning.ts";
 
 /** For worlds stored before `playerReplyMinutes` existed. */
@@ -66,7 +66,7 @@ export async function openWithPlayer(
     const stored = await deps.storage.documents.get<Conversation>(key(options.id));
     if (stored !== null) return resultOf(stored.value, []);
   }
-  const listeners = await nearbyListeners(deps, world, { people, private: options.private });
+  const listeners = await listenersOf(deps, world, { people, options });
   const start = await talkStart(deps, world, { people, at: options.at });
   const opened = await openScene(deps, world, { people, at: start, topic: options.topic ?? null });
   const usages = [...opened.usage];
@@ -204,7 +204,7 @@ export async function closeTalk(
   const conversation: Conversation = { ...talk.conversation, endedBy, open: false };
   await saveConversation(deps, { ...talk, conversation });
   const finished = await finishHeld(deps, { world, people, fences }, conversation.id);
-  await storeOverheard(deps, world, { conversation, people });
+  await storeOverheard(deps, world, conversation);
   const usages = [finished?.usage ?? addUsage()];
   const plans: PlanMade[] = [];
   for (const self of people.filter((p) => !isPlayer(p))) {

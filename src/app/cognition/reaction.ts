@@ -102,7 +102,7 @@ const RECALL_K = 6;
 export async function decideReaction(
   deps: Pick<Deps, "model" | "embedder" | "ids">,
   tx: AgentsTransaction,
-  { at, observations, observed, conversationId }: {
+  { at, observations, observed, conversationId, listeners }: {
     /** The game time of the observations. */
     at: GameTime;
     observations: string[];
@@ -110,6 +110,12 @@ export async function decideReaction(
     observed?: ObservedAgent;
     /** The id a conversation it starts gets. @default a new id */
     conversationId?: string;
+    /**
+     * Who may overhear a conversation it starts, chosen by the caller (a tick, from where
+     * everyone was as it began); their memories of it are then the caller's to write.
+     * @default the agents nearby now, written at once
+     */
+    listeners?: AgentId[];
   },
 ): Promise<ReactionResult & { plans: PlanMade[] }> {
   const { world } = tx;
@@ -127,7 +133,7 @@ export async function decideReaction(
     );
     if (held !== null) {
       const topic = held.value.topic;
-      const talked = await talkTo(deps, tx, { at, topic, conversationId });
+      const talked = await talkTo(deps, tx, { at, topic, conversationId, listeners });
       const reason = topic ?? `talked with ${observed.name}`;
       return { decision: "talk", reason, reaction: topic, ...talked };
     }
@@ -175,7 +181,12 @@ export async function decideReaction(
     usages.push(replanned.usage);
     plans.push(...replanned.plans);
   } else if (decision === "talk" && observed !== undefined) {
-    const talked = await talkTo(deps, tx, { at, topic: reaction ?? reason, conversationId });
+    const talked = await talkTo(deps, tx, {
+      at,
+      topic: reaction ?? reason,
+      conversationId,
+      listeners,
+    });
     usages.push(talked.usage);
     plans.push(...talked.plans);
     return { decision, reason, reaction, ...talked, usage: addUsage(...usages), plans };
@@ -187,12 +198,18 @@ export async function decideReaction(
 async function talkTo(
   deps: Pick<Deps, "model" | "embedder" | "ids">,
   tx: AgentsTransaction,
-  { at, topic, conversationId }: { at: GameTime; topic: string | null; conversationId?: string },
+  { at, topic, conversationId, listeners }: {
+    at: GameTime;
+    topic: string | null;
+    conversationId?: string;
+    listeners?: AgentId[];
+  },
 ): Promise<{ conversation: ConversationResult; usage: Usage; plans: PlanMade[] }> {
   const { plans, ...conversation } = await converse(deps, tx, {
     topic: topic ?? undefined,
     at,
     id: conversationId,
+    listeners,
   });
   return { conversation, usage: conversation.usage, plans };
 }

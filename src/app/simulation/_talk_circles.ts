@@ -17,12 +17,7 @@ import type { Deps } from "../../ports/mod.ts";
 import type { TickFrame } from "../engine/mod.ts";
 import { ASLEEP, type Sighting } from "./perception.ts";
 import { byAgent, talkedLately } from "./_talk_pairs.ts";
-
-/** A place to talk in: the sub-area (`Area:Sub-area`), or the location string without a tree. */
-function placeOf(location: string, env: Environment | null): string {
-  const parts = location.split(":").map((p) => p.trim().toLowerCase());
-  return env === null ? parts.join(":") : parts.slice(0, 2).join(":");
-}
+import { samePlace } from "../cognition/mod.ts";
 
 /**
  * Who joins each pair this tick, by its decider's id: awake agents (not players) in the
@@ -55,7 +50,7 @@ export async function gatherCircles(
     const joining: string[] = [];
     for (const agent of free) {
       if (joining.length >= MAX_PARTICIPANTS - 2) break;
-      if (taken.has(agent.id) || placeOf(agent.location!, env) !== placeOf(where, env)) continue;
+      if (taken.has(agent.id) || !samePlace(agent.location!, where, env)) continue;
       if (await talkedLately(deps, frame, agent.id as AgentId)) continue;
       joining.push(agent.id);
       taken.add(agent.id);

@@ -16,6 +16,7 @@ import {
 } from "../../domain/mod.ts";
 import { withAgents } from "../transaction.ts";
 import {
+  awakeAround,
   conversationKey,
   decideReaction,
   planKey,
@@ -27,6 +28,7 @@ import {
 import type { Deps, DocumentKey } from "../../ports/mod.ts";
 import { TICK_RECORD_TTL_MS, type TickFrame } from "../engine/mod.ts";
 import type { Sighting } from "./perception.ts";
+import type { ViewBasis } from "./tick_views.ts";
 
 /** For worlds stored before `talkCooldownMinutes` existed. */
 const DEFAULT_TALK_COOLDOWN = 120;
@@ -142,7 +144,7 @@ export function pairDecision(
   deps: Deps,
   { frame, shared }: {
     frame: TickFrame<World>;
-    shared: Talks & { decisions: PairDecisions };
+    shared: Talks & { decisions: PairDecisions } & Pick<ViewBasis, "roster" | "env">;
   },
   agentId: string,
 ): Promise<PairedReaction> | undefined {
@@ -153,7 +155,26 @@ export function pairDecision(
       decider: pair.decider as AgentId,
       observed: pair.observed,
       joining: pair.joining as AgentId[],
+      listeners: listenersAtStart(shared, [
+        pair.decider,
+        pair.observed.observed!.agentId,
+        ...pair.joining,
+      ]),
     }));
+}
+
+/**
+ * Who may overhear the talk of `talkers` (its decider first): the awake agents where the
+ * decider stood as the tick began, from the plan's roster, so every try and every concurrency
+ * chooses the same. What they overhear is written when the tick closes (`agent_step.ts`).
+ */
+function listenersAtStart(
+  shared: Pick<ViewBasis, "roster" | "env">,
+  talkers: readonly string[],
+): AgentId[] {
+  const where = shared.roster.find((a) => a.id === talkers[0])?.location;
+  if (where === null || where === undefined) return [];
+  return awakeAround(shared.roster, { where, env: shared.env, exclude: talkers });
 }
 
 /** Who talks to whom this tick: the pairs, and who joins each (`_talk_circles.ts`). */
@@ -198,7 +219,12 @@ export function pairOf(
 async function decideOnce(
   deps: Deps,
   frame: TickFrame<World>,
-  { decider, observed, joining }: { decider: AgentId; observed: Sighting; joining: AgentId[] },
+  { decider, observed, joining, listeners }: {
+    decider: AgentId;
+    observed: Sighting;
+    joining: AgentId[];
+    listeners: AgentId[];
+  },
 ): Promise<PairedReaction> {
   const { world } = frame;
   const scope = agentIdempotencyScope({ worldId: world.id as WorldId, agentId: decider });
@@ -224,6 +250,7 @@ async function decideOnce(
           observations: [observed.text],
           observed: observed.observed!,
           conversationId: tickConversationId(frame.tickId, decider),
+          listeners,
         }),
         fresh: true,
       };

@@ -23,14 +23,16 @@ import {
   type Agent,
   AgentId,
   type AgentScope,
+  type Conversation,
   emptyUsage,
   isPlayer,
+  type Usage,
   type World,
   type WorldId,
 } from "../../domain/mod.ts";
 import { agentKey, agentLockKey, agentOf, listAgents } from "../agents/mod.ts";
 import { agentLease, openAgents } from "../transaction.ts";
-import { planKey, summaryKey } from "../cognition/mod.ts";
+import { conversationKey, planKey, storeOverheard, summaryKey } from "../cognition/mod.ts";
 import {
   errorFields,
   type StepOutcome,
@@ -108,12 +110,17 @@ export function agentSteps(
     }),
     // Each step's uses come back in `carried` (see `agent_tick.ts`'s `merge`): sorted, the
     // object states do not depend on which step was first.
-    finish: (frame, _outcomes, { shared, storage }) =>
-      applyObjectStates(storage ? { ...deps, storage } : deps, frame.world.id as WorldId, {
+    finish: async (frame, _outcomes, { shared, storage }) => {
+      const d = storage ? { ...deps, storage } : deps;
+      const applied = await applyObjectStates(d, frame.world.id as WorldId, {
         at: frame.to,
         uses: [...shared.uses].sort((a, b) => byAgent(a.agentId, b.agentId)),
         leaves: [...shared.leaves].sort((a, b) => byAgent(a.agentId, b.agentId)),
-      }),
+      });
+      // After every step, so no step saw them: the same at any concurrency, on any retry.
+      const overheard = await overhearTalks(d, frame.world, shared.talks);
+      return { ...applied, usage: addUsage(applied.usage, overheard) };
+    },
   };
 }
 
@@ -156,7 +163,10 @@ function agentNeeds(
 }
 
 /** What a step leaves for the tick's `finish`: the objects its agent started using, and left. */
-export type StepCarried = Pick<StepParts, "uses" | "leaves">;
+export type StepCarried = Pick<StepParts, "uses" | "leaves"> & {
+  /** The conversation the step's agent started, whose listeners `finish` lets overhear it. */
+  talks?: string[];
+};
 
 /** What a step is given: its agent, the tick's shared state, and the engine's unit of work. */
 interface StepInput {
@@ -217,8 +227,26 @@ async function step(
     usage: addUsage(...parts.usages),
     failed,
     // The objects put to use or left, for `finish`: the engine collects each step's.
-    carried: { uses: parts.uses, leaves: parts.leaves },
+    carried: {
+      uses: parts.uses,
+      leaves: parts.leaves,
+      ...(parts.summary.conversationId ? { talks: [parts.summary.conversationId] } : {}),
+    },
   };
+}
+
+/** What the listeners of the tick's conversations overheard, written in conversation-id order. */
+async function overhearTalks(
+  deps: Deps,
+  world: World,
+  talks: readonly string[],
+): Promise<Usage> {
+  const usages: Usage[] = [];
+  for (const id of [...new Set(talks)].sort()) {
+    const talk = await deps.storage.documents.get<Conversation>(conversationKey(world.id, id));
+    if (talk?.value.listeners?.length) usages.push(await storeOverheard(deps, world, talk.value));
+  }
+  return addUsage(...usages);
 }
 
 /** A player's step: the game moves it, so nothing happens but its place in the summary. */

@@ -99,7 +99,7 @@ export function agentTickSystem(
     load: (worldId, storage) => loadSeen({ storage }, worldId as WorldId),
     decode: (json, loaded) => {
       const e = json as EncodedShared | EncodedViews;
-      const fresh = { scores: new Map(e.scores), decisions, uses: [], leaves: [] };
+      const fresh = { scores: new Map(e.scores), decisions, uses: [], leaves: [], talks: [] };
       if ("views" in e) return { ...fresh, ...storedViews(e) };
       const basis: ViewBasis = {
         env: e.env,
@@ -116,6 +116,7 @@ export function agentTickSystem(
       ...shared,
       uses: [...shared.uses, ...(carried as StepCarried[]).flatMap((c) => c.uses)],
       leaves: [...shared.leaves, ...(carried as StepCarried[]).flatMap((c) => c.leaves)],
+      talks: [...shared.talks, ...(carried as StepCarried[]).flatMap((c) => c.talks ?? [])],
     }),
   };
 }
@@ -143,7 +144,7 @@ function worldTooLarge(world: World, size: PlanSize, shared: TickShared): Simula
 /** The views of a plan stored with every agent's view (before they were worked out in steps). */
 function storedViews(
   e: EncodedViews,
-): Omit<TickShared, "scores" | "decisions" | "uses" | "leaves"> {
+): Omit<TickShared, "scores" | "decisions" | "uses" | "leaves" | "talks"> {
   const views = new Map(e.views);
   const pairs = new Map<string, Sighting>();
   for (const [id, view] of views) {

@@ -56,6 +56,8 @@ export interface TickShared extends ViewBasis {
   decisions: PairDecisions;
   uses: ObjectUse[];
   leaves: ObjectLeave[];
+  /** Conversations the steps held, whose listeners the tick's close lets overhear them. */
+  talks: string[];
 }
 
 /**
@@ -126,6 +128,7 @@ export async function prepare(
       decisions: new PairDecisions(),
       uses: [],
       leaves: [],
+      talks: [],
     },
     loaded: looks,
     events: [],

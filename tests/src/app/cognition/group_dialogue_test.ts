@@ -134,3 +134,24 @@ Deno.test("a group talk tried again with its id is finished, not held again: the
   const found = (await deps.storage.memories.all(eddy)).filter((m) => m.kind === "chat");
   assert.deepEqual(found.map((m) => m.id).sort(), lost.map((m) => m.id).sort());
 });
+
+Deno.test("in a group, only who heard something about its day re-plans; small talk leaves plans alone", async () => {
+  const script = (news: boolean): OfflineResponder => (input) => {
+    const i = input as DialogueLineInput;
+    const lines: Record<string, string> = {
+      "John Lin": news ? "Mei, there is a party at the cafe at 5pm!" : "Mei, lovely weather.",
+      "Mei Lin": "Eddy, what do you think?",
+      "Eddy Lin": "Nice.",
+    };
+    return { line: lines[i.speakerName], end: true };
+  };
+  for (const news of [false, true]) {
+    await using deps = await makeTestDeps({
+      model: new OfflineLanguageModel({ responders: { dialogue_line: script(news) } }),
+    });
+    const { world, people } = await trio(deps);
+    const result = await talk(deps, world, people);
+    const replanned = result.plans.filter((p) => p.replan).map((p) => p.agentId as string).sort();
+    assert.deepEqual(replanned, news ? ["eddy", "mei"] : [], `news: ${news}`);
+  }
+});

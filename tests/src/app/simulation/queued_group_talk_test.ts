@@ -125,16 +125,34 @@ for (const backend of backends) {
   });
 
   Deno.test({
-    name: `[${backend.name}] without groupTalk the same tick pairs two and leaves the third out`,
+    name:
+      `[${backend.name}] without groupTalk the same tick pairs two; the third overhears them as the tick closes, once`,
     ...sanitizersFor(backend),
     fn: async () => {
       await using deps = await makeTestDeps({
         storage: await backend.open(),
         model: talkative().model,
       });
-      const { open } = await plannedTick(deps, false);
+      const { queue, worldId, open } = await plannedTick(deps, false);
       assert.deepEqual(open.groups, [["ana", "ben"], ["cy"]]);
       assert.equal((open.shared as { circles?: unknown }).circles, undefined);
+      const steps = queue.take("step");
+      const cy = { worldId, agentId: "cy" as never };
+      const overheardByCy = async () =>
+        (await deps.storage.memories.all(cy)).filter((m) => m.kind === "chat");
+      await consumeTickMessage(deps, steps[0], queue); // the pair's message: they talk
+      assert.equal((await snapshot(deps, worldId)).conversations.length, 1);
+      assert.deepEqual(await overheardByCy(), [], "nothing overheard while steps run");
+      for (const m of steps.slice(1)) await consumeTickMessage(deps, m, queue);
+      for (const m of queue.take("close")) await consumeTickMessage(deps, m, queue);
+      // Cy, at the next table, overhears the pair: written as the tick closes, after every step.
+      const talk = (await snapshot(deps, worldId)).conversations[0];
+      assert.deepEqual(talk.listeners, ["cy"]);
+      const overheard = await overheardByCy();
+      assert.ok(overheard.length >= 1 && overheard.length <= 3, "within the bandwidth of 3");
+      for (const m of steps) await consumeTickMessage(deps, m, queue); // delivered again
+      assert.equal((await overheardByCy()).length, overheard.length);
+      assert.ok(overheard.every((m) => m.provenance.startsWith("overheard:")));
     },
   });
 }
