@@ -29,7 +29,7 @@ const conversationRoute = cognition.post("/worlds/{world}/conversations", {
   middleware: requires("simulate", { model: true }),
   operationId: "startConversation",
   summary:
-    "Two agents talk until one ends it or the turn cap; both remember every line and re-plan around it",
+    "Two to eight agents talk until nobody has more to say or the turn cap; all remember every line, nearby agents overhear; with a player it opens and waits",
   request: { body: jsonBody(StartConversationInput) },
   responses: {
     200: jsonContent(ConversationResult, "The transcript, who ended it, and what it cost"),
