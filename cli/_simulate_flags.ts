@@ -12,7 +12,7 @@ export const SIMULATE_USAGE =
   `Runs a template town in memory and reports its cost and emergent behaviour.
 
 Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
-                          [--minutes-per-tick M] [--seed N] [--json] [--save FILE]
+                          [--minutes-per-tick M] [--seed N] [--group-talk] [--json] [--save FILE]
                           [--towns N [--processes P] [--first-town N]]
 
   --hours N             game hours to simulate, more than 0 and at most 720 (required)
@@ -30,6 +30,8 @@ Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
   --seed N              replay exactly: the same seed gives the same calls, events and
                         memories at any concurrency (a whole number, 0-2147483647; the
                         world's \`seed\` setting). Without it runs may differ
+  --group-talk          turn the world's groupTalk setting on: others who may talk in the
+                        place join a conversation a tick starts (one group, not pairs)
   --json                print the summary as one JSON line, the last line of stdout
                         (with --towns: {"towns": [one summary per town], "total": …})
   --save FILE           write the simulated world to FILE as an export (NDJSON) to load
@@ -76,6 +78,7 @@ export const SimulateFlags = z.strictObject({
   processes: wholeNumber("--processes", 1, 16).default(1),
   firstTown: wholeNumber("--first-town", 1, MAX_SEED).default(1),
   json: z.boolean().default(false),
+  groupTalk: z.boolean().default(false),
   save: z.string().min(1, "--save needs a file name").optional(),
 })
   .refine((f) => f.towns === undefined || f.save === undefined, {
@@ -117,6 +120,7 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
         processes: { type: "string" },
         "first-town": { type: "string" },
         json: { type: "boolean" },
+        "group-talk": { type: "boolean" },
         save: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -137,6 +141,7 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
     processes: asNumber(values.processes),
     firstTown: asNumber(values["first-town"]),
     json: values.json,
+    groupTalk: values["group-talk"],
     ...(values.save === undefined ? {} : { save: values.save }),
   });
   if (!parsed.success) {

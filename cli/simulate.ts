@@ -78,6 +78,7 @@ export async function simulateCommand(
       concurrency: flags.concurrency,
       minutesPerTick: flags.minutesPerTick,
       seed: flags.seed,
+      ...(flags.groupTalk ? { settings: { groupTalk: true } } : {}),
       tick: (d: Deps, worldId: WorldId, options: TickWorldOptions) =>
         tickWorld(d, worldId, options),
       wallClock: () => performance.now(),

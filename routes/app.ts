@@ -30,6 +30,7 @@ import { playgroundRoutes } from "./playground.ts";
 import { agentRoutes } from "./agents.ts";
 import { cognitionRoutes } from "./cognition.ts";
 import { conversationRoutes } from "./conversations.ts";
+import { sceneRoutes } from "./scenes.ts";
 import { environmentRoutes } from "./environment.ts";
 import { socialRoutes } from "./social.ts";
 import { evaluationRoutes } from "./evaluation.ts";
@@ -188,6 +189,7 @@ export function createApp(unmetered: Deps, options: AppOptions): OpenAPIHono<App
   app.route("/v1", socialRoutes(deps));
   app.route("/v1", evaluationRoutes(deps, { judge: options.judge ?? new OfflineJudge() }));
   app.route("/v1", gameHookRoutes(deps));
+  app.route("/v1", sceneRoutes(deps));
   app.route(
     "/v1",
     worldEngineRoutes(deps, {

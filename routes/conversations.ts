@@ -17,7 +17,8 @@ import { jsonBody, jsonContent, WorldParams } from "./_openapi.ts";
 
 const cognition = routeGroup("Cognition");
 
-const ConversationParams = WorldParams.extend({
+/** The path parameters of one conversation. */
+export const ConversationParams = WorldParams.extend({
   conversation: z.string().regex(/^[A-Za-z0-9_-]{1,128}$/, "A conversation id").meta({
     param: { name: "conversation", in: "path" },
     example: "c_0mwto7qeg000024ga",
@@ -28,7 +29,7 @@ const conversationRoute = cognition.post("/worlds/{world}/conversations", {
   middleware: requires("simulate", { model: true }),
   operationId: "startConversation",
   summary:
-    "Two agents talk until one ends it or the turn cap; both remember every line and re-plan around it",
+    "Two to eight agents talk until nobody has more to say or the turn cap; all remember every line, nearby agents overhear; with a player it opens and waits",
   request: { body: jsonBody(StartConversationInput) },
   responses: {
     200: jsonContent(ConversationResult, "The transcript, who ended it, and what it cost"),

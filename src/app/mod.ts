@@ -11,6 +11,7 @@ export * from "./goals.ts";
 export * from "./lifecycle/mod.ts";
 export * from "./memory/mod.ts";
 export * from "./perceive.ts";
+export * from "./player_lines.ts";
 export * from "./persona/mod.ts";
 export * from "./plan.ts";
 export * from "./react.ts";

@@ -81,6 +81,8 @@ export interface SimulateTownOptions {
    * @default none (runs may differ)
    */
   seed?: number;
+  /** Further world settings (e.g. `groupTalk`). @default none */
+  settings?: Record<string, unknown>;
   /**
    * The model's name for the summary.
    * @default deps.model.info ("offline" or the main model)
@@ -125,7 +127,10 @@ export async function simulateTown(
       name: town.name,
       template: options.template,
       minutesPerTick,
-      ...(options.seed === undefined ? {} : { settings: { seed: options.seed } }),
+      settings: {
+        ...options.settings,
+        ...(options.seed === undefined ? {} : { seed: options.seed }),
+      },
     }),
     options.catalog,
   );

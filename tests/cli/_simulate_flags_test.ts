@@ -10,6 +10,7 @@ Deno.test("parseSimulateFlags() fills defaults and converts numbers", () => {
       concurrency: 8,
       minutesPerTick: 10,
       json: false,
+      groupTalk: false,
       processes: 1,
       firstTown: 1,
     },
@@ -33,11 +34,14 @@ Deno.test("parseSimulateFlags() fills defaults and converts numbers", () => {
         concurrency: 4,
         minutesPerTick: 15,
         json: true,
+        groupTalk: false,
         processes: 1,
         firstTown: 1,
       },
     },
   );
+  const grouped = parseSimulateFlags(["--hours", "1", "--group-talk"]);
+  assert.equal(grouped.kind === "run" && grouped.flags.groupTalk, true);
   assert.deepEqual(parseSimulateFlags(["--help"]), { kind: "help" });
   assert.deepEqual(parseSimulateFlags(["-h", "--bogus"]).kind, "invalid");
 });

@@ -166,7 +166,7 @@ for (const backend of backends) {
           description: "x",
         });
         const cases: [unknown, number, string][] = [
-          [{ participants: ["klaus", "klaus"] }, 400, "invalid_request"],
+          [{ participants: ["klaus", "klaus"] }, 422, "unprocessable"],
           [{ participants: ["klaus"] }, 400, "invalid_request"],
           [{ participants: ["klaus", "isabella"], extra: 1 }, 400, "invalid_request"],
           [{ participants: ["klaus", "nobody"] }, 404, "agent_not_found"],

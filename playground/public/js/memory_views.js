@@ -8,6 +8,13 @@ import { busy, clockTime, errorState, h, replace } from "./dom.js";
 
 /** The badge of where a memory came from. */
 export function provenanceBadge(provenance) {
+  if (provenance.startsWith("overheard:")) {
+    const who = provenance.slice("overheard:".length);
+    return h("span", {
+      class: "badge prov overheard",
+      title: `Overheard from ${who} talking with others: less sure than being told`,
+    }, `overheard ${who}`);
+  }
   const told = provenance.startsWith("told_by:");
   return h(
     "span",

@@ -20,6 +20,7 @@ export function makeToken(agent, onAgent) {
     {
       class: "agent-chip token",
       "data-agent": agent.id,
+      "data-kind": agent.kind ?? "agent",
       onClick: () => onAgent(agent.id),
     },
     avatar,

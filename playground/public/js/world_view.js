@@ -7,6 +7,7 @@ import { agentPanel } from "./agent_panel.js";
 import { townBoard } from "./town_board.js";
 import { busy, clockLabel, errorState, h, loading, replace } from "./dom.js";
 import { timeline } from "./timeline.js";
+import { scenesPanel } from "./scenes_panel.js";
 import { usagePanel } from "./usage_panel.js";
 import { worldEdits } from "./world_edits.js";
 import { WorldState } from "./world_state.js";
@@ -25,6 +26,7 @@ const SPEEDS = [
 const TABS = [
   { id: "agent", label: "Agent" },
   { id: "timeline", label: "Timeline" },
+  { id: "scenes", label: "Scenes" },
   { id: "usage", label: "Usage" },
   { id: "edit", label: "Edit world" },
 ];
@@ -144,6 +146,7 @@ export async function openWorldView(main, { worldId, agentId, navigate, service 
     },
   });
   timeline(tabs.panels.get("timeline"), state, { onAgent: (id) => showAgent(id) });
+  scenesPanel(tabs.panels.get("scenes"), state);
   const usage = usagePanel(tabs.panels.get("usage"), state, service);
   const edits = worldEdits(tabs.panels.get("edit"), state, {
     onImported: (id) => showAgent(id),

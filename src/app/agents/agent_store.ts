@@ -32,6 +32,7 @@ export function newAgent(
   return {
     id: input.id ?? AgentId.parse(deps.ids.next("a")),
     worldId,
+    ...(input.kind === "player" ? { kind: "player" as const } : {}),
     name: input.name,
     age: input.age ?? null,
     traits: input.traits ?? [],

@@ -58,24 +58,27 @@ export function minutesSinceTalked(
 }
 
 /**
- * Records that `agentId` talked with `otherId` until the conversation's end; with a `fence`,
+ * Records that `agentId` talked with `others` until the conversation's end; with a `fence`,
  * only while that lease (the agent's lock) is held.
  */
 async function saveState(
   deps: Pick<Deps, "storage">,
   world: World,
-  { agentId, otherId, conversation, fence }: {
+  { agentId, others, conversation, fence }: {
     agentId: AgentId;
-    otherId: AgentId;
+    others: readonly AgentId[];
     conversation: Conversation;
   } & FencedWrite,
 ): Promise<void> {
   await updateDocument<ConversationState>(deps.storage.documents, stateKey(world, agentId), {
     change: (current) => ({
       conversationId: conversation.id,
-      with: otherId,
+      with: others[0],
       until: conversation.endedAt,
-      lastTalked: { ...current?.lastTalked, [otherId]: conversation.endedAt },
+      lastTalked: {
+        ...current?.lastTalked,
+        ...Object.fromEntries(others.map((o) => [o, conversation.endedAt])),
+      },
     }),
     attempts: 3,
     fence,
@@ -84,14 +87,18 @@ async function saveState(
   });
 }
 
-/** Records the conversation in both participants' states, each fenced by its lease. */
+/**
+ * Records the conversation in every participant's state, each fenced by its lease: `with` is the
+ * first other participant, and the talk counts as talking with each of the others.
+ */
 export async function saveBothStates(
   deps: Pick<Deps, "storage">,
   world: World,
   { conversation, fences }: { conversation: Conversation; fences: ReadonlyMap<AgentId, Lease> },
 ): Promise<void> {
-  const [a, b] = conversation.participants;
-  for (const [agentId, otherId] of [[a, b], [b, a]]) {
-    await saveState(deps, world, { agentId, otherId, conversation, fence: fences.get(agentId) });
+  const everyone = conversation.participants;
+  for (const agentId of everyone) {
+    const others = everyone.filter((p) => p !== agentId);
+    await saveState(deps, world, { agentId, others, conversation, fence: fences.get(agentId) });
   }
 }

@@ -14,6 +14,7 @@ import {
   chatMemoryId,
   ConflictError,
   type Conversation,
+  isPlayer,
   LeaseLostError,
   type MemoryId,
   type Usage,
@@ -36,31 +37,33 @@ import { saveBothStates } from "./conversation_state.ts";
 export interface HeldTalk {
   world: World;
   conversation: Conversation;
-  people: readonly [Agent, Agent];
+  /** Every participant, in the conversation's order (two, or a group of up to eight). */
+  people: readonly Agent[];
   /** Each participant's lock lease, the fence of its writes. */
   fences: ReadonlyMap<AgentId, Lease>;
 }
 
 /**
- * Both participants' chat memories of the talk, scored and embedded but not written: done before
- * anything is stored, so a failed model call leaves no trace of the talk. What one was told may
- * update what it knew ("the bakery has moved"): the importance call is shown the nearest earlier
- * memories and names those it supersedes (README "Memory upkeep").
+ * Every participant's chat memories of the talk, scored and embedded but not written: done before
+ * anything is stored, so a failed model call leaves no trace of the talk. A player keeps none
+ * (the game remembers for it). What one was told may update what it knew ("the bakery has
+ * moved"): the importance call is shown the nearest earlier memories and names those it
+ * supersedes (README "Memory upkeep").
  */
 export async function prepareChats(
   deps: Pick<Deps, "model" | "embedder" | "ids" | "storage">,
   { conversation, people }: Pick<HeldTalk, "conversation" | "people">,
 ): Promise<PreparedMemories[]> {
-  return [
-    await prepareMemories(deps, people[0], {
-      items: chatMemories(conversation, people[0], people[1]),
-      supersede: deps.storage,
-    }),
-    await prepareMemories(deps, people[1], {
-      items: chatMemories(conversation, people[1], people[0]),
-      supersede: deps.storage,
-    }),
-  ];
+  const prepared: PreparedMemories[] = [];
+  for (const self of people) {
+    prepared.push(
+      await prepareMemories(deps, self, {
+        items: chatMemories(conversation, self, people),
+        supersede: deps.storage,
+      }),
+    );
+  }
+  return prepared;
 }
 
 /**
@@ -118,16 +121,16 @@ export async function finishHeld(
   const stored = await deps.storage.documents.get<Conversation>(conversationKey(world.id, id));
   if (stored === null) return null;
   const conversation = stored.value;
-  const [a, b] = conversation.participants.map((p) => people.find((x) => x.id === p));
-  if (a === undefined || b === undefined) {
+  const ordered = conversation.participants.map((p) => people.find((x) => x.id === p));
+  if (ordered.some((p) => p === undefined) || ordered.length !== people.length) {
     throw new ConflictError(
       `Cannot finish conversation "${id}": it is between ${
         conversation.participants.join(" and ")
       }, not ${people.map((p) => p.id).join(" and ")}`,
     );
   }
-  const talk: HeldTalk = { world, conversation, people: [a, b], fences };
-  const chats = [chatMemories(conversation, a, b), chatMemories(conversation, b, a)];
+  const talk: HeldTalk = { world, conversation, people: ordered as Agent[], fences };
+  const chats = talk.people.map((self) => chatMemories(conversation, self, talk.people));
   const found = await Promise.all(
     talk.people.map((p, i) =>
       deps.storage.memories.getMany(scopeOf(world, p), chats[i].map((m) => m.id as MemoryId))
@@ -151,7 +154,7 @@ function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
   return { worldId: world.id as WorldId, agentId: agent.id };
 }
 
-/** Writes both participants' memories together, each fenced by its lease. */
+/** Writes every participant's memories together, each fenced by its lease. */
 async function writeBoth(
   deps: Pick<Deps, "storage">,
   { world, people, fences }: HeldTalk,
@@ -187,31 +190,37 @@ async function settle(
 }
 
 /**
- * The lines as `self` remembers them: its own as `self`, the other's as told by them; line `i`
- * has the id `chatMemoryId(conversation.id, i)`.
+ * The lines as `self` remembers them: its own as `self`, the others' as told by their speaker
+ * ("Klaus said to Isabella and Maria: …" in a group); line `i` has the id
+ * `chatMemoryId(conversation.id, i)`. None for a player.
  */
-function chatMemories(conversation: Conversation, self: Agent, other: Agent): NewMemory[] {
+function chatMemories(
+  conversation: Conversation,
+  self: Agent,
+  people: readonly Agent[],
+): NewMemory[] {
+  if (isPlayer(self)) return [];
   const location = self.location ?? undefined;
+  const nameOf = (id: string) => people.find((p) => p.id === id)?.name ?? id;
   return conversation.lines.map((l, i) => {
-    const id = chatMemoryId(conversation.id, i);
-    return l.speaker === self.id
-      ? {
-        id,
-        description: `${self.name} said to ${other.name}: "${l.text}"`,
-        kind: "chat",
-        provenance: "self",
-        at: l.at,
-        location,
-      }
-      : {
-        id,
-        description: `${other.name} said to ${self.name}: "${l.text}"`,
-        kind: "chat",
-        provenance: `told_by:${other.name}`,
-        at: l.at,
-        location,
-      };
+    const speaker = nameOf(l.speaker);
+    const audience = joinNames(people.filter((p) => p.id !== l.speaker).map((p) => p.name));
+    return {
+      id: chatMemoryId(conversation.id, i),
+      description: `${speaker} said to ${audience}: "${l.text}"`,
+      kind: "chat",
+      provenance: l.speaker === self.id ? "self" : `told_by:${speaker}`,
+      at: l.at,
+      location,
+    };
   });
+}
+
+/** "A", "A and B", "A, B and C". */
+export function joinNames(names: readonly string[]): string {
+  return names.length <= 1
+    ? names.join("")
+    : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 /** Adds the chat's importance to the reflection counter (and any pending scores). */

@@ -4,18 +4,16 @@ import {
   addUsage,
   type Agent,
   type AgentId,
-  type AgentScope,
-  type Conversation,
   type ConversationEnd,
   type ConversationLine,
   type ConversationResult,
   gameMinutes,
   GameTime,
+  isPlayer,
   type PlanMade,
   SimulacraError,
   type Usage,
   type World,
-  type WorldId,
 } from "../../domain/mod.ts";
 import type { AgentsTransaction } from "../agents/mod.ts";
 import type { Deps, Lease } from "../../ports/mod.ts";
@@ -24,8 +22,13 @@ import { speakLine } from "../../mind/mod.ts";
 import { talkLore } from "./_talk_lore.ts";
 import { agentSummary } from "./agent_summary.ts";
 import { readConversationState } from "./conversation_state.ts";
-import { finishHeld, prepareChats, storeConversation } from "./conversation_writes.ts";
+import { finishHeld, joinNames } from "./conversation_writes.ts";
 import { replanFrom } from "./planning.ts";
+import { mergeRecalled, talkContext } from "./talk_context.ts";
+import { groupTalkHeld, newConversation, storeTalk, type Talk } from "./group_talk.ts";
+import { listenersOf, storeOverheard } from "./overhearing.ts";
+import { openWithPlayer } from "./player_talk.ts";
+import { changesTheDay } from "./group_dialogue.ts";
 
 /** Options for {@linkcode converse}. */
 export interface ConverseOptions {
@@ -42,21 +45,18 @@ export interface ConverseOptions {
    * are written, see `finishHeld`; both re-plan), not held again. @default new
    */
   id?: string;
+  /** Nobody nearby overhears it. @default false */
+  private?: boolean;
+  /**
+   * Who may overhear it, chosen by the caller (a tick: from where everyone was as it began, so
+   * that it replays the same); the caller writes what they overheard (`storeOverheard`) when
+   * their own steps are done. @default the agents nearby now, their memories written at once
+   */
+  listeners?: AgentId[];
 }
 
 /** Memories per retrieval query that condition a line. */
 const RECALL_K = 5;
-/** Memories per line, after merging the two queries. */
-const MEMORIES_PER_LINE = 8;
-/** News items a speaker brings to a conversation, and earlier lines to the listener it recalls. */
-const NEWS_ITEMS = 5;
-const TOLD_BEFORE_ITEMS = 4;
-/** Chat memories read for the speaker's news and earlier lines. */
-const CHAT_WINDOW = 100;
-
-function scopeOf(world: World, agent: Pick<Agent, "id">): AgentScope {
-  return { worldId: world.id as WorldId, agentId: agent.id };
-}
 
 /**
  * Two agents talk: the transaction's first agent starts, with its second. The initiator's
@@ -88,14 +88,19 @@ export async function converse(
   const { world } = tx;
   const d = { ...deps, storage: tx.storage };
   const fences = new Map(tx.agents.map((agent, i) => [agent.id, tx.leases[i]]));
-  const people: [Agent, Agent] = [tx.agents[0], tx.agents[1]];
-  const talk = await talkHeld(d, world, { people, options, fences });
+  if (tx.agents.some(isPlayer)) {
+    return { ...await openWithPlayer(d, world, { people: tx.agents, options, fences }), plans: [] };
+  }
+  const people = tx.agents;
+  const talk = people.length === 2
+    ? await talkHeld(d, world, { people: [people[0], people[1]], options, fences })
+    : await groupTalkHeld(d, world, { people, options, fences });
+  if (options.listeners === undefined) await storeOverheard(d, world, talk.conversation);
 
   const replanFailed: AgentId[] = [];
   const usages = [talk.usage];
-  const pairs = [[people[0], people[1]], [people[1], people[0]]] as const;
   const about = options.topic ?? `"${clip(talk.conversation.lines[0].text, 120)}"`;
-  // What the partner said goes with the reason, so the rest of the day can answer it (news of
+  // What the others said goes with the reason, so the rest of the day can answer it (news of
   // a party tonight puts the party in the plan).
   const heard = (partner: Agent) => {
     const said = talk.conversation.lines.filter((l) => l.speaker === partner.id);
@@ -103,11 +108,18 @@ export async function converse(
       ? ""
       : `; ${partner.name} said: “${clip(said.map((l) => l.text).join(" "), HEARD_CHARS)}”`;
   };
+  const othersOf = (self: Agent) => people.filter((p) => p.id !== self.id);
+  // A pair always re-plans; in a group, only who heard something that may change its day.
+  const replanning = people.length === 2
+    ? people
+    : people.filter((self) => changesTheDay(talk.conversation, self.id));
   const replans = await Promise.allSettled(
-    pairs.map(([self, partner]) =>
+    replanning.map((self) =>
       replanFrom(d, { world, agent: self }, {
         from: talk.conversation.endedAt,
-        reason: `talked with ${partner.name} about ${about}${heard(partner)}`,
+        reason: `talked with ${joinNames(othersOf(self).map((p) => p.name))} about ${about}${
+          othersOf(self).map(heard).join("")
+        }`,
         fence: fences.get(self.id),
       })
     ),
@@ -117,7 +129,7 @@ export async function converse(
     if (r.status === "fulfilled") {
       usages.push(r.value.usage);
       plans.push(...r.value.plans);
-    } else if (r.reason instanceof SimulacraError) replanFailed.push(pairs[i][0].id);
+    } else if (r.reason instanceof SimulacraError) replanFailed.push(replanning[i].id);
     else throw r.reason;
   });
   return { ...talk.conversation, replanFailed, usage: addUsage(...usages), plans };
@@ -125,11 +137,6 @@ export async function converse(
 
 /** The most of what the partner said that a re-plan's reason carries, in characters. */
 const HEARD_CHARS = 240;
-
-interface Talk {
-  conversation: Conversation;
-  usage: Usage;
-}
 
 async function talkHeld(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
@@ -144,6 +151,7 @@ async function talkHeld(
 ): Promise<Talk> {
   const held = options.id && await finishHeld(deps, { world, people, fences }, options.id);
   if (held) return held;
+  const listeners = await listenersOf(deps, world, { people, options });
   const states = await Promise.all(people.map((p) => readConversationState(deps, world, p.id)));
   const start = [options.at, ...states.map((s) => s?.until ?? options.at)].reduce((x, y) =>
     gameMinutes(y) > gameMinutes(x) ? y : x
@@ -154,8 +162,8 @@ async function talkHeld(
   const usages: Usage[] = summaries.map((s) => s.usage);
   const [context, lore] = await Promise.all([
     Promise.all([
-      talkContext(deps, world, { speaker: people[0], listener: people[1] }),
-      talkContext(deps, world, { speaker: people[1], listener: people[0] }),
+      talkContext(deps, world, { speaker: people[0], listeners: [people[1]] }),
+      talkContext(deps, world, { speaker: people[1], listeners: [people[0]] }),
     ]),
     talkLore(deps, world, people),
   ]);
@@ -206,73 +214,17 @@ async function talkHeld(
       break;
     }
   }
-  const conversation: Conversation = {
-    id: options.id ?? deps.ids.next("c"),
-    worldId: world.id as WorldId,
-    participants: [people[0].id, people[1].id],
-    topic: options.topic ?? null,
-    startedAt: start,
-    endedAt: addMinutes(start, lines.length),
+  const conversation = newConversation(deps, world, {
+    people,
+    options,
+    start,
     lines,
     endedBy,
-  };
-
-  // Prepared before anything is written: a failed model call leaves no trace of the talk.
-  const talk = { world, conversation, people, fences };
-  const prepared = await prepareChats(deps, talk);
-  usages.push(...prepared.map((p) => p.usage));
-  await storeConversation(deps, talk, prepared);
-  return { conversation, usage: addUsage(...usages) };
+    listeners,
+  });
+  return await storeTalk(deps, { world, conversation, people, fences }, usages);
 }
 
-/**
- * What a speaker brings to a talk: its news (seed memories and things others told it, most
- * important first, newest first on ties; none told by or naming the listener), and what it said
- * to the listener in earlier talks, newest first.
- */
-async function talkContext(
-  deps: Pick<Deps, "storage">,
-  world: World,
-  { speaker, listener }: { speaker: Agent; listener: Agent },
-): Promise<{ news: string[]; toldBefore: string[] }> {
-  const scope = scopeOf(world, speaker);
-  const [seeds, chats] = await Promise.all([
-    deps.storage.memories.list(scope, { kind: "seed", limit: CHAT_WINDOW }),
-    deps.storage.memories.list(scope, { kind: "chat", limit: CHAT_WINDOW, order: "desc" }),
-  ]);
-  const listenerFirst = listener.name.split(/\s+/)[0].toLowerCase();
-  const news = [...seeds.memories, ...chats.memories]
-    .filter((m) =>
-      (m.kind === "seed" || m.provenance.startsWith("told_by:")) &&
-      m.provenance !== `told_by:${listener.name}` &&
-      !m.description.toLowerCase().includes(listenerFirst)
-    )
-    .sort((a, b) =>
-      b.importance - a.importance || b.createdAt.localeCompare(a.createdAt) ||
-      a.description.localeCompare(b.description)
-    )
-    .map((m) => m.description);
-  const said = `${speaker.name} said to ${listener.name}: `;
-  const toldBefore = chats.memories
-    .filter((m) => m.description.startsWith(said))
-    .map((m) => m.description.slice(said.length));
-  return {
-    news: [...new Set(news)].slice(0, NEWS_ITEMS),
-    toldBefore: toldBefore.slice(0, TOLD_BEFORE_ITEMS),
-  };
-}
-
-/** Interleaves the results of the two queries, best first, without repeats. */
-function mergeRecalled(results: string[][]): string[] {
-  const out: string[] = [];
-  for (let rank = 0; out.length < MEMORIES_PER_LINE; rank++) {
-    const row = results.map((r) => r[rank]).filter((m) => m !== undefined);
-    if (row.length === 0) break;
-    for (const m of row) if (!out.includes(m) && out.length < MEMORIES_PER_LINE) out.push(m);
-  }
-  return out;
-}
-
-function clip(text: string, max: number): string {
+export function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }

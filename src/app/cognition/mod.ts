@@ -11,3 +11,8 @@ export * from "./planning.ts";
 export * from "./reaction.ts";
 export * from "./read_conversation.ts";
 export * from "./reflection.ts";
+export * from "./group_dialogue.ts";
+export * from "./group_talk.ts";
+export * from "./overhearing.ts";
+export * from "./player_talk.ts";
+export * from "./talk_context.ts";

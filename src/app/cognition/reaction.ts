@@ -10,6 +10,7 @@ import {
   ConversationResult,
   emptyUsage,
   GameTime,
+  isPlayer,
   type PlanMade,
   ReactionDecision,
   SimulacraError,
@@ -103,7 +104,7 @@ const RECALL_K = 6;
 export async function decideReaction(
   deps: Pick<Deps, "model" | "embedder" | "ids">,
   tx: AgentsTransaction,
-  { at, observations, observed, conversationId }: {
+  { at, observations, observed, conversationId, listeners }: {
     /** The game time of the observations. */
     at: GameTime;
     observations: string[];
@@ -111,6 +112,12 @@ export async function decideReaction(
     observed?: ObservedAgent;
     /** The id a conversation it starts gets. @default a new id */
     conversationId?: string;
+    /**
+     * Who may overhear a conversation it starts, chosen by the caller (a tick, from where
+     * everyone was as it began); their memories of it are then the caller's to write.
+     * @default the agents nearby now, written at once
+     */
+    listeners?: AgentId[];
   },
 ): Promise<ReactionResult & { plans: PlanMade[] }> {
   const { world } = tx;
@@ -128,7 +135,7 @@ export async function decideReaction(
     );
     if (held !== null) {
       const topic = held.value.topic;
-      const talked = await talkTo(deps, tx, { at, topic, conversationId });
+      const talked = await talkTo(deps, tx, { at, topic, conversationId, listeners });
       const reason = topic ?? `talked with ${observed.name}`;
       return { decision: "talk", reason, reaction: topic, ...talked };
     }
@@ -184,7 +191,12 @@ export async function decideReaction(
     usages.push(replanned.usage);
     plans.push(...replanned.plans);
   } else if (decision === "talk" && observed !== undefined) {
-    const talked = await talkTo(deps, tx, { at, topic: reaction ?? reason, conversationId });
+    const talked = await talkTo(deps, tx, {
+      at,
+      topic: reaction ?? reason,
+      conversationId,
+      listeners,
+    });
     usages.push(talked.usage);
     plans.push(...talked.plans);
     return { decision, reason, reaction, ...talked, usage: addUsage(...usages), plans };
@@ -196,12 +208,18 @@ export async function decideReaction(
 async function talkTo(
   deps: Pick<Deps, "model" | "embedder" | "ids">,
   tx: AgentsTransaction,
-  { at, topic, conversationId }: { at: GameTime; topic: string | null; conversationId?: string },
+  { at, topic, conversationId, listeners }: {
+    at: GameTime;
+    topic: string | null;
+    conversationId?: string;
+    listeners?: AgentId[];
+  },
 ): Promise<{ conversation: ConversationResult; usage: Usage; plans: PlanMade[] }> {
   const { plans, ...conversation } = await converse(deps, tx, {
     topic: topic ?? undefined,
     at,
     id: conversationId,
+    listeners,
   });
   return { conversation, usage: conversation.usage, plans };
 }
@@ -229,6 +247,7 @@ export async function reactHeld(
   let usage = emptyUsage();
   if (other !== undefined) {
     let status = input.observed?.status;
+    if (status === undefined && isPlayer(other)) status = other.action ?? undefined;
     if (status === undefined && other.id !== agent.id) {
       // Veto first what needs no status, so a vetoed reaction never plans the other's day.
       const early = await hardVeto(tx, { world, agent, at }, {

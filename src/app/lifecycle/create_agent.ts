@@ -4,6 +4,8 @@ import {
   type Agent,
   type AgentScope,
   type CreateAgentInput,
+  emptyUsage,
+  isPlayer,
   type MemoryId,
   type MemoryRecord,
   seedPhrases,
@@ -51,6 +53,11 @@ export async function createAgent(
   const created = newAgent(deps, worldId, { input, now: world.clock.now });
   // Validate places before any model call, so a bad home costs nothing.
   const draft: Agent = { ...created, ...(await startingAreas(deps, created)) };
+  if (isPlayer(draft)) {
+    // The game speaks for a player: no seed memories, no model call.
+    await storeNewAgent(deps, draft);
+    return { agent: draft, seeds: [], usage: emptyUsage() };
+  }
   const prepared = await prepareMemories(deps, draft, {
     items: seedPhrases(input.description).map((description) => ({
       description,

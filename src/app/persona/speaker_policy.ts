@@ -9,6 +9,7 @@ import { listAgents } from "../agents/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import {
   allows,
+  boundPlayer,
   foldName,
   type Principal,
   SimulacraError,
@@ -42,6 +43,18 @@ export async function applySpeakerPolicy(
       );
     }
     return input;
+  }
+  const player = boundPlayer(principal);
+  if (player !== undefined) {
+    // A key bound to a player speaks as that player, whatever the request names.
+    const agent = (await listAgents(deps, worldId)).find((a) => a.id === player);
+    if (agent === undefined) {
+      throw new SimulacraError(
+        "forbidden",
+        `Cannot speak as player "${player}" in world "${worldId}": the key's player is not there`,
+      );
+    }
+    return { ...input, speaker: { name: agent.name, description: input.speaker?.description } };
   }
   if (principal.kind === "key" && principal.key.speaker !== undefined) {
     input = {

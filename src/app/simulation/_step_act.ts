@@ -11,7 +11,12 @@ import {
   type ReactionResult,
   reflectIfDue,
 } from "../cognition/mod.ts";
-import { type PlanMade, resolvePath, type World } from "../../domain/mod.ts";
+import {
+  type ConversationResult,
+  type PlanMade,
+  resolvePath,
+  type World,
+} from "../../domain/mod.ts";
 import { consolidateIfDue } from "../memory/mod.ts";
 import type { Deps, NewEvent } from "../../ports/mod.ts";
 import type { TickFrame } from "../engine/mod.ts";
@@ -150,8 +155,26 @@ function reactionEvents(
       endedBy: talk.endedBy,
       endedAt: talk.endedAt,
     });
+    if (talk.open) events.push(conversationStarted(talk, agentId));
   }
   return events;
+}
+
+/**
+ * The announcement of a conversation that waits for a player: the game answers it with
+ * `POST …/conversations/{conversationId}/lines`.
+ */
+function conversationStarted(talk: ConversationResult, agentId: string): NewEvent {
+  const first = talk.lines[0];
+  return {
+    type: "conversation.started",
+    at: talk.startedAt,
+    agentId,
+    conversationId: talk.id,
+    participants: talk.participants,
+    players: talk.players ?? [],
+    ...(first ? { line: { speaker: first.speaker, text: first.text } } : {}),
+  };
 }
 
 /**

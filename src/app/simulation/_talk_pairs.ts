@@ -16,6 +16,7 @@ import {
 } from "../../domain/mod.ts";
 import { withAgents } from "../transaction.ts";
 import {
+  awakeAround,
   conversationKey,
   decideReaction,
   planKey,
@@ -27,6 +28,7 @@ import {
 import type { Deps, DocumentKey } from "../../ports/mod.ts";
 import { TICK_RECORD_TTL_MS, type TickFrame } from "../engine/mod.ts";
 import type { Sighting } from "./perception.ts";
+import type { ViewBasis } from "./tick_views.ts";
 
 /** For worlds stored before `talkCooldownMinutes` existed. */
 const DEFAULT_TALK_COOLDOWN = 120;
@@ -142,17 +144,60 @@ export function pairDecision(
   deps: Deps,
   { frame, shared }: {
     frame: TickFrame<World>;
-    shared: { pairs: ReadonlyMap<string, Sighting>; decisions: PairDecisions };
+    shared: Talks & { decisions: PairDecisions } & Pick<ViewBasis, "roster" | "env">;
   },
   agentId: string,
 ): Promise<PairedReaction> | undefined {
-  const pair = pairOf(shared.pairs, agentId);
+  const pair = talkOf(shared, agentId);
   if (pair === undefined) return undefined;
   return shared.decisions.once(pair.decider, () =>
     decideOnce(deps, frame, {
       decider: pair.decider as AgentId,
       observed: pair.observed,
+      joining: pair.joining as AgentId[],
+      listeners: listenersAtStart(shared, [
+        pair.decider,
+        pair.observed.observed!.agentId,
+        ...pair.joining,
+      ]),
     }));
+}
+
+/**
+ * Who may overhear the talk of `talkers` (its decider first): the awake agents where the
+ * decider stood as the tick began, from the plan's roster, so every try and every concurrency
+ * chooses the same. What they overhear is written when the tick closes (`agent_step.ts`).
+ */
+function listenersAtStart(
+  shared: Pick<ViewBasis, "roster" | "env">,
+  talkers: readonly string[],
+): AgentId[] {
+  const where = shared.roster.find((a) => a.id === talkers[0])?.location;
+  if (where === null || where === undefined) return [];
+  return awakeAround(shared.roster, { where, env: shared.env, exclude: talkers });
+}
+
+/** Who talks to whom this tick: the pairs, and who joins each (`_talk_circles.ts`). */
+export interface Talks {
+  pairs: ReadonlyMap<string, Sighting>;
+  circles?: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * The conversation `agentId` may be in this tick, as a pair's decider, its newcomer, or one who
+ * joins them: the decider, its sighting, and who joins; undefined when in none.
+ */
+export function talkOf(
+  talks: Talks,
+  agentId: string,
+): { decider: string; observed: Sighting; joining: readonly string[] } | undefined {
+  const pair = pairOf(talks.pairs, agentId);
+  if (pair !== undefined) return { ...pair, joining: talks.circles?.get(pair.decider) ?? [] };
+  for (const [decider, joining] of talks.circles ?? []) {
+    const observed = talks.pairs.get(decider);
+    if (observed !== undefined && joining.includes(agentId)) return { decider, observed, joining };
+  }
+  return undefined;
 }
 
 /**
@@ -174,13 +219,19 @@ export function pairOf(
 async function decideOnce(
   deps: Deps,
   frame: TickFrame<World>,
-  { decider, observed }: { decider: AgentId; observed: Sighting },
+  { decider, observed, joining, listeners }: {
+    decider: AgentId;
+    observed: Sighting;
+    joining: AgentId[];
+    listeners: AgentId[];
+  },
 ): Promise<PairedReaction> {
   const { world } = frame;
   const scope = agentIdempotencyScope({ worldId: world.id as WorldId, agentId: decider });
   const key = decisionKey(frame.tickId);
   const other = observed.observed!.agentId as AgentId;
-  const scopes = [decider, other].map((agentId) => ({ worldId: world.id as WorldId, agentId }));
+  const everyone = [decider, other, ...joining];
+  const scopes = everyone.map((agentId) => ({ worldId: world.id as WorldId, agentId }));
   let result: PairedReaction["result"];
   try {
     // One transaction over both agents: their leases, what the conversation reads of both and
@@ -188,7 +239,7 @@ async function decideOnce(
     const decided = await withAgents(deps, {
       scopes,
       world,
-      documents: pairDocuments(frame, [decider, other]),
+      documents: pairDocuments(frame, everyone),
       reads: [{ claim: { scope, key } }],
     }, async (tx) => {
       const stored = await tx.storage.idempotency.get<StoredDecision>(scope, key);
@@ -199,6 +250,7 @@ async function decideOnce(
           observations: [observed.text],
           observed: observed.observed!,
           conversationId: tickConversationId(frame.tickId, decider),
+          listeners,
         }),
         fresh: true,
       };
@@ -235,7 +287,7 @@ function pairDocuments(frame: TickFrame<World>, agents: readonly AgentId[]): Doc
  * of the reaction vetoes stops two agents talking again; this one stops an agent from talking
  * to everyone who walks by, the largest cost of a busy town (BENCHMARKS.md).
  */
-async function talkedLately(
+export async function talkedLately(
   deps: Pick<Deps, "storage">,
   frame: TickFrame<World>,
   agentId: AgentId,

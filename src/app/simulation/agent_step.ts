@@ -23,13 +23,16 @@ import {
   type Agent,
   AgentId,
   type AgentScope,
+  type Conversation,
   emptyUsage,
+  isPlayer,
+  type Usage,
   type World,
   type WorldId,
 } from "../../domain/mod.ts";
 import { agentKey, agentLockKey, agentOf, listAgents } from "../agents/mod.ts";
 import { agentLease, openAgents } from "../transaction.ts";
-import { planKey, summaryKey } from "../cognition/mod.ts";
+import { conversationKey, planKey, storeOverheard, summaryKey } from "../cognition/mod.ts";
 import {
   errorFields,
   type StepOutcome,
@@ -48,7 +51,7 @@ import { spentTickBudget, worldKey, worldTickClock } from "../world/mod.ts";
 import { coastedStep } from "./coast_step.ts";
 import { prepare, type TickShared } from "./tick_prepare.ts";
 import { clip, noParts, type StepParts, stepPerceiveReads } from "./_step_perceive.ts";
-import { byAgent, pairDecision, pairOf } from "./_talk_pairs.ts";
+import { byAgent, pairDecision, talkOf } from "./_talk_pairs.ts";
 import { goOn } from "./_step_act.ts";
 import { withSeed } from "../../mind/mod.ts";
 
@@ -84,7 +87,9 @@ export function agentSteps(
     // Budgets are checked again as each step starts (in process or queued alike): once one is
     // spent, the steps that start after keep their plans; those already running finish.
     step: async (frame, agent, { shared, work }) =>
-      await spentTickBudget(deps, frame)
+      isPlayer(agent)
+        ? playerStep(agent)
+        : await spentTickBudget(deps, frame)
         ? coastedStep(agent)
         : await step(withSeed(deps, frame.world.settings.seed), frame, {
           agent,
@@ -105,12 +110,17 @@ export function agentSteps(
     }),
     // Each step's uses come back in `carried` (see `agent_tick.ts`'s `merge`): sorted, the
     // object states do not depend on which step was first.
-    finish: (frame, _outcomes, { shared, storage }) =>
-      applyObjectStates(storage ? { ...deps, storage } : deps, frame.world.id as WorldId, {
+    finish: async (frame, _outcomes, { shared, storage }) => {
+      const d = storage ? { ...deps, storage } : deps;
+      const applied = await applyObjectStates(d, frame.world.id as WorldId, {
         at: frame.to,
         uses: [...shared.uses].sort((a, b) => byAgent(a.agentId, b.agentId)),
         leaves: [...shared.leaves].sort((a, b) => byAgent(a.agentId, b.agentId)),
-      }),
+      });
+      // After every step, so no step saw them: the same at any concurrency, on any retry.
+      const overheard = await overhearTalks(d, frame.world, shared.talks);
+      return { ...applied, usage: addUsage(applied.usage, overheard) };
+    },
   };
 }
 
@@ -126,7 +136,7 @@ function stepNeeds(
   const common = [worldKey(frame.world.id)];
   // A paired step waits for the pair's decision, a transaction over both agents: it opens its
   // own transaction after (`step`).
-  if (pairOf(options.shared.pairs, agentId)) return { leases: [], documents: common };
+  if (talkOf(options.shared, agentId)) return { leases: [], documents: common };
   const own = agentNeeds(frame, agentId, options);
   return { ...own, documents: [...own.documents, ...common] };
 }
@@ -153,7 +163,10 @@ function agentNeeds(
 }
 
 /** What a step leaves for the tick's `finish`: the objects its agent started using, and left. */
-export type StepCarried = Pick<StepParts, "uses" | "leaves">;
+export type StepCarried = Pick<StepParts, "uses" | "leaves"> & {
+  /** The conversation the step's agent started, whose listeners `finish` lets overhear it. */
+  talks?: string[];
+};
 
 /** What a step is given: its agent, the tick's shared state, and the engine's unit of work. */
 interface StepInput {
@@ -214,7 +227,36 @@ async function step(
     usage: addUsage(...parts.usages),
     failed,
     // The objects put to use or left, for `finish`: the engine collects each step's.
-    carried: { uses: parts.uses, leaves: parts.leaves },
+    carried: {
+      uses: parts.uses,
+      leaves: parts.leaves,
+      ...(parts.summary.conversationId ? { talks: [parts.summary.conversationId] } : {}),
+    },
+  };
+}
+
+/** What the listeners of the tick's conversations overheard, written in conversation-id order. */
+async function overhearTalks(
+  deps: Deps,
+  world: World,
+  talks: readonly string[],
+): Promise<Usage> {
+  const usages: Usage[] = [];
+  for (const id of [...new Set(talks)].sort()) {
+    const talk = await deps.storage.documents.get<Conversation>(conversationKey(world.id, id));
+    if (talk?.value.listeners?.length) usages.push(await storeOverheard(deps, world, talk.value));
+  }
+  return addUsage(...usages);
+}
+
+/** A player's step: the game moves it, so nothing happens but its place in the summary. */
+function playerStep(agent: Agent): StepOutcome<AgentStepSummary> & { carried: StepCarried } {
+  return {
+    summary: { agentId: agent.id, location: agent.location, action: agent.action, perceived: 0 },
+    events: [],
+    usage: emptyUsage(),
+    failed: false,
+    carried: { uses: [], leaves: [] },
   };
 }
 

@@ -27,7 +27,7 @@ import { agentSteps, type AgentTickOptions, type StepCarried } from "./agent_ste
 import type { AgentStepSummary } from "./step_summary.ts";
 import { objectStateDocuments } from "./object_states.ts";
 import type { TickShared } from "./tick_prepare.ts";
-import { PairDecisions } from "./_talk_pairs.ts";
+import { PairDecisions, type Talks } from "./_talk_pairs.ts";
 import { loadSeen, type Sighting } from "./perception.ts";
 import {
   type LastLooks,
@@ -44,6 +44,7 @@ interface EncodedShared {
   env: Environment | null;
   roster: StoredSeeable[];
   pairs: [string, Sighting][];
+  circles?: [string, string[]][];
   changedObjects: string[];
   attention?: { bandwidth: number; turn: string };
   routine?: string[];
@@ -75,7 +76,7 @@ export function agentTickSystem(
   return {
     ...base,
     tooLarge: (frame, size, shared) => worldTooLarge(frame.world, size, shared),
-    groups: (_frame, agents, shared) => conversationGroups(agents, shared.pairs),
+    groups: (_frame, agents, shared) => conversationGroups(agents, shared),
     // The agent is read with the rest of the step's needs; a paired step reads it too (unlocked):
     // the pair's steps run one after the other in its message, so the second reads it after the
     // first one's conversation wrote it.
@@ -92,6 +93,7 @@ export function agentTickSystem(
       env: shared.env,
       roster: storeRoster(shared.roster),
       pairs: [...shared.pairs],
+      ...(shared.circles ? { circles: [...shared.circles].map(([d, j]) => [d, [...j]]) } : {}),
       changedObjects: [...shared.changedObjects],
       ...(shared.attention ? { attention: shared.attention } : {}),
       ...(shared.routine ? { routine: [...shared.routine] } : {}),
@@ -101,12 +103,13 @@ export function agentTickSystem(
     load: (worldId, storage) => loadSeen({ storage }, worldId as WorldId),
     decode: (json, loaded) => {
       const e = json as EncodedShared | EncodedViews;
-      const fresh = { scores: new Map(e.scores), decisions, uses: [], leaves: [] };
+      const fresh = { scores: new Map(e.scores), decisions, uses: [], leaves: [], talks: [] };
       if ("views" in e) return { ...fresh, ...storedViews(e) };
       const basis: ViewBasis = {
         env: e.env,
         roster: readRoster(e.roster),
         pairs: new Map(e.pairs),
+        ...(e.circles ? { circles: new Map(e.circles) } : {}),
         changedObjects: new Set(e.changedObjects),
         ...(e.attention ? { attention: e.attention } : {}),
         ...(e.routine ? { routine: new Set(e.routine) } : {}),
@@ -118,6 +121,7 @@ export function agentTickSystem(
       ...shared,
       uses: [...shared.uses, ...(carried as StepCarried[]).flatMap((c) => c.uses)],
       leaves: [...shared.leaves, ...(carried as StepCarried[]).flatMap((c) => c.leaves)],
+      talks: [...shared.talks, ...(carried as StepCarried[]).flatMap((c) => c.talks ?? [])],
     }),
   };
 }
@@ -145,7 +149,7 @@ function worldTooLarge(world: World, size: PlanSize, shared: TickShared): Simula
 /** The views of a plan stored with every agent's view (before they were worked out in steps). */
 function storedViews(
   e: EncodedViews,
-): Omit<TickShared, "scores" | "decisions" | "uses" | "leaves"> {
+): Omit<TickShared, "scores" | "decisions" | "uses" | "leaves" | "talks"> {
   const views = new Map(e.views);
   const pairs = new Map<string, Sighting>();
   for (const [id, view] of views) {
@@ -168,12 +172,12 @@ function storedViews(
 
 /**
  * Agents joined when one may start a conversation with the other this tick (it saw the other
- * arrive), transitively; each group in agent order, groups ordered by their first agent, so the
+ * arrive), with those who would join it (`circles`), transitively; each group in agent order, groups ordered by their first agent, so the
  * plan does not depend on listing order. `pairs` holds each decider's sighting, by its id.
  */
 export function conversationGroups(
   agents: readonly Agent[],
-  pairs: ReadonlyMap<string, Sighting>,
+  { pairs, circles }: Talks,
 ): Agent[][] {
   const parent = new Map(agents.map((a) => [a.id as string, a.id as string]));
   const root = (id: string): string => {
@@ -182,10 +186,12 @@ export function conversationGroups(
     return r;
   };
   for (const agent of agents) {
-    const other = pairs.get(agent.id)?.observed?.agentId;
-    if (other === undefined || !parent.has(other)) continue;
-    const [a, b] = [root(agent.id), root(other)].sort();
-    parent.set(b, a);
+    const others = [pairs.get(agent.id)?.observed?.agentId, ...circles?.get(agent.id) ?? []];
+    for (const other of others) {
+      if (other === undefined || !parent.has(other)) continue;
+      const [a, b] = [root(agent.id), root(other)].sort();
+      parent.set(b, a);
+    }
   }
   const groups = new Map<string, Agent[]>();
   for (const agent of [...agents].sort((a, b) => (a.id < b.id ? -1 : 1))) {

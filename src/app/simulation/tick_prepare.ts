@@ -13,6 +13,7 @@ import {
   emptyUsage,
   type Environment,
   isIdle,
+  isPlayer,
   joinPath,
   ModelUnavailableError,
   type Usage,
@@ -34,6 +35,7 @@ import {
 } from "./object_states.ts";
 import { ASLEEP, loadSeen, perceiveArea, type Seeable, type Sighting } from "./perception.ts";
 import { PairDecisions, pairNewcomers } from "./_talk_pairs.ts";
+import { gatherCircles } from "./_talk_circles.ts";
 import {
   changedInView,
   type LastLooks,
@@ -55,6 +57,8 @@ export interface TickShared extends ViewBasis {
   decisions: PairDecisions;
   uses: ObjectUse[];
   leaves: ObjectLeave[];
+  /** Conversations the steps held, whose listeners the tick's close lets overhear them. */
+  talks: string[];
 }
 
 /**
@@ -80,8 +84,9 @@ export async function prepare(
     turn: frame.to,
   };
   const attend = { ...attention, routine: (l: string, st: string) => routine.has(`${l}|${st}`) };
+  // A player is seen by others but perceives nothing and decides nothing: the game plays it.
   const perceptions = agents.map((agent) =>
-    perceiveArea(
+    isPlayer(agent) ? { sightings: [], next: {} } : perceiveArea(
       agent,
       { others: agents, env, attention: attend },
       looks.get(agent.id)?.seen ?? {},
@@ -107,10 +112,12 @@ export async function prepare(
   const scored = await scoreForAll(deps, frame.world, texts);
   const embedded = await embedForAll(deps, frame.world, texts);
   const pairs = await pairNewcomers(deps, frame, { agents, objectTriggered, newcomers });
+  const circles = await gatherCircles(deps, frame, { agents, pairs, objectTriggered, env });
   const basis: ViewBasis = {
     env,
     roster: agents.map(seeable),
     pairs,
+    ...(circles.size > 0 ? { circles } : {}),
     changedObjects,
     attention,
     routine,
@@ -124,6 +131,7 @@ export async function prepare(
       decisions: new PairDecisions(),
       uses: [],
       leaves: [],
+      talks: [],
     },
     loaded: looks,
     events: [],

@@ -34,6 +34,11 @@ export interface ViewBasis {
   roster: readonly Seeable[];
   /** Each deciding agent's newcomer this tick (who talks to whom), by the decider's id. */
   pairs: ReadonlyMap<string, Sighting>;
+  /**
+   * Who else joins each decider's conversation this tick (world `groupTalk`), by the decider's
+   * id; absent in plans stored before group talk (pairs only).
+   */
+  circles?: ReadonlyMap<string, readonly string[]>;
   /** Subjects of objects whose state someone other than an agent set: seen changed, a trigger. */
   changedObjects: ReadonlySet<string>;
   /** How much each agent attends to; absent in plans stored before attention (all of it). */

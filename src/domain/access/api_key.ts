@@ -78,6 +78,11 @@ export const CreateKeyInput = z
         "The fixed speaker of respond: what this key says is always remembered as told_by this name",
       example: "the player",
     }),
+    player: AgentId.optional().meta({
+      description:
+        "A player agent (kind player) the key speaks as: its conversation lines must be that player's (others answer 403), and respond remembers what it says as told_by the player's name",
+      example: "ada",
+    }),
     expiresAt: z.iso.datetime({ offset: true }).optional().meta({
       description: "Wall-clock time after which the key is refused",
     }),
@@ -128,4 +133,9 @@ export function seesAgent(principal: Principal, agentId: string): boolean {
 /** The key id of a principal, for provenance and audit; undefined for the admin. */
 export function keyIdOf(principal: Principal): string | undefined {
   return principal.kind === "key" ? principal.key.id : undefined;
+}
+
+/** The player a key is bound to, or undefined (the admin, or an unbound key). */
+export function boundPlayer(principal: Principal): string | undefined {
+  return principal.kind === "key" ? principal.key.player : undefined;
 }

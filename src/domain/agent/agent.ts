@@ -5,11 +5,24 @@ import { AgentId, type AgentScope, MemoryId } from "../ids.ts";
 import { GameTime } from "../time/mod.ts";
 import { visibleName } from "../text/mod.ts";
 
+/**
+ * What controls an agent: the simulation (`agent`), or the game (`player`: no plans, no model
+ * calls, no tick step; its location and action are set with PATCH, and others see it).
+ */
+export const AgentKind = z.enum(["agent", "player"]).meta({ id: "AgentKind" });
+export type AgentKind = z.infer<typeof AgentKind>;
+
+/** Whether the game controls the agent (see {@linkcode AgentKind}). */
+export function isPlayer(agent: { kind?: AgentKind }): boolean {
+  return agent.kind === "player";
+}
+
 /** An agent as stored. Cognitive state (counters, pending work) lives here too. */
 export const Agent = z
   .object({
     id: AgentId,
     worldId: z.string(),
+    kind: AgentKind.optional().meta({ description: "Absent: agent" }),
     name: z.string(),
     age: z.number().int().nullable(),
     traits: z.array(z.string()),
@@ -44,6 +57,10 @@ export const Traits = z
 export const CreateAgentInput = z
   .strictObject({
     id: AgentId.optional().meta({ description: "Your own id; minted when absent" }),
+    kind: AgentKind.optional().meta({
+      description:
+        "player: an agent the game controls (no plans, no model calls, no tick step; its description is not made into memories); default agent",
+    }),
     name: visibleName(100),
     age: z.number().int().min(0).max(1000).optional(),
     traits: Traits.optional(),

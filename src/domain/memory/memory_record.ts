@@ -11,14 +11,16 @@ export const MemoryKind = z
 export type MemoryKind = z.infer<typeof MemoryKind>;
 
 /**
- * Where a memory came from: witnessed, told by someone, the inner voice, a seed, the agent
- * itself, or an event the game raised (`trigger:<name>`).
+ * Where a memory came from: witnessed, told by someone, overheard from someone talking with
+ * others nearby, the inner voice, a seed, the agent itself, or an event the game raised
+ * (`trigger:<name>`).
  */
 export const Provenance = z
   .union([
     z.enum(["witnessed", "inner_voice", "seed", "self"]),
     z.templateLiteral(["told_by:", z.string().min(1)]),
     z.templateLiteral(["trigger:", z.string().min(1)]),
+    z.templateLiteral(["overheard:", z.string().min(1)]),
   ])
   .meta({ id: "Provenance", example: "told_by:Isabella Rodriguez" });
 export type Provenance = z.infer<typeof Provenance>;
@@ -43,6 +45,10 @@ export const MemoryRecord = z.object({
   predicate: z.string().optional(),
   object: z.string().optional(),
   eventId: z.string().optional(),
+  confidence: z.number().min(0).max(1).optional().meta({
+    description:
+      "How sure the agent is of it, 0–1: absent (1) for what it witnessed, said or was told; lower for what it overheard",
+  }),
   keyId: z.string().optional().meta({
     description: "The API key whose request wrote this memory (e.g. what a player said)",
   }),

@@ -140,6 +140,20 @@ export const WorldSettings = z
         description:
           "In ticks, the most new events an agent perceives from its area per step, nearest and most salient first (reference: att_bandwidth 3); the object its own action uses and actions that name it always count, and conversations and POST …/perceive are not limited",
       }),
+    groupTalk: z.boolean().default(false).meta({
+      description:
+        "In ticks, when an agent starts a conversation with a newcomer and others who may talk share the place (same sub-area), they join it: one group conversation instead of pairs",
+    }),
+    playerReplyMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(1440)
+      .default(30)
+      .meta({
+        description:
+          "A conversation with a player that waits this many game minutes for the player's line closes (endedBy timeout)",
+      }),
     idlePauseMinutes: z
       .number()
       .int()

@@ -1,0 +1,189 @@
+/**
+ * @module Overhearing: agents in the same sub-area as a conversation (the same location string
+ * when the world has no environment tree) who are not in it catch some of its lines, within
+ * their attention bandwidth, and remember them as `overheard:<speaker>` with a lower confidence
+ * than being told. What they overheard is news they may pass on in their own talks.
+ */
+import {
+  addUsage,
+  type Agent,
+  type AgentId,
+  type AgentScope,
+  ATTENTION_BANDWIDTH,
+  chatMemoryId,
+  type Conversation,
+  emptyUsage,
+  type Environment,
+  isPlayer,
+  type MemoryId,
+  type Usage,
+  type World,
+  type WorldId,
+} from "../../domain/mod.ts";
+import type { Deps } from "../../ports/mod.ts";
+import { listAgents } from "../agents/mod.ts";
+import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
+import { loadEnvironment } from "../world/mod.ts";
+import { SLEEPING } from "./_reaction_veto.ts";
+import { joinNames } from "./conversation_writes.ts";
+
+/** The confidence of an overheard memory; told and witnessed ones have none (1). */
+export const OVERHEARD_CONFIDENCE = 0.5;
+
+/**
+ * Who may overhear a talk among `people` held where its initiator stands now: awake agents (not
+ * players) of the world in the same sub-area who are not participants, in id order. None for an
+ * initiator who is nowhere.
+ */
+export async function nearbyListeners(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  { people }: { people: readonly Agent[] },
+): Promise<AgentId[]> {
+  const where = people[0].location;
+  if (where === null) return [];
+  const [agents, env] = await Promise.all([
+    listAgents(deps, world.id as WorldId),
+    loadEnvironment(deps, world.id as WorldId),
+  ]);
+  return awakeAround(agents, { where, env, exclude: people.map((p) => p.id) });
+}
+
+/**
+ * The awake agents (not players) standing where `where` is, but those in `exclude`, in id
+ * order: the same sub-area ({@linkcode samePlace}).
+ */
+export function awakeAround(
+  agents: readonly Pick<Agent, "id" | "location" | "action" | "kind">[],
+  { where, env, exclude }: { where: string; env: Environment | null; exclude: readonly string[] },
+): AgentId[] {
+  return agents
+    .filter((a) =>
+      !exclude.includes(a.id) && !isPlayer(a) && a.location !== null &&
+      samePlace(a.location, where, env) && !SLEEPING.test(a.action ?? "")
+    )
+    .map((a) => a.id)
+    .sort();
+}
+
+/**
+ * Whether two locations are one place to talk in: the same sub-area (`Area:Sub-area`) of the
+ * environment, or the same location string in a world without one (case and spaces aside).
+ */
+export function samePlace(a: string, b: string, env: Environment | null): boolean {
+  const place = (location: string) => {
+    const parts = location.split(":").map((p) => p.trim().toLowerCase());
+    return (env === null ? parts : parts.slice(0, 2)).join(":");
+  };
+  return place(a) === place(b);
+}
+
+/** Who may overhear a talk: those the caller chose (`options.listeners`), else those nearby now. */
+export async function listenersOf(
+  deps: Pick<Deps, "storage">,
+  world: World,
+  { people, options }: {
+    people: readonly Agent[];
+    options: { private?: boolean; listeners?: AgentId[] };
+  },
+): Promise<AgentId[]> {
+  if (options.private) return [];
+  if (options.listeners !== undefined) return [...options.listeners];
+  return await nearbyListeners(deps, world, { people });
+}
+
+/**
+ * The lines a listener catches: every line naming it, then the `bandwidth` most important of
+ * the rest (earlier first among equals), in the order they were said.
+ */
+export function caughtLines(
+  listener: Pick<Agent, "name">,
+  lines: readonly { text: string }[],
+  { importance, bandwidth }: { importance: readonly number[]; bandwidth: number },
+): number[] {
+  const first = listener.name.split(/\s+/)[0].toLowerCase();
+  const named = (text: string) =>
+    text.toLowerCase().includes(listener.name.toLowerCase()) ||
+    text.toLowerCase().split(/[^\p{L}-]+/u).includes(first);
+  const always = lines.map((_, i) => i).filter((i) => named(lines[i].text));
+  const rest = lines.map((_, i) => i).filter((i) => !always.includes(i))
+    .sort((a, b) => importance[b] - importance[a] || a - b)
+    .slice(0, Math.max(0, bandwidth));
+  return [...always, ...rest].sort((a, b) => a - b);
+}
+
+/**
+ * Writes what each of the conversation's `listeners` overheard: the lines it catches, as
+ * `overheard:<speaker>` chat memories with {@linkcode OVERHEARD_CONFIDENCE} and the speaker's
+ * importance less one (no model call; one embedding call per listener). Ids are keyed by the
+ * conversation and line, so writing again (a retried tick) adds only what is missing. A listener
+ * deleted meanwhile is skipped. Not fenced: a listener is not locked by the talk.
+ */
+export async function storeOverheard(
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
+  world: World,
+  conversation: Conversation,
+): Promise<Usage> {
+  const usages: Usage[] = [];
+  const listeners = conversation.listeners ?? [];
+  if (listeners.length === 0 || conversation.lines.length === 0) return emptyUsage();
+  const worldId = world.id as WorldId;
+  const ids = conversation.lines.map((_, i) => chatMemoryId(conversation.id, i) as MemoryId);
+  const importance = await speakerImportance(deps, worldId, { conversation, ids });
+  const agents = new Map((await listAgents(deps, worldId)).map((a) => [a.id as string, a]));
+  const nameOf = (id: string) =>
+    agents.get(id)?.name ?? conversation.lines.find((l) => l.speaker === id)?.name ?? id;
+  const bandwidth = world.settings.attentionBandwidth ?? ATTENTION_BANDWIDTH;
+  for (const listenerId of listeners) {
+    const listener = agents.get(listenerId);
+    if (listener === undefined || isPlayer(listener)) continue;
+    const scope: AgentScope = { worldId, agentId: listener.id };
+    const caught = caughtLines(listener, conversation.lines, { importance, bandwidth });
+    const found = await deps.storage.memories.getMany(scope, caught.map((i) => ids[i]));
+    const items: NewMemory[] = caught.filter((_, j) => found[j] === null).map((i) => {
+      const line = conversation.lines[i];
+      const speaker = nameOf(line.speaker);
+      const audience = joinNames(
+        conversation.participants.filter((p) => p !== line.speaker).map(nameOf),
+      );
+      return {
+        id: ids[i],
+        description: `${listener.name} overheard ${speaker} say to ${audience}: "${line.text}"`,
+        kind: "chat",
+        provenance: `overheard:${speaker}`,
+        at: line.at,
+        importance: Math.max(1, importance[i] - 1),
+        ...(listener.location ? { location: listener.location } : {}),
+      };
+    });
+    if (items.length === 0) continue;
+    const prepared = await prepareMemories(deps, listener, { items });
+    usages.push(prepared.usage);
+    const records = prepared.records.map((r) => ({ ...r, confidence: OVERHEARD_CONFIDENCE }));
+    await writeMemories(deps, scope, { prepared: { ...prepared, records } });
+  }
+  return addUsage(...usages);
+}
+
+/** Each line's importance as its speaker scored its own memory of it (5 when not found). */
+async function speakerImportance(
+  deps: Pick<Deps, "storage">,
+  worldId: WorldId,
+  { conversation, ids }: { conversation: Conversation; ids: readonly MemoryId[] },
+): Promise<number[]> {
+  const importance = conversation.lines.map(() => 5);
+  for (const speaker of new Set(conversation.lines.map((l) => l.speaker))) {
+    const mine = conversation.lines.map((_, i) => i).filter((i) =>
+      conversation.lines[i].speaker === speaker
+    );
+    const records = await deps.storage.memories.getMany(
+      { worldId, agentId: speaker },
+      mine.map((i) => ids[i]),
+    );
+    mine.forEach((i, j) => {
+      const r = records[j];
+      if (r !== null) importance[i] = r.importance;
+    });
+  }
+  return importance;
+}
