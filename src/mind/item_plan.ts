@@ -11,10 +11,12 @@ import {
   currentAreaOf,
   type Environment,
   fitSpans,
+  type GameAction,
   HourChunk,
   locationChoices,
   MAX_MINUTES,
   minuteOfDay,
+  type ProposedAction,
   splitEven,
   timeAt,
   type Usage,
@@ -26,13 +28,19 @@ import { completeFor } from "./_complete.ts";
  * A broad plan item decomposed into hour chunks that cover it, each chunk into actions that
  * cover it at places of the environment (when the world has one): one `plan.decompose` call.
  * A chunk whose actions did not fit is one action; an answer without chunks that fit gives
- * hour-long chunks of the item.
+ * hour-long chunks of the item. With the game's actions, the same call says which action is one
+ * of them: `proposed[c][i]` is the game action the model chose for action `i` of chunk `c`
+ * (unchecked), or null.
  */
 export async function decomposeItemFully(
   deps: Pick<Deps, "model">,
   ctx: AgentContext,
-  { env, plan, index, profile }: DecomposeRequest & { env: Environment | null },
-): Promise<{ chunks: HourChunk[]; usage: Usage }> {
+  { env, plan, index, profile, gameActions = [] }: DecomposeRequest & {
+    env: Environment | null;
+    /** The world's registered actions. @default none */
+    gameActions?: readonly GameAction[];
+  },
+): Promise<{ chunks: HourChunk[]; proposed: (ProposedAction | null)[][]; usage: Usage }> {
   const { agent } = ctx;
   const item = plan.items[index];
   const lo = minuteOfDay(plan.date, item.start);
@@ -54,6 +62,7 @@ export async function decomposeItemFully(
       locations,
       currentLocation: agent.location,
       currentArea: env ? currentAreaOf(env, agent)?.name ?? null : null,
+      ...(gameActions.length > 0 ? { gameActions: [...gameActions] } : {}),
     }),
     operation: "plan.decompose",
   });
@@ -65,20 +74,24 @@ export async function decomposeItemFully(
     })),
     { lo, hi, cover: true, maxMinutes: MAX_MINUTES },
   );
-  const chunks = (spans.length > 0 ? spans : splitEven(
+  const placed = (spans.length > 0 ? spans : splitEven(
     { start: lo, end: hi, value: { description: item.description, actions: [] } },
     MAX_MINUTES,
   ))
-    .map((s): HourChunk => ({
-      start: timeAt(plan.date, s.start),
-      end: timeAt(plan.date, s.end),
-      description: s.value.description,
-      actions: placedActions(s.value.actions, {
+    .map((s) => ({
+      chunk: s,
+      ...placedActions(s.value.actions, {
         date: plan.date,
         span: { lo: s.start, hi: s.end },
         locations,
         fallback: s.value.description,
-      }).actions,
+      }),
     }));
-  return { chunks, usage: completion.usage };
+  const chunks = placed.map(({ chunk: s, actions }): HourChunk => ({
+    start: timeAt(plan.date, s.start),
+    end: timeAt(plan.date, s.end),
+    description: s.value.description,
+    actions,
+  }));
+  return { chunks, proposed: placed.map((p) => p.proposed), usage: completion.usage };
 }

@@ -1,7 +1,8 @@
 /**
  * @module Offline responder for the "item_plan" prompt: the item cut into hour-long chunks, each
  * cut into the activity's steps at fitting objects, as the hour-plan and actions responders did
- * in two calls.
+ * in two calls; with the game's actions, a step that is one of them proposes it, as the actions
+ * responder does.
  */
 import {
   type ActionsInput,
@@ -42,6 +43,7 @@ export function answerItemPlan(input: unknown): ItemPlanOutput {
         currentLocation: i.currentLocation,
         currentArea: i.currentArea,
         plannedArea: item.place,
+        ...(i.gameActions?.length ? { gameActions: i.gameActions } : {}),
       };
       return { ...chunk, actions: answerActions(asked).actions };
     }),

@@ -1,7 +1,8 @@
 /**
  * @module Game hooks in the playground (README "Hooking a game in"): the agent's goals beside
  * its plan, with their status and the items serving them; the game actions a reply asked for,
- * and those dropped, in the Talk transcript; an `action.requested` event in the timeline.
+ * and those dropped, in the Talk transcript; `action.requested` and `action.dropped` events in
+ * the timeline.
  */
 import { agentPath, api } from "./api.js";
 import { busy, clockTime, errorState, h, replace } from "./dom.js";
@@ -45,6 +46,17 @@ export function replyActions(result) {
 /** The timeline's line of an `action.requested` event. */
 export function requestedAction(who, e) {
   return ["▶ ", who, " asks the game: ", h("code", null, callText(e))];
+}
+
+/** The timeline's line of an `action.dropped` event: the step's game action and why it failed. */
+export function droppedAction(who, e) {
+  return [
+    "✖ ",
+    who,
+    " chose a game action that was dropped: ",
+    h("code", null, e.name),
+    h("span", { class: "muted" }, ` ${e.reason ?? ""}`),
+  ];
 }
 
 /** A badge on a plan item that serves a goal. */

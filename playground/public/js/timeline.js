@@ -23,6 +23,7 @@ const STORY = new Set([
   "budget.exhausted",
   "object_state",
   "action.requested",
+  "action.dropped",
 ]);
 
 /** The kinds offered in the "Show" menu: which events each keeps, and whether to fold. */

@@ -3,7 +3,7 @@
  * lines on demand), reflections, plans, object changes and errors.
  */
 import { busy, clockTime, errorState, h, replace } from "./dom.js";
-import { requestedAction } from "./game_hooks.js";
+import { droppedAction, requestedAction } from "./game_hooks.js";
 
 /** "A", "A and B", "A, B and C". */
 function listed(names) {
@@ -71,6 +71,8 @@ export function describe(state, e) {
       return ["🚶 ", who, ` arrived at ${e.to}`];
     case "action.requested":
       return requestedAction(who, e);
+    case "action.dropped":
+      return droppedAction(who, e);
     case "perceived":
       return [who, ` noticed ${e.count}: `, (e.observations ?? []).join("; ")];
     case "reaction":

@@ -13,6 +13,7 @@ import {
   type Environment,
   type GameAction,
   gameMinutes,
+  type HourChunk,
   MAX_MINUTES,
   type PlannedAction,
   PROFILE_LINE_CHARS,
@@ -65,12 +66,17 @@ export interface Decomposed {
  * The plan with the item at `index` decomposed into hour chunks: as it is when they are cached,
  * else one `plan.decompose` call for the chunks and their actions at places of `env`, cached in
  * the plan of the same revision. An item of an hour or less is its own single chunk, without a
- * call (the actions prompt decomposes it).
+ * call (the actions prompt decomposes it). With the game's registered actions, that call also
+ * says which action is one of them, checked as {@linkcode withChunkActions} does.
  */
 export async function withItemChunks(
-  deps: Pick<Deps, "storage" | "model">,
+  deps: Pick<Deps, "storage" | "model" | "ids">,
   ctx: AgentContext,
-  { plan, index, profile, fence, env }: JustInTime & { env: Environment | null },
+  { plan, index, profile, fence, env, gameActions: known }: JustInTime & {
+    env: Environment | null;
+    /** The world's registered actions, when the caller has them. @default read here */
+    gameActions?: readonly GameAction[];
+  },
 ): Promise<Decomposed> {
   const item = plan.items[index];
   if (item.chunks !== null) return { plan, usage: emptyUsage() };
@@ -80,11 +86,12 @@ export async function withItemChunks(
       chunks: [{ start: item.start, end: item.end, description: item.description, actions: null }],
       usage: emptyUsage(),
     }
-    : await decomposeItemFully(deps, ctx, {
+    : await checkedItemPlan(deps, ctx, {
       env,
       plan,
       index,
       profile: await profile(["core", "occupation"]),
+      gameActions: known ?? await loadGameActions(deps, ctx.world.id),
     });
   const cached = await cacheDecomposition(
     deps,
@@ -94,12 +101,29 @@ export async function withItemChunks(
   return { plan: cached, usage: made.usage };
 }
 
+/** One `plan.decompose` call, each chunk's actions carrying the game actions that check out. */
+async function checkedItemPlan(
+  deps: Pick<Deps, "model" | "ids">,
+  ctx: AgentContext,
+  request: Parameters<typeof decomposeItemFully>[2] & { gameActions: readonly GameAction[] },
+): Promise<{ chunks: HourChunk[]; usage: Usage }> {
+  const made = await decomposeItemFully(deps, ctx, request);
+  const chunks = made.chunks.map((chunk, c) => ({
+    ...chunk,
+    actions: withGameActions(deps, {
+      actions: chunk.actions ?? [],
+      proposed: made.proposed[c],
+    }, request.gameActions),
+  }));
+  return { chunks, usage: made.usage };
+}
+
 /**
  * The plan with chunk `chunk` of the item at `index` decomposed into actions at places of `env`:
  * as it is when they are cached, else one `plan.actions` call whose actions are cached. With the
  * game's registered actions, that call also says which step is one of them: a step whose game
  * action checks out (registered name, arguments valid against its schema) carries it with a new
- * id; any other is left out.
+ * id; any other is kept apart with its reason, for an action.dropped event.
  */
 export async function withChunkActions(
   deps: Pick<Deps, "storage" | "model" | "ids">,
@@ -134,18 +158,24 @@ export async function withChunkActions(
   return { plan: cached, usage: made.usage };
 }
 
-/** The actions, each with the game action proposed for it when that one checks out. */
+/**
+ * The actions, each with the game action proposed for it when that one checks out, or the
+ * proposal that did not and why (the step is then announced as dropped, not silently lost).
+ */
 function withGameActions(
   deps: Pick<Deps, "ids">,
   made: { actions: readonly PlannedAction[]; proposed: readonly (ProposedAction | null)[] },
   registered: readonly GameAction[],
 ): PlannedAction[] {
   return made.actions.map((action, i) => {
-    const proposal = made.proposed[i];
+    const proposal = made.proposed[i] ?? null;
     if (proposal === null || registered.length === 0) return action;
-    const [checked] = checkProposedActions(registered, [proposal], {
+    const checked = checkProposedActions(registered, [proposal], {
       ids: () => deps.ids.next("act"),
-    }).actions;
-    return checked === undefined ? action : { ...action, gameAction: checked };
+    });
+    const [kept] = checked.actions;
+    if (kept !== undefined) return { ...action, gameAction: kept };
+    const [dropped] = checked.dropped;
+    return dropped === undefined ? action : { ...action, droppedGameAction: dropped };
   });
 }

@@ -143,6 +143,7 @@ export async function currentAction(
       env,
       profile,
       fence,
+      gameActions,
     });
     usage = addUsage(usage, item.usage);
     if (item.plan === null) continue; // re-planned meanwhile: start over on the new plan

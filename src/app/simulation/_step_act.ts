@@ -85,6 +85,16 @@ export async function goOn(
       if (action.gameAction) {
         events.push({ type: "action.requested", at: to, agentId: agent.id, ...action.gameAction });
       }
+      // The model chose a game action for the step that failed the check: the game never sees
+      // it, and its developer sees why.
+      if (action.droppedGameAction) {
+        events.push({
+          type: "action.dropped",
+          at: to,
+          agentId: agent.id,
+          ...action.droppedGameAction,
+        });
+      }
       if (shared.env && resolvePath(shared.env, action.location)?.object) {
         uses.push({
           agentId: agent.id,

@@ -82,7 +82,7 @@ export const WorldEvent = z
     at: z.string(),
     type: z.string().meta({
       description:
-        "tick, perceived, action, action.requested (a step that is one of the game's actions: id, name, arguments), moved, reaction, conversation, reflection, object_state, plan, agent_error, tick_error",
+        "tick, perceived, action, action.requested (a step that is one of the game's actions: id, name, arguments), action.dropped (a game action the model chose for a step that failed the check: name, arguments when readable, reason), moved, reaction, conversation, reflection, object_state, plan, agent_error, tick_error",
     }),
     agentId: z.string().optional(),
     tickId: z.string().optional(),

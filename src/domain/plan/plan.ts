@@ -15,7 +15,7 @@ import {
   timeAt,
 } from "../time/mod.ts";
 import { type World } from "../world/mod.ts";
-import { ActionCall } from "../game_hooks/mod.ts";
+import { ActionCall, DroppedAction } from "../game_hooks/mod.ts";
 import { MAX_ITEM_MINUTES } from "../prompts/mod.ts";
 import { fitSpans, MIN_MINUTES, splitEven } from "./plan_spans.ts";
 
@@ -42,6 +42,10 @@ export const PlannedAction = z
     gameAction: ActionCall.optional().meta({
       description:
         "The game's action (PUT …/actions) this step is, announced as an action.requested event when the agent starts it",
+    }),
+    droppedGameAction: DroppedAction.optional().meta({
+      description:
+        "A game action the model chose for this step that failed the check (no action of that name, arguments not valid against its schema) and never reaches the game, announced as an action.dropped event when the agent starts it",
     }),
   })
   .meta({ id: "PlannedAction" });

@@ -1,6 +1,6 @@
 /**
- * @module The game's actions in the reply and plan-actions prompts (PUT …/actions): how they
- * are shown, the rules that ask for them, and the answer's fields (`game_actions` of a reply,
+ * @module The game's actions in the reply, plan-actions and item-plan prompts (PUT …/actions): how
+ * they are shown, the rules that ask for them, and the answer's fields (`game_actions` of a reply,
  * `game_action` of a planned step). With no action registered both prompts and their schemas
  * are exactly as before: no extra tokens.
  */
@@ -48,10 +48,33 @@ export function gameActionSection(actions: readonly PromptGameAction[]): string[
 export const StepGameActionField = z.object({ name: z.string(), arguments: z.string() })
   .nullable();
 
-/** The rule the plan-actions prompt adds when the game registered actions. */
-export function stepGameActionRules(actions: readonly PromptGameAction[]): string[] {
+/** A step's `game_action`, typed as optional: without registered actions the field is absent. */
+type StepGameAction = { game_action: z.ZodOptional<typeof StepGameActionField> };
+
+/**
+ * The `game_action` field of a planned step when the game registered actions, else none: the
+ * schema is then exactly as without game hooks. Required when present, as strict structured
+ * output wants.
+ */
+export function stepGameActionField(
+  gameActions: readonly PromptGameAction[] | undefined,
+): StepGameAction {
+  return (gameActions?.length
+    ? { game_action: StepGameActionField }
+    : {}) as unknown as StepGameAction;
+}
+
+/**
+ * The rule a planning prompt adds when the game registered actions: the plan-actions prompt
+ * asks it of its steps, the item-plan prompt of the actions inside its steps (`unit`).
+ */
+export function stepGameActionRules(
+  actions: readonly PromptGameAction[],
+  { unit = "step" }: { unit?: "step" | "action" } = {},
+): string[] {
   if (actions.length === 0) return [];
+  const one = unit === "step" ? "a step" : "an action of a step";
   return [
-    'The game lets the character act through the actions listed under the actions heading. When a step is one of them, give it "game_action": {"name": …, "arguments": "<the arguments as a JSON object in a string>"}, with only listed names and arguments the parameters allow; otherwise "game_action" is null, as it is for most steps.',
+    `The game lets the character act through the actions listed under the actions heading. When ${one} is one of them, give it "game_action": {"name": …, "arguments": "<the arguments as a JSON object in a string>"}, with only listed names and arguments the parameters allow; otherwise "game_action" is null, as it is for most ${unit}s.`,
   ];
 }

@@ -17,7 +17,7 @@ import { PATH_SEPARATOR } from "../world/mod.ts";
 import {
   gameActionSection,
   type PromptGameAction,
-  StepGameActionField,
+  stepGameActionField,
   stepGameActionRules,
 } from "./_respond_actions.ts";
 
@@ -52,24 +52,16 @@ export interface ActionsInput {
   gameActions?: PromptGameAction[];
 }
 
-/** A step's `game_action`, typed as optional: without registered actions the field is absent. */
-type StepGameAction = { game_action: z.ZodOptional<typeof StepGameActionField> };
-
 /** Actions in time order inside the chunk, 5–60 minutes each, with a location number and emoji. */
 export function actionsSchema(
   input: Pick<ActionsInput, "chunk" | "locations" | "gameActions">,
 ) {
   const bounds = { from: clockMinutes(input.chunk.start), until: clockMinutes(input.chunk.end) };
-  // Required when present, as strict structured output wants; left out without game actions.
-  const game =
-    (input.gameActions?.length
-      ? { game_action: StepGameActionField }
-      : {}) as unknown as StepGameAction;
   return z.object({
     actions: planSteps({
       location: z.number().int().min(1).max(input.locations.length),
       emoji: EmojiRendering,
-      ...game,
+      ...stepGameActionField(input.gameActions),
     }, { bounds, maxMinutes: 60, count: { min: 1, max: 24 } }),
   });
 }
@@ -173,7 +165,6 @@ export function buildActionsPrompt(input: ActionsInput): Prompt<ActionsOutput> {
           input.item === chunk.description ? chunk : { ...chunk, item: input.item },
         )
       }`,
-      ...gameActionSection(input.gameActions ?? []),
     ],
   });
 }

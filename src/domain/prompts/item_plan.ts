@@ -9,6 +9,8 @@
  * town's calls. Both levels come from one call here, made when the item starts; the actions of
  * an hour within one broad item rarely depend on anything the hours before it change, and a
  * re-plan replaces whatever it cuts. Items of an hour or less still go to the actions prompt.
+ * When the game registered actions (PUT …/actions), this same call says which action is one of
+ * them, as the actions prompt does: no extra call.
  */
 import { z } from "zod";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
@@ -16,6 +18,12 @@ import { inertJson, profileText } from "./data_block.ts";
 import { clockMinutes } from "../time/mod.ts";
 import { checkStepOrder, EmojiRendering, planSteps } from "./_plan_steps.ts";
 import { type ActionLocation, locationSections } from "./actions.ts";
+import {
+  gameActionSection,
+  type PromptGameAction,
+  stepGameActionField,
+  stepGameActionRules,
+} from "./_respond_actions.ts";
 
 /** Inputs of {@linkcode buildItemPlanPrompt}. */
 export interface ItemPlanInput {
@@ -35,13 +43,19 @@ export interface ItemPlanInput {
   currentLocation: string | null;
   /** The area of the current location, or null. */
   currentArea: string | null;
+  /** The game's registered actions an action may be; absent or empty: none. */
+  gameActions?: PromptGameAction[];
 }
 
-/** One action of a chunk: the actions prompt's step, with a location number and emoji. */
-function actionFields(input: Pick<ItemPlanInput, "locations">) {
+/**
+ * One action of a chunk: the actions prompt's step, with a location number and emoji, and the
+ * game action it is when the game registered actions.
+ */
+function actionFields(input: Pick<ItemPlanInput, "locations" | "gameActions">) {
   return {
     location: z.number().int().min(1).max(input.locations.length),
     emoji: EmojiRendering,
+    ...stepGameActionField(input.gameActions),
   };
 }
 
@@ -49,7 +63,9 @@ function actionFields(input: Pick<ItemPlanInput, "locations">) {
  * Chunks in time order inside the item (at most 120 minutes each), each holding its actions in
  * time order inside the chunk (at most 60 minutes each).
  */
-export function itemPlanSchema(input: Pick<ItemPlanInput, "item" | "locations">) {
+export function itemPlanSchema(
+  input: Pick<ItemPlanInput, "item" | "locations" | "gameActions">,
+) {
   const bounds = { from: clockMinutes(input.item.start), until: clockMinutes(input.item.end) };
   return z.object({
     chunks: planSteps({
@@ -93,11 +109,13 @@ export function buildItemPlanPrompt(input: ItemPlanInput): Prompt<ItemPlanOutput
       'Each step has "start" (HH:MM), "durationMinutes" and a "description" beginning with a verb that says concretely what the character does, true to their profile and to what comes before and after.',
       "Each action is a phrase starting with a verb, at a listed location: prefer the character's current area when the action can be done there, else the block's planned place.",
       'Answer with JSON {"chunks": [{"start": "HH:MM", "durationMinutes": 60, "description": "…", "actions": [{"start": "HH:MM", "durationMinutes": 10, "description": "…", "location": 1, "emoji": "☕"}, …]}, …]}; "location" is a listed number, "emoji" 1 to 3 emoji showing the action.',
+      ...stepGameActionRules(input.gameActions ?? [], { unit: "action" }),
     ],
     user: [
       `Character: ${inertJson(input.agentName)}`,
       dataSection("Profile", "profile", profileText(input.summary)),
       ...locationSections(input.locations),
+      ...gameActionSection(input.gameActions ?? []),
       `Date: ${input.date}`,
       dataSection("Where the character is", "whereabouts", {
         currentLocation: input.currentLocation,

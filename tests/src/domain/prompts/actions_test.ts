@@ -155,3 +155,12 @@ Deno.test("answerActions() (offline) covers the chunk in order and picks listed 
   });
   assert.ok(home.actions.every((a) => a.location === 4), "then the current area");
 });
+
+Deno.test("buildActionsPrompt() lists the game's actions once, after the locations", () => {
+  const gameActions = [{ name: "pour_coffee", description: "Pour a coffee", parameters: {} }];
+  const { user } = promptTexts(buildActionsPrompt({ ...input, gameActions }), "actions", "fast");
+  assertInDataBlock(user, "ACTIONS", /pour_coffee/);
+  assert.equal(user.split("ACTIONS_DATA").length, 3, "one actions block");
+  assert.ok(user.indexOf("LOCATIONS_DATA") < user.indexOf("ACTIONS_DATA"));
+  assert.ok(user.indexOf("ACTIONS_DATA") < user.indexOf("WHEREABOUTS_DATA"), "with what stays");
+});

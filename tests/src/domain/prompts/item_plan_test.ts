@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { z } from "zod";
 import { answerItemPlan } from "../../../../lib/offline/responders/item_plan.ts";
 import {
   buildItemPlanPrompt,
@@ -103,4 +104,59 @@ Deno.test("answerItemPlan() (offline) cuts the item into contiguous hours, each 
   assert.deepEqual(tail.chunks.map((c) => [c.start, c.durationMinutes]), [["13:00", 63]]);
   const end = tail.chunks.at(-1)!;
   assert.equal(clockMinutes(end.start) + end.durationMinutes, clockMinutes("14:03"));
+});
+
+/** A game's registered action (PUT …/actions), which the shop's offline steps match. */
+const gameActions = [{
+  name: "serve_customer",
+  description: "Serve the customer at the counter",
+  parameters: { type: "object", properties: {}, additionalProperties: false },
+}];
+const shop: ItemPlanInput = {
+  ...input,
+  item: { ...input.item, description: "mind the store", place: "Hobbs Cafe" },
+  gameActions,
+};
+
+Deno.test("buildItemPlanPrompt() without game actions has no game-action text or field", () => {
+  const plain = buildItemPlanPrompt(input);
+  const texts = plain.messages.map((m) => m.content).join("\n");
+  assert.doesNotMatch(texts, /game_action|game lets|ACTIONS_DATA/i);
+  assert.deepEqual(buildItemPlanPrompt({ ...input, gameActions: [] }).messages, plain.messages);
+  const json = JSON.stringify(z.toJSONSchema(itemPlanSchema(input)));
+  assert.doesNotMatch(json, /game_action/);
+  assert.ok(itemPlanSchema(input).safeParse({ chunks: [chunk("13:00", 60)] }).success);
+});
+
+Deno.test("buildItemPlanPrompt() with game actions lists them after the locations and asks each action for one", () => {
+  const { system, user } = promptTexts(buildItemPlanPrompt(shop), "item_plan", "main");
+  assert.match(system, /When an action of a step is one of them, give it "game_action"/);
+  assertInDataBlock(user, "ACTIONS", /serve_customer/);
+  assert.equal(user.split("ACTIONS_DATA").length, 3, "listed once");
+  assert.ok(user.indexOf("LOCATIONS_DATA") < user.indexOf("ACTIONS_DATA"), "after the places");
+  assert.ok(user.indexOf("ACTIONS_DATA") < user.indexOf("BLOCK_DATA"), "before what changes");
+  const schema = itemPlanSchema(shop);
+  const chunkWith = (gameAction: Record<string, unknown>) => ({
+    chunks: [{ ...chunk("13:00", 60), actions: [{ ...action("13:00", 60), ...gameAction }] }],
+  });
+  assert.ok(schema.safeParse(chunkWith({ game_action: null })).success);
+  assert.ok(
+    schema.safeParse(chunkWith({ game_action: { name: "serve_customer", arguments: "{}" } }))
+      .success,
+  );
+  assert.ok(!schema.safeParse(chunkWith({})).success, "required when offered, for strict output");
+});
+
+Deno.test("answerItemPlan() (offline) proposes the game action a step of the item is", () => {
+  const answer = answerItemPlan(shop);
+  assert.ok(itemPlanSchema(shop).safeParse(answer).success, JSON.stringify(answer));
+  const actions = answer.chunks.flatMap((c) => c.actions);
+  const serving = actions.filter((a) => /serving/.test(a.description));
+  assert.ok(serving.length > 0, JSON.stringify(actions.map((a) => a.description)));
+  assert.ok(serving.every((a) => a.game_action?.name === "serve_customer"));
+  const others = actions.filter((a) => !/serving/.test(a.description));
+  assert.ok(others.every((a) => a.game_action === null), "the rest is no game action");
+  assert.ok(
+    answerItemPlan(input).chunks.every((c) => c.actions.every((a) => !("game_action" in a))),
+  );
 });

@@ -90,7 +90,7 @@ const INPUTS: Record<string, unknown[]> = {
     agentName: "Klaus",
     observations: memories.concat("x").slice(0, n),
   })),
-  item_plan: [{
+  item_plan: [undefined, gameActions].map((offered) => ({
     agentName: "Klaus Mueller",
     summary: "Klaus is a student.",
     date: "2023-02-13",
@@ -100,7 +100,8 @@ const INPUTS: Record<string, unknown[]> = {
     locations: [{ path: "library:desk", state: "idle" }, { path: "library:shelf", state: "full" }],
     currentLocation: "library:desk",
     currentArea: "library",
-  }],
+    ...(offered ? { gameActions: offered } : {}),
+  })),
   object_state: [{
     items: [{
       object: "coffee machine",
