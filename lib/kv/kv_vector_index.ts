@@ -96,6 +96,16 @@ export class KvVectorIndex implements VectorIndex {
     return slab.query(unit, topK);
   }
 
+  async queryMany(
+    scope: AgentScope,
+    vectors: readonly Float32Array[],
+    topK: number,
+  ): Promise<VectorMatch[][]> {
+    const units = vectors.map((v) => this.#unit(v, "query with"));
+    const slab = await this.#slab(scope);
+    return units.map((unit) => slab.query(unit, topK));
+  }
+
   async search(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorSearch> {
     const unit = this.#unit(vector, "query with");
     const slab = await this.#slab(scope);

@@ -169,6 +169,32 @@ export class UpstashVectorIndex implements VectorIndex {
     return matches.map((m) => this.#match(m));
   }
 
+  /** One request carrying every query (Upstash's `queryMany`). */
+  async queryMany(
+    scope: AgentScope,
+    vectors: readonly Float32Array[],
+    topK: number,
+  ): Promise<VectorMatch[][]> {
+    vectors.forEach((v) => this.#checkDimensions(v, "the query"));
+    const k = Math.min(MAX_TOP_K, Math.floor(topK));
+    if (k <= 0 || vectors.length === 0) return vectors.map(() => []);
+    const filter = this.#filter(scope);
+    const queries = vectors.map((v) => ({ vector: Array.from(v), topK: k, filter }));
+    const results = await vectorCall(
+      "search embeddings",
+      () =>
+        ifNamespaceExists(
+          // A single query comes back flat (the SDK's note on queryMany).
+          () =>
+            queries.length === 1
+              ? this.#namespace(scope).query(queries[0]).then((r) => [r])
+              : this.#index.queryMany(queries, { namespace: this.#name(scope) }),
+          vectors.map(() => []),
+        ),
+    );
+    return results.map((matches) => matches.map((m) => this.#match(m)));
+  }
+
   /**
    * One request carrying two queries: the top `topK`, and the best match of the negated vector,
    * whose cosine is minus the least cosine in the scope.

@@ -35,6 +35,13 @@ export interface VectorIndex {
   /** The `topK` most cosine-similar vectors in the scope, best first. */
   query(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorMatch[]>;
 
+  /** As `query` for each vector, in order; one request on the hosted backend. */
+  queryMany(
+    scope: AgentScope,
+    vectors: readonly Float32Array[],
+    topK: number,
+  ): Promise<VectorMatch[][]>;
+
   /**
    * As `query`, with the least cosine in the scope too (the range a retrieval normalises by);
    * one request on the hosted backend.

@@ -90,6 +90,29 @@ export function vectorIndexContract(cases: ContractCases): void {
   );
 
   cases.add(
+    "VectorIndex.queryMany() answers as query() for each vector, in order",
+    async (s) => {
+      const dims = s.vectors.dimensions;
+      const scope = newScope();
+      assert.deepEqual(await s.vectors.queryMany(scope, [angled(dims, 0)], 3), [[]]);
+      await s.vectors.upsert(scope, [
+        { id: mid("v-0"), vector: angled(dims, 0, 2) },
+        { id: mid("v-90"), vector: angled(dims, 90) },
+        { id: mid("v-180"), vector: angled(dims, 180, 5) },
+      ]);
+      const asked = [angled(dims, 0), angled(dims, 180, 3), angled(dims, 80)];
+      const many = await s.vectors.queryMany(scope, asked, 2);
+      assert.equal(many.length, 3);
+      for (const [i, vector] of asked.entries()) {
+        const one = await s.vectors.query(scope, vector, 2);
+        assertMatches(many[i], one.map((m) => [m.id, m.score]));
+      }
+      assertMatches((await s.vectors.queryMany(scope, [asked[1]], 1))[0], [["v-180", 1]]);
+      assert.deepEqual(await s.vectors.queryMany(scope, [], 2), []);
+    },
+  );
+
+  cases.add(
     "VectorIndex.search() answers as query() and with the least cosine in the scope",
     async (s) => {
       const dims = s.vectors.dimensions;

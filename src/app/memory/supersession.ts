@@ -39,16 +39,15 @@ export interface Supersession {
  * The agent's live memories nearest each vector (at most {@linkcode NEAREST} each, not
  * superseded, not plans), as one list without repeats of at most {@linkcode EARLIER_MAX}, the
  * nearest of every vector first: the earlier memories the importance call is shown, numbered
- * from 1 in this order. One vector search per vector, for the first {@linkcode LOOKUPS_MAX}.
+ * from 1 in this order. One vector search per vector, for the first {@linkcode LOOKUPS_MAX}, all
+ * in one request on the hosted backend.
  */
 export async function earlierMemories(
   storage: Pick<Storage, "vectors" | "memories">,
   scope: AgentScope,
   vectors: readonly Float32Array[],
 ): Promise<MemoryRecord[]> {
-  const searches = await Promise.all(
-    vectors.slice(0, LOOKUPS_MAX).map((v) => storage.vectors.query(scope, v, SEARCHED)),
-  );
+  const searches = await storage.vectors.queryMany(scope, vectors.slice(0, LOOKUPS_MAX), SEARCHED);
   const close = searches.map((matches) => matches.filter((m) => m.score >= MIN_COSINE));
   const ids = [...new Set(close.flatMap((matches) => matches.map((m) => m.id)))];
   const found = await storage.memories.getMany(scope, ids);
