@@ -3,6 +3,9 @@
  * namespace that does not exist as nothing stored.
  */
 
+import { embeddingProblem, SimulacraError } from "../../src/domain/mod.ts";
+import type { VectorEntry } from "../../src/ports/mod.ts";
+
 /** The index's similarity function, from `info()`. */
 export type Similarity = "COSINE" | "EUCLIDEAN" | "DOT_PRODUCT";
 
@@ -24,5 +27,33 @@ export async function ifNamespaceExists<T>(call: () => Promise<T>, empty: T): Pr
     const message = error instanceof Error ? error.message : "";
     if (/namespace/i.test(message) && /(not exist|not found)/i.test(message)) return empty;
     throw error;
+  }
+}
+
+/** Throws `invalid_request` when `vector` has not the index's `dimensions`. */
+export function checkDimensions(
+  vector: Float32Array,
+  { dimensions, what }: { dimensions: number; what: string },
+): void {
+  if (vector.length !== dimensions) {
+    throw new SimulacraError(
+      "invalid_request",
+      `Cannot use the embedding of ${what}: it has ${vector.length} dimensions, the vector index has ${dimensions}`,
+      { details: { dimensions: vector.length, expected: dimensions } },
+    );
+  }
+}
+
+/** Throws `invalid_request` naming the first entry whose vector cannot be stored. */
+export function checkStorable(entries: readonly VectorEntry[], dimensions: number): void {
+  for (const entry of entries) {
+    const problem = embeddingProblem(entry.vector, dimensions);
+    if (problem !== null) {
+      throw new SimulacraError(
+        "invalid_request",
+        `Cannot store the embedding of memory "${entry.id}": it ${problem}`,
+        { details: { dimensions: entry.vector.length, expected: dimensions } },
+      );
+    }
   }
 }

@@ -1,10 +1,5 @@
 /** @module The hosted VectorIndex: one Upstash Vector namespace per agent scope. */
-import {
-  type AgentScope,
-  embeddingProblem,
-  type MemoryId,
-  SimulacraError,
-} from "../../src/domain/mod.ts";
+import type { AgentScope, MemoryId } from "../../src/domain/mod.ts";
 import type { VectorEntry, VectorIndex, VectorMatch, VectorSearch } from "../../src/ports/mod.ts";
 import { RedisKeys } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
@@ -16,7 +11,13 @@ import {
   type VectorClient,
 } from "./redis_calls.ts";
 import { cosine, decodeHalf, encodeHalf } from "./_half_vectors.ts";
-import { ifNamespaceExists, type Similarity, toCosine } from "./_vector_replies.ts";
+import {
+  checkDimensions,
+  checkStorable,
+  ifNamespaceExists,
+  type Similarity,
+  toCosine,
+} from "./_vector_replies.ts";
 
 /** Configuration of {@linkcode UpstashVectorIndex}. */
 export interface UpstashVectorIndexConfig {
@@ -98,16 +99,7 @@ export class UpstashVectorIndex implements VectorIndex {
    * repair sweep would therefore never delete.
    */
   async storeRemote(scope: AgentScope, entries: readonly VectorEntry[]): Promise<string[]> {
-    for (const entry of entries) {
-      const problem = embeddingProblem(entry.vector, this.dimensions);
-      if (problem !== null) {
-        throw new SimulacraError(
-          "invalid_request",
-          `Cannot store the embedding of memory "${entry.id}": it ${problem}`,
-          { details: { dimensions: entry.vector.length, expected: this.dimensions } },
-        );
-      }
-    }
+    checkStorable(entries, this.dimensions);
     const namespace = this.#namespace(scope);
     for (let i = 0; i < entries.length; i += BATCH) {
       const batch = entries.slice(i, i + BATCH).map((entry) => ({
@@ -129,7 +121,7 @@ export class UpstashVectorIndex implements VectorIndex {
     ids: readonly MemoryId[],
     vector: Float32Array,
   ): Promise<Map<MemoryId, number>> {
-    this.#checkDimensions(vector, "the query");
+    checkDimensions(vector, { dimensions: this.dimensions, what: "the query" });
     const out = new Map<MemoryId, number>();
     const unique = [...new Set(ids)];
     if (unique.length === 0) return out;
@@ -153,20 +145,7 @@ export class UpstashVectorIndex implements VectorIndex {
   }
 
   async query(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorMatch[]> {
-    this.#checkDimensions(vector, "the query");
-    const k = Math.min(MAX_TOP_K, Math.floor(topK));
-    if (k <= 0) return [];
-    const matches = await vectorCall(
-      "search embeddings",
-      () =>
-        ifNamespaceExists(() =>
-          this.#namespace(scope).query({
-            vector: Array.from(vector),
-            topK: k,
-            filter: this.#filter(scope),
-          }), []),
-    );
-    return matches.map((m) => this.#match(m));
+    return (await this.queryMany(scope, [vector], topK))[0];
   }
 
   /** One request carrying every query (Upstash's `queryMany`). */
@@ -175,7 +154,7 @@ export class UpstashVectorIndex implements VectorIndex {
     vectors: readonly Float32Array[],
     topK: number,
   ): Promise<VectorMatch[][]> {
-    vectors.forEach((v) => this.#checkDimensions(v, "the query"));
+    vectors.forEach((v) => checkDimensions(v, { dimensions: this.dimensions, what: "the query" }));
     const k = Math.min(MAX_TOP_K, Math.floor(topK));
     if (k <= 0 || vectors.length === 0) return vectors.map(() => []);
     const filter = this.#filter(scope);
@@ -200,7 +179,7 @@ export class UpstashVectorIndex implements VectorIndex {
    * whose cosine is minus the least cosine in the scope.
    */
   async search(scope: AgentScope, vector: Float32Array, topK: number): Promise<VectorSearch> {
-    this.#checkDimensions(vector, "the query");
+    checkDimensions(vector, { dimensions: this.dimensions, what: "the query" });
     const k = Math.max(1, Math.min(MAX_TOP_K, Math.floor(topK)));
     const filter = this.#filter(scope);
     const [top, opposite] = await vectorCall(
@@ -312,15 +291,5 @@ export class UpstashVectorIndex implements VectorIndex {
 
   #name(scope: AgentScope): string {
     return `${this.#prefix}:${scope.worldId}:${scope.agentId}`;
-  }
-
-  #checkDimensions(vector: Float32Array, what: string): void {
-    if (vector.length !== this.dimensions) {
-      throw new SimulacraError(
-        "invalid_request",
-        `Cannot use the embedding of ${what}: it has ${vector.length} dimensions, the vector index has ${this.dimensions}`,
-        { details: { dimensions: vector.length, expected: this.dimensions } },
-      );
-    }
   }
 }
