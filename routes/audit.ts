@@ -37,7 +37,9 @@ export class AuditTrail {
 
 /**
  * Records each /v1 write (refused ones too) once answered: method, route template, key id,
- * world, agent, status, request id and wall time. The entry is written after the answer is
+ * world, agent, status, request id and wall time. A POST that needs only the `read` permission
+ * (retrieve, an events token) is a query, not a write: a game calls retrieve for every line an
+ * agent speaks, and three audit keys kept for 30 days each would cost it more than the query. The entry is written after the answer is
  * returned (on Workers under `waitUntil`, so the isolate stays for it). A failing audit write is
  * logged, never turned into a failed request.
  */
@@ -51,6 +53,7 @@ export function auditWrites(
     await next();
     const principal = c.get("principal");
     const operation = c.get("operation");
+    if (operation?.rule?.need === "read") return;
     const append = deps.storage.audit.append({
       at: new Date().toISOString(),
       method: c.req.method,

@@ -1,10 +1,10 @@
 /**
  * @module Measures `POST …/retrieve` (k 10) through the real server, as a user sees it:
- * `deno run -A tests/bench/http_retrieve.ts [memories] [requests]` (default 2,000 memories, 101
+ * `deno run -A tests/bench/http_retrieve.ts [memories] [requests]` (default 2,000 memories, 1,000
  * requests). Fills an embedded store in a temporary data directory (one agent, 384-dimension
  * local-embedder vectors, ~70-character observations), starts `main.ts` on a free port in a
  * child process over it (the defaults of `deno task start`: offline model, gzip, the KV tick
- * queue), warms up with 10 requests, then sends the requests one after another and prints the
+ * queue), warms up with 200 requests, then sends the requests one after another and prints the
  * client's p50/p95 and the server's own time (`Server-Timing: app;dur=…`) p50/p95.
  */
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
@@ -22,7 +22,9 @@ import { benchObservations, storeEmbedded } from "../_helpers/stored_memories.ts
 import { freePort } from "../_helpers/main_process.ts";
 
 const MEMORIES = Number(Deno.args[0] ?? 2_000);
-const REQUESTS = Number(Deno.args[1] ?? 101);
+const REQUESTS = Number(Deno.args[1] ?? 1000);
+/** Requests first sent and not timed: the server's code is compiled hot by then. */
+const WARM_UP = 200;
 const worldId = WorldId.parse("bench");
 const agentId = AgentId.parse("ana");
 const QUERIES = [
@@ -116,7 +118,7 @@ try {
   await waitForHealth(url);
   const client: number[] = [];
   const serverTimes: number[] = [];
-  for (let i = 0; i < REQUESTS + 10; i++) {
+  for (let i = 0; i < REQUESTS + WARM_UP; i++) {
     const started = performance.now();
     const res = await fetch(`${url}/v1/worlds/${worldId}/agents/${agentId}/retrieve`, {
       method: "POST",
@@ -126,7 +128,7 @@ try {
     const body = await res.json();
     const ms = performance.now() - started;
     if (res.status !== 200) throw new Error(`status ${res.status}: ${JSON.stringify(body)}`);
-    if (i < 10) continue; // warm-up
+    if (i < WARM_UP) continue;
     client.push(ms);
     serverTimes.push(serverMs(res.headers.get("server-timing")));
   }

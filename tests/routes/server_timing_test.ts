@@ -88,3 +88,25 @@ Deno.test("a write is answered before its audit entry is stored, and GET /v1/aud
     [["POST", "/v1/worlds", 201]],
   );
 });
+
+Deno.test("a retrieve (a POST needing only read) is a query: it leaves no audit entry", async () => {
+  await using deps = await makeTestDeps();
+  const app = createApp(deps, { logger: silentLogger });
+  const { a } = await worldWithAgent(app, {
+    id: "isabella",
+    name: "Isabella Rodriguez",
+    description: "Isabella runs Hobbs Cafe",
+  });
+  const before = await call(app, "GET", "/v1/audit?limit=500");
+  const retrieved = await call(app, "POST", `${a}/retrieve`, { query: "the cafe" });
+  assert.equal(retrieved.status, 200);
+  const perceived = await call(app, "POST", `${a}/perceive`, {
+    observations: [{ text: "a customer orders tea" }],
+  });
+  assert.equal(perceived.status, 200);
+  const after = await call(app, "GET", "/v1/audit?limit=500");
+  const added = after.body.entries.slice(0, after.body.entries.length - before.body.entries.length);
+  assert.deepEqual(added.map((e: AuditEntry) => e.route), [
+    "/v1/worlds/{world}/agents/{agent}/perceive",
+  ]);
+});
