@@ -44,7 +44,6 @@ function depsOn(storage: Storage): Deps {
   };
 }
 
-
 async function fill(deps: Deps): Promise<void> {
   await createWorld(
     deps,
