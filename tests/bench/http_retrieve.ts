@@ -19,7 +19,7 @@ import { AgentId, WorldId } from "../../src/domain/ids.ts";
 import { CreateWorldInput } from "../../src/domain/world/world.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import { benchObservations, storeEmbedded } from "../_helpers/stored_memories.ts";
-import { freePort } from "../_helpers/main_process.ts";
+import { freePort, waitForHealth } from "../_helpers/main_process.ts";
 
 const MEMORIES = Number(Deno.args[0] ?? 2_000);
 const REQUESTS = Number(Deno.args[1] ?? 1000);
@@ -65,20 +65,6 @@ async function fill(dataDir: string): Promise<void> {
   } finally {
     await storage.close();
   }
-}
-
-async function waitForHealth(url: string): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    try {
-      const res = await fetch(`${url}/health`);
-      await res.body?.cancel();
-      if (res.ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error("the server did not start");
 }
 
 function percentile(values: number[], p: number): number {
