@@ -53,7 +53,9 @@ export async function startServer(
   const logger = options.logger ?? jsonLogger();
   const config = loadConfig(env, { runtime: "deno" });
   const queueKv = await openQueueKv(config, options.tickQueue ?? tickQueueMode(env));
-  const queue = queueKv ? new KvTickQueue(queueKv) : undefined;
+  // On the hosted store, steps delivered together are handled together: their requests pipeline.
+  const gather = config.storage.kind !== "embedded";
+  const queue = queueKv ? new KvTickQueue(queueKv, { gather }) : undefined;
   let services: Services;
   try {
     services = await wireServices(config, {

@@ -15,6 +15,8 @@ interface ScheduledController {
 }
 interface ExecutionContext {
   waitUntil(promise: Promise<unknown>): void;
+  passThroughOnException(): void;
+  props: unknown;
 }
 interface QueueMessage {
   readonly body: unknown;
@@ -31,7 +33,7 @@ interface Running {
   services: Services;
   /** Whether a Queue producer is bound: without it, tick messages cannot go on. */
   queued: boolean;
-  fetch: (request: Request) => Response | Promise<Response>;
+  fetch: (request: Request, ctx?: ExecutionContext) => Response | Promise<Response>;
 }
 
 const logger = jsonLogger();
@@ -55,7 +57,8 @@ function start(env: WorkerEnv): Promise<Running> {
     return {
       services,
       queued: queue !== undefined,
-      fetch: (request: Request) => app.fetch(request),
+      // The context lets work after the answer (the audit entry) finish: ctx.waitUntil.
+      fetch: (request: Request, ctx?: ExecutionContext) => app.fetch(request, {}, ctx),
     };
   })().catch((err) => {
     running = undefined; // a fixed secret takes effect on the next request
@@ -64,9 +67,13 @@ function start(env: WorkerEnv): Promise<Running> {
   return running;
 }
 
-async function fetchHandler(request: Request, env: WorkerEnv): Promise<Response> {
+async function fetchHandler(
+  request: Request,
+  env: WorkerEnv,
+  ctx?: ExecutionContext,
+): Promise<Response> {
   try {
-    return await (await start(env)).fetch(request);
+    return await (await start(env)).fetch(request, ctx);
   } catch (err) {
     const e = err instanceof SimulacraError
       ? err

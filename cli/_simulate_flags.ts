@@ -4,7 +4,7 @@ import { z } from "zod";
 import { WorldTemplate } from "../src/domain/mod.ts";
 
 const MAX_HOURS = 24 * 30;
-const MAX_TOWNS = 200;
+const MAX_TOWNS = 400; // 10,000 agents: issue 25's scale run
 const MAX_SEED = 2 ** 31 - 1;
 
 /** Usage text for `--help`. */

@@ -49,6 +49,8 @@ export interface UpstashRedisGatewayOptions {
    * (as a plain REST proxy in front of a stock redis-server does). @default false
    */
   keepUpstashFlags?: boolean;
+  /** Called with each request's commands (name and first key), e.g. to see what a step sends. */
+  onRequest?: (commands: string[]) => void;
 }
 
 /** A running gateway. */
@@ -98,6 +100,7 @@ export async function startUpstashRedisGateway(
         token,
         pool,
         counts,
+        onRequest: options.onRequest,
         adapt: options.keepUpstashFlags ? (command) => command : withoutUpstashFlags,
       }),
   );
@@ -138,12 +141,20 @@ const STATEFUL = new Set([
   "READWRITE",
 ]);
 
+const TEXT = new TextDecoder();
+
+/** A command's name and first argument, for {@linkcode UpstashRedisGatewayOptions.onRequest}. */
+function describeCommand(command: RespCommand): string {
+  return command.slice(0, 2).map((part) => TEXT.decode(part).slice(0, 60)).join(" ");
+}
+
 interface GatewayState {
   token: string;
   pool: ConnectionPool;
   counts: { requests: number; commands: number };
   /** What each command becomes before it goes to redis-server. */
   adapt: (command: RespCommand) => RespCommand;
+  onRequest?: (commands: string[]) => void;
 }
 
 async function handleRequest(request: Request, state: GatewayState): Promise<Response> {
@@ -165,6 +176,7 @@ async function handleRequest(request: Request, state: GatewayState): Promise<Res
       if (typeof parsed === "string") return json({ error: parsed }, 400);
       const commands = parsed.map(state.adapt);
       counts.commands += commands.length;
+      state.onRequest?.(commands.map(describeCommand));
       return url.pathname === "/pipeline"
         ? await runPipeline(pool, commands, base64)
         : await runTransaction(pool, commands, base64);
@@ -175,6 +187,7 @@ async function handleRequest(request: Request, state: GatewayState): Promise<Res
     if (typeof parsed === "string") return json({ error: parsed }, 400);
     const command = state.adapt(parsed);
     counts.commands++;
+    state.onRequest?.([describeCommand(command)]);
     const [reply] = await pool.run([command], isStateful([command]));
     if (reply instanceof RespError) return json({ error: reply.message }, 400);
     return json({ result: toJson(reply, base64) }, 200);

@@ -49,19 +49,45 @@ function stripCr(line: string): string {
   return line.endsWith("\r") ? line.slice(0, -1) : line;
 }
 
+/** Characters of lines {@linkcode ndjsonChunks} gathers before yielding them. */
+const CHUNK_CHARS = 256 * 1024;
+
+/**
+ * The lines, each followed by a newline, as UTF-8 chunks of at least 256 K characters (the last
+ * one fewer): one write or stream chunk per line cost an export more than
+ * making the lines.
+ */
+export async function* ndjsonChunks(lines: AsyncIterable<string>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  let gathered: string[] = [];
+  let chars = 0;
+  for await (const line of lines) {
+    gathered.push(line);
+    chars += line.length + 1;
+    if (chars >= CHUNK_CHARS) {
+      yield encoder.encode(gathered.join("\n") + "\n");
+      gathered = [];
+      chars = 0;
+    }
+  }
+  if (gathered.length > 0) yield encoder.encode(gathered.join("\n") + "\n");
+}
+
 /** Writes each line and a newline to `out`, then closes it; returns how many lines. */
 export async function writeLines(
   lines: AsyncIterable<string>,
   out: WritableStream<Uint8Array>,
 ): Promise<number> {
-  const encoder = new TextEncoder();
   const writer = out.getWriter();
   let count = 0;
-  try {
+  const counted = (async function* () {
     for await (const line of lines) {
-      await writer.write(encoder.encode(`${line}\n`));
       count++;
+      yield line;
     }
+  })();
+  try {
+    for await (const chunk of ndjsonChunks(counted)) await writer.write(chunk);
   } finally {
     await writer.close().catch(() => {});
   }

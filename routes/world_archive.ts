@@ -1,7 +1,7 @@
 /** @module World archive routes: export a world as NDJSON, import (or fork) one. */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { ndjsonLines } from "../lib/ndjson_lines.ts";
+import { ndjsonChunks, ndjsonLines } from "../lib/ndjson_lines.ts";
 import { exportWorld, ImportResult, importWorld } from "../src/app/mod.ts";
 import type { Deps } from "../src/ports/mod.ts";
 import { SimulacraError, WorldId } from "../src/domain/mod.ts";
@@ -59,17 +59,20 @@ export function worldArchiveRoutes(deps: Deps): OpenAPIHono<AppEnv> {
     const lines = exportWorld(deps, c.req.valid("param").world, c.req.valid("query"));
     // The first line is read before answering, so an unknown world is a plain 404.
     const first = await lines.next();
-    const encoder = new TextEncoder();
+    const rest = (async function* () {
+      if (!first.done) yield first.value;
+      yield* lines;
+    })();
+    // Many lines to a chunk: one chunk per line cost the export more than making the lines.
+    const chunks = ndjsonChunks(rest);
     const body = new ReadableStream<Uint8Array>({
-      start(controller) {
-        if (!first.done) controller.enqueue(encoder.encode(first.value + "\n"));
-      },
       async pull(controller) {
-        const next = await lines.next();
+        const next = await chunks.next();
         if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value + "\n"));
+        else controller.enqueue(next.value);
       },
       async cancel() {
+        await chunks.return(undefined);
         await lines.return(undefined);
       },
     });

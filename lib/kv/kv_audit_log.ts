@@ -78,6 +78,11 @@ export class KvAuditLog implements AuditLog {
     this.#writing = null;
   }
 
+  /** Resolves once the entries appended so far are committed (or failed). */
+  async settled(): Promise<void> {
+    while (this.#writing) await this.#writing;
+  }
+
   list(query: AuditQuery, options: { retentionDays: number; now: number }): Promise<AuditPage> {
     return guard("read the audit log", async () => {
       const limit = query.limit ?? 100;

@@ -19,6 +19,8 @@ import {
   deletePrefixes,
   encodeJson,
   guard,
+  type KvWrite,
+  LIMITS,
   listAll,
   planBatches,
 } from "./_kv_support.ts";
@@ -31,6 +33,9 @@ export interface KvIdempotencyStoreOptions {
 
 /** Rounds before giving up on a key that keeps changing under a read or a put. */
 const ATTEMPTS = 8;
+
+/** Keys per `getMany` (Deno KV's limit). */
+const KV_GET_MANY = 10;
 
 /** The KV key of an idempotency key's head (shared with the unit of work's claims). */
 export function headKey(scope: string, key: string): Deno.KvKey {
@@ -129,6 +134,68 @@ export class KvIdempotencyStore implements IdempotencyStore {
       }
       throw new Error("The idempotency key kept changing");
     });
+  }
+
+  /**
+   * Overwrites many keys in as few commits as Deno KV's limits allow (hundreds of small values
+   * each). Unlike `put`, no head is checked: a put reads and checks a head only to delete the
+   * parts of a large earlier value, so a key whose head has parts, or whose new value needs
+   * parts, is put alone; two writers of one key race as two puts do.
+   *
+   * @throws {SimulacraError} `payload_too_large` above ~600 KB of JSON.
+   */
+  async putMany<T>(
+    scope: string,
+    writes: readonly { key: string; value: T }[],
+    keep?: KeepOptions,
+  ): Promise<void> {
+    for (const { key } of writes) assertKeySize(headKey(scope, key), "idempotency key");
+    const encoded = writes.map(({ key, value }) => ({
+      key,
+      value,
+      bytes: encodeJson(value ?? null),
+    }));
+    const heads = await guard("read idempotency keys", () => this.#heads(scope, encoded));
+    const alone = encoded.filter((e, i) =>
+      e.bytes.length > LIMITS.partBytes || heads[i]?.parts !== undefined
+    );
+    for (const { key, value } of alone) await this.put(scope, key, { value, ...keep });
+    const sets: KvWrite[] = encoded.flatMap(({ key, bytes }, i) => {
+      if (bytes.length > LIMITS.partBytes || heads[i]?.parts !== undefined) return [];
+      const head: BlobHead = { gen: (heads[i]?.gen ?? 0) + 1, size: bytes.length, data: bytes };
+      return [{
+        op: "set" as const,
+        key: headKey(scope, key),
+        value: head,
+        bytes: bytes.length + 32,
+      }];
+    });
+    const expireIn = keep?.ttlMs === undefined ? undefined : Math.max(1, Math.ceil(keep.ttlMs));
+    await guard("store idempotency results", async () => {
+      for (const batch of planBatches(sets)) {
+        if (batch.length > 0) await addWrites(this.#kv.atomic(), batch, { expireIn }).commit();
+      }
+    });
+  }
+
+  /**
+   * The heads of `entries`' keys (null where none). A scope holding few keys (an import's new
+   * agent: none) is listed in one scan, stopped at twice as many keys as asked for; a fuller one
+   * is read ten keys to a `getMany`, all at once.
+   */
+  async #heads(scope: string, entries: readonly { key: string }[]): Promise<(BlobHead | null)[]> {
+    const listed = new Map<string, BlobHead>();
+    const limit = entries.length * 2 + 1;
+    for await (const e of this.#kv.list<BlobHead>({ prefix: ["idem", scope] }, { limit })) {
+      listed.set(e.key[2] as string, e.value);
+    }
+    if (listed.size < limit) return entries.map((e) => listed.get(e.key) ?? null);
+    const reads: Promise<Deno.KvEntryMaybe<BlobHead>[]>[] = [];
+    for (let i = 0; i < entries.length; i += KV_GET_MANY) {
+      const keys = entries.slice(i, i + KV_GET_MANY).map((e) => headKey(scope, e.key));
+      reads.push(this.#kv.getMany<BlobHead[]>(keys));
+    }
+    return (await Promise.all(reads)).flat().map((entry) => entry.value);
   }
 
   /** Forgets these keys of a scope, their values' parts too, in as few commits as fit. */

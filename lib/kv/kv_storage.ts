@@ -79,6 +79,7 @@ export class KvStorage implements Storage {
   readonly memoryWriter: MemoryWriter;
   readonly #kv: Deno.Kv;
   readonly #budget: CacheBudget;
+  readonly #audit: KvAuditLog;
   #closed = false;
 
   /** Wraps an open KV, which this storage then owns and closes. */
@@ -99,7 +100,7 @@ export class KvStorage implements Storage {
     this.idempotency = new KvIdempotencyStore({ kv });
     this.usage = new KvUsageLedger({ kv });
     this.rateLimits = new KvRateLimiter({ kv });
-    this.audit = new KvAuditLog({ kv });
+    this.audit = this.#audit = new KvAuditLog({ kv });
     this.units = new KvUnitOfWorkStore({
       kv,
       documents: this.documents,
@@ -123,13 +124,16 @@ export class KvStorage implements Storage {
     await guard("reach the embedded store", () => this.#kv.get(["meta", "ping"]));
   }
 
-  /** Closes the KV database; later calls throw `store_unavailable`. Idempotent. */
-  close(): Promise<void> {
+  /**
+   * Closes the KV database once the audit entries being written are in (they are written after
+   * their requests are answered); later calls throw `store_unavailable`. Idempotent.
+   */
+  async close(): Promise<void> {
     if (!this.#closed) {
       this.#closed = true;
+      await this.#audit.settled();
       this.#kv.close();
     }
-    return Promise.resolve();
   }
 }
 

@@ -28,10 +28,17 @@ interface QueuedRead {
  */
 export class ReadBatcher {
   readonly #redis: RedisClient;
+  readonly #windowMs: number | undefined;
   #queue: QueuedRead[] = [];
 
-  constructor(redis: RedisClient) {
+  /**
+   * With `windowMs`, commands are gathered that long after the first instead of for two
+   * microtasks: for writes nobody waits on closely (usage counters), so those of concurrent
+   * steps share a request.
+   */
+  constructor(redis: RedisClient, options: { windowMs?: number } = {}) {
     this.#redis = redis;
+    this.#windowMs = options.windowMs;
   }
 
   /** Queues one read (`add` puts its command on the pipeline); resolves to its raw reply. */
@@ -39,7 +46,9 @@ export class ReadBatcher {
     return new Promise((resolve, reject) => {
       this.#queue.push({ add, ready, resolve, reject });
       // Two microtasks: callers that start reads from inside `async` helpers still make it.
-      if (this.#queue.length === 1) void Promise.resolve().then().then(() => this.#flush());
+      if (this.#queue.length > 1) return;
+      if (this.#windowMs !== undefined) setTimeout(() => this.#flush(), this.#windowMs);
+      else void Promise.resolve().then().then(() => this.#flush());
     });
   }
 

@@ -1,5 +1,5 @@
 /** @module The hosted IdempotencyStore: first-write-wins values in Upstash Redis. */
-import type { Claim, IdempotencyStore, KeepValue } from "../../src/ports/mod.ts";
+import type { Claim, IdempotencyStore, KeepOptions, KeepValue } from "../../src/ports/mod.ts";
 import { encodeValue, ttlArgument } from "./layout.ts";
 import { ScriptedStore, type ScriptedStoreConfig } from "./_scripted_store.ts";
 import { deleteKeys, redisCall, scanKeys } from "./redis_calls.ts";
@@ -7,6 +7,9 @@ import { claimKey } from "./scripts/claim_key.ts";
 
 /** Configuration of {@linkcode UpstashIdempotencyStore}. */
 export type UpstashIdempotencyStoreConfig = ScriptedStoreConfig;
+
+/** SETs per pipelined request of `putMany` (~100 bytes each: far below a request's size limit). */
+const PUTS_PER_REQUEST = 2000;
 
 /**
  * One string key per (scope, key) holding the value's JSON. `claim` is a script (atomic:
@@ -34,6 +37,18 @@ export class UpstashIdempotencyStore extends ScriptedStore implements Idempotenc
       const stored = this.keys.idempotency(scope, key);
       await this.reads.read((p) => p.set(stored, encodeValue(value), px > 0 ? { px } : undefined));
     });
+  }
+
+  /** Plain SETs in the shared pipeline, {@linkcode PUTS_PER_REQUEST} to a request. */
+  async putMany<T>(
+    scope: string,
+    writes: readonly { key: string; value: T }[],
+    keep: KeepOptions = {},
+  ): Promise<void> {
+    for (let i = 0; i < writes.length; i += PUTS_PER_REQUEST) {
+      const batch = writes.slice(i, i + PUTS_PER_REQUEST);
+      await Promise.all(batch.map(({ key, value }) => this.put(scope, key, { value, ...keep })));
+    }
   }
 
   remove(scope: string, keys: readonly string[]): Promise<void> {

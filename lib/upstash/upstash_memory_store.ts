@@ -77,13 +77,14 @@ export class UpstashMemoryStore extends ScriptedStore implements MemoryStore {
   ): Promise<number> {
     if (memories.length === 0) return await this.count(scope);
     const { vectorCopies, ...append } = options;
+    // In the shared pipeline: the steps of a tick append together with their other commands.
     return await this.scripts.run(appendMemories, {
       keys: this.keys,
       scope,
       memories,
       options: append,
       vectorCopies,
-    });
+    }, { pipelined: true });
   }
 
   async get(scope: AgentScope, id: MemoryId): Promise<MemoryRecord | null> {

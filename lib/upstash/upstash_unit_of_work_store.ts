@@ -75,7 +75,9 @@ export class UpstashUnitOfWorkStore extends ScriptedStore implements UnitOfWorkS
     const { documents, release, claim } = request;
     if (documents.length === 0 && release.length === 0 && !claim) return { count: null };
     assertOneWritePerDocument(documents);
-    return await this.scripts.run(commitWork, { keys: this.keys, request });
+    // In the shared pipeline (the script checks and writes atomically on its own): the commits
+    // of a tick's steps go out with the other steps' commands, not one request each.
+    return await this.scripts.run(commitWork, { keys: this.keys, request }, { pipelined: true });
   }
 }
 

@@ -10,6 +10,8 @@ import type {
 import { pairs, redisCall, type RedisClient } from "./redis_calls.ts";
 import { RedisKeys } from "./layout.ts";
 import { ReadBatcher } from "./read_batcher.ts";
+import { ScriptRunner } from "./scripts/script.ts";
+import { addCounts } from "./scripts/add_counts.ts";
 
 /** Configuration of {@linkcode UpstashUsageLedger}. */
 export interface UpstashUsageLedgerConfig {
@@ -22,21 +24,33 @@ export interface UpstashUsageLedgerConfig {
 
 const METRICS = ["calls", "promptTokens", "completionTokens", "cachedPromptTokens"] as const;
 
+/** How long counter writes are gathered before they go out together. */
+const COUNTER_WINDOW_MS = 20;
+
 /**
  * One hash per world; each field is a JSON array `[group, name, metric]` (group "total",
- * "agent" or "operation"), so any agent id or operation name round-trips. `add` sends every
- * HINCRBY in one MULTI/EXEC transaction: the totals, agent and operation counts move together
- * and concurrent adds never lose an increment. Throws `store_unavailable` when Upstash fails.
+ * "agent" or "operation"), so any agent id or operation name round-trips. `add` runs every
+ * HINCRBY in one script: the totals, agent and operation counts move together and concurrent
+ * adds never lose an increment. The scripts of all counter writes started within 20 ms share
+ * one pipelined request (each was a MULTI/EXEC request of its own: two requests per model
+ * call, issue 25). Throws `store_unavailable` when Upstash fails.
  */
 export class UpstashUsageLedger implements UsageLedger {
   readonly #redis: RedisClient;
   readonly #keys: RedisKeys;
   readonly #reads: ReadBatcher;
+  readonly #scripts: ScriptRunner;
 
   constructor(config: UpstashUsageLedgerConfig) {
     this.#redis = config.redis;
     this.#keys = new RedisKeys(config.keyPrefix);
     this.#reads = config.reads ?? new ReadBatcher(config.redis);
+    // Counters are written in a pipeline of their own, gathered for a few ms: the usage and
+    // spend of every model call a tick's concurrent steps make meanwhile go in one request.
+    this.#scripts = new ScriptRunner(
+      config.redis,
+      new ReadBatcher(config.redis, { windowMs: COUNTER_WINDOW_MS }),
+    );
   }
 
   async add(record: UsageRecord): Promise<void> {
@@ -44,16 +58,14 @@ export class UpstashUsageLedger implements UsageLedger {
     const key = this.#key(record.worldId);
     const groups: [string, string][] = [["total", ""], ["operation", record.operation]];
     if (record.agentId !== undefined) groups.push(["agent", record.agentId]);
-    const tx = this.#redis.multi();
-    for (const [group, name] of groups) {
-      for (const metric of METRICS) {
-        const amount = Math.round(record[metric] ?? 0);
-        // A provider without a prompt cache reports no cached tokens: no command to add nothing.
-        if (metric === "cachedPromptTokens" && amount === 0) continue;
-        tx.hincrby(key, JSON.stringify([group, name, metric]), amount);
-      }
-    }
-    await redisCall("record model usage", () => tx.exec());
+    // A provider without a prompt cache reports no cached tokens: no increment of nothing.
+    const increments = groups.flatMap(([group, name]) =>
+      METRICS.filter((metric) => metric !== "cachedPromptTokens" || (record[metric] ?? 0) !== 0)
+        .map((metric) =>
+          [JSON.stringify([group, name, metric]), Math.round(record[metric] ?? 0)] as const
+        )
+    );
+    await this.#scripts.run(addCounts, { key, increments }, { pipelined: true });
   }
 
   totals(worldId: string): Promise<UsageTotals> {
@@ -87,11 +99,8 @@ export class UpstashUsageLedger implements UsageLedger {
       }
     }
     const key = this.#keys.spend(subject, period);
-    const tx = this.#redis.multi();
-    tx.hincrby(key, "calls", Math.round(spend.calls));
-    tx.hincrby(key, "tokens", Math.round(spend.tokens));
-    if (expireAfterMs !== undefined) tx.pexpire(key, expireAfterMs);
-    await redisCall("record budget spend", () => tx.exec());
+    const increments = [["calls", spend.calls], ["tokens", spend.tokens]] as const;
+    await this.#scripts.run(addCounts, { key, increments, expireAfterMs }, { pipelined: true });
   }
 
   spend(subject: string, period: string): Promise<Spend> {

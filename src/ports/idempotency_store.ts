@@ -37,6 +37,16 @@ export interface IdempotencyStore {
   /** Overwrites the value of a key (e.g. a claimed tick's final result), and its time to live. */
   put<T>(scope: string, key: string, write: KeepValue<T>): Promise<void>;
 
+  /**
+   * Overwrites the values of many keys of a scope (as `put` each), in as few requests or commits
+   * as the backend allows: how an import stores its event claims without a round trip each.
+   */
+  putMany<T>(
+    scope: string,
+    writes: readonly { key: string; value: T }[],
+    options?: KeepOptions,
+  ): Promise<void>;
+
   /** Forgets these keys of a scope (absent ones are ignored), in one request where it can. */
   remove(scope: string, keys: readonly string[]): Promise<void>;
 

@@ -11,6 +11,22 @@ export function freePort(): number {
   return port;
 }
 
+/** Resolves once `url`'s `/health` answers 200 (a server process starting up), or throws. */
+export async function waitForHealth(url: string): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    try {
+      const res = await fetch(`${url}/health`);
+      await res.body?.cancel();
+      if (res.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    // Real time: a real server process starting up, polled until it answers.
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${url} did not answer /health`);
+}
+
 /** A running `main.ts`. */
 export interface Server {
   url: string;

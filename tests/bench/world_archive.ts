@@ -23,13 +23,11 @@ import { importWorld } from "../../src/app/archive/import_world.ts";
 import { createAgent } from "../../src/app/lifecycle/create_agent.ts";
 import { CreateAgentInput } from "../../src/domain/agent/agent.ts";
 import type { Deps } from "../../src/ports/deps.ts";
-import { AgentId, MemoryId, WorldId } from "../../src/domain/ids.ts";
-import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";
+import { AgentId, WorldId } from "../../src/domain/ids.ts";
 import type { Storage } from "../../src/ports/storage.ts";
-import { fromGameMinutes, gameMinutes } from "../../src/domain/time/game_time.ts";
 import { CreateWorldInput } from "../../src/domain/world/world.ts";
 import { createWorld } from "../../src/app/world/world_store.ts";
-import { storeEmbedded } from "../_helpers/stored_memories.ts";
+import { benchObservations, storeEmbedded } from "../_helpers/stored_memories.ts";
 
 const AGENTS = Number(Deno.args[0] ?? 25);
 const MEMORIES = Number(Deno.args[1] ?? 100_000);
@@ -46,16 +44,12 @@ function depsOn(storage: Storage): Deps {
   };
 }
 
-const PLACES = ["Hobbs Cafe", "the library", "the park", "the pharmacy", "the college"];
-const ACTS = ["arranging flowers", "reading a novel", "talking with Sam", "buying medicine"];
-
 async function fill(deps: Deps): Promise<void> {
   await createWorld(
     deps,
     CreateWorldInput.parse({ id: worldId, name: "Bench", startTime: "2023-02-13T07:00:00" }),
   );
   const perAgent = Math.ceil(MEMORIES / AGENTS);
-  const start = gameMinutes("2023-02-13T07:00:00");
   for (let a = 0; a < AGENTS; a++) {
     const agentId = AgentId.parse(`agent${a}`);
     await createAgent(
@@ -64,23 +58,9 @@ async function fill(deps: Deps): Promise<void> {
       CreateAgentInput.parse({ id: agentId, name: `Agent ${a}`, description: "Lives in town" }),
     );
     for (let b = 0; b < perAgent; b += 500) {
-      const records: MemoryRecord[] = [];
-      for (let i = b; i < Math.min(perAgent, b + 500); i++) {
-        const at = fromGameMinutes(start + i);
-        records.push({
-          id: MemoryId.parse(`m${String(i).padStart(6, "0")}`),
-          worldId,
-          agentId,
-          kind: "observation",
-          description: `Agent ${a} saw someone ${ACTS[i % ACTS.length]} at ${
-            PLACES[(i * 7) % PLACES.length]
-          }, moment ${i}`,
-          createdAt: at,
-          lastAccessedAt: at,
-          importance: 1 + (i % 10),
-          provenance: "witnessed",
-        });
-      }
+      const scope = { worldId, agentId };
+      const range = { from: b, to: Math.min(perAgent, b + 500) };
+      const records = benchObservations(scope, range, { subject: `Agent ${a}`, idDigits: 6 });
       await storeEmbedded(deps, { worldId, agentId }, records);
     }
   }

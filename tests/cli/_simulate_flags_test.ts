@@ -84,7 +84,7 @@ Deno.test("parseSimulateFlags() takes --towns N and refuses what cannot run", as
   const cases: [string[], RegExp][] = [
     [["--towns", "0"], /--towns must be at least 1/],
     [["--towns", "1.5"], /--towns must be a whole number/],
-    [["--towns", "201"], /--towns must be at most 200/],
+    [["--towns", "401"], /--towns must be at most 400/],
     [["--towns", "many"], /--towns must be a number/],
     [["--towns", "2", "--save", "t.ndjson"], /--save writes one town: leave out --towns/],
     [

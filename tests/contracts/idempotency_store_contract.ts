@@ -57,6 +57,31 @@ export function idempotencyStoreContract(cases: ContractCases): void {
     },
   );
 
+  cases.add(
+    "IdempotencyStore.putMany() stores 2,500 keys at once, overwriting small and large values",
+    async (s) => {
+      const scope = scopeName();
+      await s.idempotency.claim(scope, "k0", { value: "old" });
+      // A large earlier value (parts on the embedded store) is replaced whole.
+      await s.idempotency.put(scope, "k1", { value: "x".repeat(150_000) });
+      const writes = Array.from({ length: 2500 }, (_, i) => ({ key: `k${i}`, value: `m${i}` }));
+      writes.push({ key: "big", value: "y".repeat(100_000) });
+      await s.idempotency.putMany(scope, writes);
+      for (const i of [0, 1, 2, 999, 1000, 2499]) {
+        assert.equal(await s.idempotency.get(scope, `k${i}`), `m${i}`);
+      }
+      assert.equal(await s.idempotency.get(scope, "big"), "y".repeat(100_000));
+      const again = await s.idempotency.claim(scope, "k7", { value: "late" });
+      assert.deepEqual(again, { created: false, value: "m7" });
+      // Many keys already stored: putMany overwrites them too.
+      await s.idempotency.putMany(scope, writes.slice(0, 300).map((w) => ({ ...w, value: "z" })));
+      assert.equal(await s.idempotency.get(scope, "k299"), "z");
+      assert.equal(await s.idempotency.get(scope, "k300"), "m300");
+      await s.idempotency.clear(scope);
+      assert.equal(await s.idempotency.get(scope, "k5"), null);
+    },
+  );
+
   cases.add("IdempotencyStore.put() overwrites the value", async (s) => {
     const scope = scopeName();
     await s.idempotency.claim<TickResult | { status: string }>(scope, "tick-7", {

@@ -16,7 +16,7 @@ import {
 } from "../../domain/mod.ts";
 
 /** Memories written per batch. */
-export const BATCH = 250;
+export const BATCH = 500;
 
 /** The archive's first line, checked: format, version, and an embedder this store can use. */
 export function checkHeader(

@@ -74,15 +74,20 @@ export class Staging {
     return todo.length;
   }
 
-  /** Claims each memory's event id, so a perceive of the same event finds its memory. */
+  /**
+   * Claims each memory's event id, so a perceive of the same event finds its memory: per agent,
+   * many to a commit or request (one each cost an import most of its time).
+   */
   async claims(worldId: WorldId): Promise<void> {
     const { idempotency } = this.#deps.storage;
-    for (let i = 0; i < this.#eventIds.length; i += 100) {
-      await Promise.all(
-        this.#eventIds.slice(i, i + 100).map(({ scope, eventId, id }) =>
-          idempotency.put(`${worldId}/${scope.agentId}`, `event:${eventId}`, { value: id })
-        ),
-      );
+    const byAgent = new Map<string, { key: string; value: MemoryId }[]>();
+    for (const { scope, eventId, id } of this.#eventIds) {
+      const writes = byAgent.get(scope.agentId) ?? [];
+      writes.push({ key: `event:${eventId}`, value: id });
+      byAgent.set(scope.agentId, writes);
+    }
+    for (const [agentId, writes] of byAgent) {
+      await idempotency.putMany(`${worldId}/${agentId}`, writes);
     }
   }
 

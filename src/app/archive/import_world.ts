@@ -139,116 +139,136 @@ async function readBody(
   let batch:
     | { scope: AgentScope; records: MemoryRecord[]; vectors: (Float32Array | null)[] }
     | null = null;
+  // The batch being written while the next one is read and checked: writing and reading
+  // overlap, one batch at a time (the store sees the batches in order).
+  let writing: Promise<void> = Promise.resolve();
   const flush = async () => {
+    await writing;
     if (batch === null) return;
-    reembedded += await staging.memories(batch.scope, batch.records, batch.vectors);
+    const { scope, records, vectors } = batch;
     batch = null;
+    writing = staging.memories(scope, records, vectors).then((n) => {
+      reembedded += n;
+    });
+    writing.catch(() => {}); // seen by the next flush, or awaited below before a rollback
   };
+  try {
+    return await readLines();
+  } catch (err) {
+    await writing.catch(() => {}); // nothing may land after the rollback
+    throw err;
+  }
 
-  for await (const text of lines) {
-    n++;
-    if (end !== null) {
-      if (text.trim() === "") continue;
-      throw lineError(n, "there is a line after the end line");
-    }
-    const json = parseLine(text, n);
-    const parsed = BodyLine.safeParse(json);
-    if (!parsed.success) throw lineError(n, describe(parsed.error));
-    const line = parsed.data;
-    if (world === null && line.type !== "world") {
-      throw lineError(n, "the world line must be second");
-    }
-    const rewrite = <T>(value: T): T => renameWorld(value, header.worldId, targetId);
-    switch (line.type) {
-      case "world":
-        if (world !== null) throw lineError(n, "a second world line");
-        world = rewrite({ ...line.world, id: targetId }) as World;
-        break;
-      case "document": {
-        if (!isWorldCollection(line.collection, line.agentId !== undefined)) {
-          throw lineError(n, `"${line.collection}" is not a collection a world owns`);
-        }
-        if (line.agentId !== undefined && !agents.has(line.agentId)) {
-          throw lineError(n, `the document belongs to agent "${line.agentId}", not in the file`);
-        }
-        let value = rewrite(line.value);
-        if (line.collection === "agents") {
-          const agent = Agent.safeParse(value);
-          if (!agent.success || agent.data.id !== line.id) {
-            throw lineError(
-              n,
-              `the agent is not valid: ${agent.error ? describe(agent.error) : "its id differs"}`,
-            );
+  async function readLines(): Promise<ImportResult> {
+    for await (const text of lines) {
+      n++;
+      if (end !== null) {
+        if (text.trim() === "") continue;
+        throw lineError(n, "there is a line after the end line");
+      }
+      const json = parseLine(text, n);
+      const parsed = BodyLine.safeParse(json);
+      if (!parsed.success) throw lineError(n, describe(parsed.error));
+      const line = parsed.data;
+      if (world === null && line.type !== "world") {
+        throw lineError(n, "the world line must be second");
+      }
+      const rewrite = <T>(value: T): T => renameWorld(value, header.worldId, targetId);
+      switch (line.type) {
+        case "world":
+          if (world !== null) throw lineError(n, "a second world line");
+          world = rewrite({ ...line.world, id: targetId }) as World;
+          break;
+        case "document": {
+          if (!isWorldCollection(line.collection, line.agentId !== undefined)) {
+            throw lineError(n, `"${line.collection}" is not a collection a world owns`);
           }
-          value = agent.data;
-          agents.add(line.id);
-          staging.agent(line.id);
-          seen.agents++;
+          if (line.agentId !== undefined && !agents.has(line.agentId)) {
+            throw lineError(n, `the document belongs to agent "${line.agentId}", not in the file`);
+          }
+          let value = rewrite(line.value);
+          if (line.collection === "agents") {
+            const agent = Agent.safeParse(value);
+            if (!agent.success || agent.data.id !== line.id) {
+              throw lineError(
+                n,
+                `the agent is not valid: ${agent.error ? describe(agent.error) : "its id differs"}`,
+              );
+            }
+            value = agent.data;
+            agents.add(line.id);
+            staging.agent(line.id);
+            seen.agents++;
+          }
+          seen.documents++;
+          await staging.document(worldDocumentKey(targetId, line), value);
+          break;
         }
-        seen.documents++;
-        await staging.document(worldDocumentKey(targetId, line), value);
-        break;
+        case "memory": {
+          const memory = rewrite(line.memory);
+          if (!agents.has(memory.agentId)) {
+            throw lineError(n, `the memory belongs to agent "${memory.agentId}", not in the file`);
+          }
+          const key = `${memory.agentId}/${memory.id}`;
+          if (memoryIds.has(key)) throw lineError(n, `memory "${memory.id}" appears twice`);
+          memoryIds.add(key);
+          const reembed = options.reembed === true && mismatched(deps, header);
+          const vector = lineVector(line.embedding, {
+            n,
+            dimensions: header.embedder.dimensions,
+            kept: !reembed,
+          });
+          seen.memories++;
+          if (
+            batch !== null &&
+            (batch.scope.agentId !== memory.agentId || batch.records.length >= BATCH)
+          ) {
+            await flush();
+          }
+          batch ??= {
+            scope: { worldId: targetId, agentId: memory.agentId },
+            records: [],
+            vectors: [],
+          };
+          batch.records.push(memory);
+          batch.vectors.push(reembed ? null : vector);
+          break;
+        }
+        case "usage":
+          usage = line;
+          break;
+        case "event": {
+          seen.events++;
+          const { seq: _seq, ...event } = rewrite(line.event);
+          events.push(event as NewEvent);
+          break;
+        }
+        case "end":
+          end = line.counts;
+          break;
       }
-      case "memory": {
-        const memory = rewrite(line.memory);
-        if (!agents.has(memory.agentId)) {
-          throw lineError(n, `the memory belongs to agent "${memory.agentId}", not in the file`);
-        }
-        const key = `${memory.agentId}/${memory.id}`;
-        if (memoryIds.has(key)) throw lineError(n, `memory "${memory.id}" appears twice`);
-        memoryIds.add(key);
-        const reembed = options.reembed === true && mismatched(deps, header);
-        const vector = lineVector(line.embedding, {
+      checkCounts(header.counts, seen, { final: false });
+    }
+    if (end === null) {
+      throw lineError(n + 1, "the file ends without its end line: it is truncated");
+    }
+    for (const key of Object.keys(seen) as (keyof ArchiveCounts)[]) {
+      if (seen[key] !== end[key]) {
+        throw lineError(
           n,
-          dimensions: header.embedder.dimensions,
-          kept: !reembed,
-        });
-        seen.memories++;
-        if (
-          batch !== null &&
-          (batch.scope.agentId !== memory.agentId || batch.records.length >= BATCH)
-        ) {
-          await flush();
-        }
-        batch ??= {
-          scope: { worldId: targetId, agentId: memory.agentId },
-          records: [],
-          vectors: [],
-        };
-        batch.records.push(memory);
-        batch.vectors.push(reembed ? null : vector);
-        break;
+          `the end line counts ${end[key]} ${key} but the file holds ${seen[key]}`,
+        );
       }
-      case "usage":
-        usage = line;
-        break;
-      case "event": {
-        seen.events++;
-        const { seq: _seq, ...event } = rewrite(line.event);
-        events.push(event as NewEvent);
-        break;
-      }
-      case "end":
-        end = line.counts;
-        break;
     }
-    checkCounts(header.counts, seen, { final: false });
-  }
-  if (end === null) {
-    throw lineError(n + 1, "the file ends without its end line: it is truncated");
-  }
-  for (const key of Object.keys(seen) as (keyof ArchiveCounts)[]) {
-    if (seen[key] !== end[key]) {
-      throw lineError(n, `the end line counts ${end[key]} ${key} but the file holds ${seen[key]}`);
+    checkCounts(header.counts, seen, { final: true });
+    await flush();
+    await writing;
+    await staging.claims(targetId);
+    if (usage !== null) await restoreUsage(deps, targetId, usage);
+    for (let i = 0; i < events.length; i += EVENT_BATCH) {
+      await deps.storage.events.append(targetId, events.slice(i, i + EVENT_BATCH));
     }
+    const created = await staging.commit(world!);
+    return { world: created, counts: seen, reembedded };
   }
-  checkCounts(header.counts, seen, { final: true });
-  await flush();
-  await staging.claims(targetId);
-  if (usage !== null) await restoreUsage(deps, targetId, usage);
-  for (let i = 0; i < events.length; i += EVENT_BATCH) {
-    await deps.storage.events.append(targetId, events.slice(i, i + EVENT_BATCH));
-  }
-  const created = await staging.commit(world!);
-  return { world: created, counts: seen, reembedded };
 }

@@ -129,7 +129,7 @@ export class WorkDocuments implements DocumentStore {
       return created;
     }
     entry.version = 1;
-    entry.value = structuredClone(value);
+    entry.value = cloneDocument(value);
     return { id: key.id, value, version: 1 };
   }
 
@@ -151,11 +151,11 @@ export class WorkDocuments implements DocumentStore {
         return null;
       }
       entry.read = entry.version = written.version;
-      entry.value = entry.original = structuredClone(value);
+      entry.value = entry.original = cloneDocument(value);
       return written;
     }
     entry.version = expectedVersion + 1;
-    entry.value = structuredClone(value);
+    entry.value = cloneDocument(value);
     return { id: key.id, value, version: entry.version };
   }
 
@@ -209,6 +209,20 @@ function mergeFields(entry: Entry, fresh: Record<string, unknown>): Record<strin
   return merged;
 }
 
+/**
+ * A deep copy of a document's value. Documents are JSON (they are stored as JSON), so plain
+ * objects and arrays are copied by hand: `structuredClone` cost a town's tick steps 3–4% of
+ * their CPU (issue 25). Anything else (a Date, a Map) still goes through `structuredClone`.
+ */
+function cloneDocument<T>(value: T): T {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(cloneDocument) as T;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return structuredClone(value);
+  const out: Record<string, unknown> = {};
+  for (const key in value) out[key] = cloneDocument((value as Record<string, unknown>)[key]);
+  return out as T;
+}
+
 function copy<T>(entry: Entry): Versioned<T> {
-  return { id: entry.key.id, value: structuredClone(entry.value) as T, version: entry.version };
+  return { id: entry.key.id, value: cloneDocument(entry.value) as T, version: entry.version };
 }

@@ -57,6 +57,7 @@ export class WorkReads {
         (this.#take(claimKey(scope, key)) as Promise<T | null> | undefined) ??
           base.get<T>(scope, key),
       put: (scope, key, write) => base.put(scope, key, write),
+      putMany: (scope, writes, keep) => base.putMany(scope, writes, keep),
       remove: (scope, keys) => base.remove(scope, keys),
       clear: (scope) => base.clear(scope),
     };

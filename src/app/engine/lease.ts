@@ -69,7 +69,7 @@ export async function withLease<T>(
   try {
     return await work(held);
   } finally {
-    stop.abort();
+    stop.abort("done"); // a reason of our own: a default one builds a DOMException
     await renewing;
     if (!lost.signal.aborted) await deps.storage.locks.release(lease).catch(() => false);
   }

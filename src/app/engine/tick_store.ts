@@ -167,7 +167,8 @@ export async function currentOpenTick<W, S>(
 }
 
 /**
- * Waits until a tick id has closed and returns its result, polling its marker.
+ * Waits until a tick id has closed and returns its result, polling its marker: soon, then less
+ * often (at most once a second; each look is a store request).
  * @throws the tick's failure; `conflict` when it is still open after `waitMs`.
  */
 export async function awaitTick<S>(
@@ -176,8 +177,8 @@ export async function awaitTick<S>(
   options: { tickId: string; waitMs: number; pollMs?: number },
 ): Promise<TickRecord<S>> {
   const { tickId } = options;
-  const poll = options.pollMs ?? 200;
-  for (let waited = 0;; waited += poll) {
+  let poll = options.pollMs ?? 200;
+  for (let waited = 0;; waited += poll, poll = Math.min(poll * 2, 1_000)) {
     const marker = await deps.storage.idempotency.get<TickMarker<S>>(
       markerScope(worldId),
       tickId,

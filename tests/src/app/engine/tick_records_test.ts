@@ -32,6 +32,10 @@ function recordingKeeps(deps: Deps): { deps: Deps; kept: Kept[] } {
       kept.push({ scope, key, ttlMs: write.ttlMs });
       return inner.put(scope, key, write);
     },
+    putMany(scope, writes, keep) {
+      for (const { key } of writes) kept.push({ scope, key, ttlMs: keep?.ttlMs });
+      return inner.putMany(scope, writes, keep);
+    },
     get: (scope, key) => inner.get(scope, key),
     remove: (scope, keys) => inner.remove(scope, keys),
     clear: (scope) => inner.clear(scope),

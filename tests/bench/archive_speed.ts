@@ -1,0 +1,175 @@
+/**
+ * @module Export and import against a plain JSON parse of the same file (issue 25):
+ * `deno run -A tests/bench/archive_speed.ts [memories] [agents]` (default 20,000 memories, one
+ * agent). Fills an embedded store directly (384-dimension local-embedder vectors, ~70-character
+ * observations, each with an event id as a tick's perceptions have), then times, each best of 3: export to a file; `JSON.parse` of the file line by
+ * line (read the same streaming way the import reads it); import into a fresh embedded store.
+ * Prints each time and its ratio to the parse, and to Python's `json` doing the same (when
+ * `python3` is on the PATH). With `BENCH_HOSTED=1` it also imports the file
+ * into the hosted backend (local redis-server behind the Upstash gateway, local vector server)
+ * and prints the Redis and vector requests per 1,000 memories.
+ */
+import { openKvStorage } from "../../lib/kv/kv_storage.ts";
+import { ndjsonLines, writeLines } from "../../lib/ndjson_lines.ts";
+import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
+import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
+import { RandomIdSource } from "../../lib/random_id_source.ts";
+import { abortableSleep } from "../../lib/abortable_sleep.ts";
+import { exportWorld } from "../../src/app/archive/export_world.ts";
+import { importWorld } from "../../src/app/archive/import_world.ts";
+import { createAgent } from "../../src/app/lifecycle/create_agent.ts";
+import { createWorld } from "../../src/app/world/world_store.ts";
+import { CreateAgentInput } from "../../src/domain/agent/agent.ts";
+import { AgentId, WorldId } from "../../src/domain/ids.ts";
+import { CreateWorldInput } from "../../src/domain/world/world.ts";
+import type { Deps } from "../../src/ports/deps.ts";
+import type { Storage } from "../../src/ports/storage.ts";
+import { benchObservations, storeEmbedded } from "../_helpers/stored_memories.ts";
+import { startMeteredUpstash } from "../_helpers/storage_meter.ts";
+
+const MEMORIES = Number(Deno.args[0] ?? 20_000);
+const AGENTS = Number(Deno.args[1] ?? 1);
+const worldId = WorldId.parse("bench");
+const embedder = new LocalEmbedder({ dimensions: 384 });
+
+function depsOn(storage: Storage): Deps {
+  return {
+    storage,
+    model: new OfflineLanguageModel({}),
+    embedder,
+    ids: new RandomIdSource(),
+    sleep: abortableSleep,
+  };
+}
+
+async function fill(deps: Deps): Promise<void> {
+  await createWorld(
+    deps,
+    CreateWorldInput.parse({ id: worldId, name: "Bench", startTime: "2023-02-13T07:00:00" }),
+  );
+  const perAgent = Math.ceil(MEMORIES / AGENTS);
+  for (let a = 0; a < AGENTS; a++) {
+    const agentId = AgentId.parse(`agent${a}`);
+    await createAgent(
+      deps,
+      worldId,
+      CreateAgentInput.parse({ id: agentId, name: `Agent ${a}`, description: "Lives in town" }),
+    );
+    for (let b = 0; b < perAgent; b += 1000) {
+      const range = { from: b, to: Math.min(perAgent, b + 1000) };
+      // Perceptions of a tick carry an event id, as a simulated town's mostly do.
+      const records = benchObservations({ worldId, agentId }, range, {
+        subject: `Agent ${a}`,
+        idDigits: 7,
+      }).map((m, i) => ({ ...m, eventId: `tick${b + i}:someone` }));
+      await storeEmbedded(deps, { worldId, agentId }, records);
+    }
+  }
+}
+
+/** The best of `runs` timings of `fn` (a fresh `setup()` each), in ms. */
+async function best(runs: number, fn: (run: number) => Promise<void>): Promise<number> {
+  let fastest = Infinity;
+  for (let run = 0; run < runs; run++) {
+    const started = performance.now();
+    await fn(run);
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  return fastest;
+}
+
+async function parseLines(path: string): Promise<void> {
+  const file = await Deno.open(path, { read: true });
+  let n = 0;
+  for await (const line of ndjsonLines(file.readable)) {
+    if (JSON.parse(line) !== null) n++;
+  }
+  if (n < MEMORIES) throw new Error(`parsed ${n} lines`);
+}
+
+const PYTHON_PARSE = `
+import json, sys, time
+started = time.perf_counter()
+with open(sys.argv[1]) as f:
+    for line in f:
+        json.loads(line)
+print((time.perf_counter() - started) * 1000)
+`;
+
+/** Python's \`json\` parsing the file line by line, in ms (best of 3), or NaN without python3. */
+async function pythonParseMs(path: string): Promise<number> {
+  let fastest = NaN;
+  for (let run = 0; run < 3; run++) {
+    try {
+      const { stdout, success } = await new Deno.Command("python3", {
+        args: ["-c", PYTHON_PARSE, path],
+        stderr: "null",
+      }).output();
+      if (!success) return NaN;
+      const ms = Number(new TextDecoder().decode(stdout));
+      fastest = Number.isNaN(fastest) ? ms : Math.min(fastest, ms);
+    } catch {
+      return NaN; // no python3
+    }
+  }
+  return fastest;
+}
+
+async function importFrom(deps: Deps, path: string): Promise<void> {
+  const file = await Deno.open(path, { read: true });
+  const result = await importWorld(deps, ndjsonLines(file.readable));
+  if (result.counts.memories < MEMORIES) throw new Error(`imported ${result.counts.memories}`);
+}
+
+const dir = await Deno.makeTempDir({ prefix: "simulacra-archive-speed-" });
+// deno-lint-ignore no-console
+const out = (text: string) => console.log(text);
+try {
+  const source = depsOn(await openKvStorage({ path: `${dir}/source.kv`, dimensions: 384 }));
+  await fill(source);
+  const file = `${dir}/world.ndjson`;
+  const exportMs = await best(3, async () => {
+    const handle = await Deno.open(file, { write: true, create: true, truncate: true });
+    await writeLines(exportWorld(source, worldId), handle.writable);
+  });
+  await source.storage.close();
+  const size = (await Deno.stat(file)).size;
+  const parseMs = await best(3, () => parseLines(file));
+  const importMs = await best(3, async (run) => {
+    const copy = depsOn(await openKvStorage({ path: `${dir}/copy${run}.kv`, dimensions: 384 }));
+    try {
+      await importFrom(copy, file);
+    } finally {
+      await copy.storage.close();
+    }
+  });
+  const pythonMs = await pythonParseMs(file);
+  const ratio = (ms: number) =>
+    `${(ms / parseMs).toFixed(1)}× JSON.parse, ${(ms / pythonMs).toFixed(1)}× Python's json`;
+  out(
+    `${MEMORIES} memories, ${AGENTS} agent(s), ${(size / 1024 / 1024).toFixed(1)} MB: ` +
+      `JSON.parse line by line ${parseMs.toFixed(0)} ms, Python's json ${
+        pythonMs.toFixed(0)
+      } ms; export ${exportMs.toFixed(0)} ms (${ratio(exportMs)}); import ${
+        importMs.toFixed(0)
+      } ms (${ratio(importMs)})`,
+  );
+  if (Deno.env.get("BENCH_HOSTED")) {
+    const metered = await startMeteredUpstash();
+    try {
+      const hosted = depsOn(await metered.open());
+      const { cost } = await metered.measure(() => importFrom(hosted, file));
+      const per = (n: number) => (n / (MEMORIES / 1000)).toFixed(1);
+      out(
+        `hosted import: ${per(cost.redisRequests)} Redis requests (${
+          per(cost.redisCommands)
+        } commands) and ${per(cost.vectorRequests)} vector requests per 1,000 memories`,
+      );
+      await hosted.storage.close();
+    } finally {
+      await metered.close();
+    }
+  }
+} finally {
+  await Deno.remove(dir, { recursive: true });
+}
