@@ -12,6 +12,7 @@ import {
   type GameTime,
   type MemoryId,
   type MemoryKind,
+  type MemoryRecord,
   type Provenance,
   SimulacraError,
   type Usage,
@@ -20,7 +21,12 @@ import { agentKey, loadAgent, loadPersonaRecord, withAgentLock } from "../agents
 import { replanFrom } from "../cognition/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { RespondInput, type RespondResult } from "./respond_schema.ts";
-import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
+import {
+  type NewMemory,
+  prepareMemories,
+  replySupersession,
+  writeMemories,
+} from "../memory/mod.ts";
 import { getWorld } from "../world/mod.ts";
 import { loadGameActions } from "../game_hooks/mod.ts";
 import { dialogueText, embedDialogue } from "../../mind/mod.ts";
@@ -115,7 +121,8 @@ export function memoriesOfTurn(turn: {
  *
  * Calls: 1 completion and 2 embedding calls (dialogue + facets; the new memories), plus 1
  * completion and 1 embedding call when the cached summary must be remade; interviews make no
- * second embedding call. Importance comes with the reply, so no importance call.
+ * second embedding call. Importance comes with the reply, so no importance call; in chat, so does
+ * the recalled memory the message updates (`supersedes`), marked superseded by what was told.
  *
  * @throws `world_not_found`, `agent_not_found`, `model_*`, `store_unavailable`,
  * `unprocessable` (token budget too small), `conflict` (agent busy too long).
@@ -186,7 +193,12 @@ export async function respond(
   }).map((m) => (options.keyId === undefined ? m : { ...m, keyId: options.keyId }));
   const written = items.length === 0
     ? { records: [], usage: addUsage() }
-    : await withAgentLock(deps, { scope }, () => storeTurn(deps, scope, items));
+    : await withAgentLock(deps, { scope }, () =>
+      storeTurn(deps, scope, {
+        items,
+        shown: enacted.memories.map((r) => r.memory),
+        supersedes: input.mode === "chat" ? enacted.value.supersedes : null,
+      }));
   let replanned = false;
   const usages: Usage[] = [anchorUsage, embedded.usage, enacted.usage, written.usage];
   let replanError: string | undefined;
@@ -262,17 +274,24 @@ export async function respond(
   };
 }
 
-/** Writes a turn's memories (importance known: one embedding call) and bumps the counters. */
+/**
+ * Writes a turn's memories (importance known: one embedding call) and bumps the counters; the
+ * shown memory the reply names in `supersedes` is marked superseded by what the speaker said.
+ */
 async function storeTurn(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   scope: AgentScope,
-  items: NewMemory[],
+  turn: { items: NewMemory[]; shown: MemoryRecord[]; supersedes?: number | null },
 ): Promise<
   { records: { id: MemoryId; kind: MemoryKind; provenance: Provenance }[]; usage: Usage }
 > {
   const doc = await loadAgent(deps, scope);
-  const prepared = await prepareMemories(deps, doc.value, { items });
-  await writeMemories(deps, scope, { prepared });
+  const prepared = await prepareMemories(deps, doc.value, { items: turn.items });
+  const told = prepared.records.find((r) => r.provenance.startsWith("told_by:"));
+  const supersedes = told === undefined
+    ? []
+    : replySupersession(turn.shown, { record: told, supersedes: turn.supersedes });
+  await writeMemories(deps, scope, { prepared: { ...prepared, supersedes } });
   const next: Agent = {
     ...doc.value,
     importanceSinceReflection: doc.value.importanceSinceReflection + prepared.addedImportance,
