@@ -95,7 +95,6 @@ for (const backend of backends) {
           assert.equal(found.status, 200, JSON.stringify(found.body));
           if (!found.body.memories.some((m: Memory) => m.id === olderId)) leftOut++;
         }
-        console.log(`respond supersession: ${marked}/${FACT_UPDATES.length} marked`);
         assert.equal(marked, FACT_UPDATES.length, "every older fact is marked supersededBy");
         assert.equal(leftOut, FACT_UPDATES.length, "retrieval leaves every older fact out");
 
