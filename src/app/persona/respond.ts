@@ -4,29 +4,19 @@
  */
 import {
   addUsage,
-  type Agent,
   type AgentContext,
   type AgentScope,
   checkProposedActions,
-  ConflictError,
   type GameTime,
-  type MemoryId,
-  type MemoryKind,
-  type MemoryRecord,
-  type Provenance,
   SimulacraError,
   type Usage,
 } from "../../domain/mod.ts";
-import { agentKey, loadAgent, loadPersonaRecord, withAgentLock } from "../agents/mod.ts";
+import { loadAgent, loadPersonaRecord, withAgentLock } from "../agents/mod.ts";
 import { replanFrom } from "../cognition/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { RespondInput, type RespondResult } from "./respond_schema.ts";
-import {
-  type NewMemory,
-  prepareMemories,
-  replySupersession,
-  writeMemories,
-} from "../memory/mod.ts";
+import type { NewMemory } from "../memory/mod.ts";
+import { storeTurn } from "./_store_turn.ts";
 import { getWorld } from "../world/mod.ts";
 import { loadGameActions } from "../game_hooks/mod.ts";
 import { dialogueText, embedDialogue } from "../../mind/mod.ts";
@@ -272,35 +262,4 @@ export async function respond(
     },
     usage: addUsage(...usages),
   };
-}
-
-/**
- * Writes a turn's memories (importance known: one embedding call) and bumps the counters; the
- * shown memory the reply names in `supersedes` is marked superseded by what the speaker said.
- */
-async function storeTurn(
-  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  scope: AgentScope,
-  turn: { items: NewMemory[]; shown: MemoryRecord[]; supersedes?: number | null },
-): Promise<
-  { records: { id: MemoryId; kind: MemoryKind; provenance: Provenance }[]; usage: Usage }
-> {
-  const doc = await loadAgent(deps, scope);
-  const prepared = await prepareMemories(deps, doc.value, { items: turn.items });
-  const told = prepared.records.find((r) => r.provenance.startsWith("told_by:"));
-  const supersedes = told === undefined
-    ? []
-    : replySupersession(turn.shown, { record: told, supersedes: turn.supersedes });
-  await writeMemories(deps, scope, { prepared: { ...prepared, supersedes } });
-  const next: Agent = {
-    ...doc.value,
-    importanceSinceReflection: doc.value.importanceSinceReflection + prepared.addedImportance,
-  };
-  const read = { expectedVersion: doc.version }; // still current: we hold the agent's lock
-  if (!(await deps.storage.documents.replace(agentKey(scope), next, read))) {
-    throw new ConflictError(
-      `Cannot update the counters of agent "${scope.agentId}": it changed outside its lock; the reply's memories are stored`,
-    );
-  }
-  return { records: prepared.records, usage: prepared.usage };
 }
