@@ -7,6 +7,7 @@ import { about, selfSaid } from "./_identity.ts";
 import { bestMemory, isQuestion, knowsOf, recount, subjectStems } from "./_recount.ts";
 import { answerAboutSelf } from "./_self_answers.ts";
 import { pickGameActions } from "./_game_actions.ts";
+import { updatedMemory } from "./_supersession.ts";
 
 const AI_QUESTION =
   /\b(?:are|r)\s+(?:you|u)\s+(?:an?\s+)?(?:ai|a\.i\.|bot|robot|chatbot|language model|real person|human|real)\b/i;
@@ -61,11 +62,14 @@ function requested(message: string): string {
  * scarf at the park"), else from the character's own profile; a question about something
  * neither mentions is out of its world, answered with uncertainty (`bounded: true`). Anything
  * else is acknowledged, with a related memory when there is one. The speaker is called by its
- * first name only when it has a name.
+ * first name only when it has a name. In chat, `supersedes` names the listed memory the message
+ * updates ({@linkcode updatedMemory}), 0 for none.
  */
 export function answerRespond(input: unknown): RespondPromptOutput {
   const i = input as RespondPromptInput;
-  const turn = answerTurn(i);
+  const turn = i.mode === "chat"
+    ? { ...answerTurn(i), supersedes: updatedMemory(i.message, i.memories.map((m) => m.text)) }
+    : answerTurn(i);
   if (!i.gameActions?.length) return turn;
   // The game's actions: the one the message asks for, agreed to in words; else none.
   const game_actions = pickGameActions(i.message, i.gameActions);

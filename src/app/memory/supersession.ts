@@ -57,9 +57,7 @@ export async function earlierMemories(
   const nearest = close.map((matches) =>
     matches
       .map((m) => byId.get(m.id))
-      .filter((r): r is MemoryRecord =>
-        r !== undefined && isLive(r) && r.supersededBy === undefined && r.kind !== "plan"
-      )
+      .filter((r): r is MemoryRecord => r !== undefined && mayBeSuperseded(r))
       .slice(0, NEAREST)
   );
   const earlier = new Map<string, MemoryRecord>();
@@ -93,6 +91,25 @@ export function supersessions(
     }
   }
   return [...out.values()];
+}
+
+/** Whether a memory can be updated by a newer one: live, not superseded yet, not a plan. */
+function mayBeSuperseded(r: MemoryRecord): boolean {
+  return isLive(r) && r.supersededBy === undefined && r.kind !== "plan";
+}
+
+/**
+ * What a reply's `supersedes` number means (respond, in chat): the recalled memory it names
+ * (from 1, as the prompt listed them) is superseded by `record`, what the speaker said, when it
+ * may be ({@linkcode mayBeSuperseded}) and is not the same text; 0, null or out of range: none.
+ */
+export function replySupersession(
+  shown: readonly MemoryRecord[],
+  named: { record: MemoryRecord; supersedes: number | null | undefined },
+): Supersession[] {
+  const old = shown[(named.supersedes ?? 0) - 1];
+  if (old === undefined || !mayBeSuperseded(old)) return [];
+  return supersessions([old], [{ record: named.record, supersedes: 1 }]);
 }
 
 /** The revisions that mark earlier memories superseded. */

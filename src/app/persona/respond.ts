@@ -4,23 +4,19 @@
  */
 import {
   addUsage,
-  type Agent,
   type AgentContext,
   type AgentScope,
   checkProposedActions,
-  ConflictError,
   type GameTime,
-  type MemoryId,
-  type MemoryKind,
-  type Provenance,
   SimulacraError,
   type Usage,
 } from "../../domain/mod.ts";
-import { agentKey, loadAgent, loadPersonaRecord, withAgentLock } from "../agents/mod.ts";
+import { loadAgent, loadPersonaRecord, withAgentLock } from "../agents/mod.ts";
 import { replanFrom } from "../cognition/mod.ts";
 import type { Deps } from "../../ports/mod.ts";
 import { RespondInput, type RespondResult } from "./respond_schema.ts";
-import { type NewMemory, prepareMemories, writeMemories } from "../memory/mod.ts";
+import type { NewMemory } from "../memory/mod.ts";
+import { storeTurn } from "./_store_turn.ts";
 import { getWorld } from "../world/mod.ts";
 import { loadGameActions } from "../game_hooks/mod.ts";
 import { dialogueText, embedDialogue } from "../../mind/mod.ts";
@@ -115,7 +111,8 @@ export function memoriesOfTurn(turn: {
  *
  * Calls: 1 completion and 2 embedding calls (dialogue + facets; the new memories), plus 1
  * completion and 1 embedding call when the cached summary must be remade; interviews make no
- * second embedding call. Importance comes with the reply, so no importance call.
+ * second embedding call. Importance comes with the reply, so no importance call; in chat, so does
+ * the recalled memory the message updates (`supersedes`), marked superseded by what was told.
  *
  * @throws `world_not_found`, `agent_not_found`, `model_*`, `store_unavailable`,
  * `unprocessable` (token budget too small), `conflict` (agent busy too long).
@@ -186,7 +183,12 @@ export async function respond(
   }).map((m) => (options.keyId === undefined ? m : { ...m, keyId: options.keyId }));
   const written = items.length === 0
     ? { records: [], usage: addUsage() }
-    : await withAgentLock(deps, { scope }, () => storeTurn(deps, scope, items));
+    : await withAgentLock(deps, { scope }, () =>
+      storeTurn(deps, scope, {
+        items,
+        shown: enacted.memories.map((r) => r.memory),
+        supersedes: input.mode === "chat" ? enacted.value.supersedes : null,
+      }));
   let replanned = false;
   const usages: Usage[] = [anchorUsage, embedded.usage, enacted.usage, written.usage];
   let replanError: string | undefined;
@@ -260,28 +262,4 @@ export async function respond(
     },
     usage: addUsage(...usages),
   };
-}
-
-/** Writes a turn's memories (importance known: one embedding call) and bumps the counters. */
-async function storeTurn(
-  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
-  scope: AgentScope,
-  items: NewMemory[],
-): Promise<
-  { records: { id: MemoryId; kind: MemoryKind; provenance: Provenance }[]; usage: Usage }
-> {
-  const doc = await loadAgent(deps, scope);
-  const prepared = await prepareMemories(deps, doc.value, { items });
-  await writeMemories(deps, scope, { prepared });
-  const next: Agent = {
-    ...doc.value,
-    importanceSinceReflection: doc.value.importanceSinceReflection + prepared.addedImportance,
-  };
-  const read = { expectedVersion: doc.version }; // still current: we hold the agent's lock
-  if (!(await deps.storage.documents.replace(agentKey(scope), next, read))) {
-    throw new ConflictError(
-      `Cannot update the counters of agent "${scope.agentId}": it changed outside its lock; the reply's memories are stored`,
-    );
-  }
-  return { records: prepared.records, usage: prepared.usage };
 }
