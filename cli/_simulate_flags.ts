@@ -12,7 +12,8 @@ export const SIMULATE_USAGE =
   `Runs a template town in memory and reports its cost and emergent behaviour.
 
 Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
-                          [--minutes-per-tick M] [--seed N] [--group-talk] [--json] [--save FILE]
+                          [--minutes-per-tick M] [--seed N] [--group-talk] [--no-interview]
+                          [--json] [--save FILE]
                           [--towns N [--processes P] [--first-town N]]
 
   --hours N             game hours to simulate, more than 0 and at most 720 (required)
@@ -32,6 +33,8 @@ Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
                         world's \`seed\` setting). Without it runs may differ
   --group-talk          turn the world's groupTalk setting on: others who may talk in the
                         place join a conversation a tick starts (one group, not pairs)
+  --no-interview        skip the interviews after the run (below): with a paid model they
+                        cost about two calls per pair of agents
   --json                print the summary as one JSON line, the last line of stdout
                         (with --towns: {"towns": [one summary per town], "total": …})
   --save FILE           write the simulated world to FILE as an export (NDJSON) to load
@@ -40,7 +43,7 @@ Usage: deno task simulate --hours N [--template smallville] [--concurrency N]
 
 The model comes from the environment: the offline model unless OPENAI_API_KEY or
 OPENAI_BASE_URL is set (as for \`deno task start\`). Storage is always in memory.
-After a run of one town every agent is interviewed (as POST /v1/worlds/{world}/metrics does:
+After a run of one town (unless --no-interview) every agent is interviewed (as POST /v1/worlds/{world}/metrics does:
 about the two facts, each other agent and the party) and the judge (SIMULACRA_JUDGE_MODEL,
 else the offline one) reads the answers: about one question per agent and other agent.
 Progress goes to stderr; the summary to stdout.`;
@@ -79,6 +82,7 @@ export const SimulateFlags = z.strictObject({
   firstTown: wholeNumber("--first-town", 1, MAX_SEED).default(1),
   json: z.boolean().default(false),
   groupTalk: z.boolean().default(false),
+  interview: z.boolean().default(true),
   save: z.string().min(1, "--save needs a file name").optional(),
 })
   .refine((f) => f.towns === undefined || f.save === undefined, {
@@ -121,6 +125,7 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
         "first-town": { type: "string" },
         json: { type: "boolean" },
         "group-talk": { type: "boolean" },
+        "no-interview": { type: "boolean" },
         save: { type: "string" },
         help: { type: "boolean", short: "h" },
       },
@@ -142,6 +147,7 @@ export function parseSimulateFlags(args: readonly string[]): ParsedFlags {
     firstTown: asNumber(values["first-town"]),
     json: values.json,
     groupTalk: values["group-talk"],
+    interview: values["no-interview"] !== true,
     ...(values.save === undefined ? {} : { save: values.save }),
   });
   if (!parsed.success) {

@@ -105,8 +105,10 @@ export async function simulateCommand(
     bar.done();
     const { worldId } = simulated;
     // The paper's way beside the text matching: interview every agent, the judge reads answers.
-    io.err("Interviewing the agents for diffusion, density and attendance…\n");
-    const summary = {
+    if (flags.interview) {
+      io.err("Interviewing the agents for diffusion, density and attendance…\n");
+    }
+    const summary = !flags.interview ? simulated.summary : {
       ...simulated.summary,
       byInterview: await townByInterview({ ...deps, judge: services.app.judge }, worldId, {
         catalog: services.towns,

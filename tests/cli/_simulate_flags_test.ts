@@ -11,6 +11,7 @@ Deno.test("parseSimulateFlags() fills defaults and converts numbers", () => {
       minutesPerTick: 10,
       json: false,
       groupTalk: false,
+      interview: true,
       processes: 1,
       firstTown: 1,
     },
@@ -35,6 +36,7 @@ Deno.test("parseSimulateFlags() fills defaults and converts numbers", () => {
         minutesPerTick: 15,
         json: true,
         groupTalk: false,
+        interview: true,
         processes: 1,
         firstTown: 1,
       },
@@ -42,6 +44,8 @@ Deno.test("parseSimulateFlags() fills defaults and converts numbers", () => {
   );
   const grouped = parseSimulateFlags(["--hours", "1", "--group-talk"]);
   assert.equal(grouped.kind === "run" && grouped.flags.groupTalk, true);
+  const quiet = parseSimulateFlags(["--hours", "1", "--no-interview"]);
+  assert.equal(quiet.kind === "run" && quiet.flags.interview, false);
   assert.deepEqual(parseSimulateFlags(["--help"]), { kind: "help" });
   assert.deepEqual(parseSimulateFlags(["-h", "--bogus"]).kind, "invalid");
 });

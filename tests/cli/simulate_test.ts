@@ -34,6 +34,14 @@ Deno.test("simulate --json runs the town for an hour and ends stdout with the su
   assert.match(run.stderr, /Interviewing the agents/);
 });
 
+Deno.test("simulate --no-interview skips the interviews and their calls", async () => {
+  const run = await simulate("--hours", "1", "--no-interview", "--json");
+  assert.equal(run.code, 0, run.stderr);
+  assert.doesNotMatch(run.stderr, /Interviewing/);
+  const summary = SimulationSummary.parse(JSON.parse(run.stdout.trim().split("\n").at(-1)!));
+  assert.equal(summary.byInterview, undefined);
+});
+
 Deno.test("simulate explains its flags and refuses bad ones with exit code 2", async () => {
   const help = await simulate("--help");
   assert.equal(help.code, 0);
