@@ -11,61 +11,15 @@
  */
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { ndjsonLines, writeLines } from "../../lib/ndjson_lines.ts";
-import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
-import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
-import { RandomIdSource } from "../../lib/random_id_source.ts";
-import { abortableSleep } from "../../lib/abortable_sleep.ts";
 import { exportWorld } from "../../src/app/archive/export_world.ts";
 import { importWorld } from "../../src/app/archive/import_world.ts";
-import { createAgent } from "../../src/app/lifecycle/create_agent.ts";
-import { createWorld } from "../../src/app/world/world_store.ts";
-import { CreateAgentInput } from "../../src/domain/agent/agent.ts";
-import { AgentId, WorldId } from "../../src/domain/ids.ts";
-import { CreateWorldInput } from "../../src/domain/world/world.ts";
 import type { Deps } from "../../src/ports/deps.ts";
-import type { Storage } from "../../src/ports/storage.ts";
-import { benchObservations, storeEmbedded } from "../_helpers/stored_memories.ts";
+import { BENCH_WORLD, benchDeps, fillBenchWorld } from "../_helpers/bench_archive_world.ts";
 import { startMeteredUpstash } from "../_helpers/storage_meter.ts";
 
 const MEMORIES = Number(Deno.args[0] ?? 20_000);
 const AGENTS = Number(Deno.args[1] ?? 1);
-const worldId = WorldId.parse("bench");
-const embedder = new LocalEmbedder({ dimensions: 384 });
-
-function depsOn(storage: Storage): Deps {
-  return {
-    storage,
-    model: new OfflineLanguageModel({}),
-    embedder,
-    ids: new RandomIdSource(),
-    sleep: abortableSleep,
-  };
-}
-
-async function fill(deps: Deps): Promise<void> {
-  await createWorld(
-    deps,
-    CreateWorldInput.parse({ id: worldId, name: "Bench", startTime: "2023-02-13T07:00:00" }),
-  );
-  const perAgent = Math.ceil(MEMORIES / AGENTS);
-  for (let a = 0; a < AGENTS; a++) {
-    const agentId = AgentId.parse(`agent${a}`);
-    await createAgent(
-      deps,
-      worldId,
-      CreateAgentInput.parse({ id: agentId, name: `Agent ${a}`, description: "Lives in town" }),
-    );
-    for (let b = 0; b < perAgent; b += 1000) {
-      const range = { from: b, to: Math.min(perAgent, b + 1000) };
-      // Perceptions of a tick carry an event id, as a simulated town's mostly do.
-      const records = benchObservations({ worldId, agentId }, range, {
-        subject: `Agent ${a}`,
-        idDigits: 7,
-      }).map((m, i) => ({ ...m, eventId: `tick${b + i}:someone` }));
-      await storeEmbedded(deps, { worldId, agentId }, records);
-    }
-  }
-}
+const worldId = BENCH_WORLD;
 
 /** The best of `runs` timings of `fn` (a fresh `setup()` each), in ms. */
 async function best(runs: number, fn: (run: number) => Promise<void>): Promise<number> {
@@ -125,8 +79,14 @@ const dir = await Deno.makeTempDir({ prefix: "simulacra-archive-speed-" });
 // deno-lint-ignore no-console
 const out = (text: string) => console.log(text);
 try {
-  const source = depsOn(await openKvStorage({ path: `${dir}/source.kv`, dimensions: 384 }));
-  await fill(source);
+  const source = benchDeps(await openKvStorage({ path: `${dir}/source.kv`, dimensions: 384 }));
+  await fillBenchWorld(source, {
+    agents: AGENTS,
+    memories: MEMORIES,
+    batch: 1000,
+    idDigits: 7,
+    eventIds: true,
+  });
   const file = `${dir}/world.ndjson`;
   const exportMs = await best(3, async () => {
     const handle = await Deno.open(file, { write: true, create: true, truncate: true });
@@ -136,7 +96,7 @@ try {
   const size = (await Deno.stat(file)).size;
   const parseMs = await best(3, () => parseLines(file));
   const importMs = await best(3, async (run) => {
-    const copy = depsOn(await openKvStorage({ path: `${dir}/copy${run}.kv`, dimensions: 384 }));
+    const copy = benchDeps(await openKvStorage({ path: `${dir}/copy${run}.kv`, dimensions: 384 }));
     try {
       await importFrom(copy, file);
     } finally {
@@ -157,7 +117,7 @@ try {
   if (Deno.env.get("BENCH_HOSTED")) {
     const metered = await startMeteredUpstash();
     try {
-      const hosted = depsOn(await metered.open());
+      const hosted = benchDeps(await metered.open());
       const { cost } = await metered.measure(() => importFrom(hosted, file));
       const per = (n: number) => (n / (MEMORIES / 1000)).toFixed(1);
       out(

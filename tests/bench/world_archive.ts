@@ -13,58 +13,15 @@ import { startUpstashRedisGateway } from "../../dev/upstash_redis_gateway.ts";
 import { startUpstashVectorServer } from "../../dev/upstash_vector_server.ts";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { ndjsonLines, writeLines } from "../../lib/ndjson_lines.ts";
-import { LocalEmbedder } from "../../lib/offline/local_embedder.ts";
-import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
-import { RandomIdSource } from "../../lib/random_id_source.ts";
-import { abortableSleep } from "../../lib/abortable_sleep.ts";
 import { openUpstashStorage } from "../../lib/upstash/upstash_storage.ts";
 import { exportWorld } from "../../src/app/archive/export_world.ts";
 import { importWorld } from "../../src/app/archive/import_world.ts";
-import { createAgent } from "../../src/app/lifecycle/create_agent.ts";
-import { CreateAgentInput } from "../../src/domain/agent/agent.ts";
 import type { Deps } from "../../src/ports/deps.ts";
-import { AgentId, WorldId } from "../../src/domain/ids.ts";
-import type { Storage } from "../../src/ports/storage.ts";
-import { CreateWorldInput } from "../../src/domain/world/world.ts";
-import { createWorld } from "../../src/app/world/world_store.ts";
-import { benchObservations, storeEmbedded } from "../_helpers/stored_memories.ts";
+import { BENCH_WORLD, benchDeps, fillBenchWorld } from "../_helpers/bench_archive_world.ts";
 
 const AGENTS = Number(Deno.args[0] ?? 25);
 const MEMORIES = Number(Deno.args[1] ?? 100_000);
-const embedder = new LocalEmbedder({ dimensions: 384 });
-const worldId = WorldId.parse("bench");
-
-function depsOn(storage: Storage): Deps {
-  return {
-    storage,
-    model: new OfflineLanguageModel({}),
-    embedder,
-    ids: new RandomIdSource(),
-    sleep: abortableSleep,
-  };
-}
-
-async function fill(deps: Deps): Promise<void> {
-  await createWorld(
-    deps,
-    CreateWorldInput.parse({ id: worldId, name: "Bench", startTime: "2023-02-13T07:00:00" }),
-  );
-  const perAgent = Math.ceil(MEMORIES / AGENTS);
-  for (let a = 0; a < AGENTS; a++) {
-    const agentId = AgentId.parse(`agent${a}`);
-    await createAgent(
-      deps,
-      worldId,
-      CreateAgentInput.parse({ id: agentId, name: `Agent ${a}`, description: "Lives in town" }),
-    );
-    for (let b = 0; b < perAgent; b += 500) {
-      const scope = { worldId, agentId };
-      const range = { from: b, to: Math.min(perAgent, b + 500) };
-      const records = benchObservations(scope, range, { subject: `Agent ${a}`, idDigits: 6 });
-      await storeEmbedded(deps, { worldId, agentId }, records);
-    }
-  }
-}
+const worldId = BENCH_WORLD;
 
 async function measure<T>(label: string, fn: () => Promise<T>): Promise<T> {
   const before = Deno.memoryUsage().rss;
@@ -99,8 +56,11 @@ const redis = await startRedisServer();
 const gateway = await startUpstashRedisGateway({ redisUrl: redis.url, token: "bench-redis" });
 const vector = await startUpstashVectorServer({ token: "bench-vector", dimensions: 384 });
 try {
-  const source = depsOn(await openKvStorage({ path: `${dir}/source.kv`, dimensions: 384 }));
-  await measure(`fill ${AGENTS} agents × ${MEMORIES / AGENTS} memories`, () => fill(source));
+  const source = benchDeps(await openKvStorage({ path: `${dir}/source.kv`, dimensions: 384 }));
+  await measure(
+    `fill ${AGENTS} agents × ${MEMORIES / AGENTS} memories`,
+    () => fillBenchWorld(source, { agents: AGENTS, memories: MEMORIES, batch: 500, idDigits: 6 }),
+  );
   const file = `${dir}/world.ndjson`;
   await measure("export, embedded → file", () => exportTo(source, file));
   const size = (await Deno.stat(file)).size;
@@ -110,11 +70,11 @@ try {
   );
   await source.storage.close();
 
-  const copy = depsOn(await openKvStorage({ path: `${dir}/copy.kv`, dimensions: 384 }));
+  const copy = benchDeps(await openKvStorage({ path: `${dir}/copy.kv`, dimensions: 384 }));
   await measure("import, file → embedded", () => importFrom(copy, file));
   await copy.storage.close();
 
-  const hosted = depsOn(
+  const hosted = benchDeps(
     await openUpstashStorage({
       redisUrl: gateway.url,
       redisToken: "bench-redis",
@@ -126,7 +86,7 @@ try {
   await measure("import, file → hosted (local servers)", () => importFrom(hosted, file));
   const back = `${dir}/back.ndjson`;
   await measure("export, hosted → file", () => exportTo(hosted, back));
-  const home = depsOn(await openKvStorage({ path: `${dir}/home.kv`, dimensions: 384 }));
+  const home = benchDeps(await openKvStorage({ path: `${dir}/home.kv`, dimensions: 384 }));
   await measure("import, hosted export → embedded", () => importFrom(home, back));
   await home.storage.close();
   await hosted.storage.close();
