@@ -1,12 +1,6 @@
 /** @module Scene routes: the game's side of a conversation with a player (send a line, end it). */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import {
-  type AgentId,
-  boundPlayer,
-  type Principal,
-  seesAgent,
-  SimulacraError,
-} from "../src/domain/mod.ts";
+import { type AgentId, playerSpeaker } from "../src/domain/mod.ts";
 import {
   endPlayerConversation,
   PlayerLineInput,
@@ -41,39 +35,13 @@ const endRoute = scenes.post("/worlds/{world}/conversations/{conversation}/end",
   errors: [401, 403, 404, 409, 503],
 });
 
-/** The player a request speaks as: a bound key's own, checked against the one named. */
-function speakerOf(principal: Principal, named: string | undefined): string {
-  const bound = boundPlayer(principal);
-  if (bound !== undefined && named !== undefined && named !== bound) {
-    throw new SimulacraError(
-      "forbidden",
-      `Cannot send a line as "${named}": this key speaks only as player "${bound}"`,
-      { details: { speaker: named, player: bound } },
-    );
-  }
-  const speaker = named ?? bound;
-  if (speaker === undefined) {
-    throw new SimulacraError("invalid_request", 'Name the player saying the line in "speaker"', {
-      details: { field: "speaker" },
-    });
-  }
-  if (!seesAgent(principal, speaker)) {
-    throw new SimulacraError(
-      "forbidden",
-      `Cannot send a line as "${speaker}": it is outside this key's agents`,
-      { details: { speaker } },
-    );
-  }
-  return speaker;
-}
-
 /** The scene routes under `/v1`. */
 export function sceneRoutes(deps: Deps): OpenAPIHono<AppEnv> {
   const app = new OpenAPIHono<AppEnv>();
   app.openapi(lineRoute, async (c) => {
     const { world, conversation } = c.req.valid("param");
     const input = c.req.valid("json");
-    const speaker = speakerOf(c.get("principal"), input.speaker);
+    const speaker = playerSpeaker(c.get("principal"), input.speaker);
     const at = { worldId: world, conversationId: conversation };
     return c.json(await sendPlayerLine(deps, at, { ...input, speaker: speaker as AgentId }), 200);
   });

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { AgentId, WorldId } from "../ids.ts";
 import { visibleName } from "../text/mod.ts";
+import { SimulacraError } from "../errors.ts";
 
 /** The permissions a key can hold; the admin key holds all of them and more. */
 export const Permission = z
@@ -138,4 +139,34 @@ export function keyIdOf(principal: Principal): string | undefined {
 /** The player a key is bound to, or undefined (the admin, or an unbound key). */
 export function boundPlayer(principal: Principal): string | undefined {
   return principal.kind === "key" ? principal.key.player : undefined;
+}
+
+/**
+ * The player a line is sent as: a bound key's own, checked against the one named, and within the
+ * key's agents.
+ * @throws `forbidden` (another player, or an agent outside the key), `invalid_request` (none named).
+ */
+export function playerSpeaker(principal: Principal, named: string | undefined): string {
+  const bound = boundPlayer(principal);
+  if (bound !== undefined && named !== undefined && named !== bound) {
+    throw new SimulacraError(
+      "forbidden",
+      `Cannot send a line as "${named}": this key speaks only as player "${bound}"`,
+      { details: { speaker: named, player: bound } },
+    );
+  }
+  const speaker = named ?? bound;
+  if (speaker === undefined) {
+    throw new SimulacraError("invalid_request", 'Name the player saying the line in "speaker"', {
+      details: { field: "speaker" },
+    });
+  }
+  if (!seesAgent(principal, speaker)) {
+    throw new SimulacraError(
+      "forbidden",
+      `Cannot send a line as "${speaker}": it is outside this key's agents`,
+      { details: { speaker } },
+    );
+  }
+  return speaker;
 }
