@@ -9,22 +9,25 @@ export function unitVector(
   vector: Float32Array,
   { dimensions, action }: { dimensions: number; action: string },
 ): Float32Array {
-  const problem = embeddingProblem(vector, dimensions);
-  if (problem !== null) {
+  const norm = vectorNorm(vector);
+  // The norm decides, as embeddingProblem would (computed once: imports normalise every vector).
+  if (vector.length !== dimensions || !(norm > 0) || !Number.isFinite(norm)) {
     throw new SimulacraError(
       "invalid_request",
-      `Cannot ${action} this vector: it ${problem}`,
+      `Cannot ${action} this vector: it ${embeddingProblem(vector, dimensions)}`,
     );
   }
-  const norm = vectorNorm(vector);
   const unit = new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) unit[i] = vector[i] / norm;
   return unit;
 }
 
-/** A vector's little-endian float32 bytes, as stored in KV. */
+/**
+ * A vector's little-endian float32 bytes, as stored in KV: a view, so `unit` must not change
+ * while they are written (the index's units are its own copies).
+ */
 export function toBytes(unit: Float32Array): Uint8Array {
-  return new Uint8Array(unit.buffer, unit.byteOffset, unit.byteLength).slice();
+  return new Uint8Array(unit.buffer, unit.byteOffset, unit.byteLength);
 }
 
 /** The vector of stored bytes. */

@@ -102,12 +102,6 @@ export const BodyLine = z.discriminatedUnion("type", [
 ]);
 export type BodyLine = z.infer<typeof BodyLine>;
 
-const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-const CODES = new Uint8Array(128).fill(255);
-for (let i = 0; i < ALPHABET.length; i++) CODES[ALPHABET.charCodeAt(i)] = i;
-const SYMBOLS = new TextEncoder().encode(ALPHABET);
-const PAD = "=".charCodeAt(0);
-const ASCII = new TextDecoder();
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** The little-endian bytes of a float32 vector (a view when the machine is little-endian). */
@@ -120,41 +114,30 @@ function vectorBytes(vector: Float32Array): Uint8Array {
 }
 
 /**
- * A float32 vector as base64 of its little-endian bytes. Hand-rolled: an export encodes every
- * vector of a world, and this is several times faster than building a binary string for btoa.
+ * A float32 vector as base64 of its little-endian bytes. The engine's own base64 (an export
+ * encodes every vector of a world: ~0.5 µs a vector of 384, a JavaScript loop took ~6 µs).
  */
 export function encodeVector(vector: Float32Array): string {
-  const bytes = vectorBytes(vector);
-  const out = new Uint8Array(Math.ceil(bytes.length / 3) * 4);
-  let o = 0;
-  for (let i = 0; i < bytes.length; i += 3) {
-    const left = bytes.length - i;
-    const n = (bytes[i] << 16) | (left > 1 ? bytes[i + 1] << 8 : 0) | (left > 2 ? bytes[i + 2] : 0);
-    out[o++] = SYMBOLS[n >> 18];
-    out[o++] = SYMBOLS[(n >> 12) & 63];
-    out[o++] = left > 1 ? SYMBOLS[(n >> 6) & 63] : PAD;
-    out[o++] = left > 2 ? SYMBOLS[n & 63] : PAD;
-  }
-  return ASCII.decode(out);
+  return vectorBytes(vector).toBase64();
 }
 
-/** The vector {@linkcode encodeVector} encoded, or null when it is not `dimensions` floats. */
+/**
+ * The vector {@linkcode encodeVector} encoded, or null when it is not `dimensions` floats:
+ * padded standard base64 only (no whitespace, no URL alphabet, no stray bits in the last chunk).
+ */
 export function decodeVector(base64: string, dimensions: number): Float32Array | null {
   const size = dimensions * 4;
   const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
   if (base64.length % 4 !== 0 || (base64.length / 4) * 3 - padding !== size) return null;
-  const bytes = new Uint8Array(Math.ceil(size / 3) * 3);
-  for (let i = 0, o = 0; i < base64.length; i += 4, o += 3) {
-    const a = CODES[base64.charCodeAt(i)], b = CODES[base64.charCodeAt(i + 1)];
-    const c = base64[i + 2] === "=" ? 0 : CODES[base64.charCodeAt(i + 2)];
-    const d = base64[i + 3] === "=" ? 0 : CODES[base64.charCodeAt(i + 3)];
-    if ((a | b | c | d) > 63) return null;
-    const n = (a << 18) | (b << 12) | (c << 6) | d;
-    bytes[o] = n >> 16;
-    bytes[o + 1] = (n >> 8) & 255;
-    bytes[o + 2] = n & 255;
+  let bytes: Uint8Array;
+  try {
+    bytes = Uint8Array.fromBase64(base64, { lastChunkHandling: "strict" });
+  } catch {
+    return null;
   }
-  if (LITTLE_ENDIAN) return new Float32Array(bytes.buffer, 0, dimensions).slice();
+  // Whitespace decodes to nothing: a string of the right length with some holds fewer bytes.
+  if (bytes.length !== size) return null;
+  if (LITTLE_ENDIAN) return new Float32Array(bytes.buffer, bytes.byteOffset, dimensions);
   const view = new DataView(bytes.buffer);
   const vector = new Float32Array(dimensions);
   for (let i = 0; i < dimensions; i++) vector[i] = view.getFloat32(i * 4, true);
