@@ -191,11 +191,19 @@ export class AgentState {
     this.#headStamp = headStamp;
   }
 
-  /** Adds an appended memory, once its append committed. */
-  add(init: EntryInit): void {
-    const entry = this.#entry(init);
-    this.byId.set(entry.record.id, entry);
-    for (const index of this.#indexesOf(entry)) index.insert(entry);
+  /** Adds appended memories, in append order, once their append committed. */
+  addMany(inits: readonly EntryInit[]): void {
+    const into = new Map<SortedIndex<Entry>, Entry[]>();
+    for (const init of inits) {
+      const entry = this.#entry(init);
+      this.byId.set(entry.record.id, entry);
+      for (const index of this.#indexesOf(entry)) {
+        const list = into.get(index);
+        if (list === undefined) into.set(index, [entry]);
+        else list.push(entry);
+      }
+    }
+    for (const [index, entries] of into) index.insertMany(entries);
   }
 
   /**

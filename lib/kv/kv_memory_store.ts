@@ -106,7 +106,7 @@ export class KvMemoryStore implements MemoryStore {
         options,
       });
       await this.#commit(scope, state, txn);
-      for (const entry of entries) state.add(entry);
+      state.addMany(entries);
       return state.created.live.size;
     });
   }

@@ -2,7 +2,8 @@
  * @module The embedded VectorIndex: an exact in-process cosine index per agent, persisted in Deno KV.
  *
  * Each vector is normalised to unit length on insert and stored as little-endian float32 bytes
- * under `["vec", worldId, agentId, memoryId]`. The first query of an agent loads all its vectors
+ * under `["vec", worldId, agentId, memoryId]`, or, written in bulk, packed many to a value (see
+ * `_vector_packs.ts`). The first query of an agent loads all its vectors
  * into a column-major slab ({@linkcode VectorSlab}); later upserts and deletes update KV and,
  * once loaded, the slab. A query is an exact scan (a WebAssembly SIMD kernel over the columns
  * where the query is not zero) plus a top-k heap: about 11 ms over 100k dense vectors of 384
@@ -11,7 +12,7 @@
  * process's copy, so the process that opened the KV file must be its only writer (see
  * `kv_storage.ts`).
  */
-import { type AgentScope, type MemoryId, SimulacraError } from "../../src/domain/mod.ts";
+import type { AgentScope, MemoryId } from "../../src/domain/mod.ts";
 import type { VectorEntry, VectorIndex, VectorMatch, VectorSearch } from "../../src/ports/mod.ts";
 import { AgentCache } from "./_agent_cache.ts";
 import { CacheBudget } from "./_cache_budget.ts";
@@ -20,14 +21,20 @@ import {
   assertKeySize,
   deleteKey,
   deletePrefixes,
-  guard,
-  type KvWrite,
-  listAll,
   planBatches,
   setBytes,
 } from "./_kv_support.ts";
-import { fromBytes, toBytes, unitVector } from "./_unit_vectors.ts";
-import { VectorSlab } from "./_vector_slab.ts";
+import { toBytes, unitVector } from "./_unit_vectors.ts";
+import {
+  type LoadedVectors,
+  loadVectors,
+  type Mirrored,
+  PACK_MIN,
+  packsOf,
+  packsWithout,
+  packWrites,
+} from "./_vector_packs.ts";
+import type { VectorSlab } from "./_vector_slab.ts";
 
 /** Configuration of {@linkcode KvVectorIndex}. */
 export interface KvVectorIndexOptions {
@@ -39,12 +46,7 @@ export interface KvVectorIndexOptions {
   budget?: CacheBudget;
 }
 
-/** KV reads ten keys at most per `getMany`. */
-const GET_MANY = 10;
-/** A fetch of this many ids or more loads the agent's slab (see `fetch`). */
-const LOAD_FOR_FETCH = 100;
-
-function vectorKey(scope: AgentScope, id: string): Deno.KvKey {
+function vectorKey(scope: AgentScope, id: string | number): Deno.KvKey {
   return ["vec", scope.worldId, scope.agentId, id];
 }
 
@@ -52,7 +54,7 @@ function vectorKey(scope: AgentScope, id: string): Deno.KvKey {
 export class KvVectorIndex implements VectorIndex {
   readonly dimensions: number;
   readonly #kv: Deno.Kv;
-  readonly #slabs: AgentCache<VectorSlab>;
+  readonly #slabs: AgentCache<LoadedVectors>;
 
   constructor(options: KvVectorIndexOptions) {
     this.#kv = options.kv;
@@ -60,7 +62,7 @@ export class KvVectorIndex implements VectorIndex {
     this.#slabs = new AgentCache({
       budget: options.budget ?? new CacheBudget(),
       tag: "vec",
-      bytesOf: (slab) => slab.size * (this.dimensions * 4 + 64),
+      bytesOf: ({ slab }) => slab.size * (this.dimensions * 4 + 64),
     });
   }
 
@@ -79,10 +81,23 @@ export class KvVectorIndex implements VectorIndex {
       assertKeySize(vectorKey(scope, entry.id), "memory id");
       units.set(entry.id, this.#unit(entry.vector, "store"));
     }
-    const writes = [...units].map(([id, unit]) => setBytes(vectorKey(scope, id), toBytes(unit)));
-    await this.#write(scope, writes, {
-      action: "store vectors",
-      mirror: (slab, id) => slab.set(id, units.get(id)!),
+    const packs = units.size >= PACK_MIN
+      ? packsOf([...units].map(([id, unit]) => ({ id, unit })), this.dimensions)
+      : null;
+    if (packs === null) {
+      // One key each, the agent's vectors loaded or not: the next load reads them over any pack.
+      const writes = [...units].map(([id, unit]): Mirrored => ({
+        ...setBytes(vectorKey(scope, id), toBytes(unit)),
+        mirror: ({ slab }) => slab.set(id, unit),
+      }));
+      await this.#slabs.run(scope, "store vectors", () => this.#write(scope, writes));
+      return;
+    }
+    await this.#slabs.run(scope, "store vectors", async () => {
+      // Packs are numbered after every stored one, so the agent's vectors must be loaded.
+      const loaded = await this.#slabs.loaded(scope, this.#load);
+      const key = (name: string | number) => vectorKey(scope, name);
+      await this.#write(scope, packWrites(loaded, packs, { key, dimensions: this.dimensions }));
     });
   }
 
@@ -183,48 +198,41 @@ export class KvVectorIndex implements VectorIndex {
     return out;
   }
 
-  /** The stored (unit-length) vectors of these ids, in the order asked; missing ids are left out. */
+  /**
+   * The stored (unit-length) vectors of these ids, in the order asked; missing ids are left out.
+   * Loads the agent's vectors, as a query does: one listing of its prefix in pages of 1,000 (an
+   * export reads every vector; a `getMany` per ten ids made 2,000 reads of 20,000), and packed
+   * rows have no key of their own.
+   */
   async fetch(scope: AgentScope, ids: readonly MemoryId[]): Promise<VectorEntry[]> {
-    const unique = [...new Set(ids)];
-    // A large read (an export's page) loads the agent's slab: one listing of the prefix in pages
-    // of 1,000 instead of a `getMany` per ten ids (20,000 vectors: 20 reads, not 2,000).
-    const slab = unique.length >= LOAD_FOR_FETCH
-      ? await this.#slab(scope)
-      : this.#slabs.peek(scope);
-    if (slab !== undefined) {
-      return unique.flatMap((id) => {
-        const vector = slab.get(id);
-        return vector === null ? [] : [{ id, vector }];
-      });
-    }
-    return await guard("fetch vectors", async () => {
-      // KV reads ten keys per getMany: issue the chunks together rather than one by one.
-      const chunks: MemoryId[][] = [];
-      for (let i = 0; i < unique.length; i += GET_MANY) chunks.push(unique.slice(i, i + GET_MANY));
-      const read = await Promise.all(
-        chunks.map((chunk) =>
-          this.#kv.getMany<Uint8Array[]>(chunk.map((id) => vectorKey(scope, id)))
-        ),
-      );
-      const found: VectorEntry[] = [];
-      read.forEach((entries, c) =>
-        entries.forEach((entry, j) => {
-          if (entry.value !== null) {
-            found.push({ id: chunks[c][j], vector: fromBytes(entry.value) });
-          }
-        })
-      );
-      return found;
+    const slab = await this.#slab(scope);
+    return [...new Set(ids)].flatMap((id) => {
+      const vector = slab.get(id);
+      return vector === null ? [] : [{ id, vector }];
     });
   }
 
   /** Removes vectors; ids that do not exist are ignored. */
   async delete(scope: AgentScope, ids: readonly MemoryId[]): Promise<void> {
     if (ids.length === 0) return;
-    const writes = [...new Set(ids)].map((id) => deleteKey(vectorKey(scope, id)));
-    await this.#write(scope, writes, {
-      action: "delete vectors",
-      mirror: (slab, id) => slab.delete(id),
+    const gone = new Set<string>(ids);
+    await this.#slabs.run(scope, "delete vectors", async () => {
+      const writes: Mirrored[] = [...gone].map((id) => ({
+        ...deleteKey(vectorKey(scope, id)),
+        mirror: ({ slab }) => slab.delete(id),
+      }));
+      const loaded = this.#slabs.peek(scope) ??
+        (await this.#packed(scope) ? await this.#slabs.loaded(scope, this.#load) : undefined);
+      // Every pack holding a row of a deleted id is written again without it.
+      for (const { n, value, dropped } of packsWithout(loaded, gone, this.dimensions)) {
+        writes.unshift({
+          ...(value !== null
+            ? setBytes(vectorKey(scope, n), value)
+            : deleteKey(vectorKey(scope, n))),
+          mirror: ({ book }) => book.remove(n, dropped),
+        });
+      }
+      await this.#write(scope, writes);
     });
   }
 
@@ -236,46 +244,48 @@ export class KvVectorIndex implements VectorIndex {
     });
   }
 
-  /** Applies KV writes batch by batch, mirroring each committed batch into a loaded slab. */
-  async #write(
-    scope: AgentScope,
-    writes: KvWrite[],
-    { action, mirror }: { action: string; mirror: (slab: VectorSlab, id: string) => void },
-  ): Promise<void> {
-    await this.#slabs.run(scope, action, async () => {
-      for (const batch of planBatches(writes)) {
-        if (batch.length === 0) continue;
-        await addWrites(this.#kv.atomic(), batch).commit();
-        const slab = this.#slabs.peek(scope);
-        try {
-          if (slab !== undefined) { for (const w of batch) mirror(slab, w.key[3] as string); }
-        } catch (error) {
-          // KV has the batch, the slab may not: drop it, the next query reloads from KV.
-          this.#slabs.drop(scope);
-          throw error;
-        }
+  /**
+   * Applies KV writes batch by batch (under the agent's mutex), mirroring each committed batch
+   * into the agent's loaded vectors, if loaded.
+   */
+  async #write(scope: AgentScope, writes: readonly Mirrored[]): Promise<void> {
+    for (const batch of planBatches(writes)) {
+      if (batch.length === 0) continue;
+      await addWrites(this.#kv.atomic(), batch).commit();
+      const loaded = this.#slabs.peek(scope);
+      try {
+        if (loaded !== undefined) { for (const w of batch) (w as Mirrored).mirror(loaded); }
+      } catch (error) {
+        // KV has the batch, the slab may not: drop it, the next query reloads from KV.
+        this.#slabs.drop(scope);
+        throw error;
       }
-    });
+    }
   }
 
-  /** The agent's slab, loading it from KV on first use. */
-  #slab(scope: AgentScope): Promise<VectorSlab> {
-    return this.#slabs.get(scope, "load vectors", async () => {
-      const slab = new VectorSlab(this.dimensions);
-      const prefix = ["vec", scope.worldId, scope.agentId];
-      for (const entry of await listAll<Uint8Array>(this.#kv, { prefix })) {
-        if (entry.value.length !== this.dimensions * 4) {
-          throw new SimulacraError(
-            "config_error",
-            `Cannot load the vectors of agent "${scope.agentId}": they have ${
-              entry.value.length / 4
-            } dimensions, not ${this.dimensions}: configure the embedder they were made with`,
-          );
-        }
-        slab.set(entry.key[3] as string, fromBytes(entry.value));
-      }
-      return slab;
-    });
+  /** Whether the agent has packs (one key read: KV lists numbers after every memory id). */
+  async #packed(scope: AgentScope): Promise<boolean> {
+    const prefix = ["vec", scope.worldId, scope.agentId];
+    for await (const last of this.#kv.list({ prefix }, { limit: 1, reverse: true })) {
+      return typeof last.key[3] === "number";
+    }
+    return false;
+  }
+
+  readonly #load = (scope: AgentScope) =>
+    loadVectors(this.#kv, {
+      prefix: ["vec", scope.worldId, scope.agentId],
+      agentId: scope.agentId,
+    }, this.dimensions);
+
+  /** The agent's loaded vectors, loading them from KV on first use. */
+  #vectors(scope: AgentScope): Promise<LoadedVectors> {
+    return this.#slabs.get(scope, "load vectors", this.#load);
+  }
+
+  /** The agent's slab, loading its vectors from KV on first use. */
+  async #slab(scope: AgentScope): Promise<VectorSlab> {
+    return (await this.#vectors(scope)).slab;
   }
 
   /** A unit-length copy of `vector`, or `invalid_request`. */

@@ -1,0 +1,238 @@
+/**
+ * @module Private to lib/kv: packs, the embedded index's layout for vectors written in bulk.
+ *
+ * Deno KV's commits cost per key more than per byte: 20,000 vectors of 384 float32 values take
+ * ~0.55 s as 20,000 keys and ~0.14 s as 60 KB values of ~38 vectors each (BENCHMARKS.md, issue
+ * 25, "World export and import"). So a large upsert (an import's batch) writes packs:
+ * `["vec", worldId, agentId, n]` (a number, where a single vector's key has its memory id) →
+ * `[u32 header bytes][header: JSON array of ids, padded to 4 bytes][float32 rows, little-endian]`.
+ *
+ * Which version of a vector is current: a load reads the packs in order, then the single keys,
+ * each replacing what came before, so a newer pack (higher n) replaces an older pack's row and a
+ * single key replaces any pack's. A pack's row replaced elsewhere stays in it,
+ * stale and harmless, until the pack is rewritten; a delete rewrites every pack holding the id.
+ */
+import { SimulacraError } from "../../src/domain/mod.ts";
+import { deleteKey, type KvWrite, LIMITS, listAll, setBytes } from "./_kv_support.ts";
+import { fromBytes } from "./_unit_vectors.ts";
+import { VectorSlab } from "./_vector_slab.ts";
+
+/** Vectors an upsert must have to be written as packs. */
+export const PACK_MIN = 64;
+
+/** Packs need this many rows each to be worth it (large dimensions get single keys). */
+const ROWS_MIN = 4;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** One pack's content: ids and their unit vectors, aligned. */
+export interface Pack {
+  ids: string[];
+  rows: Float32Array[];
+}
+
+/** The ids and rows of `entries`, grouped into packs of at most LIMITS.partBytes; null when too few fit. */
+export function packsOf(
+  entries: readonly { id: string; unit: Float32Array }[],
+  dimensions: number,
+): Pack[] | null {
+  if (dimensions * 4 * ROWS_MIN > LIMITS.partBytes / 2) return null;
+  const packs: Pack[] = [];
+  let pack: Pack = { ids: [], rows: [] };
+  let bytes = 8;
+  for (const { id, unit } of entries) {
+    const more = dimensions * 4 + encoder.encode(id).length * 2 + 4; // JSON may escape
+    if (pack.ids.length > 0 && bytes + more > LIMITS.partBytes) {
+      packs.push(pack);
+      pack = { ids: [], rows: [] };
+      bytes = 8;
+    }
+    pack.ids.push(id);
+    pack.rows.push(unit);
+    bytes += more;
+  }
+  if (pack.ids.length > 0) packs.push(pack);
+  return packs;
+}
+
+/** A pack's stored bytes. */
+export function encodePack({ ids, rows }: Pack, dimensions: number): Uint8Array {
+  const header = encoder.encode(JSON.stringify(ids));
+  const padded = Math.ceil(header.length / 4) * 4;
+  const bytes = new Uint8Array(4 + padded + ids.length * dimensions * 4);
+  new DataView(bytes.buffer).setUint32(0, header.length, true);
+  bytes.set(header, 4);
+  const floats = new Float32Array(bytes.buffer, 4 + padded, ids.length * dimensions);
+  rows.forEach((row, i) => floats.set(row, i * dimensions));
+  return bytes;
+}
+
+/** The pack of stored bytes, or null when they are not one of `dimensions` (rows are views). */
+export function decodePack(stored: Uint8Array, dimensions: number): Pack | null {
+  const bytes = stored.byteOffset % 4 === 0 ? stored : stored.slice();
+  if (bytes.length < 4) return null;
+  const headerBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+  const padded = Math.ceil(headerBytes / 4) * 4;
+  let ids: unknown;
+  try {
+    ids = JSON.parse(decoder.decode(bytes.subarray(4, 4 + headerBytes)));
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string")) return null;
+  if (bytes.length !== 4 + padded + ids.length * dimensions * 4) return null;
+  const start = bytes.byteOffset + 4 + padded;
+  const rows = ids.map((_, i) =>
+    new Float32Array(bytes.buffer, start + i * dimensions * 4, dimensions)
+  );
+  return { ids, rows };
+}
+
+/**
+ * Where an agent's loaded vectors live in KV: which packs hold a row of each id (current or
+ * stale), and the next pack's number.
+ */
+export class PackBook {
+  /** The packs holding a row of each id, oldest first. */
+  readonly #holders = new Map<string, number[]>();
+  /** Each pack's ids. */
+  readonly #contents = new Map<number, string[]>();
+  #next = 0;
+
+  /** The number a new pack takes (higher than any stored). */
+  get next(): number {
+    return this.#next;
+  }
+
+  /** Notes a pack stored (loaded or just written). */
+  add(n: number, ids: readonly string[]): void {
+    this.#contents.set(n, [...ids]);
+    for (const id of ids) {
+      const held = this.#holders.get(id) ?? [];
+      held.push(n);
+      this.#holders.set(id, held);
+    }
+    this.#next = Math.max(this.#next, n + 1);
+  }
+
+  /** Notes a pack rewritten without `gone` (removed when none are left). */
+  remove(n: number, gone: ReadonlySet<string>): void {
+    const kept = (this.#contents.get(n) ?? []).filter((id) => !gone.has(id));
+    for (const id of gone) {
+      const held = (this.#holders.get(id) ?? []).filter((p) => p !== n);
+      if (held.length > 0) this.#holders.set(id, held);
+      else this.#holders.delete(id);
+    }
+    if (kept.length > 0) this.#contents.set(n, kept);
+    else this.#contents.delete(n);
+  }
+
+  /** The packs holding a row of any of `ids`, with the ids each would keep without them. */
+  holding(ids: Iterable<string>): Map<number, { kept: string[]; gone: Set<string> }> {
+    const out = new Map<number, { kept: string[]; gone: Set<string> }>();
+    for (const id of ids) {
+      for (const n of this.#holders.get(id) ?? []) {
+        const pack = out.get(n) ?? { kept: [], gone: new Set<string>() };
+        pack.gone.add(id);
+        out.set(n, pack);
+      }
+    }
+    for (const [n, pack] of out) {
+      pack.kept = this.#contents.get(n)!.filter((id) => !pack.gone.has(id));
+    }
+    return out;
+  }
+}
+
+/** A planned KV write and what it changes in a loaded agent once committed. */
+export type Mirrored = KvWrite & { mirror: (loaded: LoadedVectors) => void };
+
+/**
+ * The writes of new packs, numbered after `loaded`'s, and the removal of the single keys of ids
+ * stored before (which would still win over a pack).
+ */
+export function packWrites(
+  loaded: LoadedVectors,
+  packs: readonly Pack[],
+  { key, dimensions }: { key: (name: string | number) => Deno.KvKey; dimensions: number },
+): Mirrored[] {
+  const writes: Mirrored[] = packs.map((pack, i) => {
+    const n = loaded.book.next + i;
+    return {
+      ...setBytes(key(n), encodePack(pack, dimensions)),
+      mirror: ({ slab, book }) => {
+        pack.ids.forEach((id, j) => slab.set(id, pack.rows[j]));
+        book.add(n, pack.ids);
+      },
+    };
+  });
+  for (const pack of packs) {
+    for (const id of pack.ids) {
+      if (loaded.slab.has(id)) writes.push({ ...deleteKey(key(id)), mirror: () => {} });
+    }
+  }
+  return writes;
+}
+
+/**
+ * The packs of `loaded` (none when not loaded: then the agent has no packs) holding a row of a
+ * `gone` id, each as it is to be written without them: its new bytes, or null to delete it.
+ */
+export function packsWithout(
+  loaded: LoadedVectors | undefined,
+  gone: ReadonlySet<string>,
+  dimensions: number,
+): { n: number; value: Uint8Array | null; dropped: Set<string> }[] {
+  if (loaded === undefined) return [];
+  return [...loaded.book.holding(gone)].map(([n, { kept, gone: dropped }]) => ({
+    n,
+    value: kept.length === 0 ? null : encodePack(
+      { ids: kept, rows: kept.map((id) => loaded.slab.get(id)!) },
+      dimensions,
+    ),
+    dropped,
+  }));
+}
+
+/** An agent's loaded vectors: the slab scanned by queries and where its rows live in KV. */
+export interface LoadedVectors {
+  slab: VectorSlab;
+  book: PackBook;
+}
+
+/**
+ * Reads an agent's vectors under `prefix` (`["vec", worldId, agentId]`): packs in order, then
+ * single keys, each replacing what came before it (see the module doc; KV lists strings first).
+ *
+ * @throws {SimulacraError} `config_error` when they have other dimensions than `dimensions`.
+ */
+export async function loadVectors(
+  kv: Deno.Kv,
+  { prefix, agentId }: { prefix: Deno.KvKey; agentId: string },
+  dimensions: number,
+): Promise<LoadedVectors> {
+  const slab = new VectorSlab(dimensions);
+  const book = new PackBook();
+  const wrong = (found: string) =>
+    new SimulacraError(
+      "config_error",
+      `Cannot load the vectors of agent "${agentId}": they have ${found}, not ${dimensions}: configure the embedder they were made with`,
+    );
+  const entries = await listAll<Uint8Array>(kv, { prefix });
+  for (const entry of entries) {
+    const n = entry.key[prefix.length];
+    if (typeof n !== "number") continue;
+    const pack = decodePack(entry.value, dimensions);
+    if (pack === null) throw wrong("another number of dimensions");
+    pack.ids.forEach((id, i) => slab.set(id, pack.rows[i]));
+    book.add(n, pack.ids);
+  }
+  for (const entry of entries) {
+    const id = entry.key[prefix.length];
+    if (typeof id !== "string") continue;
+    if (entry.value.length !== dimensions * 4) throw wrong(`${entry.value.length / 4} dimensions`);
+    slab.set(id, fromBytes(entry.value));
+  }
+  return { slab, book };
+}

@@ -1,0 +1,102 @@
+/**
+ * @module The embedded index's packs (vectors written in bulk, many to a KV value): what a
+ * reopened store reads back after bulk and single writes, replacements and deletes, and that
+ * stores written before packs (one key per vector) still load.
+ */
+import assert from "node:assert/strict";
+import { KvVectorIndex } from "../../lib/kv/kv_vector_index.ts";
+import type { AgentScope, MemoryId } from "../../src/domain/ids.ts";
+import { mid, newScope } from "../contracts/_contract_support.ts";
+
+const DIMS = 16;
+
+/** A distinct vector per (id number, version). */
+function vectorOf(i: number, version = 0): Float32Array {
+  return Float32Array.from(
+    { length: DIMS },
+    (_, j) => Math.sin(i * 31 + j * 7 + version * 101) + 2,
+  );
+}
+
+function unitOf(vector: Float32Array): Float32Array {
+  const norm = Math.sqrt(vector.reduce((s, x) => s + x * x, 0));
+  return Float32Array.from(vector, (x) => x / norm);
+}
+
+function entries(from: number, to: number, version = 0) {
+  return Array.from({ length: to - from }, (_, k) => ({
+    id: mid(`m${from + k}`),
+    vector: vectorOf(from + k, version),
+  }));
+}
+
+/** Every stored vector of the scope, read by a fresh index over the same KV (a restart). */
+async function reopened(kv: Deno.Kv, scope: AgentScope): Promise<Map<string, Float32Array>> {
+  const index = new KvVectorIndex({ kv, dimensions: DIMS });
+  const ids = await index.ids(scope);
+  return new Map((await index.fetch(scope, ids)).map((e) => [e.id, e.vector]));
+}
+
+function assertStored(
+  stored: Map<string, Float32Array>,
+  expected: Map<string, Float32Array>,
+): void {
+  assert.deepEqual([...stored.keys()].sort(), [...expected.keys()].sort());
+  for (const [id, vector] of expected) assert.deepEqual(stored.get(id), unitOf(vector), id);
+}
+
+Deno.test("KvVectorIndex writes a bulk upsert as packs, fewer keys than vectors, read back exactly", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const index = new KvVectorIndex({ kv, dimensions: DIMS });
+  const scope = newScope();
+  const written = entries(0, 500);
+  await index.upsert(scope, written);
+  let keys = 0;
+  for await (const _ of kv.list({ prefix: ["vec", scope.worldId, scope.agentId] })) keys++;
+  assert.ok(keys < 10, `${keys} keys for 500 vectors`);
+  assertStored(await reopened(kv, scope), new Map(written.map((e) => [e.id, e.vector])));
+});
+
+Deno.test("KvVectorIndex: replacements and deletes of packed vectors hold after a restart", async () => {
+  for (const loadedFirst of [false, true]) {
+    using kv = await Deno.openKv(":memory:");
+    const index = new KvVectorIndex({ kv, dimensions: DIMS });
+    const scope = newScope();
+    const expected = new Map<string, Float32Array>();
+    const put = async (list: { id: MemoryId; vector: Float32Array }[]) => {
+      await index.upsert(scope, list);
+      for (const e of list) expected.set(e.id, e.vector);
+    };
+    await put(entries(0, 200));
+    if (loadedFirst) await index.query(scope, vectorOf(1), 1);
+    await put(entries(10, 12, 1)); // single keys over packed rows
+    await put(entries(100, 300, 2)); // a newer pack over older packs' rows
+    await put(entries(10, 80, 3)); // packs over single keys
+    await put(entries(11, 12, 4));
+    const gone = [mid("m0"), mid("m11"), mid("m150"), mid("m299"), mid("m999")];
+    await index.delete(scope, gone);
+    for (const id of gone) expected.delete(id);
+    assertStored(await reopened(kv, scope), expected);
+    const fresh = new KvVectorIndex({ kv, dimensions: DIMS });
+    await fresh.delete(scope, [mid("m5")]); // deletes by an index that had not loaded them
+    expected.delete(mid("m5"));
+    assertStored(await reopened(kv, scope), expected);
+  }
+});
+
+Deno.test("KvVectorIndex loads vectors stored one key each (stores written before packs)", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const scope = newScope();
+  const expected = new Map<string, Float32Array>();
+  for (const { id, vector } of entries(0, 120)) {
+    const unit = unitOf(vector);
+    await kv.set(["vec", scope.worldId, scope.agentId, id], new Uint8Array(unit.buffer));
+    expected.set(id, vector);
+  }
+  const index = new KvVectorIndex({ kv, dimensions: DIMS });
+  await index.upsert(scope, entries(60, 200, 1)); // packs replacing half of them
+  for (const e of entries(60, 200, 1)) expected.set(e.id, e.vector);
+  assertStored(await reopened(kv, scope), expected);
+  const [best] = await index.query(scope, vectorOf(7), 1);
+  assert.equal(best.id, "m7");
+});
