@@ -2,15 +2,16 @@
  * @module Export and import against a plain JSON parse of the same file (issue 25):
  * `deno run -A tests/bench/archive_speed.ts [memories] [agents]` (default 20,000 memories, one
  * agent). Fills an embedded store directly (384-dimension local-embedder vectors, ~70-character
- * observations, each with an event id as a tick's perceptions have), then times, each best of 3:
- * export to a file (and the first export alone, which loads the agent's vectors from KV);
- * `JSON.parse` of the file line by line (read the same streaming way the import reads it); import
- * into a fresh embedded store.
- * Prints each time and its ratio to the parse, and to Python's `json` doing the same (when
- * `python3` is on the PATH). With `BENCH_HOSTED=1` it also imports the file
- * into the hosted backend (local redis-server behind the Upstash gateway, local vector server)
- * and prints the Redis and vector requests per 1,000 memories.
+ * observations, each with an event id as a tick's perceptions have) and reopens it, then times,
+ * each best of 3: export to a file (and the first export alone, which loads the agent's memories
+ * and vectors from KV, as after a restart); `JSON.parse` of the file line by line (read the same
+ * streaming way the import reads it); import into a fresh embedded store. Prints each time and
+ * its ratio to the parse, and to Python's `json` doing the same (when `python3` is on the PATH),
+ * then the process's CPU time of each (all threads, KV's included). With `BENCH_HOSTED=1` it
+ * also imports the file into the hosted backend (local redis-server behind the Upstash gateway,
+ * local vector server) and prints the Redis and vector requests per 1,000 memories.
  */
+import process from "node:process";
 import { openKvStorage } from "../../lib/kv/kv_storage.ts";
 import { ndjsonLines, writeLines } from "../../lib/ndjson_lines.ts";
 import { exportWorld } from "../../src/app/archive/export_world.ts";
@@ -23,24 +24,27 @@ const MEMORIES = Number(Deno.args[0] ?? 20_000);
 const AGENTS = Number(Deno.args[1] ?? 1);
 const worldId = BENCH_WORLD;
 
-/** The best of `runs` timings of `fn` (a fresh `setup()` each), in ms, and the first one. */
+/**
+ * The best of `runs` timings of `fn`, in ms, the first one, and the process's CPU time (user
+ * and system, all threads: Deno KV's included) of the least of them, in ms: on a shared machine
+ * the CPU time moves less than the wall time.
+ */
 async function timed(
   runs: number,
   fn: (run: number) => Promise<void>,
-): Promise<{ best: number; first: number }> {
-  let fastest = Infinity, first = NaN;
+): Promise<{ best: number; first: number; cpu: number }> {
+  let fastest = Infinity, first = NaN, cpu = Infinity;
   for (let run = 0; run < runs; run++) {
     const started = performance.now();
+    const cpuBefore = process.cpuUsage();
     await fn(run);
+    const used = process.cpuUsage(cpuBefore);
     const ms = performance.now() - started;
     if (run === 0) first = ms;
     fastest = Math.min(fastest, ms);
+    cpu = Math.min(cpu, (used.user + used.system) / 1000);
   }
-  return { best: fastest, first };
-}
-
-async function best(runs: number, fn: (run: number) => Promise<void>): Promise<number> {
-  return (await timed(runs, fn)).best;
+  return { best: fastest, first, cpu };
 }
 
 async function parseLines(path: string): Promise<void> {
@@ -90,25 +94,27 @@ const dir = await Deno.makeTempDir({ prefix: "simulacra-archive-speed-" });
 // deno-lint-ignore no-console
 const out = (text: string) => console.log(text);
 try {
-  const source = benchDeps(await openKvStorage({ path: `${dir}/source.kv`, dimensions: 384 }));
-  await fillBenchWorld(source, {
+  const filled = benchDeps(await openKvStorage({ path: `${dir}/source.kv`, dimensions: 384 }));
+  await fillBenchWorld(filled, {
     agents: AGENTS,
     memories: MEMORIES,
     batch: 1000,
     idDigits: 7,
     eventIds: true,
   });
+  await filled.storage.close();
+  const source = benchDeps(await openKvStorage({ path: `${dir}/source.kv`, dimensions: 384 }));
   const file = `${dir}/world.ndjson`;
-  // The first export loads the agent's vectors from KV (the fill wrote them without loading);
-  // the next ones read them from memory, as a server's export of an agent in use does.
-  const { best: exportMs, first: coldExportMs } = await timed(3, async () => {
+  // The first export loads the agent from KV; the next ones read it from memory, as a server's
+  // export of an agent in use does.
+  const { best: exportMs, first: coldExportMs, cpu: exportCpu } = await timed(3, async () => {
     const handle = await Deno.open(file, { write: true, create: true, truncate: true });
     await writeLines(exportWorld(source, worldId), handle.writable);
   });
   await source.storage.close();
   const size = (await Deno.stat(file)).size;
-  const parseMs = await best(3, () => parseLines(file));
-  const importMs = await best(3, async (run) => {
+  const { best: parseMs, cpu: parseCpu } = await timed(3, () => parseLines(file));
+  const { best: importMs, cpu: importCpu } = await timed(3, async (run) => {
     const copy = benchDeps(await openKvStorage({ path: `${dir}/copy${run}.kv`, dimensions: 384 }));
     try {
       await importFrom(copy, file);
@@ -127,6 +133,13 @@ try {
         coldExportMs.toFixed(0)
       } ms (${ratio(coldExportMs)}); import ${importMs.toFixed(0)} ms (${ratio(importMs)})`,
   );
+  const cpuRatio = (ms: number) => `${(ms / parseCpu).toFixed(1)}×`;
+  out(
+    `CPU time (least of 3): JSON.parse ${parseCpu.toFixed(0)} ms, export ${
+      exportCpu.toFixed(0)
+    } ms (${cpuRatio(exportCpu)}), import ${importCpu.toFixed(0)} ms (${cpuRatio(importCpu)})`,
+  );
+
   if (Deno.env.get("BENCH_HOSTED")) {
     const metered = await startMeteredUpstash();
     try {

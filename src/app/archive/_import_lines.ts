@@ -11,6 +11,7 @@ import {
   type HeaderLine,
   HeaderLine as HeaderSchema,
   jsonDepthExceeds,
+  jsonMayHoldUnsafeText,
   MAX_JSON_DEPTH,
   SimulacraError,
 } from "../../domain/mod.ts";
@@ -82,7 +83,7 @@ export function parseLine(text: string, n: number): unknown {
   } catch {
     throw lineError(n, "it is not valid JSON (a corrupt or cut file?)");
   }
-  const unsafe = findUnsafeText(json);
+  const unsafe = jsonMayHoldUnsafeText(text) ? findUnsafeText(json) : null;
   if (unsafe) {
     throw lineError(n, `"${unsafe.path}": the text ${unsafe.reason}`, { path: unsafe.path });
   }

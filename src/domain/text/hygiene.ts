@@ -31,6 +31,19 @@ export function stripUnsafeText(text: string): string {
   return text.replace(CONTROL_ALL, "").replace(LONE_SURROGATE_ALL, "\uFFFD");
 }
 
+/** What in valid JSON text can decode to a character {@linkcode unsafeTextReason} refuses. */
+const UNSAFE_IN_JSON = /[\u007F-\u009F\uD800-\uDFFF]|\\[bfu]/;
+
+/**
+ * Whether valid JSON text may hold a string (key or value) that is not clean text: false means
+ * none does, without parsing and walking it. JSON strings hold no raw C0 controls, so only DEL,
+ * the C1 controls, surrogates and the escapes `\b`, `\f` and `\u` can produce one. One
+ * native search of the text: an import checks every line (issue 25).
+ */
+export function jsonMayHoldUnsafeText(text: string): boolean {
+  return UNSAFE_IN_JSON.test(text);
+}
+
 /**
  * The first string (key or value) in a parsed JSON value that is not clean text, with its path
  * (`a.b.0`), or null. Iterative, so no depth can overflow the stack.
