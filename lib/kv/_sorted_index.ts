@@ -70,13 +70,21 @@ export class SortedIndex<T> {
       for (const { item } of added) old.push(item);
       return;
     }
+    // Each new item's place by binary search from the previous one's: no key is built for the
+    // items between them, only their references move.
     const merged: T[] = new Array(old.length + added.length);
-    let i = 0, j = 0, o = 0;
-    while (i < old.length && j < added.length) {
-      merged[o++] = compareKeys(this.#key(old[i]), added[j].key) <= 0 ? old[i++] : added[j++].item;
+    let from = 0, o = 0;
+    for (const { item, key } of added) {
+      let lo = from, hi = old.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >>> 1;
+        if (compareKeys(this.#key(old[mid]), key) < 0) lo = mid + 1;
+        else hi = mid;
+      }
+      while (from < lo) merged[o++] = old[from++];
+      merged[o++] = item;
     }
-    while (i < old.length) merged[o++] = old[i++];
-    while (j < added.length) merged[o++] = added[j++].item;
+    while (from < old.length) merged[o++] = old[from++];
     this.#items = merged;
   }
 
