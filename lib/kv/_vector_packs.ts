@@ -149,8 +149,8 @@ export class PackBook {
 export type Mirrored = KvWrite & { mirror: (loaded: LoadedVectors) => void };
 
 /**
- * The writes of new packs, numbered after `loaded`'s, and the removal of the single keys of ids
- * stored before (which would still win over a pack).
+ * The writes of new packs, numbered after `loaded`'s; then the removal of the single keys of ids
+ * stored before (which would still win over a pack), and the older packs' rows of them.
  */
 export function packWrites(
   loaded: LoadedVectors,
@@ -167,31 +167,31 @@ export function packWrites(
       },
     };
   });
-  for (const pack of packs) {
-    for (const id of pack.ids) {
-      if (loaded.slab.has(id)) writes.push({ ...deleteKey(key(id)), mirror: () => {} });
-    }
+  const ids = new Set(packs.flatMap((pack) => pack.ids));
+  for (const id of ids) {
+    if (loaded.slab.has(id)) writes.push({ ...deleteKey(key(id)), mirror: () => {} });
   }
-  return writes;
+  // After the new packs: until then, the old rows are the current ones.
+  return [...writes, ...packsWithout(loaded, ids, { key, dimensions })];
 }
 
 /**
- * The packs of `loaded` (none when not loaded: then the agent has no packs) holding a row of a
- * `gone` id, each as it is to be written without them: its new bytes, or null to delete it.
+ * The writes of the packs of `loaded` (none when not loaded: then the agent has no packs) that
+ * hold a row of a `gone` id, each without them (deleted when nothing is left): a delete's, and a
+ * bulk upsert's, so replaced rows do not pile up in packs nobody rewrites.
  */
 export function packsWithout(
   loaded: LoadedVectors | undefined,
   gone: ReadonlySet<string>,
-  dimensions: number,
-): { n: number; value: Uint8Array | null; dropped: Set<string> }[] {
+  { key, dimensions }: { key: (name: string | number) => Deno.KvKey; dimensions: number },
+): Mirrored[] {
   if (loaded === undefined) return [];
   return [...loaded.book.holding(gone)].map(([n, { kept, gone: dropped }]) => ({
-    n,
-    value: kept.length === 0 ? null : encodePack(
-      { ids: kept, rows: kept.map((id) => loaded.slab.get(id)!) },
-      dimensions,
-    ),
-    dropped,
+    ...(kept.length === 0 ? deleteKey(key(n)) : setBytes(
+      key(n),
+      encodePack({ ids: kept, rows: kept.map((id) => loaded.slab.get(id)!) }, dimensions),
+    )),
+    mirror: ({ book }) => book.remove(n, dropped),
   }));
 }
 

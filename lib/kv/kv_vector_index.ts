@@ -223,16 +223,10 @@ export class KvVectorIndex implements VectorIndex {
       }));
       const loaded = this.#slabs.peek(scope) ??
         (await this.#packed(scope) ? await this.#slabs.loaded(scope, this.#load) : undefined);
-      // Every pack holding a row of a deleted id is written again without it.
-      for (const { n, value, dropped } of packsWithout(loaded, gone, this.dimensions)) {
-        writes.unshift({
-          ...(value !== null
-            ? setBytes(vectorKey(scope, n), value)
-            : deleteKey(vectorKey(scope, n))),
-          mirror: ({ book }) => book.remove(n, dropped),
-        });
-      }
-      await this.#write(scope, writes);
+      // Every pack holding a row of a deleted id is written again without it, first.
+      const key = (name: string | number) => vectorKey(scope, name);
+      const packs = packsWithout(loaded, gone, { key, dimensions: this.dimensions });
+      await this.#write(scope, [...packs, ...writes]);
     });
   }
 

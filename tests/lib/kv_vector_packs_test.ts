@@ -84,6 +84,25 @@ Deno.test("KvVectorIndex: replacements and deletes of packed vectors hold after 
   }
 });
 
+Deno.test("KvVectorIndex: bulk upserts of the same ids again leave no stale packs behind", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const index = new KvVectorIndex({ kv, dimensions: DIMS });
+  const scope = newScope();
+  const keys = async () => {
+    let n = 0;
+    for await (const _ of kv.list({ prefix: ["vec", scope.worldId, scope.agentId] })) n++;
+    return n;
+  };
+  await index.upsert(scope, entries(0, 300));
+  const first = await keys();
+  for (const version of [1, 2, 3]) await index.upsert(scope, entries(0, 300, version));
+  assert.equal(await keys(), first);
+  assertStored(
+    await reopened(kv, scope),
+    new Map(entries(0, 300, 3).map((e) => [e.id, e.vector])),
+  );
+});
+
 Deno.test("KvVectorIndex loads vectors stored one key each (stores written before packs)", async () => {
   using kv = await Deno.openKv(":memory:");
   const scope = newScope();
