@@ -26,7 +26,7 @@ import {
   planBatches,
   setBytes,
 } from "./_kv_support.ts";
-import { fromBytes, toBytes, unitVector } from "./_unit_vectors.ts";
+import { fromBytes, storedDimensions, toBytes, unitVector } from "./_unit_vectors.ts";
 import { VectorSlab } from "./_vector_slab.ts";
 
 /** Configuration of {@linkcode KvVectorIndex}. */
@@ -258,12 +258,11 @@ export class KvVectorIndex implements VectorIndex {
       const slab = new VectorSlab(this.dimensions);
       const prefix = ["vec", scope.worldId, scope.agentId];
       for (const entry of await listAll<Uint8Array>(this.#kv, { prefix })) {
-        if (entry.value.length !== this.dimensions * 4) {
+        const dimensions = storedDimensions(entry.value);
+        if (dimensions !== this.dimensions) {
           throw new SimulacraError(
             "config_error",
-            `Cannot load the vectors of agent "${scope.agentId}": they have ${
-              entry.value.length / 4
-            } dimensions, not ${this.dimensions}: configure the embedder they were made with`,
+            `Cannot load the vectors of agent "${scope.agentId}": they have ${dimensions} dimensions, not ${this.dimensions}: configure the embedder they were made with`,
           );
         }
         slab.set(entry.key[3] as string, fromBytes(entry.value));
