@@ -31,6 +31,17 @@ export interface SimulateTownsOptions extends Omit<SimulateTownOptions, "worldId
   onProgress?: (progress: SimulationProgress) => void;
 }
 
+/**
+ * The embedded store's cache budget for a run of `towns` towns (or one town): 32 MiB a town, at
+ * least the default 256. A smallville agent's memory stream and vectors take ~0.55 MB after a
+ * game day (25 agents: ~14 MB a town), and every tick uses every agent, so a budget below the
+ * whole town's would evict each agent before its next step and reload it from KV every time
+ * (BENCHMARKS.md, "Performance (issue 25)", CPU).
+ */
+export function townsCacheBytes(towns: number | undefined): number {
+  return Math.max(256, (towns ?? 1) * 32) * 2 ** 20;
+}
+
 /** Busy answers (409 with a retry-after) a town's tick is asked again after, at most. */
 const BUSY_RETRIES = 30;
 

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { consumeTicksFromKv, simulateTowns, townWorldId } from "../../cli/_simulate_towns.ts";
+import {
+  consumeTicksFromKv,
+  simulateTowns,
+  townsCacheBytes,
+  townWorldId,
+} from "../../cli/_simulate_towns.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import type { SimulationProgress } from "../../src/eval/simulate_town.ts";
 import type { TickMessage } from "../../src/ports/tick_queue.ts";
@@ -103,4 +108,12 @@ Deno.test("simulateTowns() asks a busy tick again with the same tick id, and one
     /a tick left its clock/,
     "other conflicts are not retried",
   );
+});
+
+Deno.test("townsCacheBytes() keeps every agent of a large run cached, never below the default", () => {
+  const mib = 2 ** 20;
+  assert.equal(townsCacheBytes(undefined), 256 * mib);
+  assert.equal(townsCacheBytes(4), 256 * mib);
+  // 200 towns of 25 agents at ~0.55 MB each after a day: ~2.7 GB, within the budget.
+  assert.ok(townsCacheBytes(200) >= 200 * 25 * 0.55e6 * 1.5);
 });
