@@ -117,3 +117,30 @@ Deno.test("townsCacheBytes() keeps every agent of a large run cached, never belo
   // 200 towns of 25 agents at ~0.55 MB each after a day: ~2.7 GB, within the budget.
   assert.ok(townsCacheBytes(200) >= 200 * 25 * 0.55e6 * 1.5);
 });
+
+Deno.test("simulateTowns() has at most ticksAtOnce towns ticking, so no tick waits out its deadline behind the others", async () => {
+  await using deps = await makeTestDeps();
+  deps.model = new OfflineLanguageModel({ onUsage: (r) => deps.storage.usage.add(r) });
+  await using consumer = await consumeTicksFromKv(deps);
+  let ticking = 0, most = 0;
+  const run = await simulateTowns(deps, {
+    towns: 3,
+    ticksAtOnce: 2,
+    template: "smallville",
+    catalog: TOWNS,
+    hours: 1 / 3,
+    seed: 7,
+    tick: async (d, worldId, options) => {
+      most = Math.max(most, ++ticking);
+      try {
+        return await tickWorld(d, worldId, { ...options, queue: consumer.queue });
+      } finally {
+        ticking--;
+      }
+    },
+    wallClock: () => performance.now(),
+  });
+  assert.equal(most, 2);
+  assert.equal(run.total.steps, 150, "25 agents × 2 ticks × 3 towns, all taken");
+  assert.equal(run.total.stepErrors, 0);
+});
