@@ -27,9 +27,34 @@ export interface SimulateTownsOptions extends Omit<SimulateTownOptions, "worldId
    * processes can each run a share of one run's towns. @default 1
    */
   firstTown?: number;
+  /**
+   * Towns whose tick is under way at once, at most; the others wait for a slot.
+   * @default TICKS_AT_ONCE
+   */
+  ticksAtOnce?: number;
   /** Called after every tick of any town, with the run as a whole. */
   onProgress?: (progress: SimulationProgress) => void;
 }
+
+/**
+ * The embedded store's cache budget for a run of `towns` towns (or one town): 32 MiB a town, at
+ * least the default 256. A smallville agent's memory stream and vectors take ~0.55 MB after a
+ * game day (25 agents: ~14 MB a town), and every tick uses every agent, so a budget below the
+ * whole town's would evict each agent before its next step and reload it from KV every time
+ * (BENCHMARKS.md, "Performance (issue 25)", CPU).
+ */
+export function townsCacheBytes(towns: number | undefined): number {
+  return Math.max(256, (towns ?? 1) * 32) * 2 ** 20;
+}
+
+/**
+ * Towns ticking at once unless told otherwise. Every town's tick has a wall-clock deadline
+ * (`TICK_DEADLINE_MS`, 5 minutes): 200 towns in one process all starting their morning tick
+ * together (5,000 agents planning their day) shared the process so thinly that most steps
+ * missed it. A few towns at a time keep the cores as busy (each tick has 25 agents waiting on
+ * the model) and each tick short.
+ */
+export const TICKS_AT_ONCE = 20;
 
 /** Busy answers (409 with a retry-after) a town's tick is asked again after, at most. */
 const BUSY_RETRIES = 30;
@@ -81,7 +106,9 @@ export async function simulateTowns(
 ): Promise<TownsRun> {
   const started = options.wallClock();
   const retried = { busy: 0 };
-  const tick = retryingBusy(deps, options.tick, retried);
+  const retrying = retryingBusy(deps, options.tick, retried);
+  const ticking = new Slots(options.ticksAtOnce ?? TICKS_AT_ONCE);
+  const tick: TickFunction = (d, worldId, o) => ticking.run(() => retrying(d, worldId, o));
   const latest: (SimulationProgress | undefined)[] = new Array(options.towns);
   const report = () => {
     if (!options.onProgress || latest.some((p) => p === undefined)) return;

@@ -8,7 +8,12 @@ import { cliServices } from "./_cli_deps.ts";
 import type { Deps } from "../src/ports/mod.ts";
 import { exportWorld, tickWorld, type TickWorldOptions } from "../src/app/mod.ts";
 import { SimulacraError, type WorldId } from "../src/domain/mod.ts";
-import { consumeTicksFromKv, mergeRuns, simulateTowns } from "./_simulate_towns.ts";
+import {
+  consumeTicksFromKv,
+  mergeRuns,
+  simulateTowns,
+  townsCacheBytes,
+} from "./_simulate_towns.ts";
 import { runShards, type ShardRun, shardsOf } from "./_simulate_shards.ts";
 import { simulateTown, type SimulationProgress, townByInterview } from "../src/eval/mod.ts";
 import { parseSimulateFlags, SIMULATE_USAGE, type SimulateFlags } from "./_simulate_flags.ts";
@@ -57,7 +62,11 @@ export async function simulateCommand(
     // Always in memory: a simulation is a throwaway town, whatever storage is configured.
     adjust: (config) => ({
       ...config,
-      storage: { kind: "embedded", dataDir: ":memory:", cacheMb: 256 },
+      storage: {
+        kind: "embedded",
+        dataDir: ":memory:",
+        cacheMb: townsCacheBytes(flags.towns) / 2 ** 20,
+      },
     }),
     openEmbedded: (_dir, dimensions, { cacheBytes }) => openKvStorage({ dimensions, cacheBytes }),
   });

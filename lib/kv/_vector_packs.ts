@@ -14,7 +14,7 @@
  */
 import { SimulacraError } from "../../src/domain/mod.ts";
 import { deleteKey, type KvWrite, LIMITS, listAll, setBytes } from "./_kv_support.ts";
-import { fromBytes } from "./_unit_vectors.ts";
+import { fromBytes, storedDimensions } from "./_unit_vectors.ts";
 import { VectorSlab } from "./_vector_slab.ts";
 
 /** Vectors an upsert must have to be written as packs. */
@@ -231,7 +231,8 @@ export async function loadVectors(
   for (const entry of entries) {
     const id = entry.key[prefix.length];
     if (typeof id !== "string") continue;
-    if (entry.value.length !== dimensions * 4) throw wrong(`${entry.value.length / 4} dimensions`);
+    const stored = storedDimensions(entry.value);
+    if (stored !== dimensions) throw wrong(`${stored} dimensions`);
     slab.set(id, fromBytes(entry.value));
   }
   return { slab, book };

@@ -21,6 +21,7 @@ import {
   decodeJson,
   deletePrefixes,
   encodeJson,
+  getAll,
   guard,
   listAll,
 } from "./_kv_support.ts";
@@ -66,6 +67,25 @@ export class KvDocumentStore implements DocumentStore {
         }
       }
       throw new Error("The document kept changing while being read");
+    });
+  }
+
+  /**
+   * The documents of these keys, in their order (null where none): their heads in one read of
+   * KV (ten to a `getMany`), then the parts of any large one.
+   */
+  async getMany<T>(keys: readonly DocumentKey[]): Promise<(Versioned<T> | null)[]> {
+    for (const key of keys) assertKeySize(headKey(key), "document key");
+    return await guard("read documents", async () => {
+      const heads = await getAll(this.#kv, keys.map(headKey));
+      return await Promise.all(keys.map(async (key, i) => {
+        const head = heads[i].value as BlobHead | null;
+        if (head === null) return null;
+        const bytes = await readBlob(this.#kv, partPrefix(key), head);
+        // Replaced while reading its parts: read it again on its own.
+        if (bytes === null) return await this.get<T>(key);
+        return { id: key.id, value: decodeJson<T>(bytes), version: head.gen };
+      }));
     });
   }
 

@@ -8,7 +8,7 @@
  */
 import { LeaseLostError, SimulacraError } from "../../src/domain/mod.ts";
 import type { Lease, Lock } from "../../src/ports/mod.ts";
-import { assertKeySize, guard } from "./_kv_support.ts";
+import { assertKeySize, getAll, guard } from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvLock}. */
 export interface KvLockOptions {
@@ -63,6 +63,38 @@ export class KvLock implements Lock {
       }
       return null;
     });
+  }
+
+  /**
+   * {@linkcode acquire} of several keys, each taken only if free: one read and one atomic write
+   * for all the free ones (a unit of work's leases), or one by one when a key is asked twice or
+   * another caller wrote one of them between the read and the write.
+   */
+  async acquireMany(
+    requests: readonly { key: string; ttlMs: number }[],
+  ): Promise<(Lease | null)[]> {
+    const one = () => Promise.all(requests.map((r) => this.acquire(r.key, r.ttlMs)));
+    if (requests.length < 2 || new Set(requests.map((r) => r.key)).size < requests.length) {
+      return await one();
+    }
+    for (const { key, ttlMs } of requests) {
+      assertTtl(ttlMs);
+      assertKeySize(["lock", key], "lock key");
+    }
+    const taken = await guard("acquire locks", async () => {
+      const entries = await getAll(this.#kv, requests.map((r) => ["lock", r.key]));
+      const now = this.#now();
+      const op = this.#kv.atomic();
+      const leases = requests.map(({ key, ttlMs }, i) => {
+        const held = entries[i].value as StoredLease | null;
+        if (held !== null && held.expiresAt > now) return null;
+        const lease = { token: crypto.randomUUID(), expiresAt: now + ttlMs };
+        op.check(entries[i]).set(entries[i].key, lease, { expireIn: Math.ceil(ttlMs) });
+        return { key, token: lease.token };
+      });
+      return (await op.commit()).ok ? leases : null;
+    });
+    return taken ?? await one();
   }
 
   /**
@@ -145,8 +177,21 @@ export async function heldLease(
   lease: Lease,
   now: () => number = Date.now,
 ): Promise<Deno.AtomicCheck | null> {
-  const entry = await kv.get<StoredLease>(["lock", lease.key]);
-  const held = entry.value;
+  return heldCheck(await kv.get(leaseKey(lease)), lease, now);
+}
+
+/** The KV key of a lease. */
+export function leaseKey(lease: Lease): Deno.KvKey {
+  return ["lock", lease.key];
+}
+
+/** {@linkcode heldLease} of an entry already read at {@linkcode leaseKey}. */
+export function heldCheck(
+  entry: Deno.KvEntryMaybe<unknown>,
+  lease: Lease,
+  now: () => number = Date.now,
+): Deno.AtomicCheck | null {
+  const held = entry.value as StoredLease | null;
   if (held === null || held.token !== lease.token || held.expiresAt <= now()) return null;
   return { key: entry.key, versionstamp: entry.versionstamp };
 }

@@ -86,7 +86,7 @@ export class KvStorage implements Storage {
   constructor(kv: Deno.Kv, options: { dimensions: number; cacheBytes?: number }) {
     this.#kv = kv;
     const budget = this.#budget = new CacheBudget(options.cacheBytes);
-    this.documents = new KvDocumentStore({ kv });
+    const documents = this.documents = new KvDocumentStore({ kv });
     const memories = this.memories = new KvMemoryStore({ kv, budget });
     const vectors = this.vectors = new KvVectorIndex({
       kv,
@@ -95,7 +95,7 @@ export class KvStorage implements Storage {
     });
     this.memoryScan = kvMemoryScan({ memories, vectors });
     this.memoryWriter = new UpsertThenAppend({ memories, vectors });
-    this.locks = new KvLock({ kv });
+    const locks = this.locks = new KvLock({ kv });
     this.events = new KvEventLog({ kv });
     this.idempotency = new KvIdempotencyStore({ kv });
     this.usage = new KvUsageLedger({ kv });
@@ -103,8 +103,8 @@ export class KvStorage implements Storage {
     this.audit = this.#audit = new KvAuditLog({ kv });
     this.units = new KvUnitOfWorkStore({
       kv,
-      documents: this.documents,
-      locks: this.locks,
+      documents,
+      locks,
       idempotency: this.idempotency,
     });
   }

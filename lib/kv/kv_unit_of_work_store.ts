@@ -13,17 +13,15 @@ import {
   claimTaken,
   type CommitRequest,
   type Committed,
-  type DocumentStore,
   type IdempotencyStore,
-  type Lock,
   type UnitOfWorkStore,
   versionConflict,
 } from "../../src/ports/mod.ts";
 import { type BlobHead, blobWrites } from "./_kv_blob.ts";
-import { addWrites, encodeJson, guard } from "./_kv_support.ts";
-import { headKey, partPrefix } from "./kv_document_store.ts";
+import { addWrites, encodeJson, getAll, guard } from "./_kv_support.ts";
+import { headKey, type KvDocumentStore, partPrefix } from "./kv_document_store.ts";
 import * as idem from "./kv_idempotency_store.ts";
-import { heldLease } from "./kv_lock.ts";
+import { heldCheck, type KvLock, leaseKey } from "./kv_lock.ts";
 
 /** Rounds of read-then-commit while a lease or document keeps being touched meanwhile. */
 const ATTEMPTS = 8;
@@ -31,12 +29,17 @@ const ATTEMPTS = 8;
 /** Units of work on Deno KV. */
 export class KvUnitOfWorkStore implements UnitOfWorkStore {
   readonly #kv: Deno.Kv;
-  readonly #documents: DocumentStore;
-  readonly #locks: Lock;
+  readonly #documents: KvDocumentStore;
+  readonly #locks: KvLock;
   readonly #idempotency: IdempotencyStore;
 
   constructor(
-    options: { kv: Deno.Kv; documents: DocumentStore; locks: Lock; idempotency: IdempotencyStore },
+    options: {
+      kv: Deno.Kv;
+      documents: KvDocumentStore;
+      locks: KvLock;
+      idempotency: IdempotencyStore;
+    },
   ) {
     this.#kv = options.kv;
     this.#documents = options.documents;
@@ -47,8 +50,8 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
   async begin(request: BeginRequest): Promise<Begun> {
     const { claim } = request;
     const [leases, documents, claimed] = await Promise.all([
-      Promise.all(request.leases.map((l) => this.#locks.acquire(l.key, l.ttlMs))),
-      Promise.all(request.documents.map((key) => this.#documents.get(key))),
+      this.#locks.acquireMany(request.leases),
+      this.#documents.getMany(request.documents),
       claim ? this.#idempotency.get(claim.scope, claim.key) : null,
     ]);
     return { leases, documents, claimed };
@@ -69,21 +72,33 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
     return await guard("commit work", async () => {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const op = this.#kv.atomic();
-        for (const fence of fences) {
-          const check = await heldLease(this.#kv, fence);
+        // Every key this commit checks, read at once: leases, claim, document heads.
+        const claimKey = claim ? [idem.headKey(claim.scope, claim.key)] : [];
+        const read = await getAll(this.#kv, [
+          ...fences.map(leaseKey),
+          ...claimKey,
+          ...documents.map((w) => headKey(w.key)),
+          ...release.map(leaseKey),
+        ]);
+        const fenceEntries = read.slice(0, fences.length);
+        const claimEntry = read[fences.length];
+        const heads = read.slice(fences.length + claimKey.length, -release.length || undefined);
+        const releaseEntries = read.slice(read.length - release.length);
+        fences.forEach((fence, i) => {
+          const check = heldCheck(fenceEntries[i], fence);
           if (check === null) throw new LeaseLostError(fence.key);
           op.check(check);
-        }
+        });
         if (claim && claimed) {
-          const key = idem.headKey(claim.scope, claim.key);
-          if ((await this.#kv.get(key)).versionstamp !== null) throw claimTaken(claim);
-          idem.addValueWrites(op.check({ key, versionstamp: null }), claimed, claim);
+          if (claimEntry.versionstamp !== null) throw claimTaken(claim);
+          idem.addValueWrites(
+            op.check({ key: claimEntry.key, versionstamp: null }),
+            claimed,
+            claim,
+          );
         }
-        const heads = await Promise.all(
-          documents.map((w) => this.#kv.get<BlobHead>(headKey(w.key))),
-        );
         documents.forEach((write, i) => {
-          const head = heads[i];
+          const head = heads[i] as Deno.KvEntryMaybe<BlobHead>;
           if ((head.value?.gen ?? 0) !== write.expectedVersion) throw versionConflict(write.key);
           op.check(head);
           const version = write.expectedVersion + 1;
@@ -94,10 +109,10 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
           });
           addWrites(op, writes).set(headKey(write.key), next);
         });
-        for (const lease of release) {
-          const check = await heldLease(this.#kv, lease);
+        release.forEach((lease, i) => {
+          const check = heldCheck(releaseEntries[i], lease);
           if (check !== null) op.check(check).delete(check.key);
-        }
+        });
         const counter = claim?.counter === undefined
           ? null
           : idem.headKey(claim.scope, claim.counter);

@@ -1,9 +1,9 @@
 /**
  * @module The embedded VectorIndex: an exact in-process cosine index per agent, persisted in Deno KV.
  *
- * Each vector is normalised to unit length on insert and stored as little-endian float32 bytes
- * under `["vec", worldId, agentId, memoryId]`, or, written in bulk, packed many to a value (see
- * `_vector_packs.ts`). The first query of an agent loads all its vectors
+ * Each vector is normalised to unit length on insert and stored under `["vec", worldId, agentId,
+ * memoryId]` as little-endian float32 bytes (or its non-zeros when smaller, see
+ * `_unit_vectors.ts`), or, written in bulk, packed many to a value (see `_vector_packs.ts`). The first query of an agent loads all its vectors
  * into a column-major slab ({@linkcode VectorSlab}); later upserts and deletes update KV and,
  * once loaded, the slab. A query is an exact scan (a WebAssembly SIMD kernel over the columns
  * where the query is not zero) plus a top-k heap: about 11 ms over 100k dense vectors of 384

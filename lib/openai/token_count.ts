@@ -1,6 +1,7 @@
 /** @module Token counting with the o200k BPE tokenizer, for usage estimates when a provider reports none. */
 import { countTokens as countBpeTokens } from "gpt-tokenizer";
 import type { ChatMessage } from "../../src/ports/mod.ts";
+import { rememberRecent } from "../../src/domain/mod.ts";
 
 // Text from users and models may contain strings such as "<|endoftext|>"; count them as plain
 // text instead of letting the tokenizer throw on a special token.
@@ -26,6 +27,13 @@ export function countTextTokens(text: string): number {
 }
 
 /**
+ * Counts of message texts seen lately. A chat's stable part (instructions, an
+ * agent's identity, the world) repeats from call to call, and its BPE count was ~8% of a
+ * simulated town's busy time (BENCHMARKS.md, "Performance (issue 25)", CPU).
+ */
+const countRecent = rememberRecent(countTextTokens, 1_000);
+
+/**
  * Counts the prompt tokens of a chat as OpenAI bills them: each message's role and content plus
  * the chat format's framing tokens.
  *
@@ -38,7 +46,7 @@ export function countTextTokens(text: string): number {
 export function countChatTokens(messages: readonly ChatMessage[]): number {
   let total = TOKENS_PER_REPLY;
   for (const message of messages) {
-    total += TOKENS_PER_MESSAGE + countTextTokens(message.role) + countTextTokens(message.content);
+    total += TOKENS_PER_MESSAGE + countRecent(message.role) + countRecent(message.content);
   }
   return total;
 }

@@ -11,6 +11,7 @@ export * from "./memory/mod.ts";
 export * from "./persona/mod.ts";
 export * from "./plan/mod.ts";
 export * from "./prompts/mod.ts";
+export * from "./recent_memo.ts";
 export * from "./social/mod.ts";
 export * from "./text/mod.ts";
 export * from "./time/mod.ts";

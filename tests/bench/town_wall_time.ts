@@ -34,6 +34,7 @@ import {
   consumeTicksFromKv,
   mergeRuns,
   simulateTowns,
+  townsCacheBytes,
   type TownsRun,
 } from "../../cli/_simulate_towns.ts";
 import { runShards, type ShardRun, shardsOf } from "../../cli/_simulate_shards.ts";
@@ -127,7 +128,10 @@ if (towns !== undefined && processes > 1) {
 async function runHere(fakeUrl: string): Promise<void> {
   const local = new LocalEmbedder({ dimensions: 384 });
   await using storage = {
-    inner: await openKvStorage({ dimensions: local.info.dimensions }),
+    inner: await openKvStorage({
+      dimensions: local.info.dimensions,
+      cacheBytes: townsCacheBytes(towns),
+    }),
     async [Symbol.asyncDispose]() {
       await this.inner.close();
     },

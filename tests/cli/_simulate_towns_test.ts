@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { consumeTicksFromKv, simulateTowns, townWorldId } from "../../cli/_simulate_towns.ts";
+import {
+  consumeTicksFromKv,
+  simulateTowns,
+  townsCacheBytes,
+  townWorldId,
+} from "../../cli/_simulate_towns.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import type { SimulationProgress } from "../../src/eval/simulate_town.ts";
 import type { TickMessage } from "../../src/ports/tick_queue.ts";
@@ -103,4 +108,39 @@ Deno.test("simulateTowns() asks a busy tick again with the same tick id, and one
     /a tick left its clock/,
     "other conflicts are not retried",
   );
+});
+
+Deno.test("townsCacheBytes() keeps every agent of a large run cached, never below the default", () => {
+  const mib = 2 ** 20;
+  assert.equal(townsCacheBytes(undefined), 256 * mib);
+  assert.equal(townsCacheBytes(4), 256 * mib);
+  // 200 towns of 25 agents at ~0.55 MB each after a day: ~2.7 GB, within the budget.
+  assert.ok(townsCacheBytes(200) >= 200 * 25 * 0.55e6 * 1.5);
+});
+
+Deno.test("simulateTowns() has at most ticksAtOnce towns ticking, so no tick waits out its deadline behind the others", async () => {
+  await using deps = await makeTestDeps();
+  deps.model = new OfflineLanguageModel({ onUsage: (r) => deps.storage.usage.add(r) });
+  await using consumer = await consumeTicksFromKv(deps);
+  let ticking = 0, most = 0;
+  const run = await simulateTowns(deps, {
+    towns: 3,
+    ticksAtOnce: 2,
+    template: "smallville",
+    catalog: TOWNS,
+    hours: 1 / 3,
+    seed: 7,
+    tick: async (d, worldId, options) => {
+      most = Math.max(most, ++ticking);
+      try {
+        return await tickWorld(d, worldId, { ...options, queue: consumer.queue });
+      } finally {
+        ticking--;
+      }
+    },
+    wallClock: () => performance.now(),
+  });
+  assert.equal(most, 2);
+  assert.equal(run.total.steps, 150, "25 agents × 2 ticks × 3 towns, all taken");
+  assert.equal(run.total.stepErrors, 0);
 });

@@ -1,5 +1,6 @@
 /** @module Game time: ISO 8601 local time without zone, the only time the core knows. */
 import { z } from "zod";
+import { rememberRecent } from "../recent_memo.ts";
 
 const pattern = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})$/;
 
@@ -37,17 +38,7 @@ function isCalendarTime(time: string): boolean {
  * Times parsed lately: a tick reads the same few times (its clock, plans' starts) thousands of
  * times, and parsing was 2% of a simulation's CPU (issue 25). Cleared when full.
  */
-const parsed = new Map<string, number>();
-const PARSED_MAX = 4096;
-
-function parseMs(time: string): number {
-  const known = parsed.get(time);
-  if (known !== undefined) return known;
-  const ms = parseUncached(time);
-  if (parsed.size >= PARSED_MAX) parsed.clear();
-  parsed.set(time, ms);
-  return ms;
-}
+const parseMs = rememberRecent(parseUncached, 4096);
 
 function parseUncached(time: string): number {
   const m = pattern.exec(time);
