@@ -10,6 +10,8 @@ import type { AgentId, AgentScope, MemoryId, WorldId } from "../../src/domain/id
 import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import { rankMemories, retrieve } from "../../src/app/memory/retrieval.ts";
+import { recall } from "../../src/app/memory/recall.ts";
+import { loadAgent } from "../../src/app/agents/mod.ts";
 import { resolveWeights } from "../../src/domain/world/retrieval_weights.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/domain/time/game_time.ts";
 import { hasRedisServer } from "../_helpers/backends.ts";
@@ -151,6 +153,70 @@ Deno.test({
     assert.equal(result.ranked.length, 10);
     assert.equal(cost.redisRequests, 2, JSON.stringify(cost));
     assert.equal(cost.vectorRequests, 1);
+    // A conversation line's recall (two queries): the first query's candidates; its marks with
+    // the second's candidates; both queries' records with the second's marks (issue 25; 4
+    // requests before).
+    const { value: agent } = await loadAgent(deps, scope);
+    const world1 = await getWorld(deps, world);
+    const at = world1.clock.now;
+    const line = await meter!.measure(() =>
+      recall(deps, {
+        world: world1,
+        agent,
+        queries: ["Eddy's relationship with Maria", "a lost cat in the park"],
+      }, { at, k: 5 })
+    );
+    assert.deepEqual(line.result.results.map((r) => r.length), [5, 5]);
+    // Plus, over 1,000 memories, a query's cosines of candidates outside its vector hits (one
+    // HMGET request, `rankFromCandidates`).
+    const cosines = line.cost.byCommand.hmget ?? 0;
+    assert.equal(line.cost.redisRequests, 3 + cosines, JSON.stringify(line.cost));
+    const returned = line.result.results.flat().map((s) => s.memory.id);
+    for (const memory of await deps.storage.memories.getMany(scope, returned)) {
+      assert.equal(memory?.lastAccessedAt, at, "every memory returned is marked accessed");
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "Memories appended to several agents at once (what a talk's listeners overheard) cost one Redis request after their Vector writes",
+  ...hosted,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const { worldId } = await eddyInTown(deps);
+    const listeners = ["maria", "klaus", "isabella"].map((id) => ({
+      worldId,
+      agentId: id as AgentId,
+    }));
+    const at = "2023-02-13T07:05:00";
+    const writes = await Promise.all(listeners.map(async (scope, n) => {
+      const description = `${scope.agentId} overheard Eddy say: "the party is at five" (${n})`;
+      const { vectors } = await deps.embedder.embed([description], { operation: "test" });
+      const memory: MemoryRecord = {
+        id: `mc_overheard_${n}` as MemoryId,
+        ...scope,
+        kind: "chat",
+        description,
+        createdAt: at,
+        lastAccessedAt: at,
+        importance: 4,
+        provenance: "overheard:Eddy",
+      };
+      return { scope, memories: [memory], vectors: [{ id: memory.id, vector: vectors[0] }] };
+    }));
+    const { cost } = await meter!.measure(() =>
+      Promise.all(writes.map((w) => deps.storage.memoryWriter.append(w.scope, w)))
+    );
+    assert.equal(cost.vectorRequests, 3, JSON.stringify(cost));
+    // One request, and the first use of the append script may fall back from EVALSHA to EVAL.
+    assert.ok(cost.redisRequests <= 2, JSON.stringify(cost));
+    for (const w of writes) {
+      assert.equal(
+        (await deps.storage.memories.get(w.scope, w.memories[0].id))?.description,
+        w.memories[0].description,
+      );
+    }
   },
 });
 
