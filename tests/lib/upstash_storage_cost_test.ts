@@ -331,6 +331,54 @@ Deno.test({
 });
 
 Deno.test({
+  name:
+    "A model call's usage and budget counters cost no Redis request of their own when a read goes out within 20 ms, and a close sends those still waiting",
+  ...hosted,
+  fn: async () => {
+    const storage = await meter!.open();
+    const worldId = "w_counters";
+    const record = {
+      worldId,
+      agentId: "eddy",
+      operation: "dialogue_line",
+      calls: 1,
+      promptTokens: 100,
+      completionTokens: 20,
+      model: "offline",
+      estimated: true,
+    };
+    const spend = { spend: { calls: 1, tokens: 120 }, expireAfterMs: 60_000 };
+    // Learn the script (EVALSHA, then EVAL once per server) first, not measured.
+    await storage.usage.add(record);
+    // The counters ride the request of a read a step makes meanwhile (issue 25: one request
+    // per 20 ms of model calls before, two per call before that).
+    const riding = await meter!.measure(async () => {
+      const added = storage.usage.add(record);
+      const spent = storage.usage.addSpend("world:w_counters", "2023-02-13", spend);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const read = await storage.usage.spend("world:w_counters", "2023-02-13");
+      await Promise.all([added, spent]);
+      return read;
+    });
+    assert.equal(riding.cost.redisRequests, 1, JSON.stringify(riding.cost));
+    // The read, queued after the writes, sees them.
+    assert.deepEqual(riding.result, { calls: 1, tokens: 120 });
+    // Nothing else going out, they go alone after 20 ms.
+    const alone = await meter!.measure(() => storage.usage.add(record));
+    assert.equal(alone.cost.redisRequests, 1, JSON.stringify(alone.cost));
+    // A clean stop sends what waits to ride (the add is not awaited before the close).
+    const waiting = storage.usage.add(record);
+    await storage.close();
+    // Read before the add's own promise settles (its clients are plain HTTP: a closed store
+    // still reads): the close waited for the write.
+    const totals = await storage.usage.totals(worldId);
+    await waiting;
+    assert.equal(totals.total.calls, 4);
+    assert.equal(totals.byAgent.eddy.promptTokens, 400);
+  },
+});
+
+Deno.test({
   name: "storage cost: stop the metered servers",
   ...hosted,
   fn: () => meter!.close(),
