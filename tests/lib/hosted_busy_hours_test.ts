@@ -11,8 +11,10 @@
  * - The conversation hours (12:00–17:00; which of them is busiest changes from run to run, as
  *   the town's talks and who overhears them do): the busiest cost 7.1–7.5 requests per agent step
  *   while each listener's overheard memories were read and written one listener at a time and
- *   each query of a conversation line cost two sequential requests; 4.5–4.6 after (every hour of
- *   the day in BENCHMARKS.md, `tests/bench/hosted_hours_server.ts`). At most 6 in each.
+ *   each query of a conversation line cost two sequential requests; 3.9–4.1 after, and 3.3–3.9
+ *   since a waiting tick is told of its close in process and usage counters ride other requests
+ *   (every hour of the day in BENCHMARKS.md, `tests/bench/hosted_hours_server.ts`). At most 4.5
+ *   in each (the margin for a loaded machine, where concurrent steps share fewer requests).
  */
 import assert from "node:assert/strict";
 import { hasRedisServer } from "../_helpers/backends.ts";
@@ -22,7 +24,7 @@ import { type HourCost, meterServerHours } from "../_helpers/hosted_server_hours
 const MOST_IN_A_MORNING_HOUR = 4.5;
 const MOST_IN_THE_MORNING = 3.5;
 /** Most requests per agent step in any hour from 09:00 to 18:00 (the conversations). */
-const MOST_IN_A_LATER_HOUR = 6;
+const MOST_IN_A_LATER_HOUR = 4.5;
 
 const ignore = !(await hasRedisServer());
 let day: Promise<HourCost[]> | undefined;
