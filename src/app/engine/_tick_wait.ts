@@ -85,14 +85,30 @@ function watchTickClose<S>(
   };
 }
 
+/** Ticks this process closed, remembered per store (the oldest forgotten beyond this). */
+const MAX_CLOSED = 64;
+const closedByStore = new WeakMap<object, Set<string>>();
+
+/**
+ * Whether this process closed the tick (recently): a closed tick never opens again, so its
+ * periodic check needs no look at the marker.
+ */
+export function closedHere(deps: Pick<Deps, "storage">, worldId: string, tickId: string): boolean {
+  return closedByStore.get(deps.storage)?.has(keyOf(worldId, tickId)) ?? false;
+}
+
 /** Tells this process's waiters that the tick closed, once its marker is stored. */
 export function tellTickClosed<S>(
   deps: Pick<Deps, "storage">,
   marker: TickMarker<S>,
   at: { worldId: string; tickId: string },
 ): void {
-  const all = watchersOf(deps);
   const key = keyOf(at.worldId, at.tickId);
+  let closed = closedByStore.get(deps.storage);
+  if (!closed) closedByStore.set(deps.storage, closed = new Set());
+  closed.add(key);
+  if (closed.size > MAX_CLOSED) closed.delete(closed.values().next().value!);
+  const all = watchersOf(deps);
   const set = all.get(key);
   if (!set) return;
   all.delete(key);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { WorldId } from "../../../../src/domain/ids.ts";
-import { awaitTick, tellTickClosed } from "../../../../src/app/engine/_tick_wait.ts";
+import { awaitTick, closedHere, tellTickClosed } from "../../../../src/app/engine/_tick_wait.ts";
 import { markerScope } from "../../../../src/app/engine/tick_store.ts";
 import type { TickMarker, TickRecord } from "../../../../src/app/engine/tick_engine.ts";
 import { FakeClock } from "../../../_helpers/fake_clock.ts";
@@ -41,6 +41,9 @@ Deno.test("A waiting tick closed by this process is told at once: no look at its
   tellTickClosed(deps, { status: "done", result: record("t1") }, { worldId: world, tickId: "t1" });
   assert.equal((await waiting).tickId, "t1");
   assert.equal(looks.count, 0);
+  // Its periodic check will not look either; a tick closed elsewhere is not known here.
+  assert.ok(closedHere(deps, world, "t1"));
+  assert.ok(!closedHere(deps, world, "t2"));
   // Told of another tick (or another world's), a waiter keeps waiting.
   const other = awaitTick(deps, world, { tickId: "t2", waitMs: 60_000 });
   await clock.sleeping();
