@@ -30,10 +30,14 @@ export class ReadBatcher {
   readonly #redis: RedisClient;
   readonly #windowMs: number | undefined;
   #queue: QueuedRead[] = [];
+  /** Commands waiting for the next request (see `ride`), and the timer that sends them alone. */
+  #riders: QueuedRead[] = [];
+  #riderTimer: ReturnType<typeof setTimeout> | undefined;
+  #sending = new Set<Promise<void>>();
 
   /**
    * With `windowMs`, commands are gathered that long after the first instead of for two
-   * microtasks: for writes nobody waits on closely (usage counters), so those of concurrent
+   * microtasks: for writes nobody waits on closely (lease renewals), so those of concurrent
    * steps share a request.
    */
   constructor(redis: RedisClient, options: { windowMs?: number } = {}) {
@@ -47,14 +51,48 @@ export class ReadBatcher {
       this.#queue.push({ add, ready, resolve, reject });
       // Two microtasks: callers that start reads from inside `async` helpers still make it.
       if (this.#queue.length > 1) return;
-      if (this.#windowMs !== undefined) setTimeout(() => this.#flush(), this.#windowMs);
-      else void Promise.resolve().then().then(() => this.#flush());
+      if (this.#windowMs !== undefined) setTimeout(() => this.#send(), this.#windowMs);
+      else void Promise.resolve().then().then(() => this.#send());
     });
   }
 
+  /**
+   * Queues a command that goes out ahead of the next request's reads, or alone after `waitMs`
+   * when none goes out meanwhile: for writes nobody reads closely (usage counters), which then
+   * cost no request of their own while the stores are busy. A read queued after it sees it.
+   */
+  ride(
+    add: (pipeline: RedisPipeline) => void,
+    options: { ready?: Promise<unknown>; waitMs: number },
+  ): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      this.#riders.push({ add, ready: options.ready, resolve, reject });
+      this.#riderTimer ??= setTimeout(() => {
+        this.#riderTimer = undefined;
+        if (this.#queue.length === 0) this.#send();
+      }, options.waitMs);
+    });
+  }
+
+  /** Sends what is queued now and waits until every request under way has its reply. */
+  async drain(): Promise<void> {
+    if (this.#riders.length > 0 || this.#queue.length > 0) this.#send();
+    await Promise.all(this.#sending);
+  }
+
+  #send(): void {
+    const sent = this.#flush();
+    this.#sending.add(sent);
+    void sent.finally(() => this.#sending.delete(sent));
+  }
+
   async #flush(): Promise<void> {
-    const batch = this.#queue;
+    const batch = [...this.#riders, ...this.#queue];
+    this.#riders = [];
     this.#queue = [];
+    clearTimeout(this.#riderTimer);
+    this.#riderTimer = undefined;
+    if (batch.length === 0) return;
     try {
       await Promise.all(batch.map((item) => item.ready));
       const pipeline = this.#redis.pipeline();

@@ -162,12 +162,13 @@ export class UpstashStorage implements Storage {
   };
   readonly #redis: RedisClient;
   readonly #index: VectorClient;
+  readonly #reads: ReadBatcher;
 
   constructor(redis: Redis, index: VectorClient, settings: UpstashStorageSettings) {
     this.#redis = redis;
     this.#index = index;
     const keyPrefix = settings.keyPrefix;
-    const reads = new ReadBatcher(redis);
+    const reads = this.#reads = new ReadBatcher(redis);
     this.documents = new UpstashDocumentStore({ redis, keyPrefix, reads });
     this.memories = new UpstashMemoryStore({ redis, keyPrefix, reads });
     this.locks = new UpstashLock({ redis, keyPrefix });
@@ -193,8 +194,9 @@ export class UpstashStorage implements Storage {
     await vectorCall("check the hosted store", () => this.#index.info());
   }
 
-  close(): Promise<void> {
-    // Both clients are plain HTTP: there is no connection or file to release.
-    return Promise.resolve();
+  async close(): Promise<void> {
+    // Both clients are plain HTTP: there is no connection or file to release, only the counter
+    // writes still waiting to ride a request (`ReadBatcher.ride`) to send.
+    await this.#reads.drain();
   }
 }

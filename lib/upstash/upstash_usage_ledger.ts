@@ -24,16 +24,17 @@ export interface UpstashUsageLedgerConfig {
 
 const METRICS = ["calls", "promptTokens", "completionTokens", "cachedPromptTokens"] as const;
 
-/** How long counter writes are gathered before they go out together. */
-const COUNTER_WINDOW_MS = 20;
+/** How long a counter write waits for a request to go out with before it goes alone. */
+const COUNTER_WAIT_MS = 20;
 
 /**
  * One hash per world; each field is a JSON array `[group, name, metric]` (group "total",
  * "agent" or "operation"), so any agent id or operation name round-trips. `add` runs every
  * HINCRBY in one script: the totals, agent and operation counts move together and concurrent
- * adds never lose an increment. The scripts of all counter writes started within 20 ms share
- * one pipelined request (each was a MULTI/EXEC request of its own: two requests per model
- * call, issue 25). Throws `store_unavailable` when Upstash fails.
+ * adds never lose an increment. Each counter write's script goes out ahead of the next request
+ * of the shared pipeline (a step's reads or commit), or alone after 20 ms when none does: it was
+ * a request of its own per 20 ms of model calls, two per call before that (issue 25). Budget
+ * reads queued after a write see it. Throws `store_unavailable` when Upstash fails.
  */
 export class UpstashUsageLedger implements UsageLedger {
   readonly #redis: RedisClient;
@@ -45,12 +46,7 @@ export class UpstashUsageLedger implements UsageLedger {
     this.#redis = config.redis;
     this.#keys = new RedisKeys(config.keyPrefix);
     this.#reads = config.reads ?? new ReadBatcher(config.redis);
-    // Counters are written in a pipeline of their own, gathered for a few ms: the usage and
-    // spend of every model call a tick's concurrent steps make meanwhile go in one request.
-    this.#scripts = new ScriptRunner(
-      config.redis,
-      new ReadBatcher(config.redis, { windowMs: COUNTER_WINDOW_MS }),
-    );
+    this.#scripts = new ScriptRunner(config.redis, this.#reads);
   }
 
   async add(record: UsageRecord): Promise<void> {
@@ -65,7 +61,7 @@ export class UpstashUsageLedger implements UsageLedger {
           [JSON.stringify([group, name, metric]), Math.round(record[metric] ?? 0)] as const
         )
     );
-    await this.#scripts.run(addCounts, { key, increments }, { pipelined: true });
+    await this.#scripts.run(addCounts, { key, increments }, { rideMs: COUNTER_WAIT_MS });
   }
 
   totals(worldId: string): Promise<UsageTotals> {
@@ -100,7 +96,9 @@ export class UpstashUsageLedger implements UsageLedger {
     }
     const key = this.#keys.spend(subject, period);
     const increments = [["calls", spend.calls], ["tokens", spend.tokens]] as const;
-    await this.#scripts.run(addCounts, { key, increments, expireAfterMs }, { pipelined: true });
+    await this.#scripts.run(addCounts, { key, increments, expireAfterMs }, {
+      rideMs: COUNTER_WAIT_MS,
+    });
   }
 
   spend(subject: string, period: string): Promise<Spend> {

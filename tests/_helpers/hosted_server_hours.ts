@@ -27,8 +27,11 @@ export interface ServerHoursOptions {
   start?: string;
   /** Another checkout's directory whose `main.ts` runs. @default this one */
   root?: string;
-  /** Called with each request's commands during hour `traceHour` (0: the first). */
-  trace?: { hour: number; onRequest: (commands: string[]) => void };
+  /**
+   * Called with each request's commands (and the hour's index) during hour `hour` (0: the
+   * first), or every hour without one.
+   */
+  trace?: { hour?: number; onRequest: (commands: string[], hour: number) => void };
 }
 
 /**
@@ -37,12 +40,12 @@ export interface ServerHoursOptions {
  */
 export async function meterServerHours(options: ServerHoursOptions): Promise<HourCost[]> {
   const root = options.root ?? new URL("../../", import.meta.url).pathname;
-  let tracing = false;
+  let tracing: number | null = null;
   const redis = await startRedisServer();
   const gateway = await startUpstashRedisGateway({
     redisUrl: redis.url,
     token: "hours",
-    onRequest: (commands) => tracing && options.trace?.onRequest(commands),
+    onRequest: (commands) => tracing !== null && options.trace?.onRequest(commands, tracing),
   });
   const vector = await startUpstashVectorServer({ token: "hours", dimensions: 384 });
   const dataDir = await Deno.makeTempDir({ prefix: "simulacra-hosted-hours-" });
@@ -80,7 +83,8 @@ export async function meterServerHours(options: ServerHoursOptions): Promise<Hou
         commands: 0,
         perStep: 0,
       };
-      tracing = options.trace?.hour === h;
+      const traced = options.trace && (options.trace.hour ?? h) === h;
+      tracing = traced ? h : null;
       const before = gateway.stats();
       await post(url, `/v1/worlds/${world.id}/tick`, { minutes: 10, tickId: `hours-${tick}` });
       const after = gateway.stats();

@@ -7,7 +7,8 @@
  * queue); creates the smallville template world and sends `POST …/tick` (10 minutes, waiting
  * for the steps) one after another. Prints each hour's Redis requests (commands) per agent step,
  * then the max and the mean. `BENCH_ROOT` runs another checkout's `main.ts` (before/after);
- * `BENCH_TRACE=h` prints every request's commands (name and first key) in hour h (0: the first).
+ * `BENCH_TRACE=h` prints every request's commands (name and first key) in hour h (0: the first;
+ * `all`: every hour), each line starting with the hour's index.
  */
 import { meterServerHours } from "../_helpers/hosted_server_hours.ts";
 
@@ -18,9 +19,9 @@ const hours = await meterServerHours({
   start: Deno.args[1],
   root,
   trace: traced === undefined ? undefined : {
-    hour: Number(traced),
+    hour: traced === "all" ? undefined : Number(traced),
     // deno-lint-ignore no-console
-    onRequest: (commands) => console.log(commands.join(" | ")),
+    onRequest: (commands, hour) => console.log(`${hour} ${commands.join(" | ")}`),
   },
 });
 for (const h of hours) {

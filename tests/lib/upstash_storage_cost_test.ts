@@ -10,6 +10,8 @@ import type { AgentId, AgentScope, MemoryId, WorldId } from "../../src/domain/id
 import type { MemoryRecord } from "../../src/domain/memory/memory_record.ts";
 import type { Deps } from "../../src/ports/deps.ts";
 import { rankMemories, retrieve } from "../../src/app/memory/retrieval.ts";
+import { recall } from "../../src/app/memory/recall.ts";
+import { loadAgent } from "../../src/app/agents/mod.ts";
 import { resolveWeights } from "../../src/domain/world/retrieval_weights.ts";
 import { fromGameMinutes, gameMinutes } from "../../src/domain/time/game_time.ts";
 import { hasRedisServer } from "../_helpers/backends.ts";
@@ -151,6 +153,70 @@ Deno.test({
     assert.equal(result.ranked.length, 10);
     assert.equal(cost.redisRequests, 2, JSON.stringify(cost));
     assert.equal(cost.vectorRequests, 1);
+    // A conversation line's recall (two queries): the first query's candidates; its marks with
+    // the second's candidates; both queries' records with the second's marks (issue 25; 4
+    // requests before).
+    const { value: agent } = await loadAgent(deps, scope);
+    const world1 = await getWorld(deps, world);
+    const at = world1.clock.now;
+    const line = await meter!.measure(() =>
+      recall(deps, {
+        world: world1,
+        agent,
+        queries: ["Eddy's relationship with Maria", "a lost cat in the park"],
+      }, { at, k: 5 })
+    );
+    assert.deepEqual(line.result.results.map((r) => r.length), [5, 5]);
+    // Plus, over 1,000 memories, a query's cosines of candidates outside its vector hits (one
+    // HMGET request, `rankFromCandidates`).
+    const cosines = line.cost.byCommand.hmget ?? 0;
+    assert.equal(line.cost.redisRequests, 3 + cosines, JSON.stringify(line.cost));
+    const returned = line.result.results.flat().map((s) => s.memory.id);
+    for (const memory of await deps.storage.memories.getMany(scope, returned)) {
+      assert.equal(memory?.lastAccessedAt, at, "every memory returned is marked accessed");
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "Memories appended to several agents at once (what a talk's listeners overheard) cost one Redis request after their Vector writes",
+  ...hosted,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const { worldId } = await eddyInTown(deps);
+    const listeners = ["maria", "klaus", "isabella"].map((id) => ({
+      worldId,
+      agentId: id as AgentId,
+    }));
+    const at = "2023-02-13T07:05:00";
+    const writes = await Promise.all(listeners.map(async (scope, n) => {
+      const description = `${scope.agentId} overheard Eddy say: "the party is at five" (${n})`;
+      const { vectors } = await deps.embedder.embed([description], { operation: "test" });
+      const memory: MemoryRecord = {
+        id: `mc_overheard_${n}` as MemoryId,
+        ...scope,
+        kind: "chat",
+        description,
+        createdAt: at,
+        lastAccessedAt: at,
+        importance: 4,
+        provenance: "overheard:Eddy",
+      };
+      return { scope, memories: [memory], vectors: [{ id: memory.id, vector: vectors[0] }] };
+    }));
+    const { cost } = await meter!.measure(() =>
+      Promise.all(writes.map((w) => deps.storage.memoryWriter.append(w.scope, w)))
+    );
+    assert.equal(cost.vectorRequests, 3, JSON.stringify(cost));
+    // One request, and the first use of the append script may fall back from EVALSHA to EVAL.
+    assert.ok(cost.redisRequests <= 2, JSON.stringify(cost));
+    for (const w of writes) {
+      assert.equal(
+        (await deps.storage.memories.get(w.scope, w.memories[0].id))?.description,
+        w.memories[0].description,
+      );
+    }
   },
 });
 
@@ -248,11 +314,11 @@ Deno.test({
     // 08:20 is quiet. Each step message is its unit of work's begin (leases, the agent and the
     // documents it reads, its result's claim) and commit (which claims and counts the result);
     // the first also reads the tick's plan, the last (whose count completes the tick) closes it
-    // (about 8); the plan 7 (its marker's write with the units' read); the close check after
-    // the close reads the marker. Measured 67 for the tick (68 before the plan's marker shared
-    // a request; before, a quiet message cost 5 and the tick 3.2-3.4 per step); 68 since the
-    // close removes the tick's step results once its marker is stored (a request of its own,
-    // after the marker's).
+    // (about 8); the plan 7 (its marker's write with the units' read). Measured 67 for the tick
+    // (68 before the plan's marker shared a request; before, a quiet message cost 5 and the tick
+    // 3.2-3.4 per step); 68 since the close removes the tick's step results once its marker is
+    // stored (a request of its own, after the marker's); 67 since the close check after a close
+    // by this process reads nothing (it read the marker).
     const { plan, steps, checks } = ticks[2];
     const total = plan + steps.reduce((a, b) => a + b, 0) + checks.reduce((a, b) => a + b, 0);
     assert.equal(steps.length, agents);
@@ -260,7 +326,56 @@ Deno.test({
     assert.ok(total <= 70, `quiet queued tick: ${total} requests`);
     const sorted = [...steps].sort((a, b) => a - b);
     assert.ok(sorted[agents - 3] <= 2, `quiet step messages: ${steps.join(" ")}`);
-    assert.ok(checks.every((n) => n <= 1), `close checks after the close: ${checks.join(" ")}`);
+    // The close check after a close by this process reads nothing (it read the marker before).
+    assert.ok(checks.every((n) => n === 0), `close checks after the close: ${checks.join(" ")}`);
+  },
+});
+
+Deno.test({
+  name:
+    "A model call's usage and budget counters cost no Redis request of their own when a read goes out within 20 ms, and a close sends those still waiting",
+  ...hosted,
+  fn: async () => {
+    const storage = await meter!.open();
+    const worldId = "w_counters";
+    const record = {
+      worldId,
+      agentId: "eddy",
+      operation: "dialogue_line",
+      calls: 1,
+      promptTokens: 100,
+      completionTokens: 20,
+      model: "offline",
+      estimated: true,
+    };
+    const spend = { spend: { calls: 1, tokens: 120 }, expireAfterMs: 60_000 };
+    // Learn the script (EVALSHA, then EVAL once per server) first, not measured.
+    await storage.usage.add(record);
+    // The counters ride the request of a read a step makes meanwhile (issue 25: one request
+    // per 20 ms of model calls before, two per call before that).
+    const riding = await meter!.measure(async () => {
+      const added = storage.usage.add(record);
+      const spent = storage.usage.addSpend("world:w_counters", "2023-02-13", spend);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const read = await storage.usage.spend("world:w_counters", "2023-02-13");
+      await Promise.all([added, spent]);
+      return read;
+    });
+    assert.equal(riding.cost.redisRequests, 1, JSON.stringify(riding.cost));
+    // The read, queued after the writes, sees them.
+    assert.deepEqual(riding.result, { calls: 1, tokens: 120 });
+    // Nothing else going out, they go alone after 20 ms.
+    const alone = await meter!.measure(() => storage.usage.add(record));
+    assert.equal(alone.cost.redisRequests, 1, JSON.stringify(alone.cost));
+    // A clean stop sends what waits to ride (the add is not awaited before the close).
+    const waiting = storage.usage.add(record);
+    await storage.close();
+    // Read before the add's own promise settles (its clients are plain HTTP: a closed store
+    // still reads): the close waited for the write.
+    const totals = await storage.usage.totals(worldId);
+    await waiting;
+    assert.equal(totals.total.calls, 4);
+    assert.equal(totals.byAgent.eddy.promptTokens, 400);
   },
 });
 

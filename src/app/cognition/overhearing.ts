@@ -124,23 +124,30 @@ export async function storeOverheard(
   world: World,
   conversation: Conversation,
 ): Promise<Usage> {
-  const usages: Usage[] = [];
   const listeners = conversation.listeners ?? [];
   if (listeners.length === 0 || conversation.lines.length === 0) return emptyUsage();
   const worldId = world.id as WorldId;
   const ids = conversation.lines.map((_, i) => chatMemoryId(conversation.id, i) as MemoryId);
-  const importance = await speakerImportance(deps, worldId, { conversation, ids });
-  const agents = new Map((await listAgents(deps, worldId)).map((a) => [a.id as string, a]));
+  const [importance, everyone] = await Promise.all([
+    speakerImportance(deps, worldId, { conversation, ids }),
+    listAgents(deps, worldId),
+  ]);
+  const agents = new Map(everyone.map((a) => [a.id as string, a]));
   const nameOf = (id: string) =>
     agents.get(id)?.name ?? conversation.lines.find((l) => l.speaker === id)?.name ?? id;
   const bandwidth = world.settings.attentionBandwidth ?? ATTENTION_BANDWIDTH;
-  for (const listenerId of listeners) {
-    const listener = agents.get(listenerId);
-    if (listener === undefined || isPlayer(listener)) continue;
-    const scope: AgentScope = { worldId, agentId: listener.id };
-    const caught = caughtLines(listener, conversation.lines, { importance, bandwidth });
-    const found = await deps.storage.memories.getMany(scope, caught.map((i) => ids[i]));
-    const items: NewMemory[] = caught.filter((_, j) => found[j] === null).map((i) => {
+  const heard = listeners.map((id) => agents.get(id))
+    .filter((l): l is Agent => l !== undefined && !isPlayer(l));
+  const scopeOf = (listener: Agent): AgentScope => ({ worldId, agentId: listener.id });
+  const caught = heard.map((l) => caughtLines(l, conversation.lines, { importance, bandwidth }));
+  // Each phase for every listener at once (the lookups, the embeddings, the writes): on the
+  // hosted backend a phase's reads and appends go out in one request, not one per listener
+  // (issue 25's busiest hour, BENCHMARKS.md). Each listener's write is its own, as before.
+  const found = await Promise.all(
+    heard.map((l, n) => deps.storage.memories.getMany(scopeOf(l), caught[n].map((i) => ids[i]))),
+  );
+  const prepared = await settleAll(heard.map((listener, n) => {
+    const items: NewMemory[] = caught[n].filter((_, j) => found[n][j] === null).map((i) => {
       const line = conversation.lines[i];
       const speaker = nameOf(line.speaker);
       const audience = joinNames(
@@ -156,13 +163,23 @@ export async function storeOverheard(
         ...(listener.location ? { location: listener.location } : {}),
       };
     });
-    if (items.length === 0) continue;
-    const prepared = await prepareMemories(deps, listener, { items });
-    usages.push(prepared.usage);
-    const records = prepared.records.map((r) => ({ ...r, confidence: OVERHEARD_CONFIDENCE }));
-    await writeMemories(deps, scope, { prepared: { ...prepared, records } });
-  }
-  return addUsage(...usages);
+    return items.length === 0 ? null : prepareMemories(deps, listener, { items });
+  }));
+  await settleAll(heard.map((listener, n) => {
+    const batch = prepared[n];
+    if (batch === null) return null;
+    const records = batch.records.map((r) => ({ ...r, confidence: OVERHEARD_CONFIDENCE }));
+    return writeMemories(deps, scopeOf(listener), { prepared: { ...batch, records } });
+  }));
+  return addUsage(...prepared.flatMap((p) => p === null ? [] : [p.usage]));
+}
+
+/** Every value once all have settled; throws the first failure, after the others are done. */
+async function settleAll<T>(work: readonly (Promise<T> | null)[]): Promise<(T | null)[]> {
+  const settled = await Promise.allSettled(work.map((w) => w ?? Promise.resolve(null)));
+  const failed = settled.find((s) => s.status === "rejected");
+  if (failed) throw failed.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<T | null>).value);
 }
 
 /** Each line's importance as its speaker scored its own memory of it (5 when not found). */
@@ -172,7 +189,8 @@ async function speakerImportance(
   { conversation, ids }: { conversation: Conversation; ids: readonly MemoryId[] },
 ): Promise<number[]> {
   const importance = conversation.lines.map(() => 5);
-  for (const speaker of new Set(conversation.lines.map((l) => l.speaker))) {
+  // Every speaker's read at once (one request on the hosted backend).
+  await Promise.all([...new Set(conversation.lines.map((l) => l.speaker))].map(async (speaker) => {
     const mine = conversation.lines.map((_, i) => i).filter((i) =>
       conversation.lines[i].speaker === speaker
     );
@@ -184,6 +202,6 @@ async function speakerImportance(
       const r = records[j];
       if (r !== null) importance[i] = r.importance;
     });
-  }
+  }));
   return importance;
 }

@@ -17,6 +17,7 @@ import {
 } from "../../domain/mod.ts";
 import { withLease } from "./lease.ts";
 import { withUnitOfWork } from "./unit_of_work.ts";
+import { tellTickClosed } from "./_tick_wait.ts";
 import {
   type Closing,
   forgetOpenTick,
@@ -116,17 +117,17 @@ export async function closeTick<S>(
   const moved = await finishAndMove(deps, open, { ...context, results });
   if (moved === null) {
     // A closer before this one moved the clock and died before it finished: never stuck.
-    await deps.storage.idempotency.put<TickMarker<S>>(markerAt, tickId, {
-      value: {
-        status: "failed",
-        retryable: false,
-        code: "conflict",
-        message: `Tick "${tickId}" stopped after its clock moved and its result was lost`,
-      },
-    });
+    const failed: TickMarker<S> = {
+      status: "failed",
+      retryable: false,
+      code: "conflict",
+      message: `Tick "${tickId}" stopped after its clock moved and its result was lost`,
+    };
+    await deps.storage.idempotency.put<TickMarker<S>>(markerAt, tickId, { value: failed });
     await unitResults.remove(keys);
     await deps.storage.documents.delete(openTickKey(worldId));
     forgetOpenTick(deps, worldId, tickId);
+    tellTickClosed(deps, failed, { worldId, tickId });
     return { closed: true, result: null };
   }
   const { finished, clock } = moved;
@@ -162,6 +163,8 @@ export async function closeTick<S>(
   await unitResults.remove(keys);
   await deps.storage.documents.delete(openTickKey(worldId));
   forgetOpenTick(deps, worldId, tickId);
+  // Once the tick is all closed (a next tick finds no open one): tells waiters here at once.
+  tellTickClosed(deps, { status: "done", result }, { worldId, tickId });
   return { closed: true, result };
 }
 

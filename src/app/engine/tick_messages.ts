@@ -14,6 +14,7 @@ import {
   type TickSystem,
 } from "./tick_engine.ts";
 import { stepGroup } from "./tick_steps.ts";
+import { closedHere } from "./_tick_wait.ts";
 import {
   CHECK_EVERY_MS,
   forgetOpenTick,
@@ -86,7 +87,10 @@ async function checkClose<S>(
 ): Promise<void> {
   const { worldId, tickId } = message;
   const { queue, system } = context;
-  const marker = await deps.storage.idempotency.get<TickMarker<S>>(markerScope(worldId), tickId);
+  // Closed by this process: no look at the marker (a request on the hosted backend, issue 25).
+  const marker = closedHere(deps, worldId, tickId)
+    ? null
+    : await deps.storage.idempotency.get<TickMarker<S>>(markerScope(worldId), tickId);
   const open = marker?.status === "running"
     ? (await readOpenTick<Clocked>(deps, worldId, { tickId }))?.open
     : null;

@@ -12,7 +12,8 @@ import { planTick, type PlanTickOptions, TICK_DEADLINE_MS } from "./tick_plan.ts
 import { mapBounded } from "./pool.ts";
 import { closeTick } from "./tick_close.ts";
 import { stepGroup } from "./tick_steps.ts";
-import { awaitTick, CHECK_EVERY_MS, loadedFor, type TickRunner } from "./tick_store.ts";
+import { CHECK_EVERY_MS, loadedFor, type TickRunner } from "./tick_store.ts";
+import { awaitTick } from "./_tick_wait.ts";
 
 /** How long a step in process waits for its unit's step lease (held by a step that crashed). */
 const STEP_WAIT_MS = 10_000;

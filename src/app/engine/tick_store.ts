@@ -4,12 +4,10 @@
  * Also what a runner is: in this process, or through the platform's queue.
  */
 import type { Deps, DocumentKey, Storage } from "../../ports/mod.ts";
-import type { Clocked, GameTime, TickBilling, WorldId } from "../../domain/mod.ts";
+import type { Clocked, GameTime, TickBilling } from "../../domain/mod.ts";
 import type { HeldLease } from "./lease.ts";
 import {
-  busy,
   type FullTickSystem,
-  markerError,
   type PhaseOutcome,
   type StepOutcome,
   type TickFrame,
@@ -164,30 +162,6 @@ export async function currentOpenTick<W, S>(
   if (marker?.status !== "done" && marker?.status !== "failed") return open;
   await deps.storage.documents.delete(openTickKey(worldId));
   return null;
-}
-
-/**
- * Waits until a tick id has closed and returns its result, polling its marker: soon, then less
- * often (at most once a second; each look is a store request).
- * @throws the tick's failure; `conflict` when it is still open after `waitMs`.
- */
-export async function awaitTick<S>(
-  deps: Pick<Deps, "storage" | "sleep">,
-  worldId: WorldId,
-  options: { tickId: string; waitMs: number; pollMs?: number },
-): Promise<TickRecord<S>> {
-  const { tickId } = options;
-  let poll = options.pollMs ?? 200;
-  for (let waited = 0;; waited += poll, poll = Math.min(poll * 2, 1_000)) {
-    const marker = await deps.storage.idempotency.get<TickMarker<S>>(
-      markerScope(worldId),
-      tickId,
-    );
-    if (marker?.status === "done") return marker.result;
-    if (marker?.status === "failed") throw markerError(marker);
-    if (waited >= options.waitMs) throw busy(tickId, worldId);
-    await deps.sleep(poll);
-  }
 }
 
 /** Plans kept per store (the least recently used dropped beyond this). */

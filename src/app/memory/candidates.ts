@@ -28,6 +28,8 @@ export interface CandidateOptions {
   include?: MemoryInclusion;
   /** Cosines already known (of candidates the vector search left out). */
   known?: ReadonlyMap<MemoryId, number>;
+  /** Ids to mark accessed at `at` first, in the request that reads the candidates (`recall`). */
+  markFirst?: readonly MemoryId[];
 }
 
 /** The best k as scored rank fields, and what the pass found on the way. */
@@ -75,11 +77,17 @@ export async function rankFromCandidates(
   // Vector one (reading the heads alongside the search would cost a request of their own).
   const search = await vectors.search(scope, query, CANDIDATES.vector);
   const { matches } = search;
-  const { recent, important, fields: rows } = await memories.candidates(
-    scope,
-    matches.map((m) => m.id),
-    { heads: CANDIDATES.heads, kinds: options.kinds, include: options.include },
-  );
+  // Queued before the read: one request on the hosted backend, and the read sees the marks.
+  const first = options.markFirst ?? [];
+  const marking = first.length > 0 ? memories.touch(scope, first, options.at) : undefined;
+  const [{ recent, important, fields: rows }] = await Promise.all([
+    memories.candidates(
+      scope,
+      matches.map((m) => m.id),
+      { heads: CANDIDATES.heads, kinds: options.kinds, include: options.include },
+    ),
+    marking,
+  ]);
   const cosine = new Map<MemoryId, number>(options.known);
   for (const m of matches) cosine.set(m.id, m.score);
   if (rows.length === 0) return { ranked: [], candidates: 0, withoutVector: [], bounded: true };

@@ -11,8 +11,9 @@ import {
   type World,
   type WorldId,
 } from "../../domain/mod.ts";
-import type { Deps } from "../../ports/mod.ts";
+import type { Deps, MemoryRankFields } from "../../ports/mod.ts";
 import { rankMemories } from "./retrieval.ts";
+import { withRecords } from "./_rank_candidates.ts";
 import { embedQueries } from "../../mind/mod.ts";
 
 /** Options for {@linkcode recall}. */
@@ -43,8 +44,14 @@ export async function recall(
   const scope: AgentScope = { worldId: world.id as WorldId, agentId: agent.id };
   const embedded = await embedQueries(scope, { queries, operation: "recall.query" }, deps);
   const weights = resolveWeights(world.settings.retrievalWeights);
-  const results: Scored[][] = [];
+  const results: (Scored[] | null)[] = [];
+  const held: Scored<MemoryRankFields>[][] = [];
   const marked = new Set<MemoryId>();
+  // From candidates, a query's memories are marked in the request that reads the next query's
+  // candidates, and every query's records are read with the last one's marks: the same reads
+  // and marks in the same order as ranking and marking each query in turn, in one request per
+  // query fewer on the hosted backend (issue 25's busiest hour, BENCHMARKS.md).
+  let unsent: MemoryId[] = [];
   for (const vector of embedded.vectors) {
     const ranking = await rankMemories(deps, scope, {
       query: vector,
@@ -56,9 +63,18 @@ export async function recall(
       // Marked per query, each memory once, all at the same time: as marking the union.
       markAccessed: true,
       marked,
+      hold: true,
+      markFirst: unsent,
     });
-    results.push(ranking.ranked);
+    if (ranking.held) held.push(ranking.held);
+    results.push(ranking.held ? null : ranking.ranked);
+    unsent = ranking.held ? ranking.marked ?? [] : [];
     for (const id of ranking.marked ?? []) marked.add(id);
   }
-  return { results, usage: embedded.usage };
+  const read = held.length === 0 ? [] : await withRecords(deps.storage.memories, scope, {
+    rankings: held,
+    mark: unsent,
+    at: options.at,
+  });
+  return { results: results.map((r) => r ?? read.shift()!), usage: embedded.usage };
 }

@@ -2,7 +2,7 @@
 import { embedAgain } from "./repair.ts";
 import { z } from "zod";
 import { loadAgent } from "../agents/mod.ts";
-import type { Deps, MemoryInclusion, Storage } from "../../ports/mod.ts";
+import type { Deps, MemoryInclusion, MemoryRankFields } from "../../ports/mod.ts";
 import {
   type AgentScope,
   GameTime,
@@ -17,7 +17,7 @@ import {
   WeightsOrPreset,
 } from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
-import { rankFromCandidates } from "./candidates.ts";
+import { rankCandidates, unmarked } from "./_rank_candidates.ts";
 import { embedQueries } from "../../mind/mod.ts";
 
 /** The body of `POST …/agents/{agent}/retrieve`. */
@@ -74,8 +74,13 @@ export interface Ranking {
   exact: boolean;
   /** Whether no memory left unscored could rank above those returned (`CandidateRanking`). */
   bounded: boolean;
-  /** With `markAccessed`: the ids this call marked, those returned but not in `marked`. */
+  /**
+   * With `markAccessed`: the ids this call marked, those returned but not in `marked` (with
+   * `held`, the ids to mark: not marked yet).
+   */
   marked?: MemoryId[];
+  /** With `hold`, from candidates: the ranking without its records (`ranked` is empty). */
+  held?: Scored<MemoryRankFields>[];
 }
 
 /** Options for {@linkcode rankMemories}. */
@@ -99,6 +104,18 @@ export interface RankMemoriesOptions {
    * marked again; the result's `marked` lists those marked now.
    */
   marked?: ReadonlySet<MemoryId>;
+  /**
+   * With `markAccessed`, ranking from candidates: neither read the records nor mark the ranked
+   * memories; the result's `held` and `marked` are for the caller to read and mark (`recall`
+   * marks them with the next query's `markFirst` and reads them all at the end: one request
+   * fewer per query on the hosted backend). The exact scan ignores it. @default false
+   */
+  hold?: boolean;
+  /**
+   * Ids to mark accessed at `at` before ranking (a held ranking's): on the hosted backend they go
+   * in the request that reads the candidates, ahead of the read, so the ranking sees them.
+   */
+  markFirst?: readonly MemoryId[];
 }
 
 /**
@@ -142,10 +159,18 @@ export async function rankMemories(
       await embedAgain(deps, scope, records.filter((r): r is MemoryRecord => r !== null));
       for (const [id, score] of await vectors.cosines(scope, lacking, query)) found.set(id, score);
     }
-    result = await rankOnce(deps, scope, { ...options, known: found });
+    // The first pass marked `markFirst` already.
+    result = await rankOnce(deps, scope, { ...options, markFirst: undefined, known: found });
   }
-  const { ranked, candidates, exact, bounded, marked } = result;
-  return { ranked, candidates, exact, bounded, ...(options.markAccessed ? { marked } : {}) };
+  const { ranked, candidates, exact, bounded, marked, held } = result;
+  return {
+    ranked,
+    candidates,
+    exact,
+    bounded,
+    ...(options.markAccessed ? { marked } : {}),
+    ...(held ? { held } : {}),
+  };
 }
 
 /** One ranking pass of {@linkcode rankMemories}. */
@@ -178,46 +203,18 @@ function rankOnce(
         bounded: true,
         withoutVector: [...columns.withoutVector],
       };
-      if (options.repairFirst && scanned.withoutVector.length > 0) return scanned;
-      if (!options.markAccessed) return scanned;
-      const marked = unmarked(scanned.ranked.map((s) => s.memory.id), options.marked);
-      await memories.touch(scope, marked, options.at);
-      return { ...scanned, marked };
+      const first = options.markFirst ?? [];
+      const stop = options.repairFirst && scanned.withoutVector.length > 0;
+      const marked = !stop && options.markAccessed
+        ? unmarked(scanned.ranked.map((s) => s.memory.id), options.marked)
+        : [];
+      if (first.length + marked.length > 0) {
+        await memories.touch(scope, [...first, ...marked], options.at);
+      }
+      return !stop && options.markAccessed ? { ...scanned, marked } : scanned;
     },
     fromCandidates: () => rankCandidates(deps.storage, scope, options),
   });
-}
-
-/** {@linkcode rankOnce} from candidates: rank fields first, records only for the k returned. */
-async function rankCandidates(
-  storage: Storage,
-  scope: AgentScope,
-  options: RankOnceOptions,
-): Promise<Pass> {
-  const { memories } = storage;
-  const found = await rankFromCandidates(storage, { scope, query: options.query }, options);
-  if (options.repairFirst && found.withoutVector.length > 0) {
-    return { ...found, ranked: [], exact: false };
-  }
-  const slim = found.ranked;
-  const chosen = slim.map((s) => s.memory.id);
-  const marked = options.markAccessed ? unmarked(chosen, options.marked) : undefined;
-  const [records] = await Promise.all([
-    memories.getMany(scope, chosen),
-    marked ? memories.touch(scope, marked, options.at) : undefined,
-  ]);
-  const ranked: Scored[] = [];
-  slim.forEach((s, i) => {
-    // A memory removed since its rank fields were read is left out.
-    const memory = records[i];
-    if (memory) ranked.push({ ...s, memory });
-  });
-  return { ...found, ranked, exact: false, ...(marked ? { marked } : {}) };
-}
-
-/** The ids to mark accessed: those not already `marked`. */
-function unmarked(ids: MemoryId[], marked: ReadonlySet<MemoryId> | undefined): MemoryId[] {
-  return marked ? ids.filter((id) => !marked.has(id)) : ids;
 }
 
 /** Estimated tokens of a memory in a prompt. */
