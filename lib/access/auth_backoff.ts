@@ -32,10 +32,12 @@ export interface AuthSlot {
 /** The outcome of {@linkcode AuthBackoff.admit}: a slot, or when to come back. */
 export type Admission = { slot: AuthSlot } | { blockedUntil: number };
 
-/** Waiters for the slots one address holds in this process. */
+/** The attempts from one address this process has under way. */
 interface Held {
-  count: number;
-  waiters: ((freed: boolean) => void)[];
+  /** Attempts being decided or holding a slot (not waiting). */
+  active: number;
+  /** Refused attempts waiting for a slot to be handed over, longest first. */
+  waiters: ((handed: boolean) => void)[];
 }
 
 /** The failed-auth back-off over the store's rate limits. */
@@ -49,29 +51,34 @@ export class AuthBackoff {
 
   /**
    * A slot for one attempt from `address`, or the time its windows free up. An attempt refused
-   * while this process still checks other attempts from the address waits for one of them to
-   * turn out right (its slot comes back) and tries again, so a client sending more right keys at
-   * once than the minute's failures allow is slowed, not refused; a guesser's slots never come
-   * back, so it is refused once its attempts under way are checked.
+   * while this process has other attempts from the address under way (being decided, or holding
+   * a slot) waits for one of them to turn out right (its slot comes back) and tries again, so a
+   * client sending more right keys at once than the minute's failures allow is slowed, not
+   * refused, whatever order the windows' answers come back in; a guesser's slots never come back,
+   * so it is refused once its attempts under way are checked.
    * @throws `store_unavailable` when the store fails.
    */
   async admit(address: string): Promise<Admission> {
     const id = `authfail:${address}`;
-    let handedOver = false; // holding a slot given back by another attempt (counted in #held)
+    const held = this.#enter(address);
     for (let wait = 0;; wait++) {
-      // Counted in every window, or in none.
-      const decisions = await this.#limits.limitAll(id, AUTH_FAILURE_WINDOWS);
-      if (decisions.every((d) => d.success)) {
-        if (!handedOver) this.#enter(address);
-        return { slot: this.#slot(address, id) };
+      let decisions;
+      try {
+        // Counted in every window, or in none.
+        decisions = await this.#limits.limitAll(id, AUTH_FAILURE_WINDOWS);
+      } catch (error) {
+        this.#leave(address, false);
+        throw error;
       }
-      if (handedOver) this.#leave(address, false); // another instance took the slot
-      handedOver = wait < MAX_WAITS && await this.#slotFreed(address);
-      if (!handedOver) {
-        return {
-          blockedUntil: Math.max(...decisions.filter((d) => !d.success).map((d) => d.reset)),
-        };
+      if (decisions.every((d) => d.success)) return { slot: this.#slot(address, id) };
+      if (wait < MAX_WAITS && held.active > 1) {
+        if (await this.#handedOver(held)) continue;
+      } else {
+        this.#leave(address, false);
       }
+      return {
+        blockedUntil: Math.max(...decisions.filter((d) => !d.success).map((d) => d.reset)),
+      };
     }
   }
 
@@ -95,32 +102,35 @@ export class AuthBackoff {
     };
   }
 
-  #enter(address: string): void {
-    const held = this.#held.get(address) ?? { count: 0, waiters: [] };
-    held.count++;
+  #enter(address: string): Held {
+    const held = this.#held.get(address) ?? { active: 0, waiters: [] };
+    held.active++;
     this.#held.set(address, held);
+    return held;
   }
 
   /**
    * One attempt from `address` is done. A slot given back goes to the longest waiter, which then
-   * counts as holding it; once no attempt is under way, every waiter is refused (the slots were
+   * counts as under way; once no attempt is under way, every waiter is refused (the slots were
    * failures).
    */
   #leave(address: string, freed: boolean): void {
     const held = this.#held.get(address);
     if (!held) return;
     const next = freed ? held.waiters.shift() : undefined;
-    if (next) return next(true);
-    held.count--;
-    if (held.count > 0) return;
+    if (next) return next(true); // the waiter takes this attempt's place among the active
+    held.active--;
+    if (held.active > 0) return;
     this.#held.delete(address);
     for (const wake of held.waiters.splice(0)) wake(false);
   }
 
-  /** Waits for a slot this process holds for `address` to be handed over; false when none is. */
-  #slotFreed(address: string): Promise<boolean> {
-    const held = this.#held.get(address);
-    if (!held) return Promise.resolve(false);
+  /**
+   * Waits, no longer under way, for a slot to be handed over: true with the slot's place among
+   * the active, false when every other attempt ended without giving one back.
+   */
+  #handedOver(held: Held): Promise<boolean> {
+    held.active--;
     return new Promise((resolve) => held.waiters.push(resolve));
   }
 }
