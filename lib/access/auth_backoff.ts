@@ -72,7 +72,7 @@ export class AuthBackoff {
       }
       if (decisions.every((d) => d.success)) return { slot: this.#slot(address, id) };
       if (wait < MAX_WAITS && held.active > 1) {
-        if (await this.#handedOver(held)) continue;
+        if (await this.#handedOver(address)) continue;
       } else {
         this.#leave(address, false);
       }
@@ -129,7 +129,8 @@ export class AuthBackoff {
    * Waits, no longer under way, for a slot to be handed over: true with the slot's place among
    * the active, false when every other attempt ended without giving one back.
    */
-  #handedOver(held: Held): Promise<boolean> {
+  #handedOver(address: string): Promise<boolean> {
+    const held = this.#held.get(address)!; // under way, so present
     held.active--;
     return new Promise((resolve) => held.waiters.push(resolve));
   }
