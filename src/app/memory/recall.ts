@@ -48,9 +48,11 @@ export async function recall(
   const held: Scored<MemoryRankFields>[][] = [];
   const marked = new Set<MemoryId>();
   // From candidates, a query's memories are marked in the request that reads the next query's
-  // candidates, and every query's records are read with the last one's marks: the same reads
-  // and marks in the same order as ranking and marking each query in turn, in one request per
-  // query fewer on the hosted backend (issue 25's busiest hour, BENCHMARKS.md).
+  // candidates, and every query's records are read with the last one's marks: each ranking sees
+  // the marks of the queries before it, as ranking and marking each query in turn does, in one
+  // request per query fewer on the hosted backend (issue 25's busiest hour, BENCHMARKS.md). The
+  // records returned for earlier queries are read after their own marks (`lastAccessedAt` is
+  // this recall's time); scores and rankings are unchanged.
   let unsent: MemoryId[] = [];
   for (const vector of embedded.vectors) {
     const ranking = await rankMemories(deps, scope, {
