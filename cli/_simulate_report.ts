@@ -151,8 +151,8 @@ export function townsText(run: TownsRun, peakRssMb: readonly number[]): string {
     } tokens (budget ≤ ${t.budget.callsPerAgentDay} and ≤ ${count(t.budget.tokensPerAgentDay)}: ${
       t.budget.met ? "met" : "NOT met"
     })`,
-    `Agent steps: ${count(t.steps)}, failed: ${
-      count(t.stepErrors)
+    `Agent steps: ${count(t.steps)}, failed: ${count(t.stepErrors)}${
+      t.stepErrorExamples.length > 0 ? ` (e.g. ${t.stepErrorExamples.join(" | ")})` : ""
     }; ticks asked again after a busy answer or a lost lease: ${count(t.busyRetries)}; events: ${
       count(t.events)
     }`,

@@ -56,6 +56,9 @@ export function townsCacheBytes(towns: number | undefined): number {
  */
 export const TICKS_AT_ONCE = 20;
 
+/** Distinct failed-step messages a run of several towns keeps, as one town's summary does. */
+const MAX_ERROR_EXAMPLES = 5;
+
 /** Busy answers (409 with a retry-after) a town's tick is asked again after, at most. */
 const BUSY_RETRIES = 30;
 
@@ -67,6 +70,8 @@ export interface TownsTotals {
   /** Agent steps taken (agents × ticks, summed over towns) and those that failed. */
   steps: number;
   stepErrors: number;
+  /** Up to five distinct messages of failed steps, over every town (what a long run failed on). */
+  stepErrorExamples: string[];
   /**
    * Ticks answered busy (409) or whose planner lost the tick lease, asked again with the same
    * tick id, as a client would.
@@ -213,6 +218,10 @@ function totalsOf(
     gameHours,
     steps: sum((s) => s.agents * s.ticks),
     stepErrors: sum((s) => s.stepErrors),
+    stepErrorExamples: [...new Set(towns.flatMap((s) => s.stepErrorExamples))].slice(
+      0,
+      MAX_ERROR_EXAMPLES,
+    ),
     modelCalls: usage.calls,
     promptTokens: usage.promptTokens,
     completionTokens: usage.completionTokens,

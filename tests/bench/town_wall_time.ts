@@ -257,7 +257,9 @@ function report(run: TownsRun, wire: WireCount, peaks: number[]): void {
       (total.wallSeconds / 60).toFixed(1)
     } min wall (${total.wallSeconds} s); ${
       requests(wire)
-    }; ${total.callsPerAgentDay} calls and ${total.tokensPerAgentDay} tokens per agent-day; ${total.stepErrors} of ${total.steps} steps failed; ${total.busyRetries} busy ticks asked again; peak RSS ${
+    }; ${total.callsPerAgentDay} calls and ${total.tokensPerAgentDay} tokens per agent-day; ${total.stepErrors} of ${total.steps} steps failed${
+      total.stepErrorExamples.length > 0 ? ` (${total.stepErrorExamples.join(" | ")})` : ""
+    }; ${total.busyRetries} busy ticks asked again; peak RSS ${
       peaks.join(" + ")
     } MB (sampled after ticks)`,
   );

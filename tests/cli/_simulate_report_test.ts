@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { progressLine, summaryText } from "../../cli/_simulate_report.ts";
+import { progressLine, summaryText, townsText } from "../../cli/_simulate_report.ts";
+import { mergeRuns, type TownsTotals } from "../../cli/_simulate_towns.ts";
 import type { SimulationSummary } from "../../src/eval/simulation_summary.ts";
 import type { GameTime } from "../../src/domain/time/game_time.ts";
 
@@ -82,4 +83,28 @@ Deno.test("summaryText() explains budget, diffusion, density and sightings in on
   }
   assert.doesNotMatch(summaryText(summary), /Seed/);
   assert.match(summaryText({ ...summary, seed: 7 }), /Seed 7: the same seed replays this run/);
+});
+
+Deno.test("townsText() says what failed steps failed on, over every process's towns", () => {
+  const failing = (examples: string[]): SimulationSummary => ({
+    ...summary,
+    stepErrors: examples.length,
+    stepErrorExamples: examples,
+  });
+  const shard = (towns: SimulationSummary[]) =>
+    mergeRuns([{ towns, total: { busyRetries: 0 } as TownsTotals }], 1);
+  const run = mergeRuns([
+    shard([failing(["The tick's deadline passed"]), summary]),
+    shard([failing(["The tick's deadline passed", "The agent's lease was lost"])]),
+  ], 60);
+  assert.equal(run.total.stepErrors, 3);
+  assert.deepEqual(run.total.stepErrorExamples, [
+    "The tick's deadline passed",
+    "The agent's lease was lost",
+  ]);
+  assert.match(
+    townsText(run, [100]),
+    /failed: 3 \(e\.g\. The tick's deadline passed \| The agent's lease was lost\)/,
+  );
+  assert.doesNotMatch(townsText(mergeRuns([shard([summary])], 1), [100]), /e\.g\./);
 });
