@@ -4,15 +4,14 @@
  * stream with kind filters and reflection trees.
  */
 import { agentPath, api } from "./api.js";
-import { busy, clockTime, empty, errorState, h, loading, nextId, replace } from "./dom.js";
-import { memoryItem, retrievedItem } from "./memory_views.js";
+import { busy, clockTime, empty, errorState, h, loading, replace } from "./dom.js";
+import { memoryStream } from "./memory_stream.js";
+import { planView } from "./plan_view.js";
+import { queryBox } from "./query_box.js";
 import { talkSection } from "./talk.js";
 import { reflectSection } from "./reflect_section.js";
 import { bondsSection } from "./bonds_view.js";
-import { goalBadge, goalsBox } from "./game_hooks.js";
-
-const KINDS = ["observation", "reflection", "chat", "plan", "seed"];
-const PAGE = 30;
+import { goalsBox } from "./game_hooks.js";
 
 function section(id, title, ...body) {
   return h(
@@ -59,79 +58,6 @@ function personaView(persona) {
   ];
 }
 
-function within(span, at) {
-  return span.start <= at && at < span.end;
-}
-
-function actionList(actions, now) {
-  return h(
-    "ol",
-    { class: "actions" },
-    actions.map((a) =>
-      h(
-        "li",
-        {
-          class: within(a, now) ? "current" : null,
-          "aria-current": within(a, now) ? "true" : null,
-        },
-        h("span", { class: "time" }, `${clockTime(a.start)}–${clockTime(a.end)}`),
-        ` ${a.emoji} ${a.description}`,
-        h("span", { class: "muted" }, ` · ${a.location}`),
-      )
-    ),
-  );
-}
-
-function planView(plan, now) {
-  return h(
-    "ol",
-    { class: "plan" },
-    plan.items.map((item) => {
-      const current = within(item, now);
-      const chunks = item.chunks ?? [];
-      return h(
-        "li",
-        { class: current ? "current" : null, "aria-current": current ? "true" : null },
-        h(
-          "div",
-          { class: "plan-item" },
-          h("span", { class: "time" }, `${clockTime(item.start)}–${clockTime(item.end)}`),
-          ` ${item.description}`,
-          h("span", { class: "muted" }, ` · ${item.location}`),
-          " ",
-          goalBadge(item),
-        ),
-        chunks.length
-          ? h(
-            "details",
-            { open: current },
-            h(
-              "summary",
-              null,
-              `Decomposition (${chunks.length} hour chunk${chunks.length === 1 ? "" : "s"})`,
-            ),
-            h(
-              "ol",
-              { class: "chunks" },
-              chunks.map((c) =>
-                h(
-                  "li",
-                  { class: within(c, now) ? "current" : null },
-                  h("span", { class: "time" }, `${clockTime(c.start)}–${clockTime(c.end)}`),
-                  ` ${c.description}`,
-                  c.actions
-                    ? actionList(c.actions, now)
-                    : h("span", { class: "muted" }, " (not yet decomposed)"),
-                )
-              ),
-            ),
-          )
-          : null,
-      );
-    }),
-  );
-}
-
 /** The agent tab; `show(id)` loads an agent into it. */
 export function agentPanel(panel, state, { onClose }) {
   let current = null;
@@ -159,7 +85,7 @@ export function agentPanel(panel, state, { onClose }) {
     planBox = plan;
     const persona = h("div");
     const memories = h("div");
-    const query = queryBox(agent);
+    const query = queryBox(state, agent);
     replace(
       panel,
       header,
@@ -200,7 +126,7 @@ export function agentPanel(panel, state, { onClose }) {
         "agent-reflect",
         "Reflect",
         reflectSection(state, agent, {
-          onReflected: () => memoryStream(memories, agentId, signal),
+          onReflected: () => memoryStream(state, memories, { agentId, signal }),
         }),
       ),
       section("agent-memories", "Memory stream", memories),
@@ -208,7 +134,7 @@ export function agentPanel(panel, state, { onClose }) {
     renderHeader(header, agentId);
     renderPersona(persona, agent);
     renderPlan(plan, agent.plan);
-    memoryStream(memories, agentId, signal);
+    memoryStream(state, memories, { agentId, signal });
   }
 
   function renderHeader(header, agentId) {
@@ -284,180 +210,6 @@ export function agentPanel(panel, state, { onClose }) {
     } catch (err) {
       if (!signal.aborted && planBox?.isConnected) replace(planBox, errorState(err));
     }
-  }
-
-  function queryBox(agent) {
-    const id = nextId("query");
-    const input = h("input", {
-      id,
-      name: "query",
-      required: true,
-      maxlength: 2000,
-      placeholder: "e.g. Who is running for mayor?",
-    });
-    const k = h(
-      "select",
-      { "aria-label": "Results" },
-      [3, 5, 10, 20].map((n) => h("option", { value: String(n) }, `${n} results`)),
-    );
-    k.value = "5";
-    const button = h("button", { class: "primary", type: "submit" }, "Retrieve");
-    const includeArchived = h("input", { type: "checkbox", id: `${id}-archived` });
-    const includeSuperseded = h("input", { type: "checkbox", id: `${id}-superseded` });
-    const out = h("div", { "aria-live": "polite" });
-    const form = h(
-      "form",
-      { class: "query-form" },
-      h(
-        "p",
-        { class: "muted" },
-        "score = recency + importance + relevance, each min–max normalised over the agent's memories (the paper's formula; weights from the world's settings). Retrieving marks the results as accessed, as recall does.",
-      ),
-      h("div", { class: "field" }, h("label", { for: id }, "Query"), input),
-      h(
-        "div",
-        { class: "row" },
-        k,
-        h(
-          "label",
-          { class: "field inline", for: `${id}-archived` },
-          includeArchived,
-          "include archived",
-        ),
-        h(
-          "label",
-          { class: "field inline", for: `${id}-superseded` },
-          includeSuperseded,
-          "include superseded",
-        ),
-        button,
-      ),
-      out,
-    );
-    form.addEventListener("submit", async (e) => {
-      e.preventDefault();
-      try {
-        const result = await busy(
-          button,
-          () =>
-            api("POST", agentPath(state.id, agent.id, "/retrieve"), {
-              body: {
-                query: input.value,
-                k: Number(k.value),
-                includeArchived: includeArchived.checked,
-                includeSuperseded: includeSuperseded.checked,
-              },
-            }),
-          "Retrieving…",
-        );
-        replace(
-          out,
-          h(
-            "p",
-            { class: "muted" },
-            `${result.memories.length} of ${result.candidates} candidates${
-              result.exact ? " (exact scan)" : ""
-            } · weights recency ${result.weights.recency}, importance ${result.weights.importance}, relevance ${result.weights.relevance}`,
-          ),
-          result.memories.length
-            ? h(
-              "ol",
-              { class: "retrieval" },
-              result.memories.map((m) => retrievedItem(m, result.weights)),
-            )
-            : empty("No memories to retrieve yet."),
-        );
-      } catch (err) {
-        replace(out, errorState(err));
-      }
-    });
-    return form;
-  }
-
-  function memoryStream(box, agentId, signal) {
-    let kind = "";
-    // Which memories: the live set, the superseded among them, or those moved out of it.
-    let upkeep = "live";
-    const list = h("ul", { class: "memories" });
-    const more = h("button", { hidden: true }, "Load more");
-    const status = h("div", { "aria-live": "polite" });
-    let cursor = null;
-    const chips = (options, pick) => {
-      const buttons = options.map(([value, label, title]) => {
-        const b = h("button", {
-          class: "chip",
-          "aria-pressed": String(value === options[0][0]),
-          ...(title ? { title } : {}),
-        }, label);
-        b.addEventListener("click", () => {
-          pick(value);
-          for (const other of buttons) other.setAttribute("aria-pressed", String(other === b));
-          load(true);
-        });
-        return b;
-      });
-      return buttons;
-    };
-    const filterButtons = chips([["", "All"], ...KINDS.map((k) => [k, k])], (v) => kind = v);
-    const upkeepButtons = chips([
-      ["live", "Live", "What retrieval, reflection and summaries read"],
-      ["superseded", "Superseded", "Live memories a newer one superseded (a fact that changed)"],
-      ["archived", "Archived", "Moved out of the live set: archived under the budget, or merged"],
-    ], (v) => upkeep = v);
-    const refresh = h("button", { class: "small" }, "Refresh");
-    refresh.addEventListener("click", () => load(true));
-    replace(
-      box,
-      h(
-        "div",
-        { class: "row", role: "group", "aria-label": "Memory kinds" },
-        filterButtons,
-        refresh,
-      ),
-      h("div", { class: "row", role: "group", "aria-label": "Memory upkeep" }, upkeepButtons),
-      status,
-      list,
-      more,
-    );
-    async function load(reset) {
-      if (reset) {
-        cursor = null;
-        replace(list);
-        replace(status, loading("Loading memories…"));
-      }
-      const params = new URLSearchParams({ limit: String(PAGE) });
-      if (kind) params.set("kind", kind);
-      if (upkeep === "archived") params.set("archived", "true");
-      if (cursor) params.set("cursor", cursor);
-      try {
-        const page = await api("GET", agentPath(state.id, agentId, `/memories?${params}`), {
-          signal,
-        });
-        replace(status);
-        // Superseded memories are live: the live pages, those with supersededBy.
-        const shown = upkeep === "superseded"
-          ? page.memories.filter((m) => m.supersededBy)
-          : page.memories;
-        list.append(...shown.map((m) => memoryItem(state.id, agentId, m)));
-        if (!list.hasChildNodes()) {
-          const which = [upkeep === "live" ? "" : upkeep, kind].filter(Boolean).join(" ");
-          replace(
-            status,
-            empty(
-              which
-                ? `No ${which} memories${page.next ? " on this page" : ""}.`
-                : "No memories yet.",
-            ),
-          );
-        }
-        cursor = page.next;
-        more.hidden = !cursor;
-      } catch (err) {
-        if (!signal.aborted) replace(status, errorState(err));
-      }
-    }
-    more.addEventListener("click", () => busy(more, () => load(false), "Loading…"));
-    load(true);
   }
 
   // Follow the shown agent: its header with every action, its plan as the clock moves.
