@@ -153,9 +153,9 @@ Deno.test({
     assert.equal(result.ranked.length, 10);
     assert.equal(cost.redisRequests, 2, JSON.stringify(cost));
     assert.equal(cost.vectorRequests, 1);
-    // A conversation line's recall (two queries): the first query's candidates; its marks with
-    // the second's candidates; both queries' records with the second's marks (issue 25; 4
-    // requests before).
+    // A conversation line's recall (two queries): both queries' candidates in one read; both
+    // queries' records between the first's marks and the second's (issue 25; 4 requests, then
+    // 3 with the first's marks sent with the second's candidates, before).
     const { value: agent } = await loadAgent(deps, scope);
     const world1 = await getWorld(deps, world);
     const at = world1.clock.now;
@@ -170,7 +170,7 @@ Deno.test({
     // Plus, over 1,000 memories, a query's cosines of candidates outside its vector hits (one
     // HMGET request, `rankFromCandidates`).
     const cosines = line.cost.byCommand.hmget ?? 0;
-    assert.equal(line.cost.redisRequests, 3 + cosines, JSON.stringify(line.cost));
+    assert.equal(line.cost.redisRequests, 2 + cosines, JSON.stringify(line.cost));
     const returned = line.result.results.flat().map((s) => s.memory.id);
     for (const memory of await deps.storage.memories.getMany(scope, returned)) {
       assert.equal(memory?.lastAccessedAt, at, "every memory returned is marked accessed");
