@@ -380,6 +380,37 @@ Deno.test({
 });
 
 Deno.test({
+  name: "A first page of at most 100 memories, records included, costs one Redis request",
+  ...hosted,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const scope = await eddyInTown(deps);
+    const { memories } = deps.storage;
+    // What a talk's context reads for each speaker (issue 25; a ZRANGE then its records, 2
+    // requests, before). The first use of the script may fall back from EVALSHA to EVAL.
+    await memories.list(scope, { kind: "seed", limit: 100 });
+    const { result, cost } = await meter!.measure(() =>
+      Promise.all([
+        memories.list(scope, { kind: "seed", limit: 100 }),
+        memories.list(scope, { kind: "chat", limit: 100, order: "desc" }),
+        memories.list(scope, { limit: 1 }),
+      ])
+    );
+    assert.equal(cost.redisRequests, 1, JSON.stringify(cost));
+    assert.ok(result[0].memories.length > 0);
+    assert.equal(result[2].memories.length, 1);
+    assert.notEqual(result[2].next, null, "a next page is known");
+    // A longer page reads its records outside the script: two requests.
+    const long = await meter!.measure(() => memories.list(scope, { limit: 101 }));
+    assert.equal(long.cost.redisRequests, 2, JSON.stringify(long.cost));
+    assert.deepEqual(
+      long.result.memories.slice(0, 1).map((m) => m.id),
+      result[2].memories.map((m) => m.id),
+    );
+  },
+});
+
+Deno.test({
   name: "storage cost: stop the metered servers",
   ...hosted,
   fn: () => meter!.close(),
