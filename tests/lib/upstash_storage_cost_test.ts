@@ -24,6 +24,9 @@ import { withAgent } from "../../src/app/transaction.ts";
 import { environmentKey } from "../../src/app/world/environment_store.ts";
 import { perceiveHeld, perceiveReads } from "../../src/app/memory/perceive_held.ts";
 import { storeEmbedded } from "../_helpers/stored_memories.ts";
+import { meteredDeps, spendRecorder, spendsInHook, utcDay } from "../../lib/access/budget_meter.ts";
+import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
+import { z } from "zod";
 
 const available = await hasRedisServer();
 const meter = available ? await startMeteredUpstash() : null;
@@ -407,6 +410,39 @@ Deno.test({
       long.result.memories.slice(0, 1).map((m) => m.id),
       result[2].memories.map((m) => m.id),
     );
+  },
+});
+
+Deno.test({
+  name:
+    "A model call's usage counters and budget spend go in one Redis request (the services' usage hook)",
+  ...hosted,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const { usage } = deps.storage;
+    const spend = spendRecorder(usage);
+    // As `openServices` builds the model: the hook writes both (issue 25; 2 requests before,
+    // the spend written by `meteredDeps` once the call had returned).
+    const model = spendsInHook(
+      new OfflineLanguageModel({
+        onUsage: (r) => Promise.all([usage.add(r), spend(r)]).then(() => {}),
+      }),
+    );
+    const metered = meteredDeps({ ...deps, model });
+    const prompt = {
+      kind: "test",
+      tier: "fast" as const,
+      messages: [{ role: "user" as const, content: "Rate: the cafe opens" }],
+      schema: z.object({ rating: z.number() }),
+      input: {},
+    };
+    const attribution = { worldId: "w_counters", operation: "importance" };
+    // The first call loads the counter script (EVALSHA may fall back to EVAL once).
+    await metered.model.complete(prompt, attribution);
+    const { cost } = await meter!.measure(() => metered.model.complete(prompt, attribution));
+    assert.equal(cost.redisRequests, 1, JSON.stringify(cost));
+    assert.equal((await usage.totals("w_counters")).total.calls, 2);
+    assert.equal((await usage.spend("world:w_counters", utcDay(Date.now()))).calls, 2);
   },
 });
 
