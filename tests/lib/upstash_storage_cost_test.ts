@@ -24,6 +24,8 @@ import { withAgent } from "../../src/app/transaction.ts";
 import { environmentKey } from "../../src/app/world/environment_store.ts";
 import { perceiveHeld, perceiveReads } from "../../src/app/memory/perceive_held.ts";
 import { storeEmbedded } from "../_helpers/stored_memories.ts";
+import { storeAllOverheard, storeOverheard } from "../../src/app/cognition/overhearing.ts";
+import type { Conversation } from "../../src/domain/conversation/conversation.ts";
 import { meteredDeps, spendRecorder, spendsInHook, utcDay } from "../../lib/access/budget_meter.ts";
 import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
 import { z } from "zod";
@@ -379,6 +381,52 @@ Deno.test({
     await waiting;
     assert.equal(totals.total.calls, 4);
     assert.equal(totals.byAgent.eddy.promptTokens, 400);
+  },
+});
+
+Deno.test({
+  name:
+    "A tick's talks read what their listeners overheard in two Redis requests, not two per talk",
+  ...hosted,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const talks = (worldId: WorldId): Conversation[] =>
+      [["eddy", "isabella", "john"], ["isabella", "john", "eddy"], ["john", "eddy", "isabella"]]
+        .map(([a, b, listener], n) => ({
+          id: `c_overheard_${n}`,
+          worldId,
+          participants: [a as AgentId, b as AgentId],
+          topic: null,
+          startedAt: `2023-02-13T07:0${n}:00`,
+          endedAt: `2023-02-13T07:0${n + 2}:00`,
+          lines: [a, b].map((speaker, i) => ({
+            speaker: speaker as AgentId,
+            name: speaker,
+            text: `${speaker} says the party is at ${n + 5} (${i})`,
+            at: `2023-02-13T07:0${n + i}:00`,
+          })),
+          endedBy: "turn_cap" as const,
+          listeners: [listener as AgentId],
+        }));
+    // One after another, as a tick's close wrote them before (issue 25), then all at once.
+    const before = await makeTown(deps, { id: "overheard_before" });
+    const world1 = await getWorld(deps, before);
+    const one = await meter!.measure(async () => {
+      for (const talk of talks(before)) await storeOverheard(deps, world1, talk);
+    });
+    const after = await makeTown(deps, { id: "overheard_after" });
+    const world2 = await getWorld(deps, after);
+    const all = await meter!.measure(() => storeAllOverheard(deps, world2, talks(after)));
+    // deno-lint-ignore no-console
+    console.log(`one by one: ${one.cost.redisRequests}, all at once: ${all.cost.redisRequests}`);
+    assert.equal(all.cost.redisRequests, one.cost.redisRequests - 4, JSON.stringify(all.cost));
+    for (const agentId of ["eddy", "isabella", "john"] as AgentId[]) {
+      const heard = async (worldId: WorldId) =>
+        (await deps.storage.memories.list({ worldId, agentId }, { kind: "chat", limit: 10 }))
+          .memories.map((m) => [m.id, m.description, m.importance, m.confidence]);
+      assert.deepEqual(await heard(after), await heard(before));
+      assert.equal((await heard(after)).length, 2);
+    }
   },
 });
 
