@@ -1,6 +1,8 @@
 /**
  * @module recall() from candidates reads every query's candidates in one read
- * (`SharedCandidates`), and ranks and marks exactly as ranking and marking each query in turn.
+ * (`SharedCandidates`), and ranks and marks exactly as ranking and marking each query in turn,
+ * on the embedded store (its candidates read, the scan hidden) and the hosted one when
+ * redis-server is here.
  */
 import assert from "node:assert/strict";
 import { LocalEmbedder } from "../../../../lib/offline/local_embedder.ts";
@@ -15,6 +17,7 @@ import { fromGameMinutes, gameMinutes } from "../../../../src/domain/time/game_t
 import { resolveWeights } from "../../../../src/domain/world/retrieval_weights.ts";
 import type { Deps } from "../../../../src/ports/deps.ts";
 import { makeTestDeps } from "../../../_helpers/test_deps.ts";
+import { type Backend, startBackends } from "../../../_helpers/backends.ts";
 import { coreWorld } from "../../../_helpers/core_world.ts";
 import { storeEmbedded } from "../../../_helpers/stored_memories.ts";
 
@@ -27,9 +30,14 @@ const QUERIES = [
 ];
 const START = gameMinutes("2023-02-13T07:00:00");
 
-/** A town whose agent has `n` memories (accessed one a minute, some twice); the store as hosted. */
-async function town(n: number) {
-  const base = await makeTestDeps({ embedder: new LocalEmbedder({ dimensions: 384 }) });
+const { backends, close } = await startBackends();
+
+/** A town whose agent has `n` memories (accessed one a minute, some twice); ranked as hosted. */
+async function town(backend: Backend, n: number) {
+  const base = await makeTestDeps({
+    embedder: new LocalEmbedder({ dimensions: 384 }),
+    storage: await backend.open(),
+  });
   let reads = 0;
   const memories = base.storage.memories;
   const deps: Deps & AsyncDisposable = {
@@ -71,23 +79,29 @@ async function town(n: number) {
 }
 
 for (
-  const { n, atMinute, shared } of [
-    { n: 60, atMinute: 200, shared: true },
-    // More memories than a recency head holds (1,000).
-    { n: 1_200, atMinute: 2_500, shared: true },
-    // Memories accessed after the recall's time: a mark can end below the head, so each later
-    // query reads its own candidates, after the marks held.
-    { n: 1_200, atMinute: 100, shared: false },
-  ]
+  const [backend, { n, atMinute, shared }] of backends.flatMap((b) =>
+    [
+      { n: 60, atMinute: 200, shared: true },
+      // More memories than a recency head holds (1,000).
+      { n: 1_200, atMinute: 2_500, shared: true },
+      // Memories accessed after the recall's time: a mark can end below the head, so each later
+      // query reads its own candidates, after the marks held.
+      { n: 1_200, atMinute: 100, shared: false },
+    ].map((c) => [b, c] as const)
+  )
 ) {
-  Deno.test(
-    `recall() from candidates over ${n} memories (at +${atMinute} min) ranks and marks as each query in turn does, in ${
-      shared ? "one candidates read" : "a read per query"
-    }`,
-    async () => {
-      const one = await town(n);
+  Deno.test({
+    name:
+      `recall() from candidates (${backend.name}) over ${n} memories (at +${atMinute} min) ranks and marks as each query in turn does, in ${
+        shared ? "one candidates read" : "a read per query"
+      }`,
+    // The hosted store's clients keep sockets open between tests.
+    sanitizeOps: false,
+    sanitizeResources: false,
+    fn: async () => {
+      const one = await town(backend, n);
       await using b = one.deps;
-      const tx = await town(n);
+      const tx = await town(backend, n);
       await using c = tx.deps;
       const world = await getWorld(c, tx.scope.worldId);
       const at = fromGameMinutes(START + atMinute);
@@ -122,5 +136,12 @@ for (
           .sort();
       assert.deepEqual(await accessed(c, tx.scope), await accessed(b, one.scope));
     },
-  );
+  });
 }
+
+Deno.test({
+  name: "recall shared: stop the hosted backend's servers",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  fn: close,
+});
