@@ -21,7 +21,7 @@ import {
   type TownCatalog,
 } from "./src/app/mod.ts";
 import type { UsageRecord } from "./src/domain/mod.ts";
-import { meteredDeps } from "./lib/access/budget_meter.ts";
+import { meteredDeps, spendRecorder, spendsInHook } from "./lib/access/budget_meter.ts";
 import { runInRequest } from "./lib/access/request_context.ts";
 import type { Config, StorageConfig } from "./lib/config.ts";
 import type { Logger } from "./lib/logger.ts";
@@ -131,17 +131,20 @@ export async function openServices(config: Config, options: OpenServicesOptions)
     config.embedding.dimensions,
     options.openEmbedded,
   );
+  const spend = spendRecorder(storage.usage);
   const onUsage = async (record: UsageRecord) => {
     try {
-      await storage.usage.add(record);
+      // With the budget spend: one request for both on the hosted backend (issue 25).
+      await Promise.all([storage.usage.add(record), spend(record)]);
     } catch (err) {
       // Accounting must never fail the call it accounts for.
       logger.log("warn", "usage not recorded", { operation: record.operation, error: err });
     }
   };
-  const model = languageModel(config, onUsage);
-  // Queries repeat (summary aspects, names, topics): remember recent vectors in process.
-  const embedder = new CachedEmbedder(embedderFor(config, onUsage));
+  const model = spendsInHook(languageModel(config, onUsage));
+  // Queries repeat (summary aspects, names, topics): remember recent vectors in process. A
+  // local embedder's calls are free (no usage, no spend).
+  const embedder = spendsInHook(new CachedEmbedder(embedderFor(config, onUsage)));
   try {
     await storage.ping();
     await ensureEmbeddingMatches(storage.documents, storage.vectors.dimensions, embedder.info);

@@ -3,7 +3,13 @@
  * world's counter for the UTC day and, inside a request made with an API key, to the key's
  * lifetime counter. The checks themselves run before a request (routes/access.ts) or a tick.
  */
-import { type Attribution, keySubject, type Usage, worldSubject } from "../../src/domain/mod.ts";
+import {
+  type Attribution,
+  keySubject,
+  type Usage,
+  type UsageRecord,
+  worldSubject,
+} from "../../src/domain/mod.ts";
 import type { Deps, Embedder, LanguageModel, Spend, UsageLedger } from "../../src/ports/mod.ts";
 import { currentRequest } from "./request_context.ts";
 
@@ -18,11 +24,32 @@ export function utcDay(ms: number): string {
 const metered = new WeakSet<object>();
 
 /**
- * The deps with model and embedder wrapped so each call's usage lands on its budget counters.
- * Wrapping twice is a no-op (the Deno entry meters for the cron, the app for its routes).
+ * What records a call's spend from its usage record, for a model or embedder's usage hook: there
+ * the usage counters and the spend are written together (one request on the hosted backend,
+ * issue 25's busiest hour), each answered attempt as it is reported. Mark the model and embedder
+ * so built with {@linkcode spendsInHook}, so {@linkcode meteredDeps} does not count them twice.
+ */
+export function spendRecorder(
+  ledger: UsageLedger,
+  options: { now?: () => number } = {},
+): (record: UsageRecord) => Promise<void> {
+  const now = options.now ?? Date.now;
+  return (record) => recordSpend(ledger, { attribution: record, usage: record, now: now() });
+}
+
+/** Marks a model or embedder whose usage hook records its spend (`spendRecorder`). */
+export function spendsInHook<T extends LanguageModel | Embedder>(port: T): T {
+  metered.add(port);
+  return port;
+}
+
+/**
+ * The deps with model and embedder wrapped so each call's usage lands on its budget counters,
+ * unless they record it themselves (`spendsInHook`). Wrapping twice is a no-op (the Deno entry
+ * meters for the cron, the app for its routes).
  */
 export function meteredDeps(deps: Deps, options: { now?: () => number } = {}): Deps {
-  if (metered.has(deps.model)) return deps;
+  if (metered.has(deps.model) && metered.has(deps.embedder)) return deps;
   const now = options.now ?? Date.now;
   const ledger = deps.storage.usage;
   const record = (attribution: Attribution, usage: Usage) =>
@@ -61,7 +88,12 @@ export function meteredDeps(deps: Deps, options: { now?: () => number } = {}): D
     },
   };
   metered.add(model);
-  return { ...deps, model, embedder };
+  metered.add(embedder);
+  return {
+    ...deps,
+    model: metered.has(deps.model) ? deps.model : model,
+    embedder: metered.has(deps.embedder) ? deps.embedder : embedder,
+  };
 }
 
 async function recordSpend(

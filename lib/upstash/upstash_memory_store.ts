@@ -34,6 +34,12 @@ import { reviseMemories } from "./scripts/revise_memories.ts";
 import { setImportance } from "./scripts/set_importance.ts";
 import { touchMemories } from "./scripts/touch_memories.ts";
 
+/**
+ * The longest first page read in one script with its records (`scripts/memories_since.ts`);
+ * longer ones read their records outside Lua, holding Upstash's script lock for less.
+ */
+const SCRIPTED_PAGE = 100;
+
 /** Configuration of {@linkcode UpstashMemoryStore}. */
 export type UpstashMemoryStoreConfig = ScriptedStoreConfig;
 
@@ -154,11 +160,12 @@ export class UpstashMemoryStore extends ScriptedStore implements MemoryStore {
       ? this.keys.memoryStatus(scope, status)
       : this.keys.memoryKind(scope, kind);
     const filter = { order, kind, since, status: kind === null ? "all" as const : status };
-    if (cursor === null && since !== null) {
-      // A first page since a minute, records included, in one scripted read.
+    if (cursor === null && (since !== null || limit <= SCRIPTED_PAGE)) {
+      // A first page (since a minute, or a short one), records included, in one scripted read:
+      // a ZRANGE and then its records cost two requests (issue 25's busiest hour).
       const page = await this.scripts.run(
         memoriesSince,
-        { keys: this.keys, scope, set, order, since, limit },
+        { keys: this.keys, scope, set, order, since: since ?? -Infinity, limit },
         { pipelined: true },
       );
       return pageOf(page.records, page.ids.length > limit, filter);

@@ -24,6 +24,11 @@ import { withAgent } from "../../src/app/transaction.ts";
 import { environmentKey } from "../../src/app/world/environment_store.ts";
 import { perceiveHeld, perceiveReads } from "../../src/app/memory/perceive_held.ts";
 import { storeEmbedded } from "../_helpers/stored_memories.ts";
+import { storeAllOverheard, storeOverheard } from "../../src/app/cognition/overhearing.ts";
+import type { Conversation } from "../../src/domain/conversation/conversation.ts";
+import { meteredDeps, spendRecorder, spendsInHook, utcDay } from "../../lib/access/budget_meter.ts";
+import { OfflineLanguageModel } from "../../lib/offline/offline_language_model.ts";
+import { z } from "zod";
 
 const available = await hasRedisServer();
 const meter = available ? await startMeteredUpstash() : null;
@@ -153,9 +158,9 @@ Deno.test({
     assert.equal(result.ranked.length, 10);
     assert.equal(cost.redisRequests, 2, JSON.stringify(cost));
     assert.equal(cost.vectorRequests, 1);
-    // A conversation line's recall (two queries): the first query's candidates; its marks with
-    // the second's candidates; both queries' records with the second's marks (issue 25; 4
-    // requests before).
+    // A conversation line's recall (two queries): both queries' candidates in one read; both
+    // queries' records between the first's marks and the second's (issue 25; 4 requests, then
+    // 3 with the first's marks sent with the second's candidates, before).
     const { value: agent } = await loadAgent(deps, scope);
     const world1 = await getWorld(deps, world);
     const at = world1.clock.now;
@@ -170,7 +175,7 @@ Deno.test({
     // Plus, over 1,000 memories, a query's cosines of candidates outside its vector hits (one
     // HMGET request, `rankFromCandidates`).
     const cosines = line.cost.byCommand.hmget ?? 0;
-    assert.equal(line.cost.redisRequests, 3 + cosines, JSON.stringify(line.cost));
+    assert.equal(line.cost.redisRequests, 2 + cosines, JSON.stringify(line.cost));
     const returned = line.result.results.flat().map((s) => s.memory.id);
     for (const memory of await deps.storage.memories.getMany(scope, returned)) {
       assert.equal(memory?.lastAccessedAt, at, "every memory returned is marked accessed");
@@ -376,6 +381,116 @@ Deno.test({
     await waiting;
     assert.equal(totals.total.calls, 4);
     assert.equal(totals.byAgent.eddy.promptTokens, 400);
+  },
+});
+
+Deno.test({
+  name:
+    "A tick's talks read what their listeners overheard in two Redis requests, not two per talk",
+  ...hosted,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const talks = (worldId: WorldId): Conversation[] =>
+      [["eddy", "isabella", "john"], ["isabella", "john", "eddy"], ["john", "eddy", "isabella"]]
+        .map(([a, b, listener], n) => ({
+          id: `c_overheard_${n}`,
+          worldId,
+          participants: [a as AgentId, b as AgentId],
+          topic: null,
+          startedAt: `2023-02-13T07:0${n}:00`,
+          endedAt: `2023-02-13T07:0${n + 2}:00`,
+          lines: [a, b].map((speaker, i) => ({
+            speaker: speaker as AgentId,
+            name: speaker,
+            text: `${speaker} says the party is at ${n + 5} (${i})`,
+            at: `2023-02-13T07:0${n + i}:00`,
+          })),
+          endedBy: "turn_cap" as const,
+          listeners: [listener as AgentId],
+        }));
+    // One after another, as a tick's close wrote them before (issue 25), then all at once.
+    const before = await makeTown(deps, { id: "overheard_before" });
+    const world1 = await getWorld(deps, before);
+    const one = await meter!.measure(async () => {
+      for (const talk of talks(before)) await storeOverheard(deps, world1, talk);
+    });
+    const after = await makeTown(deps, { id: "overheard_after" });
+    const world2 = await getWorld(deps, after);
+    const all = await meter!.measure(() => storeAllOverheard(deps, world2, talks(after)));
+    // deno-lint-ignore no-console
+    console.log(`one by one: ${one.cost.redisRequests}, all at once: ${all.cost.redisRequests}`);
+    assert.equal(all.cost.redisRequests, one.cost.redisRequests - 4, JSON.stringify(all.cost));
+    for (const agentId of ["eddy", "isabella", "john"] as AgentId[]) {
+      const heard = async (worldId: WorldId) =>
+        (await deps.storage.memories.list({ worldId, agentId }, { kind: "chat", limit: 10 }))
+          .memories.map((m) => [m.id, m.description, m.importance, m.confidence]);
+      assert.deepEqual(await heard(after), await heard(before));
+      assert.equal((await heard(after)).length, 2);
+    }
+  },
+});
+
+Deno.test({
+  name: "A first page of at most 100 memories, records included, costs one Redis request",
+  ...hosted,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const scope = await eddyInTown(deps);
+    const { memories } = deps.storage;
+    // What a talk's context reads for each speaker (issue 25; a ZRANGE then its records, 2
+    // requests, before). The first use of the script may fall back from EVALSHA to EVAL.
+    await memories.list(scope, { kind: "seed", limit: 100 });
+    const { result, cost } = await meter!.measure(() =>
+      Promise.all([
+        memories.list(scope, { kind: "seed", limit: 100 }),
+        memories.list(scope, { kind: "chat", limit: 100, order: "desc" }),
+        memories.list(scope, { limit: 1 }),
+      ])
+    );
+    assert.equal(cost.redisRequests, 1, JSON.stringify(cost));
+    assert.ok(result[0].memories.length > 0);
+    assert.equal(result[2].memories.length, 1);
+    assert.notEqual(result[2].next, null, "a next page is known");
+    // A longer page reads its records outside the script: two requests.
+    const long = await meter!.measure(() => memories.list(scope, { limit: 101 }));
+    assert.equal(long.cost.redisRequests, 2, JSON.stringify(long.cost));
+    assert.deepEqual(
+      long.result.memories.slice(0, 1).map((m) => m.id),
+      result[2].memories.map((m) => m.id),
+    );
+  },
+});
+
+Deno.test({
+  name:
+    "A model call's usage counters and budget spend go in one Redis request (the services' usage hook)",
+  ...hosted,
+  fn: async () => {
+    await using deps = await makeTestDeps({ storage: await meter!.open() });
+    const { usage } = deps.storage;
+    const spend = spendRecorder(usage);
+    // As `openServices` builds the model: the hook writes both (issue 25; 2 requests before,
+    // the spend written by `meteredDeps` once the call had returned).
+    const model = spendsInHook(
+      new OfflineLanguageModel({
+        onUsage: (r) => Promise.all([usage.add(r), spend(r)]).then(() => {}),
+      }),
+    );
+    const metered = meteredDeps({ ...deps, model });
+    const prompt = {
+      kind: "test",
+      tier: "fast" as const,
+      messages: [{ role: "user" as const, content: "Rate: the cafe opens" }],
+      schema: z.object({ rating: z.number() }),
+      input: {},
+    };
+    const attribution = { worldId: "w_counters", operation: "importance" };
+    // The first call loads the counter script (EVALSHA may fall back to EVAL once).
+    await metered.model.complete(prompt, attribution);
+    const { cost } = await meter!.measure(() => metered.model.complete(prompt, attribution));
+    assert.equal(cost.redisRequests, 1, JSON.stringify(cost));
+    assert.equal((await usage.totals("w_counters")).total.calls, 2);
+    assert.equal((await usage.spend("world:w_counters", utcDay(Date.now()))).calls, 2);
   },
 });
 

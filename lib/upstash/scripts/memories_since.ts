@@ -1,4 +1,7 @@
-/** @module The script that reads a first page of memories since a game minute, records included. */
+/**
+ * @module The script that reads a first page of memories (since a game minute, or from the
+ * first), records included.
+ */
 import type { AgentScope, MemoryId, MemoryRecord } from "../../../src/domain/mod.ts";
 import type { RedisKeys } from "../layout.ts";
 import { decodeRecord, idList } from "../memory_replies.ts";
@@ -12,7 +15,7 @@ export interface MemoriesSince {
   /** The created-set (of every kind, or of one). */
   set: string;
   order: "asc" | "desc";
-  /** Game minutes. */
+  /** Game minutes; -Infinity: from the first. */
   since: number;
   limit: number;
 }
@@ -48,7 +51,12 @@ export const memoriesSince: Script<MemoriesSince, MemoriesSinceReply> = {
   lua: LUA,
   encode: ({ keys, scope, set, order, since, limit }) => ({
     keys: [set],
-    args: [order, String(since), String(limit), keys.memory(scope, "")],
+    args: [
+      order,
+      Number.isFinite(since) ? String(since) : "-inf",
+      String(limit),
+      keys.memory(scope, ""),
+    ],
   }),
   decode(reply) {
     if (!Array.isArray(reply) || reply.length !== 2 || !Array.isArray(reply[1])) {

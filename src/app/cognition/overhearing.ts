@@ -119,59 +119,88 @@ export function caughtLines(
  * conversation and line, so writing again (a retried tick) adds only what is missing. A listener
  * deleted meanwhile is skipped. Not fenced: a listener is not locked by the talk.
  */
-export async function storeOverheard(
+export function storeOverheard(
   deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
   world: World,
   conversation: Conversation,
 ): Promise<Usage> {
-  const listeners = conversation.listeners ?? [];
-  if (listeners.length === 0 || conversation.lines.length === 0) return emptyUsage();
+  return storeAllOverheard(deps, world, [conversation]);
+}
+
+/**
+ * {@linkcode storeOverheard} for several conversations (a tick's): what every listener of every
+ * conversation already holds is read at once, then each conversation's memories are written in
+ * turn, in the order given. Nothing one conversation writes is read for another (ids are keyed
+ * by conversation), so this writes what writing them one after another does, with the reads of
+ * all in two requests on the hosted backend, not two per conversation (issue 25's busiest hour).
+ */
+export async function storeAllOverheard(
+  deps: Pick<Deps, "storage" | "model" | "embedder" | "ids">,
+  world: World,
+  conversations: readonly Conversation[],
+): Promise<Usage> {
+  const talks = conversations.filter((c) => (c.listeners ?? []).length > 0 && c.lines.length > 0);
+  if (talks.length === 0) return emptyUsage();
   const worldId = world.id as WorldId;
-  const ids = conversation.lines.map((_, i) => chatMemoryId(conversation.id, i) as MemoryId);
-  const [importance, everyone] = await Promise.all([
-    speakerImportance(deps, worldId, { conversation, ids }),
+  const ids = talks.map((c) => c.lines.map((_, i) => chatMemoryId(c.id, i) as MemoryId));
+  const [everyone, ...importance] = await Promise.all([
     listAgents(deps, worldId),
+    ...talks.map((conversation, t) =>
+      speakerImportance(deps, worldId, { conversation, ids: ids[t] })
+    ),
   ]);
   const agents = new Map(everyone.map((a) => [a.id as string, a]));
-  const nameOf = (id: string) =>
-    agents.get(id)?.name ?? conversation.lines.find((l) => l.speaker === id)?.name ?? id;
   const bandwidth = world.settings.attentionBandwidth ?? ATTENTION_BANDWIDTH;
-  const heard = listeners.map((id) => agents.get(id))
-    .filter((l): l is Agent => l !== undefined && !isPlayer(l));
+  const heard = talks.map((c) =>
+    (c.listeners ?? []).map((id) => agents.get(id))
+      .filter((l): l is Agent => l !== undefined && !isPlayer(l))
+  );
+  const caught = talks.map((c, t) =>
+    heard[t].map((l) => caughtLines(l, c.lines, { importance: importance[t], bandwidth }))
+  );
   const scopeOf = (listener: Agent): AgentScope => ({ worldId, agentId: listener.id });
-  const caught = heard.map((l) => caughtLines(l, conversation.lines, { importance, bandwidth }));
   // Each phase for every listener at once (the lookups, the embeddings, the writes): on the
   // hosted backend a phase's reads and appends go out in one request, not one per listener
   // (issue 25's busiest hour, BENCHMARKS.md). Each listener's write is its own, as before.
-  const found = await Promise.all(
-    heard.map((l, n) => deps.storage.memories.getMany(scopeOf(l), caught[n].map((i) => ids[i]))),
-  );
-  const prepared = await settleAll(heard.map((listener, n) => {
-    const items: NewMemory[] = caught[n].filter((_, j) => found[n][j] === null).map((i) => {
-      const line = conversation.lines[i];
-      const speaker = nameOf(line.speaker);
-      const audience = joinNames(
-        conversation.participants.filter((p) => p !== line.speaker).map(nameOf),
-      );
-      return {
-        id: ids[i],
-        description: `${listener.name} overheard ${speaker} say to ${audience}: "${line.text}"`,
-        kind: "chat",
-        provenance: `overheard:${speaker}`,
-        at: line.at,
-        importance: Math.max(1, importance[i] - 1),
-        ...(listener.location ? { location: listener.location } : {}),
-      };
-    });
-    return items.length === 0 ? null : prepareMemories(deps, listener, { items });
-  }));
-  await settleAll(heard.map((listener, n) => {
-    const batch = prepared[n];
-    if (batch === null) return null;
-    const records = batch.records.map((r) => ({ ...r, confidence: OVERHEARD_CONFIDENCE }));
-    return writeMemories(deps, scopeOf(listener), { prepared: { ...batch, records } });
-  }));
-  return addUsage(...prepared.flatMap((p) => p === null ? [] : [p.usage]));
+  const found = await Promise.all(talks.map((_, t) =>
+    Promise.all(
+      heard[t].map((l, n) =>
+        deps.storage.memories.getMany(scopeOf(l), caught[t][n].map((i) => ids[t][i]))
+      ),
+    )
+  ));
+  const usages: Usage[] = [];
+  for (const [t, conversation] of talks.entries()) {
+    const nameOf = (id: string) =>
+      agents.get(id)?.name ?? conversation.lines.find((l) => l.speaker === id)?.name ?? id;
+    const prepared = await settleAll(heard[t].map((listener, n) => {
+      const items: NewMemory[] = caught[t][n].filter((_, j) => found[t][n][j] === null).map((i) => {
+        const line = conversation.lines[i];
+        const speaker = nameOf(line.speaker);
+        const audience = joinNames(
+          conversation.participants.filter((p) => p !== line.speaker).map(nameOf),
+        );
+        return {
+          id: ids[t][i],
+          description: `${listener.name} overheard ${speaker} say to ${audience}: "${line.text}"`,
+          kind: "chat",
+          provenance: `overheard:${speaker}`,
+          at: line.at,
+          importance: Math.max(1, importance[t][i] - 1),
+          ...(listener.location ? { location: listener.location } : {}),
+        };
+      });
+      return items.length === 0 ? null : prepareMemories(deps, listener, { items });
+    }));
+    await settleAll(heard[t].map((listener, n) => {
+      const batch = prepared[n];
+      if (batch === null) return null;
+      const records = batch.records.map((r) => ({ ...r, confidence: OVERHEARD_CONFIDENCE }));
+      return writeMemories(deps, scopeOf(listener), { prepared: { ...batch, records } });
+    }));
+    usages.push(...prepared.flatMap((p) => p === null ? [] : [p.usage]));
+  }
+  return addUsage(...usages);
 }
 
 /** Every value once all have settled; throws the first failure, after the others are done. */

@@ -54,27 +54,33 @@ export async function rankCandidates(
 
 /**
  * The rankings with their memories' records (a memory removed since its rank fields were read is
- * left out), read in one request with marking `mark` accessed at `at` (the reads queued first,
- * so they see the records as they were before).
+ * left out), read in one request with marking `markFirst` then `mark` accessed at `at` (queued
+ * in that order around the reads, so they see the records after the first marks and before the
+ * others).
  */
 export async function withRecords(
   memories: MemoryStore,
   scope: AgentScope,
-  { rankings, mark, at }: {
+  { rankings, markFirst = [], mark, at }: {
     rankings: readonly Scored<MemoryRankFields>[][];
+    markFirst?: readonly MemoryId[];
     mark: readonly MemoryId[];
     at: string;
   },
 ): Promise<Scored[][]> {
-  const [records] = await Promise.all([
+  const [, records] = await Promise.all([
+    markFirst.length > 0 ? memories.touch(scope, markFirst, at) : undefined,
     memories.getMany(scope, rankings.flat().map((s) => s.memory.id)),
     mark.length > 0 ? memories.touch(scope, mark, at) : undefined,
   ]);
+  // As read after the first marks on any store (one whose calls may overlap included).
+  const first = new Set(markFirst);
   let next = 0;
   return rankings.map((ranking) =>
     ranking.flatMap((s) => {
       const memory = records[next++];
-      return memory ? [{ ...s, memory }] : [];
+      if (!memory) return [];
+      return [{ ...s, memory: first.has(memory.id) ? { ...memory, lastAccessedAt: at } : memory }];
     })
   );
 }

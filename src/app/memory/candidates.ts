@@ -8,7 +8,13 @@ import {
   type Scored,
   type Weights,
 } from "../../domain/mod.ts";
-import type { MemoryInclusion, MemoryRankFields, Storage } from "../../ports/mod.ts";
+import type {
+  MemoryCandidates,
+  MemoryInclusion,
+  MemoryRankFields,
+  Storage,
+} from "../../ports/mod.ts";
+import type { SharedCandidates } from "./_shared_candidates.ts";
 
 /**
  * How deep each source is read. Vector hits are ids and scores (Upstash caps topK at 1,000);
@@ -28,8 +34,11 @@ export interface CandidateOptions {
   include?: MemoryInclusion;
   /** Cosines already known (of candidates the vector search left out). */
   known?: ReadonlyMap<MemoryId, number>;
-  /** Ids to mark accessed at `at` first, in the request that reads the candidates (`recall`). */
-  markFirst?: readonly MemoryId[];
+  /**
+   * The recall this query is `index` of: its search and candidates come from the recall's
+   * shared read, and its held marks go ahead of a read of its own (`SharedCandidates`).
+   */
+  shared?: { session: SharedCandidates; index: number };
 }
 
 /** The best k as scored rank fields, and what the pass found on the way. */
@@ -72,22 +81,21 @@ export async function rankFromCandidates(
   { scope, query }: { scope: AgentScope; query: Float32Array },
   options: CandidateOptions,
 ): Promise<CandidateRanking> {
-  const { memories, vectors } = storage;
+  const { vectors } = storage;
+  // A second pass (with `known`) reads afresh: the store has changed since the shared read.
+  const shared = options.known === undefined && !options.include?.archived &&
+      !options.include?.superseded
+    ? options.shared
+    : undefined;
   // The heads and rank fields are read once the hits are known: one Redis request after the
   // Vector one (reading the heads alongside the search would cost a request of their own).
-  const search = await vectors.search(scope, query, CANDIDATES.vector);
+  const search = shared
+    ? await shared.session.search(shared.index)
+    : await vectors.search(scope, query, CANDIDATES.vector);
   const { matches } = search;
-  // Queued before the read: one request on the hosted backend, and the read sees the marks.
-  const first = options.markFirst ?? [];
-  const marking = first.length > 0 ? memories.touch(scope, first, options.at) : undefined;
-  const [{ recent, important, fields: rows }] = await Promise.all([
-    memories.candidates(
-      scope,
-      matches.map((m) => m.id),
-      { heads: CANDIDATES.heads, kinds: options.kinds, include: options.include },
-    ),
-    marking,
-  ]);
+  const { recent, important, fields: rows } = (shared &&
+    await shared.session.candidates(shared.index)) ||
+    await readCandidates(storage, scope, { ...options, ids: matches.map((m) => m.id) });
   const cosine = new Map<MemoryId, number>(options.known);
   for (const m of matches) cosine.set(m.id, m.score);
   if (rows.length === 0) return { ranked: [], candidates: 0, withoutVector: [], bounded: true };
@@ -145,6 +153,29 @@ export async function rankFromCandidates(
         rank,
       ),
   };
+}
+
+/**
+ * The candidates read of one query, with the recall's held marks queued before it (one request
+ * on the hosted backend, and the read sees the marks).
+ */
+async function readCandidates(
+  { memories }: Pick<Storage, "memories">,
+  scope: AgentScope,
+  options: CandidateOptions & { ids: MemoryId[] },
+): Promise<MemoryCandidates> {
+  options.shared?.session.stop();
+  const first = options.shared?.session.take() ?? [];
+  const marking = first.length > 0 ? memories.touch(scope, first, options.at) : undefined;
+  const [read] = await Promise.all([
+    memories.candidates(
+      scope,
+      options.ids,
+      { heads: CANDIDATES.heads, kinds: options.kinds, include: options.include },
+    ),
+    marking,
+  ]);
+  return read;
 }
 
 /** Slack on score comparisons (scores are at most Σ weights ≤ 300): far above rounding error. */

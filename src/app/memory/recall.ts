@@ -14,6 +14,8 @@ import {
 import type { Deps, MemoryRankFields } from "../../ports/mod.ts";
 import { rankMemories } from "./retrieval.ts";
 import { withRecords } from "./_rank_candidates.ts";
+import { SharedCandidates } from "./_shared_candidates.ts";
+import { CANDIDATES } from "./candidates.ts";
 import { embedQueries } from "../../mind/mod.ts";
 
 /** Options for {@linkcode recall}. */
@@ -47,14 +49,20 @@ export async function recall(
   const results: (Scored[] | null)[] = [];
   const held: Scored<MemoryRankFields>[][] = [];
   const marked = new Set<MemoryId>();
-  // From candidates, a query's memories are marked in the request that reads the next query's
-  // candidates, and every query's records are read with the last one's marks: each ranking sees
-  // the marks of the queries before it, as ranking and marking each query in turn does, in one
-  // request per query fewer on the hosted backend (issue 25's busiest hour, BENCHMARKS.md). The
-  // records returned for earlier queries are read after their own marks (`lastAccessedAt` is
-  // this recall's time); scores and rankings are unchanged.
-  let unsent: MemoryId[] = [];
-  for (const vector of embedded.vectors) {
+  // From candidates, every query's hits are read in ONE request (`SharedCandidates`), each
+  // ranking seeing the marks of the queries before it, as ranking and marking each query in turn
+  // does; the marks are sent with the records at the end, the earlier queries' ahead of the
+  // reads and the last one's after, as before: one request per query fewer on the hosted backend
+  // (issue 25's busiest hour, BENCHMARKS.md). Scores and rankings are unchanged.
+  const session = new SharedCandidates(deps.storage, scope, {
+    queries: embedded.vectors,
+    kinds: options.kinds,
+    at: options.at,
+    depth: CANDIDATES,
+  });
+  let last: MemoryId[] = [];
+  for (const [index, vector] of embedded.vectors.entries()) {
+    session.hold(last);
     const ranking = await rankMemories(deps, scope, {
       query: vector,
       at: options.at,
@@ -66,16 +74,17 @@ export async function recall(
       markAccessed: true,
       marked,
       hold: true,
-      markFirst: unsent,
+      shared: { session, index },
     });
     if (ranking.held) held.push(ranking.held);
     results.push(ranking.held ? null : ranking.ranked);
-    unsent = ranking.held ? ranking.marked ?? [] : [];
+    last = ranking.held ? ranking.marked ?? [] : [];
     for (const id of ranking.marked ?? []) marked.add(id);
   }
   const read = held.length === 0 ? [] : await withRecords(deps.storage.memories, scope, {
     rankings: held,
-    mark: unsent,
+    markFirst: session.take(),
+    mark: last,
     at: options.at,
   });
   return { results: results.map((r) => r ?? read.shift()!), usage: embedded.usage };

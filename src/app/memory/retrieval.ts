@@ -18,6 +18,7 @@ import {
 } from "../../domain/mod.ts";
 import { getWorld } from "../world/mod.ts";
 import { rankCandidates, unmarked } from "./_rank_candidates.ts";
+import type { SharedCandidates } from "./_shared_candidates.ts";
 import { embedQueries } from "../../mind/mod.ts";
 
 /** The body of `POST …/agents/{agent}/retrieve`. */
@@ -107,15 +108,16 @@ export interface RankMemoriesOptions {
   /**
    * With `markAccessed`, ranking from candidates: neither read the records nor mark the ranked
    * memories; the result's `held` and `marked` are for the caller to read and mark (`recall`
-   * marks them with the next query's `markFirst` and reads them all at the end: one request
-   * fewer per query on the hosted backend). The exact scan ignores it. @default false
+   * holds them in its `shared` session and reads them all at the end). The exact scan ignores
+   * it. @default false
    */
   hold?: boolean;
   /**
-   * Ids to mark accessed at `at` before ranking (a held ranking's): on the hosted backend they go
-   * in the request that reads the candidates, ahead of the read, so the ranking sees them.
+   * The recall this query is `index` of (`SharedCandidates`): from candidates, its search and
+   * read are shared with the recall's other queries; its held marks are marked before ranking
+   * (the exact scan marks them with its own, ahead of any read of its own from candidates).
    */
-  markFirst?: readonly MemoryId[];
+  shared?: { session: SharedCandidates; index: number };
 }
 
 /**
@@ -159,8 +161,8 @@ export async function rankMemories(
       await embedAgain(deps, scope, records.filter((r): r is MemoryRecord => r !== null));
       for (const [id, score] of await vectors.cosines(scope, lacking, query)) found.set(id, score);
     }
-    // The first pass marked `markFirst` already.
-    result = await rankOnce(deps, scope, { ...options, markFirst: undefined, known: found });
+    // With `known`, the pass reads afresh, after the marks held so far (`SharedCandidates`).
+    result = await rankOnce(deps, scope, { ...options, known: found });
   }
   const { ranked, candidates, exact, bounded, marked, held } = result;
   return {
@@ -203,7 +205,7 @@ function rankOnce(
         bounded: true,
         withoutVector: [...columns.withoutVector],
       };
-      const first = options.markFirst ?? [];
+      const first = options.shared?.session.take() ?? [];
       const stop = options.repairFirst && scanned.withoutVector.length > 0;
       const marked = !stop && options.markAccessed
         ? unmarked(scanned.ranked.map((s) => s.memory.id), options.marked)

@@ -32,7 +32,7 @@ import {
 } from "../../domain/mod.ts";
 import { agentKey, agentLockKey, agentOf, listAgents } from "../agents/mod.ts";
 import { agentLease, openAgents } from "../transaction.ts";
-import { conversationKey, planKey, storeOverheard, summaryKey } from "../cognition/mod.ts";
+import { conversationKey, planKey, storeAllOverheard, summaryKey } from "../cognition/mod.ts";
 import {
   errorFields,
   type StepOutcome,
@@ -241,12 +241,14 @@ async function overhearTalks(
   world: World,
   talks: readonly string[],
 ): Promise<Usage> {
-  const usages: Usage[] = [];
-  for (const id of [...new Set(talks)].sort()) {
-    const talk = await deps.storage.documents.get<Conversation>(conversationKey(world.id, id));
-    if (talk?.value.listeners?.length) usages.push(await storeOverheard(deps, world, talk.value));
-  }
-  return addUsage(...usages);
+  // Every talk read at once, and what their listeners hold (`storeAllOverheard`): on the hosted
+  // backend a few requests, not a few per talk (issue 25's busiest hour).
+  const read = await Promise.all(
+    [...new Set(talks)].sort().map((id) =>
+      deps.storage.documents.get<Conversation>(conversationKey(world.id, id))
+    ),
+  );
+  return await storeAllOverheard(deps, world, read.flatMap((talk) => talk ? [talk.value] : []));
 }
 
 /** A player's step: the game moves it, so nothing happens but its place in the summary. */

@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { meteredDeps, utcDay } from "../../../lib/access/budget_meter.ts";
+import {
+  meteredDeps,
+  spendRecorder,
+  spendsInHook,
+  utcDay,
+} from "../../../lib/access/budget_meter.ts";
 import { runInRequest } from "../../../lib/access/request_context.ts";
 import { OfflineLanguageModel } from "../../../lib/offline/offline_language_model.ts";
 import type { LanguageModel } from "../../../src/ports/language_model.ts";
@@ -49,4 +54,27 @@ Deno.test("meteredDeps() passes the ports' info and health probes through", asyn
   await metered.model.probe!();
   assert.equal(probed, 1);
   assert.equal(metered.embedder.probe, undefined, "the local embedder has no probe");
+});
+
+Deno.test("spendRecorder() in a model's usage hook spends each call once, as meteredDeps() does, which then leaves the model as it is", async () => {
+  await using deps = await makeTestDeps();
+  const now = Date.UTC(2026, 10, 23, 12, 0);
+  const spend = spendRecorder(deps.storage.usage, { now: () => now });
+  const model = spendsInHook(
+    new OfflineLanguageModel({
+      onUsage: (r) => Promise.all([deps.storage.usage.add(r), spend(r)]).then(() => {}),
+    }),
+  );
+  const metered = meteredDeps({ ...deps, model }, { now: () => now });
+  assert.equal(metered.model, model, "the model records its spend itself");
+  assert.notEqual(metered.embedder, deps.embedder, "the embedder is still wrapped");
+  await runInRequest({ keyId: "k_2" }, async () => {
+    await metered.model.complete(prompt, { worldId: "w", operation: "importance" });
+    await metered.model.complete(prompt, { worldId: "w", operation: "importance" });
+  });
+  const day = await deps.storage.usage.spend("world:w", "2026-11-23");
+  const totals = await deps.storage.usage.totals("w");
+  assert.equal(day.calls, 2);
+  assert.equal(day.tokens, totals.total.promptTokens + totals.total.completionTokens);
+  assert.equal((await deps.storage.usage.spend("key:k_2", "total")).calls, 2);
 });
