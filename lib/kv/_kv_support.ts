@@ -52,7 +52,7 @@ const decoder = new TextDecoder();
  * batches of thousands of keys are measured on every bulk write, and encoding each part was
  * most of an import's planning time (issue 25).
  */
-function utf8Length(text: string): number {
+export function utf8Length(text: string): number {
   let total = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

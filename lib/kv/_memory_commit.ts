@@ -13,28 +13,23 @@
  * so a crash or a KV failure mid-write leaves nothing visible and nothing that a later write
  * could expose. Almost every write fits one atomic operation and is a single commit.
  */
-import { type AgentScope, ConflictError, type MemoryRecord } from "../../src/domain/mod.ts";
+import { type AgentScope, ConflictError } from "../../src/domain/mod.ts";
 import { type AppendOptions, claimTaken, type Lease } from "../../src/ports/mod.ts";
 import { type BlobHead, readBlob } from "./_kv_blob.ts";
 import * as idem from "./kv_idempotency_store.ts";
 import {
   addWrites,
-  decodeJson,
   deleteKey,
   encodeJson,
-  joinBytes,
   type KvWrite,
   listAll,
   planBatches,
-  setBytes,
   setValue,
-  splitBytes,
 } from "./_kv_support.ts";
+import { loadRecords } from "./_record_packs.ts";
 import { leaseCheck } from "./kv_lock.ts";
 import {
   AgentState,
-  type EntryInit,
-  freezeRecord,
   type Head,
   type Overlay,
   prefixOf,
@@ -55,28 +50,6 @@ export interface Transaction {
   fence?: Lease;
   /** Adds the claims' checks and writes to the final atomic operation. */
   final?: () => Promise<(op: Deno.AtomicOperation) => void>;
-}
-
-/**
- * The writes that store `memories` as the records after `seq`, and their cache entries: the
- * cache holds what a reload would read, the JSON form, frozen.
- */
-export function recordWrites(
-  scope: AgentScope,
-  memories: readonly MemoryRecord[],
-  seq: number,
-): { writes: KvWrite[]; entries: EntryInit[] } {
-  const writes: KvWrite[] = [];
-  const entries: EntryInit[] = [];
-  memories.forEach((memory, i) => {
-    const bytes = encodeJson(memory);
-    splitBytes(bytes).forEach((part, p) => {
-      writes.push(setBytes([...prefixOf(scope), "rec", seq + i + 1, p], part));
-    });
-    const base = freezeRecord(decodeJson<MemoryRecord>(bytes));
-    entries.push({ seq: seq + i + 1, base, overlay: null });
-  });
-  return { writes, entries };
 }
 
 /** The head every atomic operation of a transaction is checked against. */
@@ -184,10 +157,12 @@ export async function loadAgent(kv: Deno.Kv, scope: AgentScope): Promise<AgentSt
   const headKey = [...prefix, "head"];
   const headEntry = await kv.get<Head>(headKey);
   const head = headEntry.value ?? { seq: 0, txn: 0 };
-  const records = await listAll<Uint8Array>(kv, { prefix: [...prefix, "rec"] });
-  const stored = await listAll<StoredOverlay>(kv, { prefix: [...prefix, "ovl"] });
+  const [loaded, stored] = await Promise.all([
+    loadRecords(kv, { prefix, headSeq: head.seq }),
+    listAll<StoredOverlay>(kv, { prefix: [...prefix, "ovl"] }),
+  ]);
 
-  const cleanup: KvWrite[] = [];
+  const cleanup: KvWrite[] = loaded.cleanup;
   const overlays = new Map<number, Overlay>();
   for (const { key: ovlKey, value } of stored) {
     const seq = ovlKey[4] as number;
@@ -202,22 +177,9 @@ export async function loadAgent(kv: Deno.Kv, scope: AgentScope): Promise<AgentSt
       cleanup.push(setValue(ovlKey, { txn: head.txn, next: value.prev, prev: null }));
     }
   }
-
-  const entries: EntryInit[] = [];
-  let parts: Uint8Array[] = [];
-  for (let i = 0; i < records.length; i++) {
-    const { key: recKey, value } = records[i];
-    const seq = recKey[4] as number;
-    if (seq > head.seq) {
-      cleanup.push(deleteKey(recKey));
-      continue;
-    }
-    parts.push(value);
-    if (i + 1 < records.length && records[i + 1].key[4] === seq) continue;
-    const base = freezeRecord(decodeJson<MemoryRecord>(joinBytes(parts)));
-    parts = [];
-    entries.push({ seq, base, overlay: overlays.get(seq) ?? null });
-  }
+  const entries = overlays.size === 0
+    ? loaded.entries
+    : loaded.entries.map((e) => ({ ...e, overlay: overlays.get(e.seq) ?? null }));
 
   for (const batch of planBatches(cleanup)) {
     if (batch.length === 0) continue;

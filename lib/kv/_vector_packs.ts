@@ -13,7 +13,7 @@
  * stale and harmless, until the pack is rewritten; a delete rewrites every pack holding the id.
  */
 import { SimulacraError } from "../../src/domain/mod.ts";
-import { deleteKey, type KvWrite, LIMITS, listAll, setBytes } from "./_kv_support.ts";
+import { deleteKey, type KvWrite, LIMITS, listAll, setBytes, utf8Length } from "./_kv_support.ts";
 import { fromBytes, storedDimensions } from "./_unit_vectors.ts";
 import { VectorSlab } from "./_vector_slab.ts";
 
@@ -42,7 +42,7 @@ export function packsOf(
   let pack: Pack = { ids: [], rows: [] };
   let bytes = 8;
   for (const { id, unit } of entries) {
-    const more = dimensions * 4 + encoder.encode(id).length * 2 + 4; // JSON may escape
+    const more = dimensions * 4 + utf8Length(id) * 2 + 4; // JSON may escape
     if (pack.ids.length > 0 && bytes + more > LIMITS.partBytes) {
       packs.push(pack);
       pack = { ids: [], rows: [] };
