@@ -17,6 +17,7 @@ import { type AgentScope, ConflictError } from "../../src/domain/mod.ts";
 import { type AppendOptions, claimTaken, type Lease } from "../../src/ports/mod.ts";
 import { type BlobHead, readBlob } from "./_kv_blob.ts";
 import * as idem from "./kv_idempotency_store.ts";
+import { markerKey, packedText } from "./_claim_packs.ts";
 import {
   addWrites,
   deleteKey,
@@ -127,29 +128,38 @@ export async function claimAhead(
 /**
  * What the final atomic operation of an append checks and writes for its claims: a key that
  * holds nothing is set (checked still empty), one that holds the same value is checked
- * unchanged. @throws {ConflictError} when a key holds another value.
+ * unchanged; the scopes' pack markers are checked unchanged (`_claim_packs.ts`: a packed value
+ * counts as held). @throws {ConflictError} when a key holds another value.
  */
 export async function claiming(
   kv: Deno.Kv,
   claims: NonNullable<AppendOptions["claims"]>,
 ): Promise<(op: Deno.AtomicOperation) => void> {
+  const markers = new Map<string, Deno.KvEntryMaybe<unknown>>();
   const steps = await Promise.all(claims.map(async (claim) => {
     const key = idem.headKey(claim.scope, claim.key);
     const bytes = encodeJson(claim.value ?? null);
-    const entry = await kv.get<BlobHead>(key);
-    if (entry.value === null) {
+    const [entry, marker] = await kv.getMany<[BlobHead, unknown]>([key, markerKey(claim.scope)]);
+    markers.set(claim.scope, marker);
+    const stored = entry.value === null
+      ? await packedText(kv, claim, marker)
+      : await readBlob(kv, idem.partPrefix(claim.scope, claim.key), entry.value);
+    if (stored === undefined) {
       const write = { scope: claim.scope, key: claim.key, gen: 1, bytes, previous: null };
       return (op: Deno.AtomicOperation) =>
         void idem.addValueWrites(op.check({ key, versionstamp: null }), write);
     }
-    const stored = await readBlob(kv, idem.partPrefix(claim.scope, claim.key), entry.value);
-    if (stored === null || new TextDecoder().decode(stored) !== new TextDecoder().decode(bytes)) {
-      throw claimTaken(claim);
-    }
+    const text = typeof stored === "string" ? stored : stored && decoder.decode(stored);
+    if (text !== decoder.decode(bytes)) throw claimTaken(claim);
     return (op: Deno.AtomicOperation) => void op.check(entry);
   }));
-  return (op) => steps.forEach((step) => step(op));
+  return (op) => {
+    steps.forEach((step) => step(op));
+    for (const marker of markers.values()) op.check(marker);
+  };
 }
+
+const decoder = new TextDecoder();
 
 /** Reads an agent from KV (call under its mutex), dropping what uncommitted writes left. */
 export async function loadAgent(kv: Deno.Kv, scope: AgentScope): Promise<AgentState> {
