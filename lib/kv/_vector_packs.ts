@@ -162,7 +162,7 @@ export function packWrites(
     return {
       ...setBytes(key(n), encodePack(pack, dimensions)),
       mirror: ({ slab, book }) => {
-        pack.ids.forEach((id, j) => slab.set(id, pack.rows[j]));
+        slab.setMany(pack.ids, pack.rows);
         book.add(n, pack.ids);
       },
     };
@@ -225,7 +225,7 @@ export async function loadVectors(
     if (typeof n !== "number") continue;
     const pack = decodePack(entry.value, dimensions);
     if (pack === null) throw wrong("another number of dimensions");
-    pack.ids.forEach((id, i) => slab.set(id, pack.rows[i]));
+    slab.setMany(pack.ids, pack.rows);
     book.add(n, pack.ids);
   }
   for (const entry of entries) {
