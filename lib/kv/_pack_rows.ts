@@ -14,7 +14,7 @@ const pad4 = (n: number) => Math.ceil(n / 4) * 4;
 /** How many values of `row` are not zero. */
 export function nonZeros(row: Float32Array): number {
   let n = 0;
-  for (let j = 0; j < row.length; j++) if (row[j] !== 0) n++;
+  for (let j = 0, end = row.length; j < end; j++) n += row[j] === 0 ? 0 : 1;
   return n;
 }
 
@@ -26,12 +26,14 @@ export function rowBytes(
   return { dense: rows * dimensions * 4, sparse: pad4(2 * rows) + pad4(2 * nonZero) + 4 * nonZero };
 }
 
-/** The rows' bytes (a multiple of 4), sparse or dense, whichever is smaller; and which. */
+/**
+ * The rows' bytes (a multiple of 4), sparse or dense, whichever is smaller; and which. `counts`:
+ * each row's non-zero values, when known.
+ */
 export function encodeRows(
   rows: readonly Float32Array[],
-  dimensions: number,
+  { dimensions, counts = rows.map(nonZeros) }: { dimensions: number; counts?: readonly number[] },
 ): { bytes: Uint8Array; sparse: boolean } {
-  const counts = rows.map(nonZeros);
   const nonZero = counts.reduce((a, b) => a + b, 0);
   const size = rowBytes(rows.length, { dimensions, nonZero });
   if (size.dense <= size.sparse) {

@@ -33,6 +33,8 @@ const decoder = new TextDecoder();
 export interface Pack {
   ids: string[];
   rows: Float32Array[];
+  /** Each row's count of non-zero values, when known (counted again when not). */
+  nonZero?: number[];
 }
 
 /** The ids and rows of `entries`, grouped into packs of at most LIMITS.partBytes; null when too few fit. */
@@ -42,7 +44,7 @@ export function packsOf(
 ): Pack[] | null {
   if (dimensions * 4 * ROWS_MIN > LIMITS.partBytes / 2) return null;
   const packs: Pack[] = [];
-  let pack: Pack = { ids: [], rows: [] };
+  let pack: Required<Pack> = { ids: [], rows: [], nonZero: [] };
   let header = 8, nonZero = 0;
   for (const { id, unit } of entries) {
     const more = utf8Length(id) * 2 + 4; // JSON may escape
@@ -52,11 +54,12 @@ export function packsOf(
       pack.ids.length > 0 && header + more + Math.min(rows.dense, rows.sparse) > LIMITS.partBytes
     ) {
       packs.push(pack);
-      pack = { ids: [], rows: [] };
+      pack = { ids: [], rows: [], nonZero: [] };
       header = 8, nonZero = 0;
     }
     pack.ids.push(id);
     pack.rows.push(unit);
+    pack.nonZero.push(nz);
     header += more, nonZero += nz;
   }
   if (pack.ids.length > 0) packs.push(pack);
@@ -67,10 +70,10 @@ export function packsOf(
 const SPARSE = 0x8000_0000;
 
 /** A pack's stored bytes. */
-export function encodePack({ ids, rows }: Pack, dimensions: number): Uint8Array {
+export function encodePack({ ids, rows, nonZero }: Pack, dimensions: number): Uint8Array {
   const header = encoder.encode(JSON.stringify(ids));
   const padded = Math.ceil(header.length / 4) * 4;
-  const body = encodeRows(rows, dimensions);
+  const body = encodeRows(rows, { dimensions, counts: nonZero });
   const bytes = new Uint8Array(4 + padded + body.bytes.length);
   const flags = body.sparse ? SPARSE : 0;
   new DataView(bytes.buffer).setUint32(0, (header.length | flags) >>> 0, true);
