@@ -59,7 +59,7 @@ export function encodeRows(
 
 /**
  * The `count` rows of `dimensions` that `bytes` (4-byte aligned) hold, or null when their size
- * does not fit: dense rows are views of `bytes`, sparse ones new arrays.
+ * does not fit: dense rows are views of `bytes`, sparse ones views of one new array.
  */
 export function decodeRows(
   bytes: Uint8Array,
@@ -79,15 +79,17 @@ export function decodeRows(
   const indexAt = bytes.byteOffset + pad4(2 * count);
   const indices = new Uint16Array(bytes.buffer, indexAt, nonZero);
   const values = new Float32Array(bytes.buffer, indexAt + pad4(2 * nonZero), nonZero);
-  const rows: Float32Array[] = [];
+  // One array for the pack's rows (an allocation per row was most of decoding them).
+  const all = new Float32Array(count * dimensions);
   let k = 0;
-  for (let i = 0; i < count; i++) {
-    const row = new Float32Array(dimensions);
+  for (let i = 0, at = 0; i < count; i++, at += dimensions) {
     for (const end = k + counts[i]; k < end; k++) {
       if (indices[k] >= dimensions) return null;
-      row[indices[k]] = values[k];
+      all[at + indices[k]] = values[k];
     }
-    rows.push(row);
   }
-  return rows;
+  return Array.from(
+    { length: count },
+    (_, i) => all.subarray(i * dimensions, (i + 1) * dimensions),
+  );
 }
