@@ -135,12 +135,14 @@ export async function claiming(
   kv: Deno.Kv,
   claims: NonNullable<AppendOptions["claims"]>,
 ): Promise<(op: Deno.AtomicOperation) => void> {
+  // Every marker as a claim read it: two reads of one scope that saw different packs make the
+  // operation fail its checks, and the append read them again.
   const markers = new Map<string, Deno.KvEntryMaybe<unknown>>();
   const steps = await Promise.all(claims.map(async (claim) => {
     const key = idem.headKey(claim.scope, claim.key);
     const bytes = encodeJson(claim.value ?? null);
     const [entry, marker] = await kv.getMany<[BlobHead, unknown]>([key, markerKey(claim.scope)]);
-    markers.set(claim.scope, marker);
+    markers.set(`${claim.scope}\n${marker.versionstamp}`, marker);
     const stored = entry.value === null
       ? await packedText(kv, claim, marker)
       : await readBlob(kv, idem.partPrefix(claim.scope, claim.key), entry.value);
