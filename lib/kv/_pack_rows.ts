@@ -9,12 +9,14 @@
  * are the same float32 values either way.
  */
 
+import { isPlusZero } from "./_unit_vectors.ts";
+
 const pad4 = (n: number) => Math.ceil(n / 4) * 4;
 
-/** How many values of `row` are not zero. */
+/** How many values of `row` are not +0 (a -0 is kept, as a single key's sparse bytes keep it). */
 export function nonZeros(row: Float32Array): number {
   let n = 0;
-  for (let j = 0, end = row.length; j < end; j++) n += row[j] === 0 ? 0 : 1;
+  for (let j = 0, end = row.length; j < end; j++) n += isPlusZero(row[j]) ? 0 : 1;
   return n;
 }
 
@@ -49,7 +51,7 @@ export function encodeRows(
   let k = 0;
   for (const row of rows) {
     for (let j = 0; j < dimensions; j++) {
-      if (row[j] === 0) continue;
+      if (isPlusZero(row[j])) continue;
       indices[k] = j;
       values[k++] = row[j];
     }
