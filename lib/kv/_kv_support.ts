@@ -46,13 +46,15 @@ export function storeError(action: string, error: unknown): SimulacraError {
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
+const NON_ASCII = /[\u0080-\uffff]/;
 
 /**
  * A string's UTF-8 length without encoding it (a lone surrogate counts 3, as its U+FFFD does):
  * batches of thousands of keys are measured on every bulk write, and encoding each part was
  * most of an import's planning time (issue 25).
  */
-function utf8Length(text: string): number {
+export function utf8Length(text: string): number {
+  if (!NON_ASCII.test(text)) return text.length; // one native scan: most text is ASCII
   let total = text.length;
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

@@ -13,28 +13,24 @@
  * so a crash or a KV failure mid-write leaves nothing visible and nothing that a later write
  * could expose. Almost every write fits one atomic operation and is a single commit.
  */
-import { type AgentScope, ConflictError, type MemoryRecord } from "../../src/domain/mod.ts";
+import { type AgentScope, ConflictError } from "../../src/domain/mod.ts";
 import { type AppendOptions, claimTaken, type Lease } from "../../src/ports/mod.ts";
 import { type BlobHead, readBlob } from "./_kv_blob.ts";
 import * as idem from "./kv_idempotency_store.ts";
+import { markerKey, packedText } from "./_claim_packs.ts";
 import {
   addWrites,
-  decodeJson,
   deleteKey,
   encodeJson,
-  joinBytes,
   type KvWrite,
   listAll,
   planBatches,
-  setBytes,
   setValue,
-  splitBytes,
 } from "./_kv_support.ts";
+import { loadRecords } from "./_record_packs.ts";
 import { leaseCheck } from "./kv_lock.ts";
 import {
   AgentState,
-  type EntryInit,
-  freezeRecord,
   type Head,
   type Overlay,
   prefixOf,
@@ -55,28 +51,6 @@ export interface Transaction {
   fence?: Lease;
   /** Adds the claims' checks and writes to the final atomic operation. */
   final?: () => Promise<(op: Deno.AtomicOperation) => void>;
-}
-
-/**
- * The writes that store `memories` as the records after `seq`, and their cache entries: the
- * cache holds what a reload would read, the JSON form, frozen.
- */
-export function recordWrites(
-  scope: AgentScope,
-  memories: readonly MemoryRecord[],
-  seq: number,
-): { writes: KvWrite[]; entries: EntryInit[] } {
-  const writes: KvWrite[] = [];
-  const entries: EntryInit[] = [];
-  memories.forEach((memory, i) => {
-    const bytes = encodeJson(memory);
-    splitBytes(bytes).forEach((part, p) => {
-      writes.push(setBytes([...prefixOf(scope), "rec", seq + i + 1, p], part));
-    });
-    const base = freezeRecord(decodeJson<MemoryRecord>(bytes));
-    entries.push({ seq: seq + i + 1, base, overlay: null });
-  });
-  return { writes, entries };
 }
 
 /** The head every atomic operation of a transaction is checked against. */
@@ -154,29 +128,40 @@ export async function claimAhead(
 /**
  * What the final atomic operation of an append checks and writes for its claims: a key that
  * holds nothing is set (checked still empty), one that holds the same value is checked
- * unchanged. @throws {ConflictError} when a key holds another value.
+ * unchanged; the scopes' pack markers are checked unchanged (`_claim_packs.ts`: a packed value
+ * counts as held). @throws {ConflictError} when a key holds another value.
  */
 export async function claiming(
   kv: Deno.Kv,
   claims: NonNullable<AppendOptions["claims"]>,
 ): Promise<(op: Deno.AtomicOperation) => void> {
+  // Every marker as a claim read it: two reads of one scope that saw different packs make the
+  // operation fail its checks, and the append read them again.
+  const markers = new Map<string, Deno.KvEntryMaybe<unknown>>();
   const steps = await Promise.all(claims.map(async (claim) => {
     const key = idem.headKey(claim.scope, claim.key);
     const bytes = encodeJson(claim.value ?? null);
-    const entry = await kv.get<BlobHead>(key);
-    if (entry.value === null) {
+    const [entry, marker] = await kv.getMany<[BlobHead, unknown]>([key, markerKey(claim.scope)]);
+    markers.set(`${claim.scope}\n${marker.versionstamp}`, marker);
+    const stored = entry.value === null
+      ? await packedText(kv, claim, marker)
+      : await readBlob(kv, idem.partPrefix(claim.scope, claim.key), entry.value);
+    if (stored === undefined) {
       const write = { scope: claim.scope, key: claim.key, gen: 1, bytes, previous: null };
       return (op: Deno.AtomicOperation) =>
         void idem.addValueWrites(op.check({ key, versionstamp: null }), write);
     }
-    const stored = await readBlob(kv, idem.partPrefix(claim.scope, claim.key), entry.value);
-    if (stored === null || new TextDecoder().decode(stored) !== new TextDecoder().decode(bytes)) {
-      throw claimTaken(claim);
-    }
+    const text = typeof stored === "string" ? stored : stored && decoder.decode(stored);
+    if (text !== decoder.decode(bytes)) throw claimTaken(claim);
     return (op: Deno.AtomicOperation) => void op.check(entry);
   }));
-  return (op) => steps.forEach((step) => step(op));
+  return (op) => {
+    steps.forEach((step) => step(op));
+    for (const marker of markers.values()) op.check(marker);
+  };
 }
+
+const decoder = new TextDecoder();
 
 /** Reads an agent from KV (call under its mutex), dropping what uncommitted writes left. */
 export async function loadAgent(kv: Deno.Kv, scope: AgentScope): Promise<AgentState> {
@@ -184,10 +169,12 @@ export async function loadAgent(kv: Deno.Kv, scope: AgentScope): Promise<AgentSt
   const headKey = [...prefix, "head"];
   const headEntry = await kv.get<Head>(headKey);
   const head = headEntry.value ?? { seq: 0, txn: 0 };
-  const records = await listAll<Uint8Array>(kv, { prefix: [...prefix, "rec"] });
-  const stored = await listAll<StoredOverlay>(kv, { prefix: [...prefix, "ovl"] });
+  const [loaded, stored] = await Promise.all([
+    loadRecords(kv, { prefix, headSeq: head.seq }),
+    listAll<StoredOverlay>(kv, { prefix: [...prefix, "ovl"] }),
+  ]);
 
-  const cleanup: KvWrite[] = [];
+  const cleanup: KvWrite[] = loaded.cleanup;
   const overlays = new Map<number, Overlay>();
   for (const { key: ovlKey, value } of stored) {
     const seq = ovlKey[4] as number;
@@ -202,22 +189,9 @@ export async function loadAgent(kv: Deno.Kv, scope: AgentScope): Promise<AgentSt
       cleanup.push(setValue(ovlKey, { txn: head.txn, next: value.prev, prev: null }));
     }
   }
-
-  const entries: EntryInit[] = [];
-  let parts: Uint8Array[] = [];
-  for (let i = 0; i < records.length; i++) {
-    const { key: recKey, value } = records[i];
-    const seq = recKey[4] as number;
-    if (seq > head.seq) {
-      cleanup.push(deleteKey(recKey));
-      continue;
-    }
-    parts.push(value);
-    if (i + 1 < records.length && records[i + 1].key[4] === seq) continue;
-    const base = freezeRecord(decodeJson<MemoryRecord>(joinBytes(parts)));
-    parts = [];
-    entries.push({ seq, base, overlay: overlays.get(seq) ?? null });
-  }
+  const entries = overlays.size === 0
+    ? loaded.entries
+    : loaded.entries.map((e) => ({ ...e, overlay: overlays.get(e.seq) ?? null }));
 
   for (const batch of planBatches(cleanup)) {
     if (batch.length === 0) continue;

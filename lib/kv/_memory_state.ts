@@ -46,6 +46,8 @@ export interface EntryInit {
   seq: number;
   base: MemoryRecord;
   overlay: Overlay | null;
+  /** The `first` of the pack that stores the record (`_record_packs.ts`); absent: a key of its own. */
+  pack?: number;
 }
 
 /**
@@ -54,6 +56,8 @@ export interface EntryInit {
  */
 export class Entry {
   readonly seq: number;
+  /** Where the record is stored: see {@linkcode EntryInit.pack}. */
+  readonly pack?: number;
   /** The memory's row in the agent's columns. */
   readonly row: number;
   readonly base: MemoryRecord;
@@ -62,6 +66,7 @@ export class Entry {
 
   constructor(init: EntryInit & { row: number; record: MemoryRecord }) {
     this.seq = init.seq;
+    if (init.pack !== undefined) this.pack = init.pack;
     this.row = init.row;
     this.base = init.base;
     this.#overlay = init.overlay;

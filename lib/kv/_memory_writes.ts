@@ -12,14 +12,9 @@ import {
   SimulacraError,
 } from "../../src/domain/mod.ts";
 import type { AppendOptions } from "../../src/ports/mod.ts";
-import { assertKeySize, deleteKey, type KvWrite, listAll, setValue } from "./_kv_support.ts";
-import {
-  claimAhead,
-  claiming,
-  CLAIMS_IN_COMMIT,
-  recordWrites,
-  type Transaction,
-} from "./_memory_commit.ts";
+import { assertKeySize, deleteKey, type KvWrite, setValue } from "./_kv_support.ts";
+import { claimAhead, claiming, CLAIMS_IN_COMMIT, type Transaction } from "./_memory_commit.ts";
+import { recordRemovals, recordWrites } from "./_record_packs.ts";
 import {
   type AgentState,
   type Entry,
@@ -122,18 +117,14 @@ export function revisionChanges(
   });
 }
 
-/** The transaction that deletes entries' record parts and overlays. */
+/** The transaction that deletes entries' records (keys, or their rows in packs) and overlays. */
 export async function removalTransaction(
   kv: Deno.Kv,
   scope: AgentScope,
   { state, doomed }: { state: AgentState; doomed: readonly Entry[] },
 ): Promise<Transaction> {
   const prefix = prefixOf(scope);
-  const writes: KvWrite[] = [];
-  for (const entry of doomed) {
-    const parts = await listAll(kv, { prefix: [...prefix, "rec", entry.seq] });
-    for (const part of parts) writes.push(deleteKey(part.key));
-    writes.push(deleteKey([...prefix, "ovl", entry.seq]));
-  }
+  const writes: KvWrite[] = await recordRemovals(kv, scope, doomed);
+  for (const entry of doomed) writes.push(deleteKey([...prefix, "ovl", entry.seq]));
   return { writes, head: { seq: state.head.seq, txn: state.head.txn + 1 } };
 }

@@ -29,10 +29,8 @@ import {
   instantiateKernel,
   KERNEL_STEP,
 } from "./_dot_kernel.ts";
+import { BLOCK_ROWS, BLOCK_SHIFT, forEachRun, type SlabShape } from "./_slab_runs.ts";
 
-/** Rows per full block: its accumulator (16 KiB of float32 scores) stays in L1. */
-const BLOCK_ROWS = 4096;
-const BLOCK_SHIFT = 12;
 /** The first capacity of a new block (a multiple of the kernel's 16-float step). */
 const MIN_BLOCK_ROWS = 64;
 /** Below this many rows a JavaScript scan is fast enough and needs no WebAssembly memory. */
@@ -53,17 +51,24 @@ export class SlabBlocks {
   /** Scores of the last scan, by slot; reused by the next. */
   #scores = new Float32Array(0);
 
+  /** The blocks as {@linkcode forEachRun} walks them. */
+  readonly #shape: SlabShape = {
+    dimensions: 0,
+    cap: (b) => this.#capOf(b),
+  };
+
   constructor(dimensions: number) {
     this.dimensions = dimensions;
+    this.#shape.dimensions = dimensions;
   }
 
-  /** A copy of the row at `slot`. */
-  read(slot: number): Float32Array {
-    const out = new Float32Array(this.dimensions);
-    const block = this.#blocks[slot >>> BLOCK_SHIFT];
-    const cap = this.#capOf(slot >>> BLOCK_SHIFT);
-    const r = slot & (BLOCK_ROWS - 1);
-    for (let j = 0; j < this.dimensions; j++) out[j] = block[j * cap + r];
+  /** Copies of the rows at the consecutive slots from `first` (see {@linkcode writeRows}). */
+  readRows(first: number, count: number): Float32Array[] {
+    const out = Array.from({ length: count }, () => new Float32Array(this.dimensions));
+    forEachRun(this.#shape, { first, count }, ({ at, i, n, b }) => {
+      const block = this.#blocks[b];
+      for (let k = 0; k < n; k++) out[i + k][at.column] = block[at.offset + k];
+    });
     return out;
   }
 
@@ -134,21 +139,32 @@ export class SlabBlocks {
 
   /** Writes a row (zeros for null) at a slot within the capacity. */
   writeRow(slot: number, unit: Float32Array | null): void {
-    const b = slot >>> BLOCK_SHIFT;
-    const block = this.#blocks[b];
-    const cap = this.#capOf(b);
-    const r = slot & (BLOCK_ROWS - 1);
-    for (let j = 0; j < this.dimensions; j++) block[j * cap + r] = unit === null ? 0 : unit[j];
+    this.writeRows(slot, [unit ?? new Float32Array(this.dimensions)]);
   }
 
-  /** Makes room for row `slot` (the next row): a new block, or a larger last block. */
-  reserve(slot: number): void {
+  /**
+   * Writes rows at the consecutive slots from `first` (within the capacity), a column of up to
+   * `RUN_ROWS` rows at a time: a row at a time strides over every column (a cache line
+   * and a page per value), most of loading or bulk-writing a slab's time (issue 25).
+   */
+  writeRows(first: number, units: readonly Float32Array[]): void {
+    forEachRun(this.#shape, { first, count: units.length }, ({ at, i, n, b }) => {
+      const block = this.#blocks[b];
+      for (let k = 0; k < n; k++) block[at.offset + k] = units[i + k][at.column];
+    });
+  }
+
+  /**
+   * Makes room for row `slot` (the next row): a new block, or a larger last block, at once large
+   * enough for the rows up to `last` in the same block (a bulk write's; not a doubling each).
+   */
+  reserve(slot: number, last = slot): void {
     const b = slot >>> BLOCK_SHIFT;
-    if (b === this.#blocks.length) {
-      this.#place(b, MIN_BLOCK_ROWS);
-    } else if ((slot & (BLOCK_ROWS - 1)) >= this.#lastCap) {
-      this.#place(b, this.#lastCap * 2);
-    }
+    const want = (last >>> BLOCK_SHIFT) > b ? BLOCK_ROWS : (last & (BLOCK_ROWS - 1)) + 1;
+    if (b < this.#blocks.length && (slot & (BLOCK_ROWS - 1)) < this.#lastCap) return;
+    let cap = b === this.#blocks.length ? MIN_BLOCK_ROWS : this.#lastCap * 2;
+    while (cap < want) cap *= 2;
+    this.#place(b, cap);
   }
 
   /**

@@ -9,14 +9,14 @@ export function unitVector(
   vector: Float32Array,
   { dimensions, action }: { dimensions: number; action: string },
 ): Float32Array {
-  const problem = embeddingProblem(vector, dimensions);
-  if (problem !== null) {
+  // One norm for the check and the division (the check's own is computed only to word an error).
+  const norm = vector.length === dimensions ? vectorNorm(vector) : NaN;
+  if (!(norm > 0) || !Number.isFinite(norm)) {
     throw new SimulacraError(
       "invalid_request",
-      `Cannot ${action} this vector: it ${problem}`,
+      `Cannot ${action} this vector: it ${embeddingProblem(vector, dimensions)}`,
     );
   }
-  const norm = vectorNorm(vector);
   const unit = new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) unit[i] = vector[i] / norm;
   return unit;
@@ -58,7 +58,7 @@ export function toBytes(unit: Float32Array): Uint8Array {
 }
 
 /** +0 is what a sparse vector leaves out; -0 is kept, so every float reads back bit for bit. */
-function isPlusZero(x: number): boolean {
+export function isPlusZero(x: number): boolean {
   return x === 0 && 1 / x > 0;
 }
 

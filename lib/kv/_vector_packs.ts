@@ -5,7 +5,9 @@
  * ~0.55 s as 20,000 keys and ~0.14 s as 60 KB values of ~38 vectors each (BENCHMARKS.md, issue
  * 25, "World export and import"). So a large upsert (an import's batch) writes packs:
  * `["vec", worldId, agentId, n]` (a number, where a single vector's key has its memory id) →
- * `[u32 header bytes][header: JSON array of ids, padded to 4 bytes][float32 rows, little-endian]`.
+ * `[u32 header bytes][header: JSON array of ids, padded to 4 bytes][rows, little-endian]`: the
+ * float32 rows, or (bit 31 of the u32 set) only their non-zero values when that is smaller
+ * (`_pack_rows.ts`; packs written before sparse rows are dense and load as they are).
  *
  * Which version of a vector is current: a load reads the packs in order, then the single keys,
  * each replacing what came before, so a newer pack (higher n) replaces an older pack's row and a
@@ -13,7 +15,8 @@
  * stale and harmless, until the pack is rewritten; a delete rewrites every pack holding the id.
  */
 import { SimulacraError } from "../../src/domain/mod.ts";
-import { deleteKey, type KvWrite, LIMITS, listAll, setBytes } from "./_kv_support.ts";
+import { deleteKey, type KvWrite, LIMITS, listAll, setBytes, utf8Length } from "./_kv_support.ts";
+import { decodeRows, encodeRows, nonZeros, rowBytes } from "./_pack_rows.ts";
 import { fromBytes, storedDimensions } from "./_unit_vectors.ts";
 import { VectorSlab } from "./_vector_slab.ts";
 
@@ -30,6 +33,8 @@ const decoder = new TextDecoder();
 export interface Pack {
   ids: string[];
   rows: Float32Array[];
+  /** Each row's count of non-zero values, when known (counted again when not). */
+  nonZero?: number[];
 }
 
 /** The ids and rows of `entries`, grouped into packs of at most LIMITS.partBytes; null when too few fit. */
@@ -39,40 +44,50 @@ export function packsOf(
 ): Pack[] | null {
   if (dimensions * 4 * ROWS_MIN > LIMITS.partBytes / 2) return null;
   const packs: Pack[] = [];
-  let pack: Pack = { ids: [], rows: [] };
-  let bytes = 8;
+  let pack: Required<Pack> = { ids: [], rows: [], nonZero: [] };
+  let header = 8, nonZero = 0;
   for (const { id, unit } of entries) {
-    const more = dimensions * 4 + encoder.encode(id).length * 2 + 4; // JSON may escape
-    if (pack.ids.length > 0 && bytes + more > LIMITS.partBytes) {
+    const more = utf8Length(id) * 2 + 4; // JSON may escape
+    const nz = nonZeros(unit);
+    const rows = rowBytes(pack.ids.length + 1, { dimensions, nonZero: nonZero + nz });
+    if (
+      pack.ids.length > 0 && header + more + Math.min(rows.dense, rows.sparse) > LIMITS.partBytes
+    ) {
       packs.push(pack);
-      pack = { ids: [], rows: [] };
-      bytes = 8;
+      pack = { ids: [], rows: [], nonZero: [] };
+      header = 8, nonZero = 0;
     }
     pack.ids.push(id);
     pack.rows.push(unit);
-    bytes += more;
+    pack.nonZero.push(nz);
+    header += more, nonZero += nz;
   }
   if (pack.ids.length > 0) packs.push(pack);
   return packs;
 }
 
+/** Bit 31 of a pack's header length: its rows are sparse (`_pack_rows.ts`). */
+const SPARSE = 0x8000_0000;
+
 /** A pack's stored bytes. */
-export function encodePack({ ids, rows }: Pack, dimensions: number): Uint8Array {
+export function encodePack({ ids, rows, nonZero }: Pack, dimensions: number): Uint8Array {
   const header = encoder.encode(JSON.stringify(ids));
   const padded = Math.ceil(header.length / 4) * 4;
-  const bytes = new Uint8Array(4 + padded + ids.length * dimensions * 4);
-  new DataView(bytes.buffer).setUint32(0, header.length, true);
+  const body = encodeRows(rows, { dimensions, counts: nonZero });
+  const bytes = new Uint8Array(4 + padded + body.bytes.length);
+  const flags = body.sparse ? SPARSE : 0;
+  new DataView(bytes.buffer).setUint32(0, (header.length | flags) >>> 0, true);
   bytes.set(header, 4);
-  const floats = new Float32Array(bytes.buffer, 4 + padded, ids.length * dimensions);
-  rows.forEach((row, i) => floats.set(row, i * dimensions));
+  bytes.set(body.bytes, 4 + padded);
   return bytes;
 }
 
-/** The pack of stored bytes, or null when they are not one of `dimensions` (rows are views). */
+/** The pack of stored bytes, or null when they are not one of `dimensions`. */
 export function decodePack(stored: Uint8Array, dimensions: number): Pack | null {
   const bytes = stored.byteOffset % 4 === 0 ? stored : stored.slice();
   if (bytes.length < 4) return null;
-  const headerBytes = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+  const word = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
+  const headerBytes = word & ~SPARSE;
   const padded = Math.ceil(headerBytes / 4) * 4;
   let ids: unknown;
   try {
@@ -81,12 +96,9 @@ export function decodePack(stored: Uint8Array, dimensions: number): Pack | null 
     return null;
   }
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string")) return null;
-  if (bytes.length !== 4 + padded + ids.length * dimensions * 4) return null;
-  const start = bytes.byteOffset + 4 + padded;
-  const rows = ids.map((_, i) =>
-    new Float32Array(bytes.buffer, start + i * dimensions * 4, dimensions)
-  );
-  return { ids, rows };
+  const sparse = (word & SPARSE) !== 0;
+  const rows = decodeRows(bytes.subarray(4 + padded), { count: ids.length, dimensions, sparse });
+  return rows === null ? null : { ids, rows };
 }
 
 /**
@@ -162,7 +174,7 @@ export function packWrites(
     return {
       ...setBytes(key(n), encodePack(pack, dimensions)),
       mirror: ({ slab, book }) => {
-        pack.ids.forEach((id, j) => slab.set(id, pack.rows[j]));
+        slab.setMany(pack.ids, pack.rows);
         book.add(n, pack.ids);
       },
     };
@@ -225,7 +237,7 @@ export async function loadVectors(
     if (typeof n !== "number") continue;
     const pack = decodePack(entry.value, dimensions);
     if (pack === null) throw wrong("another number of dimensions");
-    pack.ids.forEach((id, i) => slab.set(id, pack.rows[i]));
+    slab.setMany(pack.ids, pack.rows);
     book.add(n, pack.ids);
   }
   for (const entry of entries) {

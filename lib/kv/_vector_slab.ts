@@ -5,6 +5,7 @@
  */
 import type { VectorMatch, VectorSearch } from "../../src/ports/mod.ts";
 import { SlabBlocks } from "./_slab_blocks.ts";
+import { clamp, selectTop } from "./_slab_select.ts";
 
 /** Which memory slots hold the vectors of a caller's ids, kept up to date incrementally. */
 interface Alignment {
@@ -58,23 +59,50 @@ export class VectorSlab {
 
   /** A copy of a stored vector, or null. */
   get(id: string): Float32Array | null {
-    const slot = this.#slots.get(id);
-    if (slot === undefined) return null;
-    return this.#blocks.read(slot);
+    return this.getMany([id])[0];
+  }
+
+  /** Copies of the stored vectors of `ids` (null where none), runs of consecutive slots at once. */
+  getMany(ids: readonly string[]): (Float32Array | null)[] {
+    const out = new Array<Float32Array | null>(ids.length).fill(null);
+    for (let i = 0; i < ids.length;) {
+      const slot = this.#slots.get(ids[i++]);
+      if (slot === undefined) continue;
+      let n = 1;
+      while (this.#slots.get(ids[i - 1 + n]) === slot + n) n++;
+      this.#blocks.readRows(slot, n).forEach((row, k) => out[i - 1 + k] = row);
+      i += n - 1;
+    }
+    return out;
   }
 
   /** Stores or replaces a vector; `unit` must be unit-length with `dimensions` values. */
   set(id: string, unit: Float32Array): void {
-    let slot = this.#slots.get(id);
-    if (slot === undefined) {
-      slot = this.#ids.length;
-      this.#blocks.reserve(slot);
+    this.setMany([id], [unit]);
+  }
+
+  /**
+   * Stores or replaces many vectors (as {@linkcode set} each, the last of an id given twice
+   * winning): the new ones take consecutive slots, written a run of rows at a time.
+   */
+  setMany(ids: readonly string[], units: readonly Float32Array[]): void {
+    const fresh: Float32Array[] = [];
+    const replaced: number[] = [];
+    const first = this.#ids.length;
+    ids.forEach((id, i) => {
+      if (this.#slots.has(id)) return void replaced.push(i);
+      this.#slots.set(id, first + fresh.length);
       this.#ids.push(id);
-      this.#slots.set(id, slot);
-      this.#added++;
-    }
+      fresh.push(units[i]);
+    });
     this.#version++;
-    this.#blocks.writeRow(slot, unit);
+    if (fresh.length > 0) {
+      const last = first + fresh.length - 1;
+      for (let slot = first; slot <= last; slot++) this.#blocks.reserve(slot, last);
+      this.#added += fresh.length;
+      this.#blocks.writeRows(first, fresh);
+    }
+    for (const i of replaced) this.#blocks.writeRow(this.#slots.get(ids[i])!, units[i]);
   }
 
   /** Removes a vector; returns whether it was there. */
@@ -222,60 +250,4 @@ export class VectorSlab {
   #score(unit: Float32Array): Float32Array {
     return this.#blocks.score(unit, this.#ids.length);
   }
-}
-
-/** A float32 dot product of unit vectors, kept within [-1, 1]. */
-function clamp(score: number): number {
-  return Math.max(-1, Math.min(1, score));
-}
-
-/** Picks the `k` best of `scores`, one per row of `ids` (score descending, then id ascending). */
-function selectTop(scores: Float32Array, k: number, ids: readonly string[]): VectorMatch[] {
-  const count = scores.length;
-  // `worse(a, b)`: row a ranks below row b.
-  const worse = (a: number, b: number): boolean =>
-    scores[a] < scores[b] || (scores[a] === scores[b] && ids[a] > ids[b]);
-  let chosen: number[];
-  if (k * 4 >= count) {
-    chosen = Array.from({ length: count }, (_, i) => i);
-  } else {
-    // A min-heap of the best k so far; its root is the worst of them.
-    const heap = new Int32Array(k);
-    let size = 0;
-    const siftDown = (from: number) => {
-      let i = from;
-      for (;;) {
-        const l = 2 * i + 1, r = l + 1;
-        let low = i;
-        if (l < size && worse(heap[l], heap[low])) low = l;
-        if (r < size && worse(heap[r], heap[low])) low = r;
-        if (low === i) return;
-        [heap[i], heap[low]] = [heap[low], heap[i]];
-        i = low;
-      }
-    };
-    for (let row = 0; row < count; row++) {
-      if (size < k) {
-        let i = size++;
-        heap[i] = row;
-        while (i > 0) {
-          const parent = (i - 1) >> 1;
-          if (!worse(heap[i], heap[parent])) break;
-          [heap[i], heap[parent]] = [heap[parent], heap[i]];
-          i = parent;
-        }
-      } else if (scores[row] >= scores[heap[0]] && worse(heap[0], row)) {
-        heap[0] = row;
-        siftDown(0);
-      }
-    }
-    chosen = Array.from(heap);
-  }
-  chosen.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
-  return chosen.slice(0, k).map((row) =>
-    ({
-      id: ids[row],
-      score: clamp(scores[row]),
-    }) as VectorMatch
-  );
 }

@@ -8,9 +8,20 @@
  * claims exactly one stores its value and every other one reads it. A time to live is the
  * head's `expireIn`; its parts expire a minute later, so a head read just before it expires
  * finds them (Deno KV deletes expired keys lazily: a value may be read a while after its time).
+ * A `putMany` of many small values without a time to live writes them in packs instead, many
+ * to a KV value (`_claim_packs.ts`); a key's own head wins over them.
  */
 import type { Claim, IdempotencyStore, KeepOptions, KeepValue } from "../../src/ports/mod.ts";
 import { type BlobHead, blobWrites, readBlob } from "./_kv_blob.ts";
+import {
+  markerKey,
+  PACK_MIN,
+  PACKED_MAX,
+  packedText,
+  packPrefix,
+  removeFromPacks,
+  writePacks,
+} from "./_claim_packs.ts";
 import {
   addWrites,
   assertKeySize,
@@ -23,6 +34,7 @@ import {
   LIMITS,
   listAll,
   planBatches,
+  utf8Length,
 } from "./_kv_support.ts";
 
 /** Configuration of {@linkcode KvIdempotencyStore}. */
@@ -33,6 +45,8 @@ export interface KvIdempotencyStoreOptions {
 
 /** Rounds before giving up on a key that keeps changing under a read or a put. */
 const ATTEMPTS = 8;
+
+const encoder = new TextEncoder();
 
 /** Keys per `getMany` (Deno KV's limit). */
 const KV_GET_MANY = 10;
@@ -96,12 +110,21 @@ export class KvIdempotencyStore implements IdempotencyStore {
     const bytes = encodeJson(keep.value ?? null);
     const write = { scope, key, gen: 1, bytes, previous: null };
     return await guard("claim an idempotency key", async () => {
+      // The first attempt takes the scope to have no packs (the common case: no read first).
+      let marker: Deno.KvEntryMaybe<unknown> = {
+        key: markerKey(scope),
+        value: null,
+        versionstamp: null,
+      };
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-        const op = this.#kv.atomic().check({ key: headKey(scope, key), versionstamp: null });
+        const op = this.#kv.atomic()
+          .check({ key: headKey(scope, key), versionstamp: null })
+          .check(marker);
         const result = await addValueWrites(op, write, keep).commit();
         if (result.ok) return { created: true, value: decodeJson<T>(bytes) };
-        const stored = await this.#read<T>(scope, key);
-        if (stored !== undefined) return { created: false, value: stored };
+        const found = await this.#lookup<T>(scope, key);
+        if (found.stored !== undefined) return { created: false, value: found.stored };
+        marker = found.marker;
       }
       throw new Error("The idempotency key kept changing");
     });
@@ -150,25 +173,37 @@ export class KvIdempotencyStore implements IdempotencyStore {
     keep?: KeepOptions,
   ): Promise<void> {
     for (const { key } of writes) assertKeySize(headKey(scope, key), "idempotency key");
-    const encoded = writes.map(({ key, value }) => ({
-      key,
-      value,
-      bytes: encodeJson(value ?? null),
-    }));
-    const heads = await guard("read idempotency keys", () => this.#heads(scope, encoded));
-    const alone = encoded.filter((e, i) =>
-      e.bytes.length > LIMITS.partBytes || heads[i]?.parts !== undefined
-    );
-    for (const { key, value } of alone) await this.put(scope, key, { value, ...keep });
-    const sets: KvWrite[] = encoded.flatMap(({ key, bytes }, i) => {
-      if (bytes.length > LIMITS.partBytes || heads[i]?.parts !== undefined) return [];
+    const texts = writes.map(({ value }) => JSON.stringify(value ?? null));
+    const heads = await guard("read idempotency keys", () => this.#heads(scope, writes));
+    const packed = writes.length >= PACK_MIN && keep?.ttlMs === undefined;
+    const fits = texts.map((text) => utf8Length(text) <= (packed ? PACKED_MAX : LIMITS.partBytes));
+    const alone = (i: number) => !fits[i] || heads[i]?.parts !== undefined;
+    for (const [i, { key, value }] of writes.entries()) {
+      if (alone(i)) await this.put(scope, key, { value, ...keep });
+    }
+    const rest = [...writes.keys()].filter((i) => !alone(i));
+    if (packed) {
+      await guard("store idempotency results", async () => {
+        const entries = rest.map((i) => ({ key: writes[i].key, text: texts[i] }));
+        await writePacks(this.#kv, scope, entries);
+        // Their heads would win over the packs: gone, now that the packs hold the new values.
+        const stale = rest.filter((i) => heads[i] !== null)
+          .map((i) => deleteKey(headKey(scope, writes[i].key)));
+        for (const batch of planBatches(stale)) {
+          if (batch.length > 0) await addWrites(this.#kv.atomic(), batch).commit();
+        }
+      });
+      return;
+    }
+    const sets: KvWrite[] = rest.map((i) => {
+      const bytes = encoder.encode(texts[i]);
       const head: BlobHead = { gen: (heads[i]?.gen ?? 0) + 1, size: bytes.length, data: bytes };
-      return [{
+      return {
         op: "set" as const,
-        key: headKey(scope, key),
+        key: headKey(scope, writes[i].key),
         value: head,
         bytes: bytes.length + 32,
-      }];
+      };
     });
     const expireIn = keep?.ttlMs === undefined ? undefined : Math.max(1, Math.ceil(keep.ttlMs));
     await guard("store idempotency results", async () => {
@@ -212,6 +247,7 @@ export class KvIdempotencyStore implements IdempotencyStore {
       for (const batch of planBatches(writes)) {
         if (batch.length > 0) await addWrites(this.#kv.atomic(), batch).commit();
       }
+      await removeFromPacks(this.#kv, scope, keys);
     });
   }
 
@@ -219,19 +255,39 @@ export class KvIdempotencyStore implements IdempotencyStore {
   async clear(scope: string): Promise<void> {
     assertKeySize(headKey(scope, ""), "idempotency scope");
     await guard("forget idempotency keys", async () => {
-      await deletePrefixes(this.#kv, [["idem", scope], ["idem_part", scope]]);
+      await this.#kv.delete(markerKey(scope));
+      await deletePrefixes(this.#kv, [["idem", scope], ["idem_part", scope], packPrefix(scope)]);
     });
   }
 
   /** The stored value, or undefined when there is none. */
   async #read<T>(scope: string, key: string): Promise<T | undefined> {
+    return (await this.#lookup<T>(scope, key)).stored;
+  }
+
+  /**
+   * The stored value (undefined when there is none), and the scope's pack marker as read with
+   * the key's head (one `getMany`): a head wins, else the packs are looked in.
+   */
+  async #lookup<T>(
+    scope: string,
+    key: string,
+  ): Promise<{ stored: T | undefined; marker: Deno.KvEntryMaybe<unknown> }> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const entry = await this.#kv.get<BlobHead | Deno.KvU64>(headKey(scope, key));
-      if (entry.value === null) return undefined;
+      const [entry, marker] = await this.#kv.getMany<[BlobHead | Deno.KvU64, unknown]>([
+        headKey(scope, key),
+        markerKey(scope),
+      ]);
+      if (entry.value === null) {
+        const text = await packedText(this.#kv, { scope, key }, marker);
+        return { stored: text === undefined ? undefined : JSON.parse(text) as T, marker };
+      }
       // A count the unit of work keeps (`CommitRequest.claim.counter`).
-      if (entry.value instanceof Deno.KvU64) return Number(entry.value.value) as T;
+      if (entry.value instanceof Deno.KvU64) {
+        return { stored: Number(entry.value.value) as T, marker };
+      }
       const bytes = await readBlob(this.#kv, partPrefix(scope, key), entry.value);
-      if (bytes !== null) return decodeJson<T>(bytes);
+      if (bytes !== null) return { stored: decodeJson<T>(bytes), marker };
     }
     throw new Error("The idempotency key kept changing while being read");
   }

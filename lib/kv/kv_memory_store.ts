@@ -5,6 +5,9 @@
  * - `[...P, "head"]` → `{ seq, txn }`: the commit point. Small, written last by every write.
  * - `[...P, "rec", seq, part]` → the record's JSON bytes as appended (immutable), split into
  *   parts of ≤ 60 KB so any description fits KV's 64 KiB value limit. `seq` counts appends.
+ * - `[...P, "rpk", first]` → many records of one bulk append (an import's batch), their seqs
+ *   and JSON in one value of ≤ 60 KB: a key per record cost more than the bytes
+ *   (`_record_packs.ts`). A stream can hold both layouts; streams from before packs load as they are.
  * - `[...P, "ovl", seq]` → `{ txn, next, prev }`: the mutable fields (`lastAccessedAt`,
  *   `importance`, `importancePending`, the upkeep fields) once `touch()`, `setImportance()` or
  *   `revise()` changed them.

@@ -21,6 +21,7 @@ import { type BlobHead, blobWrites } from "./_kv_blob.ts";
 import { addWrites, encodeJson, getAll, guard } from "./_kv_support.ts";
 import { headKey, type KvDocumentStore, partPrefix } from "./kv_document_store.ts";
 import * as idem from "./kv_idempotency_store.ts";
+import { markerKey, packedText } from "./_claim_packs.ts";
 import { heldCheck, type KvLock, leaseKey } from "./kv_lock.ts";
 
 /** Rounds of read-then-commit while a lease or document keeps being touched meanwhile. */
@@ -73,7 +74,10 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         const op = this.#kv.atomic();
         // Every key this commit checks, read at once: leases, claim, document heads.
-        const claimKey = claim ? [idem.headKey(claim.scope, claim.key)] : [];
+        // A claim's key and its scope's pack marker (a packed value counts as claimed).
+        const claimKey = claim
+          ? [idem.headKey(claim.scope, claim.key), markerKey(claim.scope)]
+          : [];
         const read = await getAll(this.#kv, [
           ...fences.map(leaseKey),
           ...claimKey,
@@ -90,9 +94,11 @@ export class KvUnitOfWorkStore implements UnitOfWorkStore {
           op.check(check);
         });
         if (claim && claimed) {
+          const marker = read[fences.length + 1];
           if (claimEntry.versionstamp !== null) throw claimTaken(claim);
+          if (await packedText(this.#kv, claim, marker) !== undefined) throw claimTaken(claim);
           idem.addValueWrites(
-            op.check({ key: claimEntry.key, versionstamp: null }),
+            op.check({ key: claimEntry.key, versionstamp: null }).check(marker),
             claimed,
             claim,
           );

@@ -206,10 +206,9 @@ export class KvVectorIndex implements VectorIndex {
    */
   async fetch(scope: AgentScope, ids: readonly MemoryId[]): Promise<VectorEntry[]> {
     const slab = await this.#slab(scope);
-    return [...new Set(ids)].flatMap((id) => {
-      const vector = slab.get(id);
-      return vector === null ? [] : [{ id, vector }];
-    });
+    const unique = [...new Set(ids)];
+    const vectors = slab.getMany(unique);
+    return unique.flatMap((id, i) => vectors[i] === null ? [] : [{ id, vector: vectors[i]! }]);
   }
 
   /** Removes vectors; ids that do not exist are ignored. */

@@ -220,6 +220,7 @@ Deno.test("KvMemoryStore.append() leaves nothing visible when KV fails between i
     3,
     "Leftovers were removed",
   );
+  assert.equal(await countKeys(raw, ["mem", scope.worldId, scope.agentId, "rpk"]), 0);
   const fresh = new KvMemoryStore({ kv: raw });
   assert.equal(await fresh.count(scope), 3);
 

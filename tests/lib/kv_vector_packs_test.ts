@@ -119,3 +119,40 @@ Deno.test("KvVectorIndex loads vectors stored one key each (stores written befor
   const [best] = await index.query(scope, vectorOf(7), 1);
   assert.equal(best.id, "m7");
 });
+
+Deno.test("KvVectorIndex packs sparse vectors by their non-zero values, read back exactly, beside dense packs", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const dims = 384;
+  const index = new KvVectorIndex({ kv, dimensions: dims });
+  const scope = newScope();
+  // ~40 non-zeros of 384, as the local embedder's feature hashing gives; then dense ones.
+  const sparse = Array.from({ length: 300 }, (_, i) => {
+    const v = new Float32Array(dims);
+    for (let k = 0; k < 40; k++) v[(i * 7 + k * 9) % dims] = Math.sin(i + k) + 1.5;
+    v[(i * 7 + 1) % dims] = -0; // kept as -0, as a single key's bytes keep it
+    return { id: mid(`s${i}`), vector: v };
+  });
+  const dense = Array.from({ length: 100 }, (_, i) => ({
+    id: mid(`d${i}`),
+    vector: Float32Array.from({ length: dims }, (_, j) => Math.cos(i * 3 + j) + 1.5),
+  }));
+  await index.upsert(scope, sparse);
+  let bytes = 0, keys = 0;
+  for await (const e of kv.list<Uint8Array>({ prefix: ["vec", scope.worldId, scope.agentId] })) {
+    bytes += e.value.length;
+    keys++;
+  }
+  assert.ok(keys <= 2 && bytes < 300 * 400, `${keys} packs of ${bytes} bytes for 300 vectors`);
+  await index.upsert(scope, dense);
+  await index.delete(scope, [mid("s5")]); // rewrites a sparse pack without it
+  const stored = new KvVectorIndex({ kv, dimensions: dims });
+  const ids = await stored.ids(scope);
+  const got = new Map((await stored.fetch(scope, ids)).map((e) => [e.id, e.vector]));
+  assert.equal(got.size, 399);
+  assert.ok(Object.is(got.get(mid("s0"))![1], -0) && Object.is(got.get(mid("s0"))![2], 0));
+  for (const { id, vector } of [...sparse, ...dense]) {
+    if (id === "s5") continue;
+    const norm = Math.sqrt(vector.reduce((s, x) => s + x * x, 0));
+    assert.deepEqual(got.get(id), Float32Array.from(vector, (x) => x / norm), id);
+  }
+});

@@ -66,8 +66,14 @@ export class Staging {
       id: m.id,
       vector: vectors[i] ?? embedded.entries[next++].vector,
     }));
-    await this.#deps.storage.vectors.upsert(scope, entries);
-    await this.#deps.storage.memories.append(scope, records, { fence: this.#fence });
+    // Together, not vectors first as a perceive writes them: nothing staged is visible before
+    // the commit, and the two writes overlap (one waits on KV while the other encodes). Both
+    // are settled before a failure is thrown, so nothing lands after a rollback.
+    const written = await Promise.allSettled([
+      this.#deps.storage.vectors.upsert(scope, entries),
+      this.#deps.storage.memories.append(scope, records, { fence: this.#fence }),
+    ]);
+    for (const result of written) if (result.status === "rejected") throw result.reason;
     for (const m of records) {
       if (m.eventId !== undefined) this.#eventIds.push({ scope, eventId: m.eventId, id: m.id });
     }

@@ -1,0 +1,97 @@
+/**
+ * @module Private to lib/kv: the rows of a vector pack (`_vector_packs.ts`), dense or sparse.
+ *
+ * Dense: the float32 rows back to back. Sparse, when smaller: a u16 count of non-zero values per
+ * row, then every row's u16 indices, then every row's float32 values, each part padded to 4
+ * bytes. The local embedder's 384-dimension vectors have ~46 non-zeros (feature hashing), so a
+ * sparse row takes ~280 bytes instead of 1,536: an import of 100,000 memories wrote 153 MB of
+ * vectors to KV, its main cost after the per-key ones (BENCHMARKS.md, issue 25). The values
+ * are the same float32 values either way.
+ */
+
+import { isPlusZero } from "./_unit_vectors.ts";
+
+const pad4 = (n: number) => Math.ceil(n / 4) * 4;
+
+/** How many values of `row` are not +0 (a -0 is kept, as a single key's sparse bytes keep it). */
+export function nonZeros(row: Float32Array): number {
+  let n = 0;
+  for (let j = 0, end = row.length; j < end; j++) n += isPlusZero(row[j]) ? 0 : 1;
+  return n;
+}
+
+/** The bytes `rows` rows of `dimensions` take, holding `nonZero` non-zero values in all. */
+export function rowBytes(
+  rows: number,
+  { dimensions, nonZero }: { dimensions: number; nonZero: number },
+): { dense: number; sparse: number } {
+  return { dense: rows * dimensions * 4, sparse: pad4(2 * rows) + pad4(2 * nonZero) + 4 * nonZero };
+}
+
+/**
+ * The rows' bytes (a multiple of 4), sparse or dense, whichever is smaller; and which. `counts`:
+ * each row's non-zero values, when known.
+ */
+export function encodeRows(
+  rows: readonly Float32Array[],
+  { dimensions, counts = rows.map(nonZeros) }: { dimensions: number; counts?: readonly number[] },
+): { bytes: Uint8Array; sparse: boolean } {
+  const nonZero = counts.reduce((a, b) => a + b, 0);
+  const size = rowBytes(rows.length, { dimensions, nonZero });
+  if (size.dense <= size.sparse) {
+    const floats = new Float32Array(rows.length * dimensions);
+    rows.forEach((row, i) => floats.set(row, i * dimensions));
+    return { bytes: new Uint8Array(floats.buffer), sparse: false };
+  }
+  const bytes = new Uint8Array(size.sparse);
+  const indexAt = pad4(2 * rows.length);
+  new Uint16Array(bytes.buffer, 0, rows.length).set(counts);
+  const indices = new Uint16Array(bytes.buffer, indexAt, nonZero);
+  const values = new Float32Array(bytes.buffer, indexAt + pad4(2 * nonZero), nonZero);
+  let k = 0;
+  for (const row of rows) {
+    for (let j = 0; j < dimensions; j++) {
+      if (isPlusZero(row[j])) continue;
+      indices[k] = j;
+      values[k++] = row[j];
+    }
+  }
+  return { bytes, sparse: true };
+}
+
+/**
+ * The `count` rows of `dimensions` that `bytes` (4-byte aligned) hold, or null when their size
+ * does not fit: dense rows are views of `bytes`, sparse ones views of one new array.
+ */
+export function decodeRows(
+  bytes: Uint8Array,
+  { count, dimensions, sparse }: { count: number; dimensions: number; sparse: boolean },
+): Float32Array[] | null {
+  if (!sparse) {
+    if (bytes.length !== count * dimensions * 4) return null;
+    return Array.from(
+      { length: count },
+      (_, i) => new Float32Array(bytes.buffer, bytes.byteOffset + i * dimensions * 4, dimensions),
+    );
+  }
+  if (bytes.length < pad4(2 * count)) return null;
+  const counts = new Uint16Array(bytes.buffer, bytes.byteOffset, count);
+  const nonZero = counts.reduce((a, b) => a + b, 0);
+  if (bytes.length !== rowBytes(count, { dimensions, nonZero }).sparse) return null;
+  const indexAt = bytes.byteOffset + pad4(2 * count);
+  const indices = new Uint16Array(bytes.buffer, indexAt, nonZero);
+  const values = new Float32Array(bytes.buffer, indexAt + pad4(2 * nonZero), nonZero);
+  // One array for the pack's rows (an allocation per row was most of decoding them).
+  const all = new Float32Array(count * dimensions);
+  let k = 0;
+  for (let i = 0, at = 0; i < count; i++, at += dimensions) {
+    for (const end = k + counts[i]; k < end; k++) {
+      if (indices[k] >= dimensions) return null;
+      all[at + indices[k]] = values[k];
+    }
+  }
+  return Array.from(
+    { length: count },
+    (_, i) => all.subarray(i * dimensions, (i + 1) * dimensions),
+  );
+}

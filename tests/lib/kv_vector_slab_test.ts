@@ -1,0 +1,40 @@
+/**
+ * @module The vector slab's bulk writes and reads (`setMany`, `getMany`: a run of rows at a time)
+ * agree with writing and reading one row at a time, across block boundaries.
+ */
+import assert from "node:assert/strict";
+import { VectorSlab } from "../../lib/kv/_vector_slab.ts";
+
+const DIMS = 24;
+
+function unit(i: number, version = 0): Float32Array {
+  const v = Float32Array.from({ length: DIMS }, (_, j) => Math.sin(i * 13 + j * 5 + version) + 1.5);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+Deno.test("VectorSlab.setMany() and getMany() store and read what set() and get() do, past a block", () => {
+  const one = new VectorSlab(DIMS);
+  const bulk = new VectorSlab(DIMS);
+  const ids = Array.from({ length: 5000 }, (_, i) => `m${i}`);
+  ids.slice(0, 70).forEach((id, i) => one.set(id, unit(i)));
+  bulk.setMany(ids.slice(0, 70), ids.slice(0, 70).map((_, i) => unit(i)));
+  ids.slice(70).forEach((id, i) => one.set(id, unit(i + 70)));
+  bulk.setMany(ids.slice(70), ids.slice(70).map((_, i) => unit(i + 70)));
+  // Replacements, and an id given twice (its last vector wins), with a new one between them.
+  const again = ["m3", "new", "m4500", "m3"];
+  const vectors = [unit(3, 1), unit(9999), unit(4500, 1), unit(3, 2)];
+  again.forEach((id, i) => one.set(id, vectors[i]));
+  bulk.setMany(again, vectors);
+
+  assert.equal(bulk.size, one.size);
+  assert.deepEqual(bulk.ids(), one.ids());
+  const asked = ["m0", "m1", "m2", "gone", "m4095", "m4096", "m4097", "m3", "new", "m4999"];
+  assert.deepEqual(bulk.getMany(asked), asked.map((id) => one.get(id)));
+  assert.deepEqual(bulk.getMany(bulk.ids()), one.ids().map((id) => one.get(id)));
+  assert.deepEqual(bulk.get("m3"), unit(3, 2));
+  assert.deepEqual(bulk.query(unit(42), 5), one.query(unit(42), 5));
+  bulk.delete("m10");
+  one.delete("m10");
+  assert.deepEqual(bulk.getMany(bulk.ids()), one.ids().map((id) => one.get(id)));
+});
