@@ -76,8 +76,19 @@ export class KvDocumentStore implements DocumentStore {
    */
   async getMany<T>(keys: readonly DocumentKey[]): Promise<(Versioned<T> | null)[]> {
     for (const key of keys) assertKeySize(headKey(key), "document key");
+    const heads = await guard("read documents", () => getAll(this.#kv, keys.map(headKey)));
+    return await this.fromHeads<T>(keys, heads);
+  }
+
+  /**
+   * {@linkcode getMany} with the heads already read (at {@linkcode headKey}, in the keys' order),
+   * so a caller can read them with other keys in one call.
+   */
+  async fromHeads<T>(
+    keys: readonly DocumentKey[],
+    heads: readonly Deno.KvEntryMaybe<unknown>[],
+  ): Promise<(Versioned<T> | null)[]> {
     return await guard("read documents", async () => {
-      const heads = await getAll(this.#kv, keys.map(headKey));
       return await Promise.all(keys.map(async (key, i) => {
         const head = heads[i].value as BlobHead | null;
         if (head === null) return null;

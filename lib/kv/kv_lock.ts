@@ -73,16 +73,25 @@ export class KvLock implements Lock {
   async acquireMany(
     requests: readonly { key: string; ttlMs: number }[],
   ): Promise<(Lease | null)[]> {
-    const one = () => Promise.all(requests.map((r) => this.acquire(r.key, r.ttlMs)));
-    if (requests.length < 2 || new Set(requests.map((r) => r.key)).size < requests.length) {
-      return await one();
-    }
-    for (const { key, ttlMs } of requests) {
-      assertTtl(ttlMs);
-      assertKeySize(["lock", key], "lock key");
-    }
+    if (!oneWriteEach(requests)) return await this.#oneByOne(requests);
+    assertRequests(requests);
+    const entries = await guard("acquire locks", () => getAll(this.#kv, requests.map(lockKey)));
+    return await this.acquireRead(requests, entries);
+  }
+
+  /**
+   * {@linkcode acquireMany} with the keys' entries already read (at {@linkcode lockKey}, in the
+   * requests' order), so a caller can read them with other keys in one call: one atomic write
+   * for the free ones, or one by one as `acquireMany` falls back.
+   */
+  async acquireRead(
+    requests: readonly { key: string; ttlMs: number }[],
+    entries: readonly Deno.KvEntryMaybe<unknown>[],
+  ): Promise<(Lease | null)[]> {
+    if (requests.length === 0) return [];
+    if (!oneWriteEach(requests)) return await this.#oneByOne(requests);
+    assertRequests(requests);
     const taken = await guard("acquire locks", async () => {
-      const entries = await getAll(this.#kv, requests.map((r) => ["lock", r.key]));
       const now = this.#now();
       const op = this.#kv.atomic();
       const leases = requests.map(({ key, ttlMs }, i) => {
@@ -92,9 +101,15 @@ export class KvLock implements Lock {
         op.check(entries[i]).set(entries[i].key, lease, { expireIn: Math.ceil(ttlMs) });
         return { key, token: lease.token };
       });
+      // None free: nothing to write (a commit of only checks would be a KV call for nothing).
+      if (leases.every((lease) => lease === null)) return leases;
       return (await op.commit()).ok ? leases : null;
     });
-    return taken ?? await one();
+    return taken ?? await this.#oneByOne(requests);
+  }
+
+  #oneByOne(requests: readonly { key: string; ttlMs: number }[]): Promise<(Lease | null)[]> {
+    return Promise.all(requests.map((r) => this.acquire(r.key, r.ttlMs)));
   }
 
   /**
@@ -140,6 +155,23 @@ export class KvLock implements Lock {
       return false;
     });
   }
+}
+
+/** Whether no key is asked twice (one atomic write cannot set a key twice). */
+function oneWriteEach(requests: readonly { key: string }[]): boolean {
+  return new Set(requests.map((r) => r.key)).size === requests.length;
+}
+
+function assertRequests(requests: readonly { key: string; ttlMs: number }[]): void {
+  for (const { key, ttlMs } of requests) {
+    assertTtl(ttlMs);
+    assertKeySize(["lock", key], "lock key");
+  }
+}
+
+/** The KV key of a lease request's lock. */
+export function lockKey(request: { key: string }): Deno.KvKey {
+  return ["lock", request.key];
 }
 
 function assertTtl(ttlMs: number): void {
