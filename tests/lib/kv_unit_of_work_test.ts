@@ -1,5 +1,6 @@
 /** @module The embedded unit of work's begin: what it reads, and in how many KV calls. */
 import assert from "node:assert/strict";
+import { ConflictError, LeaseLostError } from "../../src/domain/errors.ts";
 import { KvDocumentStore } from "../../lib/kv/kv_document_store.ts";
 import { KvIdempotencyStore } from "../../lib/kv/kv_idempotency_store.ts";
 import { KvLock } from "../../lib/kv/kv_lock.ts";
@@ -91,4 +92,73 @@ Deno.test("KvUnitOfWorkStore.begin() reads a claim or document larger than one K
   assert.equal(count.claimed, 1, "A counter reads as a number, as IdempotencyStore.get reads it");
   const none = await s.units.begin({ leases: [], documents: [], claim: { scope: "x", key: "y" } });
   assert.deepEqual(none, { leases: [], documents: [], claimed: null });
+});
+
+Deno.test("KvUnitOfWorkStore.commit() reads nothing when it wrote or read its leases and documents last", async () => {
+  using raw = await Deno.openKv(":memory:");
+  const { kv, reads } = countingReads(raw);
+  const s = stores(kv);
+  const a = { collection: "agents", scope: "w", id: "a" };
+  await s.documents.create(a, { n: 1 });
+  const begun = await s.units.begin({
+    leases: [{ key: "agent:w:a", ttlMs: TTL }],
+    documents: [a, { collection: "plans", scope: "w", id: "a" }],
+  });
+  const lease = begun.leases[0]!;
+  const before = reads();
+  const committed = await s.units.commit({
+    documents: [
+      { key: a, value: { n: 2 }, expectedVersion: 1 },
+      { key: { collection: "plans", scope: "w", id: "a" }, value: "p", expectedVersion: 0 },
+    ],
+    fences: [lease],
+    release: [lease],
+    claim: { scope: "tickstep:w", key: "t1/a", value: 1 },
+  });
+  assert.deepEqual(committed, { count: null });
+  assert.equal(reads() - before, 0, "Checked against what begin read and took");
+  assert.deepEqual(await s.documents.get(a), { id: "a", value: { n: 2 }, version: 2 });
+  assert.deepEqual(await s.idempotency.get("tickstep:w", "t1/a"), 1);
+  assert.ok(await s.locks.acquire("agent:w:a", TTL), "The lease was released");
+});
+
+Deno.test("KvUnitOfWorkStore.commit() still refuses what another process changed since it read", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const s = stores(kv);
+  const other = stores(kv); // another process on the same store: its writes are not known here
+  const a = { collection: "agents", scope: "w", id: "a" };
+  await s.documents.create(a, { n: 1 });
+  const begun = await s.units.begin({ leases: [{ key: "agent:w:a", ttlMs: TTL }], documents: [a] });
+  const lease = begun.leases[0]!;
+  await other.documents.replace(a, { n: 9 }, { expectedVersion: 1 });
+  await assert.rejects(
+    s.units.commit({
+      documents: [{ key: a, value: { n: 2 }, expectedVersion: 1 }],
+      fences: [lease],
+      release: [],
+    }),
+    (e) => e instanceof ConflictError && !(e instanceof LeaseLostError),
+  );
+  // The lease taken over by another process once expired: the fence no longer holds.
+  await kv.set(["lock", lease.key], { token: "theirs", expiresAt: Date.now() + TTL });
+  await assert.rejects(
+    s.units.commit({
+      documents: [{ key: a, value: { n: 3 }, expectedVersion: 2 }],
+      fences: [lease],
+      release: [lease],
+    }),
+    LeaseLostError,
+  );
+  await other.idempotency.claim("tickstep:w", "t1/a", { value: "theirs" });
+  await assert.rejects(
+    s.units.commit({
+      documents: [],
+      fences: [],
+      release: [],
+      claim: { scope: "tickstep:w", key: "t1/a", value: "mine" },
+    }),
+    ConflictError,
+  );
+  assert.deepEqual(await s.documents.get(a), { id: "a", value: { n: 9 }, version: 2 });
+  assert.equal(await s.idempotency.get("tickstep:w", "t1/a"), "theirs");
 });
