@@ -52,6 +52,11 @@ const KNOWN_HEADS = 10_000;
 /** A head as last read or written here, without its inline bytes (a commit needs only these). */
 type KnownHead = { head: Omit<BlobHead, "data"> | null; versionstamp: string | null };
 
+/** A document's key in {@linkcode KvDocumentStore}'s known heads: lengths first, so unambiguous. */
+function knownKey({ collection, scope, id }: DocumentKey): string {
+  return `${collection.length}:${scope.length}:${collection}${scope}${id}`;
+}
+
 /** Versioned JSON documents in Deno KV. */
 export class KvDocumentStore implements DocumentStore {
   readonly #kv: Deno.Kv;
@@ -213,7 +218,7 @@ export class KvDocumentStore implements DocumentStore {
    * atomic operation to check: it fails if anyone wrote the head since.
    */
   knownHead(key: DocumentKey): Deno.KvEntryMaybe<BlobHead> | null {
-    const known = this.#heads.get(JSON.stringify(headKey(key)));
+    const known = this.#heads.get(knownKey(key));
     if (known === undefined) return null;
     if (known.head === null || known.versionstamp === null) {
       return { key: headKey(key), value: null, versionstamp: null };
@@ -231,7 +236,7 @@ export class KvDocumentStore implements DocumentStore {
     const head = stored === null
       ? null
       : { gen: stored.gen, size: stored.size, parts: stored.parts };
-    this.#heads.set(JSON.stringify(headKey(key)), { head, versionstamp: entry.versionstamp });
+    this.#heads.set(knownKey(key), { head, versionstamp: entry.versionstamp });
   }
 
   /** Deletes the document; returns whether it existed. */
@@ -244,7 +249,7 @@ export class KvDocumentStore implements DocumentStore {
         const op = this.#kv.atomic().check(entry).delete(headKey(key));
         for (const part of blobPartKeys(partPrefix(key), entry.value)) op.delete(part);
         if ((await op.commit()).ok) {
-          this.#heads.delete(JSON.stringify(headKey(key)));
+          this.#heads.delete(knownKey(key));
           return true;
         }
       }
