@@ -46,9 +46,25 @@ export function partPrefix(key: DocumentKey): Deno.KvKey {
   return ["doc_part", key.collection, key.scope, key.id];
 }
 
+/** Document heads remembered for {@linkcode KvDocumentStore.knownHead} (all forgotten when full). */
+const KNOWN_HEADS = 10_000;
+
+/** A head as last read or written here, without its inline bytes (a commit needs only these). */
+type KnownHead = { head: Omit<BlobHead, "data"> | null; versionstamp: string | null };
+
+/** A document's key in {@linkcode KvDocumentStore}'s known heads: lengths first, so unambiguous. */
+function knownKey({ collection, scope, id }: DocumentKey): string {
+  return `${collection.length}:${scope.length}:${collection}${scope}${id}`;
+}
+
 /** Versioned JSON documents in Deno KV. */
 export class KvDocumentStore implements DocumentStore {
   readonly #kv: Deno.Kv;
+  /**
+   * Each document's head as this store last read or wrote it, by key: a unit of work's commit
+   * checks against these instead of reading the heads again (`knownHead`).
+   */
+  readonly #heads = new Map<string, KnownHead>();
 
   constructor(options: KvDocumentStoreOptions) {
     this.#kv = options.kv;
@@ -60,6 +76,7 @@ export class KvDocumentStore implements DocumentStore {
     return await guard("read a document", async () => {
       for (let attempt = 0; attempt < READ_ATTEMPTS; attempt++) {
         const entry = await this.#kv.get<BlobHead>(headKey(key));
+        this.noteHead(key, entry);
         if (entry.value === null) return null;
         const bytes = await readBlob(this.#kv, partPrefix(key), entry.value);
         if (bytes !== null) {
@@ -76,9 +93,21 @@ export class KvDocumentStore implements DocumentStore {
    */
   async getMany<T>(keys: readonly DocumentKey[]): Promise<(Versioned<T> | null)[]> {
     for (const key of keys) assertKeySize(headKey(key), "document key");
+    const heads = await guard("read documents", () => getAll(this.#kv, keys.map(headKey)));
+    return await this.fromHeads<T>(keys, heads);
+  }
+
+  /**
+   * {@linkcode getMany} with the heads already read (at {@linkcode headKey}, in the keys' order),
+   * so a caller can read them with other keys in one call.
+   */
+  async fromHeads<T>(
+    keys: readonly DocumentKey[],
+    heads: readonly Deno.KvEntryMaybe<unknown>[],
+  ): Promise<(Versioned<T> | null)[]> {
     return await guard("read documents", async () => {
-      const heads = await getAll(this.#kv, keys.map(headKey));
       return await Promise.all(keys.map(async (key, i) => {
+        this.noteHead(key, heads[i]);
         const head = heads[i].value as BlobHead | null;
         if (head === null) return null;
         const bytes = await readBlob(this.#kv, partPrefix(key), head);
@@ -133,7 +162,10 @@ export class KvDocumentStore implements DocumentStore {
         const op = this.#kv.atomic().check({ key: headKey(key), versionstamp: null });
         if (fence) op.check(fence);
         const result = await addWrites(op, writes).set(headKey(key), head).commit();
-        if (result.ok) return { id: key.id, value: decodeJson<T>(bytes), version: 1 };
+        if (result.ok) {
+          this.noteHead(key, { value: head, versionstamp: result.versionstamp });
+          return { id: key.id, value: decodeJson<T>(bytes), version: 1 };
+        }
         if (!fence || (await this.#kv.get(headKey(key))).versionstamp !== null) {
           throw new ConflictError(
             `Cannot create the document in "${key.collection}": one with this id exists, replace it instead`,
@@ -172,10 +204,39 @@ export class KvDocumentStore implements DocumentStore {
         const op = this.#kv.atomic().check(entry);
         if (fence) op.check(fence);
         const result = await addWrites(op, writes).set(headKey(key), head).commit();
-        if (result.ok) return { id: key.id, value: decodeJson<T>(bytes), version };
+        if (result.ok) {
+          this.noteHead(key, { value: head, versionstamp: result.versionstamp });
+          return { id: key.id, value: decodeJson<T>(bytes), version };
+        }
         if (!fence) return null;
       }
     });
+  }
+
+  /**
+   * The head of a document as this store last read or wrote it (null when not known), for an
+   * atomic operation to check: it fails if anyone wrote the head since.
+   */
+  knownHead(key: DocumentKey): Deno.KvEntryMaybe<BlobHead> | null {
+    const known = this.#heads.get(knownKey(key));
+    if (known === undefined) return null;
+    if (known.head === null || known.versionstamp === null) {
+      return { key: headKey(key), value: null, versionstamp: null };
+    }
+    return { key: headKey(key), value: known.head as BlobHead, versionstamp: known.versionstamp };
+  }
+
+  /** Remembers a head as read, or as an atomic operation (a unit of work's commit) wrote it. */
+  noteHead(
+    key: DocumentKey,
+    entry: { value: unknown; versionstamp: string | null },
+  ): void {
+    if (this.#heads.size >= KNOWN_HEADS) this.#heads.clear();
+    const stored = entry.value as BlobHead | null;
+    const head = stored === null
+      ? null
+      : { gen: stored.gen, size: stored.size, parts: stored.parts };
+    this.#heads.set(knownKey(key), { head, versionstamp: entry.versionstamp });
   }
 
   /** Deletes the document; returns whether it existed. */
@@ -187,7 +248,10 @@ export class KvDocumentStore implements DocumentStore {
         if (entry.value === null) return false;
         const op = this.#kv.atomic().check(entry).delete(headKey(key));
         for (const part of blobPartKeys(partPrefix(key), entry.value)) op.delete(part);
-        if ((await op.commit()).ok) return true;
+        if ((await op.commit()).ok) {
+          this.#heads.delete(knownKey(key));
+          return true;
+        }
       }
     });
   }
@@ -196,6 +260,7 @@ export class KvDocumentStore implements DocumentStore {
   async deleteAll(collection: string, scope: string): Promise<number> {
     const prefix = ["doc", collection, scope];
     assertKeySize(prefix, "collection or scope");
+    this.#heads.clear(); // rare (a world deleted): not worth finding its keys
     return await guard("delete documents", async () => {
       const [heads] = await deletePrefixes(this.#kv, [prefix, ["doc_part", collection, scope]]);
       return heads;

@@ -29,10 +29,18 @@ interface StoredLease {
 /** Rounds of read-then-check before giving up on a key that keeps changing. */
 const ATTEMPTS = 8;
 
+/** Lease writes remembered for {@linkcode KvLock.knownEntry} (all forgotten when full). */
+const KNOWN_LEASES = 10_000;
+
 /** Lease-style locks in Deno KV. */
 export class KvLock implements Lock {
   readonly #kv: Deno.Kv;
   readonly #now: () => number;
+  /**
+   * The leases this lock wrote last, as its commits left them (by lock key): a unit of work's
+   * commit checks against these instead of reading the leases again (`knownEntry`).
+   */
+  readonly #written = new Map<string, StoredLease & { versionstamp: string }>();
 
   constructor(options: KvLockOptions) {
     this.#kv = options.kv;
@@ -58,7 +66,10 @@ export class KvLock implements Lock {
           .check(entry)
           .set(kvKey, lease, { expireIn: Math.ceil(ttlMs) })
           .commit();
-        if (result.ok) return { key, token: lease.token };
+        if (result.ok) {
+          this.#wrote(key, { ...lease, versionstamp: result.versionstamp });
+          return { key, token: lease.token };
+        }
         // Someone else wrote the key since we read it: look again.
       }
       return null;
@@ -73,28 +84,74 @@ export class KvLock implements Lock {
   async acquireMany(
     requests: readonly { key: string; ttlMs: number }[],
   ): Promise<(Lease | null)[]> {
-    const one = () => Promise.all(requests.map((r) => this.acquire(r.key, r.ttlMs)));
-    if (requests.length < 2 || new Set(requests.map((r) => r.key)).size < requests.length) {
-      return await one();
-    }
-    for (const { key, ttlMs } of requests) {
-      assertTtl(ttlMs);
-      assertKeySize(["lock", key], "lock key");
-    }
+    if (!oneWriteEach(requests)) return await this.#oneByOne(requests);
+    assertRequests(requests);
+    const entries = await guard("acquire locks", () => getAll(this.#kv, requests.map(lockKey)));
+    return await this.acquireRead(requests, entries);
+  }
+
+  /**
+   * {@linkcode acquireMany} with the keys' entries already read (at {@linkcode lockKey}, in the
+   * requests' order), so a caller can read them with other keys in one call: one atomic write
+   * for the free ones, or one by one as `acquireMany` falls back.
+   */
+  async acquireRead(
+    requests: readonly { key: string; ttlMs: number }[],
+    entries: readonly Deno.KvEntryMaybe<unknown>[],
+  ): Promise<(Lease | null)[]> {
+    if (requests.length === 0) return [];
+    if (!oneWriteEach(requests)) return await this.#oneByOne(requests);
+    assertRequests(requests);
     const taken = await guard("acquire locks", async () => {
-      const entries = await getAll(this.#kv, requests.map((r) => ["lock", r.key]));
       const now = this.#now();
       const op = this.#kv.atomic();
-      const leases = requests.map(({ key, ttlMs }, i) => {
+      const stored = requests.map(({ ttlMs }, i) => {
         const held = entries[i].value as StoredLease | null;
         if (held !== null && held.expiresAt > now) return null;
         const lease = { token: crypto.randomUUID(), expiresAt: now + ttlMs };
         op.check(entries[i]).set(entries[i].key, lease, { expireIn: Math.ceil(ttlMs) });
-        return { key, token: lease.token };
+        return lease;
       });
-      return (await op.commit()).ok ? leases : null;
+      const leases = stored.map((lease, i) =>
+        lease && { key: requests[i].key, token: lease.token }
+      );
+      // None free: nothing to write (a commit of only checks would be a KV call for nothing).
+      if (leases.every((lease) => lease === null)) return leases;
+      const result = await op.commit();
+      if (!result.ok) return null;
+      stored.forEach((lease, i) => {
+        if (lease) this.#wrote(requests[i].key, { ...lease, versionstamp: result.versionstamp });
+      });
+      return leases;
     });
-    return taken ?? await one();
+    return taken ?? await this.#oneByOne(requests);
+  }
+
+  /**
+   * The entry of a lease as this lock's last write of it left it (null when this lock did not
+   * write it last, or wrote it for another token). Whether it is still so is for the caller's
+   * atomic check to find: a commit checked against it fails if anyone wrote the lease since.
+   */
+  knownEntry(lease: Lease): Deno.KvEntry<StoredLease> | null {
+    const known = this.#written.get(lease.key);
+    if (known === undefined || known.token !== lease.token) return null;
+    const { versionstamp, token, expiresAt } = known;
+    return { key: leaseKey(lease), value: { token, expiresAt }, versionstamp };
+  }
+
+  /** Forgets the last write of a lease (it was released by another atomic operation). */
+  forget(lease: Lease): void {
+    if (this.#written.get(lease.key)?.token === lease.token) this.#written.delete(lease.key);
+  }
+
+  #wrote(key: string, lease: StoredLease & { versionstamp: string }): void {
+    // Leases lost without a release are never forgotten one by one: start over when many.
+    if (this.#written.size >= KNOWN_LEASES) this.#written.clear();
+    this.#written.set(key, lease);
+  }
+
+  #oneByOne(requests: readonly { key: string; ttlMs: number }[]): Promise<(Lease | null)[]> {
+    return Promise.all(requests.map((r) => this.acquire(r.key, r.ttlMs)));
   }
 
   /**
@@ -118,7 +175,10 @@ export class KvLock implements Lock {
           .check(entry)
           .set(kvKey, renewed, { expireIn: Math.ceil(ttlMs) })
           .commit();
-        if (result.ok) return true;
+        if (result.ok) {
+          this.#wrote(lease.key, { ...renewed, versionstamp: result.versionstamp });
+          return true;
+        }
       }
       return false;
     });
@@ -135,11 +195,31 @@ export class KvLock implements Lock {
         if (held === null || held.token !== lease.token || held.expiresAt <= this.#now()) {
           return false;
         }
-        if ((await this.#kv.atomic().check(entry).delete(kvKey).commit()).ok) return true;
+        if ((await this.#kv.atomic().check(entry).delete(kvKey).commit()).ok) {
+          this.forget(lease);
+          return true;
+        }
       }
       return false;
     });
   }
+}
+
+/** Whether no key is asked twice (one atomic write cannot set a key twice). */
+function oneWriteEach(requests: readonly { key: string }[]): boolean {
+  return new Set(requests.map((r) => r.key)).size === requests.length;
+}
+
+function assertRequests(requests: readonly { key: string; ttlMs: number }[]): void {
+  for (const { key, ttlMs } of requests) {
+    assertTtl(ttlMs);
+    assertKeySize(["lock", key], "lock key");
+  }
+}
+
+/** The KV key of a lease request's lock. */
+export function lockKey(request: { key: string }): Deno.KvKey {
+  return ["lock", request.key];
 }
 
 function assertTtl(ttlMs: number): void {

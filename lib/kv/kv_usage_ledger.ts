@@ -50,16 +50,32 @@ function entry(map: Record<string, UsageCounts>, name: string): UsageCounts {
   return counts;
 }
 
+/** Counters one commit of {@linkcode KvUsageLedger.add} sums at most (KV allows 1,000 mutations). */
+const BATCH_KEYS = 800;
+
+/** Adds waiting for one commit: their sums by counter, and that commit. */
+interface Batch {
+  sums: Map<string, { key: Deno.KvKey; amount: bigint }>;
+  done: Promise<void>;
+}
+
 /** Usage totals per world, agent and operation in Deno KV. */
 export class KvUsageLedger implements UsageLedger {
   readonly #kv: Deno.Kv;
+  /** The batch adds join until its commit starts (null: none collecting). */
+  #collecting: Batch | null = null;
+  /** The last batch's commit: the next one starts after it. */
+  #committing: Promise<void> = Promise.resolve();
 
   constructor(options: KvUsageLedgerOptions) {
     this.#kv = options.kv;
   }
 
   /**
-   * Adds one call's usage to its world's totals; records without a world are not kept.
+   * Adds one call's usage to its world's totals; records without a world are not kept. Adds
+   * made while an earlier add's commit runs are summed into the next commit together (sums
+   * commute, so the totals are the same; issue 25: a KV commit per model call), and each add
+   * resolves once the commit holding it did.
    *
    * @throws {SimulacraError} `invalid_request` on a negative or non-finite count.
    */
@@ -70,13 +86,36 @@ export class KvUsageLedger implements UsageLedger {
     if (agentId !== undefined) groups.push(["usage", worldId, "agent", agentId]);
     for (const group of groups) assertKeySize(group, "world, agent or operation name");
     const amounts = FIELDS.map((field) => count(record[field] ?? 0, field));
-    await guard("record model usage", async () => {
-      const op = this.#kv.atomic();
-      for (const group of groups) {
-        FIELDS.forEach((field, i) => op.sum([...group, field], amounts[i]));
-      }
-      await op.commit();
-    });
+    if ((this.#collecting?.sums.size ?? 0) + groups.length * FIELDS.length > BATCH_KEYS) {
+      this.#collecting = null; // full: it commits as it is, this add starts the next
+    }
+    const batch = this.#collecting ??= this.#batch();
+    for (const group of groups) {
+      FIELDS.forEach((field, i) => {
+        const key = [...group, field];
+        const id = JSON.stringify(key);
+        const sum = batch.sums.get(id);
+        batch.sums.set(id, { key, amount: (sum?.amount ?? 0n) + amounts[i] });
+      });
+    }
+    await batch.done;
+  }
+
+  /** A new batch, committed once the previous batch's commit is done. */
+  #batch(): Batch {
+    const sums = new Map<string, { key: Deno.KvKey; amount: bigint }>();
+    const after = this.#committing;
+    const done = (async () => {
+      await after;
+      if (this.#collecting?.sums === sums) this.#collecting = null;
+      await guard("record model usage", async () => {
+        const op = this.#kv.atomic();
+        for (const { key, amount } of sums.values()) op.sum(key, amount);
+        await op.commit();
+      });
+    })();
+    this.#committing = done.catch(() => {});
+    return { sums, done };
   }
 
   /** Removes a world's totals, or one agent's line in them. */

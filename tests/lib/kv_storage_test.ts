@@ -27,6 +27,7 @@ import {
   newWorldId,
 } from "../contracts/_contract_support.ts";
 import { storageContract } from "../contracts/storage_contract.ts";
+import { countingCommits } from "../_helpers/kv_commits.ts";
 
 const DIMENSIONS = 8;
 
@@ -315,19 +316,7 @@ Deno.test("KvEventLog.append() of a batch larger than one atomic operation is al
 
 Deno.test("KvAuditLog.append() commits entries appended together in a few commits, each entry once", async () => {
   using raw = await Deno.openKv(":memory:");
-  let commits = 0;
-  const kv = new Proxy(raw, {
-    get(target, name) {
-      const value = Reflect.get(target, name, target);
-      if (name !== "atomic") return typeof value === "function" ? value.bind(target) : value;
-      return () => {
-        const op = target.atomic();
-        const commit = op.commit.bind(op);
-        op.commit = () => (commits++, commit());
-        return op;
-      };
-    },
-  });
+  const { kv, commits } = countingCommits(raw);
   const log = new KvAuditLog({ kv });
   const entry = (i: number) => ({
     at: new Date().toISOString(),
@@ -343,7 +332,7 @@ Deno.test("KvAuditLog.append() commits entries appended together in a few commit
   const stored = await Promise.all(
     Array.from({ length: 300 }, (_, i) => log.append(entry(i), { retentionDays: 1 })),
   );
-  assert.ok(commits <= 5, `${commits} commits for 300 entries`);
+  assert.ok(commits() <= 5, `${commits()} commits for 300 entries`);
   const page = await log.list({ limit: 1000 }, { retentionDays: 1, now: Date.now() });
   assert.equal(page.entries.length, 300);
   assert.deepEqual(

@@ -109,7 +109,7 @@ async function stepUnit<S>(
     // The step lease, the step's own leases and documents and its result's claim as one unit
     // of work: the claim is read with them and written (and counted) in the step's commit,
     // first write wins.
-    const committed: { claim?: WorkClaim } = {};
+    const committed: { claim?: WorkClaim; value?: UnitResult<S> } = {};
     const stepped = await withUnitOfWork(
       deps,
       { ...needs, leases: [stepLease, ...needs.leases], claim: unitResults.claimKey(key) },
@@ -123,12 +123,15 @@ async function stepUnit<S>(
         // A step that failed partway is tried again while tries remain (its writes are keyed, so
         // what it stored already is not stored twice); the last try's failure is its report.
         if (outcome.failed && !options.final) return { error: new StepFailed() };
-        claim.set({ outcome, carried } satisfies UnitResult<S>);
+        committed.value = { outcome, carried } satisfies UnitResult<S>;
+        claim.set(committed.value);
         committed.claim = claim;
         return "done" as const;
       },
     );
-    return stepped === "done" ? { count: committed.claim?.count ?? null } : stepped;
+    if (stepped !== "done") return stepped;
+    if (committed.value) unitResults.claimed(key, committed.value);
+    return { count: committed.claim?.count ?? null };
   } catch (err) {
     if (err instanceof StepBusy) return "busy";
     // Claimed by another delivery meanwhile: its commit won (and counted), this one wrote nothing.

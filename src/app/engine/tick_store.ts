@@ -14,7 +14,6 @@ import {
   type TickMarker,
   type TickRecord,
 } from "./tick_engine.ts";
-import { TICK_RECORD_TTL_MS } from "./tick_records.ts";
 
 /** The plan of a world's open tick, stored until it closes. */
 export interface OpenTick<W> {
@@ -100,37 +99,7 @@ export function markerScope(worldId: string): string {
 /** How often an open tick is checked: closed when complete, lost steps sent again. */
 export const CHECK_EVERY_MS = 20_000;
 
-/**
- * Where a world's step results are kept: one scope per world, so deleting the world clears
- * every tick's (ticks are many; a scope per tick could not be found again to delete).
- */
-export function stepScope(worldId: string): string {
-  return `tickstep:${worldId}`;
-}
-
-/**
- * A tick's per-unit results, keyed by tick id and unit within the world's step scope, and how
- * many units have reported (counted by the commits that claim their results). The close
- * removes them once the tick's result is stored, so none outlives its tick (they hold what
- * agents perceived); should the close never come, they expire a day after they are stored
- * ({@linkcode TICK_RECORD_TTL_MS}).
- */
-export function stepResults(deps: Pick<Deps, "storage">, worldId: string, tickId: string) {
-  const { idempotency } = deps.storage;
-  const scope = stepScope(worldId);
-  const keep = { ttlMs: TICK_RECORD_TTL_MS };
-  // Units are ids or "_prepare" (no "/"), so the key's last "/" splits it unambiguously; the
-  // count's "#" is in no id.
-  const key = (unit: string) => `${tickId}/${unit}`;
-  return {
-    get: <T>(unit: string) => idempotency.get<T>(scope, key(unit)),
-    /** Where a unit's result is claimed (and counted), for a commit to claim it. */
-    claimKey: (unit: string) => ({ scope, key: key(unit), counter: key("#reported"), ...keep }),
-    /** Forgets the results of these units, the preparation's and their count. */
-    remove: (units: readonly string[]) =>
-      idempotency.remove(scope, [...units, "_prepare", "#reported"].map(key)),
-  };
-}
+export { stepResults, stepScope } from "./step_results.ts";
 
 /** The frame of an open tick's steps. */
 export function frameOf<W extends Clocked>(open: OpenTick<W>): TickFrame<W> {

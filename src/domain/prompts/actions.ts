@@ -13,6 +13,7 @@ import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { dataBlock, inertJson } from "./data_block.ts";
 import { clockMinutes } from "../time/mod.ts";
 import { EmojiRendering, planSteps } from "./_plan_steps.ts";
+import { schemaMemo, spanKey } from "./_schema_memo.ts";
 import { PATH_SEPARATOR } from "../world/mod.ts";
 import {
   gameActionSection,
@@ -55,7 +56,13 @@ export interface ActionsInput {
 /** Actions in time order inside the chunk, 5–60 minutes each, with a location number and emoji. */
 export function actionsSchema(
   input: Pick<ActionsInput, "chunk" | "locations" | "gameActions">,
-) {
+): ReturnType<typeof buildActionsSchema> {
+  return ACTIONS(spanKey(input.chunk, input), () => buildActionsSchema(input));
+}
+
+const ACTIONS = schemaMemo<ReturnType<typeof buildActionsSchema>>();
+
+function buildActionsSchema(input: Pick<ActionsInput, "chunk" | "locations" | "gameActions">) {
   const bounds = { from: clockMinutes(input.chunk.start), until: clockMinutes(input.chunk.end) };
   return z.object({
     actions: planSteps({

@@ -1,5 +1,6 @@
 /** @module Prompt: a character's day in broad strokes (5–8 timed items), or the rest of a day after something came up (Generative Agents §4.3). */
 import { z } from "zod";
+import { schemaMemo } from "./_schema_memo.ts";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { clipLine, inertJson, profileText } from "./data_block.ts";
 import { clockMinutes, ClockTime } from "../time/mod.ts";
@@ -78,6 +79,21 @@ export interface DayPlanInput {
  * place by its number. Bounds (item count, place numbers, earliest start) come from the input.
  */
 export function dayPlanSchema(
+  input: Pick<DayPlanInput, "places" | "minItems" | "maxItems" | "remainder" | "goals">,
+): ReturnType<typeof buildDayPlanSchema> {
+  const key = [
+    input.remainder?.from ?? "",
+    input.places.length,
+    input.minItems,
+    input.maxItems,
+    input.goals?.length ?? 0,
+  ].join("|");
+  return DAY_PLANS(key, () => buildDayPlanSchema(input));
+}
+
+const DAY_PLANS = schemaMemo<ReturnType<typeof buildDayPlanSchema>>();
+
+function buildDayPlanSchema(
   input: Pick<DayPlanInput, "places" | "minItems" | "maxItems" | "remainder" | "goals">,
 ) {
   const from = input.remainder ? clockMinutes(input.remainder.from) : 0;

@@ -4,6 +4,7 @@
  * "Memory upkeep").
  */
 import { z } from "zod";
+import { schemaMemo } from "./_schema_memo.ts";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { inertJson } from "./data_block.ts";
 
@@ -37,6 +38,12 @@ export interface ImportanceOutput {
  * observation from 0 (updates none) to `earlier`.
  */
 export function importanceSchema(count: number, earlier = 0): z.ZodType<ImportanceOutput> {
+  return IMPORTANCE(`${count}|${earlier}`, () => buildImportanceSchema(count, earlier));
+}
+
+const IMPORTANCE = schemaMemo<z.ZodType<ImportanceOutput>>();
+
+function buildImportanceSchema(count: number, earlier: number): z.ZodType<ImportanceOutput> {
   const scores = z.array(z.number().int().min(1).max(10)).length(count);
   const valence = z.array(z.number().int().min(-5).max(5)).length(count).nullable().optional();
   if (earlier === 0) return z.object({ scores, valence });

@@ -13,6 +13,7 @@
  * them, as the actions prompt does: no extra call.
  */
 import { z } from "zod";
+import { schemaMemo, spanKey } from "./_schema_memo.ts";
 import { chatPrompt, dataSection, type Prompt } from "./prompt.ts";
 import { inertJson, profileText } from "./data_block.ts";
 import { clockMinutes } from "../time/mod.ts";
@@ -65,7 +66,13 @@ function actionFields(input: Pick<ItemPlanInput, "locations" | "gameActions">) {
  */
 export function itemPlanSchema(
   input: Pick<ItemPlanInput, "item" | "locations" | "gameActions">,
-) {
+): ReturnType<typeof buildItemPlanSchema> {
+  return ITEM_PLANS(spanKey(input.item, input), () => buildItemPlanSchema(input));
+}
+
+const ITEM_PLANS = schemaMemo<ReturnType<typeof buildItemPlanSchema>>();
+
+function buildItemPlanSchema(input: Pick<ItemPlanInput, "item" | "locations" | "gameActions">) {
   const bounds = { from: clockMinutes(input.item.start), until: clockMinutes(input.item.end) };
   return z.object({
     chunks: planSteps({

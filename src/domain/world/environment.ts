@@ -212,7 +212,9 @@ export function joinPath(...names: string[]): string {
 }
 /** The area name a path starts with (`"Hobbs Cafe:cafe"` → `"Hobbs Cafe"`), trimmed. */
 export function areaOfPath(path: string): string {
-  return path.split(PATH_SEPARATOR)[0].trim();
+  // Not `split`: perception asks this for every pair of agents each tick (issue 25).
+  const end = path.indexOf(PATH_SEPARATOR);
+  return (end === -1 ? path : path.slice(0, end)).trim();
 }
 /**
  * Resolves a path of one to three names (`Area`, `Area:Sub-area`, `Area:Sub-area:Object`),
