@@ -36,8 +36,9 @@ const PAIR = 6;
  * an odd length and a dense one a multiple of 4, so either reads back; the floats are the same.
  */
 export function toBytes(unit: Float32Array): Uint8Array {
+  const bits = bitsOf(unit);
   let nonZero = 0;
-  for (let i = 0; i < unit.length; i++) if (!isPlusZero(unit[i])) nonZero++;
+  for (let i = 0; i < bits.length; i++) if (bits[i] !== 0) nonZero++;
   const sparseLength = HEADER + PAIR * nonZero;
   if (sparseLength >= unit.byteLength || unit.length > 0xffff) {
     // A view: `unit` must not change while it is written (the index's units are its own copies).
@@ -48,18 +49,22 @@ export function toBytes(unit: Float32Array): Uint8Array {
   bytes[0] = SPARSE;
   view.setUint16(1, unit.length, true);
   let at = HEADER;
-  for (let i = 0; i < unit.length; i++) {
-    if (isPlusZero(unit[i])) continue;
+  for (let i = 0; i < bits.length; i++) {
+    if (bits[i] === 0) continue;
     view.setUint16(at, i, true);
-    view.setFloat32(at + 2, unit[i], true);
+    view.setUint32(at + 2, bits[i], true);
     at += PAIR;
   }
   return bytes;
 }
 
-/** +0 is what a sparse vector leaves out; -0 is kept, so every float reads back bit for bit. */
-export function isPlusZero(x: number): boolean {
-  return x === 0 && 1 / x > 0;
+/**
+ * The bits of `vector`'s values (a view). +0 is what a sparse vector leaves out, and the only
+ * float32 whose bits are 0 (-0 is kept, so every float reads back bit for bit); testing the bits
+ * costs less than `x === 0 && 1 / x > 0` of each value (an import tests 384 a memory, twice).
+ */
+export function bitsOf(vector: Float32Array): Uint32Array {
+  return new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
 }
 
 /** The dimension of stored bytes (see {@linkcode toBytes}), to check before reading them. */
