@@ -2,12 +2,13 @@
 import { embeddingProblem, SimulacraError, vectorNorm } from "../../src/domain/mod.ts";
 
 /**
- * A unit-length copy of `vector`, or `invalid_request` when its length is not `dimensions` or it
- * is zero or not finite; `action` names what was asked in the error, e.g. "query with".
+ * A unit-length copy of `vector` (in `into` when given: `dimensions` values), or
+ * `invalid_request` when its length is not `dimensions` or it is zero or not finite; `action`
+ * names what was asked in the error, e.g. "query with".
  */
 export function unitVector(
   vector: Float32Array,
-  { dimensions, action }: { dimensions: number; action: string },
+  { dimensions, action, into }: { dimensions: number; action: string; into?: Float32Array },
 ): Float32Array {
   // One norm for the check and the division (the check's own is computed only to word an error).
   const norm = vector.length === dimensions ? vectorNorm(vector) : NaN;
@@ -17,7 +18,7 @@ export function unitVector(
       `Cannot ${action} this vector: it ${embeddingProblem(vector, dimensions)}`,
     );
   }
-  const unit = new Float32Array(vector.length);
+  const unit = into ?? new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) unit[i] = vector[i] / norm;
   return unit;
 }

@@ -10,6 +10,7 @@ import {
   findUnsafeText,
   type HeaderLine,
   HeaderLine as HeaderSchema,
+  isUsableEmbedding,
   jsonDepthExceeds,
   jsonMayHoldUnsafeText,
   MAX_JSON_DEPTH,
@@ -160,7 +161,9 @@ export function lineVector(
     );
   }
   // One embedded again (?reembed=true) needs only to be well formed.
-  const problem = kept ? embeddingProblem(vector, dimensions) : null;
+  const problem = kept && !isUsableEmbedding(vector, dimensions)
+    ? embeddingProblem(vector, dimensions)
+    : null;
   if (problem !== null) throw lineError(n, `the embedding ${problem}`, { path: "embedding" });
   return vector;
 }
