@@ -9,14 +9,15 @@
  * are the same float32 values either way.
  */
 
-import { isPlusZero } from "./_unit_vectors.ts";
+import { bitsOf } from "./_unit_vectors.ts";
 
 const pad4 = (n: number) => Math.ceil(n / 4) * 4;
 
 /** How many values of `row` are not +0 (a -0 is kept, as a single key's sparse bytes keep it). */
 export function nonZeros(row: Float32Array): number {
+  const bits = bitsOf(row);
   let n = 0;
-  for (let j = 0, end = row.length; j < end; j++) n += isPlusZero(row[j]) ? 0 : 1;
+  for (let j = 0, end = bits.length; j < end; j++) if (bits[j] !== 0) n++;
   return n;
 }
 
@@ -47,13 +48,16 @@ export function encodeRows(
   const indexAt = pad4(2 * rows.length);
   new Uint16Array(bytes.buffer, 0, rows.length).set(counts);
   const indices = new Uint16Array(bytes.buffer, indexAt, nonZero);
-  const values = new Float32Array(bytes.buffer, indexAt + pad4(2 * nonZero), nonZero);
+  // The values' bits, copied as they are (the same float32 values).
+  const values = new Uint32Array(bytes.buffer, indexAt + pad4(2 * nonZero), nonZero);
   let k = 0;
   for (const row of rows) {
+    const bits = bitsOf(row);
     for (let j = 0; j < dimensions; j++) {
-      if (isPlusZero(row[j])) continue;
+      const b = bits[j];
+      if (b === 0) continue;
       indices[k] = j;
-      values[k++] = row[j];
+      values[k++] = b;
     }
   }
   return { bytes, sparse: true };

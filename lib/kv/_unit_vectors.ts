@@ -2,12 +2,13 @@
 import { embeddingProblem, SimulacraError, vectorNorm } from "../../src/domain/mod.ts";
 
 /**
- * A unit-length copy of `vector`, or `invalid_request` when its length is not `dimensions` or it
- * is zero or not finite; `action` names what was asked in the error, e.g. "query with".
+ * A unit-length copy of `vector` (in `into` when given: `dimensions` values), or
+ * `invalid_request` when its length is not `dimensions` or it is zero or not finite; `action`
+ * names what was asked in the error, e.g. "query with".
  */
 export function unitVector(
   vector: Float32Array,
-  { dimensions, action }: { dimensions: number; action: string },
+  { dimensions, action, into }: { dimensions: number; action: string; into?: Float32Array },
 ): Float32Array {
   // One norm for the check and the division (the check's own is computed only to word an error).
   const norm = vector.length === dimensions ? vectorNorm(vector) : NaN;
@@ -17,7 +18,7 @@ export function unitVector(
       `Cannot ${action} this vector: it ${embeddingProblem(vector, dimensions)}`,
     );
   }
-  const unit = new Float32Array(vector.length);
+  const unit = into ?? new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) unit[i] = vector[i] / norm;
   return unit;
 }
@@ -36,8 +37,9 @@ const PAIR = 6;
  * an odd length and a dense one a multiple of 4, so either reads back; the floats are the same.
  */
 export function toBytes(unit: Float32Array): Uint8Array {
+  const bits = bitsOf(unit);
   let nonZero = 0;
-  for (let i = 0; i < unit.length; i++) if (!isPlusZero(unit[i])) nonZero++;
+  for (let i = 0; i < bits.length; i++) if (bits[i] !== 0) nonZero++;
   const sparseLength = HEADER + PAIR * nonZero;
   if (sparseLength >= unit.byteLength || unit.length > 0xffff) {
     // A view: `unit` must not change while it is written (the index's units are its own copies).
@@ -48,18 +50,22 @@ export function toBytes(unit: Float32Array): Uint8Array {
   bytes[0] = SPARSE;
   view.setUint16(1, unit.length, true);
   let at = HEADER;
-  for (let i = 0; i < unit.length; i++) {
-    if (isPlusZero(unit[i])) continue;
+  for (let i = 0; i < bits.length; i++) {
+    if (bits[i] === 0) continue;
     view.setUint16(at, i, true);
-    view.setFloat32(at + 2, unit[i], true);
+    view.setUint32(at + 2, bits[i], true);
     at += PAIR;
   }
   return bytes;
 }
 
-/** +0 is what a sparse vector leaves out; -0 is kept, so every float reads back bit for bit. */
-export function isPlusZero(x: number): boolean {
-  return x === 0 && 1 / x > 0;
+/**
+ * The bits of `vector`'s values (a view). +0 is what a sparse vector leaves out, and the only
+ * float32 whose bits are 0 (-0 is kept, so every float reads back bit for bit); testing the bits
+ * costs less than `x === 0 && 1 / x > 0` of each value (an import tests 384 a memory, twice).
+ */
+export function bitsOf(vector: Float32Array): Uint32Array {
+  return new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
 }
 
 /** The dimension of stored bytes (see {@linkcode toBytes}), to check before reading them. */

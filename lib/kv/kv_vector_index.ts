@@ -77,10 +77,15 @@ export class KvVectorIndex implements VectorIndex {
   async upsert(scope: AgentScope, entries: readonly VectorEntry[]): Promise<void> {
     if (entries.length === 0) return;
     const units = new Map<string, Float32Array>();
-    for (const entry of entries) {
+    // A bulk upsert's units share one buffer (only until packed and mirrored): an allocation
+    // of each cost an import more than computing them (BENCHMARKS.md, issue 25, 2d).
+    const dims = this.dimensions;
+    const shared = entries.length >= PACK_MIN ? new Float32Array(entries.length * dims) : null;
+    entries.forEach((entry, i) => {
       assertKeySize(vectorKey(scope, entry.id), "memory id");
-      units.set(entry.id, this.#unit(entry.vector, "store"));
-    }
+      const into = shared?.subarray(i * dims, (i + 1) * dims);
+      units.set(entry.id, unitVector(entry.vector, { dimensions: dims, action: "store", into }));
+    });
     const packs = units.size >= PACK_MIN
       ? packsOf([...units].map(([id, unit]) => ({ id, unit })), this.dimensions)
       : null;

@@ -10,10 +10,12 @@ import {
   findUnsafeText,
   type HeaderLine,
   HeaderLine as HeaderSchema,
+  isUsableEmbedding,
   jsonDepthExceeds,
   jsonMayHoldUnsafeText,
   MAX_JSON_DEPTH,
   SimulacraError,
+  type VectorArena,
 } from "../../domain/mod.ts";
 
 /** Memories written per batch. */
@@ -74,6 +76,18 @@ export function mismatched(deps: Pick<Deps, "embedder">, header: HeaderLine): bo
  * would refuse.
  */
 export function parseLine(text: string, n: number): unknown {
+  return parseBodyText(text, { n }).json;
+}
+
+/**
+ * {@linkcode parseLine}, and with `dimensions` a memory line's embedding decoded (into `arena`)
+ * when it is that many float32 values (else null: {@linkcode lineVector} words the error after
+ * the schema's).
+ */
+export function parseBodyText(
+  text: string,
+  { n, dimensions, arena }: { n: number; dimensions?: number; arena?: VectorArena },
+): { json: unknown; vector: Float32Array | null } {
   if (jsonDepthExceeds(text)) {
     throw lineError(n, `it nests deeper than ${MAX_JSON_DEPTH} levels`);
   }
@@ -83,19 +97,62 @@ export function parseLine(text: string, n: number): unknown {
   } catch {
     throw lineError(n, "it is not valid JSON (a corrupt or cut file?)");
   }
-  const unsafe = jsonMayHoldUnsafeText(text) ? findUnsafeText(json) : null;
+  const embedding = dimensions === undefined ? undefined : embeddingOf(json);
+  const vector = embedding === undefined ? null : decodeVector(embedding, dimensions!, { arena });
+  const unsafe = mayHoldUnsafeText(text, vector === null ? null : embedding!)
+    ? findUnsafeText(json)
+    : null;
   if (unsafe) {
     throw lineError(n, `"${unsafe.path}": the text ${unsafe.reason}`, { path: unsafe.path });
   }
-  return json;
+  return { json, vector };
 }
 
-/** The memory line's embedding, or `invalid_request` naming the line when it is unusable. */
+function embeddingOf(json: unknown): string | undefined {
+  if (json === null || typeof json !== "object") return undefined;
+  const { type, embedding } = json as { type?: unknown; embedding?: unknown };
+  return type === "memory" && typeof embedding === "string" ? embedding : undefined;
+}
+
+const EMBEDDING_KEY = '"embedding":"';
+
+/**
+ * {@linkcode jsonMayHoldUnsafeText} of `text`, leaving out the line's last value when it is
+ * `"embedding":"<base64>"` and `base64` decoded (so holds only base64's alphabet: nothing unsafe,
+ * no escape; the quote before it keeps an escape from spanning the cut). It is most of a memory
+ * line, and the search of it cost an import more than the line's `JSON.parse` (BENCHMARKS.md,
+ * issue 25, 2d); the comparisons are native copies.
+ */
+function mayHoldUnsafeText(text: string, base64: string | null): boolean {
+  if (base64 !== null) {
+    const end = text.length - 2; // an export's memory line ends `…"embedding":"<base64>"}`
+    const start = end - base64.length;
+    if (
+      start >= EMBEDDING_KEY.length && text.charCodeAt(end) === 34 &&
+      text.charCodeAt(end + 1) === 125 &&
+      text.slice(start - EMBEDDING_KEY.length, start) === EMBEDDING_KEY &&
+      text.slice(start, end) === base64
+    ) {
+      return jsonMayHoldUnsafeText(text.slice(0, start));
+    }
+  }
+  return jsonMayHoldUnsafeText(text);
+}
+
+/**
+ * The memory line's embedding (`decoded` when {@linkcode parseBodyText} decoded it already), or
+ * `invalid_request` naming the line when it is unusable.
+ */
 export function lineVector(
   embedding: string,
-  { n, dimensions, kept }: { n: number; dimensions: number; kept: boolean },
+  { n, dimensions, kept, decoded = null }: {
+    n: number;
+    dimensions: number;
+    kept: boolean;
+    decoded?: Float32Array | null;
+  },
 ): Float32Array {
-  const vector = decodeVector(embedding, dimensions);
+  const vector = decoded ?? decodeVector(embedding, dimensions);
   if (vector === null) {
     throw lineError(
       n,
@@ -104,7 +161,9 @@ export function lineVector(
     );
   }
   // One embedded again (?reembed=true) needs only to be well formed.
-  const problem = kept ? embeddingProblem(vector, dimensions) : null;
+  const problem = kept && !isUsableEmbedding(vector, dimensions)
+    ? embeddingProblem(vector, dimensions)
+    : null;
   if (problem !== null) throw lineError(n, `the embedding ${problem}`, { path: "embedding" });
   return vector;
 }

@@ -20,6 +20,8 @@ import {
   type HeaderLine,
   type MemoryRecord,
   type UsageLine,
+  VectorArena,
+  wellFormedMemoryLine,
   type World,
   WORLD_CREATION_TTL_MS,
   worldCreationKey,
@@ -38,6 +40,7 @@ import {
   lineError,
   lineVector,
   mismatched,
+  parseBodyText,
   parseLine,
   renameWorld,
 } from "./_import_lines.ts";
@@ -134,6 +137,7 @@ async function readBody(
   const seen: ArchiveCounts = { agents: 0, documents: 0, memories: 0, events: 0 };
   const agents = new Set<string>();
   const memoryIds = new Set<string>();
+  const arena = new VectorArena();
   const events: NewEvent[] = [];
   let reembedded = 0;
   let batch:
@@ -166,10 +170,12 @@ async function readBody(
         if (text.trim() === "") continue;
         throw lineError(n, "there is a line after the end line");
       }
-      const json = parseLine(text, n);
-      const parsed = BodyLine.safeParse(json);
-      if (!parsed.success) throw lineError(n, describe(parsed.error));
-      const line = parsed.data;
+      const { json, vector: decoded } = parseBodyText(text, {
+        n,
+        dimensions: header.embedder.dimensions,
+        arena,
+      });
+      const line = wellFormedMemoryLine(json) ?? bodyLine(json, n);
       if (world === null && line.type !== "world") {
         throw lineError(n, "the world line must be second");
       }
@@ -217,6 +223,7 @@ async function readBody(
             n,
             dimensions: header.embedder.dimensions,
             kept: !reembed,
+            decoded,
           });
           seen.memories++;
           if (
@@ -271,4 +278,11 @@ async function readBody(
     const created = await staging.commit(world!);
     return { world: created, counts: seen, reembedded };
   }
+}
+
+/** A line after the header, by the schema (a memory line {@linkcode wellFormedMemoryLine} took is the same). */
+function bodyLine(json: unknown, n: number): BodyLine {
+  const parsed = BodyLine.safeParse(json);
+  if (!parsed.success) throw lineError(n, describe(parsed.error));
+  return parsed.data;
 }

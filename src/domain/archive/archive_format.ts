@@ -122,23 +122,65 @@ export function encodeVector(vector: Float32Array): string {
 }
 
 /**
+ * Buffers decoded vectors share, many to one: an allocation of each vector's bytes (what
+ * `Uint8Array.fromBase64` makes) cost an import more than decoding them (BENCHMARKS.md,
+ * issue 25, 2d). A vector keeps its whole buffer alive, so an arena is for vectors dropped
+ * together (an import's batch).
+ */
+export class VectorArena {
+  #buffer = new Uint8Array(0);
+  #at = 0;
+  readonly #perBuffer: number;
+
+  constructor({ perBuffer = 512 }: { perBuffer?: number } = {}) {
+    this.#perBuffer = perBuffer;
+  }
+
+  /** Bytes for the next vector of `size` bytes, returned by {@linkcode give} when unused. */
+  take(size: number): Uint8Array {
+    if (this.#at + size > this.#buffer.length) {
+      this.#buffer = new Uint8Array(size * this.#perBuffer);
+      this.#at = 0;
+    }
+    this.#at += size;
+    return this.#buffer.subarray(this.#at - size, this.#at);
+  }
+
+  /** Gives back the bytes {@linkcode take} just handed out, for the next vector. */
+  give(bytes: Uint8Array): void {
+    if (bytes.buffer === this.#buffer.buffer && bytes.byteOffset + bytes.length === this.#at) {
+      this.#at = bytes.byteOffset;
+    }
+  }
+}
+
+/**
  * The vector {@linkcode encodeVector} encoded, or null when it is not `dimensions` floats:
  * padded standard base64 only (no whitespace, no URL alphabet, no stray bits in the last chunk).
+ * Its bytes are `arena`'s when given, else its own.
  */
-export function decodeVector(base64: string, dimensions: number): Float32Array | null {
+export function decodeVector(
+  base64: string,
+  dimensions: number,
+  { arena }: { arena?: VectorArena } = {},
+): Float32Array | null {
   const size = dimensions * 4;
   const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
   if (base64.length % 4 !== 0 || (base64.length / 4) * 3 - padding !== size) return null;
-  let bytes: Uint8Array;
+  const bytes = arena?.take(size) ?? new Uint8Array(size);
+  let done: { read: number; written: number } | null;
   try {
-    bytes = Uint8Array.fromBase64(base64, { lastChunkHandling: "strict" });
+    done = bytes.setFromBase64(base64, { lastChunkHandling: "strict" });
   } catch {
-    return null;
+    done = null;
   }
   // Whitespace decodes to nothing: a string of the right length with some holds fewer bytes.
-  if (bytes.length !== size) return null;
+  if (done === null || done.read !== base64.length || done.written !== size) {
+    arena?.give(bytes);
+    return null;
+  }
   if (LITTLE_ENDIAN) return new Float32Array(bytes.buffer, bytes.byteOffset, dimensions);
-  const view = new DataView(bytes.buffer);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, size);
   const vector = new Float32Array(dimensions);
   for (let i = 0; i < dimensions; i++) vector[i] = view.getFloat32(i * 4, true);
   return vector;

@@ -25,3 +25,23 @@ export function embeddingProblem(vector: ArrayLike<number>, dimensions: number):
   }
   return null;
 }
+
+/**
+ * Whether `vector` has `dimensions` values and {@linkcode embeddingProblem} finds none in it,
+ * told from the float32 bits without the norm (an import checks every memory's vector; the store
+ * computes the norm again to divide by it): the sum of float32 squares in a float64 neither
+ * overflows nor rounds to zero, so the norm is positive and finite exactly when a value is not
+ * ±0 and none is infinite or NaN (all exponent bits set).
+ */
+export function isUsableEmbedding(vector: Float32Array, dimensions: number): boolean {
+  if (vector.length !== dimensions) return false;
+  const bits = new Uint32Array(vector.buffer, vector.byteOffset, vector.length);
+  let magnitude = 0;
+  let nonFinite = false;
+  for (let i = 0; i < bits.length; i++) {
+    const b = bits[i];
+    magnitude |= b & 0x7fffffff;
+    if ((b & 0x7f800000) === 0x7f800000) nonFinite = true;
+  }
+  return magnitude !== 0 && !nonFinite;
+}
