@@ -238,19 +238,16 @@ export class KvIdempotencyStore implements IdempotencyStore {
   async remove(scope: string, keys: readonly string[]): Promise<void> {
     for (const key of keys) assertKeySize(headKey(scope, key), "idempotency key");
     await guard("forget idempotency keys", async () => {
-      // The heads and the pack marker in one read: only a head that names parts has any to
-      // list (a tick's close removes its step claims, issue 25: a list per key was ~11% of KV
-      // calls), and only a scope with packs has packs to rewrite.
-      const read = await getAll(this.#kv, [
-        ...keys.map((key) => headKey(scope, key)),
-        markerKey(scope),
-      ]);
+      // Heads and pack marker in one read: only heads naming parts have any to list (a list
+      // per key was ~11% of a tick's KV calls, issue 25); only a scope with packs has packs.
+      const heads = keys.map((key) => headKey(scope, key));
+      const read = await getAll(this.#kv, [...heads, markerKey(scope)]);
       const split = keys.filter((_, i) => (read[i].value as BlobHead | null)?.parts !== undefined);
       const parts = await Promise.all(
         split.map((key) => listAll(this.#kv, { prefix: partPrefix(scope, key) })),
       );
       const writes = [
-        ...keys.map((key) => deleteKey(headKey(scope, key))),
+        ...heads.map(deleteKey),
         ...parts.flat().map((entry) => deleteKey(entry.key)),
       ];
       for (const batch of planBatches(writes)) {
