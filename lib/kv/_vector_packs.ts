@@ -37,18 +37,21 @@ export interface Pack {
   nonZero?: number[];
 }
 
-/** The ids and rows of `entries`, grouped into packs of at most LIMITS.partBytes; null when too few fit. */
+/**
+ * The ids and rows of `entries` (with each row's count of non-zero values when known), grouped
+ * into packs of at most LIMITS.partBytes; null when too few fit.
+ */
 export function packsOf(
-  entries: readonly { id: string; unit: Float32Array }[],
+  entries: readonly { id: string; unit: Float32Array; nonZero?: number }[],
   dimensions: number,
 ): Pack[] | null {
   if (dimensions * 4 * ROWS_MIN > LIMITS.partBytes / 2) return null;
   const packs: Pack[] = [];
   let pack: Required<Pack> = { ids: [], rows: [], nonZero: [] };
   let header = 8, nonZero = 0;
-  for (const { id, unit } of entries) {
+  for (const { id, unit, nonZero: counted } of entries) {
     const more = utf8Length(id) * 2 + 4; // JSON may escape
-    const nz = nonZeros(unit);
+    const nz = counted ?? nonZeros(unit);
     const rows = rowBytes(pack.ids.length + 1, { dimensions, nonZero: nonZero + nz });
     if (
       pack.ids.length > 0 && header + more + Math.min(rows.dense, rows.sparse) > LIMITS.partBytes

@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { fromBytes, storedDimensions, toBytes } from "../../lib/kv/_unit_vectors.ts";
+import { nonZeros } from "../../lib/kv/_pack_rows.ts";
+import {
+  fromBytes,
+  storedDimensions,
+  toBytes,
+  UnitRows,
+  unitVector,
+} from "../../lib/kv/_unit_vectors.ts";
 import { KvVectorIndex } from "../../lib/kv/kv_vector_index.ts";
 import type { AgentId, MemoryId, WorldId } from "../../src/domain/ids.ts";
 
@@ -50,5 +57,50 @@ Deno.test("KvVectorIndex loads vectors stored dense (older files) and sparse sid
     await assert.rejects(other.query(scope, new Float32Array(256).fill(1), 1), /384 dimensions/);
   } finally {
     kv.close();
+  }
+});
+
+Deno.test("UnitRows writes unitVector's floats bit for bit from the non-zeros, counts them, and refuses as it does", () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5;
+  const vectors = [
+    sparse({ 0: 0.5, 7: -0.25, 200: -0, 383: 1e-30 }),
+    sparse({ 5: 1e-45, 6: 3e38 }), // a subnormal and a large value: one non-zero in the unit
+    sparse({ 9: -0, 10: 2 }),
+    Float32Array.from({ length: DIMS }, (_, i) => Math.sin(i + 1)),
+    ...Array.from(
+      { length: 50 },
+      () => Float32Array.from({ length: DIMS }, () => random() > 0.35 ? 0 : random()),
+    ),
+  ];
+  const options = { dimensions: DIMS, action: "store" };
+  for (const vector of vectors) {
+    const rows = new UnitRows(3, DIMS);
+    const { unit: into, nonZero: count } = rows.unit(vector, { row: 1, action: "store" });
+    assert.deepEqual(bits(rows.unit(vector, { row: 0, action: "store" }).unit), bits(into));
+    assert.deepEqual(bits(into), bits(unitVector(vector, options)));
+    if (vector === vectors[1]) assert.equal(count, 1);
+    // The unit's count (what packing sizes its rows by): the subnormal divides to +0.
+    assert.equal(count, nonZeros(into));
+  }
+  const refused = [
+    new Float32Array(DIMS),
+    sparse({ 3: -0 }),
+    sparse({ 1: NaN }),
+    sparse({ 1: Infinity, 2: 1 }),
+    new Float32Array(DIMS - 1).fill(1),
+  ];
+  for (const vector of refused) {
+    const expected = (() => {
+      try {
+        unitVector(vector, options);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    assert.ok(expected);
+    assert.throws(() => new UnitRows(1, DIMS).unit(vector, { row: 0, action: "store" }), {
+      message: expected,
+    });
   }
 });
