@@ -37,22 +37,26 @@ export class UnitRows {
   readonly #dimensions: number;
   /** The positions of the vector's non-zero values (one array for every row). */
   readonly #positions: Uint32Array;
+  /** Each row's non-zero positions, from the row's start (for packing: no search of its zeros). */
+  readonly #at: Uint16Array;
 
+  /** `dimensions` at most 65,536 (positions are u16, as in a sparse pack). */
   constructor(count: number, dimensions: number) {
     this.#rows = new Float32Array(count * dimensions);
     this.#bits = bitsOf(this.#rows);
     this.#dimensions = dimensions;
     this.#positions = new Uint32Array(dimensions);
+    this.#at = new Uint16Array(count * dimensions);
   }
 
   /**
-   * Row `row` (written once) as `vector`'s unit, and how many of its values are not +0 (a -0
-   * counts, as packing keeps it); `invalid_request` as {@linkcode unitVector} words it.
+   * Row `row` (written once) as `vector`'s unit, and the positions of its values that are not
+   * +0 (a -0 counts, as packing keeps it); `invalid_request` as {@linkcode unitVector} words it.
    */
   unit(
     vector: Float32Array,
     { row, action }: { row: number; action: string },
-  ): { unit: Float32Array; nonZero: number } {
+  ): { unit: Float32Array; at: Uint16Array } {
     const dims = this.#dimensions, positions = this.#positions;
     let sum = 0, nonZero = 0;
     const bits = vector.length === dims ? bitsOf(vector) : null;
@@ -74,15 +78,16 @@ export class UnitRows {
       );
     }
     // Counted again as divided: a tiny value can divide to +0 (which packing leaves out).
-    const at = row * dims, rows = this.#rows, out = this.#bits;
+    const start = row * dims, rows = this.#rows, out = this.#bits, at = this.#at;
     let count = 0;
     for (let k = 0; k < nonZero; k++) {
-      const i = at + positions[k];
-      rows[i] = vector[positions[k]] / norm;
+      const j = positions[k], i = start + j;
+      rows[i] = vector[j] / norm;
       const b = out[i] | 0;
+      at[start + count] = j;
       count += (b | -b) >>> 31;
     }
-    return { unit: rows.subarray(at, at + dims), nonZero: count };
+    return { unit: rows.subarray(start, start + dims), at: at.subarray(start, start + count) };
   }
 }
 

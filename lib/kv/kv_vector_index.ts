@@ -76,11 +76,12 @@ export class KvVectorIndex implements VectorIndex {
    */
   async upsert(scope: AgentScope, entries: readonly VectorEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    const units = new Map<string, { unit: Float32Array; nonZero?: number }>();
-    // A bulk upsert's units share one buffer (only until packed and mirrored), counted for
-    // packing as they are computed (BENCHMARKS.md, issue 25, 2d and 2f).
+    const units = new Map<string, { unit: Float32Array; at?: Uint16Array }>();
+    // A bulk upsert's units share one buffer (only until packed and mirrored), their non-zeros
+    // found for packing as they are computed (BENCHMARKS.md, issue 25, 2d and 2f).
     const dims = this.dimensions;
-    const shared = entries.length >= PACK_MIN ? new UnitRows(entries.length, dims) : null;
+    const bulk = entries.length >= PACK_MIN && dims <= 0x10000;
+    const shared = bulk ? new UnitRows(entries.length, dims) : null;
     entries.forEach((entry, row) => {
       assertKeySize(vectorKey(scope, entry.id), "memory id");
       const action = "store";
@@ -91,7 +92,7 @@ export class KvVectorIndex implements VectorIndex {
       );
     });
     const packs = units.size >= PACK_MIN
-      ? packsOf([...units].map(([id, { unit, nonZero }]) => ({ id, unit, nonZero })), dims)
+      ? packsOf([...units].map(([id, { unit, at }]) => ({ id, unit, at })), dims)
       : null;
     if (packs === null) {
       // One key each, the agent's vectors loaded or not: the next load reads them over any pack.

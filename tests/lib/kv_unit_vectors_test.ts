@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { nonZeros } from "../../lib/kv/_pack_rows.ts";
+import { encodeRows, nonZeros } from "../../lib/kv/_pack_rows.ts";
 import {
   fromBytes,
   storedDimensions,
@@ -76,7 +76,9 @@ Deno.test("UnitRows writes unitVector's floats bit for bit from the non-zeros, c
   const options = { dimensions: DIMS, action: "store" };
   for (const vector of vectors) {
     const rows = new UnitRows(3, DIMS);
-    const { unit: into, nonZero: count } = rows.unit(vector, { row: 1, action: "store" });
+    const { unit: into, at } = rows.unit(vector, { row: 1, action: "store" });
+    const count = at.length;
+    assert.deepEqual([...at], [...into.keys()].filter((j) => bits(into)[j] !== 0));
     assert.deepEqual(bits(rows.unit(vector, { row: 0, action: "store" }).unit), bits(into));
     assert.deepEqual(bits(into), bits(unitVector(vector, options)));
     if (vector === vectors[1]) assert.equal(count, 1);
@@ -103,4 +105,22 @@ Deno.test("UnitRows writes unitVector's floats bit for bit from the non-zeros, c
       message: expected,
     });
   }
+});
+
+Deno.test("a pack's rows encode to the same bytes with UnitRows' positions of their non-zeros as without", () => {
+  const vectors = [
+    sparse({ 0: 0.5, 7: -0.25, 200: -0, 383: 1e-30 }),
+    sparse({ 5: 1e-45, 6: 3e38 }),
+    Float32Array.from({ length: DIMS }, (_, i) => (i % 9 === 0 ? Math.cos(i) : 0)),
+  ];
+  const rows = new UnitRows(vectors.length, DIMS);
+  const units = vectors.map((vector, row) => rows.unit(vector, { row, action: "store" }));
+  const plain = encodeRows(units.map((u) => u.unit), { dimensions: DIMS });
+  const known = encodeRows(units.map((u) => u.unit), {
+    dimensions: DIMS,
+    counts: units.map((u) => u.at.length),
+    at: units.map((u) => u.at),
+  });
+  assert.ok(plain.sparse && known.sparse);
+  assert.deepEqual(known.bytes, plain.bytes);
 });
