@@ -25,6 +25,7 @@ import {
   splitBytes,
   utf8Length,
 } from "./_kv_support.ts";
+import { jsonCopy } from "./_json_copy.ts";
 import { type EntryInit, freezeRecord, prefixOf } from "./_memory_state.ts";
 
 /** Records an append must have to be written as packs. */
@@ -65,23 +66,20 @@ export function recordWrites(
   const close = () => {
     if (pack === null) return;
     const text = `{"seqs":[${pack.seqs.join(",")}],"records":[${pack.texts.join(",")}]}`;
-    const first = pack.seqs[0];
-    writes.push(setBytes(packKey(scope, first), encoder.encode(text)));
-    const stored = JSON.parse(text) as StoredPack;
-    stored.records.forEach((record, i) => {
-      entries.push({ seq: stored.seqs[i], base: freezeRecord(record), overlay: null, pack: first });
-    });
+    writes.push(setBytes(packKey(scope, pack.seqs[0]), encoder.encode(text)));
     pack = null;
   };
   memories.forEach((memory, i) => {
     const text = JSON.stringify(memory);
     const size = utf8Length(text);
+    // What a reload reads: a copy of the record when it is its own JSON, else its JSON parsed.
+    const base = freezeRecord((jsonCopy(memory) ?? JSON.parse(text)) as MemoryRecord);
     if (!packed || size > PACKED_MAX) {
       const bytes = encoder.encode(text);
       splitBytes(bytes).forEach((part, p) => {
         writes.push(setBytes([...prefixOf(scope), "rec", seq + i + 1, p], part));
       });
-      entries.push({ seq: seq + i + 1, base: freezeRecord(JSON.parse(text)), overlay: null });
+      entries.push({ seq: seq + i + 1, base, overlay: null });
       return;
     }
     const more = size + PACK_OVERHEAD.perRecord;
@@ -90,10 +88,10 @@ export function recordWrites(
     pack.seqs.push(seq + i + 1);
     pack.texts.push(text);
     pack.bytes += more;
+    entries.push({ seq: seq + i + 1, base, overlay: null, pack: pack.seqs[0] });
   });
   close();
-  // Packs are closed out of order with the records kept alone: the cache takes append order.
-  return { writes, entries: packed ? entries.sort((a, b) => a.seq - b.seq) : entries };
+  return { writes, entries };
 }
 
 /**

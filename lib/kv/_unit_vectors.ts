@@ -2,13 +2,12 @@
 import { embeddingProblem, SimulacraError, vectorNorm } from "../../src/domain/mod.ts";
 
 /**
- * A unit-length copy of `vector` (in `into` when given: `dimensions` values), or
- * `invalid_request` when its length is not `dimensions` or it is zero or not finite; `action`
- * names what was asked in the error, e.g. "query with".
+ * A unit-length copy of `vector`, or `invalid_request` when its length is not `dimensions` or
+ * it is zero or not finite; `action` names what was asked in the error, e.g. "query with".
  */
 export function unitVector(
   vector: Float32Array,
-  { dimensions, action, into }: { dimensions: number; action: string; into?: Float32Array },
+  { dimensions, action }: { dimensions: number; action: string },
 ): Float32Array {
   // One norm for the check and the division (the check's own is computed only to word an error).
   const norm = vector.length === dimensions ? vectorNorm(vector) : NaN;
@@ -18,9 +17,78 @@ export function unitVector(
       `Cannot ${action} this vector: it ${embeddingProblem(vector, dimensions)}`,
     );
   }
-  const unit = into ?? new Float32Array(vector.length);
+  const unit = new Float32Array(vector.length);
   for (let i = 0; i < vector.length; i++) unit[i] = vector[i] / norm;
   return unit;
+}
+
+/**
+ * The unit vectors of a bulk upsert, `count` rows of `dimensions` in one buffer of their own (an
+ * allocation each cost an import more than computing them, BENCHMARKS.md, issue 25, 2d), each
+ * written from its vector's non-zero values alone (2f): the same floats as {@linkcode unitVector},
+ * since a +0 adds nothing to the norm's sum of squares (summed in the same order) and divides to
+ * the +0 a row holds already. The local embedder's vectors have ~46 non-zeros of 384: one pass
+ * over their bits and a division of the non-zeros, where the norm, the division and packing's
+ * count each went over every value.
+ */
+export class UnitRows {
+  readonly #rows: Float32Array;
+  readonly #bits: Uint32Array;
+  readonly #dimensions: number;
+  /** The positions of the vector's non-zero values (one array for every row). */
+  readonly #positions: Uint32Array;
+  /** Each row's non-zero positions, from the row's start (for packing: no search of its zeros). */
+  readonly #at: Uint16Array;
+
+  /** `dimensions` at most 65,536 (positions are u16, as in a sparse pack). */
+  constructor(count: number, dimensions: number) {
+    this.#rows = new Float32Array(count * dimensions);
+    this.#bits = bitsOf(this.#rows);
+    this.#dimensions = dimensions;
+    this.#positions = new Uint32Array(dimensions);
+    this.#at = new Uint16Array(count * dimensions);
+  }
+
+  /**
+   * Row `row` (written once) as `vector`'s unit, and the positions of its values that are not
+   * +0 (a -0 counts, as packing keeps it); `invalid_request` as {@linkcode unitVector} words it.
+   */
+  unit(
+    vector: Float32Array,
+    { row, action }: { row: number; action: string },
+  ): { unit: Float32Array; at: Uint16Array } {
+    const dims = this.#dimensions, positions = this.#positions;
+    let sum = 0, nonZero = 0;
+    const bits = vector.length === dims ? bitsOf(vector) : null;
+    if (bits !== null) {
+      // Without a branch (which value is zero is unpredictable): every position is written, the
+      // count moves past it when its bits are not 0; a +0's square adds nothing to the sum.
+      for (let i = 0; i < dims; i++) {
+        const b = bits[i] | 0;
+        positions[nonZero] = i;
+        nonZero += (b | -b) >>> 31;
+        sum += vector[i] * vector[i];
+      }
+    }
+    const norm = bits === null ? NaN : Math.sqrt(sum);
+    if (!(norm > 0) || !Number.isFinite(norm)) {
+      throw new SimulacraError(
+        "invalid_request",
+        `Cannot ${action} this vector: it ${embeddingProblem(vector, dims)}`,
+      );
+    }
+    // Counted again as divided: a tiny value can divide to +0 (which packing leaves out).
+    const start = row * dims, rows = this.#rows, out = this.#bits, at = this.#at;
+    let count = 0;
+    for (let k = 0; k < nonZero; k++) {
+      const j = positions[k], i = start + j;
+      rows[i] = vector[j] / norm;
+      const b = out[i] | 0;
+      at[start + count] = j;
+      count += (b | -b) >>> 31;
+    }
+    return { unit: rows.subarray(start, start + dims), at: at.subarray(start, start + count) };
+  }
 }
 
 /** The first byte of a sparse stored vector (dense ones have no header). */

@@ -35,31 +35,37 @@ export interface Pack {
   rows: Float32Array[];
   /** Each row's count of non-zero values, when known (counted again when not). */
   nonZero?: number[];
+  /** Each row's positions of its non-zero values, when known (searched for when not). */
+  at?: (Uint16Array | undefined)[];
 }
 
-/** The ids and rows of `entries`, grouped into packs of at most LIMITS.partBytes; null when too few fit. */
+/**
+ * The ids and rows of `entries` (with each row's positions of non-zero values when known), grouped
+ * into packs of at most LIMITS.partBytes; null when too few fit.
+ */
 export function packsOf(
-  entries: readonly { id: string; unit: Float32Array }[],
+  entries: readonly { id: string; unit: Float32Array; at?: Uint16Array }[],
   dimensions: number,
 ): Pack[] | null {
   if (dimensions * 4 * ROWS_MIN > LIMITS.partBytes / 2) return null;
   const packs: Pack[] = [];
-  let pack: Required<Pack> = { ids: [], rows: [], nonZero: [] };
+  let pack: Required<Pack> = { ids: [], rows: [], nonZero: [], at: [] };
   let header = 8, nonZero = 0;
-  for (const { id, unit } of entries) {
+  for (const { id, unit, at } of entries) {
     const more = utf8Length(id) * 2 + 4; // JSON may escape
-    const nz = nonZeros(unit);
+    const nz = at?.length ?? nonZeros(unit);
     const rows = rowBytes(pack.ids.length + 1, { dimensions, nonZero: nonZero + nz });
     if (
       pack.ids.length > 0 && header + more + Math.min(rows.dense, rows.sparse) > LIMITS.partBytes
     ) {
       packs.push(pack);
-      pack = { ids: [], rows: [], nonZero: [] };
+      pack = { ids: [], rows: [], nonZero: [], at: [] };
       header = 8, nonZero = 0;
     }
     pack.ids.push(id);
     pack.rows.push(unit);
     pack.nonZero.push(nz);
+    pack.at.push(at);
     header += more, nonZero += nz;
   }
   if (pack.ids.length > 0) packs.push(pack);
@@ -70,10 +76,10 @@ export function packsOf(
 const SPARSE = 0x8000_0000;
 
 /** A pack's stored bytes. */
-export function encodePack({ ids, rows, nonZero }: Pack, dimensions: number): Uint8Array {
+export function encodePack({ ids, rows, nonZero, at }: Pack, dimensions: number): Uint8Array {
   const header = encoder.encode(JSON.stringify(ids));
   const padded = Math.ceil(header.length / 4) * 4;
-  const body = encodeRows(rows, { dimensions, counts: nonZero });
+  const body = encodeRows(rows, { dimensions, counts: nonZero, at });
   const bytes = new Uint8Array(4 + padded + body.bytes.length);
   const flags = body.sparse ? SPARSE : 0;
   new DataView(bytes.buffer).setUint32(0, (header.length | flags) >>> 0, true);

@@ -24,7 +24,7 @@ import {
   planBatches,
   setBytes,
 } from "./_kv_support.ts";
-import { toBytes, unitVector } from "./_unit_vectors.ts";
+import { toBytes, UnitRows, unitVector } from "./_unit_vectors.ts";
 import {
   type LoadedVectors,
   loadVectors,
@@ -76,22 +76,27 @@ export class KvVectorIndex implements VectorIndex {
    */
   async upsert(scope: AgentScope, entries: readonly VectorEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    const units = new Map<string, Float32Array>();
-    // A bulk upsert's units share one buffer (only until packed and mirrored): an allocation
-    // of each cost an import more than computing them (BENCHMARKS.md, issue 25, 2d).
+    const units = new Map<string, { unit: Float32Array; at?: Uint16Array }>();
+    // A bulk upsert's units share one buffer (only until packed and mirrored), their non-zeros
+    // found for packing as they are computed (BENCHMARKS.md, issue 25, 2d and 2f).
     const dims = this.dimensions;
-    const shared = entries.length >= PACK_MIN ? new Float32Array(entries.length * dims) : null;
-    entries.forEach((entry, i) => {
+    const bulk = entries.length >= PACK_MIN && dims <= 0x10000;
+    const shared = bulk ? new UnitRows(entries.length, dims) : null;
+    entries.forEach((entry, row) => {
       assertKeySize(vectorKey(scope, entry.id), "memory id");
-      const into = shared?.subarray(i * dims, (i + 1) * dims);
-      units.set(entry.id, unitVector(entry.vector, { dimensions: dims, action: "store", into }));
+      const action = "store";
+      units.set(
+        entry.id,
+        shared?.unit(entry.vector, { row, action }) ??
+          { unit: unitVector(entry.vector, { dimensions: dims, action }) },
+      );
     });
     const packs = units.size >= PACK_MIN
-      ? packsOf([...units].map(([id, unit]) => ({ id, unit })), this.dimensions)
+      ? packsOf([...units].map(([id, { unit, at }]) => ({ id, unit, at })), dims)
       : null;
     if (packs === null) {
       // One key each, the agent's vectors loaded or not: the next load reads them over any pack.
-      const writes = [...units].map(([id, unit]): Mirrored => ({
+      const writes = [...units].map(([id, { unit }]): Mirrored => ({
         ...setBytes(vectorKey(scope, id), toBytes(unit)),
         mirror: ({ slab }) => slab.set(id, unit),
       }));

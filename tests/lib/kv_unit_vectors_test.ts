@@ -1,5 +1,12 @@
 import assert from "node:assert/strict";
-import { fromBytes, storedDimensions, toBytes } from "../../lib/kv/_unit_vectors.ts";
+import { encodeRows, nonZeros } from "../../lib/kv/_pack_rows.ts";
+import {
+  fromBytes,
+  storedDimensions,
+  toBytes,
+  UnitRows,
+  unitVector,
+} from "../../lib/kv/_unit_vectors.ts";
 import { KvVectorIndex } from "../../lib/kv/kv_vector_index.ts";
 import type { AgentId, MemoryId, WorldId } from "../../src/domain/ids.ts";
 
@@ -51,4 +58,69 @@ Deno.test("KvVectorIndex loads vectors stored dense (older files) and sparse sid
   } finally {
     kv.close();
   }
+});
+
+Deno.test("UnitRows writes unitVector's floats bit for bit from the non-zeros, counts them, and refuses as it does", () => {
+  let seed = 7;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31 - 0.5;
+  const vectors = [
+    sparse({ 0: 0.5, 7: -0.25, 200: -0, 383: 1e-30 }),
+    sparse({ 5: 1e-45, 6: 3e38 }), // a subnormal and a large value: one non-zero in the unit
+    sparse({ 9: -0, 10: 2 }),
+    Float32Array.from({ length: DIMS }, (_, i) => Math.sin(i + 1)),
+    ...Array.from(
+      { length: 50 },
+      () => Float32Array.from({ length: DIMS }, () => random() > 0.35 ? 0 : random()),
+    ),
+  ];
+  const options = { dimensions: DIMS, action: "store" };
+  for (const vector of vectors) {
+    const rows = new UnitRows(3, DIMS);
+    const { unit: into, at } = rows.unit(vector, { row: 1, action: "store" });
+    const count = at.length;
+    assert.deepEqual([...at], [...into.keys()].filter((j) => bits(into)[j] !== 0));
+    assert.deepEqual(bits(rows.unit(vector, { row: 0, action: "store" }).unit), bits(into));
+    assert.deepEqual(bits(into), bits(unitVector(vector, options)));
+    if (vector === vectors[1]) assert.equal(count, 1);
+    // The unit's count (what packing sizes its rows by): the subnormal divides to +0.
+    assert.equal(count, nonZeros(into));
+  }
+  const refused = [
+    new Float32Array(DIMS),
+    sparse({ 3: -0 }),
+    sparse({ 1: NaN }),
+    sparse({ 1: Infinity, 2: 1 }),
+    new Float32Array(DIMS - 1).fill(1),
+  ];
+  for (const vector of refused) {
+    const expected = (() => {
+      try {
+        unitVector(vector, options);
+      } catch (err) {
+        return (err as Error).message;
+      }
+    })();
+    assert.ok(expected);
+    assert.throws(() => new UnitRows(1, DIMS).unit(vector, { row: 0, action: "store" }), {
+      message: expected,
+    });
+  }
+});
+
+Deno.test("a pack's rows encode to the same bytes with UnitRows' positions of their non-zeros as without", () => {
+  const vectors = [
+    sparse({ 0: 0.5, 7: -0.25, 200: -0, 383: 1e-30 }),
+    sparse({ 5: 1e-45, 6: 3e38 }),
+    Float32Array.from({ length: DIMS }, (_, i) => (i % 9 === 0 ? Math.cos(i) : 0)),
+  ];
+  const rows = new UnitRows(vectors.length, DIMS);
+  const units = vectors.map((vector, row) => rows.unit(vector, { row, action: "store" }));
+  const plain = encodeRows(units.map((u) => u.unit), { dimensions: DIMS });
+  const known = encodeRows(units.map((u) => u.unit), {
+    dimensions: DIMS,
+    counts: units.map((u) => u.at.length),
+    at: units.map((u) => u.at),
+  });
+  assert.ok(plain.sparse && known.sparse);
+  assert.deepEqual(known.bytes, plain.bytes);
 });

@@ -156,3 +156,26 @@ Deno.test("KvVectorIndex packs sparse vectors by their non-zero values, read bac
     assert.deepEqual(got.get(id), Float32Array.from(vector, (x) => x / norm), id);
   }
 });
+
+Deno.test("KvVectorIndex packs a bulk upsert's units as one at a time stores them: -0, and a value that divides to +0", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const scope = newScope();
+  const odd = (i: number) => {
+    const v = new Float32Array(DIMS);
+    v[i % DIMS] = 3e38; // the norm makes the subnormal below +0, and a tiny negative -0
+    v[(i + 1) % DIMS] = i % 2 === 0 ? 1e-45 : -1e-45;
+    v[(i + 2) % DIMS] = -0;
+    v[(i + 3) % DIMS] = i + 1;
+    return v;
+  };
+  const bulk = Array.from({ length: 100 }, (_, i) => ({ id: mid(`o${i}`), vector: odd(i) }));
+  await new KvVectorIndex({ kv, dimensions: DIMS }).upsert(scope, bulk);
+  const single = newScope();
+  const one = new KvVectorIndex({ kv, dimensions: DIMS });
+  for (const entry of bulk) await one.upsert(single, [entry]);
+  const [packed, alone] = [await reopened(kv, scope), await reopened(kv, single)];
+  const bitsOf = (
+    v: Float32Array | undefined,
+  ) => [...new Uint32Array(v!.buffer, v!.byteOffset, DIMS)];
+  for (const { id } of bulk) assert.deepEqual(bitsOf(packed.get(id)), bitsOf(alone.get(id)), id);
+});
