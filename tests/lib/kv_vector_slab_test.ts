@@ -38,3 +38,15 @@ Deno.test("VectorSlab.setMany() and getMany() store and read what set() and get(
   one.delete("m10");
   assert.deepEqual(bulk.getMany(bulk.ids()), one.ids().map((id) => one.get(id)));
 });
+
+Deno.test("VectorSlab.getMany() gives copies: changing one changes neither the slab nor the others", () => {
+  const slab = new VectorSlab(DIMS);
+  const ids = Array.from({ length: 300 }, (_, i) => `m${i}`);
+  slab.setMany(ids, ids.map((_, i) => unit(i)));
+  const read = slab.getMany(ids);
+  read[1]!.fill(7);
+  read[2]![0] = -1;
+  assert.deepEqual(read[0], unit(0));
+  assert.deepEqual(read[3], unit(3));
+  assert.deepEqual(slab.getMany(ids), ids.map((_, i) => unit(i)));
+});
