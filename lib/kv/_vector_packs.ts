@@ -18,6 +18,7 @@ import { SimulacraError } from "../../src/domain/mod.ts";
 import { deleteKey, type KvWrite, LIMITS, listAll, setBytes, utf8Length } from "./_kv_support.ts";
 import { decodeRows, encodeRows, nonZeros, rowBytes } from "./_pack_rows.ts";
 import { fromBytes, storedDimensions } from "./_unit_vectors.ts";
+import { BLOCK_ROWS } from "./_slab_runs.ts";
 import { VectorSlab } from "./_vector_slab.ts";
 
 /** Vectors an upsert must have to be written as packs. */
@@ -232,14 +233,22 @@ export async function loadVectors(
       `Cannot load the vectors of agent "${agentId}": they have ${found}, not ${dimensions}: configure the embedder they were made with`,
     );
   const entries = await listAll<Uint8Array>(kv, { prefix });
+  // Packs' rows written a slab block's worth at a time: a pack's at a time grew each block
+  // ~log2(4096 / 64) times, copying its columns each time (issue 25, 2e); all at once would
+  // hold every decoded row.
+  let ids: string[] = [], rows: Float32Array[] = [];
   for (const entry of entries) {
     const n = entry.key[prefix.length];
     if (typeof n !== "number") continue;
     const pack = decodePack(entry.value, dimensions);
     if (pack === null) throw wrong("another number of dimensions");
-    slab.setMany(pack.ids, pack.rows);
+    for (let i = 0; i < pack.ids.length; i++) ids.push(pack.ids[i]), rows.push(pack.rows[i]);
     book.add(n, pack.ids);
+    if (ids.length < BLOCK_ROWS) continue;
+    slab.setMany(ids, rows);
+    ids = [], rows = [];
   }
+  if (ids.length > 0) slab.setMany(ids, rows);
   for (const entry of entries) {
     const id = entry.key[prefix.length];
     if (typeof id !== "string") continue;
