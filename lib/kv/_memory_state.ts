@@ -165,19 +165,22 @@ export class AgentState {
   constructor(head: Head, headStamp: string | null, loaded: readonly EntryInit[]) {
     this.#head = head;
     this.#headStamp = headStamp;
-    const entries = loaded.map((init) => this.#entry(init));
-    const kinds = new Map<string, Entry[]>();
-    for (const entry of entries) {
+    // Each entry's status read once, every index's members gathered in one pass.
+    const created = groups();
+    const kinds = new Map<string, Groups>();
+    for (const init of loaded) {
+      const entry = this.#entry(init);
       this.byId.set(entry.record.id, entry);
-      const list = kinds.get(entry.record.kind);
-      if (list === undefined) kinds.set(entry.record.kind, [entry]);
-      else list.push(entry);
+      let kind = kinds.get(entry.record.kind);
+      if (kind === undefined) kinds.set(entry.record.kind, kind = groups());
+      const status = isLive(entry.record) ? "live" : "archived";
+      created.all.push(entry), created[status].push(entry);
+      kind.all.push(entry), kind[status].push(entry);
     }
-    this.created = byStatus(entries);
-    for (const [kind, list] of kinds) this.kinds.set(kind, byStatus(list));
-    const live = entries.filter((e) => isLive(e.record));
-    this.accessed = new SortedIndex(byAccessed, live);
-    this.importance = new SortedIndex(byImportance, live);
+    this.created = byStatus(created);
+    for (const [kind, members] of kinds) this.kinds.set(kind, byStatus(members));
+    this.accessed = new SortedIndex(byAccessed, created.live);
+    this.importance = new SortedIndex(byImportance, created.live);
   }
 
   /** The commit point of the stream. */
@@ -255,10 +258,17 @@ export class AgentState {
   }
 }
 
-function byStatus(entries: readonly Entry[] = []): ByStatus {
+/** The members of a {@linkcode ByStatus}, unsorted. */
+type Groups = { [K in keyof ByStatus]: Entry[] };
+
+function groups(): Groups {
+  return { all: [], live: [], archived: [] };
+}
+
+function byStatus({ all, live, archived }: Groups = groups()): ByStatus {
   return {
-    all: new SortedIndex(byCreated, entries),
-    live: new SortedIndex(byCreated, entries.filter((e) => isLive(e.record))),
-    archived: new SortedIndex(byCreated, entries.filter((e) => !isLive(e.record))),
+    all: new SortedIndex(byCreated, all),
+    live: new SortedIndex(byCreated, live),
+    archived: new SortedIndex(byCreated, archived),
   };
 }

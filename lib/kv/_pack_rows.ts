@@ -89,24 +89,45 @@ export function decodeRows(
       (_, i) => new Float32Array(bytes.buffer, bytes.byteOffset + i * dimensions * 4, dimensions),
     );
   }
+  const parts = sparseRows(bytes, { count, dimensions });
+  return parts === null ? null : denseRows(parts, dimensions);
+}
+
+/** Sparse rows as stored: each row's count of non-zero values, then every row's indices and values. */
+export interface SparseRows {
+  counts: Uint16Array;
+  indices: Uint16Array;
+  values: Float32Array;
+}
+
+/** The sparse rows `bytes` (4-byte aligned) hold, views of them, or null when they do not fit. */
+export function sparseRows(
+  bytes: Uint8Array,
+  { count, dimensions }: { count: number; dimensions: number },
+): SparseRows | null {
   if (bytes.length < pad4(2 * count)) return null;
   const counts = new Uint16Array(bytes.buffer, bytes.byteOffset, count);
   const nonZero = counts.reduce((a, b) => a + b, 0);
   if (bytes.length !== rowBytes(count, { dimensions, nonZero }).sparse) return null;
   const indexAt = bytes.byteOffset + pad4(2 * count);
   const indices = new Uint16Array(bytes.buffer, indexAt, nonZero);
+  for (let k = 0; k < nonZero; k++) if (indices[k] >= dimensions) return null;
   const values = new Float32Array(bytes.buffer, indexAt + pad4(2 * nonZero), nonZero);
-  // One array for the pack's rows (an allocation per row was most of decoding them).
-  const all = new Float32Array(count * dimensions);
+  return { counts, indices, values };
+}
+
+/** Sparse rows as dense ones, views of one new array (an allocation per row cost more). */
+export function denseRows(
+  { counts, indices, values }: SparseRows,
+  dimensions: number,
+): Float32Array[] {
+  const all = new Float32Array(counts.length * dimensions);
   let k = 0;
-  for (let i = 0, at = 0; i < count; i++, at += dimensions) {
-    for (const end = k + counts[i]; k < end; k++) {
-      if (indices[k] >= dimensions) return null;
-      all[at + indices[k]] = values[k];
-    }
+  for (let i = 0, at = 0; i < counts.length; i++, at += dimensions) {
+    for (const end = k + counts[i]; k < end; k++) all[at + indices[k]] = values[k];
   }
   return Array.from(
-    { length: count },
+    { length: counts.length },
     (_, i) => all.subarray(i * dimensions, (i + 1) * dimensions),
   );
 }

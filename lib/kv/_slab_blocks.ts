@@ -29,7 +29,16 @@ import {
   instantiateKernel,
   KERNEL_STEP,
 } from "./_dot_kernel.ts";
-import { BLOCK_ROWS, BLOCK_SHIFT, forEachRun, type SlabShape } from "./_slab_runs.ts";
+import type { SparseRows } from "./_pack_rows.ts";
+import {
+  BLOCK_ROWS,
+  BLOCK_SHIFT,
+  blockBytes,
+  forEachRun,
+  headerBytes,
+  listBytes,
+  type SlabShape,
+} from "./_slab_runs.ts";
 
 /** The first capacity of a new block (a multiple of the kernel's 16-float step). */
 const MIN_BLOCK_ROWS = 64;
@@ -62,14 +71,16 @@ export class SlabBlocks {
     this.#shape.dimensions = dimensions;
   }
 
-  /** Copies of the rows at the consecutive slots from `first` (see {@linkcode writeRows}). */
+  /** Copies of the rows at the consecutive slots from `first`: views of one new array. */
   readRows(first: number, count: number): Float32Array[] {
-    const out = Array.from({ length: count }, () => new Float32Array(this.dimensions));
+    const dims = this.dimensions;
+    const all = new Float32Array(count * dims);
     forEachRun(this.#shape, { first, count }, ({ at, i, n, b }) => {
       const block = this.#blocks[b];
-      for (let k = 0; k < n; k++) out[i + k][at.column] = block[at.offset + k];
+      const from = at.offset;
+      for (let k = 0, o = i * dims + at.column; k < n; k++, o += dims) all[o] = block[from + k];
     });
-    return out;
+    return Array.from({ length: count }, (_, r) => all.subarray(r * dims, (r + 1) * dims));
   }
 
   /**
@@ -150,18 +161,28 @@ export class SlabBlocks {
   writeRows(first: number, units: readonly Float32Array[]): void {
     forEachRun(this.#shape, { first, count: units.length }, ({ at, i, n, b }) => {
       const block = this.#blocks[b];
-      for (let k = 0; k < n; k++) block[at.offset + k] = units[i + k][at.column];
+      const { offset, column } = at;
+      for (let k = 0; k < n; k++) block[offset + k] = units[i + k][column];
     });
   }
 
+  /** Writes sparse rows at the consecutive slots from `first` (within the capacity, zeros). */
+  writeSparse(first: number, { counts, indices, values }: SparseRows): void {
+    for (let i = 0, k = 0; i < counts.length; i++) {
+      const slot = first + i, cap = this.#capOf(slot >>> BLOCK_SHIFT), r = slot & (BLOCK_ROWS - 1);
+      const block = this.#blocks[slot >>> BLOCK_SHIFT];
+      for (const end = k + counts[i]; k < end; k++) block[indices[k] * cap + r] = values[k];
+    }
+  }
+
   /**
-   * Makes room for row `slot` (the next row): a new block, or a larger last block, at once large
+   * Makes room for row `slot` (the next row; none when it has room): a new block, or a larger last block, at once large
    * enough for the rows up to `last` in the same block (a bulk write's; not a doubling each).
    */
   reserve(slot: number, last = slot): void {
     const b = slot >>> BLOCK_SHIFT;
     const want = (last >>> BLOCK_SHIFT) > b ? BLOCK_ROWS : (last & (BLOCK_ROWS - 1)) + 1;
-    if (b < this.#blocks.length && (slot & (BLOCK_ROWS - 1)) < this.#lastCap) return;
+    if (b < this.#blocks.length && (slot & (BLOCK_ROWS - 1)) < this.#capOf(b)) return;
     let cap = b === this.#blocks.length ? MIN_BLOCK_ROWS : this.#lastCap * 2;
     while (cap < want) cap *= 2;
     this.#place(b, cap);
@@ -276,18 +297,4 @@ export class SlabBlocks {
       return view;
     });
   }
-}
-
-/** Bytes of the kernel's list: one (i32 offset, f32 weight) entry per dimension, 64-aligned. */
-function listBytes(dimensions: number): number {
-  return Math.ceil((dimensions * 8) / 64) * 64;
-}
-
-/** Bytes before the first block in WebAssembly memory: the list, then one block's scores. */
-function headerBytes(dimensions: number): number {
-  return listBytes(dimensions) + BLOCK_ROWS * 4;
-}
-
-function blockBytes(dimensions: number, cap: number): number {
-  return dimensions * cap * 4;
 }

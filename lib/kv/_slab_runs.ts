@@ -52,3 +52,18 @@ export function forEachRun(
     i += run.n;
   }
 }
+
+/** Bytes of the kernel's list: one (i32 offset, f32 weight) entry per dimension, 64-aligned. */
+export function listBytes(dimensions: number): number {
+  return Math.ceil((dimensions * 8) / 64) * 64;
+}
+
+/** Bytes before the first block in WebAssembly memory: the list, then one block's scores. */
+export function headerBytes(dimensions: number): number {
+  return listBytes(dimensions) + BLOCK_ROWS * 4;
+}
+
+/** Bytes of a block of `cap` rows. */
+export function blockBytes(dimensions: number, cap: number): number {
+  return dimensions * cap * 4;
+}

@@ -16,14 +16,29 @@ export function compareKeys(a: SortKey, b: SortKey): number {
  */
 export class SortedIndex<T> {
   readonly #key: (item: T) => SortKey;
-  #items: T[];
+  #store: T[];
+  /** Whether `#store` is sorted yet: an index built from unsorted items sorts on first use. */
+  #sorted: boolean;
 
-  /** Builds the index from unsorted items. */
+  /**
+   * Builds the index from unsorted items, sorted when first used: loading an agent builds a
+   * dozen indexes and an export reads one (issue 25, 2e). An item's key must not change before
+   * then either; every change of one goes through {@linkcode remove}, which sorts first.
+   */
   constructor(key: (item: T) => SortKey, items: readonly T[] = []) {
     this.#key = key;
-    const keyed = items.map((item) => ({ item, key: key(item) }));
-    keyed.sort((a, b) => compareKeys(a.key, b.key));
-    this.#items = keyed.map((k) => k.item);
+    this.#store = items.slice();
+    this.#sorted = items.length < 2;
+  }
+
+  get #items(): T[] {
+    if (!this.#sorted) {
+      const keyed = this.#store.map((item) => ({ item, key: this.#key(item) }));
+      keyed.sort((a, b) => compareKeys(a.key, b.key));
+      this.#store = keyed.map((k) => k.item);
+      this.#sorted = true;
+    }
+    return this.#store;
   }
 
   /** How many items. */
@@ -85,7 +100,7 @@ export class SortedIndex<T> {
       merged[o++] = item;
     }
     while (from < old.length) merged[o++] = old[from++];
-    this.#items = merged;
+    this.#store = merged; // made from the sorted `#items`
   }
 
   /** Removes an item; returns whether it was there. */
@@ -98,10 +113,11 @@ export class SortedIndex<T> {
 
   /** The first position whose key is ≥ `key`. */
   lowerBound(key: SortKey): number {
-    let lo = 0, hi = this.#items.length;
+    const items = this.#items;
+    let lo = 0, hi = items.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareKeys(this.#key(this.#items[mid]), key) < 0) lo = mid + 1;
+      if (compareKeys(this.#key(items[mid]), key) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -109,10 +125,11 @@ export class SortedIndex<T> {
 
   /** The first position whose key is > `key`. */
   upperBound(key: SortKey): number {
-    let lo = 0, hi = this.#items.length;
+    const items = this.#items;
+    let lo = 0, hi = items.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (compareKeys(this.#key(this.#items[mid]), key) <= 0) lo = mid + 1;
+      if (compareKeys(this.#key(items[mid]), key) <= 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;

@@ -16,7 +16,7 @@
  */
 import { SimulacraError } from "../../src/domain/mod.ts";
 import { deleteKey, type KvWrite, LIMITS, listAll, setBytes, utf8Length } from "./_kv_support.ts";
-import { decodeRows, encodeRows, nonZeros, rowBytes } from "./_pack_rows.ts";
+import { decodeRows, encodeRows, nonZeros, rowBytes, sparseRows } from "./_pack_rows.ts";
 import { fromBytes, storedDimensions } from "./_unit_vectors.ts";
 import { VectorSlab } from "./_vector_slab.ts";
 
@@ -90,6 +90,17 @@ export function encodePack({ ids, rows, nonZero, at }: Pack, dimensions: number)
 
 /** The pack of stored bytes, or null when they are not one of `dimensions`. */
 export function decodePack(stored: Uint8Array, dimensions: number): Pack | null {
+  const parts = packParts(stored);
+  if (parts === null) return null;
+  const { ids, body, sparse } = parts;
+  const rows = decodeRows(body, { count: ids.length, dimensions, sparse });
+  return rows === null ? null : { ids, rows };
+}
+
+/** A pack's ids and its rows' bytes (4-byte aligned), or null when the header is not one. */
+function packParts(
+  stored: Uint8Array,
+): { ids: string[]; body: Uint8Array; sparse: boolean } | null {
   const bytes = stored.byteOffset % 4 === 0 ? stored : stored.slice();
   if (bytes.length < 4) return null;
   const word = new DataView(bytes.buffer, bytes.byteOffset).getUint32(0, true);
@@ -102,9 +113,7 @@ export function decodePack(stored: Uint8Array, dimensions: number): Pack | null 
     return null;
   }
   if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string")) return null;
-  const sparse = (word & SPARSE) !== 0;
-  const rows = decodeRows(bytes.subarray(4 + padded), { count: ids.length, dimensions, sparse });
-  return rows === null ? null : { ids, rows };
+  return { ids, body: bytes.subarray(4 + padded), sparse: (word & SPARSE) !== 0 };
 }
 
 /**
@@ -238,14 +247,24 @@ export async function loadVectors(
       `Cannot load the vectors of agent "${agentId}": they have ${found}, not ${dimensions}: configure the embedder they were made with`,
     );
   const entries = await listAll<Uint8Array>(kv, { prefix });
-  for (const entry of entries) {
-    const n = entry.key[prefix.length];
-    if (typeof n !== "number") continue;
-    const pack = decodePack(entry.value, dimensions);
-    if (pack === null) throw wrong("another number of dimensions");
-    slab.setMany(pack.ids, pack.rows);
-    book.add(n, pack.ids);
-  }
+  const packs = entries.filter((entry) => typeof entry.key[prefix.length] === "number");
+  const parts = packs.map((entry) => packParts(entry.value));
+  // Room for every pack's rows at once, each block growing once (a pack's rows at a time grew
+  // each ~log2(4096 / 64) times, copying its columns); sparse rows go into the slab as they are
+  // stored, with no dense row made (issue 25, 2e).
+  slab.reserve(parts.reduce((sum, part) => sum + (part?.ids.length ?? 0), 0));
+  packs.forEach((entry, p) => {
+    const part = parts[p];
+    if (part === null) throw wrong("another number of dimensions");
+    const shape = { count: part.ids.length, dimensions };
+    const rows = part.sparse
+      ? sparseRows(part.body, shape)
+      : decodeRows(part.body, { ...shape, sparse: false });
+    if (rows === null) throw wrong("another number of dimensions");
+    if (Array.isArray(rows)) slab.setMany(part.ids, rows);
+    else slab.setSparse(part.ids, rows);
+    book.add(entry.key[prefix.length] as number, part.ids);
+  });
   for (const entry of entries) {
     const id = entry.key[prefix.length];
     if (typeof id !== "string") continue;

@@ -4,6 +4,7 @@
  * kernel) is in `_slab_blocks.ts`.
  */
 import type { VectorMatch, VectorSearch } from "../../src/ports/mod.ts";
+import { denseRows, type SparseRows } from "./_pack_rows.ts";
 import { SlabBlocks } from "./_slab_blocks.ts";
 import { clamp, selectTop } from "./_slab_select.ts";
 
@@ -97,12 +98,40 @@ export class VectorSlab {
     });
     this.#version++;
     if (fresh.length > 0) {
-      const last = first + fresh.length - 1;
-      for (let slot = first; slot <= last; slot++) this.#blocks.reserve(slot, last);
+      this.#reserve(first, first + fresh.length - 1);
       this.#added += fresh.length;
       this.#blocks.writeRows(first, fresh);
     }
     for (const i of replaced) this.#blocks.writeRow(this.#slots.get(ids[i])!, units[i]);
+  }
+
+  /**
+   * Stores vectors given as sparse rows (`_pack_rows.ts`), as {@linkcode setMany} does: when all
+   * are new, by their non-zero values alone (a slot past the last holds zeros), with no dense row
+   * made (a load's packs: issue 25, 2e).
+   */
+  setSparse(ids: readonly string[], rows: SparseRows): void {
+    if (ids.some((id) => this.#slots.has(id)) || new Set(ids).size !== ids.length) {
+      return this.setMany(ids, denseRows(rows, this.dimensions));
+    }
+    const first = this.#ids.length;
+    this.reserve(ids.length);
+    ids.forEach((id, i) => {
+      this.#slots.set(id, first + i);
+      this.#ids.push(id);
+    });
+    this.#version++;
+    this.#added += ids.length;
+    this.#blocks.writeSparse(first, rows);
+  }
+
+  /** Makes room for `count` more vectors, each block growing once (a bulk write's, a load's). */
+  reserve(count: number): void {
+    this.#reserve(this.#ids.length, this.#ids.length + count - 1);
+  }
+
+  #reserve(first: number, last: number): void {
+    for (let slot = first; slot <= last; slot++) this.#blocks.reserve(slot, last);
   }
 
   /** Removes a vector; returns whether it was there. */

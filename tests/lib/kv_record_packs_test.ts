@@ -127,3 +127,34 @@ Deno.test("KvMemoryStore loads a stream written before packs: one key per record
   assert.deepEqual(ids.slice(0, 4), ["old-000", "old-001", "old-002", "old-004"]);
   assert.equal(ids[148], "new-049");
 });
+
+Deno.test("KvMemoryStore reloaded after a restart pages and ranks by status, kind and index as before", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const scope = newScope();
+  const store = new KvMemoryStore({ kv });
+  await store.append(scope, makeMemories(scope, "m", 300));
+  const pick = (every: number, from: number) =>
+    Array.from(
+      { length: 300 / every },
+      (_, k) => mid(`m-${String(k * every + from).padStart(3, "0")}`),
+    );
+  await store.touch(scope, pick(7, 3), at(5_000));
+  await store.revise(
+    scope,
+    pick(5, 1).map((id, k) => ({ id, importance: 1 + (k % 9), archivedAt: at(6_000) })),
+  );
+  await store.revise(scope, pick(11, 2).map((id, k) => ({ id, importance: 1 + ((k * 3) % 9) })));
+  const fresh = new KvMemoryStore({ kv });
+  for (const status of ["live", "archived", "all"] as const) {
+    for (const kind of [undefined, "observation"] as const) {
+      const options = { status, kind, limit: 1000, order: "desc" as const };
+      assert.deepEqual(await fresh.list(scope, options), await store.list(scope, options), status);
+    }
+    assert.equal(await fresh.count(scope, { status }), await store.count(scope, { status }));
+  }
+  const ranked = { heads: 40 };
+  assert.deepEqual(
+    await fresh.candidates(scope, pick(13, 0), ranked),
+    await store.candidates(scope, pick(13, 0), ranked),
+  );
+});

@@ -27,3 +27,36 @@ Deno.test("SortedIndex.insertMany() orders like inserting one by one, ties by id
   const keys = bulk.slice().map(key);
   for (let k = 1; k < keys.length; k++) assert.ok(compareKeys(keys[k - 1], keys[k]) < 0);
 });
+
+Deno.test("SortedIndex built from unsorted items is in order whichever method uses it first", () => {
+  type Item = { score: number; id: string };
+  const key = (item: Item): SortKey => [item.score, item.id];
+  const order = (list: Item[]) => list.slice().sort((a, b) => compareKeys(key(a), key(b)));
+  const items = Array.from({ length: 40 }, (_, i) => ({ score: (i * 17) % 11, id: `i${i}` }));
+  const sorted = order(items);
+  const firstAbove = (k: SortKey) => sorted.findIndex((x) => compareKeys(key(x), k) > 0);
+  const late = { score: 5, id: "z" };
+  const many = Array.from({ length: 8 }, (_, i) => ({ score: (i * 5) % 11, id: `n${i}` }));
+  const uses: [string, (index: SortedIndex<Item>) => unknown, Item[]][] = [
+    ["size", (index) => assert.equal(index.size, 40), sorted],
+    ["at", (index) => assert.equal(index.at(0), sorted[0]), sorted],
+    [
+      "lowerBound",
+      (index) => assert.equal(index.lowerBound([5, ""]), firstAbove([4, "~"])),
+      sorted,
+    ],
+    [
+      "upperBound",
+      (index) => assert.equal(index.upperBound([5, "i9"]), firstAbove([5, "i9"])),
+      sorted,
+    ],
+    ["insert", (index) => index.insert(late), order([...items, late])],
+    ["insertMany", (index) => index.insertMany(many), order([...items, ...many])],
+    ["remove", (index) => assert.ok(index.remove(sorted[7])), sorted.filter((_, i) => i !== 7)],
+  ];
+  for (const [name, use, expected] of uses) {
+    const index = new SortedIndex(key, items);
+    use(index);
+    assert.deepEqual(index.slice(), expected, name);
+  }
+});

@@ -4,6 +4,7 @@
  * stores written before packs (one key per vector) still load.
  */
 import assert from "node:assert/strict";
+import { encodePack } from "../../lib/kv/_vector_packs.ts";
 import { KvVectorIndex } from "../../lib/kv/kv_vector_index.ts";
 import type { AgentScope, MemoryId } from "../../src/domain/ids.ts";
 import { mid, newScope } from "../contracts/_contract_support.ts";
@@ -178,4 +179,25 @@ Deno.test("KvVectorIndex packs a bulk upsert's units as one at a time stores the
     v: Float32Array | undefined,
   ) => [...new Uint32Array(v!.buffer, v!.byteOffset, DIMS)];
   for (const { id } of bulk) assert.deepEqual(bitsOf(packed.get(id)), bitsOf(alone.get(id)), id);
+});
+
+Deno.test("KvVectorIndex loads packs past a slab block, a later pack's row and then a single key winning", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const scope = newScope();
+  const expected = new Map<string, Float32Array>();
+  // Packs as a crash between a bulk upsert's writes can leave them: rows of an id in two packs.
+  const packs = [
+    ...Array.from({ length: 10 }, (_, p) => entries(p * 500, p * 500 + 500)),
+    entries(4000, 4100, 1),
+    entries(100, 110, 2),
+  ];
+  for (const [n, list] of packs.entries()) {
+    const pack = { ids: list.map((e) => e.id), rows: list.map((e) => unitOf(e.vector)) };
+    await kv.set(["vec", scope.worldId, scope.agentId, n], encodePack(pack, DIMS));
+    for (const e of list) expected.set(e.id, e.vector);
+  }
+  const single = entries(105, 106, 3);
+  await new KvVectorIndex({ kv, dimensions: DIMS }).upsert(scope, single);
+  expected.set(single[0].id, single[0].vector);
+  assertStored(await reopened(kv, scope), expected);
 });
