@@ -1,22 +1,7 @@
 /** @module The embedded idempotency store's remove: what it reads, and that it leaves nothing behind. */
 import assert from "node:assert/strict";
 import { KvIdempotencyStore } from "../../lib/kv/kv_idempotency_store.ts";
-
-/** A KV whose `list` calls are counted. */
-function countingLists(kv: Deno.Kv): { kv: Deno.Kv; lists: () => number } {
-  let lists = 0;
-  const counted = new Proxy(kv, {
-    get(target, name) {
-      const value = Reflect.get(target, name);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        if (name === "list") lists++;
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { kv: counted, lists: () => lists };
-}
+import { countingCalls } from "../_helpers/kv_commits.ts";
 
 async function keysUnder(kv: Deno.Kv, prefix: Deno.KvKey): Promise<number> {
   let n = 0;
@@ -26,7 +11,7 @@ async function keysUnder(kv: Deno.Kv, prefix: Deno.KvKey): Promise<number> {
 
 Deno.test("KvIdempotencyStore.remove() lists parts only of values stored in parts, and leaves none", async () => {
   using raw = await Deno.openKv(":memory:");
-  const { kv, lists } = countingLists(raw);
+  const { kv, calls: lists } = countingCalls(raw, ["list"]);
   const store = new KvIdempotencyStore({ kv });
   const small = Array.from({ length: 27 }, (_, i) => `t1/agent-${i}`);
   for (const key of small) await store.put("tickstep:w", key, { value: { done: true } });

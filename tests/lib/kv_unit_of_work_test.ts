@@ -5,24 +5,9 @@ import { KvDocumentStore } from "../../lib/kv/kv_document_store.ts";
 import { KvIdempotencyStore } from "../../lib/kv/kv_idempotency_store.ts";
 import { KvLock } from "../../lib/kv/kv_lock.ts";
 import { KvUnitOfWorkStore } from "../../lib/kv/kv_unit_of_work_store.ts";
+import { countingCalls } from "../_helpers/kv_commits.ts";
 
 const TTL = 30_000;
-
-/** A KV whose reads (`get`, `getMany`, `list`) are counted. */
-function countingReads(kv: Deno.Kv): { kv: Deno.Kv; reads: () => number } {
-  let reads = 0;
-  const counted = new Proxy(kv, {
-    get(target, name) {
-      const value = Reflect.get(target, name);
-      if (typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        if (name === "get" || name === "getMany" || name === "list") reads++;
-        return value.apply(target, args);
-      };
-    },
-  });
-  return { kv: counted, reads: () => reads };
-}
 
 function stores(kv: Deno.Kv) {
   const documents = new KvDocumentStore({ kv });
@@ -38,7 +23,7 @@ function stores(kv: Deno.Kv) {
 
 Deno.test("KvUnitOfWorkStore.begin() reads leases, documents and the claim in one KV read", async () => {
   using raw = await Deno.openKv(":memory:");
-  const { kv, reads } = countingReads(raw);
+  const { kv, calls: reads } = countingCalls(raw, ["get", "getMany", "list"]);
   const s = stores(kv);
   const a = { collection: "agents", scope: "w", id: "a" };
   const b = { collection: "plans", scope: "w", id: "a" };
@@ -96,7 +81,7 @@ Deno.test("KvUnitOfWorkStore.begin() reads a claim or document larger than one K
 
 Deno.test("KvUnitOfWorkStore.commit() reads nothing when it wrote or read its leases and documents last", async () => {
   using raw = await Deno.openKv(":memory:");
-  const { kv, reads } = countingReads(raw);
+  const { kv, calls: reads } = countingCalls(raw, ["get", "getMany", "list"]);
   const s = stores(kv);
   const a = { collection: "agents", scope: "w", id: "a" };
   await s.documents.create(a, { n: 1 });

@@ -3,24 +3,14 @@
  * count, a time span) built a new zod schema per call, and zod compiled each one's validator
  * afresh; together a visible share of a simulated town's CPU (issue 25).
  */
+import { recentCache } from "../recent_memo.ts";
 
 /** Schemas kept per builder (all forgotten when full). */
 const MAX_SCHEMAS = 500;
 
-/**
- * A cache of schemas by key: `(key, build)` answers the schema built for `key` before, else
- * builds and keeps it. The key must name everything the built schema depends on.
- */
+/** A cache of schemas by key (see {@linkcode recentCache}): one per prompt whose schema varies. */
 export function schemaMemo<T>(): (key: string, build: () => T) => T {
-  const known = new Map<string, T>();
-  return (key, build) => {
-    const hit = known.get(key);
-    if (hit !== undefined) return hit;
-    const schema = build();
-    if (known.size >= MAX_SCHEMAS) known.clear();
-    known.set(key, schema);
-    return schema;
-  };
+  return recentCache<T>(MAX_SCHEMAS);
 }
 
 /**
