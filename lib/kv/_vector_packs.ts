@@ -88,15 +88,6 @@ export function encodePack({ ids, rows, nonZero, at }: Pack, dimensions: number)
   return bytes;
 }
 
-/** The pack of stored bytes, or null when they are not one of `dimensions`. */
-export function decodePack(stored: Uint8Array, dimensions: number): Pack | null {
-  const parts = packParts(stored);
-  if (parts === null) return null;
-  const { ids, body, sparse } = parts;
-  const rows = decodeRows(body, { count: ids.length, dimensions, sparse });
-  return rows === null ? null : { ids, rows };
-}
-
 /** A pack's ids and its rows' bytes (4-byte aligned), or null when the header is not one. */
 function packParts(
   stored: Uint8Array,

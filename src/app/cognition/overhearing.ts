@@ -174,21 +174,11 @@ export async function storeAllOverheard(
     const nameOf = (id: string) =>
       agents.get(id)?.name ?? conversation.lines.find((l) => l.speaker === id)?.name ?? id;
     const prepared = await settleAll(heard[t].map((listener, n) => {
-      const items: NewMemory[] = caught[t][n].filter((_, j) => found[t][n][j] === null).map((i) => {
-        const line = conversation.lines[i];
-        const speaker = nameOf(line.speaker);
-        const audience = joinNames(
-          conversation.participants.filter((p) => p !== line.speaker).map(nameOf),
-        );
-        return {
-          id: ids[t][i],
-          description: `${listener.name} overheard ${speaker} say to ${audience}: "${line.text}"`,
-          kind: "chat",
-          provenance: `overheard:${speaker}`,
-          at: line.at,
-          importance: Math.max(1, importance[t][i] - 1),
-          ...(listener.location ? { location: listener.location } : {}),
-        };
+      const items = overheardItems(conversation, listener, {
+        lines: caught[t][n].filter((_, j) => found[t][n][j] === null),
+        ids: ids[t],
+        importance: importance[t],
+        nameOf,
       });
       return items.length === 0 ? null : prepareMemories(deps, listener, { items });
     }));
@@ -201,6 +191,35 @@ export async function storeAllOverheard(
     usages.push(...prepared.flatMap((p) => p === null ? [] : [p.usage]));
   }
   return addUsage(...usages);
+}
+
+/** The memories `listener` keeps of the conversation's `lines` (indexes) it caught and lacks. */
+function overheardItems(
+  conversation: Conversation,
+  listener: Agent,
+  { lines, ids, importance, nameOf }: {
+    lines: readonly number[];
+    ids: readonly MemoryId[];
+    importance: readonly number[];
+    nameOf: (id: string) => string;
+  },
+): NewMemory[] {
+  return lines.map((i) => {
+    const line = conversation.lines[i];
+    const speaker = nameOf(line.speaker);
+    const audience = joinNames(
+      conversation.participants.filter((p) => p !== line.speaker).map(nameOf),
+    );
+    return {
+      id: ids[i],
+      description: `${listener.name} overheard ${speaker} say to ${audience}: "${line.text}"`,
+      kind: "chat",
+      provenance: `overheard:${speaker}`,
+      at: line.at,
+      importance: Math.max(1, importance[i] - 1),
+      ...(listener.location ? { location: listener.location } : {}),
+    };
+  });
 }
 
 /** Every value once all have settled; throws the first failure, after the others are done. */
